@@ -1,0 +1,76 @@
+package core
+
+// This file is the engine's shared vocabulary: the types every other part of
+// plog (the scenario language, the UI, the CLI) reads. Behaviour lives in the
+// files named after what it does (log.go, retention.go, groups.go, ...).
+
+// Record is one record stored in a partition. Records are values: the engine
+// never changes a stored record, it only removes records (retention,
+// truncation, compaction).
+type Record struct {
+	Offset    int64
+	Timestamp int64 // virtual milliseconds since the scenario began
+	Key       string
+	Value     string
+	HasKey    bool // false for a keyless record; an empty Key with HasKey is a key
+	Tombstone bool // a keyed record with no value (compaction deletes its key)
+}
+
+// ProduceRequest is what a producer sends. Partition < 0 lets the partitioner
+// choose.
+type ProduceRequest struct {
+	Topic     string
+	Key       string
+	HasKey    bool
+	Value     string
+	Tombstone bool
+	Partition int
+}
+
+// ProduceResult says where a record landed and why.
+type ProduceResult struct {
+	Topic     string
+	Partition int
+	Offset    int64
+	// Reason explains the partition choice in words a learner can check,
+	// e.g. `murmur2("acct-1") % 4 = 2`, "round-robin", "sticky", "explicit".
+	Reason string
+}
+
+// EventKind names what happened. The values are stable strings: the CLI prints
+// them and tests read them.
+type EventKind string
+
+const (
+	EventProduced          EventKind = "produced"           // Topic, Partition, Offset
+	EventTruncated         EventKind = "truncated"          // Topic, Partition, From..To (removed offsets [From,To))
+	EventSegmentDeleted    EventKind = "segment-deleted"    // Topic, Partition, From..To, Count, Detail (why: retention.ms / retention.bytes)
+	EventCompacted         EventKind = "compacted"          // Topic, Partition, Count removed
+	EventPartitionsAdded   EventKind = "partitions-added"   // Topic, Count = new partition count
+	EventTopicCreated      EventKind = "topic-created"      // Topic, Count = partitions
+	EventDelivered         EventKind = "delivered"          // Group, Member, Topic, Partition, Offset (one per record delivered)
+	EventCommitted         EventKind = "committed"          // Group, Member, Topic, Partition, Offset (the committed next offset)
+	EventRebalanceStarted  EventKind = "rebalance-started"  // Group, Generation, Detail (cause)
+	EventRebalanceDone     EventKind = "rebalance-done"     // Group, Generation, Count = partitions moved
+	EventMemberJoined      EventKind = "member-joined"      // Group, Member
+	EventMemberLeft        EventKind = "member-left"        // Group, Member, Detail (left / crashed / session timeout)
+	EventLostToReset       EventKind = "lost-to-reset"      // Group, Topic, Partition, From..To, Count: records skipped by auto.offset.reset
+	EventOffsetsReset      EventKind = "offsets-reset"      // Group, Topic, Partition, Offset
+	EventClockAdvanced     EventKind = "clock-advanced"     // Offset = new time in ms
+)
+
+// Event is one thing that happened in the engine. Fields that do not apply to
+// a kind are zero.
+type Event struct {
+	Kind       EventKind
+	Time       int64
+	Topic      string
+	Partition  int
+	Offset     int64
+	From, To   int64
+	Count      int
+	Group      string
+	Member     string
+	Generation int
+	Detail     string
+}
