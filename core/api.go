@@ -42,21 +42,21 @@ type ProduceResult struct {
 type EventKind string
 
 const (
-	EventProduced          EventKind = "produced"           // Topic, Partition, Offset
-	EventTruncated         EventKind = "truncated"          // Topic, Partition, From..To (removed offsets [From,To))
-	EventSegmentDeleted    EventKind = "segment-deleted"    // Topic, Partition, From..To, Count, Detail (why: retention.ms / retention.bytes)
-	EventCompacted         EventKind = "compacted"          // Topic, Partition, Count removed
-	EventPartitionsAdded   EventKind = "partitions-added"   // Topic, Count = new partition count
-	EventTopicCreated      EventKind = "topic-created"      // Topic, Count = partitions
-	EventDelivered         EventKind = "delivered"          // Group, Member, Topic, Partition, Offset (one per record delivered)
-	EventCommitted         EventKind = "committed"          // Group, Member, Topic, Partition, Offset (the committed next offset)
-	EventRebalanceStarted  EventKind = "rebalance-started"  // Group, Generation, Detail (cause)
-	EventRebalanceDone     EventKind = "rebalance-done"     // Group, Generation, Count = partitions moved
-	EventMemberJoined      EventKind = "member-joined"      // Group, Member
-	EventMemberLeft        EventKind = "member-left"        // Group, Member, Detail (left / crashed / session timeout)
-	EventLostToReset       EventKind = "lost-to-reset"      // Group, Topic, Partition, From..To, Count: records skipped by auto.offset.reset
-	EventOffsetsReset      EventKind = "offsets-reset"      // Group, Topic, Partition, Offset
-	EventClockAdvanced     EventKind = "clock-advanced"     // Offset = new time in ms
+	EventProduced         EventKind = "produced"          // Topic, Partition, Offset
+	EventTruncated        EventKind = "truncated"         // Topic, Partition, From..To (removed offsets [From,To))
+	EventSegmentDeleted   EventKind = "segment-deleted"   // Topic, Partition, From..To, Count, Detail (why: retention.ms / retention.bytes)
+	EventCompacted        EventKind = "compacted"         // Topic, Partition, Count removed
+	EventPartitionsAdded  EventKind = "partitions-added"  // Topic, Count = new partition count
+	EventTopicCreated     EventKind = "topic-created"     // Topic, Count = partitions
+	EventDelivered        EventKind = "delivered"         // Group, Member, Topic, Partition, Offset (one per record delivered)
+	EventCommitted        EventKind = "committed"         // Group, Member, Topic, Partition, Offset (the committed next offset)
+	EventRebalanceStarted EventKind = "rebalance-started" // Group, Generation, Detail (cause)
+	EventRebalanceDone    EventKind = "rebalance-done"    // Group, Generation, Count = partitions moved
+	EventMemberJoined     EventKind = "member-joined"     // Group, Member
+	EventMemberLeft       EventKind = "member-left"       // Group, Member, Detail (left / crashed / session timeout)
+	EventLostToReset      EventKind = "lost-to-reset"     // Group, Topic, Partition, From..To, Count: records skipped by auto.offset.reset
+	EventOffsetsReset     EventKind = "offsets-reset"     // Group, Topic, Partition, Offset
+	EventClockAdvanced    EventKind = "clock-advanced"    // Offset = new time in ms
 )
 
 // Event is one thing that happened in the engine. Fields that do not apply to
