@@ -8,6 +8,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/cockroachdb/datadriven v1.0.3 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/google/uuid v1.3.0 // indirect
 	github.com/hack-pad/safejs v0.1.1 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/maxence-charriere/go-app/v9 v9.8.0 // indirect
