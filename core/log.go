@@ -1,0 +1,187 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// PartitionedLog is the engine: topics of partitions of records, a virtual
+// clock, and the consumer groups reading them. The zero value is not ready:
+// use NewPartitionedLog.
+type PartitionedLog struct {
+	seed   int64
+	now    int64  // virtual milliseconds since the scenario began
+	random uint64 // state of the seeded generator (splitmix64)
+
+	topics     map[string]*topic
+	topicNames []string // sorted; every loop over topics goes through it
+
+	events []Event
+
+	groups groupState
+}
+
+// RetentionCheckIntervalMs is how often retention runs as virtual time
+// advances, like Kafka's log.retention.check.interval.ms (Kafka's default is
+// 5 minutes; the playground checks every 30 seconds so that retention shows
+// soon after records expire). Checks run at every multiple of the interval
+// since the scenario began.
+const RetentionCheckIntervalMs = 30 * secondMs
+
+// MaxAdvanceMs is the longest single Advance (100 years).
+const MaxAdvanceMs = maxDurationMs
+
+// maxClockMs bounds the virtual clock so that no time arithmetic overflows.
+const maxClockMs = 10 * maxDurationMs
+
+// maxPendingEvents bounds the events kept between two DrainEvents calls, so
+// that producing millions of records does not also keep millions of events.
+const maxPendingEvents = 1 << 16
+
+// NewPartitionedLog returns an empty engine whose random choices (the sticky
+// partitioner's) all derive from seed.
+func NewPartitionedLog(seed int64) *PartitionedLog {
+	return &PartitionedLog{
+		seed:   seed,
+		random: uint64(seed),
+		topics: map[string]*topic{},
+	}
+}
+
+// Seed returns the seed the engine was made with.
+func (l *PartitionedLog) Seed() int64 { return l.seed }
+
+// Now returns the virtual clock: milliseconds since the scenario began.
+func (l *PartitionedLog) Now() int64 { return l.now }
+
+// Advance moves the virtual clock forward by ms milliseconds, running what
+// falls due on the way in time order: retention checks (every
+// RetentionCheckIntervalMs) and the consumer groups' timers. When both fall
+// due at the same instant, retention runs first.
+func (l *PartitionedLog) Advance(ms int64) error {
+	if ms <= 0 {
+		return fmt.Errorf("advance needs a positive duration, got %dms", ms)
+	}
+	if ms > MaxAdvanceMs {
+		return fmt.Errorf("advance of %s is longer than the limit of %s", FormatDuration(ms), FormatDuration(MaxAdvanceMs))
+	}
+	if l.now > maxClockMs-ms {
+		return fmt.Errorf("the virtual clock cannot pass %s", FormatDuration(maxClockMs))
+	}
+	target := l.now + ms
+	groupsRanAt := int64(-1)
+	for {
+		check := l.nextRetentionCheck()
+		group, hasGroup := l.nextGroupDeadline()
+		if hasGroup {
+			// A timer already due fires now; one that fired at this very
+			// instant and asks again waits a millisecond, so a timer that
+			// forgets to move on cannot stall the clock.
+			group = max(group, l.now, groupsRanAt+1)
+		}
+		next := check
+		if hasGroup && group < next {
+			next = group
+		}
+		if next > target {
+			break
+		}
+		l.now = next
+		if check == next {
+			l.runRetention()
+		}
+		if hasGroup && group == next {
+			l.runGroupTimers(next)
+			groupsRanAt = next
+		}
+	}
+	l.now = target
+	l.emit(Event{Kind: EventClockAdvanced, Offset: target})
+	return nil
+}
+
+// Clone returns a deep, independent copy of the engine (for checkpoints and
+// time travel). Pending events are copied too.
+func (l *PartitionedLog) Clone() *PartitionedLog {
+	c := &PartitionedLog{
+		seed:       l.seed,
+		now:        l.now,
+		random:     l.random,
+		topics:     make(map[string]*topic, len(l.topics)),
+		topicNames: slices.Clone(l.topicNames),
+		events:     slices.Clone(l.events),
+		groups:     l.groups.clone(),
+	}
+	for name, t := range l.topics {
+		c.topics[name] = t.clone()
+	}
+	return c
+}
+
+// DrainEvents returns the events appended since the last call and forgets
+// them. At most the latest 65,536 are kept between two calls; a caller that
+// animates every record drains after each command.
+func (l *PartitionedLog) DrainEvents() []Event {
+	events := l.events
+	l.events = nil
+	return events
+}
+
+func (l *PartitionedLog) emit(e Event) {
+	e.Time = l.now
+	if len(l.events) >= 2*maxPendingEvents {
+		n := copy(l.events, l.events[len(l.events)-maxPendingEvents+1:])
+		clear(l.events[n:])
+		l.events = l.events[:n]
+	}
+	l.events = append(l.events, e)
+}
+
+// randomIntn returns a number in [0, n) from the seeded generator
+// (splitmix64), for n > 0.
+func (l *PartitionedLog) randomIntn(n int) int {
+	l.random += 0x9e3779b97f4a7c15
+	z := l.random
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int(z % uint64(n))
+}
+
+// topic returns the named topic or an error naming it.
+func (l *PartitionedLog) topic(name string) (*topic, error) {
+	t, ok := l.topics[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown topic %q", name)
+	}
+	return t, nil
+}
+
+// partition returns a topic's partition or an error naming both.
+func (l *PartitionedLog) partition(topicName string, partition int) (*topic, *partition, error) {
+	t, err := l.topic(topicName)
+	if err != nil {
+		return nil, nil, err
+	}
+	if partition < 0 || partition >= len(t.partitions) {
+		return nil, nil, fmt.Errorf("partition %d does not exist: topic %q has partitions 0..%d", partition, topicName, len(t.partitions)-1)
+	}
+	return t, t.partitions[partition], nil
+}
+
+// nextRetentionCheck returns when the next retention check that could delete
+// something runs: the first multiple of RetentionCheckIntervalMs after now,
+// or later when no segment can expire before then. Skipping the checks that
+// would find nothing keeps a long Advance fast; the result is the same.
+func (l *PartitionedLog) nextRetentionCheck() int64 {
+	next := (l.now/RetentionCheckIntervalMs + 1) * RetentionCheckIntervalMs
+	wake := l.retentionWakeup()
+	if wake > next {
+		if wake > maxClockMs {
+			return math.MaxInt64
+		}
+		next = (wake + RetentionCheckIntervalMs - 1) / RetentionCheckIntervalMs * RetentionCheckIntervalMs
+	}
+	return next
+}

@@ -1,0 +1,172 @@
+package core
+
+import "slices"
+
+// partition is one ordered log. Its records sit in one slice in offset order
+// (no per-record allocation; compaction leaves offset gaps, so lookups by
+// offset use binary search unless the slice is gap-free). Segments describe
+// how the offsets are split into Kafka's segment files.
+type partition struct {
+	records  []Record
+	segments []segment // oldest first; the last one is the active segment; never empty
+	logStart int64     // first offset a reader may ask for
+	next     int64     // the next offset to assign: the high watermark
+
+	// horizons lists, in offset order, tombstones a cleaning has seen and
+	// when they may go (Kafka 3.1+ stores this delete horizon in the batch).
+	horizons []tombstoneHorizon
+}
+
+// segment describes one segment file: the records with offsets from base up
+// to the next segment's base (the active segment: up to the high watermark).
+type segment struct {
+	base      int64
+	count     int   // retained records (offset >= log start)
+	bytes     int64 // bytes written to the file; truncation does not shrink a file, cleaning rewrites it
+	createdAt int64 // when the segment was rolled
+	// firstTimestamp is the timestamp of the segment's first record, which
+	// segment.ms measures from; maxTimestamp is the newest, which
+	// retention.ms measures from (the creation time while empty, like a
+	// file's modification time).
+	firstTimestamp int64
+	maxTimestamp   int64
+}
+
+type tombstoneHorizon struct {
+	offset int64
+	at     int64 // the tombstone may be removed by a cleaning at or after this time
+}
+
+func newPartition(base, now int64) *partition {
+	return &partition{
+		segments: []segment{{base: base, createdAt: now, maxTimestamp: now}},
+		logStart: base,
+		next:     base,
+	}
+}
+
+func (p *partition) clone() *partition {
+	return &partition{
+		records:  slices.Clone(p.records),
+		segments: slices.Clone(p.segments),
+		logStart: p.logStart,
+		next:     p.next,
+		horizons: slices.Clone(p.horizons),
+	}
+}
+
+// recordOverheadBytes is what the playground adds to len(key)+len(value) for
+// a record's size in segment.bytes and retention.bytes: about what Kafka's
+// record format spends per record on its length, attributes, timestamp and
+// offset deltas and header count. Kafka's 61-byte batch header is left out:
+// the playground does not batch.
+const recordOverheadBytes = 8
+
+// maxRecordBytes is Kafka's default message.max.bytes: a larger record is
+// refused (RECORD_TOO_LARGE).
+const maxRecordBytes = 1048588
+
+func recordSize(key, value string) int64 {
+	return int64(len(key)+len(value)) + recordOverheadBytes
+}
+
+// index returns the position in records of the first record with an offset
+// at or after offset.
+func (p *partition) index(offset int64) int {
+	n := len(p.records)
+	if n == 0 {
+		return 0
+	}
+	first := p.records[0].Offset
+	if offset <= first {
+		return 0
+	}
+	if p.records[n-1].Offset-first == int64(n-1) { // no gaps: direct
+		if i := offset - first; i < int64(n) {
+			return int(i)
+		}
+		return n
+	}
+	lo, hi := 0, n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if p.records[mid].Offset < offset {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// segmentEnd returns the offset after segment i's range.
+func (p *partition) segmentEnd(i int) int64 {
+	if i+1 < len(p.segments) {
+		return p.segments[i+1].base
+	}
+	return p.next
+}
+
+func (p *partition) size() int64 {
+	var total int64
+	for _, s := range p.segments {
+		total += s.bytes
+	}
+	return total
+}
+
+// append adds a record at the high watermark, rolling the active segment
+// first when it is full (segment.bytes, segment.records) or old (segment.ms).
+func (p *partition) append(r Record, size int64, config *TopicConfig) {
+	active := &p.segments[len(p.segments)-1]
+	if written := p.next - active.base; written > 0 {
+		full := active.bytes+size > config.SegmentBytes ||
+			config.SegmentRecords > 0 && written >= config.SegmentRecords ||
+			r.Timestamp-active.firstTimestamp > config.SegmentMs
+		if full {
+			p.roll(r.Timestamp)
+			active = &p.segments[len(p.segments)-1]
+		}
+	}
+	if p.next == active.base {
+		active.firstTimestamp = r.Timestamp
+	}
+	active.count++
+	active.bytes += size
+	active.maxTimestamp = max(active.maxTimestamp, r.Timestamp)
+	p.records = append(p.records, r)
+	p.next++
+}
+
+// roll closes the active segment and opens an empty one at the high watermark.
+func (p *partition) roll(now int64) {
+	p.segments = append(p.segments, segment{base: p.next, createdAt: now, maxTimestamp: now})
+}
+
+// dropBefore removes the records below offset (already below the log start)
+// and returns how many went. The freed slots are cleared so the strings they
+// held can be collected.
+func (p *partition) dropBefore(offset int64) int {
+	i := p.index(offset)
+	clear(p.records[:i])
+	p.records = p.records[i:]
+	if len(p.records) == 0 {
+		p.records = nil
+	}
+	h := 0
+	for h < len(p.horizons) && p.horizons[h].offset < offset {
+		h++
+	}
+	p.horizons = p.horizons[h:]
+	if len(p.horizons) == 0 {
+		p.horizons = nil
+	}
+	return i
+}
+
+// recount sets each segment's retained-record count from the records.
+func (p *partition) recount() {
+	for i := range p.segments {
+		p.segments[i].count = p.index(p.segmentEnd(i)) - p.index(p.segments[i].base)
+	}
+}

@@ -1,0 +1,118 @@
+package core
+
+import "strconv"
+
+// Murmur2 is the 32-bit murmur2 hash exactly as Kafka's Java client computes
+// it (org.apache.kafka.common.utils.Utils.murmur2, seed 0x9747b28c), the hash
+// its default partitioner applies to a record's key bytes.
+func Murmur2(data []byte) int32 {
+	return murmur2(data)
+}
+
+func murmur2[T string | []byte](data T) int32 {
+	const (
+		seed = 0x9747b28c
+		m    = 0x5bd1e995
+		r    = 24
+	)
+	length := len(data)
+	h := uint32(seed) ^ uint32(length)
+	for i := 0; i+4 <= length; i += 4 {
+		k := uint32(data[i]) | uint32(data[i+1])<<8 | uint32(data[i+2])<<16 | uint32(data[i+3])<<24
+		k *= m
+		k ^= k >> r
+		k *= m
+		h *= m
+		h ^= k
+	}
+	tail := length &^ 3
+	switch length % 4 {
+	case 3:
+		h ^= uint32(data[tail+2]) << 16
+		fallthrough
+	case 2:
+		h ^= uint32(data[tail+1]) << 8
+		fallthrough
+	case 1:
+		h ^= uint32(data[tail])
+		h *= m
+	}
+	h ^= h >> 13
+	h *= m
+	h ^= h >> 15
+	return int32(h)
+}
+
+// PartitionFor returns the partition Kafka's Java client picks for a keyed
+// record: (murmur2(key) & 0x7fffffff) % numPartitions. An empty key is a key
+// and is hashed like any other. numPartitions below 1 gives 0.
+func PartitionFor(key string, numPartitions int) int {
+	if numPartitions < 1 {
+		return 0
+	}
+	return int(uint32(murmur2(key))&0x7fffffff) % numPartitions
+}
+
+// StickyBatchRecords is how many keyless records the sticky partitioner sends
+// to one partition before it moves to another, chosen at random from the
+// seed. Kafka's client moves when a batch of batch.size bytes (16KB by
+// default) is full; the playground counts records so the switch shows.
+const StickyBatchRecords = 5
+
+// choosePartition picks the partition for a record and explains why. It
+// changes no state: commitPartitionChoice does once the produce succeeds.
+func (l *PartitionedLog) choosePartition(t *topic, req *ProduceRequest) (int, string) {
+	n := len(t.partitions)
+	switch {
+	case req.Partition >= 0:
+		return req.Partition, "explicit"
+	case req.HasKey:
+		p := PartitionFor(req.Key, n)
+		return p, keyedReason(req.Key, n, p)
+	case t.config.Partitioner == PartitionerSticky:
+		if t.sticky >= 0 && t.sticky < n && t.stickyCount < StickyBatchRecords {
+			return t.sticky, "sticky"
+		}
+		return -1, "sticky"
+	default:
+		return int(t.roundRobin % int64(n)), "round-robin"
+	}
+}
+
+// commitPartitionChoice advances the keyless partitioners' state after a
+// successful produce and resolves a sticky choice still open (-1).
+func (l *PartitionedLog) commitPartitionChoice(t *topic, req *ProduceRequest, p int) int {
+	if req.Partition >= 0 || req.HasKey {
+		return p
+	}
+	if t.config.Partitioner != PartitionerSticky {
+		t.roundRobin++
+		return p
+	}
+	if p < 0 {
+		n := len(t.partitions)
+		if previous := t.sticky; n > 1 && previous >= 0 && previous < n {
+			// Like the Java client, a new batch goes to a different
+			// partition than the one just filled.
+			p = (previous + 1 + l.randomIntn(n-1)) % n
+		} else {
+			p = l.randomIntn(n)
+		}
+		t.sticky, t.stickyCount = p, 0
+	}
+	t.stickyCount++
+	return p
+}
+
+// keyedReason writes `murmur2("acct-1") % 4 = 2` with one allocation.
+func keyedReason(key string, n, p int) string {
+	var room [64]byte
+	buf := room[:0]
+	buf = append(buf, "murmur2("...)
+	buf = strconv.AppendQuote(buf, key)
+	buf = append(buf, ") % "...)
+	buf = strconv.AppendInt(buf, int64(n), 10)
+	buf = append(buf, " = "...)
+	buf = strconv.AppendInt(buf, int64(p), 10)
+	return string(buf)
+}

@@ -1,0 +1,130 @@
+package core
+
+import (
+	"fmt"
+	"math"
+)
+
+// Retention follows Kafka's UnifiedLog.deleteOldSegments for topics whose
+// cleanup.policy includes delete. It deletes whole segments, oldest first,
+// and stops at the first segment that does not qualify, so a young segment
+// shields every segment after it:
+//
+//   - retention.ms: a segment qualifies when the time since its newest
+//     record is more than retention.ms;
+//   - retention.bytes: a segment qualifies while the partition would still
+//     hold at least retention.bytes without it, so retention never takes a
+//     partition below the limit.
+//
+// The active segment qualifies only when every segment before it did; Kafka
+// then rolls a new empty active segment first, so the log start offset moves
+// to the high watermark. Retention runs at each check (see
+// RetentionCheckIntervalMs) as Advance moves the clock, never on produce.
+
+// runRetention is one retention check at the current time, over topics in
+// name order.
+func (l *PartitionedLog) runRetention() {
+	for _, name := range l.topicNames {
+		t := l.topics[name]
+		if !t.config.Deletes() {
+			continue
+		}
+		for i, p := range t.partitions {
+			l.retainByTime(t, i, p)
+			l.retainBySize(t, i, p)
+		}
+	}
+}
+
+func (l *PartitionedLog) retainByTime(t *topic, partition int, p *partition) {
+	limit := t.config.RetentionMs
+	if limit < 0 {
+		return
+	}
+	n := p.deletableSegments(func(s *segment) bool { return l.now-s.maxTimestamp > limit })
+	l.deleteSegments(t.name, partition, p, n, func(s *segment) string {
+		return fmt.Sprintf("retention.ms: newest record is %s old, more than %s", FormatDuration(l.now-s.maxTimestamp), FormatDuration(limit))
+	})
+}
+
+func (l *PartitionedLog) retainBySize(t *topic, partition int, p *partition) {
+	limit := t.config.RetentionBytes
+	size := p.size()
+	if limit < 0 || size < limit {
+		return
+	}
+	excess := size - limit
+	n := p.deletableSegments(func(s *segment) bool {
+		if excess-s.bytes < 0 {
+			return false
+		}
+		excess -= s.bytes
+		return true
+	})
+	left := size
+	l.deleteSegments(t.name, partition, p, n, func(s *segment) string {
+		left -= s.bytes
+		return fmt.Sprintf("retention.bytes: the partition keeps %dB without it, at least the %s limit", left, formatSize(limit))
+	})
+}
+
+// deletableSegments counts the leading segments that qualify, stopping at the
+// first that does not. An empty active segment never qualifies.
+func (p *partition) deletableSegments(qualifies func(s *segment) bool) int {
+	n := 0
+	for n < len(p.segments) {
+		s := &p.segments[n]
+		lastAndEmpty := n == len(p.segments)-1 && s.bytes == 0
+		if lastAndEmpty || !qualifies(s) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// deleteSegments deletes the n oldest segments, rolling first when that is
+// all of them, and moves the log start offset to the first segment left.
+func (l *PartitionedLog) deleteSegments(topicName string, partition int, p *partition, n int, why func(s *segment) string) {
+	if n == 0 {
+		return
+	}
+	if n == len(p.segments) {
+		p.roll(l.now)
+	}
+	for i := range n {
+		s := &p.segments[i]
+		l.emit(Event{Kind: EventSegmentDeleted, Topic: topicName, Partition: partition,
+			From: s.base, To: p.segmentEnd(i), Count: s.count, Detail: why(s)})
+	}
+	p.segments = p.segments[n:]
+	p.logStart = max(p.logStart, p.segments[0].base)
+	p.dropBefore(p.logStart)
+}
+
+// retentionWakeup returns the earliest time at which a retention check could
+// delete anything, given the log as it is: math.MaxInt64 when none could.
+// Only the oldest segment matters, since deletion stops at the first segment
+// that does not qualify and timestamps never decrease along a partition.
+func (l *PartitionedLog) retentionWakeup() int64 {
+	wake := int64(math.MaxInt64)
+	for _, name := range l.topicNames {
+		t := l.topics[name]
+		if !t.config.Deletes() {
+			continue
+		}
+		for _, p := range t.partitions {
+			oldest := &p.segments[0]
+			if len(p.segments) == 1 && oldest.bytes == 0 {
+				continue
+			}
+			if limit := t.config.RetentionBytes; limit >= 0 && p.size()-limit-oldest.bytes >= 0 {
+				return l.now
+			}
+			if limit := t.config.RetentionMs; limit >= 0 {
+				wake = min(wake, oldest.maxTimestamp+limit+1)
+			}
+		}
+	}
+	return wake
+}

@@ -1,0 +1,168 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// MaxPartitions is the most partitions a topic may have in the playground.
+const MaxPartitions = 1000
+
+// maxTopicNameLength is Kafka's limit on topic names.
+const maxTopicNameLength = 249
+
+// topic is a named set of partitions sharing one configuration.
+type topic struct {
+	name       string
+	config     TopicConfig
+	partitions []*partition
+
+	// roundRobin counts keyless records sent round-robin, like the Java
+	// client's per-topic counter in RoundRobinPartitioner.
+	roundRobin int64
+	// sticky is the partition keyless records stick to (-1: none yet) and
+	// stickyCount how many went there since it was chosen.
+	sticky      int
+	stickyCount int
+}
+
+func (t *topic) clone() *topic {
+	c := *t
+	c.partitions = make([]*partition, len(t.partitions))
+	for i, p := range t.partitions {
+		c.partitions[i] = p.clone()
+	}
+	return &c
+}
+
+// CreateTopic creates a topic with 1 to MaxPartitions partitions. configs
+// uses Kafka's config names with units allowed (retention.ms=7d,
+// segment.bytes=4KB, cleanup.policy=compact,delete) plus the playground's
+// segment.records and partitioner; unset configs take DefaultTopicConfig.
+// Configs are checked in name order, so the first error is always the same.
+func (l *PartitionedLog) CreateTopic(name string, partitions int, configs map[string]string) error {
+	if err := validTopicName(name); err != nil {
+		return err
+	}
+	if _, exists := l.topics[name]; exists {
+		return fmt.Errorf("topic %q already exists", name)
+	}
+	if partitions < 1 || partitions > MaxPartitions {
+		return fmt.Errorf("topic %q: partitions must be between 1 and %d, got %d", name, MaxPartitions, partitions)
+	}
+	config := DefaultTopicConfig()
+	names := make([]string, 0, len(configs))
+	for n := range configs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		spec, err := findConfigSpec(n)
+		if err != nil {
+			return fmt.Errorf("topic %q: %v", name, err)
+		}
+		if err := spec.set(&config, configs[n]); err != nil {
+			return fmt.Errorf("topic %q: %v", name, err)
+		}
+	}
+	t := &topic{name: name, config: config, sticky: -1}
+	for range partitions {
+		t.partitions = append(t.partitions, newPartition(0, l.now))
+	}
+	l.topics[name] = t
+	i, _ := slices.BinarySearch(l.topicNames, name)
+	l.topicNames = slices.Insert(l.topicNames, i, name)
+	l.emit(Event{Kind: EventTopicCreated, Topic: name, Count: partitions})
+	return nil
+}
+
+// validTopicName applies Kafka's rules: 1 to 249 characters from
+// [a-zA-Z0-9._-], and not "." or "..".
+func validTopicName(name string) error {
+	if name == "" {
+		return fmt.Errorf("a topic name cannot be empty")
+	}
+	if name == "." || name == ".." {
+		return fmt.Errorf("topic name %q is not allowed", name)
+	}
+	if len(name) > maxTopicNameLength {
+		return fmt.Errorf("topic name is %d characters long; the limit is %d", len(name), maxTopicNameLength)
+	}
+	for _, c := range []byte(name) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+		if !ok {
+			return fmt.Errorf("topic name %q has the character %q: only ASCII letters, digits, '.', '_' and '-' are allowed", name, c)
+		}
+	}
+	return nil
+}
+
+// SetTopicConfig changes one config of an existing topic. Retention applies
+// the new values at its next check; compaction at the next Compact.
+func (l *PartitionedLog) SetTopicConfig(topicName, name, value string) error {
+	t, err := l.topic(topicName)
+	if err != nil {
+		return err
+	}
+	spec, err := findConfigSpec(name)
+	if err != nil {
+		return fmt.Errorf("topic %q: %v", topicName, err)
+	}
+	config := t.config
+	if err := spec.set(&config, value); err != nil {
+		return fmt.Errorf("topic %q: %v", topicName, err)
+	}
+	t.config = config
+	return nil
+}
+
+// TopicNames returns the topics' names in sorted order.
+func (l *PartitionedLog) TopicNames() []string {
+	return slices.Clone(l.topicNames)
+}
+
+// TopicConfig returns a topic's configuration.
+func (l *PartitionedLog) TopicConfig(topicName string) (TopicConfig, error) {
+	t, err := l.topic(topicName)
+	if err != nil {
+		return TopicConfig{}, err
+	}
+	return t.config, nil
+}
+
+// Partitions returns how many partitions a topic has.
+func (l *PartitionedLog) Partitions(topicName string) (int, error) {
+	t, err := l.topic(topicName)
+	if err != nil {
+		return 0, err
+	}
+	return len(t.partitions), nil
+}
+
+// AddPartitions raises a topic's partition count to count, the new total.
+// Like Kafka, a topic only grows: existing records stay where they are, and
+// keyed records produced from now on map by the new count, so a key may land
+// on a different partition than before. Consumer groups reading the topic
+// rebalance.
+func (l *PartitionedLog) AddPartitions(topicName string, count int) error {
+	t, err := l.topic(topicName)
+	if err != nil {
+		return err
+	}
+	current := len(t.partitions)
+	switch {
+	case count < current:
+		return fmt.Errorf("topic %q currently has %d partitions; %d would not be an increase: Kafka can add partitions but never remove them", topicName, current, count)
+	case count == current:
+		return fmt.Errorf("topic %q already has %d partitions", topicName, current)
+	case count > MaxPartitions:
+		return fmt.Errorf("topic %q: partitions must be at most %d, got %d", topicName, MaxPartitions, count)
+	}
+	for range count - current {
+		t.partitions = append(t.partitions, newPartition(0, l.now))
+	}
+	l.emit(Event{Kind: EventPartitionsAdded, Topic: topicName, Count: count})
+	l.onPartitionsChanged(topicName)
+	return nil
+}

@@ -1,0 +1,39 @@
+package core
+
+import "fmt"
+
+// Truncate is Kafka's DeleteRecords: it moves the partition's log start
+// offset up to before. Records below it are gone; the ones left keep their
+// offsets and the high watermark does not change. An offset at or below the
+// current log start changes nothing; one above the high watermark is refused
+// (Kafka's OFFSET_OUT_OF_RANGE). Segments that lie wholly below the new log
+// start are deleted at once (Kafka deletes them at its next retention check);
+// the segment the new log start falls in stays, its file unchanged.
+func (l *PartitionedLog) Truncate(topicName string, partition int, before int64) error {
+	_, p, err := l.partition(topicName, partition)
+	if err != nil {
+		return err
+	}
+	if before < 0 {
+		return fmt.Errorf("%s/%d: cannot truncate before a negative offset (%d)", topicName, partition, before)
+	}
+	if before > p.next {
+		return fmt.Errorf("%s/%d: cannot truncate before offset %d: it is above the high watermark %d (OFFSET_OUT_OF_RANGE)", topicName, partition, before, p.next)
+	}
+	if before <= p.logStart {
+		return nil
+	}
+	from := p.logStart
+	p.logStart = before
+	removed := p.dropBefore(before)
+	// Kafka's log-start-offset breach: a segment whose successor starts at
+	// or below the log start holds nothing readable.
+	gone := 0
+	for gone+1 < len(p.segments) && p.segments[gone+1].base <= before {
+		gone++
+	}
+	p.segments = p.segments[gone:]
+	p.segments[0].count = p.index(p.segmentEnd(0))
+	l.emit(Event{Kind: EventTruncated, Topic: topicName, Partition: partition, From: from, To: before, Count: removed})
+	return nil
+}
