@@ -1,0 +1,138 @@
+package scenario
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// A link carries a scenario in a URL fragment: "v1." followed by base64url
+// without padding of the raw DEFLATE (RFC 1951) of the canonical script in
+// UTF-8. Links are shared by strangers, so decoding trusts nothing: every
+// stage has a bound and a plain error.
+
+// LinkPrefix starts every version 1 link fragment.
+const LinkPrefix = "v1."
+
+// Limits on what a link may carry.
+const (
+	// MaxLinkChars is the longest fragment DecodeLink reads (after '#').
+	// Browsers keep URLs of a few MB; 512 KiB of base64 holds 384 KiB of
+	// DEFLATE, far more than any script within MaxScriptBytes needs.
+	MaxLinkChars = 512 << 10
+	// MaxScriptBytes is the largest script a link may decompress to. It
+	// stops a small "zip bomb" fragment from filling the page's memory.
+	MaxScriptBytes = 1 << 20
+	// MaxRecords is the most records one scenario may produce, by produce
+	// commands and workloads together; Session enforces it as it applies,
+	// and DecodeLink checks the produce counts written in the script.
+	MaxRecords = 100_000
+)
+
+// EncodeLink returns the link fragment (without '#') of a script. The
+// script is parsed and written canonically first, so two spellings of one
+// scenario share a link.
+func EncodeLink(script string) (string, error) {
+	cmds, err := Parse(script)
+	if err != nil {
+		return "", err
+	}
+	canonical := Format(cmds)
+	if len(canonical) > MaxScriptBytes {
+		return "", fmt.Errorf("script is %d bytes; a link holds at most %d", len(canonical), MaxScriptBytes)
+	}
+	var buf bytes.Buffer
+	w, err := flate.NewWriter(&buf, flate.BestCompression)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.WriteString(w, canonical); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	return LinkPrefix + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// DecodeLink returns the script a link fragment carries. The fragment may
+// start with '#'. The script must be valid UTF-8 within MaxScriptBytes, parse
+// as the language, and produce at most MaxRecords records by its produce
+// commands; otherwise the error says which stage failed and why.
+func DecodeLink(fragment string) (string, error) {
+	fragment = strings.TrimPrefix(fragment, "#")
+	if len(fragment) > MaxLinkChars {
+		return "", fmt.Errorf("link is %d characters long; at most %d are read", len(fragment), MaxLinkChars)
+	}
+	payload, ok := strings.CutPrefix(fragment, LinkPrefix)
+	if !ok {
+		if v, _, found := strings.Cut(fragment, "."); found && len(v) > 1 && v[0] == 'v' && len(v) <= 8 {
+			return "", fmt.Errorf("link version %s is not known to this playground (it reads %s links)", v, strings.TrimSuffix(LinkPrefix, "."))
+		}
+		return "", errors.New(`not a scenario link: it should start with "v1."`)
+	}
+	compressed, err := base64.RawURLEncoding.DecodeString(payload)
+	if err != nil {
+		var bad base64.CorruptInputError
+		if errors.As(err, &bad) {
+			return "", fmt.Errorf("link is not valid base64url: bad character or length at position %d after %q", int64(bad)+int64(len(LinkPrefix)), LinkPrefix)
+		}
+		return "", fmt.Errorf("link is not valid base64url: %v", err)
+	}
+	r := flate.NewReader(bytes.NewReader(compressed))
+	data, err := io.ReadAll(io.LimitReader(r, MaxScriptBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("link data is not valid DEFLATE: %v", err)
+	}
+	if len(data) > MaxScriptBytes {
+		return "", fmt.Errorf("link script is larger than %d bytes once decompressed", MaxScriptBytes)
+	}
+	if !utf8.Valid(data) {
+		return "", fmt.Errorf("link script is not valid UTF-8 (at byte %d)", firstInvalidUTF8(data))
+	}
+	script := string(data)
+	cmds, err := Parse(script)
+	if err != nil {
+		return "", fmt.Errorf("link script: %w", err)
+	}
+	if n := declaredRecords(cmds); n > MaxRecords {
+		return "", fmt.Errorf("link script produces %d records; at most %d are allowed", n, MaxRecords)
+	}
+	return script, nil
+}
+
+// firstInvalidUTF8 returns the byte offset of the first invalid UTF-8
+// sequence in data.
+func firstInvalidUTF8(data []byte) int {
+	i := 0
+	for i < len(data) {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return i
+}
+
+// declaredRecords sums the records the produce commands of a script ask for.
+func declaredRecords(cmds []Command) int64 {
+	var n int64
+	for _, c := range cmds {
+		if c.Name != "produce" {
+			continue
+		}
+		count := int64(1)
+		if v, ok := c.Value("count"); ok {
+			count, _ = strconv.ParseInt(v, 10, 64)
+		}
+		n += count
+	}
+	return n
+}

@@ -1,0 +1,479 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxCommands is the most commands one script may hold. It bounds what a
+// shared link can ask of the page, and is well above what a lesson or a
+// session of clicking produces.
+const MaxCommands = 20_000
+
+// MaxLineBytes is the longest line the parser reads.
+const MaxLineBytes = 4096
+
+// Error is a problem in a script, at a line and column (both from 1; the
+// column counts characters, not bytes).
+type Error struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, e.Msg)
+}
+
+// Command is one parsed line of a scenario.
+type Command struct {
+	Name string
+	// Args in canonical order: positionals, then flags, then name=value
+	// arguments in the command's order, then configs sorted by name.
+	// Values are canonical (durations in their largest exact unit, ...).
+	Args []Arg
+	Line int // 1-based line in the script it came from; 0 if built in code
+	Col  int // column of the command name
+
+	endCol int // column just after the line's last argument, for "missing" errors
+}
+
+// Arg is one argument of a command.
+type Arg struct {
+	Name  string // "" for a positional; the flag's word; the name of name=value
+	Value string // the value; "" for a flag
+	Flag  bool
+	Col   int // column where the argument starts
+}
+
+// Positional returns the i-th positional argument, or "".
+func (c Command) Positional(i int) string {
+	for _, a := range c.Args {
+		if a.Name == "" {
+			if i == 0 {
+				return a.Value
+			}
+			i--
+		}
+	}
+	return ""
+}
+
+// Value returns the value of the name=value argument called name.
+func (c Command) Value(name string) (string, bool) {
+	a, ok := c.arg(name)
+	return a.Value, ok
+}
+
+// HasFlag reports whether the flag word is present.
+func (c Command) HasFlag(flag string) bool {
+	a, ok := c.arg(flag)
+	return ok && a.Flag
+}
+
+func (c Command) arg(name string) (Arg, bool) {
+	for _, a := range c.Args {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Arg{}, false
+}
+
+// String is the command's canonical line.
+func (c Command) String() string {
+	var b strings.Builder
+	b.WriteString(c.Name)
+	for _, a := range c.Args {
+		b.WriteByte(' ')
+		switch {
+		case a.Flag:
+			b.WriteString(a.Name)
+		case a.Name == "":
+			b.WriteString(quoteIfNeeded(a.Value, true))
+		default:
+			b.WriteString(a.Name)
+			b.WriteByte('=')
+			b.WriteString(quoteIfNeeded(a.Value, false))
+		}
+	}
+	return b.String()
+}
+
+// Equal reports whether two commands say the same thing (positions aside).
+func (c Command) Equal(d Command) bool {
+	if c.Name != d.Name || len(c.Args) != len(d.Args) {
+		return false
+	}
+	for i, a := range c.Args {
+		b := d.Args[i]
+		if a.Name != b.Name || a.Value != b.Value || a.Flag != b.Flag {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteIfNeeded quotes a value that would not read back as one word: empty,
+// with spaces, quotes, backslashes, control or non-printing characters, a
+// leading '#' (a comment), or, for a positional, an '=' (a name=value).
+func quoteIfNeeded(s string, positional bool) string {
+	if s == "" || s[0] == '#' || (positional && strings.Contains(s, "=")) {
+		return strconv.Quote(s)
+	}
+	for _, r := range s {
+		if r == '"' || r == '\\' || r == ' ' || !strconv.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// Format writes commands as a canonical script: one command a line, each
+// ending with a newline.
+func Format(cmds []Command) string {
+	var b strings.Builder
+	for _, c := range cmds {
+		b.WriteString(c.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Parse reads a script. Blank lines and comments (from a '#' that begins a
+// word to the end of the line) are skipped. The first problem found is
+// returned as an *Error with its line and column.
+func Parse(text string) ([]Command, error) {
+	var cmds []Command
+	lineNo := 0
+	for len(text) > 0 {
+		lineNo++
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		line = strings.TrimSuffix(line, "\r")
+		c, ok, err := ParseLine(line, lineNo)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if len(cmds) == MaxCommands {
+			return nil, &Error{Line: lineNo, Col: 1, Msg: fmt.Sprintf("a script may hold at most %d commands", MaxCommands)}
+		}
+		cmds = append(cmds, c)
+	}
+	return cmds, nil
+}
+
+// ParseLine reads one line (lineNo is used in errors). ok is false for a
+// blank or comment-only line.
+func ParseLine(line string, lineNo int) (c Command, ok bool, err error) {
+	if len(line) > MaxLineBytes {
+		return Command{}, false, &Error{Line: lineNo, Col: 1, Msg: fmt.Sprintf("line is longer than %d bytes", MaxLineBytes)}
+	}
+	if !utf8.ValidString(line) {
+		i := 0
+		for i < len(line) {
+			r, size := utf8.DecodeRuneInString(line[i:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			i += size
+		}
+		return Command{}, false, &Error{Line: lineNo, Col: utf8.RuneCountInString(line[:i]) + 1, Msg: "text is not valid UTF-8"}
+	}
+	toks, endCol, err := tokenize(line, lineNo)
+	if err != nil || len(toks) == 0 {
+		return Command{}, false, err
+	}
+	c, err = build(toks, lineNo, endCol)
+	return c, err == nil, err
+}
+
+// token is one word of a line.
+type token struct {
+	name    string // for name=value
+	value   string // unquoted
+	named   bool
+	quoted  bool
+	col     int // column of the token's start
+	textCol int // column of the value (after "name=")
+}
+
+// tokenize splits a line into words, name=value pairs and quoted strings.
+func tokenize(line string, lineNo int) ([]token, int, error) {
+	var toks []token
+	i := 0
+	col := func(byteIndex int) int { return utf8.RuneCountInString(line[:byteIndex]) + 1 }
+	for {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i == len(line) || line[i] == '#' {
+			return toks, col(len(strings.TrimRight(line[:i], " \t"))), nil
+		}
+		t := token{col: col(i)}
+		// A name=value starts with a bare name followed by '='.
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' && line[j] != '=' && line[j] != '"' {
+			j++
+		}
+		if j < len(line) && line[j] == '=' {
+			if j == i {
+				return nil, 0, &Error{Line: lineNo, Col: t.col, Msg: "expected a name before '='"}
+			}
+			t.named, t.name = true, line[i:j]
+			i = j + 1
+		}
+		t.textCol = col(i)
+		if i < len(line) && line[i] == '"' {
+			end, err := closingQuote(line, i)
+			if err != nil {
+				return nil, 0, &Error{Line: lineNo, Col: t.textCol, Msg: err.Error()}
+			}
+			v, err := strconv.Unquote(line[i:end])
+			if err != nil {
+				return nil, 0, &Error{Line: lineNo, Col: t.textCol, Msg: "invalid escape in quoted text " + line[i:end]}
+			}
+			if !utf8.ValidString(v) {
+				return nil, 0, &Error{Line: lineNo, Col: t.textCol, Msg: "quoted text is not valid UTF-8 once its escapes are read"}
+			}
+			t.value, t.quoted = v, true
+			i = end
+			if i < len(line) && line[i] != ' ' && line[i] != '\t' {
+				return nil, 0, &Error{Line: lineNo, Col: col(i), Msg: "expected a space after the closing quote"}
+			}
+		} else {
+			valueStart := i
+			for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+				if line[i] == '"' {
+					return nil, 0, &Error{Line: lineNo, Col: col(i), Msg: "a quote may only start a value; quote the whole value"}
+				}
+				i++
+			}
+			t.value = line[valueStart:i]
+		}
+		toks = append(toks, t)
+	}
+}
+
+// closingQuote returns the index just after the quote closing the string
+// that opens at line[open].
+func closingQuote(line string, open int) (int, error) {
+	for i := open + 1; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, nil
+		}
+	}
+	return 0, fmt.Errorf("quoted text is not closed")
+}
+
+// build checks tokens against the command's spec and makes the Command.
+func build(toks []token, lineNo, endCol int) (Command, error) {
+	head := toks[0]
+	c := Command{Line: lineNo, Col: head.col, endCol: endCol}
+	if head.named || head.quoted {
+		return c, &Error{Line: lineNo, Col: head.col, Msg: "expected a command name, one of " + strings.Join(CommandNames(), ", ")}
+	}
+	spec, ok := specByName[head.value]
+	if !ok {
+		return c, &Error{Line: lineNo, Col: head.col, Msg: fmt.Sprintf("unknown command %q%s", head.value, suggest(head.value, CommandNames()))}
+	}
+	c.Name = spec.name
+	errf := func(col int, format string, args ...any) error {
+		return &Error{Line: lineNo, Col: col, Msg: fmt.Sprintf(format, args...)}
+	}
+
+	var positional, flags, named []Arg
+	var configs []Arg
+	var posValues []string
+	for _, t := range toks[1:] {
+		if !t.named {
+			if len(positional) < len(spec.positional) && len(flags) == 0 && !isFlag(spec, t) {
+				ps := spec.positional[len(positional)]
+				v, err := canonicalValue(ps, t.value)
+				if err != nil {
+					return c, errf(t.col, "%s: %v", ps.name, err)
+				}
+				positional = append(positional, Arg{Value: v, Col: t.col})
+				posValues = append(posValues, v)
+				continue
+			}
+			if isFlag(spec, t) {
+				if hasArg(flags, t.value) {
+					return c, errf(t.col, "%s is given twice", t.value)
+				}
+				flags = append(flags, Arg{Name: t.value, Flag: true, Col: t.col})
+				continue
+			}
+			if len(positional) < len(spec.positional) {
+				return c, errf(t.col, "%s: expected %s here; usage: %s", spec.name, spec.positional[len(positional)].name, spec.usage)
+			}
+			return c, errf(t.col, "unexpected argument %q for %s%s; usage: %s", t.value, spec.name, suggest(t.value, argNames(spec, posValues)), spec.usage)
+		}
+		if hasArg(named, t.name) || hasArg(configs, t.name) {
+			return c, errf(t.col, "%s= is given twice", t.name)
+		}
+		if as, ok := findSpec(spec.named, t.name); ok {
+			v, err := canonicalValue(as, t.value)
+			if err != nil {
+				return c, errf(t.textCol, "%s: %v", t.name, err)
+			}
+			named = append(named, Arg{Name: t.name, Value: v, Col: t.col})
+			continue
+		}
+		if spec.configs != nil {
+			if as, ok := findSpec(spec.configs(posValues), t.name); ok {
+				v, err := canonicalValue(as, t.value)
+				if err != nil {
+					return c, errf(t.textCol, "%s: %v", t.name, err)
+				}
+				configs = append(configs, Arg{Name: t.name, Value: v, Col: t.col})
+				continue
+			}
+		}
+		return c, errf(t.col, "unknown argument %s= for %s%s; usage: %s", t.name, spec.name, suggest(t.name, argNames(spec, posValues)), spec.usage)
+	}
+	for i, ps := range spec.positional {
+		if i >= len(positional) && !ps.optional {
+			return c, errf(endCol, "%s needs a %s; usage: %s", spec.name, ps.name, spec.usage)
+		}
+	}
+	for _, as := range spec.named {
+		if as.required && !hasArg(named, as.name) {
+			return c, errf(endCol, "%s needs %s=; usage: %s", spec.name, as.name, spec.usage)
+		}
+	}
+
+	// Canonical order: positionals, flags and named arguments in the spec's
+	// order, configs sorted by name.
+	c.Args = append(c.Args, positional...)
+	for _, f := range spec.flags {
+		if a, ok := findArg(flags, f); ok {
+			c.Args = append(c.Args, a)
+		}
+	}
+	for _, as := range spec.named {
+		if a, ok := findArg(named, as.name); ok {
+			c.Args = append(c.Args, a)
+		}
+	}
+	sort.Slice(configs, func(i, j int) bool { return configs[i].Name < configs[j].Name })
+	c.Args = append(c.Args, configs...)
+	if spec.check != nil {
+		if err := spec.check(&c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+func isFlag(spec *commandSpec, t token) bool {
+	if t.quoted {
+		return false
+	}
+	for _, f := range spec.flags {
+		if t.value == f {
+			return true
+		}
+	}
+	return false
+}
+
+func hasArg(args []Arg, name string) bool {
+	_, ok := findArg(args, name)
+	return ok
+}
+
+func findArg(args []Arg, name string) (Arg, bool) {
+	for _, a := range args {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Arg{}, false
+}
+
+func findSpec(specs []argSpec, name string) (argSpec, bool) {
+	for _, s := range specs {
+		if s.name == name {
+			return s, true
+		}
+	}
+	return argSpec{}, false
+}
+
+// argNames lists every flag and argument name a command takes, for
+// suggestions.
+func argNames(spec *commandSpec, positional []string) []string {
+	names := append([]string(nil), spec.flags...)
+	for _, a := range spec.named {
+		names = append(names, a.name)
+	}
+	if spec.configs != nil {
+		for _, a := range spec.configs(positional) {
+			names = append(names, a.name)
+		}
+	}
+	return names
+}
+
+// suggest returns ` (did you mean "x"?)` for the candidate nearest to word,
+// or "" when none is near enough to be a likely typo.
+func suggest(word string, candidates []string) string {
+	best, bestDist := "", -1
+	for _, c := range candidates {
+		d := editDistance(word, c)
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	limit := len([]rune(word))/3 + 1
+	if limit < 2 {
+		limit = 2
+	}
+	if bestDist < 0 || bestDist > limit || bestDist == len([]rune(word)) {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Damerau-Levenshtein distance (with adjacent swaps)
+// between a and b, counted in characters.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		return 1 << 30 // too long to be a typo of a keyword
+	}
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,496 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// This file is the language's grammar as data: for every command, which
+// positional arguments, flags and name=value arguments it takes, and of which
+// kind. The parser checks a line against it, Format writes arguments in its
+// order, and the error messages quote its usage lines.
+
+// kind is the type of one argument's value.
+type kind int
+
+const (
+	kindName              kind = iota // topic, group, member or workload name
+	kindCount                         // whole number in [min, max]
+	kindSigned                        // signed whole number (the seed)
+	kindDuration                      // 500ms 10s 5m 2h 7d
+	kindMs                            // a Kafka *.ms config: a duration, a bare number of ms, or -1
+	kindBytes                         // a Kafka *.bytes config: a size, a bare number of bytes, or -1
+	kindTopicPartition                // orders/0
+	kindMemberOrPartition             // a member name, or a topic/partition for an explicit commit
+	kindNameOrPartition               // a topic name, or a topic/partition
+	kindNameList                      // a,b,c
+	kindText                          // any text; quoted when it has spaces
+	kindRate                          // 20/s
+	kindChoice                        // one of argSpec.choices
+	kindWordList                      // comma-separated words out of argSpec.choices, e.g. compact,delete
+	kindBool                          // true or false
+	kindDecimal                       // a positive decimal number such as 1.2
+)
+
+// argSpec describes one argument.
+type argSpec struct {
+	name     string // what it is: the name of a name=value argument, or a word naming a positional
+	kind     kind
+	min, max int64    // bounds for kindCount
+	choices  []string // for kindChoice and kindWordList
+	required bool     // for name=value arguments; positionals are required unless optional is set
+	optional bool     // for positionals: may be left out (only the last ones)
+}
+
+// commandSpec describes one command.
+type commandSpec struct {
+	name       string
+	usage      string // one line, shown in errors
+	positional []argSpec
+	flags      []string  // bare words allowed after the positionals
+	named      []argSpec // name=value arguments, in canonical order
+	// configs returns the config names (with kinds) the command also takes
+	// as name=value arguments, given its positionals; nil when it takes none.
+	configs func(positional []string) []argSpec
+	// check validates what the table cannot say alone, such as two
+	// arguments that exclude each other.
+	check func(c *Command) error
+}
+
+// Limits on what one command may ask for. They keep a shared link from
+// asking the engine for unbounded work.
+const (
+	// MaxProduceCount is the largest count= of one produce command.
+	MaxProduceCount = 10_000
+	// MaxPollRecords is the largest max= of one poll.
+	MaxPollRecords = 10_000
+	// MaxKeyspace is the largest number of distinct keys a workload draws from.
+	MaxKeyspace = 100_000
+	// MaxPartitions is the most partitions one topic may have (the engine's bound).
+	MaxPartitions = 1000
+)
+
+// TopicConfigs are the topic configs the language accepts, by Kafka's names
+// (segment.records and partitioner are the playground's own). The engine
+// checks their ranges; the language checks their form.
+var topicConfigs = []argSpec{
+	{name: "cleanup.policy", kind: kindWordList, choices: []string{"compact", "delete"}},
+	{name: "delete.retention.ms", kind: kindMs},
+	{name: "min.compaction.lag.ms", kind: kindMs},
+	{name: "partitioner", kind: kindChoice, choices: []string{"round-robin", "sticky"}},
+	{name: "retention.bytes", kind: kindBytes},
+	{name: "retention.ms", kind: kindMs},
+	{name: "segment.bytes", kind: kindBytes},
+	{name: "segment.ms", kind: kindMs},
+	{name: "segment.records", kind: kindCount, min: 1, max: 1 << 31},
+}
+
+// groupConfigs are the consumer group settings the language accepts.
+var groupConfigs = []argSpec{
+	{name: "auto.commit", kind: kindBool},
+	{name: "auto.commit.interval.ms", kind: kindMs},
+	{name: "auto.offset.reset", kind: kindChoice, choices: []string{"earliest", "latest", "none"}},
+	{name: "lag.alert.ms", kind: kindMs},
+	{name: "lag.alert.records", kind: kindCount, min: 0, max: 1 << 40},
+	{name: "rebalance.ms", kind: kindMs},
+	{name: "session.timeout.ms", kind: kindMs},
+}
+
+// Strategies are the partition assignment strategies a member may join with.
+var Strategies = []string{"range", "roundrobin", "sticky", "cooperative-sticky"}
+
+// KeyDistributions are the ways a producer workload picks keys.
+var KeyDistributions = []string{"none", "sequence", "uniform", "zipf"}
+
+func pos(name string, k kind) argSpec { return argSpec{name: name, kind: k} }
+
+var commandSpecs = []*commandSpec{
+	{
+		name:       "seed",
+		usage:      "seed N",
+		positional: []argSpec{pos("number", kindSigned)},
+	},
+	{
+		name:       "topic",
+		usage:      "topic NAME [partitions=N] [config=value ...]",
+		positional: []argSpec{pos("topic", kindName)},
+		named:      []argSpec{{name: "partitions", kind: kindCount, min: 1, max: MaxPartitions}},
+		configs:    func([]string) []argSpec { return topicConfigs },
+	},
+	{
+		name:       "produce",
+		usage:      "produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P]",
+		positional: []argSpec{pos("topic", kindName)},
+		flags:      []string{"tombstone"},
+		named: []argSpec{
+			{name: "key", kind: kindText},
+			{name: "value", kind: kindText},
+			{name: "count", kind: kindCount, min: 1, max: MaxProduceCount},
+			{name: "partition", kind: kindCount, min: 0, max: MaxPartitions - 1},
+		},
+		check: checkProduce,
+	},
+	{
+		name:       "advance",
+		usage:      "advance DURATION",
+		positional: []argSpec{pos("duration", kindDuration)},
+		check:      checkAdvance,
+	},
+	{
+		name:       "partitions",
+		usage:      "partitions TOPIC count=N",
+		positional: []argSpec{pos("topic", kindName)},
+		named:      []argSpec{{name: "count", kind: kindCount, min: 1, max: MaxPartitions, required: true}},
+	},
+	{
+		name:       "config",
+		usage:      "config topic NAME config=value ... | config group NAME config=value ...",
+		positional: []argSpec{{name: "topic or group", kind: kindChoice, choices: []string{"topic", "group"}}, pos("name", kindName)},
+		configs: func(p []string) []argSpec {
+			if len(p) > 0 && p[0] == "group" {
+				return groupConfigs
+			}
+			return topicConfigs
+		},
+		check: checkConfig,
+	},
+	{
+		name:       "truncate",
+		usage:      "truncate TOPIC/PARTITION before=OFFSET",
+		positional: []argSpec{pos("topic/partition", kindTopicPartition)},
+		named:      []argSpec{{name: "before", kind: kindCount, min: 0, max: 1 << 62, required: true}},
+	},
+	{
+		name:       "compact",
+		usage:      "compact TOPIC",
+		positional: []argSpec{pos("topic", kindName)},
+	},
+	{
+		name:       "join",
+		usage:      "join GROUP MEMBER topics=T1,T2 [strategy=range|roundrobin|sticky|cooperative-sticky] [instance=ID]",
+		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		named: []argSpec{
+			{name: "topics", kind: kindNameList, required: true},
+			{name: "strategy", kind: kindChoice, choices: Strategies},
+			{name: "instance", kind: kindName},
+		},
+	},
+	{
+		name:       "leave",
+		usage:      "leave GROUP MEMBER",
+		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+	},
+	{
+		name:       "crash",
+		usage:      "crash GROUP MEMBER",
+		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+	},
+	{
+		name:       "poll",
+		usage:      "poll GROUP MEMBER [max=N]",
+		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		named:      []argSpec{{name: "max", kind: kindCount, min: 1, max: MaxPollRecords}},
+	},
+	{
+		name:       "commit",
+		usage:      "commit GROUP MEMBER | commit GROUP TOPIC/PARTITION offset=N",
+		positional: []argSpec{pos("group", kindName), pos("member or topic/partition", kindMemberOrPartition)},
+		named:      []argSpec{{name: "offset", kind: kindCount, min: 0, max: 1 << 62}},
+		check:      checkCommit,
+	},
+	{
+		name:       "reset",
+		usage:      "reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]",
+		positional: []argSpec{pos("group", kindName)},
+		flags:      []string{"to-earliest", "to-latest"},
+		named: []argSpec{
+			{name: "to-offset", kind: kindCount, min: 0, max: 1 << 62},
+			{name: "to-datetime", kind: kindDuration},
+			{name: "topic", kind: kindNameOrPartition},
+		},
+		check: checkReset,
+	},
+	{
+		name:       "producer",
+		usage:      "producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V]",
+		positional: []argSpec{pos("workload", kindName), pos("topic", kindName)},
+		named: []argSpec{
+			{name: "rate", kind: kindRate, required: true},
+			{name: "keys", kind: kindChoice, choices: KeyDistributions},
+			{name: "keyspace", kind: kindCount, min: 1, max: MaxKeyspace},
+			{name: "exponent", kind: kindDecimal},
+			{name: "value", kind: kindText},
+		},
+		check: checkProducer,
+	},
+	{
+		name:       "consumer",
+		usage:      "consumer GROUP MEMBER rate=N/s [max=N] [commit]",
+		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		flags:      []string{"commit"},
+		named: []argSpec{
+			{name: "rate", kind: kindRate, required: true},
+			{name: "max", kind: kindCount, min: 1, max: MaxPollRecords},
+		},
+	},
+	{
+		name:       "stop",
+		usage:      "stop PRODUCER | stop GROUP MEMBER",
+		positional: []argSpec{pos("workload", kindName), {name: "member", kind: kindName, optional: true}},
+	},
+}
+
+// specByName indexes commandSpecs.
+var specByName = func() map[string]*commandSpec {
+	m := make(map[string]*commandSpec, len(commandSpecs))
+	for _, s := range commandSpecs {
+		m[s.name] = s
+	}
+	return m
+}()
+
+// CommandNames lists the language's commands, sorted.
+func CommandNames() []string {
+	names := make([]string, 0, len(commandSpecs))
+	for _, s := range commandSpecs {
+		names = append(names, s.name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Usage returns the usage line of a command, or "" for an unknown one.
+func Usage(command string) string {
+	if s, ok := specByName[command]; ok {
+		return s.usage
+	}
+	return ""
+}
+
+// canonicalValue checks text against the kind of spec and returns its
+// canonical spelling.
+func canonicalValue(spec argSpec, text string) (string, error) {
+	switch spec.kind {
+	case kindName:
+		return parseName(text, spec.name)
+	case kindCount:
+		n, err := parseCount(text, spec.max)
+		if err != nil {
+			return "", err
+		}
+		if n < spec.min {
+			return "", fmt.Errorf("must be at least %d, got %d", spec.min, n)
+		}
+		return strconv.FormatInt(n, 10), nil
+	case kindSigned:
+		n, err := parseSigned(text, 1<<62)
+		if err != nil {
+			return "", err
+		}
+		return strconv.FormatInt(n, 10), nil
+	case kindDuration:
+		ms, err := parseDuration(text)
+		if err != nil {
+			return "", err
+		}
+		return formatDuration(ms), nil
+	case kindMs:
+		if text == "-1" {
+			return text, nil
+		}
+		if n, err := parseCount(text, maxDurationMs); err == nil {
+			return formatDuration(n), nil
+		}
+		ms, err := parseDuration(text)
+		if err != nil {
+			return "", fmt.Errorf("expected a duration like 500ms, 10s, 5m, 2h or 7d (or -1), got %q", text)
+		}
+		return formatDuration(ms), nil
+	case kindBytes:
+		if text == "-1" {
+			return text, nil
+		}
+		if n, err := parseCount(text, maxSizeBytes); err == nil {
+			return formatSize(n), nil
+		}
+		b, err := parseSize(text)
+		if err != nil {
+			return "", fmt.Errorf("expected a size like 512B, 4KB or 1MB (or -1), got %q", text)
+		}
+		return formatSize(b), nil
+	case kindTopicPartition:
+		if _, _, err := parseTopicPartition(text); err != nil {
+			return "", err
+		}
+		return canonicalTopicPartition(text), nil
+	case kindMemberOrPartition, kindNameOrPartition:
+		if strings.Contains(text, "/") {
+			if _, _, err := parseTopicPartition(text); err != nil {
+				return "", err
+			}
+			return canonicalTopicPartition(text), nil
+		}
+		return parseName(text, spec.name)
+	case kindNameList:
+		if _, err := parseNameList(text, "topic"); err != nil {
+			return "", err
+		}
+		return text, nil
+	case kindText:
+		return text, nil
+	case kindRate:
+		r, err := parseRate(text)
+		if err != nil {
+			return "", err
+		}
+		return r.String(), nil
+	case kindChoice:
+		for _, c := range spec.choices {
+			if text == c {
+				return text, nil
+			}
+		}
+		return "", fmt.Errorf("expected one of %s, got %q%s", strings.Join(spec.choices, ", "), text, suggest(text, spec.choices))
+	case kindWordList:
+		return canonicalWordList(spec, text)
+	case kindBool:
+		if text == "true" || text == "false" {
+			return text, nil
+		}
+		return "", fmt.Errorf("expected true or false, got %q", text)
+	case kindDecimal:
+		return canonicalDecimal(text)
+	}
+	return "", fmt.Errorf("unknown kind of value for %s", spec.name)
+}
+
+// canonicalTopicPartition drops leading zeros from the partition number.
+func canonicalTopicPartition(text string) string {
+	topic, p, _ := parseTopicPartition(text)
+	return topic + "/" + strconv.Itoa(p)
+}
+
+// canonicalWordList checks a comma-separated list of choices and writes it
+// sorted, so compact,delete and delete,compact are one policy.
+func canonicalWordList(spec argSpec, text string) (string, error) {
+	words := strings.Split(text, ",")
+	seen := map[string]bool{}
+	for _, w := range words {
+		ok := false
+		for _, c := range spec.choices {
+			ok = ok || w == c
+		}
+		if !ok {
+			return "", fmt.Errorf("expected a comma-separated list of %s, got %q%s", strings.Join(spec.choices, ", "), text, suggest(w, spec.choices))
+		}
+		if seen[w] {
+			return "", fmt.Errorf("%q is listed twice in %q", w, text)
+		}
+		seen[w] = true
+	}
+	sort.Strings(words)
+	return strings.Join(words, ","), nil
+}
+
+// canonicalDecimal checks a positive decimal number of at most 10 and
+// writes it without needless zeros. Only digits and one point are allowed,
+// so every platform reads it the same way.
+func canonicalDecimal(text string) (string, error) {
+	bad := fmt.Errorf("expected a decimal number like 1.2, got %q", text)
+	whole, frac, _ := strings.Cut(text, ".")
+	if whole == "" || len(text) > 12 || strings.TrimLeft(whole+frac, "0123456789") != "" {
+		return "", bad
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return "", bad
+	}
+	if f <= 0 || f > 10 {
+		return "", fmt.Errorf("must be above 0 and at most 10, got %s", text)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64), nil
+}
+
+// errAt makes a parse error pointing at an argument of c.
+func errAt(c *Command, a Arg, format string, args ...any) error {
+	return &Error{Line: c.Line, Col: a.Col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func checkProduce(c *Command) error {
+	if a, ok := c.arg("tombstone"); ok {
+		if v, ok := c.arg("value"); ok {
+			return errAt(c, v, "a tombstone has no value: give value= or tombstone, not both")
+		}
+		if _, ok := c.arg("key"); !ok {
+			return errAt(c, a, "a tombstone needs a key (it deletes that key when the topic is compacted)")
+		}
+	}
+	return nil
+}
+
+func checkAdvance(c *Command) error {
+	if d, _ := parseDuration(c.Args[0].Value); d == 0 {
+		return errAt(c, c.Args[0], "advance needs a duration above 0")
+	}
+	return nil
+}
+
+func checkConfig(c *Command) error {
+	for _, a := range c.Args {
+		if a.Name != "" && !a.Flag {
+			return nil
+		}
+	}
+	return &Error{Line: c.Line, Col: c.endCol, Msg: "config needs at least one config=value, such as retention.ms=1h"}
+}
+
+func checkCommit(c *Command) error {
+	target := c.Args[1]
+	off, hasOffset := c.arg("offset")
+	isPartition := strings.Contains(target.Value, "/")
+	switch {
+	case isPartition && !hasOffset:
+		return errAt(c, target, "an explicit commit of %s needs offset=N", target.Value)
+	case !isPartition && hasOffset:
+		return errAt(c, off, "offset= commits one partition: write commit GROUP TOPIC/PARTITION offset=N")
+	}
+	return nil
+}
+
+func checkReset(c *Command) error {
+	var modes []Arg
+	for _, name := range []string{"to-earliest", "to-latest", "to-offset", "to-datetime"} {
+		if a, ok := c.arg(name); ok {
+			modes = append(modes, a)
+		}
+	}
+	switch len(modes) {
+	case 0:
+		return &Error{Line: c.Line, Col: c.endCol, Msg: "reset needs one of to-earliest, to-latest, to-offset=N or to-datetime=DURATION"}
+	case 1:
+		return nil
+	}
+	return errAt(c, modes[1], "reset takes one of to-earliest, to-latest, to-offset or to-datetime, not both %s and %s", modes[0].Name, modes[1].Name)
+}
+
+func checkProducer(c *Command) error {
+	keys := "none"
+	if a, ok := c.arg("keys"); ok {
+		keys = a.Value
+	}
+	keyspace, hasKeyspace := c.arg("keyspace")
+	exponent, hasExponent := c.arg("exponent")
+	switch {
+	case (keys == "uniform" || keys == "zipf") && !hasKeyspace:
+		return &Error{Line: c.Line, Col: c.endCol, Msg: fmt.Sprintf("keys=%s draws from keyspace=N keys: give keyspace=", keys)}
+	case keys != "uniform" && keys != "zipf" && hasKeyspace:
+		return errAt(c, keyspace, "keyspace= applies to keys=uniform or keys=zipf")
+	case keys == "zipf" && !hasExponent:
+		return &Error{Line: c.Line, Col: c.endCol, Msg: "keys=zipf needs exponent=X (1 is classic Zipf; higher is more skewed)"}
+	case keys != "zipf" && hasExponent:
+		return errAt(c, exponent, "exponent= applies to keys=zipf")
+	}
+	return nil
+}
