@@ -1,0 +1,393 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// This file holds Kafka's four partition assignors as pure functions: they
+// read members and partition counts and return who owns what. The consumer
+// groups in groups.go call them at the end of every rebalance; the UI calls
+// them to compare strategies.
+
+// TopicPartition names one partition of one topic.
+type TopicPartition struct {
+	Topic     string
+	Partition int
+}
+
+// String writes the partition as `orders/3`, the form the scenario language
+// and the page use.
+func (tp TopicPartition) String() string {
+	return fmt.Sprintf("%s/%d", tp.Topic, tp.Partition)
+}
+
+func compareTopicPartitions(a, b TopicPartition) int {
+	if c := strings.Compare(a.Topic, b.Topic); c != 0 {
+		return c
+	}
+	return a.Partition - b.Partition
+}
+
+// The assignment strategies, named as Kafka's partition.assignment.strategy
+// protocols are.
+const (
+	StrategyRange             = "range"
+	StrategyRoundRobin        = "roundrobin"
+	StrategySticky            = "sticky"
+	StrategyCooperativeSticky = "cooperative-sticky"
+)
+
+// Strategies lists the strategy names Assign accepts.
+func Strategies() []string {
+	return []string{StrategyRange, StrategyRoundRobin, StrategySticky, StrategyCooperativeSticky}
+}
+
+func checkStrategy(name string) error {
+	if slices.Contains(Strategies(), name) {
+		return nil
+	}
+	return fmt.Errorf("unknown assignment strategy %q: use one of %s", name, strings.Join(Strategies(), ", "))
+}
+
+// IsCooperative reports whether a strategy rebalances cooperatively: members
+// keep consuming the partitions that do not move.
+func IsCooperative(strategy string) bool {
+	return strategy == StrategyCooperativeSticky
+}
+
+// AssignMember is one group member as an assignor sees it: what Kafka's
+// consumers send in their JoinGroup metadata.
+type AssignMember struct {
+	ID string
+	// InstanceID is the static member's group.instance.id, empty for a
+	// dynamic member. Static members sort before dynamic ones.
+	InstanceID string
+	// Topics is the subscription.
+	Topics []string
+	// Owned is what the member held before this rebalance. The sticky
+	// strategies keep it where they can; range and round-robin ignore it.
+	Owned []TopicPartition
+	// Generation is the generation in which the member got Owned. When two
+	// members claim one partition, the higher generation wins (KIP-341):
+	// the other claim is stale.
+	Generation int
+}
+
+// Assignment maps each member id to its partitions, sorted by topic, then
+// partition. Every member is present, an idle one with no partitions.
+type Assignment map[string][]TopicPartition
+
+// Owners inverts the assignment: partition → member.
+func (a Assignment) Owners() map[TopicPartition]string {
+	owners := make(map[TopicPartition]string)
+	for member, tps := range a {
+		for _, tp := range tps {
+			owners[tp] = member
+		}
+	}
+	return owners
+}
+
+// MovedPartitions counts the partitions that had an owner in before and have
+// a different owner, or none, in after. A partition that had no owner before
+// (new, or revoked by a cooperative round) is not counted as moving.
+func MovedPartitions(before, after Assignment) int {
+	owners := after.Owners()
+	moved := 0
+	for member, tps := range before {
+		for _, tp := range tps {
+			if owners[tp] != member {
+				moved++
+			}
+		}
+	}
+	return moved
+}
+
+// memberLess is Kafka's order of members, used by every assignor: static
+// members first, by group.instance.id, then dynamic members by member id,
+// compared as strings (so c10 sorts before c2).
+func memberLess(a, b AssignMember) bool {
+	if a.InstanceID != "" || b.InstanceID != "" {
+		if a.InstanceID == "" || b.InstanceID == "" {
+			return a.InstanceID != ""
+		}
+		if a.InstanceID != b.InstanceID {
+			return a.InstanceID < b.InstanceID
+		}
+	}
+	return a.ID < b.ID
+}
+
+// SortMembers puts members in Kafka's assignor order (see memberLess).
+func SortMembers(members []AssignMember) {
+	slices.SortStableFunc(members, func(a, b AssignMember) int {
+		switch {
+		case memberLess(a, b):
+			return -1
+		case memberLess(b, a):
+			return 1
+		}
+		return 0
+	})
+}
+
+// Bounds on what one assignment may cover, so that no input can make the
+// engine run out of memory. They are far above what the page can show.
+const (
+	maxAssignMembers    = 10_000
+	maxAssignPartitions = 1_000_000
+)
+
+// assignInput is a validated group: members in Kafka's order, and the
+// partition counts of the topics someone subscribes to.
+type assignInput struct {
+	members []AssignMember
+	topics  []string       // sorted: subscribed topics that exist
+	counts  map[string]int // topic → partitions
+	subs    map[string][]int
+}
+
+func newAssignInput(members []AssignMember, partitions map[string]int) (assignInput, error) {
+	if len(members) > maxAssignMembers {
+		return assignInput{}, fmt.Errorf("%d members is more than the %d an assignment can hold", len(members), maxAssignMembers)
+	}
+	names := make([]string, 0, len(partitions))
+	total := 0
+	for topic := range partitions {
+		names = append(names, topic)
+	}
+	slices.Sort(names)
+	for _, topic := range names {
+		n := partitions[topic]
+		if n < 0 {
+			return assignInput{}, fmt.Errorf("topic %q has a negative partition count %d", topic, n)
+		}
+		total += n
+		if total > maxAssignPartitions {
+			return assignInput{}, fmt.Errorf("more than %d partitions to assign", maxAssignPartitions)
+		}
+	}
+	ids := make(map[string]bool, len(members))
+	instances := make(map[string]bool)
+	sorted := make([]AssignMember, len(members))
+	for i, m := range members {
+		if m.ID == "" {
+			return assignInput{}, fmt.Errorf("member %d has an empty id", i)
+		}
+		if ids[m.ID] {
+			return assignInput{}, fmt.Errorf("member %q appears twice", m.ID)
+		}
+		ids[m.ID] = true
+		if m.InstanceID != "" {
+			if instances[m.InstanceID] {
+				return assignInput{}, fmt.Errorf("group.instance.id %q is used by two members", m.InstanceID)
+			}
+			instances[m.InstanceID] = true
+		}
+		sorted[i] = m
+	}
+	SortMembers(sorted)
+
+	in := assignInput{members: sorted, counts: partitions, subs: make(map[string][]int)}
+	for i, m := range sorted {
+		for _, topic := range m.Topics {
+			if partitions[topic] == 0 {
+				continue // not a topic, or one with nothing to assign
+			}
+			if s := in.subs[topic]; len(s) > 0 && s[len(s)-1] == i {
+				continue // the member listed the topic twice
+			}
+			in.subs[topic] = append(in.subs[topic], i)
+		}
+	}
+	for topic := range in.subs {
+		in.topics = append(in.topics, topic)
+	}
+	slices.Sort(in.topics)
+	return in, nil
+}
+
+func (in assignInput) empty() Assignment {
+	out := make(Assignment, len(in.members))
+	for _, m := range in.members {
+		out[m.ID] = []TopicPartition{}
+	}
+	return out
+}
+
+// Assign runs one of Kafka's four assignors. partitions maps each topic to
+// its partition count; topics nobody subscribes to are ignored, and a
+// subscription to a topic that is not in partitions assigns nothing.
+//
+// For cooperative-sticky it returns the first of the two rounds: a partition
+// that moves from one member to another is left unassigned, and the next
+// rebalance (with Owned updated) assigns it.
+func Assign(strategy string, members []AssignMember, partitions map[string]int) (Assignment, error) {
+	if err := checkStrategy(strategy); err != nil {
+		return nil, err
+	}
+	in, err := newAssignInput(members, partitions)
+	if err != nil {
+		return nil, err
+	}
+	out, _ := in.assign(strategy)
+	return out, nil
+}
+
+// assign returns the assignment and how many partitions a cooperative round
+// held back to assign in the next round.
+func (in assignInput) assign(strategy string) (Assignment, int) {
+	switch strategy {
+	case StrategyRange:
+		return in.assignRange(), 0
+	case StrategyRoundRobin:
+		return in.assignRoundRobin(), 0
+	case StrategySticky:
+		return in.assignSticky(), 0
+	default:
+		return in.assignCooperativeSticky()
+	}
+}
+
+// assignRange is Kafka's RangeAssignor: topic by topic, the members
+// subscribed to it in order each take a contiguous range of n/c partitions,
+// and the first n%c of them one more.
+func (in assignInput) assignRange() Assignment {
+	out := in.empty()
+	for _, topic := range in.topics {
+		subs := in.subs[topic]
+		n, c := in.counts[topic], len(subs)
+		next := 0
+		for i, m := range subs {
+			take := n / c
+			if i < n%c {
+				take++
+			}
+			id := in.members[m].ID
+			for range take {
+				out[id] = append(out[id], TopicPartition{topic, next})
+				next++
+			}
+		}
+	}
+	return out
+}
+
+// assignRoundRobin is Kafka's RoundRobinAssignor: all subscribed partitions
+// sorted by (topic, partition) are dealt to the members in order, going
+// round; a member not subscribed to a partition's topic is skipped, and the
+// next partition starts where the previous one stopped.
+func (in assignInput) assignRoundRobin() Assignment {
+	out := in.empty()
+	subscribed := make([]map[string]bool, len(in.members))
+	for _, topic := range in.topics {
+		for _, m := range in.subs[topic] {
+			if subscribed[m] == nil {
+				subscribed[m] = make(map[string]bool)
+			}
+			subscribed[m][topic] = true
+		}
+	}
+	next := 0
+	for _, topic := range in.topics {
+		for p := range in.counts[topic] {
+			// The topic has a subscriber, so this loop ends within one round.
+			for !subscribed[next][topic] {
+				next = (next + 1) % len(in.members)
+			}
+			id := in.members[next].ID
+			out[id] = append(out[id], TopicPartition{topic, p})
+			next = (next + 1) % len(in.members)
+		}
+	}
+	return out
+}
+
+// claimedOwners resolves who owned each partition before the rebalance: a
+// claim counts only for a partition that exists and that the member still
+// subscribes to; of two claims the higher generation wins, and of two equal
+// ones the member first in order. The result is the member's index.
+func (in assignInput) claimedOwners() map[TopicPartition]int {
+	owners := make(map[TopicPartition]int)
+	generation := make(map[TopicPartition]int)
+	for i, m := range in.members {
+		for _, tp := range m.Owned {
+			if tp.Partition < 0 || tp.Partition >= in.counts[tp.Topic] || !slices.Contains(in.subs[tp.Topic], i) {
+				continue
+			}
+			if prev, ok := owners[tp]; ok && (prev == i || generation[tp] >= m.Generation) {
+				continue
+			}
+			owners[tp] = i
+			generation[tp] = m.Generation
+		}
+	}
+	return owners
+}
+
+// assignCooperativeSticky plans as sticky does, then holds back every
+// partition that would go from one member straight to another: its owner
+// revokes it in this round, and it is assigned in the next one (KIP-429).
+func (in assignInput) assignCooperativeSticky() (Assignment, int) {
+	plan := in.assignSticky()
+	claims := make(map[TopicPartition][]string)
+	for _, m := range in.members {
+		for _, tp := range m.Owned {
+			claims[tp] = append(claims[tp], m.ID)
+		}
+	}
+	owners := in.claimedOwners()
+	held := 0
+	for _, m := range in.members {
+		kept := plan[m.ID][:0]
+		for _, tp := range plan[m.ID] {
+			owner, owned := owners[tp]
+			mine := owned && in.members[owner].ID == m.ID
+			claimedByOther := slices.ContainsFunc(claims[tp], func(id string) bool { return id != m.ID })
+			if !mine && claimedByOther {
+				held++
+				continue
+			}
+			kept = append(kept, tp)
+		}
+		plan[m.ID] = kept
+	}
+	return plan, held
+}
+
+// AssignRange assigns partitions 0..partitions-1 of one topic to members as
+// Kafka's RangeAssignor does: 5 partitions over c1, c2 give c1 [0 1 2] and
+// c2 [3 4]. It is the single-topic entry point; Assign handles the rest.
+func AssignRange(partitions int, members []string) (map[string][]int, error) {
+	return assignOneTopic(StrategyRange, partitions, members)
+}
+
+// AssignRoundRobin assigns partitions 0..partitions-1 of one topic to members
+// as Kafka's RoundRobinAssignor does: 5 partitions over c1, c2 give c1
+// [0 2 4] and c2 [1 3].
+func AssignRoundRobin(partitions int, members []string) (map[string][]int, error) {
+	return assignOneTopic(StrategyRoundRobin, partitions, members)
+}
+
+func assignOneTopic(strategy string, partitions int, members []string) (map[string][]int, error) {
+	const topic = "topic"
+	in := make([]AssignMember, len(members))
+	for i, id := range members {
+		in[i] = AssignMember{ID: id, Topics: []string{topic}}
+	}
+	assignment, err := Assign(strategy, in, map[string]int{topic: partitions})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]int, len(assignment))
+	for id, tps := range assignment {
+		out[id] = []int{}
+		for _, tp := range tps {
+			out[id] = append(out[id], tp.Partition)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,289 @@
+//go:build !js
+
+package core_test
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"plog/core"
+)
+
+// These tests compare the engine's assignors with franz-go's balancers,
+// called the way a group leader calls them, without a broker: each member's
+// JoinGroup metadata from JoinGroupMetadata, then MemberBalancer over the
+// members in Kafka's order, Balance, and the SyncGroup assignments parsed
+// back with ParseConsumerSyncAssignment.
+
+func franzBalancer(strategy string) kgo.GroupBalancer {
+	switch strategy {
+	case core.StrategyRange:
+		return kgo.RangeBalancer()
+	case core.StrategyRoundRobin:
+		return kgo.RoundRobinBalancer()
+	case core.StrategySticky:
+		return kgo.StickyBalancer()
+	}
+	return kgo.CooperativeStickyBalancer()
+}
+
+func franzAssign(t *testing.T, strategy string, members []core.AssignMember, counts map[string]int) core.Assignment {
+	t.Helper()
+	balancer := franzBalancer(strategy)
+	sorted := slices.Clone(members)
+	core.SortMembers(sorted) // the leader sorts members before balancing
+	var join []kmsg.JoinGroupResponseMember
+	for _, m := range sorted {
+		owned := map[string][]int32{}
+		for _, tp := range m.Owned {
+			owned[tp.Topic] = append(owned[tp.Topic], int32(tp.Partition))
+		}
+		topics := slices.Clone(m.Topics)
+		slices.Sort(topics)
+		jm := kmsg.NewJoinGroupResponseMember()
+		jm.MemberID = m.ID
+		if m.InstanceID != "" {
+			jm.InstanceID = kmsg.StringPtr(m.InstanceID)
+		}
+		jm.ProtocolMetadata = balancer.JoinGroupMetadata(topics, owned, int32(m.Generation))
+		join = append(join, jm)
+	}
+	mb, _, err := balancer.MemberBalancer(join)
+	if err != nil {
+		t.Fatalf("MemberBalancer: %v", err)
+	}
+	topicCounts := map[string]int32{}
+	for topic, n := range counts {
+		topicCounts[topic] = int32(n)
+	}
+	var into kgo.IntoSyncAssignment
+	if withErr, ok := mb.(kgo.GroupMemberBalancerOrError); ok {
+		if into, err = withErr.BalanceOrError(topicCounts); err != nil {
+			t.Fatalf("Balance: %v", err)
+		}
+	} else {
+		into = mb.Balance(topicCounts)
+	}
+	out := core.Assignment{}
+	for _, m := range members {
+		out[m.ID] = []core.TopicPartition{}
+	}
+	for _, sync := range into.IntoSyncAssignment() {
+		parsed, err := kgo.ParseConsumerSyncAssignment(sync.MemberAssignment)
+		if err != nil {
+			t.Fatalf("ParseConsumerSyncAssignment: %v", err)
+		}
+		for topic, partitions := range parsed {
+			for _, p := range partitions {
+				out[sync.MemberID] = append(out[sync.MemberID], core.TopicPartition{Topic: topic, Partition: int(p)})
+			}
+		}
+	}
+	for id := range out {
+		slices.SortFunc(out[id], func(a, b core.TopicPartition) int {
+			if a.Topic != b.Topic {
+				if a.Topic < b.Topic {
+					return -1
+				}
+				return 1
+			}
+			return a.Partition - b.Partition
+		})
+	}
+	return out
+}
+
+// groupGen makes random groups: up to 12 members (some static) over up to
+// 5 topics with random subscriptions; with equal subscriptions a third of
+// the time, the common case in real groups.
+type groupGen struct {
+	rng *rand.Rand
+}
+
+func (g groupGen) topics() map[string]int {
+	counts := map[string]int{}
+	for i := range 1 + g.rng.Intn(5) {
+		counts[fmt.Sprintf("t%d", i)] = 1 + g.rng.Intn(12)
+	}
+	return counts
+}
+
+func (g groupGen) member(id string, counts map[string]int, equal bool) core.AssignMember {
+	m := core.AssignMember{ID: id}
+	if g.rng.Intn(5) == 0 {
+		m.InstanceID = "host-" + id
+	}
+	for i := range len(counts) {
+		if equal || g.rng.Intn(2) == 0 {
+			m.Topics = append(m.Topics, fmt.Sprintf("t%d", i))
+		}
+	}
+	if len(m.Topics) == 0 {
+		m.Topics = []string{fmt.Sprintf("t%d", g.rng.Intn(len(counts)))}
+	}
+	return m
+}
+
+func (g groupGen) members(counts map[string]int, equal bool) []core.AssignMember {
+	var members []core.AssignMember
+	for i := range 1 + g.rng.Intn(12) {
+		// ids like c7, c70, c12: string order differs from numeric order
+		members = append(members, g.member(fmt.Sprintf("c%d%d", g.rng.Intn(10), i), counts, equal))
+	}
+	return members
+}
+
+func TestRangeAndRoundRobinMatchFranzGo(t *testing.T) {
+	gen := groupGen{rand.New(rand.NewSource(42))}
+	for i := range 5000 {
+		counts := gen.topics()
+		members := gen.members(counts, gen.rng.Intn(3) == 0)
+		for _, strategy := range []string{core.StrategyRange, core.StrategyRoundRobin} {
+			got, err := core.Assign(strategy, members, counts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := franzAssign(t, strategy, members, counts)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("group %d, %s, members %+v, topics %v:\n got %v\nwant %v", i, strategy, members, counts, got, want)
+			}
+		}
+	}
+}
+
+// loadVector is the members' partition counts, largest first: the measure
+// of balance both sticky implementations minimise lexicographically.
+func loadVector(a core.Assignment) []int {
+	var v []int
+	for _, tps := range a {
+		v = append(v, len(tps))
+	}
+	slices.Sort(v)
+	slices.Reverse(v)
+	return v
+}
+
+// stickyStep is one membership change applied to a sticky group: members
+// join, leave, or change subscription, and partitions may be added.
+func (g groupGen) stickyStep(members []core.AssignMember, counts map[string]int, equal bool, next *int) []core.AssignMember {
+	switch g.rng.Intn(5) {
+	case 0, 1: // join
+		*next++
+		return append(members, g.member(fmt.Sprintf("n%d", *next), counts, equal))
+	case 2: // leave
+		if len(members) > 1 {
+			i := g.rng.Intn(len(members))
+			return slices.Delete(members, i, i+1)
+		}
+	case 3: // change subscription
+		if !equal {
+			i := g.rng.Intn(len(members))
+			changed := g.member(members[i].ID, counts, false)
+			members[i].Topics = changed.Topics
+		}
+	case 4: // more partitions
+		topic := fmt.Sprintf("t%d", g.rng.Intn(len(counts)))
+		counts[topic] += 1 + g.rng.Intn(3)
+	}
+	return members
+}
+
+// applyOwned records an assignment as each member's owned partitions, with
+// the next generation, as members do after a SyncGroup.
+func applyOwned(members []core.AssignMember, a core.Assignment, generation int) {
+	for i := range members {
+		members[i].Owned = slices.Clone(a[members[i].ID])
+		members[i].Generation = generation
+	}
+}
+
+// Sticky and cooperative-sticky against franz-go over sequences of
+// membership changes. At each step both get the same members and owned
+// partitions (the engine's previous plan); the engine must reach the same
+// balance (the same sorted load vector) and move no more partitions.
+// Cooperative-sticky must never hand a partition to a new owner in the round
+// that revokes it from the old one; its follow-up round must then complete
+// the plan without revoking anything more.
+func TestStickyMatchesFranzGoBalanceAndMovesNoMore(t *testing.T) {
+	gen := groupGen{rand.New(rand.NewSource(7))}
+	var steps, ourMoves, franzMoves int
+	for group := range 400 {
+		counts := gen.topics()
+		equal := gen.rng.Intn(3) == 0
+		members := gen.members(counts, equal)
+		next := 0
+		for generation := 1; generation <= 12; generation++ {
+			for _, strategy := range []string{core.StrategySticky, core.StrategyCooperativeSticky} {
+				got, err := core.Assign(strategy, members, counts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := franzAssign(t, strategy, members, counts)
+				before := core.Assignment{}
+				for _, m := range members {
+					before[m.ID] = m.Owned
+				}
+				if strategy == core.StrategyCooperativeSticky {
+					checkNoDirectHandOver(t, members, got)
+					checkNoDirectHandOver(t, members, want)
+					// The follow-up round: what was revoked is free now.
+					followers := slices.Clone(members)
+					applyOwned(followers, got, generation)
+					second, err := core.Assign(strategy, followers, counts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if moved := core.MovedPartitions(got, second); moved != 0 {
+						t.Fatalf("group %d: the second cooperative round revoked %d more partitions", group, moved)
+					}
+					got = second
+					followers = slices.Clone(members)
+					applyOwned(followers, want, generation)
+					want = franzAssign(t, strategy, followers, counts)
+				}
+				if g, w := loadVector(got), loadVector(want); !reflect.DeepEqual(g, w) {
+					t.Fatalf("group %d, %s: load %v, franz-go %v\nmembers %+v counts %v\n got %v\nwant %v", group, strategy, g, w, members, counts, got, want)
+				}
+				ours, theirs := core.MovedPartitions(before, got), core.MovedPartitions(before, want)
+				if ours > theirs {
+					t.Fatalf("group %d, %s: moved %d, franz-go %d\nmembers %+v counts %v\n got %v\nwant %v", group, strategy, ours, theirs, members, counts, got, want)
+				}
+				steps++
+				ourMoves += ours
+				franzMoves += theirs
+			}
+			plan, err := core.Assign(core.StrategySticky, members, counts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			applyOwned(members, plan, generation)
+			members = gen.stickyStep(members, counts, equal, &next)
+		}
+	}
+	t.Logf("%d steps: the engine moved %d partitions, franz-go %d", steps, ourMoves, franzMoves)
+}
+
+// checkNoDirectHandOver fails if a cooperative round gives a member a
+// partition that another member owned before the round.
+func checkNoDirectHandOver(t *testing.T, members []core.AssignMember, a core.Assignment) {
+	t.Helper()
+	owner := map[core.TopicPartition]string{}
+	for _, m := range members {
+		for _, tp := range m.Owned {
+			owner[tp] = m.ID
+		}
+	}
+	for id, tps := range a {
+		for _, tp := range tps {
+			if prev, ok := owner[tp]; ok && prev != id {
+				t.Fatalf("cooperative round hands %s from %s straight to %s", tp, prev, id)
+			}
+		}
+	}
+}
