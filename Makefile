@@ -1,0 +1,67 @@
+# plog's build. `make serve` to try it, `make test` before you push.
+
+GO      ?= go
+ADDR    ?= 127.0.0.1:8080
+PREFIX  ?= /
+# Public URL of the hosted site, for link previews (og:url); empty: none.
+URL     ?=
+
+GOROOT  := $(shell $(GO) env GOROOT)
+WASM    := bin/app.wasm
+# Packages tested natively: everything but the browser tests.
+NATIVE  := $(shell $(GO) list ./... | grep -v '/e2e$$')
+
+.PHONY: serve dist test bench clean wasm vet test-native test-wasm test-browser chromium
+
+## serve: build the site into dist/ and serve it on http://$(ADDR)$(PREFIX)
+serve: wasm
+	$(GO) run . -wasm $(WASM) -out dist -prefix $(PREFIX) -addr $(ADDR) $(if $(URL),-url $(URL))
+
+## dist: build the static site into dist/; PREFIX=/plog/ for a host under a sub-path
+dist: wasm
+	$(GO) run . -build-only -wasm $(WASM) -out dist -prefix $(PREFIX) $(if $(URL),-url $(URL))
+
+# The Go build cache makes this quick when nothing changed.
+wasm:
+	@mkdir -p bin
+	GOOS=js GOARCH=wasm $(GO) build -ldflags "-s -w" -o $(WASM) ./wasm
+
+## test: vet, native tests, core tests under wasm (Node), browser tests (Chromium)
+test: vet test-native test-wasm test-browser
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./app/... ./wasm/...
+
+test-native:
+	$(GO) test $(NATIVE)
+
+# The engine must behave the same in the browser as natively.
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(GOROOT)/lib/wasm/go_js_wasm_exec" ./core/...
+
+test-browser: chromium
+	$(GO) test -count=1 ./e2e/
+
+# The browser tests need Chromium. Install it where we can (Debian, as root);
+# elsewhere stop and say how: the browser tests are never skipped.
+chromium:
+	@if [ -n "$$PLOG_CHROMIUM" ] || command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
+		exit 0; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing chromium for the browser tests"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else \
+		echo "The browser tests need Chromium, which is not installed." >&2; \
+		echo "  Debian/Ubuntu: sudo apt-get install -y chromium" >&2; \
+		echo "  Elsewhere: install Chromium or Chrome and set PLOG_CHROMIUM=/path/to/it" >&2; \
+		exit 1; \
+	fi
+
+## bench: run the benchmarks
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(NATIVE)
+
+## clean: remove what the build made
+clean:
+	rm -rf bin dist

@@ -1,0 +1,16 @@
+// Package app holds plog's page: go-app components that render a read-only
+// snapshot of the engine and turn the learner's gestures into scenario
+// commands. It holds no engine logic.
+//
+// The same components are compiled twice: into the browser's wasm (package
+// wasm) and into the site generator (serve.go), which pre-renders the page
+// into dist/. Both call Routes so they agree on what each path shows.
+package app
+
+import "github.com/maxence-charriere/go-app/v9/pkg/app"
+
+// Routes registers the page's paths with go-app. The playground is a single
+// page; the scenario lives in the URL fragment, not in the path.
+func Routes() {
+	app.Route("/", &Playground{})
+}

@@ -1,0 +1,304 @@
+// Package e2e holds plog's browser tests: chromedp drives Debian's Chromium,
+// headless, against the generated static site, served by plog's own server
+// and by a plain static file server that knows nothing of plog.
+//
+// TestMain builds everything the tests need into a temporary directory: the
+// wasm, the site generator, and two sites, one for the root of a host and
+// one for the sub-path /plog/. A machine without Chromium fails the tests
+// with a message that says how to install it; they never skip.
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// build holds what TestMain built.
+var build struct {
+	dir      string // temporary directory holding all of it
+	repo     string // the repository's root
+	site     string // the site generator and server (the root package)
+	rootSite string // dist for the root of a host
+	subSite  string // dist for the sub-path /plog/
+	browser  string // Chromium's executable
+}
+
+// subPath is where the sub-path site is hosted, as on GitHub Pages.
+const subPath = "/plog/"
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	browser, err := findChromium()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	build.browser = browser
+	dir, err := os.MkdirTemp("", "plog-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	build.dir = dir
+	if err := buildSites(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: building the site:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// findChromium returns the browser to drive: $PLOG_CHROMIUM, else Debian's
+// chromium.
+func findChromium() (string, error) {
+	if p := os.Getenv("PLOG_CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("the browser tests need Chromium and found none.\n" +
+		"  On Debian or Ubuntu, as root: apt-get install -y chromium (make test does this when it can)\n" +
+		"  Elsewhere: install Chromium or Chrome and set PLOG_CHROMIUM to its executable")
+}
+
+// buildSites builds the wasm and the generator, then generates both sites.
+func buildSites() error {
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		return err
+	}
+	build.repo = repo
+	wasm := filepath.Join(build.dir, "app.wasm")
+	build.site = filepath.Join(build.dir, "plog-site")
+	build.rootSite = filepath.Join(build.dir, "root")
+	build.subSite = filepath.Join(build.dir, "sub")
+
+	steps := []struct {
+		env  []string
+		args []string
+	}{
+		{[]string{"GOOS=js", "GOARCH=wasm"}, []string{"go", "build", "-ldflags", "-s -w", "-o", wasm, "./wasm"}},
+		{nil, []string{"go", "build", "-o", build.site, "."}},
+		{nil, []string{build.site, "-build-only", "-wasm", wasm, "-prefix", "/", "-out", build.rootSite}},
+		{nil, []string{build.site, "-build-only", "-wasm", wasm, "-prefix", subPath, "-out", build.subSite}},
+	}
+	for _, s := range steps {
+		cmd := exec.Command(s.args[0], s.args[1:]...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), s.env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %v\n%s", strings.Join(s.args, " "), err, out)
+		}
+	}
+	return nil
+}
+
+// server is a running web server for one test.
+type server struct {
+	URL  string // where the page is, e.g. http://127.0.0.1:41234/plog/
+	stop func()
+}
+
+// startPlogServer serves a generated site with plog's own server (serve.go)
+// on a free loopback port.
+func startPlogServer(t *testing.T, dist, prefix string) *server {
+	t.Helper()
+	cmd := exec.Command(build.site, "-serve-only", "-out", dist, "-prefix", prefix, "-addr", "127.0.0.1:0")
+	cmd.Dir = build.repo
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cmd.Process.Kill()
+			cmd.Wait()
+		})
+	}
+	t.Cleanup(stop)
+
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		// The server prints: plog: serving <dir> on http://127.0.0.1:PORT/prefix/
+		if _, url, ok := strings.Cut(lines.Text(), " on "); ok && strings.HasPrefix(url, "http://") {
+			go io.Copy(io.Discard, stdout)
+			return &server{URL: url, stop: stop}
+		}
+	}
+	t.Fatalf("plog's server exited before it said where it serves: %v", lines.Err())
+	return nil
+}
+
+// startPlainServer serves a generated site under prefix with Go's plain file
+// server, which knows nothing of plog: no precompressed files, no headers.
+func startPlainServer(t *testing.T, dist, prefix string) *server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle(prefix, http.StripPrefix(strings.TrimSuffix(prefix, "/"), http.FileServer(http.Dir(dist))))
+	ts := httptest.NewServer(mux)
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			ts.CloseClientConnections()
+			ts.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return &server{URL: ts.URL + prefix, stop: stop}
+}
+
+// browser is one headless Chromium with a fresh profile, and the log of every
+// request its page made.
+type browser struct {
+	ctx context.Context
+
+	mu       sync.Mutex
+	requests []string
+}
+
+// newBrowser starts Chromium for one test. Each test gets a fresh profile, so
+// no service worker or cache leaks from one test into another.
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(build.browser),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1200, 800),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	t.Cleanup(func() {
+		cancelCtx()
+		cancelAlloc()
+	})
+	if err := chromedp.Do(ctx); err != nil { // starts the browser
+		t.Fatalf("starting Chromium (%s): %v", build.browser, err)
+	}
+	b := &browser{ctx: ctx}
+	requests := chromedp.Events(ctx, network.RequestWillBeSent)
+	go func() {
+		for ev, err := range requests {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.requests = append(b.requests, ev.Request.URL)
+			b.mu.Unlock()
+		}
+	}()
+	return b
+}
+
+// requested returns the URLs of every request the page has made so far.
+func (b *browser) requested() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.requests...)
+}
+
+// readyTimeout bounds how long a page may take to download and start the
+// wasm on a slow, busy machine.
+const readyTimeout = 60 * time.Second
+
+// ready is the selector of a page that has applied the scenario in its URL.
+const ready = `main[data-ready="true"]`
+
+// open navigates to url and waits until the page says it is ready.
+func (b *browser) open(t *testing.T, url string) {
+	t.Helper()
+	b.do(t, chromedp.Navigate(url))
+	b.waitReady(t)
+}
+
+// reload reloads the page and waits until it says it is ready.
+func (b *browser) reload(t *testing.T) {
+	t.Helper()
+	b.do(t, chromedp.Reload())
+	b.waitReady(t)
+}
+
+func (b *browser) waitReady(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(ready))); err != nil {
+		label, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](
+			`(document.getElementById("app-wasm-loader-label") || {}).innerText || ""`))
+		t.Fatalf("page not ready after %s (loader says %q): %v", readyTimeout, label, err)
+	}
+}
+
+// do runs actions on the page and fails the test on error.
+func (b *browser) do(t *testing.T, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(b.ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page, awaiting a promise.
+func eval[T any](t *testing.T, b *browser, expression string) T {
+	t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expression, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expression, err)
+	}
+	return v
+}
+
+// waitServiceWorker waits until the site's service worker is active, which
+// means it has cached everything the page needs offline.
+func (b *browser) waitServiceWorker(t *testing.T) {
+	t.Helper()
+	b.waitFor(t, `navigator.serviceWorker.getRegistration().then(r => !!(r && r.active && r.active.state === "activated"))`)
+}
+
+// waitFor evaluates a JavaScript expression until it is true. chromedp's Poll
+// is no use here: it builds its predicate with new Function, which the page's
+// Content-Security-Policy forbids, as it should.
+func (b *browser) waitFor(t *testing.T, expression string) {
+	t.Helper()
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expression, chromedp.EvalAwaitPromise))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still not true after %s: %s (last error: %v)", readyTimeout, expression, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

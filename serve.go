@@ -1,0 +1,658 @@
+// Command plog (the module's root package) generates plog's static site into
+// dist/ and serves it.
+//
+//	go run . -wasm bin/app.wasm                    # generate dist/ and serve it on 127.0.0.1:8080
+//	go run . -wasm bin/app.wasm -prefix /plog/ -build-only   # for a host under a sub-path
+//	go run . -serve-only -out dist                 # serve an existing dist/
+//
+// The generated dist/ is a plain static site: any static file server can host
+// it. Serving it with this command adds what a good host adds: precompressed
+// .br and .gz files chosen by Accept-Encoding, cache validators and security
+// headers.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	plog "plog/app"
+
+	"github.com/andybalholm/brotli"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("plog: ")
+	var (
+		addr      = flag.String("addr", "127.0.0.1:8080", "address to serve on; port 0 picks a free port")
+		out       = flag.String("out", "dist", "directory of the generated site")
+		prefix    = flag.String("prefix", "/", "URL path the site is hosted under, e.g. /plog/ on GitHub Pages")
+		wasm      = flag.String("wasm", "bin/app.wasm", "the page's wasm, built with GOOS=js GOARCH=wasm ./wasm")
+		static    = flag.String("static", "web/static", "directory of CSS, icons and scripts copied to web/static/")
+		siteURL   = flag.String("url", "", "public URL of the site, for the og:url link preview; empty: none (serving: the local address)")
+		buildOnly = flag.Bool("build-only", false, "generate the site and exit")
+		serveOnly = flag.Bool("serve-only", false, "serve an existing site without generating it")
+	)
+	flag.Parse()
+
+	p, err := normalizePrefix(*prefix)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if !*serveOnly {
+		publicURL := *siteURL
+		if publicURL == "" && !*buildOnly {
+			publicURL = "http://" + *addr + p
+		}
+		cfg := siteConfig{Out: *out, Prefix: p, Wasm: *wasm, Static: *static, URL: publicURL}
+		if cfg.WasmExec, err = toolchainWasmExec(); err != nil {
+			log.Fatal(err)
+		}
+		start := time.Now()
+		version, err := generateSite(cfg)
+		if err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("generated %s (version %s) in %s", *out, version, time.Since(start).Round(time.Millisecond))
+	}
+	if *buildOnly {
+		return
+	}
+	if err := serve(*addr, *out, p); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// normalizePrefix turns "plog", "/plog" or "/plog/" into "/plog/".
+func normalizePrefix(p string) (string, error) {
+	p = "/" + strings.Trim(p, "/")
+	if p != "/" {
+		p += "/"
+	}
+	if path.Clean(p) != strings.TrimSuffix(p, "/") && p != "/" {
+		return "", fmt.Errorf("prefix %q is not a clean URL path", p)
+	}
+	return p, nil
+}
+
+// toolchainWasmExec is the wasm_exec.js of the Go toolchain that builds the
+// wasm. go-app ships its own copy, which drifts from the toolchain's; the glue
+// must match the toolchain or the wasm fails at start.
+func toolchainWasmExec() (string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the Go toolchain (go env GOROOT): %w", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "lib", "wasm", "wasm_exec.js"), nil
+}
+
+// siteConfig says where the site's inputs are and how it will be hosted.
+type siteConfig struct {
+	Out      string // output directory; a previous site there is replaced
+	Prefix   string // URL path the site is hosted under: "/" or "/plog/"
+	Wasm     string // the built app.wasm
+	WasmExec string // the toolchain's wasm_exec.js
+	Static   string // directory copied to web/static/
+	URL      string // public URL for og:url; empty drops the tag
+}
+
+// placeholderVersion is the service worker version of the first pass, whose
+// files are hashed to get the real version.
+const placeholderVersion = "unversioned"
+
+// generateSite writes the static site and returns its version: a hash of the
+// built files, so the service worker refreshes its cache exactly when
+// something a visitor downloads has changed.
+func generateSite(cfg siteConfig) (string, error) {
+	wasm, err := os.ReadFile(cfg.Wasm)
+	if err != nil {
+		return "", fmt.Errorf("reading the wasm (build it with make dist): %w", err)
+	}
+	wasmExec, err := os.ReadFile(cfg.WasmExec)
+	if err != nil {
+		return "", fmt.Errorf("reading the toolchain's wasm_exec.js: %w", err)
+	}
+	if err := clearPreviousSite(cfg.Out); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Join(cfg.Out, "web"), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Out, "web", "app.wasm"), wasm, 0o644); err != nil {
+		return "", err
+	}
+	if err := copyDir(cfg.Static, filepath.Join(cfg.Out, "web", "static")); err != nil {
+		return "", fmt.Errorf("copying static files: %w", err)
+	}
+
+	plog.Routes()
+	if err := writePages(cfg, placeholderVersion, len(wasm), wasmExec); err != nil {
+		return "", err
+	}
+	version, err := hashDir(cfg.Out)
+	if err != nil {
+		return "", err
+	}
+	if err := writePages(cfg, version, len(wasm), wasmExec); err != nil {
+		return "", err
+	}
+	return version, precompressDir(cfg.Out)
+}
+
+// clearPreviousSite removes dir only if it is empty or holds a generated site,
+// so a mistyped -out cannot delete anything else.
+func clearPreviousSite(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, marker := range []string{"index.html", "app-worker.js"} {
+		if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
+			return fmt.Errorf("refusing to replace %s: it is not empty and holds no generated site", dir)
+		}
+	}
+	return os.RemoveAll(dir)
+}
+
+// handler describes the page to go-app. Every icon is a local file: go-app
+// falls back to icons on GitHub for any field left empty.
+func handler(cfg siteConfig, version string) *app.Handler {
+	resources := app.LocalDir("")
+	if cfg.Prefix != "/" {
+		resources = app.CustomProvider("", cfg.Prefix)
+	}
+	return &app.Handler{
+		Name:            "plog",
+		ShortName:       "plog",
+		Title:           "plog · a playground for Kafka's partitioned log",
+		Description:     "Produce keyed records, watch them land in partitions, run consumer groups, commit, truncate, compact and rebalance: Kafka's partitioned log, in your browser.",
+		Lang:            "en",
+		BackgroundColor: "#111827",
+		ThemeColor:      "#111827",
+		LoadingLabel:    "Loading the plog engine… {progress}%",
+		Icon: app.Icon{
+			Default:    "/web/static/icon-192.png",
+			Large:      "/web/static/icon-512.png",
+			SVG:        "/web/static/icon.svg",
+			AppleTouch: "/web/static/icon-192.png",
+		},
+		Styles: []string{"/web/static/plog.css"},
+		// Runs before go-app's app.js, which is deferred.
+		Scripts: []string{"/web/static/storage-guard.js"},
+		// go-app caches the site's root without its trailing slash; under a
+		// sub-path the page is fetched as /plog/, which must be cached too.
+		CacheableResources: []string{"/web/static/icon.svg", cfg.Prefix},
+		RawHeaders: []string{
+			`<meta http-equiv="Content-Security-Policy" content="` + contentSecurityPolicy + `">`,
+		},
+		Resources: resources,
+		Version:   version,
+	}
+}
+
+// contentSecurityPolicy allows the page's own origin only. go-app needs
+// 'wasm-unsafe-eval' to compile the wasm, and its Style() writes style
+// attributes, which CSP counts as inline styles. The site generator puts it in
+// a <meta> tag so static hosts enforce it too; serve adds frame-ancestors,
+// which only a header can carry.
+const contentSecurityPolicy = "default-src 'self'; " +
+	"script-src 'self' 'wasm-unsafe-eval'; " +
+	"style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data:; " +
+	"connect-src 'self'; " +
+	"worker-src 'self'; " +
+	"manifest-src 'self'; " +
+	"frame-src 'self'; " +
+	"object-src 'none'; " +
+	"base-uri 'self'; " +
+	"form-action 'self'"
+
+// writePages has go-app write the HTML page, app.js, the service worker and
+// the manifest, then corrects what go-app gets wrong for a static site.
+func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) error {
+	if err := app.GenerateStaticWebsite(cfg.Out, handler(cfg, version)); err != nil {
+		return fmt.Errorf("generating the site: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Out, "wasm_exec.js"), wasmExec, 0o644); err != nil {
+		return err
+	}
+	if err := editFile(filepath.Join(cfg.Out, "app.js"), func(js string) (string, error) {
+		return measureProgressAgainstRawSize(js, wasmSize)
+	}); err != nil {
+		return err
+	}
+	return editFile(filepath.Join(cfg.Out, "index.html"), func(page string) (string, error) {
+		return setOpenGraphURL(sortAttributes(page), cfg.URL), nil
+	})
+}
+
+func editFile(name string, edit func(string) (string, error)) error {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	s, err := edit(string(b))
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return os.WriteFile(name, []byte(s), 0o644)
+}
+
+// goappProgressTotal is the line of go-app's app.js that takes the download's
+// total size from Content-Length.
+const goappProgressTotal = "const total = parseInt(contentLength, 10);"
+
+// measureProgressAgainstRawSize makes the loading screen's progress right when
+// the wasm travels compressed: go-app counts decompressed bytes but divides by
+// Content-Length, the compressed size, and would climb far past 100%.
+func measureProgressAgainstRawSize(js string, wasmSize int) (string, error) {
+	if n := strings.Count(js, goappProgressTotal); n != 1 {
+		return "", fmt.Errorf("go-app's app.js has %d copies of %q, want 1: its loader changed, revisit the progress fix", n, goappProgressTotal)
+	}
+	return strings.Replace(js, goappProgressTotal,
+		"const total = "+strconv.Itoa(wasmSize)+"; // plog: the raw size of app.wasm, whatever the transfer encoding", 1), nil
+}
+
+var (
+	htmlTag       = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'<>/=]+(?:="(?:[^"\\]|\\.)*")?)+)\s*>`)
+	htmlAttribute = regexp.MustCompile(`[^\s"'<>/=]+(?:="(?:[^"\\]|\\.)*")?`)
+	openGraphURL  = regexp.MustCompile(`\s*<meta content="[^"]*" property="og:url">`)
+)
+
+// sortAttributes orders each tag's attributes by name. go-app writes them in
+// map order, which changes from run to run; sorted, the same inputs give the
+// same bytes and so the same version.
+func sortAttributes(page string) string {
+	return htmlTag.ReplaceAllStringFunc(page, func(tag string) string {
+		m := htmlTag.FindStringSubmatch(tag)
+		attrs := htmlAttribute.FindAllString(m[2], -1)
+		sort.Strings(attrs)
+		return "<" + m[1] + " " + strings.Join(attrs, " ") + ">"
+	})
+}
+
+// setOpenGraphURL points og:url at the public URL. go-app fills it with the
+// temporary address of the generator; with no public URL known, no tag is
+// better than a wrong one.
+func setOpenGraphURL(page, url string) string {
+	if url == "" {
+		return openGraphURL.ReplaceAllString(page, "")
+	}
+	return openGraphURL.ReplaceAllLiteralString(page, "\n<meta content=\""+htmlAttrEscape(url)+"\" property=\"og:url\">")
+}
+
+func htmlAttrEscape(s string) string {
+	return strings.NewReplacer(`&`, "&amp;", `"`, "&quot;", `<`, "&lt;", `>`, "&gt;").Replace(s)
+}
+
+// copyDir copies the regular files under src into dst.
+func copyDir(src, dst string) error {
+	return filepath.WalkDir(src, func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(src, name)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}
+
+// siteFiles lists the site's files as slash paths relative to dir, sorted,
+// leaving out the precompressed copies.
+func siteFiles(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || isPrecompressed(name) {
+			return err
+		}
+		rel, err := filepath.Rel(dir, name)
+		files = append(files, filepath.ToSlash(rel))
+		return err
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+func isPrecompressed(name string) bool {
+	return strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".gz")
+}
+
+// hashDir hashes the names and contents of the site's files.
+func hashDir(dir string) (string, error) {
+	files, err := siteFiles(dir)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, rel := range files {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// compressible lists the file types worth precompressing; images are
+// compressed already.
+var compressible = map[string]bool{
+	".wasm": true, ".js": true, ".css": true, ".html": true,
+	".svg": true, ".webmanifest": true, ".json": true, ".txt": true,
+}
+
+// brotliLevel trades build time for size: on the page's wasm, level 9 takes
+// about two seconds, level 11 about forty for a further 12% off.
+const brotliLevel = 9
+
+// precompressDir writes a .br and a .gz beside every compressible file, when
+// they are smaller than the file.
+func precompressDir(dir string) error {
+	files, err := siteFiles(dir)
+	if err != nil {
+		return err
+	}
+	for _, rel := range files {
+		if !compressible[path.Ext(rel)] {
+			continue
+		}
+		name := filepath.Join(dir, filepath.FromSlash(rel))
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		for _, enc := range encodings {
+			packed, err := enc.compress(raw)
+			if err != nil {
+				return fmt.Errorf("compressing %s: %w", rel, err)
+			}
+			if len(packed) >= len(raw) {
+				continue
+			}
+			if err := os.WriteFile(name+enc.suffix, packed, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// encoding is a Content-Encoding this site precompresses files with.
+type encoding struct {
+	name     string // as in Accept-Encoding
+	suffix   string // of the precompressed file
+	compress func([]byte) ([]byte, error)
+}
+
+// encodings in order of preference.
+var encodings = []encoding{
+	{"br", ".br", func(b []byte) ([]byte, error) {
+		var buf bytes.Buffer
+		w := brotli.NewWriterLevel(&buf, brotliLevel)
+		if _, err := w.Write(b); err != nil {
+			return nil, err
+		}
+		err := w.Close()
+		return buf.Bytes(), err
+	}},
+	{"gzip", ".gz", func(b []byte) ([]byte, error) {
+		var buf bytes.Buffer
+		w, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(b); err != nil {
+			return nil, err
+		}
+		err = w.Close()
+		return buf.Bytes(), err
+	}},
+}
+
+// serve serves the site in dir under prefix until interrupted.
+func serve(addr, dir, prefix string) error {
+	site, err := newSiteServer(dir, prefix)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	// Tests and scripts read this line to learn the port.
+	fmt.Printf("plog: serving %s on http://%s%s\n", dir, ln.Addr(), prefix)
+
+	srv := &http.Server{Handler: site, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// siteServer serves a generated site like a careful static host.
+type siteServer struct {
+	dir    string
+	prefix string
+	files  map[string]servedFile // by slash path relative to dir
+}
+
+// servedFile is one file of the site and its precompressed variants.
+type servedFile struct {
+	etag     string
+	variants map[string]string // encoding name → ETag of the precompressed file
+}
+
+// newSiteServer indexes dir once, hashing each file for its ETag: the site is
+// generated before it is served and does not change underneath.
+func newSiteServer(dir, prefix string) (*siteServer, error) {
+	files, err := siteFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s holds no site: generate it first (make dist)", dir)
+	}
+	s := &siteServer{dir: dir, prefix: prefix, files: make(map[string]servedFile, len(files))}
+	for _, rel := range files {
+		name := filepath.Join(dir, filepath.FromSlash(rel))
+		etag, err := fileETag(name)
+		if err != nil {
+			return nil, err
+		}
+		f := servedFile{etag: etag, variants: map[string]string{}}
+		for _, enc := range encodings {
+			if etag, err := fileETag(name + enc.suffix); err == nil {
+				f.variants[enc.name] = etag
+			}
+		}
+		s.files[rel] = f
+	}
+	return s, nil
+}
+
+func fileETag(name string) (string, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return `"` + hex.EncodeToString(sum[:12]) + `"`, nil
+}
+
+// setSecurityHeaders sets the headers every response carries. There is no
+// X-Frame-Options: embedding the playground in course pages is a feature.
+func setSecurityHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", contentSecurityPolicy+"; frame-ancestors *")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	// A page embedded in an iframe sandboxed without allow-same-origin has
+	// an opaque origin: its fetch of app.wasm is cross-origin. The site is
+	// public, so any origin may read it.
+	h.Set("Access-Control-Allow-Origin", "*")
+}
+
+func (s *siteServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setSecurityHeaders(w.Header())
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	urlPath := r.URL.Path
+	if urlPath == strings.TrimSuffix(s.prefix, "/") || (urlPath == "/" && s.prefix != "/") {
+		http.Redirect(w, r, s.prefix, http.StatusFound)
+		return
+	}
+	rel, ok := strings.CutPrefix(urlPath, s.prefix)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if rel == "" || strings.HasSuffix(rel, "/") {
+		rel += "index.html"
+	}
+	f, ok := s.files[rel]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+
+	h := w.Header()
+	h.Set("Content-Type", contentType(rel))
+	// The file names are go-app's and carry no content hash, so caches must
+	// revalidate; the ETag makes that a 304. Offline use is the service
+	// worker's job, not the HTTP cache's.
+	h.Set("Cache-Control", "no-cache")
+	name, etag := rel, f.etag
+	if len(f.variants) > 0 {
+		h.Set("Vary", "Accept-Encoding")
+		if enc, ok := negotiateEncoding(r.Header.Get("Accept-Encoding"), f.variants); ok {
+			h.Set("Content-Encoding", enc.name)
+			name, etag = rel+enc.suffix, f.variants[enc.name]
+		}
+	}
+	h.Set("ETag", etag)
+
+	file, err := os.Open(filepath.Join(s.dir, filepath.FromSlash(name)))
+	if err != nil {
+		http.Error(w, "file vanished: "+rel, http.StatusInternalServerError)
+		return
+	}
+	defer file.Close()
+	http.ServeContent(w, r, "", time.Time{}, file)
+}
+
+// negotiateEncoding picks the preferred encoding that the client accepts and
+// that a precompressed variant exists for.
+func negotiateEncoding(accept string, variants map[string]string) (encoding, bool) {
+	accepted := parseAcceptEncoding(accept)
+	for _, enc := range encodings {
+		if _, ok := variants[enc.name]; !ok {
+			continue
+		}
+		q, listed := accepted[enc.name]
+		if !listed {
+			q, listed = accepted["*"]
+		}
+		if listed && q > 0 {
+			return enc, true
+		}
+	}
+	return encoding{}, false
+}
+
+// parseAcceptEncoding maps each listed coding to its quality (1 when not
+// given), as in RFC 9110 section 12.5.3.
+func parseAcceptEncoding(header string) map[string]float64 {
+	accepted := map[string]float64{}
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(part, ";")
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		if coding == "" {
+			continue
+		}
+		q := 1.0
+		for _, param := range strings.Split(params, ";") {
+			name, value, _ := strings.Cut(param, "=")
+			if strings.EqualFold(strings.TrimSpace(name), "q") {
+				parsed, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+				if err != nil || parsed < 0 || parsed > 1 {
+					parsed = 0
+				}
+				q = parsed
+			}
+		}
+		accepted[coding] = q
+	}
+	return accepted
+}
+
+// contentTypes names the types of the site's files; the system's MIME table
+// varies between machines and lacks some of them.
+var contentTypes = map[string]string{
+	".html":        "text/html; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".wasm":        "application/wasm",
+	".webmanifest": "application/manifest+json",
+	".json":        "application/json",
+	".svg":         "image/svg+xml",
+	".png":         "image/png",
+	".txt":         "text/plain; charset=utf-8",
+}
+
+func contentType(name string) string {
+	ext := path.Ext(name)
+	if t, ok := contentTypes[ext]; ok {
+		return t
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}

@@ -1,0 +1,16 @@
+// Command wasm is plog's page in the browser: build it with GOOS=js
+// GOARCH=wasm into web/app.wasm. It registers the page's routes and hands
+// control to go-app. Natively it does nothing, so `go vet ./...` and native
+// builds still compile it.
+package main
+
+import (
+	plog "plog/app"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+func main() {
+	plog.Routes()
+	app.RunWhenOnBrowser()
+}

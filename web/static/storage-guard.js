@@ -1,0 +1,29 @@
+// plog's storage guard. In an iframe sandboxed without allow-same-origin,
+// merely reading window.localStorage throws a SecurityError, and go-app reads
+// it as it starts: the page would die before it shows anything. This script
+// runs before go-app and, where a storage cannot be read, puts an in-memory
+// one in its place: the page works, it just forgets on reload.
+(function () {
+  "use strict";
+
+  function memoryStorage() {
+    const items = new Map();
+    return Object.freeze({
+      get length() { return items.size; },
+      key(i) { return i >= 0 && i < items.size ? Array.from(items.keys())[i] : null; },
+      getItem(k) { return items.has(String(k)) ? items.get(String(k)) : null; },
+      setItem(k, v) { items.set(String(k), String(v)); },
+      removeItem(k) { items.delete(String(k)); },
+      clear() { items.clear(); },
+    });
+  }
+
+  for (const name of ["localStorage", "sessionStorage"]) {
+    try {
+      window[name].length;
+    } catch (err) {
+      Object.defineProperty(window, name, { value: memoryStorage(), configurable: true });
+      console.info("plog: " + name + " is not available here (" + err.name + "); using memory instead");
+    }
+  }
+})();
