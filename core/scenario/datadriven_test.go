@@ -22,7 +22,9 @@ func TestDataDriven(t *testing.T) {
 }
 
 // harness holds what a datadriven file builds up between directives.
-type harness struct{}
+type harness struct {
+	session *Session
+}
 
 func (h *harness) run(t *testing.T, d *datadriven.TestData) string {
 	switch d.Cmd {
@@ -50,6 +52,10 @@ func (h *harness) run(t *testing.T, d *datadriven.TestData) string {
 			return "error: " + err.Error() + "\n"
 		}
 		return script
+	default:
+		if out, ok := h.runSession(t, d); ok {
+			return out
+		}
 	}
 	t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
 	return ""

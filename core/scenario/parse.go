@@ -147,6 +147,23 @@ func Format(cmds []Command) string {
 // returned as an *Error with its line and column.
 func Parse(text string) ([]Command, error) {
 	var cmds []Command
+	err := eachCommand(text, func(c Command) error {
+		if len(cmds) == MaxCommands {
+			return &Error{Line: c.Line, Col: 1, Msg: fmt.Sprintf("a script may hold at most %d commands", MaxCommands)}
+		}
+		cmds = append(cmds, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cmds, nil
+}
+
+// eachCommand parses text line by line (a line ends with "\n" or "\r\n")
+// and calls f with each command, stopping at the first error, its own or
+// f's.
+func eachCommand(text string, f func(c Command) error) error {
 	lineNo := 0
 	for len(text) > 0 {
 		lineNo++
@@ -156,20 +173,18 @@ func Parse(text string) ([]Command, error) {
 		} else {
 			text = ""
 		}
-		line = strings.TrimSuffix(line, "\r")
-		c, ok, err := ParseLine(line, lineNo)
+		c, ok, err := ParseLine(strings.TrimSuffix(line, "\r"), lineNo)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ok {
 			continue
 		}
-		if len(cmds) == MaxCommands {
-			return nil, &Error{Line: lineNo, Col: 1, Msg: fmt.Sprintf("a script may hold at most %d commands", MaxCommands)}
+		if err := f(c); err != nil {
+			return err
 		}
-		cmds = append(cmds, c)
 	}
-	return cmds, nil
+	return nil
 }
 
 // ParseLine reads one line (lineNo is used in errors). ok is false for a

@@ -1,0 +1,278 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"plog/core"
+)
+
+// EventError is the kind of event that reports a failure: a command that
+// was refused (Detail is the message), or a workload that stopped.
+const EventError core.EventKind = "error"
+
+// MaxTotalPartitions bounds the partitions of all topics together, so that a
+// script of many large topics cannot exhaust the page's memory.
+const MaxTotalPartitions = 10_000
+
+// defaultPollMax is max.poll.records' default in Kafka's Java client.
+const defaultPollMax = 500
+
+// world is everything a script's fold produces: the engine and the running
+// workloads. Checkpoints hold clones of it.
+type world struct {
+	log      *core.PartitionedLog
+	loads    []workload   // running workloads, in the order they started
+	produced int64        // records produced so far, by commands and workloads
+	errors   []core.Event // workload failures since the last drain
+}
+
+func newWorld(seed int64) *world {
+	return &world{log: core.NewPartitionedLog(seed)}
+}
+
+// clone returns an independent copy.
+func (w *world) clone() *world {
+	return &world{
+		log:      w.log.Clone(),
+		loads:    slices.Clone(w.loads),
+		produced: w.produced,
+		errors:   slices.Clone(w.errors),
+	}
+}
+
+// drainEvents returns the engine's events and the workload errors since the
+// last drain, in time order (stable, so the engine's own order is kept).
+func (w *world) drainEvents() []core.Event {
+	events := w.log.DrainEvents()
+	if len(w.errors) > 0 {
+		events = append(events, w.errors...)
+		w.errors = nil
+		slices.SortStableFunc(events, func(a, b core.Event) int {
+			switch {
+			case a.Time < b.Time:
+				return -1
+			case a.Time > b.Time:
+				return 1
+			}
+			return 0
+		})
+	}
+	return events
+}
+
+// recordCount returns how many records the engine retains, the weight of a
+// checkpoint.
+func (w *world) recordCount() int64 {
+	var n int64
+	for _, t := range w.log.TopicNames() {
+		counts, _ := w.log.PartitionRecordCounts(t)
+		for _, c := range counts {
+			n += int64(c)
+		}
+	}
+	return n
+}
+
+// totalPartitions counts the partitions of every topic.
+func (w *world) totalPartitions() int {
+	n := 0
+	for _, t := range w.log.TopicNames() {
+		p, _ := w.log.Partitions(t)
+		n += p
+	}
+	return n
+}
+
+// apply runs one command. step is its 0-based place in the script (seed
+// must come first). On error the world may be part-changed: the session
+// restores it from a checkpoint.
+func (w *world) apply(c Command, step int) error {
+	switch c.Name {
+	case "seed":
+		if step != 0 {
+			return fmt.Errorf("seed must be the first command: it chooses every random draw from the start")
+		}
+		n, _ := strconv.ParseInt(c.Positional(0), 10, 64)
+		*w = *newWorld(n)
+		return nil
+	case "topic":
+		return w.createTopic(c)
+	case "produce":
+		return w.produce(c)
+	case "advance":
+		ms, _ := parseDuration(c.Positional(0))
+		return w.advanceWithWorkloads(ms)
+	case "partitions":
+		count := intValue(c, "count")
+		current, err := w.log.Partitions(c.Positional(0))
+		if err != nil {
+			return err
+		}
+		if w.totalPartitions()-current+count > MaxTotalPartitions {
+			return fmt.Errorf("a scenario may have at most %d partitions over all topics", MaxTotalPartitions)
+		}
+		return w.log.AddPartitions(c.Positional(0), count)
+	case "config":
+		if c.Positional(0) == "group" {
+			return w.configGroup(c)
+		}
+		return w.configTopic(c)
+	case "truncate":
+		topic, partition, _ := parseTopicPartition(c.Positional(0))
+		before, _ := strconv.ParseInt(mustValue(c, "before"), 10, 64)
+		return w.log.Truncate(topic, partition, before)
+	case "compact":
+		return w.log.Compact(c.Positional(0))
+	case "producer":
+		return w.startProducer(c)
+	case "consumer":
+		return w.startConsumer(c)
+	case "stop":
+		return w.stop(c)
+	}
+	return w.applyGroupCommand(c)
+}
+
+// intValue returns a whole-number argument the grammar has already checked.
+func intValue(c Command, name string) int {
+	n, _ := strconv.Atoi(mustValue(c, name))
+	return n
+}
+
+// configs returns the command's config=value arguments.
+func configs(c Command) map[string]string {
+	spec := specByName[c.Name]
+	m := map[string]string{}
+	for _, a := range c.Args {
+		if a.Name == "" || a.Flag {
+			continue
+		}
+		if _, known := findSpec(spec.named, a.Name); !known {
+			m[a.Name] = a.Value
+		}
+	}
+	return m
+}
+
+func (w *world) createTopic(c Command) error {
+	partitions := 1 // Kafka's num.partitions default
+	if _, ok := c.Value("partitions"); ok {
+		partitions = intValue(c, "partitions")
+	}
+	if w.totalPartitions()+partitions > MaxTotalPartitions {
+		return fmt.Errorf("a scenario may have at most %d partitions over all topics", MaxTotalPartitions)
+	}
+	return w.log.CreateTopic(c.Positional(0), partitions, configs(c))
+}
+
+// configTopic sets several configs at once, all or none: the values are
+// first tried on a scratch topic, where the engine checks them.
+func (w *world) configTopic(c Command) error {
+	topic := c.Positional(1)
+	if _, err := w.log.TopicConfig(topic); err != nil {
+		return err
+	}
+	m := configs(c)
+	if err := core.NewPartitionedLog(0).CreateTopic(topic, 1, m); err != nil {
+		return err
+	}
+	for _, a := range c.Args[2:] {
+		if err := w.log.SetTopicConfig(topic, a.Name, a.Value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *world) produce(c Command) error {
+	count := int64(1)
+	if _, ok := c.Value("count"); ok {
+		count = int64(intValue(c, "count"))
+	}
+	if w.produced+count > MaxRecords {
+		return fmt.Errorf("a scenario may produce at most %d records; this one has produced %d", MaxRecords, w.produced)
+	}
+	req := core.ProduceRequest{Topic: c.Positional(0), Partition: -1, Tombstone: c.HasFlag("tombstone")}
+	req.Key, req.HasKey = c.Value("key")
+	req.Value, _ = c.Value("value")
+	if _, ok := c.Value("partition"); ok {
+		req.Partition = intValue(c, "partition")
+	}
+	// Every copy of the record passes the same checks, so if the first is
+	// accepted, so are the others.
+	for range count {
+		if _, err := w.log.Produce(req); err != nil {
+			return err
+		}
+		w.produced++
+	}
+	return nil
+}
+
+func (w *world) findLoad(producer bool, name string) int {
+	for i := range w.loads {
+		if w.loads[i].producer == producer && w.loads[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (w *world) startProducer(c Command) error {
+	name := c.Positional(0)
+	if w.findLoad(true, name) >= 0 {
+		return fmt.Errorf("producer %s is already running; stop it first", name)
+	}
+	topic := c.Positional(1)
+	if _, err := w.log.Partitions(topic); err != nil {
+		return err
+	}
+	cfg, _ := w.log.TopicConfig(topic)
+	if v, _ := c.Value("keys"); cfg.Compacts() && (v == "" || v == "none") {
+		return fmt.Errorf("topic %q is compacted (cleanup.policy=%s): a producer to it needs keys", topic, cfg.CleanupPolicy)
+	}
+	p, err := newProducer(c, w.log.Seed(), w.log.Now())
+	if err != nil {
+		return err
+	}
+	w.loads = append(w.loads, p)
+	return nil
+}
+
+func (w *world) startConsumer(c Command) error {
+	l := newConsumer(c, w.log.Now())
+	if w.findLoad(false, l.name) >= 0 {
+		return fmt.Errorf("consumer %s/%s is already running; stop it first", l.group, l.member)
+	}
+	if err := w.checkMember(l.group, l.member); err != nil {
+		return err
+	}
+	w.loads = append(w.loads, l)
+	return nil
+}
+
+func (w *world) stop(c Command) error {
+	producer, name := true, c.Positional(0)
+	if m := c.Positional(1); m != "" {
+		producer, name = false, name+" "+m
+	}
+	i := w.findLoad(producer, name)
+	if i < 0 {
+		if producer {
+			return fmt.Errorf("no producer named %s is running", name)
+		}
+		return fmt.Errorf("no consumer %s/%s is running", c.Positional(0), c.Positional(1))
+	}
+	w.loads = slices.Delete(w.loads, i, i+1)
+	return nil
+}
+
+// stopConsumer ends the consumer workload of a member that left or crashed:
+// a member that is gone no longer polls.
+func (w *world) stopConsumer(group, member string) {
+	if i := w.findLoad(false, group+" "+member); i >= 0 {
+		w.loads = slices.Delete(w.loads, i, i+1)
+	}
+}

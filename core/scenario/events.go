@@ -1,0 +1,67 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"plog/core"
+)
+
+// EventText writes one event as a line: the virtual time, the kind, and the
+// fields that kind uses (see core.EventKind).
+func EventText(e core.Event) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", formatDuration(e.Time), e.Kind)
+	tp := e.Topic + "/" + strconv.Itoa(e.Partition)
+	member := e.Group + "/" + e.Member
+	switch e.Kind {
+	case core.EventProduced:
+		fmt.Fprintf(&b, " %s offset=%d", tp, e.Offset)
+	case core.EventTruncated:
+		fmt.Fprintf(&b, " %s offsets=%d..%d removed=%d", tp, e.From, e.To, e.Count)
+	case core.EventSegmentDeleted:
+		fmt.Fprintf(&b, " %s offsets=%d..%d records=%d", tp, e.From, e.To, e.Count)
+	case core.EventCompacted:
+		fmt.Fprintf(&b, " %s removed=%d", tp, e.Count)
+	case core.EventPartitionsAdded, core.EventTopicCreated:
+		fmt.Fprintf(&b, " %s partitions=%d", e.Topic, e.Count)
+	case core.EventDelivered, core.EventCommitted:
+		fmt.Fprintf(&b, " %s %s offset=%d", member, tp, e.Offset)
+	case core.EventRebalanceStarted:
+		fmt.Fprintf(&b, " %s generation=%d", e.Group, e.Generation)
+	case core.EventRebalanceDone:
+		fmt.Fprintf(&b, " %s generation=%d moved=%d", e.Group, e.Generation, e.Count)
+	case core.EventMemberJoined, core.EventMemberLeft:
+		b.WriteString(" " + member)
+	case core.EventLostToReset:
+		fmt.Fprintf(&b, " %s %s offsets=%d..%d lost=%d", e.Group, tp, e.From, e.To, e.Count)
+	case core.EventOffsetsReset:
+		fmt.Fprintf(&b, " %s %s offset=%d", e.Group, tp, e.Offset)
+	case core.EventClockAdvanced:
+		fmt.Fprintf(&b, " to=%s", formatDuration(e.Offset))
+	case EventError:
+	default:
+		// A kind this function does not know yet: every field that is set.
+		for _, f := range []struct {
+			name  string
+			value string
+			set   bool
+		}{
+			{"topic", tp, e.Topic != ""},
+			{"group", member, e.Group != ""},
+			{"offset", strconv.FormatInt(e.Offset, 10), e.Offset != 0},
+			{"offsets", fmt.Sprintf("%d..%d", e.From, e.To), e.From != 0 || e.To != 0},
+			{"count", strconv.Itoa(e.Count), e.Count != 0},
+			{"generation", strconv.Itoa(e.Generation), e.Generation != 0},
+		} {
+			if f.set {
+				fmt.Fprintf(&b, " %s=%s", f.name, f.value)
+			}
+		}
+	}
+	if e.Detail != "" {
+		fmt.Fprintf(&b, " (%s)", e.Detail)
+	}
+	return b.String()
+}

@@ -1,0 +1,297 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"plog/core"
+)
+
+// Session is a scenario being played: the history of commands, the position
+// in it, and the state after the commands up to that position. The state is
+// a fold over the commands, so undo, redo and seek re-derive it: from the
+// nearest checkpoint (a clone of the state, taken every few steps) the
+// session replays the commands in between.
+//
+// After a seek back, the commands ahead of the position stay in the history
+// (redo replays them). Applying a new command there replaces them; the
+// replaced commands are kept and offered back (Discarded, RestoreDiscarded)
+// until the next command is applied.
+type Session struct {
+	cur     *world
+	history []Command
+	pos     int          // commands applied: the state is the fold of history[:pos]
+	events  []core.Event // events of the command at pos-1
+
+	checkpoints []checkpoint // sorted by step; step 0 always present
+	every       int          // a checkpoint is kept at each multiple of every
+
+	discarded   []Command // commands replaced by the last Apply
+	discardedAt int       // where they started in the history
+}
+
+// checkpoint is a frozen state: it is only ever cloned, never changed.
+type checkpoint struct {
+	step   int
+	state  *world
+	events []core.Event // events of the step that led to it
+	weight int64        // records it holds
+}
+
+// Checkpoint spacing: one every checkpointEvery steps, at most
+// maxCheckpoints of them, holding at most checkpointRecordBudget records
+// together; past either bound the spacing doubles and every other
+// checkpoint goes. Seeking replays at most the spacing's number of steps.
+const (
+	checkpointEvery        = 32
+	maxCheckpoints         = 64
+	checkpointRecordBudget = 1_000_000
+)
+
+// NewSession returns an empty session: seed 0, no topics, the clock at 0.
+func NewSession() *Session {
+	s := &Session{cur: newWorld(0), every: checkpointEvery}
+	s.checkpoints = []checkpoint{{step: 0, state: s.cur.clone()}}
+	return s
+}
+
+// Load applies a script line by line. On error it returns the session with
+// the commands before the failing line applied, and an error naming the
+// line (an *Error).
+func Load(script string) (*Session, error) {
+	s := NewSession()
+	err := eachCommand(script, func(c Command) error {
+		_, err := s.applyCommand(c)
+		return err
+	})
+	return s, err
+}
+
+// Log returns the engine in its current state. Callers only read it: every
+// change goes through Apply, so that the script stays the source of truth.
+func (s *Session) Log() *core.PartitionedLog { return s.cur.log }
+
+// Script returns the canonical text of the applied commands (those before
+// the position), the scenario that makes the current state.
+func (s *Session) Script() string { return Format(s.history[:s.pos]) }
+
+// Lines returns the canonical line of every command in the history,
+// including those ahead of the position after a seek back.
+func (s *Session) Lines() []string {
+	lines := make([]string, len(s.history))
+	for i, c := range s.history {
+		lines[i] = c.String()
+	}
+	return lines
+}
+
+// Position returns how many commands of the history are applied.
+func (s *Session) Position() int { return s.pos }
+
+// Len returns how many commands the history holds.
+func (s *Session) Len() int { return len(s.history) }
+
+// Events returns the events of the last applied command.
+func (s *Session) Events() []core.Event { return slices.Clone(s.events) }
+
+// Discarded returns the canonical lines the last Apply replaced, if it was
+// applied after a seek back; nil otherwise, or once another command is
+// applied.
+func (s *Session) Discarded() []string {
+	if s.discarded == nil {
+		return nil
+	}
+	lines := make([]string, len(s.discarded))
+	for i, c := range s.discarded {
+		lines[i] = c.String()
+	}
+	return lines
+}
+
+// Apply parses one line and applies it. A line that fails changes nothing:
+// it is not added to the history, and the returned events hold one error
+// event with the message. Errors are *Error, with the line being the
+// command's step in the script.
+func (s *Session) Apply(line string) ([]core.Event, error) {
+	if strings.ContainsAny(line, "\n\r") {
+		return s.failed(&Error{Line: s.pos + 1, Col: 1, Msg: "apply takes one command; use Load for a script"})
+	}
+	c, ok, err := ParseLine(line, s.pos+1)
+	if err != nil {
+		return s.failed(err)
+	}
+	if !ok {
+		return s.failed(&Error{Line: s.pos + 1, Col: 1, Msg: "nothing to apply: the line is blank or a comment"})
+	}
+	events, err := s.applyCommand(c)
+	if err != nil {
+		return s.failed(err)
+	}
+	return events, nil
+}
+
+func (s *Session) failed(err error) ([]core.Event, error) {
+	return []core.Event{{Kind: EventError, Time: s.cur.log.Now(), Detail: err.Error()}}, err
+}
+
+// applyCommand applies a parsed command at the position, replacing any
+// commands ahead of it.
+func (s *Session) applyCommand(c Command) (events []core.Event, err error) {
+	if s.pos >= MaxCommands {
+		return nil, &Error{Line: c.Line, Col: c.Col, Msg: fmt.Sprintf("a scenario may hold at most %d commands", MaxCommands)}
+	}
+	if err := s.step(s.cur, c, s.pos); err != nil {
+		if rerr := s.restore(); rerr != nil {
+			return nil, errors.Join(err, rerr)
+		}
+		return nil, &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
+	}
+	s.discarded = nil
+	if s.pos < len(s.history) {
+		s.discarded = slices.Clone(s.history[s.pos:])
+		s.discardedAt = s.pos
+		s.history = s.history[:s.pos]
+		s.dropCheckpointsAfter(s.pos)
+	}
+	s.history = append(s.history, c)
+	s.pos++
+	s.events = s.cur.drainEvents()
+	s.maybeCheckpoint()
+	return slices.Clone(s.events), nil
+}
+
+// step applies c to w, turning a panic into an error: a bug must not take
+// the page down, and the session restores its state after any error.
+func (s *Session) step(w *world, c Command, at int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error applying %q: %v", c.Name, r)
+		}
+	}()
+	return w.apply(c, at)
+}
+
+// restore rebuilds the state at the position from a checkpoint, after a
+// command failed part way.
+func (s *Session) restore() error {
+	w, events, err := s.stateAt(s.pos, false)
+	if err != nil {
+		return err
+	}
+	s.cur, s.events = w, events
+	return nil
+}
+
+// stateAt derives the state after history[:step] and the events of its last
+// command, from the nearest checkpoint at or before step, or from the
+// current state when that is nearer (and fromCurrent allows it).
+func (s *Session) stateAt(step int, fromCurrent bool) (*world, []core.Event, error) {
+	ck := s.checkpoints[0]
+	for _, c := range s.checkpoints {
+		if c.step <= step {
+			ck = c
+		}
+	}
+	w, events, from := ck.state.clone(), ck.events, ck.step
+	if fromCurrent && s.pos <= step && s.pos > ck.step {
+		w, events, from = s.cur, s.events, s.pos
+	}
+	for i := from; i < step; i++ {
+		if err := s.step(w, s.history[i], i); err != nil {
+			return nil, nil, fmt.Errorf("replaying line %d (%s): %v", i+1, s.history[i], err)
+		}
+		events = w.drainEvents()
+	}
+	return w, events, nil
+}
+
+// Seek moves to step (0 = before the first command, Len() = after the
+// last), re-deriving the state. The history is kept.
+func (s *Session) Seek(step int) error {
+	if step < 0 || step > len(s.history) {
+		return fmt.Errorf("cannot seek to step %d: the history has steps 0 to %d", step, len(s.history))
+	}
+	if step == s.pos {
+		return nil
+	}
+	forward := step > s.pos
+	w, events, err := s.stateAt(step, true)
+	if err != nil {
+		// Replaying from the current state may have changed it part way.
+		return errors.Join(err, s.restore())
+	}
+	s.cur, s.events, s.pos = w, events, step
+	if forward {
+		s.maybeCheckpoint()
+	}
+	return nil
+}
+
+// Undo steps back one command.
+func (s *Session) Undo() error {
+	if s.pos == 0 {
+		return errors.New("nothing to undo")
+	}
+	return s.Seek(s.pos - 1)
+}
+
+// Redo re-applies the next command of the history.
+func (s *Session) Redo() error {
+	if s.pos == len(s.history) {
+		return errors.New("nothing to redo")
+	}
+	return s.Seek(s.pos + 1)
+}
+
+// RestoreDiscarded takes back the last Apply that replaced commands ahead
+// of the position: the history becomes what it was before it, and the
+// position where that command was applied.
+func (s *Session) RestoreDiscarded() error {
+	if s.discarded == nil {
+		return errors.New("no replaced commands to restore")
+	}
+	s.history = append(s.history[:s.discardedAt:s.discardedAt], s.discarded...)
+	s.dropCheckpointsAfter(s.discardedAt)
+	s.discarded = nil
+	w, events, err := s.stateAt(s.discardedAt, false)
+	if err != nil {
+		return err
+	}
+	s.cur, s.events, s.pos = w, events, s.discardedAt
+	return nil
+}
+
+// dropCheckpointsAfter forgets checkpoints of steps beyond step, whose
+// commands have been replaced.
+func (s *Session) dropCheckpointsAfter(step int) {
+	s.checkpoints = slices.DeleteFunc(s.checkpoints, func(c checkpoint) bool { return c.step > step })
+}
+
+// maybeCheckpoint keeps a clone of the current state when the position is
+// on the spacing and not yet saved, then thins the checkpoints if they
+// exceed their bounds.
+func (s *Session) maybeCheckpoint() {
+	if s.pos%s.every != 0 || slices.ContainsFunc(s.checkpoints, func(c checkpoint) bool { return c.step == s.pos }) {
+		return
+	}
+	ck := checkpoint{step: s.pos, state: s.cur.clone(), events: slices.Clone(s.events), weight: s.cur.recordCount()}
+	i, _ := slices.BinarySearchFunc(s.checkpoints, ck.step, func(c checkpoint, step int) int { return c.step - step })
+	s.checkpoints = slices.Insert(s.checkpoints, i, ck)
+	for s.overBudget() {
+		s.every *= 2
+		s.checkpoints = slices.DeleteFunc(s.checkpoints, func(c checkpoint) bool { return c.step%s.every != 0 })
+	}
+}
+
+func (s *Session) overBudget() bool {
+	if len(s.checkpoints) > maxCheckpoints {
+		return true
+	}
+	var weight int64
+	for _, c := range s.checkpoints[1:] {
+		weight += c.weight
+	}
+	return weight > checkpointRecordBudget && len(s.checkpoints) > 2
+}

@@ -1,0 +1,119 @@
+package scenario
+
+import (
+	"encoding/json"
+
+	"plog/core"
+)
+
+// State is the snapshot of an engine that `plogsim run --json` prints and
+// the page may read. Its JSON form is a contract: fields may be added, the
+// ones here may not change. Lists are sorted (topics, groups and members by
+// name, partitions by number); a null key is a keyless record, a null value
+// a tombstone; committed, lag and lag_ms are null where the group has no
+// commit.
+type State struct {
+	TimeMs int64        `json:"time_ms"`
+	Seed   int64        `json:"seed"`
+	Topics []TopicState `json:"topics"`
+	Groups []GroupState `json:"groups"`
+}
+
+// TopicState is one topic.
+type TopicState struct {
+	Name string `json:"name"`
+	// Configs holds every config in canonical text, by name.
+	Configs    map[string]string `json:"configs"`
+	Partitions []PartitionState  `json:"partitions"`
+}
+
+// PartitionState is one partition and the records it retains.
+type PartitionState struct {
+	Partition      int           `json:"partition"`
+	LogStartOffset int64         `json:"log_start_offset"`
+	HighWatermark  int64         `json:"high_watermark"`
+	Records        []RecordState `json:"records"`
+}
+
+// RecordState is one record.
+type RecordState struct {
+	Offset      int64   `json:"offset"`
+	Key         *string `json:"key"`
+	Value       *string `json:"value"`
+	TimestampMs int64   `json:"timestamp_ms"`
+}
+
+// GroupState is one consumer group.
+type GroupState struct {
+	Name       string        `json:"name"`
+	Generation int           `json:"generation"`
+	Strategy   string        `json:"strategy"`
+	State      string        `json:"state"` // empty, rebalancing or stable
+	Members    []MemberState `json:"members"`
+	Offsets    []OffsetState `json:"offsets"`
+}
+
+// MemberState is one member and the partitions it owns.
+type MemberState struct {
+	ID         string            `json:"id"`
+	Assignment []AssignmentState `json:"assignment"`
+}
+
+// AssignmentState is the partitions of one topic a member owns.
+type AssignmentState struct {
+	Topic      string `json:"topic"`
+	Partitions []int  `json:"partitions"`
+}
+
+// OffsetState is a group's committed offset and lag on one partition.
+type OffsetState struct {
+	Topic     string `json:"topic"`
+	Partition int    `json:"partition"`
+	Committed *int64 `json:"committed"`
+	// LogEndOffset is the partition's high watermark.
+	LogEndOffset int64  `json:"log_end_offset"`
+	Lag          *int64 `json:"lag"`
+	LagMs        *int64 `json:"lag_ms"`
+}
+
+// Snapshot reads the state of an engine.
+func Snapshot(l *core.PartitionedLog) State {
+	st := State{TimeMs: l.Now(), Seed: l.Seed(), Topics: []TopicState{}, Groups: groupStates(l)}
+	for _, name := range l.TopicNames() {
+		t := TopicState{Name: name, Configs: map[string]string{}, Partitions: []PartitionState{}}
+		cfg, _ := l.TopicConfig(name)
+		for _, e := range cfg.Entries() {
+			t.Configs[e.Name] = e.Value
+		}
+		n, _ := l.Partitions(name)
+		for p := range n {
+			ps := PartitionState{Partition: p, Records: []RecordState{}}
+			ps.LogStartOffset, _ = l.LogStartOffset(name, p)
+			ps.HighWatermark, _ = l.HighWatermark(name, p)
+			records, _ := l.Records(name, p)
+			for _, r := range records {
+				rs := RecordState{Offset: r.Offset, TimestampMs: r.Timestamp}
+				if r.HasKey {
+					rs.Key = &r.Key
+				}
+				if !r.Tombstone {
+					rs.Value = &r.Value
+				}
+				ps.Records = append(ps.Records, rs)
+			}
+			t.Partitions = append(t.Partitions, ps)
+		}
+		st.Topics = append(st.Topics, t)
+	}
+	return st
+}
+
+// StateJSON returns the snapshot of an engine as indented JSON ending in a
+// newline. The same engine state gives the same bytes on every platform.
+func StateJSON(l *core.PartitionedLog) ([]byte, error) {
+	data, err := json.MarshalIndent(Snapshot(l), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}

@@ -1,0 +1,105 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"plog/core"
+)
+
+// maxRecordsShown is how many records per partition StateText lists before
+// it says how many more there are.
+const maxRecordsShown = 20
+
+// StateText writes the state of an engine the way Kafka's own tools show
+// it: the topics' partitions with their log start and end offsets (like
+// kafka-get-offsets), the records each retains (like kafka-console-consumer
+// with print.key, null for a missing key or value), and one table per group
+// like kafka-consumer-groups --describe.
+func StateText(l *core.PartitionedLog) string {
+	st := Snapshot(l)
+	var b strings.Builder
+	fmt.Fprintf(&b, "time %s (%d ms)\n", formatDuration(st.TimeMs), st.TimeMs)
+	if len(st.Topics) > 0 {
+		b.WriteByte('\n')
+		tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+		fmt.Fprintln(tw, "TOPIC\tPARTITION\tLOG-START-OFFSET\tLOG-END-OFFSET\tRECORDS")
+		for _, t := range st.Topics {
+			for _, p := range t.Partitions {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\n", t.Name, p.Partition, p.LogStartOffset, p.HighWatermark, len(p.Records))
+			}
+		}
+		tw.Flush()
+		b.WriteByte('\n')
+		for _, t := range st.Topics {
+			for _, p := range t.Partitions {
+				fmt.Fprintf(&b, "%s/%d:%s\n", t.Name, p.Partition, recordsText(p.Records))
+			}
+		}
+	}
+	for _, g := range st.Groups {
+		b.WriteByte('\n')
+		writeGroupText(&b, g)
+	}
+	return b.String()
+}
+
+func recordsText(records []RecordState) string {
+	var b strings.Builder
+	for i, r := range records {
+		if i == maxRecordsShown {
+			fmt.Fprintf(&b, " … %d more", len(records)-i)
+			break
+		}
+		fmt.Fprintf(&b, " %d:%s=%s", r.Offset, nullable(r.Key), nullable(r.Value))
+	}
+	return b.String()
+}
+
+// nullable writes a key or value for a line of text: null when absent,
+// quoted when it would not read as one word.
+func nullable(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return quoteIfNeeded(*s, true)
+}
+
+// writeGroupText writes a group like kafka-consumer-groups --describe:
+// one row per partition the group reads, "-" where there is no commit or no
+// owner.
+func writeGroupText(b *strings.Builder, g GroupState) {
+	fmt.Fprintf(b, "group %s: state %s, generation %d, strategy %s\n", g.Name, g.State, g.Generation, g.Strategy)
+	owner := map[string]string{}
+	for _, m := range g.Members {
+		for _, a := range m.Assignment {
+			for _, p := range a.Partitions {
+				owner[a.Topic+"/"+strconv.Itoa(p)] = m.ID
+			}
+		}
+	}
+	tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tCONSUMER-ID")
+	for _, o := range g.Offsets {
+		consumer := owner[o.Topic+"/"+strconv.Itoa(o.Partition)]
+		if consumer == "" {
+			consumer = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", g.Name, o.Topic, o.Partition, dash(o.Committed), strconv.FormatInt(o.LogEndOffset, 10), dash(o.Lag), consumer)
+	}
+	tw.Flush()
+	for _, m := range g.Members {
+		if len(m.Assignment) == 0 {
+			fmt.Fprintf(b, "member %s: no partitions (idle)\n", m.ID)
+		}
+	}
+}
+
+func dash(n *int64) string {
+	if n == nil {
+		return "-"
+	}
+	return strconv.FormatInt(*n, 10)
+}

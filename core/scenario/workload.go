@@ -1,0 +1,256 @@
+package scenario
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"strconv"
+
+	"plog/core"
+)
+
+// A workload acts on its own as virtual time passes: a producer produces
+// records at a rate with keys drawn from a distribution, a consumer polls
+// (and maybe commits) at a rate. Two lines make a live system whose lag grows
+// or shrinks. Workloads live in the session, not the engine: the session
+// splits every advance at their due times. Everything they draw comes from
+// a generator seeded by the scenario's seed and the workload's name, so a
+// script gives the same records every time, natively and in WebAssembly.
+
+// MaxWorkloadActions bounds how many records and polls the workloads may
+// make in one advance, so that "advance 100y" with a fast consumer cannot
+// hang the page; the advance is refused instead.
+const MaxWorkloadActions = 1_000_000
+
+// workload is a running producer or consumer. It is a value: cloning a world
+// copies it, random generator state included.
+type workload struct {
+	producer bool
+	name     string // producer: its name; consumer: "group member"
+	rate     Rate
+	start    int64 // virtual time the workload started
+	fired    int64 // actions done so far; the k-th is due at start + ceil(k*Per/Count)
+
+	// producer
+	topic    string
+	keys     string // none, sequence, uniform, zipf
+	keyspace int
+	zipf     *zipfTable // shared between clones: never changed once built
+	value    string     // "" means "<name>-<n>"
+	hasValue bool
+	rng      rand.PCG
+
+	// consumer
+	group, member string
+	max           int
+	commit        bool
+}
+
+// mulDiv returns floor(a*b/c) (ceil when roundUp) for non-negative a, b and
+// positive c, without overflow; it saturates at MaxInt64.
+func mulDiv(a, b, c int64, roundUp bool) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if roundUp {
+		var carry uint64
+		lo, carry = bits.Add64(lo, uint64(c-1), 0)
+		hi += carry
+	}
+	if hi >= uint64(c) {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(q)
+}
+
+// dueAt is the virtual time of the k-th action (k from 1).
+func (w *workload) dueAt(k int64) int64 {
+	d := mulDiv(k, w.rate.Per, w.rate.Count, true)
+	if d > math.MaxInt64-w.start {
+		return math.MaxInt64
+	}
+	return w.start + d
+}
+
+// dueBy is how many actions in total are due by time t.
+func (w *workload) dueBy(t int64) int64 {
+	if t <= w.start {
+		return 0
+	}
+	return mulDiv(t-w.start, w.rate.Count, w.rate.Per, false)
+}
+
+// label names the workload in events and errors.
+func (w *workload) label() string {
+	if w.producer {
+		return "producer " + w.name
+	}
+	return "consumer " + w.group + "/" + w.member
+}
+
+// workloadRandom seeds a workload's generator from the scenario's seed and
+// the workload's name, so that renaming one workload does not change another.
+func workloadRandom(seed int64, name string) rand.PCG {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return *rand.NewPCG(uint64(seed), h.Sum64())
+}
+
+// next returns the record the producer makes for its n-th action (n from 0).
+func (w *workload) next(n int64) core.ProduceRequest {
+	req := core.ProduceRequest{Topic: w.topic, Partition: -1}
+	r := rand.New(&w.rng)
+	switch w.keys {
+	case "sequence":
+		req.Key, req.HasKey = "key-"+strconv.FormatInt(n, 10), true
+	case "uniform":
+		req.Key, req.HasKey = "key-"+strconv.Itoa(r.IntN(w.keyspace)), true
+	case "zipf":
+		req.Key, req.HasKey = "key-"+strconv.Itoa(w.zipf.rank(r.Float64())), true
+	}
+	req.Value = w.value
+	if !w.hasValue {
+		req.Value = w.name + "-" + strconv.FormatInt(n, 10)
+	}
+	return req
+}
+
+// newProducer builds a producer workload from a producer command.
+func newProducer(c Command, seed, now int64) (workload, error) {
+	rate, _ := parseRate(mustValue(c, "rate"))
+	w := workload{
+		producer: true,
+		name:     c.Positional(0),
+		topic:    c.Positional(1),
+		rate:     rate,
+		start:    now,
+		keys:     "none",
+		rng:      workloadRandom(seed, c.Positional(0)),
+	}
+	if v, ok := c.Value("keys"); ok {
+		w.keys = v
+	}
+	if v, ok := c.Value("keyspace"); ok {
+		w.keyspace, _ = strconv.Atoi(v)
+	}
+	if v, ok := c.Value("value"); ok {
+		w.value, w.hasValue = v, true
+	}
+	if w.keys == "zipf" {
+		s, err := strconv.ParseFloat(mustValue(c, "exponent"), 64)
+		if err != nil {
+			return w, fmt.Errorf("exponent: %v", err)
+		}
+		w.zipf = newZipfTable(w.keyspace, s)
+	}
+	return w, nil
+}
+
+// newConsumer builds a consumer workload from a consumer command.
+func newConsumer(c Command, now int64) workload {
+	rate, _ := parseRate(mustValue(c, "rate"))
+	w := workload{
+		group:  c.Positional(0),
+		member: c.Positional(1),
+		rate:   rate,
+		start:  now,
+		max:    defaultPollMax,
+		commit: c.HasFlag("commit"),
+	}
+	w.name = w.group + " " + w.member
+	if v, ok := c.Value("max"); ok {
+		w.max, _ = strconv.Atoi(v)
+	}
+	return w
+}
+
+// mustValue returns an argument the grammar requires (so it is present).
+func mustValue(c Command, name string) string {
+	v, _ := c.Value(name)
+	return v
+}
+
+// advanceWithWorkloads moves the clock by ms, stopping at every time a
+// workload is due to act it. A workload whose action fails stops, and an
+// error event says why; the advance itself goes on.
+func (w *world) advanceWithWorkloads(ms int64) error {
+	if ms > core.MaxAdvanceMs {
+		return fmt.Errorf("advance of %s is longer than the limit of %s", formatDuration(ms), formatDuration(core.MaxAdvanceMs))
+	}
+	target := w.log.Now() + ms
+	var actions, records int64
+	for i := range w.loads {
+		n := w.loads[i].dueBy(target) - w.loads[i].fired
+		actions += n
+		if w.loads[i].producer {
+			records += n
+		}
+		if actions > MaxWorkloadActions || actions < 0 {
+			return fmt.Errorf("the workloads would act more than %d times in this advance; advance by less", MaxWorkloadActions)
+		}
+	}
+	if w.produced+records > MaxRecords {
+		return fmt.Errorf("the producers would take the scenario to %d records; a scenario may produce at most %d", w.produced+records, MaxRecords)
+	}
+	for {
+		next, ok := w.nextDue()
+		if !ok || next > target {
+			break
+		}
+		if next > w.log.Now() {
+			if err := w.log.Advance(next - w.log.Now()); err != nil {
+				return err
+			}
+		}
+		w.runDue(next)
+	}
+	if target > w.log.Now() {
+		return w.log.Advance(target - w.log.Now())
+	}
+	return nil
+}
+
+// nextDue returns when the next workload action is due.
+func (w *world) nextDue() (int64, bool) {
+	best, ok := int64(0), false
+	for i := range w.loads {
+		at := w.loads[i].dueAt(w.loads[i].fired + 1)
+		if !ok || at < best {
+			best, ok = at, true
+		}
+	}
+	return best, ok
+}
+
+// runDue performs, in the order the workloads started, every action due by
+// now, and drops the workloads that failed.
+func (w *world) runDue(now int64) {
+	kept := w.loads[:0]
+	for _, l := range w.loads {
+		failed := false
+		for !failed && l.dueAt(l.fired+1) <= now {
+			var err error
+			if l.producer {
+				_, err = w.log.Produce(l.next(l.fired))
+				if err == nil {
+					w.produced++
+				}
+			} else {
+				err = w.poll(l.group, l.member, l.max, l.commit)
+			}
+			l.fired++
+			if err != nil {
+				w.errors = append(w.errors, core.Event{Kind: EventError, Time: now, Detail: l.label() + " stopped: " + err.Error()})
+				failed = true
+			}
+		}
+		if !failed {
+			kept = append(kept, l)
+		}
+	}
+	w.loads = kept
+}
