@@ -112,7 +112,7 @@ func TestFormatRoundTrip(t *testing.T) {
 // checkCanonical parses script and, when it parses, checks that its
 // canonical text reads back as the same commands and is stable. A refused
 // script must carry a line and a column. It reports whether script parsed.
-func checkCanonical(t interface{ Fatalf(string, ...any) }, script string) bool {
+func checkCanonical(t fatalf, script string) bool {
 	cmds, err := Parse(script)
 	if err != nil {
 		var perr *Error

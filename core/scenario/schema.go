@@ -42,6 +42,7 @@ type argSpec struct {
 	choices  []string // for kindChoice and kindWordList
 	required bool     // for name=value arguments; positionals are required unless optional is set
 	optional bool     // for positionals: may be left out (only the last ones)
+	minusOne bool     // kindCount: -1 (unlimited, off) is allowed too
 }
 
 // commandSpec describes one command.
@@ -84,7 +85,7 @@ var topicConfigs = []argSpec{
 	{name: "retention.ms", kind: kindMs},
 	{name: "segment.bytes", kind: kindBytes},
 	{name: "segment.ms", kind: kindMs},
-	{name: "segment.records", kind: kindCount, min: 1, max: 1 << 31},
+	{name: "segment.records", kind: kindCount, min: 1, max: 1 << 40, minusOne: true},
 }
 
 // groupConfigs are the consumer group settings the language accepts.
@@ -276,6 +277,9 @@ func canonicalValue(spec argSpec, text string) (string, error) {
 	case kindName:
 		return parseName(text, spec.name)
 	case kindCount:
+		if spec.minusOne && text == "-1" {
+			return text, nil
+		}
 		n, err := parseCount(text, spec.max)
 		if err != nil {
 			return "", err

@@ -1,0 +1,344 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"plog/core"
+
+	"pgregory.net/rapid"
+)
+
+// fatalf is what the helpers need of *testing.T and *rapid.T.
+type fatalf interface{ Fatalf(string, ...any) }
+
+func stateJSON(t fatalf, s *Session) []byte {
+	data, err := StateJSON(s.Log())
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return data
+}
+
+func mustLoad(t fatalf, script string) *Session {
+	s, err := Load(script)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return s
+}
+
+func TestFailedApplyChangesNothing(t *testing.T) {
+	s := mustLoad(t, "seed 1\ntopic t partitions=2 cleanup.policy=compact\nproduce t key=a value=1\n")
+	before, script := stateJSON(t, s), s.Script()
+	for _, line := range []string{
+		"produce t value=keyless",                         // refused by the engine
+		"config topic t retention.ms=1h segment.bytes=1B", // second value refused: the first must not stick
+		"prodce t key=a",                                  // does not parse
+		"seed 3",                                          // not first
+		"",                                                // nothing
+		"advance 1s\nadvance 2s",                          // two lines
+	} {
+		events, err := s.Apply(line)
+		var perr *Error
+		if !errors.As(err, &perr) || perr.Line != 3+1 {
+			t.Fatalf("%q: want an *Error on line 4, got %v", line, err)
+		}
+		if len(events) != 1 || events[0].Kind != EventError || events[0].Detail != err.Error() {
+			t.Fatalf("%q: events %+v", line, events)
+		}
+		if !bytes.Equal(stateJSON(t, s), before) || s.Script() != script || s.Len() != 3 || s.Position() != 3 {
+			t.Fatalf("%q changed the session", line)
+		}
+	}
+	cfg, _ := s.Log().TopicConfig("t")
+	if cfg.RetentionMs != core.DefaultTopicConfig().RetentionMs {
+		t.Fatalf("a refused config command left retention.ms=%d", cfg.RetentionMs)
+	}
+}
+
+func TestLoadStopsAtTheFailingLine(t *testing.T) {
+	s, err := Load("seed 1\n# comment\ntopic t\nproduce nope key=a\nproduce t key=b\n")
+	var perr *Error
+	if !errors.As(err, &perr) || perr.Line != 4 || !strings.Contains(err.Error(), `unknown topic "nope"`) {
+		t.Fatalf("got %v", err)
+	}
+	if s.Len() != 2 || s.Script() != "seed 1\ntopic t\n" {
+		t.Fatalf("prefix not applied: %q", s.Script())
+	}
+}
+
+// genStep draws a command line that usually applies to the small world the
+// steps build (topics a and b), sometimes not.
+func genStep(t *rapid.T) string {
+	topic := rapid.SampledFrom([]string{"a", "b"}).Draw(t, "topic")
+	switch rapid.IntRange(0, 9).Draw(t, "kind") {
+	case 0:
+		return "topic " + topic + " partitions=" + fmt.Sprint(rapid.IntRange(1, 4).Draw(t, "n")) + " segment.records=3 retention.ms=" + rapid.SampledFrom([]string{"1m", "10m"}).Draw(t, "ret")
+	case 1, 2, 3:
+		return fmt.Sprintf("produce %s key=k%d value=v count=%d", topic, rapid.IntRange(0, 9).Draw(t, "key"), rapid.IntRange(1, 5).Draw(t, "count"))
+	case 4:
+		return "produce " + topic + " value=anon"
+	case 5:
+		return "advance " + rapid.SampledFrom([]string{"10s", "1m", "5m"}).Draw(t, "d")
+	case 6:
+		return fmt.Sprintf("truncate %s/%d before=%d", topic, rapid.IntRange(0, 3).Draw(t, "p"), rapid.IntRange(0, 5).Draw(t, "off"))
+	case 7:
+		return "producer " + topic + "-load " + topic + " rate=" + rapid.SampledFrom([]string{"1/s", "7/m", "3/s"}).Draw(t, "rate") + " keys=zipf keyspace=5 exponent=1.1"
+	case 8:
+		return "stop " + topic + "-load"
+	}
+	return "partitions " + topic + " count=" + fmt.Sprint(rapid.IntRange(2, 6).Draw(t, "n"))
+}
+
+// Time travel: at every position reached by seek, undo and redo, the state
+// equals that of a fresh session loading the script up to there.
+func TestSeekMatchesReplay(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := NewSession()
+		s.every = rapid.SampledFrom([]int{1, 2, 5}).Draw(t, "every")
+		lines := rapid.SliceOfN(rapid.Custom(genStep), 1, 60).Draw(t, "lines")
+		for _, l := range lines {
+			s.Apply(l)
+		}
+		check := func(what string) {
+			fresh := mustLoad(t, s.Script())
+			if !bytes.Equal(stateJSON(t, s), stateJSON(t, fresh)) {
+				t.Fatalf("after %s to %d: state differs from a fresh replay", what, s.Position())
+			}
+			if fmt.Sprint(s.Events()) != fmt.Sprint(fresh.Events()) {
+				t.Fatalf("after %s to %d: events differ:\n%v\n%v", what, s.Position(), s.Events(), fresh.Events())
+			}
+		}
+		check("apply")
+		for range rapid.IntRange(1, 10).Draw(t, "moves") {
+			switch rapid.IntRange(0, 3).Draw(t, "move") {
+			case 0:
+				if err := s.Seek(rapid.IntRange(0, s.Len()).Draw(t, "step")); err != nil {
+					t.Fatal(err)
+				}
+				check("seek")
+			case 1:
+				if s.Undo() == nil {
+					check("undo")
+				}
+			case 2:
+				if s.Redo() == nil {
+					check("redo")
+				}
+			case 3:
+				s.Apply(genStep(t))
+				check("apply")
+			}
+		}
+	})
+}
+
+func TestApplyAfterSeekReplacesAndOffersBack(t *testing.T) {
+	s := mustLoad(t, "seed 1\ntopic t\nproduce t key=a\nproduce t key=b\nproduce t key=c\n")
+	if err := s.Seek(2); err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 5 || s.Script() != "seed 1\ntopic t\n" {
+		t.Fatalf("seek changed the history: %d %q", s.Len(), s.Script())
+	}
+	if _, err := s.Apply("produce t key=z"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"produce t key=a", "produce t key=b", "produce t key=c"}
+	if fmt.Sprint(s.Discarded()) != fmt.Sprint(want) || s.Len() != 3 {
+		t.Fatalf("discarded %v, len %d", s.Discarded(), s.Len())
+	}
+	// Undo and redo keep the offer; restoring puts the old steps back ahead.
+	if err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RestoreDiscarded(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 5 || s.Position() != 2 || s.Discarded() != nil {
+		t.Fatalf("restore: len %d pos %d", s.Len(), s.Position())
+	}
+	if err := s.Seek(5); err != nil {
+		t.Fatal(err)
+	}
+	if hw, _ := s.Log().HighWatermark("t", 0); hw != 3 {
+		t.Fatalf("high watermark %d after restoring three records", hw)
+	}
+	// The offer lasts until the next command.
+	s.Seek(2)
+	s.Apply("produce t key=y")
+	s.Apply("produce t key=x")
+	if s.Discarded() != nil || s.RestoreDiscarded() == nil {
+		t.Fatal("the offer outlived the next command")
+	}
+}
+
+func TestUndoRedoBounds(t *testing.T) {
+	s := NewSession()
+	if s.Undo() == nil || s.Redo() == nil || s.Seek(1) == nil || s.Seek(-1) == nil {
+		t.Fatal("moves past the ends must fail")
+	}
+}
+
+// Checkpoints stay within their bounds however long the history grows.
+func TestCheckpointsAreBounded(t *testing.T) {
+	s := mustLoad(t, "topic t\n")
+	for i := range 5000 {
+		if _, err := s.Apply(fmt.Sprintf("produce t key=k%d", i%7)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(s.checkpoints) > maxCheckpoints+1 {
+		t.Fatalf("%d checkpoints", len(s.checkpoints))
+	}
+	if err := s.Seek(1234); err != nil {
+		t.Fatal(err)
+	}
+	if hw, _ := s.Log().HighWatermark("t", 0); hw != 1233 {
+		t.Fatalf("high watermark %d at step 1234", hw)
+	}
+}
+
+func TestRecordLimit(t *testing.T) {
+	s := mustLoad(t, "topic t\n"+strings.Repeat("produce t count=10000\n", MaxRecords/10000))
+	if _, err := s.Apply("produce t"); err == nil || !strings.Contains(err.Error(), "at most 100000 records") {
+		t.Fatalf("got %v", err)
+	}
+	s = mustLoad(t, "topic t\nproducer p t rate=1000/s\n")
+	if _, err := s.Apply("advance 2m"); err == nil || !strings.Contains(err.Error(), "at most 100000") {
+		t.Fatalf("got %v", err)
+	}
+	if s.Log().Now() != 0 {
+		t.Fatal("a refused advance moved the clock")
+	}
+	s = mustLoad(t, "topic t\nproducer p t rate=1000/s\nstop p\n")
+	if _, err := s.Apply("advance 2m"); err != nil {
+		t.Fatalf("a stopped producer still counts: %v", err)
+	}
+}
+
+func TestPartitionLimit(t *testing.T) {
+	script := ""
+	for i := range MaxTotalPartitions / MaxPartitions {
+		script += fmt.Sprintf("topic t%d partitions=1000\n", i)
+	}
+	s := mustLoad(t, script)
+	if _, err := s.Apply("topic x"); err == nil || !strings.Contains(err.Error(), "at most 10000 partitions") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestTopicConfigsMatchEngine(t *testing.T) {
+	var engine, language []string
+	for _, e := range core.DefaultTopicConfig().Entries() {
+		engine = append(engine, e.Name)
+	}
+	for _, c := range topicConfigs {
+		language = append(language, c.name)
+	}
+	if fmt.Sprint(engine) != fmt.Sprint(language) {
+		t.Fatalf("engine configs %v, language configs %v", engine, language)
+	}
+	// Canonical values read back in the engine as the values written.
+	s := mustLoad(t, "topic t segment.bytes=4096 retention.ms=604800000 retention.bytes=-1 segment.records=-1 min.compaction.lag.ms=0\n")
+	cfg, _ := s.Log().TopicConfig("t")
+	if cfg.SegmentBytes != 4096 || cfg.RetentionMs != 7*24*3600*1000 || cfg.RetentionBytes != -1 || cfg.SegmentRecords != -1 {
+		t.Fatalf("%+v", cfg)
+	}
+	if !strings.Contains(s.Script(), "segment.bytes=4KB") || !strings.Contains(s.Script(), "retention.ms=7d") {
+		t.Fatalf("not canonical: %s", s.Script())
+	}
+}
+
+func TestWorkloadRates(t *testing.T) {
+	s := mustLoad(t, "seed 5\ntopic t partitions=3\nproducer p t rate=20/s keys=sequence\nadvance 10s\nproducer q t rate=7/m keys=uniform keyspace=3\nadvance 1m\n")
+	total := 0
+	for p := range 3 {
+		n, _ := s.Log().RecordCount("t", p)
+		total += n
+	}
+	// p: 20/s for 70s; q: 7/m for 60s.
+	if total != 20*70+7 {
+		t.Fatalf("%d records", total)
+	}
+	// The k-th record of a 7/m producer is due at ceil(k*60000/7) ms after it started.
+	r, _ := s.Log().Records("t", 0)
+	for _, rec := range r {
+		if strings.HasPrefix(rec.Value, "p-") && rec.Timestamp%50 != 0 {
+			t.Fatalf("p record at %d", rec.Timestamp)
+		}
+	}
+}
+
+// Same script, same records; another seed, other keys.
+func TestWorkloadsAreDeterministic(t *testing.T) {
+	script := "seed %d\ntopic t partitions=4\nproducer p t rate=50/s keys=zipf keyspace=20 exponent=1.2\nproducer u t rate=10/s keys=uniform keyspace=5\nadvance 30s\n"
+	a := stateJSON(t, mustLoad(t, fmt.Sprintf(script, 1)))
+	b := stateJSON(t, mustLoad(t, fmt.Sprintf(script, 1)))
+	c := stateJSON(t, mustLoad(t, fmt.Sprintf(script, 2)))
+	if !bytes.Equal(a, b) {
+		t.Fatal("one script gave two states")
+	}
+	if bytes.Equal(a, c) {
+		t.Fatal("the seed changed nothing")
+	}
+}
+
+// Zipf keys: the most frequent key is key-0, and frequencies fall with rank
+// roughly as k^-s.
+func TestZipfSkew(t *testing.T) {
+	s := mustLoad(t, "seed 3\ntopic t partitions=1 retention.ms=-1 segment.records=-1\nproducer p t rate=1000/s keys=zipf keyspace=10 exponent=1\nadvance 20s\n")
+	records, _ := s.Log().Records("t", 0)
+	counts := map[string]int{}
+	for _, r := range records {
+		counts[r.Key]++
+	}
+	n := float64(len(records))
+	h := 0.0
+	for k := 1; k <= 10; k++ {
+		h += 1 / float64(k)
+	}
+	for k := 1; k <= 10; k++ {
+		want := n / float64(k) / h
+		got := float64(counts[fmt.Sprintf("key-%d", k-1)])
+		if math.Abs(got-want) > 4*math.Sqrt(want)+1 {
+			t.Errorf("key-%d: %v records, expected about %.0f", k-1, got, want)
+		}
+	}
+}
+
+func TestDeterministicMath(t *testing.T) {
+	for _, x := range []float64{1, 1.5, 2, 3, 10, 99, 1000, 12345, 100000} {
+		if got, want := detLog(x), math.Log(x); math.Abs(got-want) > 1e-14*math.Max(1, want) {
+			t.Errorf("detLog(%v) = %v, want %v", x, got, want)
+		}
+	}
+	for _, y := range []float64{0, -0.1, -1, -2.5, -10, -50, -115} {
+		if got, want := detExp(y), math.Exp(y); math.Abs(got-want) > 1e-14*want {
+			t.Errorf("detExp(%v) = %v, want %v", y, got, want)
+		}
+	}
+}
+
+func TestMulDiv(t *testing.T) {
+	for _, tc := range []struct {
+		a, b, c int64
+		up      bool
+		want    int64
+	}{
+		{7, 60000, 7, true, 60000},
+		{1, 60000, 7, true, 8572},
+		{1, 60000, 7, false, 8571},
+		{math.MaxInt64, math.MaxInt64, 1, false, math.MaxInt64},
+		{3_000_000_000_000, 3_600_000, 3_600_000, false, 3_000_000_000_000},
+	} {
+		if got := mulDiv(tc.a, tc.b, tc.c, tc.up); got != tc.want {
+			t.Errorf("mulDiv(%d, %d, %d, %v) = %d, want %d", tc.a, tc.b, tc.c, tc.up, got, tc.want)
+		}
+	}
+}
