@@ -16,11 +16,21 @@ type PartitionLane struct {
 	Partition PartitionSnapshot
 }
 
+// maxRecordsShown bounds the records drawn per lane: a scenario may hold
+// 100,000 records, and that many elements would freeze the page. The newest
+// are drawn, as they are where the action is.
+const maxRecordsShown = 500
+
 // Render draws the lane with the test attributes of DESIGN.md:
 // [data-topic][data-partition] with data-log-start and data-high-watermark,
 // and one [data-offset] per record with data-key.
 func (l *PartitionLane) Render() app.UI {
 	p := l.Partition
+	shown, hidden := p.Records, 0
+	if len(shown) > maxRecordsShown {
+		hidden = len(shown) - maxRecordsShown
+		shown = shown[hidden:]
+	}
 	return app.Div().
 		Class("lane").
 		DataSet("topic", p.Topic).
@@ -33,18 +43,23 @@ func (l *PartitionLane) Render() app.UI {
 				app.Span().Class("lane-offsets").Text(
 					fmt.Sprintf("log start %d · high watermark %d", p.LogStart, p.HighWatermark)),
 			),
-			app.Ol().Class("records").Body(
-				app.Range(p.Records).Slice(func(i int) app.UI {
-					r := p.Records[i]
-					li := app.Li().Class("record").DataSet("offset", r.Offset)
-					if r.HasKey {
-						li = li.DataSet("key", r.Key)
-					}
-					return li.Title(recordTitle(r)).Body(
-						app.Span().Class("record-offset").Text(r.Offset),
-						app.Span().Class("record-key").Text(recordKeyLabel(r)),
-					)
-				}),
+			app.Div().Class("lane-records").Body(
+				app.If(hidden > 0,
+					app.P().Class("records-hidden").Text(fmt.Sprintf("%d older records not drawn", hidden)),
+				),
+				app.Ol().Class("records").Body(
+					app.Range(shown).Slice(func(i int) app.UI {
+						r := shown[i]
+						li := app.Li().Class("record").DataSet("offset", r.Offset)
+						if r.HasKey {
+							li = li.DataSet("key", r.Key)
+						}
+						return li.Title(recordTitle(r)).Body(
+							app.Span().Class("record-offset").Text(r.Offset),
+							app.Span().Class("record-key").Text(recordKeyLabel(r)),
+						)
+					}),
+				),
 			),
 		)
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -179,6 +180,7 @@ type browser struct {
 
 	mu       sync.Mutex
 	requests []string
+	console  []chromedp.ConsoleMessage
 }
 
 // newBrowser starts Chromium for one test. Each test gets a fresh profile, so
@@ -218,7 +220,48 @@ func newBrowser(t *testing.T) *browser {
 			b.mu.Unlock()
 		}
 	}()
+	console := chromedp.Console(ctx)
+	go func() {
+		for m, err := range console {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.console = append(b.console, m)
+			b.mu.Unlock()
+		}
+	}()
 	return b
+}
+
+// noErrors fails the test for every uncaught exception, console error or
+// Content-Security-Policy violation the page has reported.
+func (b *browser) noErrors(t *testing.T) {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, m := range b.console {
+		if m.IsException() || m.Type == "error" || strings.Contains(m.Text, "Content Security Policy") {
+			t.Errorf("the page reported %s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line+1)
+		}
+	}
+}
+
+// recordLoaderLabels makes the next pages keep every text the loading screen
+// shows, in window.plogLoaderLabels.
+func (b *browser) recordLoaderLabels(t *testing.T) {
+	t.Helper()
+	const script = `window.plogLoaderLabels = [];
+new MutationObserver(() => {
+  const label = document.getElementById("app-wasm-loader-label");
+  const seen = window.plogLoaderLabels;
+  if (label && seen[seen.length - 1] !== label.textContent) seen.push(label.textContent);
+}).observe(document, {childList: true, subtree: true, characterData: true});`
+	_, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument,
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // requested returns the URLs of every request the page has made so far.

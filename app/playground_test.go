@@ -1,0 +1,187 @@
+package app
+
+import (
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The components run natively under go-app's client tester: go-app's
+// browser code does not run under Node.
+
+// ordersScenario keys records so both partitions get some.
+const ordersScenario = `seed 7
+topic orders partitions=2
+produce orders key=acct-1 value=created count=3
+produce orders key=acct-2 value=created count=2
+produce orders value=no-key
+truncate orders/0 before=1
+`
+
+// mountAt mounts the page, then navigates to a URL whose fragment is link,
+// as a learner pasting a link into an open page does.
+func mountAt(t *testing.T, link string) (*Playground, app.ClientDispatcher) {
+	t.Helper()
+	p := &Playground{}
+	d := app.NewClientTester(p)
+	t.Cleanup(d.Close)
+	if !p.ready {
+		t.Fatal("the page is not ready after OnMount")
+	}
+	u, err := url.Parse("https://plog.test/#" + link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Nav(u)
+	d.Consume()
+	return p, d
+}
+
+func mustLink(t *testing.T, script string) string {
+	t.Helper()
+	link, err := scenario.EncodeLink(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return link
+}
+
+var htmlTag = regexp.MustCompile(`<[a-z][^>]*>`)
+
+// tagsWith returns the opening tags in page that carry every given
+// attribute="value" pair, whatever their order. go-app prints an attribute
+// whose value is "true" bare, as HTML's boolean attributes are; the browser
+// gets the value itself.
+func tagsWith(page string, pairs ...string) []string {
+	var found []string
+	for _, tag := range htmlTag.FindAllString(page, -1) {
+		all := true
+		for i := 0; i+1 < len(pairs); i += 2 {
+			name, value := pairs[i], pairs[i+1]
+			has := strings.Contains(tag, " "+name+`="`+value+`"`)
+			if value == "true" {
+				has = has || strings.Contains(tag, " "+name+" ") || strings.Contains(tag, " "+name+">")
+			}
+			if !has {
+				all = false
+				break
+			}
+		}
+		if all {
+			found = append(found, tag)
+		}
+	}
+	return found
+}
+
+func TestPlaygroundShowsTheScenarioInTheLink(t *testing.T) {
+	p, _ := mountAt(t, mustLink(t, ordersScenario))
+	if p.err != "" {
+		t.Fatalf("unexpected alert: %s", p.err)
+	}
+	page := app.HTMLString(p)
+	if len(tagsWith(page, "data-ready", "true")) != 1 {
+		t.Errorf("want one data-ready=\"true\" element in:\n%s", page)
+	}
+	if got := tagsWith(page, "role", "alert"); len(got) != 0 {
+		t.Errorf("unexpected alert: %v", got)
+	}
+
+	// The lanes must show exactly what the engine holds.
+	l := p.session.Log()
+	total := 0
+	for part := range 2 {
+		hw, _ := l.HighWatermark("orders", part)
+		start, _ := l.LogStartOffset("orders", part)
+		records, _ := l.Records("orders", part)
+		total += int(hw)
+		lane := tagsWith(page, "data-topic", "orders", "data-partition", strconv.Itoa(part),
+			"data-log-start", strconv.FormatInt(start, 10),
+			"data-high-watermark", strconv.FormatInt(hw, 10))
+		if len(lane) != 1 {
+			t.Errorf("orders/%d: want one lane with log start %d, high watermark %d in:\n%s", part, start, hw, page)
+		}
+		for _, r := range records {
+			pairs := []string{"data-offset", strconv.FormatInt(r.Offset, 10)}
+			if r.HasKey {
+				pairs = append(pairs, "data-key", r.Key)
+			}
+			if len(tagsWith(page, pairs...)) == 0 {
+				t.Errorf("orders/%d: record %v not drawn", part, pairs)
+			}
+		}
+	}
+	if total != 6 {
+		t.Errorf("high watermarks add up to %d, want the 6 records produced", total)
+	}
+	if start, _ := l.LogStartOffset("orders", 0); start != 1 {
+		t.Errorf("orders/0 log start = %d after truncate before=1, want 1", start)
+	}
+}
+
+func TestPlaygroundReportsAnUnreadableLink(t *testing.T) {
+	p, _ := mountAt(t, "v1.not*base64")
+	page := app.HTMLString(p)
+	if len(tagsWith(page, "role", "alert")) != 1 || p.err == "" {
+		t.Fatalf("want an alert for an unreadable link, page:\n%s", page)
+	}
+	if strings.Contains(page, "data-partition") {
+		t.Errorf("an unreadable link must show no lanes:\n%s", page)
+	}
+	if !p.ready {
+		t.Error("the page must stay ready after a bad link")
+	}
+}
+
+func TestPlaygroundKeepsWhatAppliedBeforeAFailingLine(t *testing.T) {
+	script := "topic orders partitions=3\nproduce orders key=k value=v\ntruncate orders/0 before=99\n"
+	link := mustLink(t, script)
+	p, _ := mountAt(t, link)
+	if !strings.Contains(p.err, "stopped early") {
+		t.Errorf("alert = %q, want it to say the scenario stopped early", p.err)
+	}
+	page := app.HTMLString(p)
+	if n := strings.Count(page, `data-high-watermark=`); n != 3 {
+		t.Errorf("want the 3 lanes of orders created before the failing line, got %d", n)
+	}
+}
+
+func TestPlaygroundFollowsTheFragment(t *testing.T) {
+	p, d := mountAt(t, mustLink(t, "topic a partitions=1\n"))
+	if len(p.view.Topics) != 1 || p.view.Topics[0].Name != "a" {
+		t.Fatalf("topics = %+v, want [a]", p.view.Topics)
+	}
+	u, _ := url.Parse("https://plog.test/#" + mustLink(t, "topic b partitions=2\ntopic c partitions=1\n"))
+	d.Nav(u)
+	d.Consume()
+	if len(p.view.Topics) != 2 || p.view.Topics[0].Name != "b" || p.view.Topics[1].Name != "c" {
+		t.Fatalf("after a new fragment, topics = %+v, want [b c]", p.view.Topics)
+	}
+	u, _ = url.Parse("https://plog.test/")
+	d.Nav(u)
+	d.Consume()
+	if len(p.view.Topics) != 0 || p.err != "" {
+		t.Fatalf("after clearing the fragment: topics %+v, alert %q; want the empty scenario", p.view.Topics, p.err)
+	}
+}
+
+func TestPartitionLaneDrawsOnlyTheNewestRecords(t *testing.T) {
+	script := "topic big partitions=1\nproduce big value=v count=" + strconv.Itoa(maxRecordsShown+20) + "\n"
+	p, _ := mountAt(t, mustLink(t, script))
+	page := app.HTMLString(p)
+	if n := strings.Count(page, "data-offset="); n != maxRecordsShown {
+		t.Errorf("drew %d records, want %d", n, maxRecordsShown)
+	}
+	if len(tagsWith(page, "data-offset", strconv.Itoa(maxRecordsShown+19))) != 1 {
+		t.Error("the newest record is not drawn")
+	}
+	if !strings.Contains(page, "20 older records not drawn") {
+		t.Error("the lane does not say how many records it leaves out")
+	}
+}
