@@ -132,6 +132,16 @@ func (s *Session) Apply(line string) ([]core.Event, error) {
 	return events, nil
 }
 
+// ApplyCommand applies a command that is already parsed, like Apply; its
+// errors name c.Line, the command's line in the script it came from.
+func (s *Session) ApplyCommand(c Command) ([]core.Event, error) {
+	events, err := s.applyCommand(c)
+	if err != nil {
+		return s.failed(err)
+	}
+	return events, nil
+}
+
 func (s *Session) failed(err error) ([]core.Event, error) {
 	return []core.Event{{Kind: EventError, Time: s.cur.log.Now(), Detail: err.Error()}}, err
 }

@@ -1,0 +1,4 @@
+package main
+
+// groupDemoParts are the demo's consumer group parts.
+func groupDemoParts() []demoPart { return nil }

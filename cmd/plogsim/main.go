@@ -1,0 +1,253 @@
+// Command plogsim runs plog scenarios headless, on the same engine and
+// Session as the playground page.
+//
+//	plogsim                    run the demo: keys and order, a group that commits
+//	                           and resumes, two assignors, retention
+//	plogsim run [flags] FILE   apply a scenario (FILE "-" reads standard input)
+//	                           and print the state as Kafka's tools would
+//	    --json                 print the state as JSON instead
+//	    --events               print the event stream instead of the state
+//	                           (with --json: a JSON array of events)
+//	    --at N                 stop after the first N commands
+//	    --link '#v1.…'         read the scenario from a link instead of FILE
+//	plogsim link FILE          print the link fragment of a scenario
+//
+// Errors go to standard error as FILE:LINE:COLUMN: message, and the exit
+// status is 1 (2 for a misused command line).
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"plog/core"
+	"plog/core/scenario"
+)
+
+const usage = `usage:
+  plogsim                    run the demo
+  plogsim run [--json] [--events] [--at N] FILE|-
+  plogsim run [--json] [--events] [--at N] --link '#v1.…'
+  plogsim link FILE|-        print the link fragment of a scenario
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole program, with its streams passed in so tests can drive
+// it. It returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return runDemo(stdout, stderr)
+	}
+	switch args[0] {
+	case "run":
+		return runScenario(args[1:], stdin, stdout, stderr)
+	case "link":
+		return printLink(args[1:], stdin, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "plogsim: unknown command %q\n%s", args[0], usage)
+	return 2
+}
+
+// parseFlags parses flags that may come before or after the positional
+// arguments (plogsim run FILE --json reads as well as plogsim run --json FILE).
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// source is a scenario's text and the name its errors are reported under.
+type source struct {
+	name, text string
+}
+
+// readSource reads FILE, or standard input for "-".
+func readSource(path string, stdin io.Reader) (source, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		path = "<stdin>"
+		data, err = io.ReadAll(io.LimitReader(stdin, scenario.MaxScriptBytes+1))
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return source{}, err
+	}
+	if len(data) > scenario.MaxScriptBytes {
+		return source{}, fmt.Errorf("%s: larger than %d bytes", path, scenario.MaxScriptBytes)
+	}
+	return source{name: path, text: string(data)}, nil
+}
+
+// report writes an error to stderr, as FILE:LINE:COLUMN: message when it
+// has a position.
+func report(stderr io.Writer, name string, err error) int {
+	var perr *scenario.Error
+	if errors.As(err, &perr) {
+		fmt.Fprintf(stderr, "%s:%d:%d: %s\n", name, perr.Line, perr.Col, perr.Msg)
+	} else {
+		fmt.Fprintf(stderr, "plogsim: %v\n", err)
+	}
+	return 1
+}
+
+func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("plogsim run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the state as JSON")
+	events := fs.Bool("events", false, "print the event stream instead of the state")
+	at := fs.Int("at", -1, "stop after the first N commands")
+	link := fs.String("link", "", "read the scenario from a link fragment")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return 2
+	}
+	var src source
+	switch {
+	case *link != "" && len(files) == 0:
+		text, err := scenario.DecodeLink(*link)
+		if err != nil {
+			return report(stderr, "link", err)
+		}
+		src = source{name: "link", text: text}
+	case *link == "" && len(files) == 1:
+		if src, err = readSource(files[0], stdin); err != nil {
+			return report(stderr, "", err)
+		}
+	default:
+		fmt.Fprintf(stderr, "plogsim run: give one FILE (or -) or --link\n%s", usage)
+		return 2
+	}
+	if *at < -1 {
+		fmt.Fprintf(stderr, "plogsim run: --at needs a number of commands ≥ 0, got %d\n", *at)
+		return 2
+	}
+
+	cmds, err := scenario.Parse(src.text)
+	if err != nil {
+		return report(stderr, src.name, err)
+	}
+	if *at >= 0 && *at < len(cmds) {
+		cmds = cmds[:*at]
+	}
+	s := scenario.NewSession()
+	var steps []step
+	for _, c := range cmds {
+		evs, err := s.ApplyCommand(c)
+		if err != nil {
+			return report(stderr, src.name, err)
+		}
+		steps = append(steps, step{line: c.Line, command: c.String(), events: evs})
+	}
+
+	switch {
+	case *events && *asJSON:
+		return writeJSON(stdout, stderr, eventsJSON(steps))
+	case *events:
+		for _, st := range steps {
+			fmt.Fprintf(stdout, "line %d: %s\n", st.line, st.command)
+			for _, e := range st.events {
+				fmt.Fprintf(stdout, "  %s\n", scenario.EventText(e))
+			}
+		}
+	case *asJSON:
+		data, err := scenario.StateJSON(s.Log())
+		if err != nil {
+			return report(stderr, "", err)
+		}
+		stdout.Write(data)
+	default:
+		fmt.Fprint(stdout, scenario.StateText(s.Log()))
+	}
+	return 0
+}
+
+// step is one applied command and what it did.
+type step struct {
+	line    int
+	command string
+	events  []core.Event
+}
+
+// eventJSON is one event in --events --json output.
+type eventJSON struct {
+	Line       int    `json:"line"`
+	Command    string `json:"command"`
+	Kind       string `json:"kind"`
+	TimeMs     int64  `json:"time_ms"`
+	Topic      string `json:"topic,omitempty"`
+	Partition  *int   `json:"partition,omitempty"`
+	Offset     *int64 `json:"offset,omitempty"`
+	From       int64  `json:"from,omitempty"`
+	To         int64  `json:"to,omitempty"`
+	Count      int    `json:"count,omitempty"`
+	Group      string `json:"group,omitempty"`
+	Member     string `json:"member,omitempty"`
+	Generation int    `json:"generation,omitempty"`
+	Detail     string `json:"detail,omitempty"`
+}
+
+func eventsJSON(steps []step) []eventJSON {
+	out := []eventJSON{}
+	for _, st := range steps {
+		for _, e := range st.events {
+			ej := eventJSON{
+				Line: st.line, Command: st.command, Kind: string(e.Kind), TimeMs: e.Time,
+				Topic: e.Topic, From: e.From, To: e.To, Count: e.Count,
+				Group: e.Group, Member: e.Member, Generation: e.Generation, Detail: e.Detail,
+			}
+			if e.Topic != "" {
+				ej.Partition = &e.Partition
+				ej.Offset = &e.Offset
+			}
+			out = append(out, ej)
+		}
+	}
+	return out
+}
+
+func writeJSON(stdout, stderr io.Writer, v any) int {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return report(stderr, "", err)
+	}
+	stdout.Write(append(data, '\n'))
+	return 0
+}
+
+func printLink(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "plogsim link: give one FILE (or -)\n%s", usage)
+		return 2
+	}
+	src, err := readSource(args[0], stdin)
+	if err != nil {
+		return report(stderr, "", err)
+	}
+	link, err := scenario.EncodeLink(src.text)
+	if err != nil {
+		return report(stderr, src.name, err)
+	}
+	fmt.Fprintln(stdout, "#"+strings.TrimPrefix(link, "#"))
+	return 0
+}

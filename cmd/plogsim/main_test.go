@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"plog/core/scenario"
+)
+
+// plogsim runs the program with args and stdin, returning its exit status,
+// standard output and standard error.
+func plogsim(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func writeFile(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "scenario.plog")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const script = `seed 42
+topic orders partitions=2
+produce orders key=acct-1 value=created count=2
+produce orders value=no-key
+produce orders key=acct-1 tombstone
+advance 10m
+`
+
+func TestRunPrintsTopicsLikeKafkaTools(t *testing.T) {
+	code, out, errOut := plogsim(t, "", "run", writeFile(t, script))
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"time 10m (600000 ms)",
+		"TOPIC   PARTITION  LOG-START-OFFSET  LOG-END-OFFSET  RECORDS",
+		"orders/0: 0:acct-1=created 1:acct-1=created 2:null=no-key 3:acct-1=null",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+}
+
+// The JSON contract: these names and shapes may not change.
+func TestRunJSONContract(t *testing.T) {
+	code, out, errOut := plogsim(t, "", "run", "--json", writeFile(t, script))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var state struct {
+		TimeMs *int64 `json:"time_ms"`
+		Topics []struct {
+			Name       string `json:"name"`
+			Partitions []struct {
+				Partition      *int   `json:"partition"`
+				LogStartOffset *int64 `json:"log_start_offset"`
+				HighWatermark  *int64 `json:"high_watermark"`
+				Records        []map[string]any
+			} `json:"partitions"`
+		} `json:"topics"`
+		Groups []any `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &state); err != nil {
+		t.Fatal(err)
+	}
+	if state.TimeMs == nil || *state.TimeMs != 600000 || state.Groups == nil || len(state.Topics) != 1 {
+		t.Fatalf("top level: %s", out)
+	}
+	parts := state.Topics[0].Partitions
+	if len(parts) != 2 || *parts[0].Partition != 0 || *parts[1].Partition != 1 || *parts[0].HighWatermark != 4 || *parts[0].LogStartOffset != 0 {
+		t.Fatalf("partitions: %s", out)
+	}
+	keyless := parts[0].Records[2]
+	if v, ok := keyless["key"]; !ok || v != nil || keyless["value"] != "no-key" {
+		t.Fatalf("a keyless record has key null: %v", keyless)
+	}
+	tomb := parts[0].Records[3]
+	if v, ok := tomb["value"]; !ok || v != nil || tomb["key"] != "acct-1" || tomb["offset"] != 3.0 || tomb["timestamp_ms"] != 0.0 {
+		t.Fatalf("a tombstone has value null: %v", tomb)
+	}
+}
+
+func TestRunErrorsNameLineAndColumn(t *testing.T) {
+	path := writeFile(t, "seed 1\ntopic t\nproduce t kye=a\n")
+	code, out, errOut := plogsim(t, "", "run", path)
+	if code != 1 || out != "" || errOut != path+`:3:11: unknown argument kye= for produce (did you mean "key"?); usage: produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P]`+"\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, _, errOut = plogsim(t, "seed 1\n\nproduce nope key=a\n", "run", "-")
+	if code != 1 || errOut != "<stdin>:3:1: unknown topic \"nope\"\n" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, args := range [][]string{{"run"}, {"run", "a", "b"}, {"frobnicate"}, {"run", "--at", "-5", "-"}, {"link"}} {
+		if code, _, errOut := plogsim(t, "", args...); code != 2 || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	if code, _, errOut := plogsim(t, "", "run", filepath.Join(t.TempDir(), "missing")); code != 1 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing file: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestRunAt(t *testing.T) {
+	// --at stops before a failing command, which then does not matter.
+	path := writeFile(t, script+"produce nope key=a\n")
+	code, out, errOut := plogsim(t, "", "run", path, "--at", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"high_watermark": 2`) || strings.Contains(out, "no-key") {
+		t.Fatalf("--at 3 did not stop after three commands:\n%s", out)
+	}
+	if code, _, _ := plogsim(t, "", "run", path); code != 1 {
+		t.Fatal("the failing command was not reached without --at")
+	}
+}
+
+func TestRunEvents(t *testing.T) {
+	code, out, _ := plogsim(t, "", "run", "--events", writeFile(t, script))
+	if code != 0 || !strings.Contains(out, "line 3: produce orders key=acct-1 value=created count=2\n  0ms produced orders/0 offset=0\n  0ms produced orders/0 offset=1\n") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = plogsim(t, "", "run", "--events", "--json", writeFile(t, script))
+	var events []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &events) != nil || len(events) < 5 || events[1]["kind"] != "produced" || events[1]["line"] != 3.0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestLinkRoundTrip(t *testing.T) {
+	path := writeFile(t, script)
+	code, link, errOut := plogsim(t, "", "link", path)
+	if code != 0 || !strings.HasPrefix(link, "#v1.") {
+		t.Fatalf("exit %d: %q %s", code, link, errOut)
+	}
+	_, fromFile, _ := plogsim(t, "", "run", "--json", path)
+	code, fromLink, errOut := plogsim(t, "", "run", "--json", "--link", strings.TrimSpace(link))
+	if code != 0 || fromLink != fromFile {
+		t.Fatalf("exit %d: %s\nthe link's state differs from the file's", code, errOut)
+	}
+	code, _, errOut = plogsim(t, "", "run", "--link", "#v1.!!!")
+	if code != 1 || !strings.Contains(errOut, "not valid base64url") {
+		t.Fatalf("bad link: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = plogsim(t, "advance 5\n", "link", "-")
+	if code != 1 || errOut != "<stdin>:1:9: duration: expected a duration like 500ms, 10s, 5m, 2h or 7d, got \"5\"\n" {
+		t.Fatalf("bad script: exit %d, %q", code, errOut)
+	}
+}
+
+// The demo checks its own claims; it must pass and show them.
+func TestDemo(t *testing.T) {
+	code, out, errOut := plogsim(t, "")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	for _, want := range []string{
+		`murmur2("acct-1") % 4 = 2: orders/2 holds acct-1 at 0:created, 1:paid, 2:shipped, in order`,
+		"log start offset 4, high watermark 6",
+		"#v1.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q", want)
+		}
+	}
+	// The demo's script, as printed, runs to the same end.
+	i := strings.Index(out, "paste in the playground):\n")
+	j := strings.Index(out, "Its link fragment:")
+	demoScript := strings.ReplaceAll(out[i+len("paste in the playground):\n"):j], "   ", "")
+	if _, err := scenario.Load(demoScript); err != nil {
+		t.Fatalf("the demo's script does not load: %v", err)
+	}
+}
