@@ -1,0 +1,395 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/andybalholm/brotli"
+)
+
+// fakeWasm stands in for the page's wasm: the generator only copies,
+// measures and compresses it.
+func fakeWasm(t *testing.T, content string) string {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "app.wasm")
+	if err := os.WriteFile(name, []byte(strings.Repeat(content, 2000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// generate builds a site into a fresh directory and returns it and its
+// version.
+func generate(t *testing.T, wasm, prefix, url string) (string, string) {
+	t.Helper()
+	wasmExec, err := toolchainWasmExec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "dist")
+	version, err := generateSite(siteConfig{Out: out, Prefix: prefix, Wasm: wasm, WasmExec: wasmExec, Static: "web/static", URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, version
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestGeneratedSiteVersionIsAHashOfItsFiles(t *testing.T) {
+	wasm := fakeWasm(t, "wasm v1 ")
+	_, v1 := generate(t, wasm, "/", "")
+	_, again := generate(t, wasm, "/", "")
+	if v1 != again {
+		t.Errorf("the same inputs gave versions %s and %s: the build is not reproducible", v1, again)
+	}
+	_, v2 := generate(t, fakeWasm(t, "wasm v2 "), "/", "")
+	if v2 == v1 {
+		t.Error("a different wasm kept the same version: visitors would keep the old one")
+	}
+	_, sub := generate(t, wasm, "/plog/", "")
+	if sub == v1 {
+		t.Error("a different prefix kept the same version")
+	}
+}
+
+func TestGeneratedSiteServesTheToolchainsWasmExec(t *testing.T) {
+	out, _ := generate(t, fakeWasm(t, "x"), "/", "")
+	wasmExec, err := toolchainWasmExec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if readFile(t, filepath.Join(out, "wasm_exec.js")) != readFile(t, wasmExec) {
+		t.Errorf("dist/wasm_exec.js is not %s", wasmExec)
+	}
+}
+
+func TestGeneratedSiteMeasuresProgressAgainstTheRawWasm(t *testing.T) {
+	wasm := fakeWasm(t, "abc")
+	out, _ := generate(t, wasm, "/", "")
+	js := readFile(t, filepath.Join(out, "app.js"))
+	if want := "const total = " + strconv.Itoa(len("abc")*2000) + ";"; !strings.Contains(js, want) {
+		t.Errorf("app.js lacks %q", want)
+	}
+	if strings.Contains(js, goappProgressTotal) {
+		t.Error("app.js still divides by Content-Length")
+	}
+	if _, err := measureProgressAgainstRawSize("no loader here", 1); err == nil {
+		t.Error("a go-app whose loader changed must fail the build, not ship a wrong progress")
+	}
+}
+
+func TestGeneratedSiteNeedsNoOtherHost(t *testing.T) {
+	out, _ := generate(t, fakeWasm(t, "x"), "/plog/", "https://example.github.io/plog/")
+	remote := regexp.MustCompile(`(?:src|href|content)="(https?:)?//`)
+	files, err := siteFiles(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range files {
+		if !compressible[filepath.Ext(rel)] || rel == "web/app.wasm" {
+			continue
+		}
+		text := readFile(t, filepath.Join(out, rel))
+		if strings.Contains(text, "githubusercontent") {
+			t.Errorf("%s refers to go-app's icons on GitHub", rel)
+		}
+		for _, m := range remote.FindAllStringIndex(text, -1) {
+			line := text[m[0]:min(len(text), m[1]+60)]
+			if !strings.HasPrefix(line, `content="https://example.github.io/plog/"`) {
+				t.Errorf("%s loads something from another host: %s", rel, line)
+			}
+		}
+	}
+	var manifest struct {
+		Icons []struct{ Src string }
+		Scope string
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "manifest.webmanifest"))), &manifest); err != nil {
+		t.Fatal(err)
+	}
+	for _, icon := range manifest.Icons {
+		if !strings.HasPrefix(icon.Src, "/plog/web/static/") {
+			t.Errorf("manifest icon %q is not one of ours", icon.Src)
+		}
+	}
+	if manifest.Scope != "/plog/" {
+		t.Errorf("manifest scope = %q, want /plog/", manifest.Scope)
+	}
+}
+
+func TestGeneratedPageLinkPreviewURL(t *testing.T) {
+	out, _ := generate(t, fakeWasm(t, "x"), "/", "")
+	page := readFile(t, filepath.Join(out, "index.html"))
+	if strings.Contains(page, "og:url") || strings.Contains(page, "127.0.0.1") {
+		t.Errorf("with no public URL the page must carry no og:url, and never the generator's address:\n%s", page)
+	}
+	out, _ = generate(t, fakeWasm(t, "x"), "/plog/", "https://example.github.io/plog/")
+	page = readFile(t, filepath.Join(out, "index.html"))
+	if !strings.Contains(page, `<meta content="https://example.github.io/plog/" property="og:url">`) {
+		t.Errorf("og:url is not the public URL:\n%s", page)
+	}
+}
+
+// The service worker's install fails as a whole if one resource it caches is
+// missing, and offline use then silently never happens.
+func TestServiceWorkerCachesOnlyFilesThatExist(t *testing.T) {
+	for _, prefix := range []string{"/", "/plog/"} {
+		out, version := generate(t, fakeWasm(t, "x"), prefix, "")
+		worker := readFile(t, filepath.Join(out, "app-worker.js"))
+		if !strings.Contains(worker, `"app-" + "`+version+`"`) {
+			t.Errorf("%s: the service worker's cache is not named after version %s", prefix, version)
+		}
+		m := regexp.MustCompile(`const resourcesToCache = (\[.*\]);`).FindStringSubmatch(worker)
+		if m == nil {
+			t.Fatalf("%s: no resourcesToCache in app-worker.js:\n%s", prefix, worker)
+		}
+		var resources []string
+		if err := json.Unmarshal([]byte(m[1]), &resources); err != nil {
+			t.Fatal(err)
+		}
+		cachesPage := false
+		for _, r := range resources {
+			cachesPage = cachesPage || r == prefix
+			rel, ok := strings.CutPrefix(r+"/", prefix)
+			if !ok {
+				t.Errorf("%s: caches %q, outside the site", prefix, r)
+				continue
+			}
+			rel = strings.TrimSuffix(rel, "/")
+			if rel == "" || rel == "/" {
+				rel = "index.html"
+			}
+			if _, err := os.Stat(filepath.Join(out, rel)); err != nil {
+				t.Errorf("%s: the service worker caches %q, which is not in dist/", prefix, r)
+			}
+		}
+		if !cachesPage {
+			t.Errorf("%s: the service worker does not cache the page itself (%v)", prefix, resources)
+		}
+	}
+}
+
+func TestGenerateRefusesToReplaceADirectoryThatIsNoSite(t *testing.T) {
+	dir := t.TempDir()
+	precious := filepath.Join(dir, "notes.txt")
+	os.WriteFile(precious, []byte("keep me"), 0o644)
+	if err := clearPreviousSite(dir); err == nil {
+		t.Fatal("clearPreviousSite removed a directory that holds no site")
+	}
+	if _, err := os.Stat(precious); err != nil {
+		t.Fatal("the file is gone")
+	}
+}
+
+func TestSortAttributes(t *testing.T) {
+	for in, want := range map[string]string{
+		`<meta name="a" content="b">`:                     `<meta content="b" name="a">`,
+		`<script src="/app.js" defer></script>`:           `<script defer src="/app.js"></script>`,
+		`<p title="say \"hi\" > there" class="x">hi</p>`:  `<p class="x" title="say \"hi\" > there">hi</p>`,
+		`<main class="playground" data-ready="false">`:    `<main class="playground" data-ready="false">`,
+		"<div\n  id=\"z\"   class=\"a\">text <b>bold</b>": `<div class="a" id="z">text <b>bold</b>`,
+	} {
+		if got := sortAttributes(in); got != want {
+			t.Errorf("sortAttributes(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNegotiateEncoding(t *testing.T) {
+	both := map[string]string{"br": `"b"`, "gzip": `"g"`}
+	gzipOnly := map[string]string{"gzip": `"g"`}
+	for _, c := range []struct {
+		accept   string
+		variants map[string]string
+		want     string // "" for identity
+	}{
+		{"gzip, deflate, br, zstd", both, "br"},
+		{"gzip, deflate, br", gzipOnly, "gzip"},
+		{"gzip", both, "gzip"},
+		{"", both, ""},
+		{"identity", both, ""},
+		{"br;q=0, gzip;q=0.5", both, "gzip"},
+		{"BR;Q=1", both, "br"},
+		{"*", both, "br"},
+		{"*;q=0", both, ""},
+		{"br;q=0, *", both, "gzip"},
+		{"br;q=nonsense", both, ""},
+		{"deflate", both, ""},
+	} {
+		enc, ok := negotiateEncoding(c.accept, c.variants)
+		got := ""
+		if ok {
+			got = enc.name
+		}
+		if got != c.want {
+			t.Errorf("Accept-Encoding %q with %v: got %q, want %q", c.accept, c.variants, got, c.want)
+		}
+	}
+}
+
+func TestNormalizePrefix(t *testing.T) {
+	for in, want := range map[string]string{"/": "/", "": "/", "plog": "/plog/", "/plog": "/plog/", "/plog/": "/plog/", "a/b": "/a/b/"} {
+		if got, err := normalizePrefix(in); err != nil || got != want {
+			t.Errorf("normalizePrefix(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"/a/../b", "/a//b", "/./"} {
+		if got, err := normalizePrefix(bad); err == nil {
+			t.Errorf("normalizePrefix(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+// get requests path from the site server with the given Accept-Encoding.
+func get(t *testing.T, s http.Handler, path, acceptEncoding string, header ...string) *http.Response {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodGet, path, nil)
+	if acceptEncoding != "" {
+		r.Header.Set("Accept-Encoding", acceptEncoding)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		r.Header.Set(header[i], header[i+1])
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	return w.Result()
+}
+
+func body(t *testing.T, res *http.Response) []byte {
+	t.Helper()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r io.Reader
+	switch res.Header.Get("Content-Encoding") {
+	case "":
+		return b
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(b))
+	case "gzip":
+		if r, err = gzip.NewReader(bytes.NewReader(b)); err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Fatalf("unknown Content-Encoding %q", res.Header.Get("Content-Encoding"))
+	}
+	plain, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("decoding %s: %v", res.Header.Get("Content-Encoding"), err)
+	}
+	return plain
+}
+
+func TestSiteServerNegotiatesPrecompressedFiles(t *testing.T) {
+	wasm := fakeWasm(t, "a very compressible wasm ")
+	out, _ := generate(t, wasm, "/", "")
+	s, err := newSiteServer(out, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := readFile(t, wasm)
+	etags := map[string]string{}
+	for _, accept := range []string{"gzip, deflate, br", "gzip", ""} {
+		res := get(t, s, "/web/app.wasm", accept)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%q: status %d", accept, res.StatusCode)
+		}
+		if got := res.Header.Get("Content-Type"); got != "application/wasm" {
+			t.Errorf("%q: Content-Type %q, want application/wasm", accept, got)
+		}
+		if got := res.Header.Get("Vary"); got != "Accept-Encoding" {
+			t.Errorf("%q: Vary %q, want Accept-Encoding", accept, got)
+		}
+		if string(body(t, res)) != raw {
+			t.Errorf("%q: the body is not the wasm", accept)
+		}
+		etags[res.Header.Get("Content-Encoding")] = res.Header.Get("ETag")
+	}
+	if len(etags) != 3 || etags["br"] == etags["gzip"] || etags["br"] == etags[""] {
+		t.Errorf("want br, gzip and identity, each with its own ETag; got %v", etags)
+	}
+
+	res := get(t, s, "/web/app.wasm", "br", "If-None-Match", etags["br"])
+	if res.StatusCode != http.StatusNotModified {
+		t.Errorf("revalidating with the ETag gave %d, want 304", res.StatusCode)
+	}
+	if got := get(t, s, "/web/static/icon-192.png", "br").Header; got.Get("Content-Encoding") != "" || got.Get("Content-Type") != "image/png" {
+		t.Errorf("a PNG is served with Content-Encoding %q, type %q", got.Get("Content-Encoding"), got.Get("Content-Type"))
+	}
+}
+
+func TestSiteServerHeadersAndPaths(t *testing.T) {
+	out, _ := generate(t, fakeWasm(t, "x"), "/plog/", "")
+	s, err := newSiteServer(out, "/plog/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path, wantType string
+		wantStatus     int
+	}{
+		{"/plog/", "text/html; charset=utf-8", 200},
+		{"/plog/index.html", "text/html; charset=utf-8", 200},
+		{"/plog/app.js", "text/javascript; charset=utf-8", 200},
+		{"/plog/app-worker.js", "text/javascript; charset=utf-8", 200},
+		{"/plog/manifest.webmanifest", "application/manifest+json", 200},
+		{"/plog/web/static/plog.css", "text/css; charset=utf-8", 200},
+		{"/plog/web/static/icon.svg", "image/svg+xml", 200},
+		{"/plog/nope", "", 404},
+		{"/plog/../serve.go", "", 404},
+		{"/app.js", "", 404},
+		{"/", "", 302},
+		{"/plog", "", 302},
+	} {
+		res := get(t, s, c.path, "gzip, br")
+		if res.StatusCode != c.wantStatus {
+			t.Errorf("%s: status %d, want %d", c.path, res.StatusCode, c.wantStatus)
+		}
+		if c.wantStatus == 302 && res.Header.Get("Location") != "/plog/" {
+			t.Errorf("%s: redirects to %q, want /plog/", c.path, res.Header.Get("Location"))
+		}
+		if c.wantStatus == 200 {
+			if got := res.Header.Get("Content-Type"); got != c.wantType {
+				t.Errorf("%s: Content-Type %q, want %q", c.path, got, c.wantType)
+			}
+			if got := res.Header.Get("Cache-Control"); got != "no-cache" {
+				t.Errorf("%s: Cache-Control %q, want no-cache", c.path, got)
+			}
+			if res.Header.Get("ETag") == "" {
+				t.Errorf("%s: no ETag", c.path)
+			}
+		}
+		// Every answer, errors included, carries the security headers.
+		if got := res.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options %q", c.path, got)
+		}
+		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "'wasm-unsafe-eval'") || !strings.Contains(csp, "frame-ancestors *") {
+			t.Errorf("%s: CSP %q", c.path, csp)
+		}
+	}
+	r := httptest.NewRequest(http.MethodPost, "/plog/", nil)
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if w.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST: status %d, want 405", w.Code)
+	}
+}
