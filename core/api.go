@@ -54,6 +54,8 @@ const (
 	EventRebalanceDone    EventKind = "rebalance-done"    // Group, Generation, Count = partitions moved
 	EventMemberJoined     EventKind = "member-joined"     // Group, Member
 	EventMemberLeft       EventKind = "member-left"       // Group, Member, Detail (left / crashed / session timeout)
+	EventMemberStopped    EventKind = "member-stopped"    // Group, Member, Detail: crashed, or a static member shut down; the group waits for its session timeout
+	EventLostUnprocessed  EventKind = "lost-unprocessed"  // Group, Member, Topic, Partition, From..To, Count: committed but never processed (at-most-once)
 	EventLostToReset      EventKind = "lost-to-reset"     // Group, Topic, Partition, From..To, Count: records skipped by auto.offset.reset
 	EventOffsetsReset     EventKind = "offsets-reset"     // Group, Topic, Partition, Offset
 	EventClockAdvanced    EventKind = "clock-advanced"    // Offset = new time in ms

@@ -1,19 +1,605 @@
 package core
 
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Consumer groups as Kafka's group coordinator and Java consumer run them,
+// on the virtual clock:
+//
+//   - Membership changes (a join, a leave, a session that times out after a
+//     crash, a new subscription, more partitions) start a rebalance, which
+//     takes the group's rebalance.ms of virtual time. Changes while it runs
+//     fold into it. It cannot finish while a member that stopped (crashed,
+//     or a static member gone) is still within its session timeout: the
+//     coordinator waits for it, as Kafka's join phase does.
+//   - Eager strategies (range, roundrobin, sticky) revoke every partition
+//     when the rebalance starts: nothing is consumed until it completes, and
+//     positions restart from the committed offsets. cooperative-sticky keeps
+//     consuming what does not move; what moves is revoked at the end of a
+//     first round and assigned at the end of a second.
+//   - With auto-commit on, a consumer commits its positions in poll once the
+//     interval has passed, before a rebalance revokes its partitions, and
+//     when it leaves, as the Java consumer does.
+
 // groupState holds the consumer groups of a PartitionedLog.
-type groupState struct{}
+type groupState struct {
+	groups map[string]*group
+	names  []string // sorted; every loop over groups goes through it
+}
+
+// group is one consumer group.
+type group struct {
+	name       string
+	config     GroupConfig
+	strategy   string // chosen by the first member; the others must agree
+	generation int
+	members    []*member // sorted by id; includes stopped members until their session expires
+	rebalance  *rebalance
+	committed  map[TopicPartition]int64
+	history    []RebalanceRecord // oldest first, at most maxRebalanceHistory
+
+	// deliveredTo is, per partition, the offset after the last record the
+	// group ever delivered: a delivery below it is a redelivery.
+	deliveredTo map[TopicPartition]int64
+	deliveries  []DeliveryLogEntry // the latest maxDeliveryLog deliveries
+	// deliverySeq is the sequence number of the next delivery; the first
+	// entry in deliveries has deliverySeq-len(deliveries).
+	deliverySeq int64
+	// skipped is, per partition, how many offsets auto.offset.reset jumped
+	// over because the records were gone (below the log start).
+	skipped map[TopicPartition]int64
+	totals  DeliveryTotals
+}
+
+// member is one consumer in a group.
+type member struct {
+	id         string
+	instanceID string   // group.instance.id: static membership
+	topics     []string // the subscription, sorted
+	generation int      // the generation its assignment comes from
+	assigned   []TopicPartition
+	// positions holds the next offset to read for assigned partitions; a
+	// partition without one starts from the committed offset or by
+	// auto.offset.reset at the next poll.
+	positions map[TopicPartition]int64
+	// pollOrder is the order in which poll visits the assigned partitions:
+	// a partition that returned records goes to the back (as Kafka's
+	// consumer moves a fetched partition to the end), so no partition
+	// starves.
+	pollOrder []TopicPartition
+	// inFlight is the sequence range [from, to) of the deliveries of the
+	// last poll, still being processed.
+	inFlightFrom, inFlightTo int64
+	lastAutoCommit           int64
+
+	// down says why a member stopped without a LeaveGroup: "crashed", or
+	// "left" for a static member that shut down (static members do not
+	// send LeaveGroup). The group notices at expiresAt.
+	down      string
+	expiresAt int64
+}
+
+// rebalance is a rebalance in progress.
+type rebalance struct {
+	cause     string
+	round     int // 1, or 2 for cooperative-sticky's follow-up round
+	startedAt int64
+	doneAt    int64 // it completes at the first timer at or after this time
+	// before is who owned what when it started, members who left since
+	// included: the record of what moved compares with it.
+	before Assignment
+	// paused lists the partitions nobody consumes until it completes.
+	paused []TopicPartition
+}
+
+// Bounds that keep a group's memory finite whatever a script does.
+const (
+	maxGroupMembers     = 1000
+	maxGroups           = 1000
+	maxRebalanceHistory = 1000
+	maxDeliveryLog      = 1000
+)
+
+// The group states, as Kafka's describe shows them (simplified: Kafka's
+// PreparingRebalance and CompletingRebalance are both "rebalancing").
+const (
+	GroupEmpty       = "empty"
+	GroupRebalancing = "rebalancing"
+	GroupStable      = "stable"
+)
+
+func (g *group) state() string {
+	switch {
+	case len(g.members) == 0:
+		return GroupEmpty
+	case g.rebalance != nil:
+		return GroupRebalancing
+	}
+	return GroupStable
+}
 
 // clone returns a deep, independent copy of the groups.
-func (g *groupState) clone() groupState { return groupState{} }
+func (s *groupState) clone() groupState {
+	c := groupState{names: slices.Clone(s.names)}
+	if s.groups != nil {
+		c.groups = make(map[string]*group, len(s.groups))
+	}
+	for name, g := range s.groups {
+		c.groups[name] = g.clone()
+	}
+	return c
+}
 
-// nextGroupDeadline returns the earliest pending group timer (rebalance
-// completion, session timeout, auto-commit), if any. runGroupTimers must move
-// every timer due at a time past that time.
-func (l *PartitionedLog) nextGroupDeadline() (at int64, ok bool) { return 0, false }
+func (g *group) clone() *group {
+	c := *g
+	c.members = make([]*member, len(g.members))
+	for i, m := range g.members {
+		c.members[i] = m.clone()
+	}
+	if g.rebalance != nil {
+		r := *g.rebalance
+		r.before = cloneAssignment(g.rebalance.before)
+		r.paused = slices.Clone(g.rebalance.paused)
+		c.rebalance = &r
+	}
+	c.committed = maps.Clone(g.committed)
+	c.history = make([]RebalanceRecord, len(g.history))
+	for i, h := range g.history {
+		c.history[i] = h.clone()
+	}
+	c.deliveredTo = maps.Clone(g.deliveredTo)
+	c.deliveries = slices.Clone(g.deliveries)
+	c.skipped = maps.Clone(g.skipped)
+	return &c
+}
 
-// runGroupTimers fires the group timers due at now.
-func (l *PartitionedLog) runGroupTimers(now int64) {}
+func (m *member) clone() *member {
+	c := *m
+	c.topics = slices.Clone(m.topics)
+	c.assigned = slices.Clone(m.assigned)
+	c.positions = maps.Clone(m.positions)
+	c.pollOrder = slices.Clone(m.pollOrder)
+	return &c
+}
 
-// onPartitionsChanged lets the groups reading a topic rebalance after its
-// partition count changed.
-func (l *PartitionedLog) onPartitionsChanged(topic string) {}
+func cloneAssignment(a Assignment) Assignment {
+	if a == nil {
+		return nil
+	}
+	c := make(Assignment, len(a))
+	for id, tps := range a {
+		c[id] = slices.Clone(tps)
+	}
+	return c
+}
+
+// GroupNames returns the groups' names in sorted order.
+func (l *PartitionedLog) GroupNames() []string {
+	return slices.Clone(l.groups.names)
+}
+
+// group returns the named group or an error naming it.
+func (l *PartitionedLog) group(name string) (*group, error) {
+	g, ok := l.groups.groups[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown group %q", name)
+	}
+	return g, nil
+}
+
+// groupMember returns a group and one of its members, or an error naming
+// what is missing.
+func (l *PartitionedLog) groupMember(groupName, memberID string) (*group, *member, error) {
+	g, err := l.group(groupName)
+	if err != nil {
+		return nil, nil, err
+	}
+	m := g.member(memberID)
+	if m == nil {
+		return nil, nil, fmt.Errorf("group %q has no member %q", groupName, memberID)
+	}
+	return g, m, nil
+}
+
+// liveMember is groupMember for operations a stopped member cannot do.
+func (l *PartitionedLog) liveMember(groupName, memberID string) (*group, *member, error) {
+	g, m, err := l.groupMember(groupName, memberID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.down != "" {
+		return nil, nil, fmt.Errorf("member %q of group %q has %s: the group removes it when its session times out at %s",
+			memberID, groupName, m.down, FormatDuration(m.expiresAt))
+	}
+	return g, m, nil
+}
+
+func (g *group) member(id string) *member {
+	i, found := slices.BinarySearchFunc(g.members, id, func(m *member, id string) int { return compareStrings(m.id, id) })
+	if !found {
+		return nil
+	}
+	return g.members[i]
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// newGroup creates an empty group with the default config.
+func (l *PartitionedLog) newGroup(name string) (*group, error) {
+	if err := validGroupName("group", name); err != nil {
+		return nil, err
+	}
+	if len(l.groups.names) >= maxGroups {
+		return nil, fmt.Errorf("there are already %d groups, the playground's limit", maxGroups)
+	}
+	g := &group{
+		name:        name,
+		config:      DefaultGroupConfig(),
+		committed:   map[TopicPartition]int64{},
+		deliveredTo: map[TopicPartition]int64{},
+		skipped:     map[TopicPartition]int64{},
+	}
+	if l.groups.groups == nil {
+		l.groups.groups = map[string]*group{}
+	}
+	l.groups.groups[name] = g
+	i, _ := slices.BinarySearch(l.groups.names, name)
+	l.groups.names = slices.Insert(l.groups.names, i, name)
+	return g, nil
+}
+
+// validGroupName checks a group, member or instance id: 1 to 249 of the
+// characters topic names use, so that every id can be written in a script
+// and a link without quoting.
+func validGroupName(what, name string) error {
+	if name == "" {
+		return fmt.Errorf("a %s id cannot be empty", what)
+	}
+	if len(name) > maxTopicNameLength {
+		return fmt.Errorf("%s id is %d characters long; the limit is %d", what, len(name), maxTopicNameLength)
+	}
+	for _, c := range []byte(name) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+		if !ok {
+			return fmt.Errorf("%s id %q has the character %q: only ASCII letters, digits, '.', '_' and '-' are allowed", what, name, c)
+		}
+	}
+	return nil
+}
+
+// currentAssignment is who owns what right now.
+func (g *group) currentAssignment() Assignment {
+	a := make(Assignment, len(g.members))
+	for _, m := range g.members {
+		a[m.id] = slices.Clone(m.assigned)
+	}
+	return a
+}
+
+func (g *group) isPaused(tp TopicPartition) bool {
+	if g.rebalance == nil {
+		return false
+	}
+	_, found := slices.BinarySearchFunc(g.rebalance.paused, tp, compareTopicPartitions)
+	return found
+}
+
+// nextGroupDeadline returns the earliest pending group timer: a stopped
+// member's session expiry, or the completion of a rebalance that is not
+// waiting for one.
+func (l *PartitionedLog) nextGroupDeadline() (at int64, ok bool) {
+	for _, name := range l.groups.names {
+		if t, due := l.groups.groups[name].nextDeadline(); due && (!ok || t < at) {
+			at, ok = t, true
+		}
+	}
+	return at, ok
+}
+
+func (g *group) nextDeadline() (at int64, ok bool) {
+	for _, m := range g.members {
+		if m.down != "" && (!ok || m.expiresAt < at) {
+			at, ok = m.expiresAt, true
+		}
+	}
+	if ok {
+		return at, true // a rebalance waits for stopped members to expire
+	}
+	if g.rebalance != nil {
+		return g.rebalance.doneAt, true
+	}
+	return 0, false
+}
+
+// runGroupTimers fires the group timers due at now: sessions that expire,
+// then rebalances that complete.
+func (l *PartitionedLog) runGroupTimers(now int64) {
+	for _, name := range l.groups.names {
+		g := l.groups.groups[name]
+		for _, m := range slices.Clone(g.members) {
+			if m.down != "" && m.expiresAt <= now {
+				l.expireMember(g, m)
+			}
+		}
+		if at, due := g.nextDeadline(); due && at <= now && g.rebalance != nil {
+			l.completeRebalanceRound(g)
+		}
+	}
+}
+
+// onPartitionsChanged starts a rebalance in every group subscribed to the
+// topic, so the new partitions get owners.
+func (l *PartitionedLog) onPartitionsChanged(topic string) {
+	for _, name := range l.groups.names {
+		g := l.groups.groups[name]
+		if slices.ContainsFunc(g.members, func(m *member) bool { return slices.Contains(m.topics, topic) }) {
+			n := len(l.topics[topic].partitions)
+			l.startRebalance(g, fmt.Sprintf("topic %s now has %d partitions", topic, n), g.currentAssignment())
+		}
+	}
+}
+
+// partitionCounts maps each topic some member subscribes to, to its
+// partition count now.
+func (l *PartitionedLog) partitionCounts(g *group) map[string]int {
+	counts := map[string]int{}
+	for _, m := range g.members {
+		for _, topic := range m.topics {
+			if t, ok := l.topics[topic]; ok {
+				counts[topic] = len(t.partitions)
+			}
+		}
+	}
+	return counts
+}
+
+// assignInput describes the group's live members to the assignor, each
+// with the partitions it owns now.
+func (l *PartitionedLog) assignInput(g *group) assignInput {
+	var members []AssignMember
+	for _, m := range g.members {
+		if m.down == "" {
+			members = append(members, AssignMember{ID: m.id, InstanceID: m.instanceID, Topics: m.topics, Owned: m.assigned, Generation: m.generation})
+		}
+	}
+	// The members come from a valid group, so this cannot fail.
+	in, _ := newAssignInput(members, l.partitionCounts(g))
+	return in
+}
+
+// startRebalance starts a rebalance, or folds a change into the one
+// running. before is the assignment just before the change.
+func (l *PartitionedLog) startRebalance(g *group, cause string, before Assignment) {
+	if len(g.members) == 0 {
+		l.becomeEmpty(g, cause, before)
+		return
+	}
+	if g.rebalance != nil {
+		if g.rebalance.round == 2 {
+			// A change during the follow-up round restarts as a first
+			// round: it may move partitions again.
+			g.rebalance.round = 1
+			g.rebalance.cause = cause
+		}
+		g.rebalance.paused = l.pausedBy(g)
+		return
+	}
+	for _, m := range g.members {
+		if m.down == "" && g.config.AutoCommit {
+			l.commitPositions(g, m) // Kafka's onJoinPrepare commits before revoking
+		}
+		if !IsCooperative(g.strategy) {
+			clear(m.positions) // eager: everything is revoked
+		}
+	}
+	g.rebalance = &rebalance{
+		cause:     cause,
+		round:     1,
+		startedAt: l.now,
+		doneAt:    l.now + g.config.RebalanceMs,
+		before:    before,
+	}
+	g.rebalance.paused = l.pausedBy(g)
+	l.emit(Event{Kind: EventRebalanceStarted, Group: g.name, Generation: g.generation + 1, Detail: cause})
+}
+
+// pausedBy lists what the running rebalance stops: every owned partition
+// under an eager strategy; under cooperative-sticky only the partitions
+// that will change owner.
+func (l *PartitionedLog) pausedBy(g *group) []TopicPartition {
+	var paused []TopicPartition
+	if !IsCooperative(g.strategy) {
+		for _, m := range g.members {
+			paused = append(paused, m.assigned...)
+		}
+	} else {
+		plan := l.assignInput(g).assignSticky()
+		for _, m := range g.members {
+			for _, tp := range m.assigned {
+				if !slices.Contains(plan[m.id], tp) {
+					paused = append(paused, tp)
+				}
+			}
+		}
+	}
+	slices.SortFunc(paused, compareTopicPartitions)
+	return paused
+}
+
+// completeRebalanceRound runs the assignor over the live members and hands
+// out the result as a new generation.
+func (l *PartitionedLog) completeRebalanceRound(g *group) {
+	r := g.rebalance
+	in := l.assignInput(g)
+	plan, held := in.assign(g.strategy)
+	g.generation++
+	record := RebalanceRecord{
+		Generation:  g.generation,
+		Strategy:    g.strategy,
+		Cause:       r.cause,
+		Round:       r.round,
+		StartedAt:   r.startedAt,
+		CompletedAt: l.now,
+		Paused:      len(r.paused),
+		Moved:       MovedPartitions(r.before, plan),
+		HeldBack:    held,
+	}
+	for _, m := range g.members {
+		l.applyAssignment(g, m, plan[m.id])
+	}
+	record.Members = memberChanges(r.before, plan)
+	g.recordRebalance(record)
+	l.emit(Event{Kind: EventRebalanceDone, Group: g.name, Generation: g.generation, Count: record.Moved})
+	g.rebalance = nil
+	if held > 0 {
+		l.startRebalance(g, fmt.Sprintf("assign the %d partitions revoked in generation %d", held, g.generation), plan)
+		g.rebalance.round = 2
+	}
+}
+
+// applyAssignment gives a member its new partitions. A revoked partition
+// loses its position; so does every partition under an eager strategy
+// (revoked at the start), so they restart from the committed offset.
+func (l *PartitionedLog) applyAssignment(g *group, m *member, assigned []TopicPartition) {
+	var order []TopicPartition
+	for _, tp := range m.pollOrder {
+		if slices.Contains(assigned, tp) {
+			order = append(order, tp)
+		}
+	}
+	for _, tp := range assigned {
+		if !slices.Contains(m.pollOrder, tp) {
+			order = append(order, tp)
+		}
+	}
+	for tp := range m.positions {
+		if !slices.Contains(assigned, tp) {
+			delete(m.positions, tp)
+		}
+	}
+	m.assigned = slices.Clone(assigned)
+	m.pollOrder = order
+	m.generation = g.generation
+}
+
+// becomeEmpty ends the group's last generation: with no members, there is
+// nothing to assign and no reason to wait (Kafka moves the group to Empty
+// with a new generation).
+func (l *PartitionedLog) becomeEmpty(g *group, cause string, before Assignment) {
+	startedAt := l.now
+	if g.rebalance != nil {
+		startedAt = g.rebalance.startedAt
+		before = g.rebalance.before
+	}
+	g.rebalance = nil
+	g.generation++
+	record := RebalanceRecord{
+		Generation:  g.generation,
+		Strategy:    g.strategy,
+		Cause:       cause,
+		Round:       1,
+		StartedAt:   startedAt,
+		CompletedAt: l.now,
+		Moved:       MovedPartitions(before, Assignment{}),
+		Members:     memberChanges(before, Assignment{}),
+	}
+	g.recordRebalance(record)
+	l.emit(Event{Kind: EventRebalanceDone, Group: g.name, Generation: g.generation, Count: record.Moved, Detail: "the group is empty"})
+}
+
+func (g *group) recordRebalance(r RebalanceRecord) {
+	if len(g.history) >= maxRebalanceHistory {
+		g.history = slices.Delete(g.history, 0, len(g.history)-maxRebalanceHistory+1)
+	}
+	g.history = append(g.history, r)
+}
+
+// memberChanges lists, per member in either assignment (sorted by id), what
+// it lost and what it gained.
+func memberChanges(before, after Assignment) []MemberChange {
+	var ids []string
+	for id := range before {
+		ids = append(ids, id)
+	}
+	for id := range after {
+		if _, ok := before[id]; !ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	changes := make([]MemberChange, 0, len(ids))
+	for _, id := range ids {
+		c := MemberChange{Member: id, Revoked: []TopicPartition{}, Assigned: []TopicPartition{}}
+		for _, tp := range before[id] {
+			if slices.Contains(after[id], tp) {
+				c.Kept = append(c.Kept, tp)
+			} else {
+				c.Revoked = append(c.Revoked, tp)
+			}
+		}
+		for _, tp := range after[id] {
+			if !slices.Contains(before[id], tp) {
+				c.Assigned = append(c.Assigned, tp)
+			}
+		}
+		_, stays := after[id]
+		c.Left = !stays
+		changes = append(changes, c)
+	}
+	return changes
+}
+
+// RebalanceRecord is one completed rebalance round.
+type RebalanceRecord struct {
+	Generation  int // the generation it produced
+	Strategy    string
+	Cause       string // e.g. "c2 joined", "c1's session timed out"
+	Round       int    // 1; 2 for the follow-up round of cooperative-sticky
+	StartedAt   int64
+	CompletedAt int64
+	// Paused is how many owned partitions nobody consumed while it ran.
+	Paused int
+	// Moved counts partitions whose owner changed, including to nobody
+	// (revoked by a cooperative first round, or the group emptied). A
+	// partition that had no owner is not counted.
+	Moved int
+	// HeldBack counts partitions a cooperative first round revoked and left
+	// for the follow-up round.
+	HeldBack int
+	Members  []MemberChange // sorted by member id; members that left included
+}
+
+func (r RebalanceRecord) clone() RebalanceRecord {
+	c := r
+	c.Members = make([]MemberChange, len(r.Members))
+	for i, m := range r.Members {
+		c.Members[i] = MemberChange{
+			Member:   m.Member,
+			Revoked:  slices.Clone(m.Revoked),
+			Assigned: slices.Clone(m.Assigned),
+			Kept:     slices.Clone(m.Kept),
+			Left:     m.Left,
+		}
+	}
+	return c
+}
+
+// MemberChange is what one member lost and gained in a rebalance round.
+type MemberChange struct {
+	Member   string
+	Revoked  []TopicPartition // owned before, not after
+	Assigned []TopicPartition // owned after, not before
+	Kept     []TopicPartition
+	Left     bool // the member is no longer in the group
+}

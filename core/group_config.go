@@ -1,0 +1,191 @@
+package core
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// GroupConfig is a consumer group's configuration. In Kafka most of these
+// are consumer configs, set alike on every member; the playground sets them
+// once per group.
+type GroupConfig struct {
+	// SessionTimeoutMs (session.timeout.ms) is how long the coordinator
+	// waits for a member that stopped heartbeating before removing it.
+	// Kafka's default, 45s; its brokers accept 6s to 30m.
+	SessionTimeoutMs int64
+	// RebalanceMs (rebalance.ms, playground only) is how long one rebalance
+	// round takes in virtual time: the join and sync round trips that Kafka
+	// spends. Default 3s, like Kafka's group.initial.rebalance.delay.ms;
+	// 1ms to 10s.
+	RebalanceMs int64
+	// AutoCommit (auto.commit; Kafka's enable.auto.commit) commits
+	// positions in poll once AutoCommitIntervalMs has passed, before a
+	// rebalance revokes partitions, and on leaving. Off by default so that
+	// commits are the learner's to make (Kafka's default is on).
+	AutoCommit           bool
+	AutoCommitIntervalMs int64 // auto.commit.interval.ms: Kafka's default, 5s
+	// AutoOffsetReset (auto.offset.reset) decides where a member starts on
+	// a partition with no committed offset, or one below the log start:
+	// earliest, latest, or none (poll fails). The playground's default is
+	// earliest, so a new group reads what is there; Kafka's is latest.
+	AutoOffsetReset string
+	// LagAlertRecords and LagAlertMs (playground only) light the group's
+	// lag alert when its total lag in records, or its largest time lag,
+	// reaches them. 0 turns an alert off.
+	LagAlertRecords int64
+	LagAlertMs      int64
+	// Delivery (playground only) says how the members' code orders
+	// processing and commits. at-least-once: a member processes what a
+	// poll returned before it commits, so a crash before the commit makes
+	// the next owner receive those records again. at-most-once: a member
+	// commits what a poll returned first and processes it until its next
+	// poll, so a crash in between loses those records.
+	Delivery string
+}
+
+// Delivery semantics, for GroupConfig.Delivery.
+const (
+	AtLeastOnce = "at-least-once"
+	AtMostOnce  = "at-most-once"
+)
+
+// DefaultGroupConfig returns the configuration a new group starts with.
+func DefaultGroupConfig() GroupConfig {
+	return GroupConfig{
+		SessionTimeoutMs:     45 * secondMs,
+		RebalanceMs:          3 * secondMs,
+		AutoCommit:           false,
+		AutoCommitIntervalMs: 5 * secondMs,
+		AutoOffsetReset:      "earliest",
+		Delivery:             AtLeastOnce,
+	}
+}
+
+// groupConfigSpec describes one group config: its name, how to set it from
+// text and how to write it back.
+type groupConfigSpec struct {
+	name   string
+	set    func(c *GroupConfig, value string) error
+	format func(c GroupConfig) string
+}
+
+// durationIn parses a duration and checks it lies in [lo, hi].
+func durationIn(value string, lo, hi int64, why string) (int64, error) {
+	ms, err := ParseDuration(value)
+	if err != nil {
+		return 0, err
+	}
+	if ms < lo || ms > hi {
+		return 0, fmt.Errorf("must be between %s and %s%s, got %s", FormatDuration(lo), FormatDuration(hi), why, FormatDuration(ms))
+	}
+	return ms, nil
+}
+
+func choiceOf(value string, choices ...string) (string, error) {
+	for _, c := range choices {
+		if value == c {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not one of %s", value, strings.Join(choices, ", "))
+}
+
+func formatBool(b bool) string { return strconv.FormatBool(b) }
+
+var groupConfigSpecs = []groupConfigSpec{
+	{"auto.commit", func(c *GroupConfig, v string) error {
+		b, err := choiceOf(v, "true", "false")
+		c.AutoCommit = b == "true"
+		return err
+	}, func(c GroupConfig) string { return formatBool(c.AutoCommit) }},
+	{"auto.commit.interval.ms", func(c *GroupConfig, v string) (err error) {
+		c.AutoCommitIntervalMs, err = durationIn(v, 1, maxDurationMs, "")
+		return err
+	}, func(c GroupConfig) string { return FormatDuration(c.AutoCommitIntervalMs) }},
+	{"auto.offset.reset", func(c *GroupConfig, v string) (err error) {
+		c.AutoOffsetReset, err = choiceOf(v, "earliest", "latest", "none")
+		return err
+	}, func(c GroupConfig) string { return c.AutoOffsetReset }},
+	{"delivery", func(c *GroupConfig, v string) (err error) {
+		c.Delivery, err = choiceOf(v, AtLeastOnce, AtMostOnce)
+		return err
+	}, func(c GroupConfig) string { return c.Delivery }},
+	{"lag.alert.ms", func(c *GroupConfig, v string) (err error) {
+		c.LagAlertMs, err = durationIn(v, 0, maxDurationMs, " (0 turns it off)")
+		return err
+	}, func(c GroupConfig) string { return FormatDuration(c.LagAlertMs) }},
+	{"lag.alert.records", func(c *GroupConfig, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("want a whole number of records, 0 or more (0 turns it off), got %q", v)
+		}
+		c.LagAlertRecords = n
+		return nil
+	}, func(c GroupConfig) string { return strconv.FormatInt(c.LagAlertRecords, 10) }},
+	{"rebalance.ms", func(c *GroupConfig, v string) (err error) {
+		c.RebalanceMs, err = durationIn(v, 1, 10*secondMs, "")
+		return err
+	}, func(c GroupConfig) string { return FormatDuration(c.RebalanceMs) }},
+	{"session.timeout.ms", func(c *GroupConfig, v string) (err error) {
+		c.SessionTimeoutMs, err = durationIn(v, 6*secondMs, 30*minuteMs,
+			" (Kafka brokers' group.min.session.timeout.ms and group.max.session.timeout.ms)")
+		return err
+	}, func(c GroupConfig) string { return FormatDuration(c.SessionTimeoutMs) }},
+}
+
+// groupConfigAliases maps Kafka's consumer config names to the group
+// config they set.
+var groupConfigAliases = map[string]string{"enable.auto.commit": "auto.commit"}
+
+func findGroupConfigSpec(name string) (*groupConfigSpec, error) {
+	if alias, ok := groupConfigAliases[name]; ok {
+		name = alias
+	}
+	var names []string
+	for i := range groupConfigSpecs {
+		if groupConfigSpecs[i].name == name {
+			return &groupConfigSpecs[i], nil
+		}
+		names = append(names, groupConfigSpecs[i].name)
+	}
+	return nil, fmt.Errorf("unknown group config %q: the group configs are %s", name, strings.Join(names, ", "))
+}
+
+// Entries lists the configs in name order, values in canonical text.
+func (c GroupConfig) Entries() []ConfigEntry {
+	entries := make([]ConfigEntry, 0, len(groupConfigSpecs))
+	for _, spec := range groupConfigSpecs {
+		entries = append(entries, ConfigEntry{Name: spec.name, Value: spec.format(c)})
+	}
+	return entries
+}
+
+// SetGroupConfig sets one config of a group: session.timeout.ms,
+// rebalance.ms, auto.commit (or enable.auto.commit),
+// auto.commit.interval.ms, auto.offset.reset, lag.alert.records,
+// lag.alert.ms, delivery. Setting a config of a group that does not exist
+// creates it, empty, so a script can configure a group before anyone joins.
+// A new session timeout applies to members that stop from now on; a new
+// rebalance.ms to the next rebalance.
+func (l *PartitionedLog) SetGroupConfig(groupName, name, value string) error {
+	spec, err := findGroupConfigSpec(name)
+	if err != nil {
+		return fmt.Errorf("group %q: %v", groupName, err)
+	}
+	g, exists := l.groups.groups[groupName]
+	config := DefaultGroupConfig()
+	if exists {
+		config = g.config
+	}
+	if err := spec.set(&config, value); err != nil {
+		return fmt.Errorf("group %q: %s: %v", groupName, spec.name, err)
+	}
+	if !exists {
+		if g, err = l.newGroup(groupName); err != nil {
+			return err
+		}
+	}
+	g.config = config
+	return nil
+}

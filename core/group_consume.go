@@ -1,0 +1,431 @@
+package core
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// MaxPollRecords is the most records one Poll may ask for (Kafka's
+// max.poll.records defaults to 500).
+const MaxPollRecords = 100_000
+
+// Delivery is one record handed to a member by a poll.
+type Delivery struct {
+	Topic      string
+	Partition  int
+	Record     Record
+	Member     string
+	Time       int64
+	Generation int
+	// Redelivery says the group had delivered this offset before: after a
+	// crash, a rebalance or a reset, records since the last commit come
+	// again (at-least-once).
+	Redelivery bool
+}
+
+// The outcomes of a delivery, for DeliveryLogEntry.Outcome.
+const (
+	// OutcomeProcessing: the member is processing it (it came in its last
+	// poll).
+	OutcomeProcessing = "processing"
+	// OutcomeProcessed: the member polled again, committed (at-least-once)
+	// or left, so it finished processing it.
+	OutcomeProcessed = "processed"
+	// OutcomeUnprocessed: the member stopped while processing it and its
+	// offset was not committed: the next owner receives it again.
+	OutcomeUnprocessed = "unprocessed"
+	// OutcomeLost: the member stopped while processing it but had already
+	// committed its offset: nobody will process it (at-most-once).
+	OutcomeLost = "lost"
+)
+
+// DeliveryLogEntry is a delivery with what became of it.
+type DeliveryLogEntry struct {
+	Delivery
+	Outcome string
+}
+
+// DeliveryTotals counts a group's deliveries since it was created.
+type DeliveryTotals struct {
+	Delivered   int64
+	Redelivered int64 // deliveries of offsets the group had delivered before
+	// LostUnprocessed counts records whose offsets were committed before a
+	// member that was processing them stopped (at-most-once).
+	LostUnprocessed int64
+	// SkippedByReset counts offsets auto.offset.reset jumped over because
+	// the position or committed offset was below the log start: records
+	// retention or truncation removed before the group read them.
+	SkippedByReset int64
+}
+
+// Poll returns up to max records from the member's partitions and advances
+// its positions, never past the high watermark. Order: the partitions are
+// visited from the one that has waited longest; each gives as many records
+// as it has, up to what is left of max, and a partition that gave records
+// moves to the back of the order for the next poll (as Kafka's consumer
+// moves a fetched partition to the end), so a busy partition cannot starve
+// the others.
+//
+// A partition without a position starts at the committed offset; with no
+// committed offset, or one below the log start, auto.offset.reset decides
+// (none: the poll fails and nothing changes). Partitions paused by a
+// rebalance give nothing. Polling also finishes processing the previous
+// poll's records, and with auto-commit on commits the positions first once
+// the interval has passed.
+func (l *PartitionedLog) Poll(groupName, memberID string, max int) ([]Delivery, error) {
+	g, m, err := l.liveMember(groupName, memberID)
+	if err != nil {
+		return nil, err
+	}
+	if max < 1 || max > MaxPollRecords {
+		return nil, fmt.Errorf("poll of group %q by %q: max must be between 1 and %d, got %d", groupName, memberID, MaxPollRecords, max)
+	}
+	var order []TopicPartition
+	for _, tp := range m.pollOrder {
+		if !g.isPaused(tp) {
+			order = append(order, tp)
+		}
+	}
+	starts, err := l.startPositions(g, m, order)
+	if err != nil {
+		return nil, err
+	}
+
+	l.finishInFlight(g, m)
+	if g.config.AutoCommit && l.now-m.lastAutoCommit >= g.config.AutoCommitIntervalMs {
+		l.commitPositions(g, m)
+		m.lastAutoCommit = l.now
+	}
+	for _, s := range starts {
+		l.resetPosition(g, m, s)
+	}
+
+	var deliveries []Delivery
+	var gave []TopicPartition
+	m.inFlightFrom = g.deliverySeq
+	for _, tp := range order {
+		if len(deliveries) == max {
+			break
+		}
+		p := l.topics[tp.Topic].partitions[tp.Partition]
+		pos := m.positions[tp]
+		i := p.index(pos)
+		j := min(len(p.records), i+max-len(deliveries))
+		if i == j {
+			continue
+		}
+		for _, r := range p.records[i:j] {
+			d := Delivery{Topic: tp.Topic, Partition: tp.Partition, Record: r, Member: m.id, Time: l.now, Generation: g.generation,
+				Redelivery: r.Offset < g.deliveredTo[tp]}
+			deliveries = append(deliveries, d)
+			g.logDelivery(d)
+			detail := ""
+			if d.Redelivery {
+				detail = "redelivery"
+			}
+			l.emit(Event{Kind: EventDelivered, Group: g.name, Member: m.id, Topic: tp.Topic, Partition: tp.Partition, Offset: r.Offset, Generation: g.generation, Detail: detail})
+		}
+		m.setPosition(tp, p.records[j-1].Offset+1)
+		g.deliveredTo[tp] = max64(g.deliveredTo[tp], m.positions[tp])
+		gave = append(gave, tp)
+	}
+	m.inFlightTo = g.deliverySeq
+	m.pollOrder = slices.DeleteFunc(m.pollOrder, func(tp TopicPartition) bool { return slices.Contains(gave, tp) })
+	m.pollOrder = append(m.pollOrder, gave...)
+	return deliveries, nil
+}
+
+func max64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// startPosition is where a poll starts reading a partition that needs a
+// reset: the offset it had (if any) and the one it resets to.
+type startPosition struct {
+	tp       TopicPartition
+	had      int64
+	hadAny   bool
+	resetsTo int64
+}
+
+// startPositions works out, without changing anything, which partitions
+// need a position before the poll and where they start. It fails when
+// auto.offset.reset is none and one of them has nowhere to start.
+func (l *PartitionedLog) startPositions(g *group, m *member, order []TopicPartition) ([]startPosition, error) {
+	var starts []startPosition
+	for _, tp := range order {
+		p := l.topics[tp.Topic].partitions[tp.Partition]
+		pos, ok := m.positions[tp]
+		if ok && pos >= p.logStart {
+			continue
+		}
+		s := startPosition{tp: tp, had: pos, hadAny: ok}
+		if !ok {
+			s.had, s.hadAny = g.committed[tp]
+			if s.hadAny && s.had >= p.logStart {
+				s.resetsTo = s.had // the committed offset is valid: no reset
+				starts = append(starts, s)
+				continue
+			}
+		}
+		switch g.config.AutoOffsetReset {
+		case "earliest":
+			s.resetsTo = p.logStart
+		case "latest":
+			s.resetsTo = p.next
+		default:
+			if s.hadAny {
+				return nil, fmt.Errorf("%s: offset %d is below the log start offset %d and auto.offset.reset is none (Kafka: OffsetOutOfRangeException)", tp, s.had, p.logStart)
+			}
+			return nil, fmt.Errorf("%s: group %q has no committed offset and auto.offset.reset is none (Kafka: NoOffsetForPartitionException)", tp, g.name)
+		}
+		starts = append(starts, s)
+	}
+	return starts, nil
+}
+
+// resetPosition sets a starting position and counts the offsets a reset
+// jumped over as lost to retention.
+func (l *PartitionedLog) resetPosition(g *group, m *member, s startPosition) {
+	m.setPosition(s.tp, s.resetsTo)
+	if !s.hadAny || s.resetsTo <= s.had {
+		return
+	}
+	skipped := s.resetsTo - s.had
+	g.skipped[s.tp] += skipped
+	g.totals.SkippedByReset += skipped
+	l.emit(Event{Kind: EventLostToReset, Group: g.name, Member: m.id, Topic: s.tp.Topic, Partition: s.tp.Partition,
+		From: s.had, To: s.resetsTo, Count: int(min(skipped, int64(maxInt))), Detail: "auto.offset.reset=" + g.config.AutoOffsetReset})
+}
+
+const maxInt = int(^uint(0) >> 1)
+
+func (m *member) setPosition(tp TopicPartition, offset int64) {
+	if m.positions == nil {
+		m.positions = map[TopicPartition]int64{}
+	}
+	m.positions[tp] = offset
+}
+
+func (g *group) logDelivery(d Delivery) {
+	if len(g.deliveries) >= maxDeliveryLog {
+		g.deliveries = slices.Delete(g.deliveries, 0, len(g.deliveries)-maxDeliveryLog+1)
+	}
+	g.deliveries = append(g.deliveries, DeliveryLogEntry{Delivery: d, Outcome: OutcomeProcessing})
+	g.deliverySeq++
+	g.totals.Delivered++
+	if d.Redelivery {
+		g.totals.Redelivered++
+	}
+}
+
+// finishInFlight marks the member's last poll as processed.
+func (l *PartitionedLog) finishInFlight(g *group, m *member) {
+	for _, e := range g.inFlightEntries(m) {
+		e.Outcome = OutcomeProcessed
+	}
+}
+
+// abandonInFlight settles the last poll of a member that stops: records
+// whose offsets are committed are lost, the others will come again.
+func (l *PartitionedLog) abandonInFlight(g *group, m *member) {
+	lost := map[TopicPartition][]int64{}
+	for _, e := range g.inFlightEntries(m) {
+		tp := TopicPartition{e.Topic, e.Partition}
+		if committed, ok := g.committed[tp]; ok && committed > e.Record.Offset {
+			e.Outcome = OutcomeLost
+			lost[tp] = append(lost[tp], e.Record.Offset)
+			g.totals.LostUnprocessed++
+		} else {
+			e.Outcome = OutcomeUnprocessed
+		}
+	}
+	tps := slices.SortedFunc(maps.Keys(lost), compareTopicPartitions)
+	for _, tp := range tps {
+		offsets := lost[tp]
+		l.emit(Event{Kind: EventLostUnprocessed, Group: g.name, Member: m.id, Topic: tp.Topic, Partition: tp.Partition,
+			From: offsets[0], To: offsets[len(offsets)-1] + 1, Count: len(offsets), Detail: "committed before processing"})
+	}
+}
+
+// inFlightEntries returns pointers to the log entries of the member's last
+// poll still in the log, and forgets the poll.
+func (g *group) inFlightEntries(m *member) []*DeliveryLogEntry {
+	first := g.deliverySeq - int64(len(g.deliveries))
+	from := max64(m.inFlightFrom, first) - first
+	to := max64(m.inFlightTo, first) - first
+	m.inFlightFrom, m.inFlightTo = 0, 0
+	entries := make([]*DeliveryLogEntry, 0, to-from)
+	for i := from; i < to; i++ {
+		entries = append(entries, &g.deliveries[i])
+	}
+	return entries
+}
+
+// Commit commits the member's positions as the group's committed offsets:
+// for each partition it holds, the next offset to read. Under
+// delivery=at-least-once the member has processed its last poll by then.
+// During an eager rebalance a member holds nothing, so there is nothing to
+// commit.
+func (l *PartitionedLog) Commit(groupName, memberID string) error {
+	g, m, err := l.liveMember(groupName, memberID)
+	if err != nil {
+		return err
+	}
+	if g.config.Delivery == AtLeastOnce {
+		l.finishInFlight(g, m)
+	}
+	l.commitPositions(g, m)
+	return nil
+}
+
+func (l *PartitionedLog) commitPositions(g *group, m *member) {
+	for _, tp := range m.assigned {
+		if pos, ok := m.positions[tp]; ok {
+			g.committed[tp] = pos
+			l.emit(Event{Kind: EventCommitted, Group: g.name, Member: m.id, Topic: tp.Topic, Partition: tp.Partition, Offset: pos})
+		}
+	}
+}
+
+// CommitOffset commits an offset for one partition on behalf of the group,
+// as a consumer's commitSync with explicit offsets or an admin client does.
+// The offset is the next one to read, from 0 up to the high watermark; it
+// does not move any member's position.
+func (l *PartitionedLog) CommitOffset(groupName, topicName string, partition int, offset int64) error {
+	g, err := l.group(groupName)
+	if err != nil {
+		return err
+	}
+	_, p, err := l.partition(topicName, partition)
+	if err != nil {
+		return err
+	}
+	if offset < 0 || offset > p.next {
+		return fmt.Errorf("group %q cannot commit offset %d on %s/%d: offsets go from 0 to the high watermark %d", groupName, offset, topicName, partition, p.next)
+	}
+	g.committed[TopicPartition{topicName, partition}] = offset
+	l.emit(Event{Kind: EventCommitted, Group: groupName, Topic: topicName, Partition: partition, Offset: offset})
+	return nil
+}
+
+// GroupOffsets returns the group's committed offsets: for each partition,
+// the next offset the group will read.
+func (l *PartitionedLog) GroupOffsets(groupName string) (map[TopicPartition]int64, error) {
+	g, err := l.group(groupName)
+	if err != nil {
+		return nil, err
+	}
+	return maps.Clone(g.committed), nil
+}
+
+// The targets of ResetOffsets, as kafka-consumer-groups --reset-offsets
+// names them.
+const (
+	ResetToEarliest = "to-earliest"
+	ResetToLatest   = "to-latest"
+	ResetToOffset   = "to-offset"
+	ResetToDatetime = "to-datetime"
+)
+
+// ResetSpec says where to move a group's committed offsets.
+type ResetSpec struct {
+	To       string // to-earliest, to-latest, to-offset, to-datetime
+	Offset   int64  // for to-offset; clamped to the log start and high watermark, as Kafka's tool does
+	Datetime int64  // for to-datetime: the first record at or after this virtual time, or the high watermark
+	// Topic limits the reset to one topic; empty means every topic the group
+	// has committed offsets for (Kafka's --all-topics).
+	Topic string
+	// Partitions limits the reset to some partitions of Topic; empty means
+	// all of them.
+	Partitions []int
+}
+
+// ResetOffsets moves committed offsets like kafka-consumer-groups
+// --reset-offsets --execute. Like Kafka, it works only on a group with no
+// active members: members that crashed count until their session expires.
+func (l *PartitionedLog) ResetOffsets(groupName string, spec ResetSpec) error {
+	g, err := l.group(groupName)
+	if err != nil {
+		return err
+	}
+	if len(g.members) > 0 {
+		var names []string
+		for _, m := range g.members {
+			names = append(names, m.id)
+		}
+		return fmt.Errorf("group %q has active members (%s): Kafka resets offsets only when a group is inactive; stop its consumers first", groupName, strings.Join(names, ", "))
+	}
+	if !slices.Contains([]string{ResetToEarliest, ResetToLatest, ResetToOffset, ResetToDatetime}, spec.To) {
+		return fmt.Errorf("unknown reset %q: use %s, %s, %s or %s", spec.To, ResetToEarliest, ResetToLatest, ResetToOffset, ResetToDatetime)
+	}
+	tps, err := l.resetPartitions(g, spec)
+	if err != nil {
+		return err
+	}
+	targets := make([]int64, len(tps))
+	for i, tp := range tps {
+		p := l.topics[tp.Topic].partitions[tp.Partition]
+		switch spec.To {
+		case ResetToEarliest:
+			targets[i] = p.logStart
+		case ResetToLatest:
+			targets[i] = p.next
+		case ResetToOffset:
+			targets[i] = min(max(spec.Offset, p.logStart), p.next)
+		case ResetToDatetime:
+			targets[i] = p.next
+			for _, r := range p.records {
+				if r.Timestamp >= spec.Datetime {
+					targets[i] = r.Offset
+					break
+				}
+			}
+		}
+	}
+	for i, tp := range tps {
+		g.committed[tp] = targets[i]
+		l.emit(Event{Kind: EventOffsetsReset, Group: groupName, Topic: tp.Topic, Partition: tp.Partition, Offset: targets[i], Detail: spec.To})
+	}
+	return nil
+}
+
+// resetPartitions lists the partitions a reset covers, sorted.
+func (l *PartitionedLog) resetPartitions(g *group, spec ResetSpec) ([]TopicPartition, error) {
+	if spec.Topic == "" {
+		if len(spec.Partitions) > 0 {
+			return nil, fmt.Errorf("a reset of partitions needs a topic")
+		}
+		tps := slices.SortedFunc(maps.Keys(g.committed), compareTopicPartitions)
+		if len(tps) == 0 {
+			return nil, fmt.Errorf("group %q has no committed offsets: name a topic to reset", g.name)
+		}
+		return tps, nil
+	}
+	t, err := l.topic(spec.Topic)
+	if err != nil {
+		return nil, err
+	}
+	var tps []TopicPartition
+	if len(spec.Partitions) == 0 {
+		for p := range t.partitions {
+			tps = append(tps, TopicPartition{spec.Topic, p})
+		}
+		return tps, nil
+	}
+	for _, p := range spec.Partitions {
+		if _, _, err := l.partition(spec.Topic, p); err != nil {
+			return nil, err
+		}
+		if tp := (TopicPartition{spec.Topic, p}); !slices.Contains(tps, tp) {
+			tps = append(tps, tp)
+		}
+	}
+	slices.SortFunc(tps, compareTopicPartitions)
+	return tps, nil
+}

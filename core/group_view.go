@@ -1,0 +1,278 @@
+package core
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// GroupView is a read-only snapshot of a consumer group: what
+// kafka-consumer-groups --describe shows, and what the page draws.
+type GroupView struct {
+	Name       string
+	State      string // empty, rebalancing or stable
+	Generation int
+	Strategy   string
+	Config     GroupConfig
+	Members    []MemberView // sorted by id
+	// Rebalance is the rebalance in progress, nil when there is none.
+	Rebalance *RebalanceView
+	History   []RebalanceRecord // completed rounds, oldest first
+	// Partitions lists every partition of a topic some member subscribes
+	// to, and every partition with a committed offset, sorted.
+	Partitions []PartitionView
+	// TotalLag sums Lag over the partitions with a committed offset.
+	TotalLag int64
+	// MaxTimeLagMs is the largest TimeLagMs.
+	MaxTimeLagMs int64
+	// Alert is set when TotalLag reaches lag.alert.records or MaxTimeLagMs
+	// reaches lag.alert.ms; AlertReason says which.
+	Alert       bool
+	AlertReason string
+	Deliveries  []DeliveryLogEntry // the latest deliveries, oldest first
+	Totals      DeliveryTotals
+}
+
+// MemberView is one member of a group.
+type MemberView struct {
+	ID         string
+	InstanceID string   // empty for a dynamic member
+	Topics     []string // subscription, sorted
+	Generation int      // the generation its assignment comes from
+	Assignment []TopicPartition
+	Positions  []Position // next offset to read, for assigned partitions that have one
+	// Idle is set for a running member with no partitions in a stable group:
+	// there are more members than partitions.
+	Idle bool
+	// Down is "crashed", or "left" for a static member that shut down; the
+	// group keeps it until SessionExpiresAt.
+	Down             string
+	SessionExpiresAt int64
+}
+
+// Position is a member's next offset on one partition.
+type Position struct {
+	Topic     string
+	Partition int
+	Offset    int64
+}
+
+// RebalanceView is a rebalance in progress.
+type RebalanceView struct {
+	Cause     string
+	Round     int // 1; 2 for cooperative-sticky's follow-up round
+	StartedAt int64
+	// DoneAt is when it completes, unless it waits for WaitingFor: stopped
+	// members whose sessions have not expired yet.
+	DoneAt     int64
+	WaitingFor []string
+	Paused     []TopicPartition // partitions nobody consumes until it completes
+}
+
+// PartitionView is one partition as the group sees it. Lag and TimeLagMs
+// mean something only with HasCommitted; without a commit Kafka's tools show
+// "-".
+type PartitionView struct {
+	Topic          string
+	Partition      int
+	LogStart       int64
+	HighWatermark  int64
+	Owner          string // the member that owns it, empty for none
+	Paused         bool   // a rebalance stops it
+	Committed      int64
+	HasCommitted   bool
+	Lag            int64 // HighWatermark - Committed
+	TimeLagMs      int64 // now - timestamp of the record at Committed; 0 when caught up
+	SkippedByReset int64 // offsets auto.offset.reset jumped over here
+}
+
+// Group returns a snapshot of a group.
+func (l *PartitionedLog) Group(name string) (GroupView, error) {
+	g, err := l.group(name)
+	if err != nil {
+		return GroupView{}, err
+	}
+	v := GroupView{
+		Name:       g.name,
+		State:      g.state(),
+		Generation: g.generation,
+		Strategy:   g.strategy,
+		Config:     g.config,
+		Deliveries: slices.Clone(g.deliveries),
+		Totals:     g.totals,
+	}
+	for _, h := range g.history {
+		v.History = append(v.History, h.clone())
+	}
+	owners := map[TopicPartition]string{}
+	for _, m := range g.members {
+		mv := MemberView{
+			ID:         m.id,
+			InstanceID: m.instanceID,
+			Topics:     slices.Clone(m.topics),
+			Generation: m.generation,
+			Assignment: slices.Clone(m.assigned),
+			Idle:       m.down == "" && len(m.assigned) == 0 && g.rebalance == nil,
+			Down:       m.down,
+		}
+		if m.down != "" {
+			mv.SessionExpiresAt = m.expiresAt
+		}
+		for _, tp := range m.assigned {
+			owners[tp] = m.id
+			if pos, ok := m.positions[tp]; ok {
+				mv.Positions = append(mv.Positions, Position{tp.Topic, tp.Partition, pos})
+			}
+		}
+		v.Members = append(v.Members, mv)
+	}
+	if r := g.rebalance; r != nil {
+		v.Rebalance = &RebalanceView{Cause: r.cause, Round: r.round, StartedAt: r.startedAt, DoneAt: r.doneAt, Paused: slices.Clone(r.paused)}
+		for _, m := range g.members {
+			if m.down != "" {
+				v.Rebalance.WaitingFor = append(v.Rebalance.WaitingFor, m.id)
+			}
+		}
+	}
+	for _, tp := range l.groupPartitions(g) {
+		pv := l.partitionView(g, tp)
+		pv.Owner = owners[tp]
+		v.Partitions = append(v.Partitions, pv)
+		if pv.HasCommitted {
+			v.TotalLag += pv.Lag
+			v.MaxTimeLagMs = max(v.MaxTimeLagMs, pv.TimeLagMs)
+		}
+	}
+	switch c := g.config; {
+	case c.LagAlertRecords > 0 && v.TotalLag >= c.LagAlertRecords:
+		v.Alert, v.AlertReason = true, fmt.Sprintf("lag of %d records reaches lag.alert.records=%d", v.TotalLag, c.LagAlertRecords)
+	case c.LagAlertMs > 0 && v.MaxTimeLagMs >= c.LagAlertMs:
+		v.Alert, v.AlertReason = true, fmt.Sprintf("time lag of %s reaches lag.alert.ms=%s", FormatDuration(v.MaxTimeLagMs), FormatDuration(c.LagAlertMs))
+	}
+	return v, nil
+}
+
+// groupPartitions lists the partitions of the topics the members subscribe
+// to and the partitions with committed offsets, sorted.
+func (l *PartitionedLog) groupPartitions(g *group) []TopicPartition {
+	set := map[TopicPartition]bool{}
+	for topic, n := range l.partitionCounts(g) {
+		for p := range n {
+			set[TopicPartition{topic, p}] = true
+		}
+	}
+	for tp := range g.committed {
+		set[tp] = true
+	}
+	return slices.SortedFunc(maps.Keys(set), compareTopicPartitions)
+}
+
+func (l *PartitionedLog) partitionView(g *group, tp TopicPartition) PartitionView {
+	p := l.topics[tp.Topic].partitions[tp.Partition]
+	pv := PartitionView{
+		Topic:          tp.Topic,
+		Partition:      tp.Partition,
+		LogStart:       p.logStart,
+		HighWatermark:  p.next,
+		Paused:         g.isPaused(tp),
+		SkippedByReset: g.skipped[tp],
+	}
+	pv.Committed, pv.HasCommitted = g.committed[tp]
+	if pv.HasCommitted {
+		pv.Lag = p.next - pv.Committed
+		if i := p.index(pv.Committed); pv.Lag > 0 && i < len(p.records) {
+			pv.TimeLagMs = max(0, l.now-p.records[i].Timestamp)
+		}
+	}
+	return pv
+}
+
+// MembershipChange is a change to a group's members, for CompareMovement.
+type MembershipChange struct {
+	Join  []AssignMember // members that would join (ID, Topics, InstanceID)
+	Leave []string       // ids of members that would leave
+}
+
+// StrategyMovement is what one strategy would do with a membership change.
+type StrategyMovement struct {
+	Strategy string
+	Before   Assignment // the strategy's assignment of the group as it is
+	After    Assignment // after the change (both rounds for cooperative-sticky)
+	Moved    int        // partitions whose owner changed
+}
+
+// CompareMovement says, for each strategy, how many partitions a membership
+// change would move: each strategy assigns the group as it is now, then
+// rebalances after the change from its own assignment. The group itself
+// does not change.
+func (l *PartitionedLog) CompareMovement(groupName string, change MembershipChange) ([]StrategyMovement, error) {
+	g, err := l.group(groupName)
+	if err != nil {
+		return nil, err
+	}
+	var before, after []AssignMember
+	for _, m := range g.members {
+		if m.down != "" {
+			continue
+		}
+		am := AssignMember{ID: m.id, InstanceID: m.instanceID, Topics: slices.Clone(m.topics)}
+		before = append(before, am)
+		if !slices.Contains(change.Leave, m.id) {
+			after = append(after, am)
+		}
+	}
+	for _, id := range change.Leave {
+		if !slices.ContainsFunc(before, func(m AssignMember) bool { return m.ID == id }) {
+			return nil, fmt.Errorf("group %q has no running member %q to leave", groupName, id)
+		}
+	}
+	for _, m := range change.Join {
+		if err := validGroupName("member", m.ID); err != nil {
+			return nil, err
+		}
+		for _, topic := range m.Topics {
+			if _, err := l.topic(topic); err != nil {
+				return nil, fmt.Errorf("member %q cannot subscribe: %v", m.ID, err)
+			}
+		}
+		after = append(after, AssignMember{ID: m.ID, InstanceID: m.InstanceID, Topics: slices.Clone(m.Topics)})
+	}
+	counts := map[string]int{}
+	for _, m := range append(slices.Clone(before), after...) {
+		for _, topic := range m.Topics {
+			counts[topic] = len(l.topics[topic].partitions)
+		}
+	}
+	return CompareStrategies(before, after, counts)
+}
+
+// CompareStrategies runs each strategy on the members before a change, then
+// on the members after it with what they owned, and counts the partitions
+// that changed owner. For cooperative-sticky it runs both rounds.
+func CompareStrategies(before, after []AssignMember, partitions map[string]int) ([]StrategyMovement, error) {
+	var out []StrategyMovement
+	for _, strategy := range Strategies() {
+		first, err := Assign(strategy, before, partitions)
+		if err != nil {
+			return nil, err
+		}
+		members := slices.Clone(after)
+		for i := range members {
+			members[i].Owned, members[i].Generation = first[members[i].ID], 1
+		}
+		second, err := Assign(strategy, members, partitions)
+		if err != nil {
+			return nil, err
+		}
+		if IsCooperative(strategy) {
+			for i := range members {
+				members[i].Owned, members[i].Generation = second[members[i].ID], 2
+			}
+			if second, err = Assign(strategy, members, partitions); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, StrategyMovement{Strategy: strategy, Before: first, After: second, Moved: MovedPartitions(first, second)})
+	}
+	return out, nil
+}
