@@ -46,6 +46,17 @@ func (h *harness) run(t *testing.T, d *datadriven.TestData) string {
 			return "error: " + err.Error() + "\n"
 		}
 		return link + "\n"
+	case "load-link":
+		// The golden corpus: a link, its script and the state it makes.
+		script, err := DecodeLink(d.Input)
+		if err != nil {
+			return "error: " + err.Error() + "\n"
+		}
+		s, err := Load(script)
+		if err != nil {
+			return "error: " + err.Error() + "\n"
+		}
+		return script + "----\n" + StateText(s.Log())
 	case "decode-link":
 		script, err := DecodeLink(d.Input)
 		if err != nil {

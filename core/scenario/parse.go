@@ -30,8 +30,9 @@ func (e *Error) Error() string {
 // Command is one parsed line of a scenario.
 type Command struct {
 	Name string
-	// Args in canonical order: positionals, then flags, then name=value
-	// arguments in the command's order, then configs sorted by name.
+	// Args in canonical order: positionals, name=value arguments in the
+	// command's order, configs sorted by name, then flags (for reset, the
+	// flags come right after the positionals).
 	// Values are canonical (durations in their largest exact unit, ...).
 	Args []Arg
 	Line int // 1-based line in the script it came from; 0 if built in code
@@ -372,11 +373,15 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 
 	// Canonical order: positionals, flags and named arguments in the spec's
 	// order, configs sorted by name.
-	c.Args = append(c.Args, positional...)
+	var orderedFlags []Arg
 	for _, f := range spec.flags {
 		if a, ok := findArg(flags, f); ok {
-			c.Args = append(c.Args, a)
+			orderedFlags = append(orderedFlags, a)
 		}
+	}
+	c.Args = append(c.Args, positional...)
+	if spec.flagsFirst {
+		c.Args = append(c.Args, orderedFlags...)
 	}
 	for _, as := range spec.named {
 		if a, ok := findArg(named, as.name); ok {
@@ -385,6 +390,9 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 	}
 	sort.Slice(configs, func(i, j int) bool { return configs[i].Name < configs[j].Name })
 	c.Args = append(c.Args, configs...)
+	if !spec.flagsFirst {
+		c.Args = append(c.Args, orderedFlags...)
+	}
 	if spec.check != nil {
 		if err := spec.check(&c); err != nil {
 			return c, err

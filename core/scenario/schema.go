@@ -51,6 +51,11 @@ type commandSpec struct {
 	usage      string // one line, shown in errors
 	positional []argSpec
 	flags      []string  // bare words allowed after the positionals
+	// flagsFirst writes the flags right after the positionals in the
+	// canonical form, where the flag is what the command does (reset
+	// GROUP to-earliest); otherwise they come last (produce T key=K
+	// tombstone).
+	flagsFirst bool
 	named      []argSpec // name=value arguments, in canonical order
 	// configs returns the config names (with kinds) the command also takes
 	// as name=value arguments, given its positionals; nil when it takes none.
@@ -93,8 +98,9 @@ var groupConfigs = []argSpec{
 	{name: "auto.commit", kind: kindBool},
 	{name: "auto.commit.interval.ms", kind: kindMs},
 	{name: "auto.offset.reset", kind: kindChoice, choices: []string{"earliest", "latest", "none"}},
+	{name: "delivery", kind: kindChoice, choices: []string{"at-least-once", "at-most-once"}},
 	{name: "lag.alert.ms", kind: kindMs},
-	{name: "lag.alert.records", kind: kindCount, min: 0, max: 1 << 40},
+	{name: "lag.alert.records", kind: kindCount, min: 0, max: 1 << 62},
 	{name: "rebalance.ms", kind: kindMs},
 	{name: "session.timeout.ms", kind: kindMs},
 }
@@ -206,6 +212,7 @@ var commandSpecs = []*commandSpec{
 		usage:      "reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]",
 		positional: []argSpec{pos("group", kindName)},
 		flags:      []string{"to-earliest", "to-latest"},
+		flagsFirst: true,
 		named: []argSpec{
 			{name: "to-offset", kind: kindCount, min: 0, max: 1 << 62},
 			{name: "to-datetime", kind: kindDuration},
