@@ -50,7 +50,7 @@ type commandSpec struct {
 	name       string
 	usage      string // one line, shown in errors
 	positional []argSpec
-	flags      []string  // bare words allowed after the positionals
+	flags      []string // bare words allowed after the positionals
 	// flagsFirst writes the flags right after the positionals in the
 	// canonical form, where the flag is what the command does (reset
 	// GROUP to-earliest); otherwise they come last (produce T key=K
