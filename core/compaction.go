@@ -108,11 +108,11 @@ func (p *partition) rewriteSegments(end int) {
 	kept := p.segments[:0]
 	for i, s := range p.segments {
 		if i < end {
-			from, to := p.index(s.base), p.index(p.segmentEnd(i))
+			from, to := p.segmentRecords(i)
 			if from == to {
 				continue
 			}
-			s.count, s.bytes, s.maxTimestamp = to-from, 0, 0
+			s.bytes, s.maxTimestamp = 0, 0
 			for _, r := range p.records[from:to] {
 				s.bytes += recordSize(r.Key, r.Value)
 				s.maxTimestamp = max(s.maxTimestamp, r.Timestamp)

@@ -56,7 +56,7 @@ func dumpLog(l *PartitionedLog) string {
 		t := l.topics[name]
 		fmt.Fprintf(&b, "topic %s %+v rr=%d sticky=%d/%d\n", name, t.config, t.roundRobin, t.sticky, t.stickyCount)
 		for i, p := range t.partitions {
-			fmt.Fprintf(&b, " p%d start=%d next=%d horizons=%v\n", i, p.logStart, p.next, p.horizons)
+			fmt.Fprintf(&b, " p%d start=%d next=%d since=%d horizons=%v\n", i, p.logStart, p.next, p.activeSince, p.horizons)
 			for _, s := range p.segments {
 				fmt.Fprintf(&b, "  seg %+v\n", s)
 			}

@@ -17,7 +17,10 @@ type PartitionedLog struct {
 	topics     map[string]*topic
 	topicNames []string // sorted; every loop over topics goes through it
 
-	events []Event
+	// events pending for DrainEvents, oldest first; once there are
+	// maxPendingEvents they form a ring whose oldest is at eventsHead.
+	events     []Event
+	eventsHead int
 
 	groups groupState
 }
@@ -111,6 +114,7 @@ func (l *PartitionedLog) Clone() *PartitionedLog {
 		topics:     make(map[string]*topic, len(l.topics)),
 		topicNames: slices.Clone(l.topicNames),
 		events:     slices.Clone(l.events),
+		eventsHead: l.eventsHead,
 		groups:     l.groups.clone(),
 	}
 	for name, t := range l.topics {
@@ -119,23 +123,26 @@ func (l *PartitionedLog) Clone() *PartitionedLog {
 	return c
 }
 
-// DrainEvents returns the events appended since the last call and forgets
-// them. At most the latest 65,536 are kept between two calls; a caller that
-// animates every record drains after each command.
+// DrainEvents returns the events appended since the last call, oldest first,
+// and forgets them. Only the latest 65,536 are kept between two calls: a
+// caller that shows every record drains after each command.
 func (l *PartitionedLog) DrainEvents() []Event {
 	events := l.events
-	l.events = nil
+	if l.eventsHead > 0 {
+		events = append(slices.Clone(l.events[l.eventsHead:]), l.events[:l.eventsHead]...)
+	}
+	l.events, l.eventsHead = nil, 0
 	return events
 }
 
 func (l *PartitionedLog) emit(e Event) {
 	e.Time = l.now
-	if len(l.events) >= 2*maxPendingEvents {
-		n := copy(l.events, l.events[len(l.events)-maxPendingEvents+1:])
-		clear(l.events[n:])
-		l.events = l.events[:n]
+	if len(l.events) < maxPendingEvents {
+		l.events = append(l.events, e)
+		return
 	}
-	l.events = append(l.events, e)
+	l.events[l.eventsHead] = e
+	l.eventsHead = (l.eventsHead + 1) % maxPendingEvents
 }
 
 // randomIntn returns a number in [0, n) from the seeded generator

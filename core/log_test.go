@@ -191,6 +191,7 @@ func TestBadInputLeavesStateUnchanged(t *testing.T) {
 		{"consume max 0", func() error { _, err := l.Consume("orders", 0, 0, 0); return err }},
 		{"truncate negative", func() error { return l.Truncate("orders", 0, -1) }},
 		{"truncate unknown", func() error { return l.Truncate("nope", 0, 0) }},
+		{"truncate compacted", func() error { return l.Truncate("orders", 0, 1) }},
 		{"topic exists", func() error { return l.CreateTopic("orders", 1, nil) }},
 		{"zero partitions", func() error { return l.CreateTopic("t", 0, nil) }},
 		{"too many partitions", func() error { return l.CreateTopic("t", 1001, nil) }},
@@ -340,7 +341,12 @@ func TestDrainEvents(t *testing.T) {
 		produceTo(t, l, "orders", 0, "k", "v")
 	}
 	events = l.DrainEvents()
-	if len(events) > 2*maxPendingEvents || events[len(events)-1].Offset != 3*maxPendingEvents {
-		t.Fatalf("%d events kept, last %+v", len(events), events[len(events)-1])
+	if len(events) != maxPendingEvents || events[0].Offset != 2*maxPendingEvents+1 || events[len(events)-1].Offset != 3*maxPendingEvents {
+		t.Fatalf("%d events kept, first %+v, last %+v", len(events), events[0], events[len(events)-1])
+	}
+	for i := 1; i < len(events); i++ {
+		if events[i].Offset != events[i-1].Offset+1 {
+			t.Fatalf("events out of order at %d: %d after %d", i, events[i].Offset, events[i-1].Offset)
+		}
 	}
 }

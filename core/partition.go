@@ -11,6 +11,9 @@ type partition struct {
 	segments []segment // oldest first; the last one is the active segment; never empty
 	logStart int64     // first offset a reader may ask for
 	next     int64     // the next offset to assign: the high watermark
+	// activeSince is the timestamp of the active segment's first record,
+	// which segment.ms measures from (meaningless while it is empty).
+	activeSince int64
 
 	// horizons lists, in offset order, tombstones a cleaning has seen and
 	// when they may go (Kafka 3.1+ stores this delete horizon in the batch).
@@ -21,15 +24,12 @@ type partition struct {
 // to the next segment's base (the active segment: up to the high watermark).
 type segment struct {
 	base      int64
-	count     int   // retained records (offset >= log start)
 	bytes     int64 // bytes written to the file; truncation does not shrink a file, cleaning rewrites it
 	createdAt int64 // when the segment was rolled
-	// firstTimestamp is the timestamp of the segment's first record, which
-	// segment.ms measures from; maxTimestamp is the newest, which
-	// retention.ms measures from (the creation time while empty, like a
-	// file's modification time).
-	firstTimestamp int64
-	maxTimestamp   int64
+	// maxTimestamp is the newest record's timestamp, which retention.ms
+	// measures from (the creation time while empty, like a file's
+	// modification time).
+	maxTimestamp int64
 }
 
 type tombstoneHorizon struct {
@@ -47,11 +47,12 @@ func newPartition(base, now int64) *partition {
 
 func (p *partition) clone() *partition {
 	return &partition{
-		records:  slices.Clone(p.records),
-		segments: slices.Clone(p.segments),
-		logStart: p.logStart,
-		next:     p.next,
-		horizons: slices.Clone(p.horizons),
+		records:     slices.Clone(p.records),
+		segments:    slices.Clone(p.segments),
+		logStart:    p.logStart,
+		next:        p.next,
+		activeSince: p.activeSince,
+		horizons:    slices.Clone(p.horizons),
 	}
 }
 
@@ -122,16 +123,15 @@ func (p *partition) append(r Record, size int64, config *TopicConfig) {
 	if written := p.next - active.base; written > 0 {
 		full := active.bytes+size > config.SegmentBytes ||
 			config.SegmentRecords > 0 && written >= config.SegmentRecords ||
-			r.Timestamp-active.firstTimestamp > config.SegmentMs
+			r.Timestamp-p.activeSince > config.SegmentMs
 		if full {
 			p.roll(r.Timestamp)
 			active = &p.segments[len(p.segments)-1]
 		}
 	}
 	if p.next == active.base {
-		active.firstTimestamp = r.Timestamp
+		p.activeSince = r.Timestamp
 	}
-	active.count++
 	active.bytes += size
 	active.maxTimestamp = max(active.maxTimestamp, r.Timestamp)
 	p.records = append(p.records, r)
@@ -164,9 +164,7 @@ func (p *partition) dropBefore(offset int64) int {
 	return i
 }
 
-// recount sets each segment's retained-record count from the records.
-func (p *partition) recount() {
-	for i := range p.segments {
-		p.segments[i].count = p.index(p.segmentEnd(i)) - p.index(p.segments[i].base)
-	}
+// segmentRecords returns where segment i's retained records are in records.
+func (p *partition) segmentRecords(i int) (from, to int) {
+	return p.index(p.segments[i].base), p.index(p.segmentEnd(i))
 }

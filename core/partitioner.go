@@ -109,10 +109,23 @@ func keyedReason(key string, n, p int) string {
 	var room [64]byte
 	buf := room[:0]
 	buf = append(buf, "murmur2("...)
-	buf = strconv.AppendQuote(buf, key)
+	buf = appendQuoted(buf, key)
 	buf = append(buf, ") % "...)
 	buf = strconv.AppendInt(buf, int64(n), 10)
 	buf = append(buf, " = "...)
 	buf = strconv.AppendInt(buf, int64(p), 10)
 	return string(buf)
+}
+
+// appendQuoted appends key in Go's double-quoted form (strconv.Quote), fast
+// for the common key of printable ASCII.
+func appendQuoted(buf []byte, key string) []byte {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return strconv.AppendQuote(buf, key)
+		}
+	}
+	buf = append(buf, '"')
+	buf = append(buf, key...)
+	return append(buf, '"')
 }

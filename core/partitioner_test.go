@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -129,6 +130,14 @@ func TestSingleStickyPartition(t *testing.T) {
 	for range 3 * StickyBatchRecords {
 		if res := mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: -1}); res.Partition != 0 {
 			t.Fatalf("one partition, got %d", res.Partition)
+		}
+	}
+}
+
+func TestAppendQuotedIsStrconvQuote(t *testing.T) {
+	for _, key := range []string{"", "acct-1", `a"b`, `a\b`, "tab\there", "ü", "\x00\xff", "~ !"} {
+		if got, want := string(appendQuoted(nil, key)), strconv.Quote(key); got != want {
+			t.Errorf("appendQuoted(%q) = %s, want %s", key, got, want)
 		}
 	}
 }

@@ -142,10 +142,11 @@ func (l *PartitionedLog) Segments(topicName string, partition int) ([]SegmentInf
 	}
 	infos := make([]SegmentInfo, len(p.segments))
 	for i, s := range p.segments {
+		from, to := p.segmentRecords(i)
 		infos[i] = SegmentInfo{
 			BaseOffset:   s.base,
 			EndOffset:    p.segmentEnd(i),
-			Records:      s.count,
+			Records:      to - from,
 			Bytes:        s.bytes,
 			MaxTimestamp: s.maxTimestamp,
 			CreatedAt:    s.createdAt,

@@ -9,10 +9,17 @@ import "fmt"
 // (Kafka's OFFSET_OUT_OF_RANGE). Segments that lie wholly below the new log
 // start are deleted at once (Kafka deletes them at its next retention check);
 // the segment the new log start falls in stays, its file unchanged.
+//
+// Like Kafka, Truncate refuses a topic whose cleanup.policy lacks delete
+// (POLICY_VIOLATION), and, unlike Kafka's -1 for "the high watermark", takes
+// no negative offset.
 func (l *PartitionedLog) Truncate(topicName string, partition int, before int64) error {
-	_, p, err := l.partition(topicName, partition)
+	t, p, err := l.partition(topicName, partition)
 	if err != nil {
 		return err
+	}
+	if !t.config.Deletes() {
+		return fmt.Errorf("%s/%d: records cannot be deleted: cleanup.policy=%s has no delete (POLICY_VIOLATION)", topicName, partition, t.config.CleanupPolicy)
 	}
 	if before < 0 {
 		return fmt.Errorf("%s/%d: cannot truncate before a negative offset (%d)", topicName, partition, before)
@@ -33,7 +40,6 @@ func (l *PartitionedLog) Truncate(topicName string, partition int, before int64)
 		gone++
 	}
 	p.segments = p.segments[gone:]
-	p.segments[0].count = p.index(p.segmentEnd(0))
 	l.emit(Event{Kind: EventTruncated, Topic: topicName, Partition: partition, From: from, To: before, Count: removed})
 	return nil
 }
