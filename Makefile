@@ -6,10 +6,10 @@ PREFIX  ?= /
 # Public URL of the hosted site, for link previews (og:url); empty: none.
 URL     ?=
 
-GOROOT  := $(shell $(GO) env GOROOT)
+GOROOT   = $(shell $(GO) env GOROOT)
 WASM    := bin/app.wasm
 # Packages tested natively: everything but the browser tests.
-NATIVE  := $(shell $(GO) list ./... | grep -v '/e2e$$')
+NATIVE   = $(shell $(GO) list ./... | grep -v '/e2e$$')
 
 .PHONY: serve dist test bench clean wasm vet test-native test-wasm test-browser chromium
 
