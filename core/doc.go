@@ -12,6 +12,35 @@
 // error it returns a message naming the problem and the state is untouched. No
 // input may make it panic, because a panic in WebAssembly kills the page.
 //
+// # Where the log simplifies Kafka
+//
+// The log follows Kafka's rules for partitioning, offsets, DeleteRecords,
+// segment retention and compaction. Where it departs, it does so on purpose
+// and says so here:
+//
+//   - One replica, no broker: produce is acknowledged at once and the high
+//     watermark is the log end offset.
+//   - Smaller defaults (DefaultTopicConfig lists them beside Kafka's) so that
+//     segments and retention show with a few dozen records.
+//   - segment.records is the playground's own config: it rolls a segment
+//     after a number of records. partitioner is too: Kafka chooses keyless
+//     behaviour in the producer (partitioner.class).
+//   - A record's size, for segment.bytes and retention.bytes, is
+//     len(key)+len(value)+8 bytes, about Kafka's per-record framing; records
+//     are not batched, so the 61-byte batch header is not counted.
+//   - Retention checks run every RetentionCheckIntervalMs (30s; Kafka's
+//     log.retention.check.interval.ms defaults to 5 minutes) of virtual time,
+//     at multiples of the interval. Segments wholly below a new log start are
+//     deleted by Truncate at once rather than at the next check.
+//   - The cleaner runs only when Compact is called (Kafka's runs in the
+//     background when min.cleanable.dirty.ratio is reached) and cleans each
+//     segment on its own, removing segments it empties (Kafka merges small
+//     cleaned segments into one).
+//   - The sticky partitioner moves on after StickyBatchRecords records
+//     rather than after a full batch of batch.size bytes.
+//   - Timestamps are the virtual clock at produce time (LogAppendTime-like):
+//     producers cannot set them, so they never go backwards in a partition.
+//
 // The entry point is PartitionedLog. Operations that change state append
 // Events, which callers collect with DrainEvents to animate or print them.
 package core
