@@ -64,7 +64,7 @@ func main() {
 	}
 	if !*serveOnly {
 		publicURL := *siteURL
-		if publicURL == "" && !*buildOnly {
+		if publicURL == "" && !*buildOnly && !strings.HasSuffix(*addr, ":0") {
 			publicURL = "http://" + *addr + p
 		}
 		cfg := siteConfig{Out: *out, Prefix: p, Wasm: *wasm, Static: *static, URL: publicURL}

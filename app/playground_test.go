@@ -185,3 +185,21 @@ func TestPartitionLaneDrawsOnlyTheNewestRecords(t *testing.T) {
 		t.Error("the lane does not say how many records it leaves out")
 	}
 }
+
+// BenchmarkPlaygroundLoadsALink measures what opening a shared link costs
+// before the first render: decode, replay, snapshot.
+func BenchmarkPlaygroundLoadsALink(b *testing.B) {
+	script := "seed 1\ntopic orders partitions=8\nproduce orders value=v count=10000\n"
+	link, err := scenario.EncodeLink(script)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := &Playground{}
+	for b.Loop() {
+		p.ready = false
+		p.applyLink(link)
+		if p.err != "" {
+			b.Fatal(p.err)
+		}
+	}
+}
