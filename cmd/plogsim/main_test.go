@@ -169,6 +169,9 @@ func TestDemo(t *testing.T) {
 	for _, want := range []string{
 		`murmur2("acct-1") % 4 = 2: orders/2 holds acct-1 at 0:created, 1:paid, 2:shipped, in order`,
 		"log start offset 4, high watermark 6",
+		"orders/2: c1 read [0 1]; c2 went on from offset 2; committed 3, lag 0",
+		"by-range (range): a owns [0 1 2], b owns [3 4]",
+		"by-turns (roundrobin): a owns [0 2 4], b owns [1 3]",
 		"#v1.",
 	} {
 		if !strings.Contains(out, want) {

@@ -14,7 +14,10 @@ func EventText(e core.Event) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", formatDuration(e.Time), e.Kind)
 	tp := e.Topic + "/" + strconv.Itoa(e.Partition)
-	member := e.Group + "/" + e.Member
+	member := e.Group
+	if e.Member != "" {
+		member += "/" + e.Member
+	}
 	switch e.Kind {
 	case core.EventProduced:
 		fmt.Fprintf(&b, " %s offset=%d", tp, e.Offset)
@@ -32,8 +35,10 @@ func EventText(e core.Event) string {
 		fmt.Fprintf(&b, " %s generation=%d", e.Group, e.Generation)
 	case core.EventRebalanceDone:
 		fmt.Fprintf(&b, " %s generation=%d moved=%d", e.Group, e.Generation, e.Count)
-	case core.EventMemberJoined, core.EventMemberLeft:
+	case core.EventMemberJoined, core.EventMemberLeft, core.EventMemberStopped:
 		b.WriteString(" " + member)
+	case core.EventLostUnprocessed:
+		fmt.Fprintf(&b, " %s %s offsets=%d..%d lost=%d", member, tp, e.From, e.To, e.Count)
 	case core.EventLostToReset:
 		fmt.Fprintf(&b, " %s %s offsets=%d..%d lost=%d", e.Group, tp, e.From, e.To, e.Count)
 	case core.EventOffsetsReset:

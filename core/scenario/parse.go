@@ -225,7 +225,7 @@ type token struct {
 
 // tokenize splits a line into words, name=value pairs and quoted strings.
 func tokenize(line string, lineNo int) ([]token, int, error) {
-	var toks []token
+	toks := make([]token, 0, 8)
 	i := 0
 	col := func(byteIndex int) int { return utf8.RuneCountInString(line[:byteIndex]) + 1 }
 	for {
@@ -373,6 +373,7 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 
 	// Canonical order: positionals, flags and named arguments in the spec's
 	// order, configs sorted by name.
+	c.Args = make([]Arg, 0, len(toks)-1)
 	var orderedFlags []Arg
 	for _, f := range spec.flags {
 		if a, ok := findArg(flags, f); ok {

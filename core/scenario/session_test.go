@@ -76,7 +76,22 @@ func TestLoadStopsAtTheFailingLine(t *testing.T) {
 // steps build (topics a and b), sometimes not.
 func genStep(t *rapid.T) string {
 	topic := rapid.SampledFrom([]string{"a", "b"}).Draw(t, "topic")
-	switch rapid.IntRange(0, 9).Draw(t, "kind") {
+	member := rapid.SampledFrom([]string{"c1", "c2", "c3"}).Draw(t, "member")
+	switch rapid.IntRange(0, 16).Draw(t, "kind") {
+	case 10:
+		return "join g " + member + " topics=" + topic + " strategy=" + rapid.SampledFrom(Strategies).Draw(t, "strategy")
+	case 11:
+		return "poll g " + member + " max=" + fmt.Sprint(rapid.IntRange(1, 5).Draw(t, "max"))
+	case 12:
+		return "commit g " + member
+	case 13:
+		return rapid.SampledFrom([]string{"leave", "crash"}).Draw(t, "how") + " g " + member
+	case 14:
+		return "consumer g " + member + " rate=2/s max=3 commit"
+	case 15:
+		return "reset g to-earliest"
+	case 16:
+		return "config group g auto.commit=true rebalance.ms=" + rapid.SampledFrom([]string{"1s", "5s"}).Draw(t, "reb")
 	case 0:
 		return "topic " + topic + " partitions=" + fmt.Sprint(rapid.IntRange(1, 4).Draw(t, "n")) + " segment.records=3 retention.ms=" + rapid.SampledFrom([]string{"1m", "10m"}).Draw(t, "ret")
 	case 1, 2, 3:
@@ -233,17 +248,24 @@ func TestPartitionLimit(t *testing.T) {
 	}
 }
 
-func TestTopicConfigsMatchEngine(t *testing.T) {
+// checkSameNames fails unless the language accepts exactly the configs the
+// engine lists.
+func checkSameNames(t *testing.T, entries []core.ConfigEntry, specs []argSpec) {
+	t.Helper()
 	var engine, language []string
-	for _, e := range core.DefaultTopicConfig().Entries() {
+	for _, e := range entries {
 		engine = append(engine, e.Name)
 	}
-	for _, c := range topicConfigs {
+	for _, c := range specs {
 		language = append(language, c.name)
 	}
 	if fmt.Sprint(engine) != fmt.Sprint(language) {
 		t.Fatalf("engine configs %v, language configs %v", engine, language)
 	}
+}
+
+func TestTopicConfigsMatchEngine(t *testing.T) {
+	checkSameNames(t, core.DefaultTopicConfig().Entries(), topicConfigs)
 	// Canonical values read back in the engine as the values written.
 	s := mustLoad(t, "topic t segment.bytes=4096 retention.ms=604800000 retention.bytes=-1 segment.records=-1 min.compaction.lag.ms=0\n")
 	cfg, _ := s.Log().TopicConfig("t")
@@ -252,6 +274,63 @@ func TestTopicConfigsMatchEngine(t *testing.T) {
 	}
 	if !strings.Contains(s.Script(), "segment.bytes=4KB") || !strings.Contains(s.Script(), "retention.ms=7d") {
 		t.Fatalf("not canonical: %s", s.Script())
+	}
+}
+
+func TestGroupConfigsMatchEngine(t *testing.T) {
+	checkSameNames(t, core.DefaultGroupConfig().Entries(), groupConfigs)
+}
+
+// A consumer workload polls at its rate and commits, so the lag it leaves
+// depends on the rates; it stops when its member leaves.
+func TestConsumerWorkload(t *testing.T) {
+	s := mustLoad(t, `seed 1
+topic t partitions=2 retention.ms=-1 segment.records=-1
+producer p t rate=10/s keys=sequence
+join g c1 topics=t
+advance 3s
+consumer g c1 rate=1/s max=5 commit
+advance 10s
+`)
+	v, err := s.Log().Group("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 130 records produced; 10 polls of at most 5 committed at most 50.
+	var committed int64
+	for _, p := range v.Partitions {
+		committed += p.Committed
+	}
+	if committed != 50 || v.TotalLag != 80 {
+		t.Fatalf("committed %d, lag %d", committed, v.TotalLag)
+	}
+	if _, err := s.Apply("consumer g c1 rate=1/s"); err == nil {
+		t.Fatal("a second consumer for one member was accepted")
+	}
+	if _, err := s.Apply("consumer g nobody rate=1/s"); err == nil || !strings.Contains(err.Error(), "no member") {
+		t.Fatalf("a consumer for a stranger: %v", err)
+	}
+	s.Apply("leave g c1")
+	if _, err := s.Apply("stop g c1"); err == nil {
+		t.Fatal("leaving did not stop the consumer")
+	}
+}
+
+// A workload that fails stops, with an error event, and the advance goes on.
+func TestFailingWorkloadStops(t *testing.T) {
+	s := mustLoad(t, "topic t\njoin g c1 topics=t\nadvance 3s\nconfig group g auto.offset.reset=none\nconsumer g c1 rate=1/s\n")
+	events, err := s.Apply("advance 5s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stopped []string
+	for _, e := range events {
+		if e.Kind == EventError {
+			stopped = append(stopped, e.Detail)
+		}
+	}
+	if len(stopped) != 1 || !strings.HasPrefix(stopped[0], "consumer g/c1 stopped: ") || s.Log().Now() != 8000 {
+		t.Fatalf("events %v, clock %d", stopped, s.Log().Now())
 	}
 }
 

@@ -51,12 +51,21 @@ type GroupState struct {
 	State      string        `json:"state"` // empty, rebalancing or stable
 	Members    []MemberState `json:"members"`
 	Offsets    []OffsetState `json:"offsets"`
+	// TotalLag sums the lag of the partitions with a commit; Alert is set
+	// when a lag.alert threshold is reached.
+	TotalLag int64 `json:"total_lag"`
+	Alert    bool  `json:"alert"`
 }
 
 // MemberState is one member and the partitions it owns.
 type MemberState struct {
 	ID         string            `json:"id"`
 	Assignment []AssignmentState `json:"assignment"`
+	// Instance is the group.instance.id of a static member; Down says
+	// why a member stopped (crashed, ...) while the group waits for its
+	// session to time out.
+	Instance string `json:"instance,omitempty"`
+	Down     string `json:"down,omitempty"`
 }
 
 // AssignmentState is the partitions of one topic a member owns.
@@ -74,6 +83,8 @@ type OffsetState struct {
 	LogEndOffset int64  `json:"log_end_offset"`
 	Lag          *int64 `json:"lag"`
 	LagMs        *int64 `json:"lag_ms"`
+	// Owner is the member that owns the partition, "" for none.
+	Owner string `json:"owner"`
 }
 
 // Snapshot reads the state of an engine.

@@ -72,18 +72,10 @@ func nullable(s *string) string {
 // owner.
 func writeGroupText(b *strings.Builder, g GroupState) {
 	fmt.Fprintf(b, "group %s: state %s, generation %d, strategy %s\n", g.Name, g.State, g.Generation, g.Strategy)
-	owner := map[string]string{}
-	for _, m := range g.Members {
-		for _, a := range m.Assignment {
-			for _, p := range a.Partitions {
-				owner[a.Topic+"/"+strconv.Itoa(p)] = m.ID
-			}
-		}
-	}
 	tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tCONSUMER-ID")
 	for _, o := range g.Offsets {
-		consumer := owner[o.Topic+"/"+strconv.Itoa(o.Partition)]
+		consumer := o.Owner
 		if consumer == "" {
 			consumer = "-"
 		}
@@ -91,8 +83,11 @@ func writeGroupText(b *strings.Builder, g GroupState) {
 	}
 	tw.Flush()
 	for _, m := range g.Members {
-		if len(m.Assignment) == 0 {
-			fmt.Fprintf(b, "member %s: no partitions (idle)\n", m.ID)
+		switch {
+		case m.Down != "":
+			fmt.Fprintf(b, "member %s: down (%s)\n", m.ID, m.Down)
+		case len(m.Assignment) == 0:
+			fmt.Fprintf(b, "member %s: no partitions\n", m.ID)
 		}
 	}
 }

@@ -1,0 +1,175 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"plog/core"
+)
+
+// applyGroupCommand runs the consumer group commands.
+func (w *world) applyGroupCommand(c Command) error {
+	group, second := c.Positional(0), c.Positional(1)
+	switch c.Name {
+	case "join":
+		opts := core.JoinOptions{Topics: strings.Split(mustValue(c, "topics"), ",")}
+		opts.Strategy, _ = c.Value("strategy")
+		opts.InstanceID, _ = c.Value("instance")
+		return w.log.Join(group, second, opts)
+	case "leave":
+		if err := w.log.Leave(group, second); err != nil {
+			return err
+		}
+		w.stopConsumer(group, second)
+		return nil
+	case "crash":
+		if err := w.log.Crash(group, second); err != nil {
+			return err
+		}
+		w.stopConsumer(group, second)
+		return nil
+	case "poll":
+		max := defaultPollMax
+		if _, ok := c.Value("max"); ok {
+			max = intValue(c, "max")
+		}
+		return w.poll(group, second, max, false)
+	case "commit":
+		if offset, ok := c.Value("offset"); ok {
+			topic, partition, _ := parseTopicPartition(second)
+			n, _ := strconv.ParseInt(offset, 10, 64)
+			return w.log.CommitOffset(group, topic, partition, n)
+		}
+		return w.log.Commit(group, second)
+	case "reset":
+		return w.log.ResetOffsets(group, resetSpec(c))
+	}
+	return &Error{Line: c.Line, Col: c.Col, Msg: "no way to apply " + c.Name}
+}
+
+// resetSpec reads a reset command: reset GROUP to-earliest | to-latest |
+// to-offset=N | to-datetime=T [topic=T[/P]].
+func resetSpec(c Command) core.ResetSpec {
+	var spec core.ResetSpec
+	switch {
+	case c.HasFlag("to-earliest"):
+		spec.To = core.ResetToEarliest
+	case c.HasFlag("to-latest"):
+		spec.To = core.ResetToLatest
+	}
+	if v, ok := c.Value("to-offset"); ok {
+		spec.To = core.ResetToOffset
+		spec.Offset, _ = strconv.ParseInt(v, 10, 64)
+	}
+	if v, ok := c.Value("to-datetime"); ok {
+		spec.To = core.ResetToDatetime
+		spec.Datetime, _ = parseDuration(v)
+	}
+	if v, ok := c.Value("topic"); ok {
+		spec.Topic = v
+		if topic, partition, err := parseTopicPartition(v); err == nil {
+			spec.Topic, spec.Partitions = topic, []int{partition}
+		}
+	}
+	return spec
+}
+
+// poll polls for a member and, when asked, commits what it got.
+func (w *world) poll(group, member string, max int, commit bool) error {
+	if _, err := w.log.Poll(group, member, max); err != nil {
+		return err
+	}
+	if commit {
+		return w.log.Commit(group, member)
+	}
+	return nil
+}
+
+// configGroup sets several group configs at once, all or none: the values
+// are first tried on a scratch group, where the engine checks them.
+func (w *world) configGroup(c Command) error {
+	group := c.Positional(1)
+	scratch := core.NewPartitionedLog(0)
+	for _, a := range c.Args[2:] {
+		if err := scratch.SetGroupConfig(group, a.Name, a.Value); err != nil {
+			return err
+		}
+	}
+	for _, a := range c.Args[2:] {
+		if err := w.log.SetGroupConfig(group, a.Name, a.Value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkMember makes sure a member is in a group and running, before a
+// consumer workload polls for it.
+func (w *world) checkMember(group, member string) error {
+	v, err := w.log.Group(group)
+	if err != nil {
+		return err
+	}
+	for _, m := range v.Members {
+		if m.ID == member {
+			if m.Down != "" {
+				return fmt.Errorf("member %s of group %q is down (%s)", member, group, m.Down)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("group %q has no member %q: join it first", group, member)
+}
+
+// groupStates reads every group for the snapshot.
+func groupStates(l *core.PartitionedLog) []GroupState {
+	states := []GroupState{}
+	for _, name := range l.GroupNames() {
+		v, err := l.Group(name)
+		if err != nil {
+			continue
+		}
+		g := GroupState{
+			Name: v.Name, Generation: v.Generation, Strategy: v.Strategy, State: v.State,
+			Members: []MemberState{}, Offsets: []OffsetState{},
+			TotalLag: v.TotalLag, Alert: v.Alert,
+		}
+		for _, m := range v.Members {
+			ms := MemberState{ID: m.ID, Instance: m.InstanceID, Down: m.Down, Assignment: []AssignmentState{}}
+			for _, tp := range sortedPartitions(m.Assignment) {
+				if n := len(ms.Assignment); n == 0 || ms.Assignment[n-1].Topic != tp.Topic {
+					ms.Assignment = append(ms.Assignment, AssignmentState{Topic: tp.Topic})
+				}
+				a := &ms.Assignment[len(ms.Assignment)-1]
+				a.Partitions = append(a.Partitions, tp.Partition)
+			}
+			g.Members = append(g.Members, ms)
+		}
+		sort.Slice(g.Members, func(i, j int) bool { return g.Members[i].ID < g.Members[j].ID })
+		for _, p := range v.Partitions {
+			o := OffsetState{Topic: p.Topic, Partition: p.Partition, LogEndOffset: p.HighWatermark, Owner: p.Owner}
+			if p.HasCommitted {
+				committed, lag, lagMs := p.Committed, p.Lag, p.TimeLagMs
+				o.Committed, o.Lag, o.LagMs = &committed, &lag, &lagMs
+			}
+			g.Offsets = append(g.Offsets, o)
+		}
+		states = append(states, g)
+	}
+	sort.Slice(states, func(i, j int) bool { return states[i].Name < states[j].Name })
+	return states
+}
+
+// sortedPartitions returns a copy sorted by topic, then partition.
+func sortedPartitions(tps []core.TopicPartition) []core.TopicPartition {
+	out := append([]core.TopicPartition(nil), tps...)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Topic != out[j].Topic {
+			return out[i].Topic < out[j].Topic
+		}
+		return out[i].Partition < out[j].Partition
+	})
+	return out
+}
