@@ -130,6 +130,9 @@ func TestTopicNames(t *testing.T) {
 			t.Errorf("topic name %q accepted", bad)
 		}
 	}
+	if err := l.CreateTopic("audit_log", 1, nil); err == nil || !strings.Contains(err.Error(), "collides") {
+		t.Errorf("audit_log beside audit.log: %v", err)
+	}
 	if err := l.CreateTopic(strings.Repeat("x", 249), 1000, nil); err != nil {
 		t.Errorf("249 characters and 1000 partitions: %v", err)
 	}

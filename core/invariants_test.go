@@ -9,6 +9,8 @@ import (
 // checkInvariants can tell whether the engine changed what it must not.
 type shadow struct {
 	produced   map[string]map[int64]Record // "topic/partition" → offset → record as produced
+	sequence   map[string]map[int64]int    // "topic/partition" → offset → how many produces came before
+	produces   int
 	highWater  map[string]int64
 	logStart   map[string]int64
 	compacting map[string]bool // topics that ever had compact in their policy
@@ -17,6 +19,7 @@ type shadow struct {
 func newShadow() *shadow {
 	return &shadow{
 		produced:   map[string]map[int64]Record{},
+		sequence:   map[string]map[int64]int{},
 		highWater:  map[string]int64{},
 		logStart:   map[string]int64{},
 		compacting: map[string]bool{},
@@ -48,7 +51,10 @@ func (s *shadow) noteProduce(l *PartitionedLog, req ProduceRequest, res ProduceR
 	}
 	if s.produced[name] == nil {
 		s.produced[name] = map[int64]Record{}
+		s.sequence[name] = map[int64]int{}
 	}
+	s.sequence[name][res.Offset] = s.produces
+	s.produces++
 	key := req.Key
 	if !req.HasKey {
 		key = ""
@@ -60,6 +66,7 @@ func (s *shadow) noteProduce(l *PartitionedLog, req ProduceRequest, res ProduceR
 // checkInvariants checks what must hold after any operation:
 //   - the high watermark and the log start offset never decrease, and the log
 //     start is at most the high watermark;
+//   - each key's records in a partition are in the order they were produced;
 //   - retained records are in strictly increasing offset order within
 //     [log start, high watermark), each exactly as produced at that offset
 //     (so truncation, retention and compaction never change a survivor's
@@ -84,7 +91,12 @@ func (s *shadow) checkInvariants(l *PartitionedLog) error {
 				return fmt.Errorf("%s: log start %d above the high watermark %d", name, p.logStart, p.next)
 			}
 			s.highWater[name], s.logStart[name] = p.next, p.logStart
+			lastOfKey := map[string]int{}
 			for j, r := range p.records {
+				if seq, seen := lastOfKey[r.Key]; r.HasKey && seen && s.sequence[name][r.Offset] < seq {
+					return fmt.Errorf("%s: key %q: offset %d was produced before the record ahead of it", name, r.Key, r.Offset)
+				}
+				lastOfKey[r.Key] = s.sequence[name][r.Offset]
 				if r.Offset < p.logStart || r.Offset >= p.next {
 					return fmt.Errorf("%s: record at %d outside [%d, %d)", name, r.Offset, p.logStart, p.next)
 				}

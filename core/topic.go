@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // MaxPartitions is the most partitions a topic may have in the playground.
@@ -47,6 +48,13 @@ func (l *PartitionedLog) CreateTopic(name string, partitions int, configs map[st
 	}
 	if _, exists := l.topics[name]; exists {
 		return fmt.Errorf("topic %q already exists", name)
+	}
+	// Kafka's metric names turn '.' into '_', so it refuses a name that
+	// would then collide with an existing one.
+	for _, other := range l.topicNames {
+		if strings.ReplaceAll(other, ".", "_") == strings.ReplaceAll(name, ".", "_") {
+			return fmt.Errorf("topic %q collides with existing topic %q: '.' and '_' are the same in Kafka's metric names", name, other)
+		}
 	}
 	if partitions < 1 || partitions > MaxPartitions {
 		return fmt.Errorf("topic %q: partitions must be between 1 and %d, got %d", name, MaxPartitions, partitions)
