@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"runtime"
+	"time"
 
 	"plog/core/scenario"
 
@@ -18,15 +19,74 @@ type Playground struct {
 	link    string            // the URL fragment last applied; "" is the empty scenario
 	session *scenario.Session // the scenario being played; the source of truth
 	view    LogSnapshot       // what the engine holds, for rendering
-	err     string            // why the scenario in the URL could not be (fully) applied
+	err     string            // why the last scenario or command could not be (fully) applied
 	ready   bool              // the scenario from the URL has been applied
+
+	urlUpdates int // counts scheduled URL updates; only the latest runs
 }
 
 // OnMount applies the scenario in the URL, then marks the page ready: tests
 // and embedding pages wait for main[data-ready="true"].
 func (p *Playground) OnMount(ctx app.Context) {
+	ctx.Handle(applyAction, p.handleApply)
 	p.applyLink(ctx.Page().URL().Fragment)
 	p.ready = true
+}
+
+// applyAction is the go-app action by which any component changes the state.
+const applyAction = "plog/apply"
+
+// Apply asks the page to run one line of the scenario language. Every
+// gesture in the UI ends here, so the script stays the source of truth:
+// undo, time travel and share links all follow from it.
+func Apply(ctx app.Context, line string) {
+	ctx.NewActionWithValue(applyAction, line)
+}
+
+// handleApply runs a line against the session. On error the state is
+// untouched and the alert says why; on success the view and, a moment later,
+// the URL follow.
+func (p *Playground) handleApply(ctx app.Context, a app.Action) {
+	line, ok := a.Value.(string)
+	if !ok || p.session == nil {
+		return
+	}
+	if _, err := p.session.Apply(line); err != nil {
+		p.err = err.Error()
+		return
+	}
+	view, err := snapshotLog(p.session.Log())
+	p.view, p.err = view, ""
+	if err != nil {
+		p.err = err.Error()
+	}
+	p.scheduleURLUpdate(ctx)
+}
+
+// urlDebounce is how long the URL waits for the state to settle: a burst of
+// commands rewrites it once, and the browser's history is not flooded.
+const urlDebounce = 400 * time.Millisecond
+
+// scheduleURLUpdate writes the session's link into the URL fragment once no
+// command has come for urlDebounce. It replaces the history entry rather than
+// adding one: back leaves the playground, as a learner expects.
+func (p *Playground) scheduleURLUpdate(ctx app.Context) {
+	p.urlUpdates++
+	pending := p.urlUpdates
+	ctx.After(urlDebounce, func(ctx app.Context) {
+		if pending != p.urlUpdates || p.session == nil {
+			return
+		}
+		link, err := scenario.EncodeLink(p.session.Script())
+		if err != nil {
+			p.err = "This scenario no longer fits in a link: " + err.Error()
+			return
+		}
+		p.link = link // the fragment now says what the page shows: no reload on OnNav
+		u := *ctx.Page().URL()
+		u.Fragment = link
+		ctx.Page().ReplaceURL(&u)
+	})
 }
 
 // OnNav fires when the fragment changes (a pasted link, back and forward).

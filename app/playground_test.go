@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -183,6 +184,47 @@ func TestPartitionLaneDrawsOnlyTheNewestRecords(t *testing.T) {
 	}
 	if !strings.Contains(page, "20 older records not drawn") {
 		t.Error("the lane does not say how many records it leaves out")
+	}
+}
+
+func TestApplyChangesTheViewThenTheURL(t *testing.T) {
+	p, d := mountAt(t, mustLink(t, "topic orders partitions=2\n"))
+	Apply(d.Context(), "produce orders key=acct-1 value=created count=2")
+	Apply(d.Context(), "produce orders value=no-key")
+	d.Consume()
+	if p.err != "" {
+		t.Fatalf("alert: %s", p.err)
+	}
+	total := 0
+	for _, part := range p.view.Topics[0].Partitions {
+		total += len(part.Records)
+	}
+	if total != 3 {
+		t.Fatalf("the view shows %d records after producing 3", total)
+	}
+
+	before := p.view
+	Apply(d.Context(), "produce nosuchtopic value=x")
+	d.Consume()
+	if p.err == "" {
+		t.Error("a failing command must show an alert")
+	}
+	if fmt.Sprint(p.view) != fmt.Sprint(before) {
+		t.Error("a failing command changed the view")
+	}
+
+	d.Wait() // the debounced URL update
+	d.Consume()
+	fragment := d.Context().Page().URL().Fragment
+	script, err := scenario.DecodeLink(fragment)
+	if err != nil {
+		t.Fatalf("the URL fragment %q is no link: %v", fragment, err)
+	}
+	if script != p.session.Script() {
+		t.Errorf("the URL says:\n%s\nthe page shows:\n%s", script, p.session.Script())
+	}
+	if p.link != fragment {
+		t.Error("the page does not know its URL already shows its state: the next OnNav would replay it")
 	}
 }
 
