@@ -186,3 +186,77 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("the demo's script does not load: %v", err)
 	}
 }
+
+// The groups half of the JSON contract.
+func TestRunJSONContractGroups(t *testing.T) {
+	path := writeFile(t, `seed 42
+topic orders partitions=2
+produce orders key=acct-1 value=created count=3
+join billing c1 topics=orders strategy=range
+advance 3s
+poll billing c1 max=2
+commit billing c1
+commit billing orders/1 offset=0
+config group empty auto.commit=true
+advance 10m
+`)
+	code, out, errOut := plogsim(t, "", "run", "--json", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var state struct {
+		Groups []struct {
+			Name       string `json:"name"`
+			Generation int    `json:"generation"`
+			Strategy   string `json:"strategy"`
+			State      string `json:"state"`
+			Members    []struct {
+				ID         string `json:"id"`
+				Assignment []struct {
+					Topic      string `json:"topic"`
+					Partitions []int  `json:"partitions"`
+				} `json:"assignment"`
+			} `json:"members"`
+			Offsets []map[string]any `json:"offsets"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &state); err != nil {
+		t.Fatal(err)
+	}
+	if len(state.Groups) != 2 || state.Groups[0].Name != "billing" || state.Groups[1].Name != "empty" || state.Groups[1].State != "empty" {
+		t.Fatalf("groups sorted by name: %s", out)
+	}
+	g := state.Groups[0]
+	if g.Generation != 1 || g.Strategy != "range" || g.State != "stable" || len(g.Members) != 1 || g.Members[0].ID != "c1" {
+		t.Fatalf("group: %+v", g)
+	}
+	a := g.Members[0].Assignment
+	if len(a) != 1 || a[0].Topic != "orders" || len(a[0].Partitions) != 2 || a[0].Partitions[0] != 0 || a[0].Partitions[1] != 1 {
+		t.Fatalf("assignment: %+v", a)
+	}
+	// acct-1 is on orders/0: 2 of its 3 records committed; orders/1 is empty.
+	o := g.Offsets
+	if len(o) != 2 || o[0]["topic"] != "orders" || o[0]["partition"] != 0.0 || o[0]["committed"] != 2.0 || o[0]["lag"] != 1.0 || o[0]["lag_ms"] != 603000.0 {
+		t.Fatalf("offsets: %v", o)
+	}
+	if o[1]["committed"] != 0.0 || o[1]["lag"] != 0.0 || o[1]["lag_ms"] != 0.0 {
+		t.Fatalf("offsets: %v", o)
+	}
+	// Before any commit, committed, lag and lag_ms are null.
+	code, out, _ = plogsim(t, "", "run", "--json", "--at", "5", path)
+	var early struct {
+		Groups []struct {
+			Offsets []map[string]any `json:"offsets"`
+		} `json:"groups"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &early) != nil || len(early.Groups) != 1 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	for _, off := range early.Groups[0].Offsets {
+		for _, field := range []string{"committed", "lag", "lag_ms"} {
+			if v, ok := off[field]; !ok || v != nil {
+				t.Fatalf("%s should be null without a commit: %v", field, off)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"errors"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -229,4 +230,18 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, script string) {
 		checkCanonical(t, script)
 	})
+}
+
+// The package documentation lists every command's usage line as the
+// grammar table has it.
+func TestDocListsEveryCommand(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range CommandNames() {
+		if !strings.Contains(string(doc), "//\t"+Usage(name)+"\n") {
+			t.Errorf("doc.go lacks the usage of %s: %s", name, Usage(name))
+		}
+	}
 }

@@ -1,0 +1,62 @@
+// Package scenario is plog's scenario language and the machinery around it:
+// parsing and canonical formatting, applying commands to the engine in a
+// Session with undo, redo and time travel, seeded workloads, the state
+// snapshot (JSON and text), and the share-link codec.
+//
+// # The language (v1)
+//
+// One command a line; a '#' that begins a word starts a comment; arguments
+// are words or name=value; a value with spaces, quotes or a leading '#' is
+// in double quotes with Go's escapes ("say \"hi\""). Durations: 500ms 10s
+// 5m 2h 7d. Sizes: 512B 4KB 1MB 1GB (KB = 1024 bytes). Rates: 20/s 3/m
+// 1/h. Topic and group configs use Kafka's names with units allowed, plus
+// the playground's segment.records and partitioner; -1 means unlimited
+// where Kafka allows it.
+//
+//	seed N
+//	topic NAME [partitions=N] [config=value ...]
+//	produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P]
+//	advance DURATION
+//	partitions TOPIC count=N
+//	config topic NAME config=value ... | config group NAME config=value ...
+//	truncate TOPIC/PARTITION before=OFFSET
+//	compact TOPIC
+//	join GROUP MEMBER topics=T1,T2 [strategy=range|roundrobin|sticky|cooperative-sticky] [instance=ID]
+//	leave GROUP MEMBER
+//	crash GROUP MEMBER
+//	poll GROUP MEMBER [max=N]
+//	commit GROUP MEMBER | commit GROUP TOPIC/PARTITION offset=N
+//	reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]
+//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V]
+//	consumer GROUP MEMBER rate=N/s [max=N] [commit]
+//	stop PRODUCER | stop GROUP MEMBER
+//
+// seed, if present, is the first command (the default seed is 0). A
+// produce without key= is keyless (key="" is the empty key, which is a
+// key). poll's max defaults to 500, Kafka's max.poll.records. A topic
+// gets 1 partition unless told otherwise, as with Kafka's num.partitions.
+//
+// Workloads act as virtual time passes: a producer makes its k-th record at
+// start + ceil(k·period/count) with keys key-0, key-1, ... (sequence),
+// uniform over keyspace keys, or Zipf over keyspace keys with the given
+// exponent (key-0 the hottest); a consumer polls (and with commit, commits)
+// at its rate, and stops when its member leaves or crashes. A workload
+// whose action fails stops, with an error event. Draws come from a
+// generator seeded by the seed and the workload's name.
+//
+// Parse reports the first problem as an *Error with its line and column,
+// and suggests the nearest command or argument name for a typo. Format
+// writes the canonical text: arguments in a fixed order, durations in their
+// largest exact unit, quotes only where needed; Parse(Format(cmds)) gives
+// cmds back.
+//
+// # Limits
+//
+// A script holds at most MaxCommands commands of at most MaxLineBytes
+// bytes; a scenario produces at most MaxRecords records (commands and
+// workloads together), has at most MaxTotalPartitions partitions over all
+// topics, and its workloads act at most MaxWorkloadActions times in one
+// advance. A link decodes from at most MaxLinkChars characters to at most
+// MaxScriptBytes bytes. Commands and links beyond them are refused with an
+// error, never truncated.
+package scenario
