@@ -240,6 +240,9 @@ func Assign(strategy string, members []AssignMember, partitions map[string]int) 
 // assign returns the assignment and how many partitions a cooperative round
 // held back to assign in the next round.
 func (in assignInput) assign(strategy string) (Assignment, int) {
+	if len(in.members) == 0 {
+		return in.empty(), 0
+	}
 	switch strategy {
 	case StrategyRange:
 		return in.assignRange(), 0

@@ -78,6 +78,9 @@ type memberEdge struct {
 }
 
 func (in assignInput) assignSticky() Assignment {
+	if len(in.members) == 0 {
+		return in.empty()
+	}
 	if in.equalSubscriptions() {
 		return in.assignStickyEqual()
 	}

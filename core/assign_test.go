@@ -156,6 +156,11 @@ func TestAssignRejectsBadInput(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
 	}
+	for _, strategy := range Strategies() {
+		if a, err := Assign(strategy, nil, map[string]int{"t": 3}); err != nil || len(a) != 0 {
+			t.Errorf("%s with no members: %v, %v", strategy, a, err)
+		}
+	}
 	if _, err := AssignRange(-3, []string{"c1"}); err == nil {
 		t.Error("AssignRange(-3) should fail")
 	}

@@ -135,8 +135,8 @@ func (s *groupState) clone() groupState {
 
 func (g *group) clone() *group {
 	c := *g
-	c.members = make([]*member, len(g.members))
-	for i, m := range g.members {
+	c.members = slices.Clone(g.members)
+	for i, m := range c.members {
 		c.members[i] = m.clone()
 	}
 	if g.rebalance != nil {
@@ -146,8 +146,8 @@ func (g *group) clone() *group {
 		c.rebalance = &r
 	}
 	c.committed = maps.Clone(g.committed)
-	c.history = make([]RebalanceRecord, len(g.history))
-	for i, h := range g.history {
+	c.history = slices.Clone(g.history)
+	for i, h := range c.history {
 		c.history[i] = h.clone()
 	}
 	c.deliveredTo = maps.Clone(g.deliveredTo)
@@ -582,8 +582,8 @@ type RebalanceRecord struct {
 
 func (r RebalanceRecord) clone() RebalanceRecord {
 	c := r
-	c.Members = make([]MemberChange, len(r.Members))
-	for i, m := range r.Members {
+	c.Members = slices.Clone(r.Members)
+	for i, m := range c.Members {
 		c.Members[i] = MemberChange{
 			Member:   m.Member,
 			Revoked:  slices.Clone(m.Revoked),
