@@ -8,9 +8,17 @@ import (
 	"plog/core"
 )
 
-// EventError is the kind of event that reports a failure: a command that
-// was refused (Detail is the message), or a workload that stopped.
-const EventError core.EventKind = "error"
+// Event kinds the session adds to the engine's.
+const (
+	// EventError reports a failure: a command that was refused (Detail is
+	// the message), or a workload that stopped.
+	EventError core.EventKind = "error"
+	// EventRevoked and EventAssigned follow a rebalance-done event, one per
+	// partition a member lost or gained in that round (Group, Member,
+	// Topic, Partition, Generation), so the page can animate the move.
+	EventRevoked  core.EventKind = "revoked"
+	EventAssigned core.EventKind = "assigned"
+)
 
 // MaxTotalPartitions bounds the partitions of all topics together, so that a
 // script of many large topics cannot exhaust the page's memory.
@@ -45,7 +53,7 @@ func (w *world) clone() *world {
 // drainEvents returns the engine's events and the workload errors since the
 // last drain, in time order (stable, so the engine's own order is kept).
 func (w *world) drainEvents() []core.Event {
-	events := w.log.DrainEvents()
+	events := w.withMoves(w.log.DrainEvents())
 	if len(w.errors) > 0 {
 		events = append(events, w.errors...)
 		w.errors = nil
@@ -60,6 +68,45 @@ func (w *world) drainEvents() []core.Event {
 		})
 	}
 	return events
+}
+
+// withMoves inserts after each rebalance-done event the partitions each
+// member lost and gained, from the group's rebalance history.
+func (w *world) withMoves(events []core.Event) []core.Event {
+	var out []core.Event
+	for i, e := range events {
+		if e.Kind != core.EventRebalanceDone {
+			if out != nil {
+				out = append(out, e)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]core.Event, 0, len(events)+8), events[:i]...)
+		}
+		out = append(out, e)
+		v, err := w.log.Group(e.Group)
+		if err != nil {
+			continue
+		}
+		for _, r := range v.History {
+			if r.Generation != e.Generation || r.CompletedAt != e.Time {
+				continue
+			}
+			for _, m := range r.Members {
+				for _, tp := range m.Revoked {
+					out = append(out, core.Event{Kind: EventRevoked, Time: e.Time, Group: e.Group, Member: m.Member, Topic: tp.Topic, Partition: tp.Partition, Generation: e.Generation})
+				}
+				for _, tp := range m.Assigned {
+					out = append(out, core.Event{Kind: EventAssigned, Time: e.Time, Group: e.Group, Member: m.Member, Topic: tp.Topic, Partition: tp.Partition, Generation: e.Generation})
+				}
+			}
+		}
+	}
+	if out == nil {
+		return events
+	}
+	return out
 }
 
 // recordCount returns how many records the engine retains, the weight of a

@@ -43,6 +43,8 @@ func EventText(e core.Event) string {
 		fmt.Fprintf(&b, " %s %s offsets=%d..%d lost=%d", e.Group, tp, e.From, e.To, e.Count)
 	case core.EventOffsetsReset:
 		fmt.Fprintf(&b, " %s %s offset=%d", e.Group, tp, e.Offset)
+	case EventRevoked, EventAssigned:
+		fmt.Fprintf(&b, " %s %s generation=%d", member, tp, e.Generation)
 	case core.EventClockAdvanced:
 		fmt.Fprintf(&b, " to=%s", formatDuration(e.Offset))
 	case EventError:
