@@ -53,7 +53,7 @@ func (w *world) clone() *world {
 // drainEvents returns the engine's events and the workload errors since the
 // last drain, in time order (stable, so the engine's own order is kept).
 func (w *world) drainEvents() []core.Event {
-	events := w.withMoves(w.log.DrainEvents())
+	events := w.withMoves(lastClockAdvance(w.log.DrainEvents()))
 	if len(w.errors) > 0 {
 		events = append(events, w.errors...)
 		w.errors = nil
@@ -68,6 +68,25 @@ func (w *world) drainEvents() []core.Event {
 		})
 	}
 	return events
+}
+
+// lastClockAdvance keeps only the last clock-advanced event: an advance
+// with workloads moves the engine's clock in many steps, but it is one
+// move of the clock to the command's reader.
+func lastClockAdvance(events []core.Event) []core.Event {
+	last := -1
+	for i, e := range events {
+		if e.Kind == core.EventClockAdvanced {
+			last = i
+		}
+	}
+	kept := events[:0]
+	for i, e := range events {
+		if e.Kind != core.EventClockAdvanced || i == last {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // withMoves inserts after each rebalance-done event the partitions each
