@@ -35,6 +35,10 @@ const RetentionCheckIntervalMs = 30 * secondMs
 // MaxAdvanceMs is the longest single Advance (100 years).
 const MaxAdvanceMs = maxDurationMs
 
+// maxGroupRunsAtInstant bounds how often the group timers fire at one
+// instant of an Advance.
+const maxGroupRunsAtInstant = 64
+
 // maxClockMs bounds the virtual clock so that no time arithmetic overflows.
 const maxClockMs = 10 * maxDurationMs
 
@@ -73,15 +77,17 @@ func (l *PartitionedLog) Advance(ms int64) error {
 		return fmt.Errorf("the virtual clock cannot pass %s", FormatDuration(maxClockMs))
 	}
 	target := l.now + ms
-	groupsRanAt := int64(-1)
+	groupsRanAt, runsAtInstant, groupsStuck := int64(-1), 0, false
 	for {
 		check := l.nextRetentionCheck()
 		group, hasGroup := l.nextGroupDeadline()
+		hasGroup = hasGroup && !groupsStuck
 		if hasGroup {
-			// A timer already due fires now; one that fired at this very
-			// instant and asks again waits a millisecond, so a timer that
-			// forgets to move on cannot stall the clock.
-			group = max(group, l.now, groupsRanAt+1)
+			// A timer already due fires now. Timers may fire again at the
+			// same instant (one rebalance ending starts the next), but a
+			// timer that keeps asking without moving on is left for the
+			// next Advance rather than stall the clock.
+			group = max(group, l.now)
 		}
 		next := check
 		if hasGroup && group < next {
@@ -95,8 +101,16 @@ func (l *PartitionedLog) Advance(ms int64) error {
 			l.runRetention()
 		}
 		if hasGroup && group == next {
+			if next == groupsRanAt {
+				runsAtInstant++
+			} else {
+				groupsRanAt, runsAtInstant = next, 1
+			}
+			if runsAtInstant > maxGroupRunsAtInstant {
+				groupsStuck = true
+				continue
+			}
 			l.runGroupTimers(next)
-			groupsRanAt = next
 		}
 	}
 	l.now = target
