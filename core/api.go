@@ -42,7 +42,7 @@ type ProduceResult struct {
 type EventKind string
 
 const (
-	EventProduced         EventKind = "produced"          // Topic, Partition, Offset
+	EventProduced         EventKind = "produced"          // Topic, Partition, Offset, Reason
 	EventTruncated        EventKind = "truncated"         // Topic, Partition, From..To (removed offsets [From,To))
 	EventSegmentDeleted   EventKind = "segment-deleted"   // Topic, Partition, From..To, Count, Detail (why: retention.ms / retention.bytes)
 	EventCompacted        EventKind = "compacted"         // Topic, Partition, Count removed
@@ -75,4 +75,7 @@ type Event struct {
 	Member     string
 	Generation int
 	Detail     string
+	// Reason is set on produced events: why the record went to its
+	// partition (ProduceResult.Reason), so the page can say it.
+	Reason string
 }

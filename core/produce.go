@@ -42,7 +42,7 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 		HasKey:    req.HasKey,
 		Tombstone: req.Tombstone,
 	}, recordSize(key, value), &t.config)
-	l.emit(Event{Kind: EventProduced, Topic: req.Topic, Partition: p, Offset: offset})
+	l.emit(Event{Kind: EventProduced, Topic: req.Topic, Partition: p, Offset: offset, Reason: reason})
 	return ProduceResult{Topic: req.Topic, Partition: p, Offset: offset, Reason: reason}, nil
 }
 
