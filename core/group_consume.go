@@ -212,9 +212,12 @@ func (m *member) setPosition(tp TopicPartition, offset int64) {
 	m.positions[tp] = offset
 }
 
+// logDelivery appends to the delivery log. The log keeps at least the
+// latest maxDeliveryLog deliveries; it is cut back only when it reaches
+// twice that, so appending stays cheap.
 func (g *group) logDelivery(d Delivery) {
-	if len(g.deliveries) >= maxDeliveryLog {
-		g.deliveries = slices.Delete(g.deliveries, 0, len(g.deliveries)-maxDeliveryLog+1)
+	if len(g.deliveries) >= 2*maxDeliveryLog {
+		g.deliveries = slices.Delete(g.deliveries, 0, len(g.deliveries)-maxDeliveryLog)
 	}
 	g.deliveries = append(g.deliveries, DeliveryLogEntry{Delivery: d, Outcome: OutcomeProcessing})
 	g.deliverySeq++

@@ -203,7 +203,7 @@ func checkGroupInvariants(l *PartitionedLog) error {
 				}
 			}
 		}
-		if len(g.deliveries) > maxDeliveryLog || len(g.history) > maxRebalanceHistory {
+		if len(g.deliveries) > 2*maxDeliveryLog || len(g.history) > maxRebalanceHistory {
 			return fmt.Errorf("%s: unbounded logs", name)
 		}
 	}

@@ -29,7 +29,7 @@ type GroupView struct {
 	// reaches lag.alert.ms; AlertReason says which.
 	Alert       bool
 	AlertReason string
-	Deliveries  []DeliveryLogEntry // the latest deliveries, oldest first
+	Deliveries  []DeliveryLogEntry // the latest deliveries (up to 1,000), oldest first
 	Totals      DeliveryTotals
 }
 
@@ -98,7 +98,7 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 		Generation: g.generation,
 		Strategy:   g.strategy,
 		Config:     g.config,
-		Deliveries: slices.Clone(g.deliveries),
+		Deliveries: slices.Clone(g.deliveries[max(0, len(g.deliveries)-maxDeliveryLog):]),
 		Totals:     g.totals,
 	}
 	for _, h := range g.history {

@@ -1,0 +1,53 @@
+package core
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkGroupRebalance measures a whole rebalance in the engine: a 101st
+// member joins a group of 100 that owns a 1,000-partition topic, and the
+// clock runs until the group is stable again (two rounds for
+// cooperative-sticky).
+func BenchmarkGroupRebalance(b *testing.B) {
+	for _, strategy := range Strategies() {
+		b.Run(strategy, func(b *testing.B) {
+			l := NewPartitionedLog(1)
+			if err := l.CreateTopic("orders", 1000, nil); err != nil {
+				b.Fatal(err)
+			}
+			for i := range 100 {
+				mustJoin(b, l, "g", fmt.Sprintf("c%03d", i), strategy)
+			}
+			mustAdvance(b, l, 10_000)
+			for b.Loop() {
+				c := l.Clone()
+				mustJoin(b, c, "g", "new", strategy)
+				mustAdvance(b, c, 10_000)
+				if v := mustGroup(b, c, "g"); v.State != GroupStable {
+					b.Fatalf("state %s", v.State)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPoll measures polls of 500 records (Kafka's max.poll.records)
+// by a member that owns 100 partitions.
+func BenchmarkPoll(b *testing.B) {
+	l := NewPartitionedLog(1)
+	if err := l.CreateTopic("orders", 100, map[string]string{"segment.records": "-1", "segment.bytes": "1GB"}); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 100_000 {
+		mustProduce(b, l, ProduceRequest{Topic: "orders", Partition: i % 100, Value: "v"})
+	}
+	mustJoin(b, l, "g", "c1", StrategyRange)
+	settle(b, l)
+	for b.Loop() {
+		if len(mustPoll(b, l, "g", "c1", 500)) == 0 {
+			// Read everything: start over from offset 0.
+			clear(l.groups.groups["g"].members[0].positions)
+		}
+	}
+}
