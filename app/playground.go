@@ -55,7 +55,7 @@ func (p *Playground) handleApply(ctx app.Context, a app.Action) {
 		p.err = err.Error()
 		return
 	}
-	view, err := snapshotLog(p.session.Log())
+	view, err := snapshotLog(p.session.Log(), nil)
 	p.view, p.err = view, ""
 	if err != nil {
 		p.err = err.Error()
@@ -111,7 +111,7 @@ func (p *Playground) applyLink(link string) {
 		}
 	}()
 	p.session, p.err = loadLink(link)
-	view, err := snapshotLog(p.session.Log())
+	view, err := snapshotLog(p.session.Log(), nil)
 	if err != nil && p.err == "" {
 		p.err = err.Error()
 	}

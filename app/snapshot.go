@@ -9,53 +9,263 @@ import (
 // LogSnapshot is what the page shows of the engine: a read-only copy taken
 // after each command. Components render from it and never reach into the
 // engine, so a render can never change state.
+//
+// A partition may hold 100,000 records; the snapshot copies only the window
+// of each lane that is drawn, with counts for the rest, so that taking it and
+// rendering it stays fast whatever the log holds.
 type LogSnapshot struct {
+	TimeMs int64 // the virtual clock
 	Topics []TopicSnapshot
+	Groups []GroupSnapshot // in name order
+	// PollTarget is the member the poll and commit shortcuts act for: the
+	// first running member of the first group. Zero when there is none.
+	PollTarget MemberRef
+}
+
+// MemberRef names one member of one group.
+type MemberRef struct {
+	Group, Member string
 }
 
 // TopicSnapshot is one topic and its partitions in partition order.
 type TopicSnapshot struct {
-	Name       string
+	Name    string
+	Configs []core.ConfigEntry
+	// RetentionMs is retention.ms when the topic's policy deletes, else -1:
+	// with it the lanes draw the retention cliff.
+	RetentionMs int64
+	Compacts    bool // cleanup.policy includes compact
+	// Skew is the largest partition's record count over the mean (1 is
+	// even); MaxCount the largest count, which the skew bars scale to.
+	Skew       float64
+	MaxCount   int
 	Partitions []PartitionSnapshot
 }
 
-// PartitionSnapshot is one partition's retained records and the two offsets
-// that bound them: the log start offset (first retained offset) and the high
-// watermark (the offset the next record will get).
+// PartitionSnapshot is one partition: the two offsets that bound it (the log
+// start offset, the first retained offset, and the high watermark, the
+// offset the next record will get), how many records it retains, and the
+// window of them that its lane draws.
 type PartitionSnapshot struct {
 	Topic         string
 	Partition     int
 	LogStart      int64
 	HighWatermark int64
-	Records       []core.Record
+	Count         int // records retained
+
+	Records []core.Record // the window drawn, in offset order
+	Before  int           // retained records older than the window
+	After   int           // retained records newer than the window
+
+	// SegmentStarts are the base offsets of the segments that begin inside
+	// the window; Segments is how many segments the partition has.
+	SegmentStarts []int64
+	Segments      int
+	// Cliff is the retention cliff: records below it are older than
+	// retention.ms and go at the next retention check. -1 for none.
+	Cliff int64
+	// NextExpiry says when the next records fall over the cliff, e.g.
+	// "offsets 10–19 in 5m"; "" when none will.
+	NextExpiry string
+
+	Marks []GroupMark // the groups reading this partition
 }
 
-// snapshotLog copies what the page shows out of the engine. The engine only
-// fails these reads for a topic or partition that does not exist, which
-// would mean the engine contradicts its own TopicNames: that is reported,
-// not hidden.
-func snapshotLog(l *core.PartitionedLog) (LogSnapshot, error) {
-	var snap LogSnapshot
+// laneWindow is how many records a lane draws. Enough to see segments and
+// keys; few enough that a repaint touches a few hundred elements at most.
+const laneWindow = 40
+
+// followTail is the lane view that shows the newest records.
+const followTail = int64(-1)
+
+// laneKey names a lane in the page's view state.
+func laneKey(topic string, partition int) string {
+	return fmt.Sprintf("%s/%d", topic, partition)
+}
+
+// snapshotLog copies what the page shows out of the engine. views says where
+// each lane's window starts (its first offset), by laneKey; a lane missing
+// from it follows the newest records. The engine only fails these reads for a
+// topic or partition that does not exist, which would mean the engine
+// contradicts its own TopicNames: that is reported, not hidden.
+func snapshotLog(l *core.PartitionedLog, views map[string]int64) (LogSnapshot, error) {
+	groups, err := snapshotGroups(l)
+	if err != nil {
+		return LogSnapshot{}, err
+	}
+	snap := LogSnapshot{TimeMs: l.Now(), Groups: groups, PollTarget: pollTarget(groups)}
 	for _, name := range l.TopicNames() {
-		n, err := l.Partitions(name)
+		topic, err := snapshotTopic(l, name, views)
 		if err != nil {
 			return LogSnapshot{}, err
 		}
-		topic := TopicSnapshot{Name: name, Partitions: make([]PartitionSnapshot, n)}
-		for p := range n {
-			part := PartitionSnapshot{Topic: name, Partition: p}
-			var errs [3]error
-			part.LogStart, errs[0] = l.LogStartOffset(name, p)
-			part.HighWatermark, errs[1] = l.HighWatermark(name, p)
-			part.Records, errs[2] = l.Records(name, p)
-			for _, err := range errs {
-				if err != nil {
-					return LogSnapshot{}, fmt.Errorf("reading %s/%d: %w", name, p, err)
-				}
-			}
-			topic.Partitions[p] = part
+		for i := range topic.Partitions {
+			topic.Partitions[i].Marks = snap.CommittedFor(name, i)
 		}
 		snap.Topics = append(snap.Topics, topic)
 	}
 	return snap, nil
+}
+
+// pollTarget is the first running member of the first group that has one.
+func pollTarget(groups []GroupSnapshot) MemberRef {
+	for _, g := range groups {
+		for _, m := range g.Members {
+			if m.Down == "" {
+				return MemberRef{Group: g.Name, Member: m.ID}
+			}
+		}
+	}
+	return MemberRef{}
+}
+
+func snapshotTopic(l *core.PartitionedLog, name string, views map[string]int64) (TopicSnapshot, error) {
+	n, err := l.Partitions(name)
+	if err != nil {
+		return TopicSnapshot{}, err
+	}
+	config, err := l.TopicConfig(name)
+	if err != nil {
+		return TopicSnapshot{}, err
+	}
+	skew, err := l.Skew(name)
+	if err != nil {
+		return TopicSnapshot{}, err
+	}
+	topic := TopicSnapshot{
+		Name:        name,
+		Configs:     config.Entries(),
+		RetentionMs: -1,
+		Compacts:    config.CleanupPolicy != core.PolicyDelete,
+		Skew:        skew,
+		Partitions:  make([]PartitionSnapshot, n),
+	}
+	if config.Deletes() {
+		topic.RetentionMs = config.RetentionMs
+	}
+	for p := range n {
+		view, ok := views[laneKey(name, p)]
+		if !ok {
+			view = followTail
+		}
+		part, err := snapshotPartition(l, name, p, view, topic.RetentionMs)
+		if err != nil {
+			return TopicSnapshot{}, fmt.Errorf("reading %s/%d: %w", name, p, err)
+		}
+		topic.MaxCount = max(topic.MaxCount, part.Count)
+		topic.Partitions[p] = part
+	}
+	return topic, nil
+}
+
+func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retentionMs int64) (PartitionSnapshot, error) {
+	part := PartitionSnapshot{Topic: topic, Partition: p, Cliff: -1}
+	var err error
+	if part.LogStart, err = l.LogStartOffset(topic, p); err != nil {
+		return part, err
+	}
+	if part.HighWatermark, err = l.HighWatermark(topic, p); err != nil {
+		return part, err
+	}
+	if part.Count, err = l.RecordCount(topic, p); err != nil {
+		return part, err
+	}
+	segments, err := l.Segments(topic, p)
+	if err != nil {
+		return part, err
+	}
+	part.Segments = len(segments)
+	if part.Records, err = window(l, topic, p, part.LogStart, part.HighWatermark, view); err != nil {
+		return part, err
+	}
+	if len(part.Records) > 0 {
+		part.Before, err = countBefore(l, topic, p, part.LogStart, part.Records[0].Offset, segments)
+		if err != nil {
+			return part, err
+		}
+	}
+	part.After = part.Count - part.Before - len(part.Records)
+
+	first, last := part.HighWatermark, part.HighWatermark
+	if len(part.Records) > 0 {
+		first, last = part.Records[0].Offset, part.Records[len(part.Records)-1].Offset
+	}
+	for _, s := range segments {
+		if s.BaseOffset > first && s.BaseOffset <= last {
+			part.SegmentStarts = append(part.SegmentStarts, s.BaseOffset)
+		}
+	}
+	if retentionMs >= 0 {
+		part.Cliff, part.NextExpiry = retentionCliff(segments, l.Now(), retentionMs)
+	}
+	return part, nil
+}
+
+// window returns up to laneWindow records of a partition from offset view,
+// or the newest ones when view is followTail. A view outside the retained
+// offsets is clamped to them.
+func window(l *core.PartitionedLog, topic string, p int, logStart, hw, view int64) ([]core.Record, error) {
+	if hw == logStart {
+		return nil, nil
+	}
+	if view != followTail {
+		return l.Consume(topic, p, min(max(view, logStart), hw), laneWindow)
+	}
+	// The newest laneWindow records: compaction leaves gaps, so widen the
+	// reach until it holds enough of them or reaches the log start.
+	for reach := int64(laneWindow); ; reach *= 4 {
+		from := max(hw-reach, logStart)
+		records, err := l.Consume(topic, p, from, int(min(hw-from, core.MaxConsume)))
+		if err != nil || len(records) >= laneWindow || from == logStart {
+			return records[max(0, len(records)-laneWindow):], err
+		}
+	}
+}
+
+// countBefore counts the retained records below offset. Whole segments
+// below it are counted from their descriptors, so only the records of the
+// segment it falls in are read.
+func countBefore(l *core.PartitionedLog, topic string, p int, logStart, offset int64, segments []core.SegmentInfo) (int, error) {
+	n := 0
+	for _, s := range segments {
+		if s.EndOffset <= offset {
+			n += s.Records
+			continue
+		}
+		from := max(s.BaseOffset, logStart)
+		if from >= offset {
+			break
+		}
+		records, err := l.Consume(topic, p, from, int(min(offset-from, core.MaxConsume)))
+		if err != nil {
+			return 0, err
+		}
+		for _, r := range records {
+			if r.Offset < offset {
+				n++
+			}
+		}
+		break
+	}
+	return n, nil
+}
+
+// retentionCliff finds the offset below which every segment is older than
+// retention.ms (a segment expires when its newest record is), and when the
+// next segment will follow them. Kafka deletes a segment once now minus its
+// newest timestamp exceeds retention.ms.
+func retentionCliff(segments []core.SegmentInfo, now, retentionMs int64) (int64, string) {
+	cliff := int64(-1)
+	for _, s := range segments {
+		if s.Records == 0 {
+			continue
+		}
+		expiresAt := s.MaxTimestamp + retentionMs + 1
+		if expiresAt > now {
+			return cliff, fmt.Sprintf("offsets %d–%d pass retention.ms in %s",
+				s.BaseOffset, s.EndOffset-1, core.FormatDuration(expiresAt-now))
+		}
+		cliff = s.EndOffset
+	}
+	return cliff, ""
 }
