@@ -19,7 +19,12 @@ const maxRecordsShown = 20
 // with print.key, null for a missing key or value), and one table per group
 // like kafka-consumer-groups --describe.
 func StateText(l *core.PartitionedLog) string {
-	st := Snapshot(l)
+	return Snapshot(l).Text()
+}
+
+// Text writes a state as StateText does, for a state that was not read
+// from an engine (plogsim kafka reads one from a cluster).
+func (st State) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "time %s (%d ms)\n", formatDuration(st.TimeMs), st.TimeMs)
 	if len(st.Topics) > 0 {
