@@ -20,7 +20,8 @@ func KafkaCommand(link string) string {
 }
 
 // shellQuote single-quotes s for a POSIX shell: inside single quotes
-// nothing is special except the quote itself, written as '\”.
+// nothing is special except the quote itself, which closes the quotes,
+// adds an escaped quote and opens them again.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
