@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 
 	"plog/core"
 
@@ -9,59 +10,275 @@ import (
 )
 
 // PartitionLane shows one partition as a lane of records between its log
-// start offset and its high watermark.
+// start offset and its high watermark: a window of its records (counts for
+// the rest), segment boundaries, the retention cliff, tombstones, the gaps
+// compaction leaves, where each consumer group stands, and the records the
+// last command added or removed.
 type PartitionLane struct {
 	app.Compo
 
 	Partition PartitionSnapshot
+	MaxCount  int  // the topic's largest partition, for the skew bar
+	Hot       bool // this partition holds far more than its share
+	Landed    LandedRange
+	Ghosts    []core.Record // removed records still drawn, leaving
 }
 
-// maxRecordsShown bounds the records drawn per lane: a scenario may hold
-// 100,000 records, and that many elements would freeze the page. The newest
-// are drawn, as they are where the action is.
-const maxRecordsShown = 500
+// laneItem is one cell of the lane's strip: a record, or a record leaving.
+type laneItem struct {
+	record core.Record
+	ghost  bool
+}
 
 // Render draws the lane with the test attributes of DESIGN.md:
 // [data-topic][data-partition] with data-log-start and data-high-watermark,
-// and one [data-offset] per record with data-key.
+// one [data-offset] per record with data-key, and [data-group][data-committed]
+// per group that has committed here.
 func (l *PartitionLane) Render() app.UI {
 	p := l.Partition
-	shown, hidden := p.Records, 0
-	if len(shown) > maxRecordsShown {
-		hidden = len(shown) - maxRecordsShown
-		shown = shown[hidden:]
-	}
+	name := fmt.Sprintf("%s/%d", p.Topic, p.Partition)
 	return app.Div().
 		Class("lane").
 		DataSet("topic", p.Topic).
 		DataSet("partition", p.Partition).
 		DataSet("log-start", p.LogStart).
 		DataSet("high-watermark", p.HighWatermark).
+		DataSet("count", p.Count).
+		DataSet("segments", p.Segments).
+		DataSet("cliff", p.Cliff).
 		Body(
 			app.Div().Class("lane-head").Body(
-				app.Span().Class("lane-name").Text(fmt.Sprintf("%s/%d", p.Topic, p.Partition)),
+				app.Span().Class("lane-name").Text(name),
 				app.Span().Class("lane-offsets").Text(
-					fmt.Sprintf("log start %d · high watermark %d", p.LogStart, p.HighWatermark)),
+					fmt.Sprintf("log start %d · high watermark %d · %s", p.LogStart, p.HighWatermark, countOf(p.Segments, "segment"))),
+				l.renderCount(),
 			),
-			app.Div().Class("lane-records").Body(
-				app.If(hidden > 0,
-					app.P().Class("records-hidden").Text(fmt.Sprintf("%d older records not drawn", hidden)),
-				),
-				app.Ol().Class("records").Body(
-					app.Range(shown).Slice(func(i int) app.UI {
-						r := shown[i]
-						li := app.Li().Class("record").DataSet("offset", r.Offset)
-						if r.HasKey {
-							li = li.DataSet("key", r.Key)
-						}
-						return li.Title(recordTitle(r)).Body(
-							app.Span().Class("record-offset").Text(r.Offset),
-							app.Span().Class("record-key").Text(recordKeyLabel(r)),
-						)
-					}),
-				),
+			app.Div().Class("lane-body").Body(
+				l.olderButton(name),
+				app.Ol().Class("records").Aria("label", "records of "+name).Body(l.strip()...),
+				l.newerButton(name),
 			),
+			l.renderFoot(),
 		)
+}
+
+// olderButton moves the window back, when older records are not drawn.
+func (l *PartitionLane) olderButton(name string) app.UI {
+	p := l.Partition
+	if p.Before == 0 || len(p.Records) == 0 {
+		return nil
+	}
+	return app.Button().Type("button").Class("lane-nav").
+		Aria("label", fmt.Sprintf("show older records of %s", name)).
+		OnClick(l.show(p.Records[0].Offset - laneWindow)).
+		Text(fmt.Sprintf("◀ %d older", p.Before))
+}
+
+// newerButton moves the window on, when newer records are not drawn.
+func (l *PartitionLane) newerButton(name string) app.UI {
+	if l.Partition.After == 0 {
+		return nil
+	}
+	return app.Button().Type("button").Class("lane-nav").
+		Aria("label", fmt.Sprintf("show newer records of %s", name)).
+		OnClick(l.showNewer()).
+		Text(fmt.Sprintf("%d newer ▶", l.Partition.After))
+}
+
+// strip is the lane's cells: the log start edge when the window reaches it,
+// the records, and the high watermark edge when it reaches the newest.
+func (l *PartitionLane) strip() []app.UI {
+	p := l.Partition
+	var cells []app.UI
+	if p.Before == 0 {
+		cells = append(cells, app.Li().Class("edge", "log-start-edge").
+			Title("log start offset: the first offset a reader may ask for").
+			Text(fmt.Sprintf("start %d", p.LogStart)))
+	}
+	cells = append(cells, l.cells()...)
+	if p.After == 0 {
+		cells = append(cells, app.Li().Class("edge", "hw-edge").DataSet("next-offset", p.HighWatermark).
+			Title("high watermark: the offset the next record will get").
+			Text(fmt.Sprintf("next %d", p.HighWatermark)))
+	}
+	return cells
+}
+
+// renderCount draws the partition's record count and its skew bar.
+func (l *PartitionLane) renderCount() app.UI {
+	p := l.Partition
+	share := 0.0
+	if l.MaxCount > 0 {
+		share = 100 * float64(p.Count) / float64(l.MaxCount)
+	}
+	bar := app.Span().Class("skew-bar")
+	if l.Hot {
+		bar = bar.Class("hot")
+	}
+	label := countOf(p.Count, "record")
+	if l.Hot {
+		label += " · hot"
+	}
+	return app.Span().Class("lane-count").Body(
+		app.Span().Text(label),
+		bar.Aria("hidden", "true").Body(
+			app.Span().Style("width", fmt.Sprintf("%.1f%%", share)),
+		),
+	)
+}
+
+// renderFoot draws the retention cliff and the groups' marks in words. The
+// marks are in the lane even when their offsets are outside the window.
+func (l *PartitionLane) renderFoot() app.UI {
+	p := l.Partition
+	if p.Cliff < 0 && p.NextExpiry == "" && len(p.Marks) == 0 {
+		return app.Div().Class("lane-foot", "empty")
+	}
+	return app.Div().Class("lane-foot").Body(
+		app.If(p.Cliff > p.LogStart,
+			app.Span().Class("cliff-note").DataSet("cliff", p.Cliff).
+				Text(fmt.Sprintf("retention cliff at %d: older records go at the next check", p.Cliff)),
+		),
+		app.If(p.NextExpiry != "", app.Span().Class("expiry-note").Text(p.NextExpiry)),
+		app.Range(p.Marks).Slice(func(i int) app.UI {
+			m := p.Marks[i]
+			chip := app.Span().Class("group-mark").DataSet("group", m.Group)
+			text := m.Group + ": no commit"
+			if m.HasCommitted {
+				chip = chip.DataSet("committed", m.Committed)
+				text = fmt.Sprintf("%s: committed %d", m.Group, m.Committed)
+			}
+			if m.HasPosition {
+				chip = chip.DataSet("position", m.Position)
+				text += fmt.Sprintf(" · %s reads %d", m.Owner, m.Position)
+			}
+			if m.Paused {
+				text += " · paused by a rebalance"
+			}
+			return chip.Text(text)
+		}),
+	)
+}
+
+// items merges the window with the records leaving it, in offset order.
+func (l *PartitionLane) items() []laneItem {
+	items := make([]laneItem, 0, len(l.Partition.Records)+len(l.Ghosts))
+	for _, r := range l.Partition.Records {
+		items = append(items, laneItem{record: r})
+	}
+	for _, r := range l.Ghosts {
+		items = append(items, laneItem{record: r, ghost: true})
+	}
+	if len(l.Ghosts) > 0 {
+		slices.SortStableFunc(items, func(a, b laneItem) int {
+			return int(a.record.Offset - b.record.Offset)
+		})
+	}
+	return items
+}
+
+// cells draws every record of the window with what stands just before it:
+// a gap that compaction left, the retention cliff, group flags.
+func (l *PartitionLane) cells() []app.UI {
+	p := l.Partition
+	items := l.items()
+	cliffAt := int64(-1)
+	if p.Cliff > p.LogStart {
+		cliffAt = firstAtOrAfter(items, p.Cliff)
+	}
+	cells := make([]app.UI, 0, len(items)+4)
+	for i, it := range items {
+		r := it.record
+		if i > 0 && !it.ghost && !items[i-1].ghost {
+			prev := items[i-1].record.Offset
+			if missing := r.Offset - prev - 1; missing > 0 {
+				cells = append(cells, app.Li().Class("gap").DataSet("gap", fmt.Sprintf("%d-%d", prev+1, r.Offset-1)).
+					Title("offsets no record holds any more: compaction removed them, and offsets are never reused").
+					Text(fmt.Sprintf("gap %d", missing)))
+			}
+		}
+		if !it.ghost && r.Offset == cliffAt {
+			cells = append(cells, app.Li().Class("cliff").Aria("hidden", "true").Title("retention cliff").Text("✂"))
+		}
+		for _, m := range p.Marks {
+			if m.HasCommitted && m.Committed == r.Offset && !it.ghost {
+				cells = append(cells, app.Li().Class("flag").Aria("hidden", "true").
+					Title(m.Group+" committed: it resumes here").Text("⚑ "+m.Group))
+			}
+		}
+		cells = append(cells, l.renderRecord(it))
+	}
+	return cells
+}
+
+// firstAtOrAfter is the first drawn offset at or after offset, or -1.
+func firstAtOrAfter(items []laneItem, offset int64) int64 {
+	for _, it := range items {
+		if !it.ghost && it.record.Offset >= offset {
+			return it.record.Offset
+		}
+	}
+	return -1
+}
+
+// renderRecord draws one record: its offset and key always, its value on
+// hover and focus. A removed record is drawn leaving, without data-offset,
+// since the partition no longer holds it.
+func (l *PartitionLane) renderRecord(it laneItem) app.UI {
+	r := it.record
+	p := l.Partition
+	li := app.Li().Class("record").TabIndex(0).Title(recordTitle(r)).Aria("label", recordTitle(r))
+	if it.ghost {
+		li = li.Class("ghost").DataSet("removed-offset", r.Offset)
+	} else {
+		li = li.DataSet("offset", r.Offset)
+	}
+	if r.HasKey {
+		li = li.DataSet("key", r.Key).Class(keyColourClass(r.Key))
+	} else {
+		li = li.Class("keyless")
+	}
+	if r.Tombstone {
+		li = li.Class("tombstone").DataSet("tombstone", true)
+	}
+	if slices.Contains(p.SegmentStarts, r.Offset) {
+		li = li.Class("segment-start").DataSet("segment-start", r.Offset)
+	}
+	if p.Cliff > p.LogStart && r.Offset < p.Cliff {
+		li = li.Class("expired")
+	}
+	if l.Landed.Count > 0 && r.Offset >= l.Landed.From && r.Offset <= l.Landed.To && !it.ghost {
+		li = li.Class("landed").DataSet("landed", true)
+	}
+	value := r.Value
+	if r.Tombstone {
+		value = "tombstone"
+	}
+	return li.Body(
+		app.Span().Class("record-offset").Text(r.Offset),
+		app.Span().Class("record-key").Text(recordKeyLabel(r)),
+		app.Span().Class("record-value").Text(value),
+	)
+}
+
+// show moves the window to start at offset.
+func (l *PartitionLane) show(offset int64) app.EventHandler {
+	p := l.Partition
+	return func(ctx app.Context, e app.Event) {
+		ctx.NewActionWithValue(viewAction, laneView{Topic: p.Topic, Partition: p.Partition, Offset: max(offset, p.LogStart)})
+	}
+}
+
+// showNewer moves the window one window on, or back to following the
+// newest records when fewer than a window remain.
+func (l *PartitionLane) showNewer() app.EventHandler {
+	p := l.Partition
+	if p.After <= laneWindow || len(p.Records) == 0 {
+		return func(ctx app.Context, e app.Event) {
+			ctx.NewActionWithValue(viewAction, laneView{Topic: p.Topic, Partition: p.Partition, Offset: followTail})
+		}
+	}
+	return l.show(p.Records[len(p.Records)-1].Offset + 1)
 }
 
 // recordKeyLabel is the short text in a record's cell.
@@ -69,18 +286,21 @@ func recordKeyLabel(r core.Record) string {
 	if !r.HasKey {
 		return "∅"
 	}
+	if r.Key == "" {
+		return `""`
+	}
 	return r.Key
 }
 
-// recordTitle is the tooltip with the record's full content.
+// recordTitle is the record's full content, for the tooltip and readers.
 func recordTitle(r core.Record) string {
-	key := "(no key)"
+	key := "no key"
 	if r.HasKey {
-		key = fmt.Sprintf("%q", r.Key)
+		key = fmt.Sprintf("key %q", r.Key)
 	}
-	value := fmt.Sprintf("%q", r.Value)
+	value := fmt.Sprintf("value %q", r.Value)
 	if r.Tombstone {
-		value = "tombstone"
+		value = "tombstone (no value: compaction deletes the key)"
 	}
-	return fmt.Sprintf("offset %d · key %s · value %s · at %dms", r.Offset, key, value, r.Timestamp)
+	return fmt.Sprintf("offset %d · %s · %s · at %s", r.Offset, key, value, core.FormatDuration(r.Timestamp))
 }

@@ -5,62 +5,304 @@ import (
 	"runtime"
 	"time"
 
+	"plog/core"
 	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // Playground is the page's root: it boots the engine with the scenario in the
-// URL fragment and shows what the engine holds. Everything the learner sees
-// is a child of its <main>.
+// URL fragment, holds the session, and lays the page out. Every gesture of
+// its children reaches it as one line of the scenario language (Apply) or a
+// move in the history (undo, redo, seek); nothing else changes state.
 type Playground struct {
 	app.Compo
 
 	link    string            // the URL fragment last applied; "" is the empty scenario
 	session *scenario.Session // the scenario being played; the source of truth
 	view    LogSnapshot       // what the engine holds, for rendering
-	err     string            // why the last scenario or command could not be (fully) applied
+	err     string            // why the scenario in the link could not be (fully) applied
 	ready   bool              // the scenario from the URL has been applied
 
-	urlUpdates int // counts scheduled URL updates; only the latest runs
+	// views holds where each lane's window starts, by laneKey; a lane not
+	// in it follows its newest records. It is how the page is looked at,
+	// not state: it is in no script.
+	views map[string]int64
+
+	landing Landing // where the last produce put its records, and why
+	removal Removal // what the last command removed
+
+	playing bool // workloads run: the clock advances by itself
+	speed   int  // virtual seconds per tick while playing
+	ticks   int  // counts play ticks; only the latest schedules the next
+
+	urlUpdates     int // counts scheduled URL updates; only the latest runs
+	removalUpdates int // counts removal animations; only the latest clears
+	stopShortcuts  func()
+}
+
+// The go-app actions by which components reach the root.
+const (
+	applyAction   = "plog/apply"   // value: applyRequest or a line
+	historyAction = "plog/history" // value: historyMove
+	viewAction    = "plog/view"    // value: laneView
+	playAction    = "plog/play"    // value: playRequest
+)
+
+// applyRequest is lines and the control they came from, so an error shows
+// next to that control. The lines go as one gesture: if one is refused, the
+// ones before it are taken back and nothing changes.
+type applyRequest struct {
+	Control string
+	Lines   []string
+}
+
+// Apply asks the page to run one line of the scenario language. Every
+// gesture in the UI ends here, so the script stays the source of truth:
+// undo, time travel and share links all follow from it. An error shows in
+// the page's main alert; ApplyFrom shows it next to its control.
+func Apply(ctx app.Context, line string) {
+	ctx.NewActionWithValue(applyAction, applyRequest{Lines: []string{line}})
+}
+
+// ApplyFrom is Apply for a control that shows its own errors: a
+// ControlError with the same control name, placed beside it, shows why a
+// line was refused, until the next action. Several lines are one gesture:
+// all of them apply, or none.
+func ApplyFrom(ctx app.Context, control string, lines ...string) {
+	ctx.NewActionWithValue(applyAction, applyRequest{Control: control, Lines: lines})
+}
+
+// historyMove is a move in the session's history.
+type historyMove struct {
+	Control string
+	Kind    string // "undo", "redo", "seek", "restore"
+	Step    int    // for seek
+}
+
+// laneView moves one lane's window; Offset followTail follows the newest.
+type laneView struct {
+	Topic     string
+	Partition int
+	Offset    int64
+}
+
+// playRequest starts or stops the clock, or sets its speed.
+type playRequest struct {
+	Playing bool
+	Speed   int
 }
 
 // OnMount applies the scenario in the URL, then marks the page ready: tests
 // and embedding pages wait for main[data-ready="true"].
 func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(applyAction, p.handleApply)
+	ctx.Handle(historyAction, p.handleHistory)
+	ctx.Handle(viewAction, p.handleView)
+	ctx.Handle(playAction, p.handlePlay)
+	p.stopShortcuts = app.Window().AddEventListener("keydown", p.onKeyDown)
+	p.speed = 1
 	p.applyLink(ctx.Page().URL().Fragment)
 	p.ready = true
 }
 
-// applyAction is the go-app action by which any component changes the state.
-const applyAction = "plog/apply"
-
-// Apply asks the page to run one line of the scenario language. Every
-// gesture in the UI ends here, so the script stays the source of truth:
-// undo, time travel and share links all follow from it.
-func Apply(ctx app.Context, line string) {
-	ctx.NewActionWithValue(applyAction, line)
+// OnDismount removes the page-wide keyboard listener.
+func (p *Playground) OnDismount() {
+	if p.stopShortcuts != nil {
+		p.stopShortcuts()
+	}
 }
 
 // handleApply runs a line against the session. On error the state is
-// untouched and the alert says why; on success the view and, a moment later,
-// the URL follow.
+// untouched and the control's alert says why; on success the view and, a
+// moment later, the URL follow.
 func (p *Playground) handleApply(ctx app.Context, a app.Action) {
-	line, ok := a.Value.(string)
+	req, ok := a.Value.(applyRequest)
+	if line, isLine := a.Value.(string); isLine {
+		req, ok = applyRequest{Lines: []string{line}}, true
+	}
 	if !ok || p.session == nil {
 		return
 	}
-	if _, err := p.session.Apply(line); err != nil {
-		p.err = err.Error()
+	p.run(ctx, req.Control, func() error { return p.applyLines(ctx, req.Lines) })
+}
+
+// applyLines applies lines in order. When one is refused, the lines before
+// it are undone, so a gesture changes all it says or nothing.
+func (p *Playground) applyLines(ctx app.Context, lines []string) error {
+	var events []core.Event
+	for i, l := range lines {
+		evs, err := p.session.Apply(l)
+		if err != nil {
+			for range i {
+				if undoErr := p.session.Undo(); undoErr != nil {
+					return fmt.Errorf("%v (and taking back the lines before it failed: %v)", err, undoErr)
+				}
+			}
+			return err
+		}
+		events = append(events, evs...)
+	}
+	p.noteEvents(ctx, events)
+	return nil
+}
+
+// run does one action: it clears the last error, runs it, and shows what
+// follows. A panic, which the engine promises never to raise, is turned into
+// an alert: a panic in wasm would kill the page.
+func (p *Playground) run(ctx app.Context, control string, action func() error) {
+	setControlError(ctx, ControlAlert{})
+	p.err = ""
+	before := p.view
+	err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("plog hit a bug (please report it with the link): %v", r)
+			}
+		}()
+		return action()
+	}()
+	if err != nil {
+		p.showError(ctx, control, err.Error())
 		return
 	}
-	view, err := snapshotLog(p.session.Log(), nil)
-	p.view, p.err = view, ""
+	p.refresh()
+	p.animateRemovals(ctx, before)
+	p.scheduleURLUpdate(ctx)
+}
+
+// showError puts a message next to its control, or in the page's alert for
+// a line that came from no control.
+func (p *Playground) showError(ctx app.Context, control, msg string) {
+	if control == "" {
+		p.err = msg
+		return
+	}
+	setControlError(ctx, ControlAlert{Control: control, Message: msg})
+}
+
+// refresh takes a new snapshot of the engine.
+func (p *Playground) refresh() {
+	view, err := snapshotLog(p.session.Log(), p.views)
 	if err != nil {
 		p.err = err.Error()
 	}
-	p.scheduleURLUpdate(ctx)
+	p.view = view
+}
+
+// noteEvents keeps what the page says about the last command: where its
+// records landed and what it removed. Lanes that received records follow
+// their newest again, so the learner sees them land.
+func (p *Playground) noteEvents(ctx app.Context, events []core.Event) {
+	p.landing = landingOf(events)
+	p.removal = removalOf(events)
+	for _, at := range p.landing.Lanes {
+		delete(p.views, laneKey(at.Topic, at.Partition))
+	}
+}
+
+// animateRemovals keeps the records the last command removed from the
+// drawn windows for a moment, drawn as leaving, then forgets them.
+func (p *Playground) animateRemovals(ctx app.Context, before LogSnapshot) {
+	p.removal.Ghosts = removedRecords(before, p.view)
+	if len(p.removal.Ghosts) == 0 {
+		return
+	}
+	p.removalUpdates++
+	pending := p.removalUpdates
+	ctx.After(removalAnimation, func(ctx app.Context) {
+		if pending == p.removalUpdates {
+			p.removal.Ghosts = nil
+		}
+	})
+}
+
+// removalAnimation is how long removed records stay drawn as leaving.
+const removalAnimation = 1500 * time.Millisecond
+
+// handleHistory moves in the session's history: undo, redo, seek, and
+// taking back the steps the last command replaced.
+func (p *Playground) handleHistory(ctx app.Context, a app.Action) {
+	m, ok := a.Value.(historyMove)
+	if !ok || p.session == nil {
+		return
+	}
+	p.run(ctx, m.Control, func() error {
+		p.landing, p.removal = Landing{}, Removal{}
+		switch m.Kind {
+		case "undo":
+			return p.session.Undo()
+		case "redo":
+			return p.session.Redo()
+		case "seek":
+			return p.session.Seek(m.Step)
+		case "restore":
+			return p.session.RestoreDiscarded()
+		}
+		return fmt.Errorf("unknown history move %q", m.Kind)
+	})
+}
+
+// handleView moves a lane's window. It changes what is looked at, not the
+// state, so it adds nothing to the script.
+func (p *Playground) handleView(ctx app.Context, a app.Action) {
+	v, ok := a.Value.(laneView)
+	if !ok || p.session == nil {
+		return
+	}
+	if p.views == nil {
+		p.views = map[string]int64{}
+	}
+	if v.Offset == followTail {
+		delete(p.views, laneKey(v.Topic, v.Partition))
+	} else {
+		p.views[laneKey(v.Topic, v.Partition)] = max(v.Offset, 0)
+	}
+	p.refresh()
+}
+
+// handlePlay starts or stops the clock. While it plays, every tick applies
+// "advance" by the speed in virtual seconds, so workloads produce and
+// consume as time passes, and the script says so.
+func (p *Playground) handlePlay(ctx app.Context, a app.Action) {
+	r, ok := a.Value.(playRequest)
+	if !ok {
+		return
+	}
+	if r.Speed > 0 {
+		p.speed = r.Speed
+	}
+	if r.Playing == p.playing {
+		return
+	}
+	p.playing = r.Playing
+	p.ticks++
+	if p.playing {
+		p.scheduleTick(ctx, p.ticks)
+	}
+}
+
+// playTick is the real time between two steps of the clock while playing.
+const playTick = time.Second
+
+func (p *Playground) scheduleTick(ctx app.Context, tick int) {
+	ctx.After(playTick, func(ctx app.Context) {
+		if !p.playing || tick != p.ticks || p.session == nil {
+			return
+		}
+		line := fmt.Sprintf("advance %ds", p.speed)
+		failed := false
+		p.run(ctx, "timeline", func() error {
+			err := p.applyLines(ctx, []string{line})
+			failed = err != nil
+			return err
+		})
+		if failed {
+			p.playing = false
+			return
+		}
+		p.scheduleTick(ctx, tick)
+	})
 }
 
 // urlDebounce is how long the URL waits for the state to settle: a burst of
@@ -102,6 +344,7 @@ func (p *Playground) applyLink(link string) {
 		return
 	}
 	p.link = link
+	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
 	defer func() {
 		// The engine promises never to panic; this is the page's last line
 		// of defence if it ever does, because a panic in wasm kills the page.
@@ -111,11 +354,11 @@ func (p *Playground) applyLink(link string) {
 		}
 	}()
 	p.session, p.err = loadLink(link)
-	view, err := snapshotLog(p.session.Log(), nil)
-	if err != nil && p.err == "" {
-		p.err = err.Error()
+	msg := p.err
+	p.refresh()
+	if msg != "" {
+		p.err = msg
 	}
-	p.view = view
 }
 
 // loadLink returns the session a link fragment (without '#') describes, and
@@ -138,8 +381,14 @@ func loadLink(link string) (*scenario.Session, string) {
 	return session, ""
 }
 
-// Render draws the page from the current snapshot.
+// Render lays the page out: the controls beside the log on a wide screen,
+// above it on a narrow one, and the timeline below.
 func (p *Playground) Render() app.UI {
+	var lines, discarded []string
+	position := 0
+	if p.session != nil {
+		lines, position, discarded = p.session.Lines(), p.session.Position(), p.session.Discarded()
+	}
 	return app.Main().
 		Class("playground").
 		DataSet("ready", p.ready).
@@ -147,11 +396,33 @@ func (p *Playground) Render() app.UI {
 			app.Header().Class("masthead").Body(
 				app.H1().Text("plog"),
 				app.P().Text("a playground for Kafka's partitioned log"),
+				app.Span().Class("clock").DataSet("time-ms", p.view.TimeMs).
+					Text("virtual time "+core.FormatDuration(p.view.TimeMs)),
 			),
 			app.If(p.err != "",
 				app.P().Class("alert").Aria("live", "assertive").Attr("role", "alert").Text(p.err),
 			),
-			&TopicList{Topics: p.view.Topics},
+			app.Div().Class("workspace").Body(
+				app.Div().Class("controls").Body(
+					&TopicForm{},
+					&ProduceForm{Topics: p.view.Topics, Step: len(lines)},
+					&TimeControls{},
+					&CleanupControls{Topics: p.view.Topics},
+				),
+				app.Div().Class("stage").Body(
+					&LandingNote{Landing: p.landing},
+					&RemovalNote{Removal: p.removal},
+					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing},
+				),
+			),
+			&Timeline{
+				Lines:     lines,
+				Position:  position,
+				Discarded: discarded,
+				Playing:   p.playing,
+				Speed:     p.speed,
+			},
+			&Shortcuts{},
 			app.Footer().Class("colophon").Body(
 				app.Text("plog runs entirely in your browser. Engine built with "),
 				// The browser tests read this to check that the served

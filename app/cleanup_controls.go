@@ -1,0 +1,91 @@
+package app
+
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// CleanupControls remove records on purpose: truncate a partition before
+// an offset (Kafka's DeleteRecords), or run the log cleaner on a compacted
+// topic now.
+type CleanupControls struct {
+	app.Compo
+
+	Topics []TopicSnapshot
+
+	truncTopic     string
+	truncPartition string
+	before         string
+	compactTopic   string
+}
+
+// The controls' error names.
+const (
+	truncateControl = "truncate"
+	compactControl  = "compact"
+)
+
+// TruncateLine writes the truncate command, or says what is missing.
+func (c *CleanupControls) TruncateLine() (string, string) {
+	t, ok := chosenTopic(c.truncTopic, c.Topics)
+	if !ok {
+		return "", "There is no topic to truncate yet."
+	}
+	part := c.truncPartition
+	if part == "" {
+		part = "0"
+	}
+	before := strings.TrimSpace(c.before)
+	if before == "" {
+		return "", "Truncate before which offset? Records below it go."
+	}
+	return line("truncate", positional(t.Name+"/"+part), named("before", before)), ""
+}
+
+// CompactLine writes the compact command.
+func (c *CleanupControls) CompactLine() (string, string) {
+	t, ok := chosenTopic(c.compactTopic, c.Topics)
+	if !ok {
+		return "", "There is no topic to compact yet."
+	}
+	return line("compact", positional(t.Name)), ""
+}
+
+func (c *CleanupControls) do(control string, write func() (string, string)) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		e.PreventDefault()
+		l, problem := write()
+		if problem != "" {
+			setControlError(ctx, ControlAlert{Control: control, Message: problem})
+			return
+		}
+		ApplyFrom(ctx, control, l)
+	}
+}
+
+// Render draws both forms.
+func (c *CleanupControls) Render() app.UI {
+	t, _ := chosenTopic(c.truncTopic, c.Topics)
+	return app.Section().Class("panel", "cleanup").Aria("label", "remove records").Body(
+		app.H2().Text("Truncate and compact"),
+		app.Form().OnSubmit(c.do(truncateControl, c.TruncateLine)).Body(
+			app.Div().Class("row").Body(
+				field("truncate-topic", "Topic", topicSelect("truncate-topic", c.Topics, &c.truncTopic, &c.Compo)),
+				field("truncate-partition", "Partition", app.Select().ID("truncate-partition").OnChange(c.ValueTo(&c.truncPartition)).Body(
+					partitionOptions(t, c.truncPartition)...,
+				)),
+				field("truncate-before", "Before offset", numberInput("truncate-before", &c.before, &c.Compo)),
+			),
+			app.Button().Type("submit").ID("truncate-go").Text("Truncate"),
+			&ControlError{Control: truncateControl},
+		),
+		app.Form().OnSubmit(c.do(compactControl, c.CompactLine)).Body(
+			app.Div().Class("row").Body(
+				field("compact-topic", "Topic", topicSelect("compact-topic", c.Topics, &c.compactTopic, &c.Compo)),
+				app.Button().Type("submit").ID("compact-go").Text("Compact now"),
+			),
+			&ControlError{Control: compactControl},
+		),
+	)
+}

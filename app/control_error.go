@@ -1,0 +1,47 @@
+package app
+
+import "github.com/maxence-charriere/go-app/v9/pkg/app"
+
+// ControlAlert is why the last action was refused, and the control that
+// asked for it. The zero value is no error.
+type ControlAlert struct {
+	Control string
+	Message string
+}
+
+// controlAlertState is the go-app state holding the current ControlAlert,
+// so that any component can show the errors of its own controls.
+const controlAlertState = "plog/control-alert"
+
+// setControlError shows an error next to its control, or clears it.
+func setControlError(ctx app.Context, a ControlAlert) {
+	ctx.SetState(controlAlertState, a)
+}
+
+// ControlError shows, beside a control, why the last action it asked for was
+// refused (role=alert). The message stays until the next action. Place one
+// next to each control that uses ApplyFrom with the same Control name.
+type ControlError struct {
+	app.Compo
+
+	Control string
+
+	alert ControlAlert
+}
+
+// OnMount follows the current error.
+func (c *ControlError) OnMount(ctx app.Context) {
+	ctx.ObserveState(controlAlertState).Value(&c.alert)
+}
+
+// Render draws the message when it belongs to this control.
+func (c *ControlError) Render() app.UI {
+	if c.alert.Control != c.Control || c.alert.Message == "" {
+		return app.Span().Class("control-error").DataSet("control", c.Control)
+	}
+	return app.P().
+		Class("control-error", "alert").
+		DataSet("control", c.Control).
+		Attr("role", "alert").
+		Text(c.alert.Message)
+}

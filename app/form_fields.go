@@ -1,0 +1,84 @@
+package app
+
+import (
+	"strconv"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// line writes a command of the scenario language. The scenario package
+// quotes what needs quoting, so a key with spaces or quotes stays one value.
+func line(name string, args ...scenario.Arg) string {
+	return scenario.Command{Name: name, Args: args}.String()
+}
+
+// positional is an argument without a name.
+func positional(value string) scenario.Arg { return scenario.Arg{Value: value} }
+
+// named is a name=value argument.
+func named(name, value string) scenario.Arg { return scenario.Arg{Name: name, Value: value} }
+
+// flag is a bare word argument.
+func flag(name string) scenario.Arg { return scenario.Arg{Name: name, Flag: true} }
+
+// field is a labelled control: the label names it for every reader.
+func field(id, label string, control app.UI) app.UI {
+	return app.Div().Class("field").Body(
+		app.Label().For(id).Text(label),
+		control,
+	)
+}
+
+// textInput is a one-line text box bound to a string field.
+func textInput(id string, value *string, c *app.Compo, attrs ...string) app.HTMLInput {
+	in := app.Input().Type("text").ID(id).Name(id).Value(*value).
+		AutoComplete(false).Attr("spellcheck", "false").
+		OnInput(c.ValueTo(value))
+	for i := 0; i+1 < len(attrs); i += 2 {
+		in = in.Attr(attrs[i], attrs[i+1])
+	}
+	return in
+}
+
+// numberInput is a text box for a whole number. It is text, not
+// type=number, so that what the learner typed reaches the engine and the
+// engine says what is wrong with it, in place.
+func numberInput(id string, value *string, c *app.Compo) app.HTMLInput {
+	return textInput(id, value, c, "inputmode", "numeric")
+}
+
+// topicSelect picks one of the topics.
+func topicSelect(id string, topics []TopicSnapshot, value *string, c *app.Compo) app.UI {
+	return app.Select().ID(id).Name(id).OnChange(c.ValueTo(value)).Body(
+		app.Range(topics).Slice(func(i int) app.UI {
+			name := topics[i].Name
+			return app.Option().Value(name).Selected(name == *value).Text(name)
+		}),
+	)
+}
+
+// chosenTopic is the topic a form acts on: the one picked, or the first.
+func chosenTopic(picked string, topics []TopicSnapshot) (TopicSnapshot, bool) {
+	for _, t := range topics {
+		if t.Name == picked {
+			return t, true
+		}
+	}
+	if len(topics) > 0 {
+		return topics[0], true
+	}
+	return TopicSnapshot{}, false
+}
+
+// partitionOptions lists a topic's partitions for a picker, after the
+// options given first.
+func partitionOptions(t TopicSnapshot, picked string, first ...app.UI) []app.UI {
+	options := append([]app.UI(nil), first...)
+	for i := range t.Partitions {
+		v := strconv.Itoa(i)
+		options = append(options, app.Option().Value(v).Selected(v == picked).Text(t.Name+"/"+v))
+	}
+	return options
+}

@@ -1,0 +1,147 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"plog/core"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// Landing is where the last command's records landed, lane by lane, and why
+// the partitioner chose each lane.
+type Landing struct {
+	Lanes []LandedRange
+	Count int // records produced
+}
+
+// LandedRange is the records one command appended to one partition: a run
+// of consecutive offsets, since nothing else writes in between.
+type LandedRange struct {
+	Topic     string
+	Partition int
+	From, To  int64    // first and last offset
+	Count     int      // records
+	Reasons   []string // distinct reasons, e.g. murmur2("acct-1") % 4 = 2
+}
+
+// maxReasons bounds the reasons kept per lane: keys drawn at random give one
+// each, and the note says how the partition was chosen, not every key.
+const maxReasons = 3
+
+// landingOf gathers the produced events of one command by partition.
+func landingOf(events []core.Event) Landing {
+	var l Landing
+	index := map[string]int{}
+	for _, e := range events {
+		if e.Kind != core.EventProduced {
+			continue
+		}
+		l.Count++
+		k := laneKey(e.Topic, e.Partition)
+		i, ok := index[k]
+		if !ok {
+			i = len(l.Lanes)
+			index[k] = i
+			l.Lanes = append(l.Lanes, LandedRange{Topic: e.Topic, Partition: e.Partition, From: e.Offset})
+		}
+		r := &l.Lanes[i]
+		r.To = e.Offset
+		r.Count++
+		if len(r.Reasons) < maxReasons && e.Reason != "" && !contains(r.Reasons, e.Reason) {
+			r.Reasons = append(r.Reasons, e.Reason)
+		}
+	}
+	return l
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// rangeFor returns the landed range of one partition, if any.
+func (l Landing) rangeFor(topic string, partition int) (LandedRange, bool) {
+	for _, r := range l.Lanes {
+		if r.Topic == topic && r.Partition == partition {
+			return r, true
+		}
+	}
+	return LandedRange{}, false
+}
+
+// maxLandingLines bounds the note: a produce across 100 partitions is
+// summed up after this many lines.
+const maxLandingLines = 6
+
+// LandingNote says where the last produce put its records and why: the
+// partitioner's own arithmetic for a key, round-robin or sticky for none.
+type LandingNote struct {
+	app.Compo
+
+	Landing Landing
+}
+
+// Render draws nothing until something is produced.
+func (n *LandingNote) Render() app.UI {
+	l := n.Landing
+	if l.Count == 0 {
+		return app.Div().Class("landing", "empty")
+	}
+	shown := l.Lanes
+	if len(shown) > maxLandingLines {
+		shown = shown[:maxLandingLines]
+	}
+	return app.Section().Class("landing").Aria("live", "polite").Aria("label", "where the records landed").Body(
+		app.P().Class("landing-title").Text(fmt.Sprintf("%s produced", countOf(l.Count, "record"))),
+		app.Ul().Body(
+			app.Range(shown).Slice(func(i int) app.UI {
+				r := shown[i]
+				return app.Li().
+					DataSet("landed-topic", r.Topic).
+					DataSet("landed-partition", r.Partition).
+					DataSet("landed-offset", r.To).
+					Body(
+						app.Strong().Text(fmt.Sprintf("%s/%d", r.Topic, r.Partition)),
+						app.Text(" "+offsetRange(r.From, r.To)+" · why: "),
+						app.Code().Text(reasonText(r.Reasons)),
+					)
+			}),
+			app.If(len(l.Lanes) > len(shown),
+				app.Li().Text(fmt.Sprintf("and %d more partitions", len(l.Lanes)-len(shown))),
+			),
+		),
+	)
+}
+
+// reasonText writes the partitioner's reasons for the reader.
+func reasonText(reasons []string) string {
+	switch {
+	case len(reasons) == 0:
+		return "a workload's choice"
+	case reasons[0] == "explicit":
+		return "the partition was given"
+	}
+	return strings.Join(reasons, "; ")
+}
+
+// offsetRange writes "offset 5" or "offsets 5–7".
+func offsetRange(from, to int64) string {
+	if from == to {
+		return fmt.Sprintf("offset %d", from)
+	}
+	return fmt.Sprintf("offsets %d–%d", from, to)
+}
+
+// countOf writes "1 record", "3 records".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

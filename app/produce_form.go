@@ -1,0 +1,174 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// ProduceForm sends records to a topic: a key (or none), a value (or a
+// tombstone), a count, and a partition (or the partitioner's choice). Its
+// quick generators write whole workloads as scenario commands.
+type ProduceForm struct {
+	app.Compo
+
+	Topics []TopicSnapshot
+	Step   int // the history's length: names each generator's workload apart
+
+	topic     string
+	key       string
+	noKey     bool
+	value     string
+	tombstone bool
+	count     string
+	partition string // "" lets the partitioner choose
+	generate  string // how many records a generator makes
+}
+
+// produceControl and generateControl name the form's errors.
+const (
+	produceControl  = "produce"
+	generateControl = "generate"
+)
+
+// produceShortcut is the action the keyboard shortcut for produce sends.
+const produceShortcut = "plog/shortcut/produce"
+
+// OnInit fills the form with a record worth sending.
+func (f *ProduceForm) OnInit() {
+	f.key, f.value, f.count, f.generate = "acct-1", "created", "1", "20"
+}
+
+// OnMount answers the produce shortcut with what the form holds.
+func (f *ProduceForm) OnMount(ctx app.Context) {
+	ctx.Handle(produceShortcut, func(ctx app.Context, a app.Action) { f.send(ctx) })
+}
+
+// Line writes the produce command the form describes, or says what is
+// missing. The engine checks the rest (a tombstone without a key, a
+// partition out of range, a count of 0).
+func (f *ProduceForm) Line() (string, string) {
+	t, ok := chosenTopic(f.topic, f.Topics)
+	if !ok {
+		return "", "Create a topic first: records go to a topic."
+	}
+	args := []scenario.Arg{positional(t.Name)}
+	if !f.noKey {
+		args = append(args, named("key", f.key))
+	}
+	if !f.tombstone {
+		args = append(args, named("value", f.value))
+	}
+	if c := strings.TrimSpace(f.count); c != "" && c != "1" {
+		args = append(args, named("count", c))
+	}
+	if f.partition != "" {
+		args = append(args, named("partition", f.partition))
+	}
+	if f.tombstone {
+		args = append(args, flag("tombstone"))
+	}
+	return line("produce", args...), ""
+}
+
+// GeneratorLines writes the commands of one quick generator: "sequence"
+// (keys key-0, key-1, ...), "uniform" (keys drawn at random from as many
+// keys as records) or "hot" (every record with one key). The first two run
+// a producer workload for one second of virtual time, so the keys come from
+// the scenario's seed and replay identically.
+func (f *ProduceForm) GeneratorLines(kind string) ([]string, string) {
+	t, ok := chosenTopic(f.topic, f.Topics)
+	if !ok {
+		return nil, "Create a topic first: records go to a topic."
+	}
+	n := strings.TrimSpace(f.generate)
+	if _, err := strconv.Atoi(n); err != nil {
+		return nil, fmt.Sprintf("How many records? %q is not a whole number.", n)
+	}
+	if kind == "hot" {
+		return []string{line("produce", positional(t.Name), named("key", "hot"), named("count", n))}, ""
+	}
+	name := fmt.Sprintf("burst-%d", f.Step+1)
+	args := []scenario.Arg{positional(name), positional(t.Name), named("rate", n+"/s"), named("keys", kind)}
+	if kind == "uniform" {
+		args = append(args, named("keyspace", n))
+	}
+	return []string{line("producer", args...), "advance 1s", line("stop", positional(name))}, ""
+}
+
+func (f *ProduceForm) send(ctx app.Context) {
+	l, problem := f.Line()
+	if problem != "" {
+		setControlError(ctx, ControlAlert{Control: produceControl, Message: problem})
+		return
+	}
+	ApplyFrom(ctx, produceControl, l)
+}
+
+func (f *ProduceForm) submit(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	f.send(ctx)
+}
+
+func (f *ProduceForm) generator(kind string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		lines, problem := f.GeneratorLines(kind)
+		if problem != "" {
+			setControlError(ctx, ControlAlert{Control: generateControl, Message: problem})
+			return
+		}
+		ApplyFrom(ctx, generateControl, lines...)
+	}
+}
+
+func (f *ProduceForm) check(v *bool) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		*v = ctx.JSSrc().Get("checked").Bool()
+	}
+}
+
+// Render draws the form.
+func (f *ProduceForm) Render() app.UI {
+	t, _ := chosenTopic(f.topic, f.Topics)
+	return app.Section().Class("panel", "produce").Aria("label", "produce records").Body(
+		app.H2().Text("Produce"),
+		app.Form().ID("produce-form").OnSubmit(f.submit).Body(
+			app.Div().Class("row").Body(
+				field("produce-topic", "Topic", topicSelect("produce-topic", f.Topics, &f.topic, &f.Compo)),
+				field("produce-partition", "Partition", app.Select().ID("produce-partition").OnChange(f.ValueTo(&f.partition)).Body(
+					partitionOptions(t, f.partition, app.Option().Value("").Selected(f.partition == "").Text("partitioner chooses"))...,
+				)),
+			),
+			app.Div().Class("row").Body(
+				field("produce-key", "Key", textInput("produce-key", &f.key, &f.Compo).Disabled(f.noKey)),
+				app.Div().Class("field", "check").Body(
+					app.Input().Type("checkbox").ID("produce-no-key").Checked(f.noKey).OnChange(f.check(&f.noKey)),
+					app.Label().For("produce-no-key").Text("no key"),
+				),
+			),
+			app.Div().Class("row").Body(
+				field("produce-value", "Value", textInput("produce-value", &f.value, &f.Compo).Disabled(f.tombstone)),
+				app.Div().Class("field", "check").Body(
+					app.Input().Type("checkbox").ID("produce-tombstone").Checked(f.tombstone).OnChange(f.check(&f.tombstone)),
+					app.Label().For("produce-tombstone").Text("tombstone"),
+				),
+				field("produce-count", "Count", numberInput("produce-count", &f.count, &f.Compo)),
+			),
+			app.Button().Type("submit").ID("produce-send").Text("Produce").Title("shortcut: p"),
+			&ControlError{Control: produceControl},
+		),
+		app.Div().Class("generators").Aria("label", "quick generators").Body(
+			field("generate-count", "Quick: records", numberInput("generate-count", &f.generate, &f.Compo)),
+			app.Div().Class("row").Body(
+				app.Button().Type("button").ID("generate-sequence").OnClick(f.generator("sequence")).Text("Sequential keys"),
+				app.Button().Type("button").ID("generate-uniform").OnClick(f.generator("uniform")).Text("Random keys"),
+				app.Button().Type("button").ID("generate-hot").OnClick(f.generator("hot")).Text("One hot key"),
+			),
+			&ControlError{Control: generateControl},
+		),
+	)
+}

@@ -1,0 +1,85 @@
+package app
+
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// Shortcuts lists the keyboard shortcuts and shows the errors of the ones
+// that act for the groups (poll and commit need a running member).
+type Shortcuts struct {
+	app.Compo
+}
+
+// shortcutControl names the shortcuts' errors.
+const shortcutControl = "shortcuts"
+
+// shortcutKeys are the keys and what they do, as the page lists them.
+var shortcutKeys = [][2]string{
+	{"p", "produce what the produce form holds"},
+	{"o", "poll: the first running member of the first group polls"},
+	{"c", "commit: the same member commits its positions"},
+	{"s", "step: advance the clock by one second"},
+	{"u", "undo"},
+	{"r", "redo"},
+}
+
+// Render draws the list.
+func (s *Shortcuts) Render() app.UI {
+	return app.Section().Class("panel", "shortcuts").Aria("label", "keyboard shortcuts").Body(
+		app.H2().Text("Keyboard"),
+		&ControlError{Control: shortcutControl},
+		app.Ul().Body(
+			app.Range(shortcutKeys).Slice(func(i int) app.UI {
+				return app.Li().Body(app.Kbd().Text(shortcutKeys[i][0]), app.Text(" "+shortcutKeys[i][1]))
+			}),
+		),
+		app.P().Class("hint").Text("Shortcuts work while no text box has the focus."),
+	)
+}
+
+// onKeyDown turns a shortcut into the same scenario line or history move a
+// click would make. Keys typed into a form, or with a modifier, are left to
+// the browser.
+func (p *Playground) onKeyDown(ctx app.Context, e app.Event) {
+	if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
+		return
+	}
+	if target := e.Get("target"); target.Truthy() {
+		switch strings.ToLower(target.Get("tagName").String()) {
+		case "input", "textarea", "select":
+			return
+		}
+	}
+	key := e.Get("key").String()
+	if p.shortcut(ctx, key) {
+		e.PreventDefault()
+	}
+}
+
+// shortcut acts on one key and reports whether the key is a shortcut.
+func (p *Playground) shortcut(ctx app.Context, key string) bool {
+	member := p.view.PollTarget
+	switch key {
+	case "p":
+		ctx.NewAction(produceShortcut)
+	case "o", "c":
+		if member.Group == "" {
+			setControlError(ctx, ControlAlert{Control: shortcutControl,
+				Message: "Nobody to poll or commit for: join a member to a group first."})
+			return true
+		}
+		name := map[string]string{"o": "poll", "c": "commit"}[key]
+		ApplyFrom(ctx, shortcutControl, line(name, positional(member.Group), positional(member.Member)))
+	case "s":
+		ApplyFrom(ctx, shortcutControl, "advance 1s")
+	case "u":
+		ctx.NewActionWithValue(historyAction, historyMove{Control: shortcutControl, Kind: "undo"})
+	case "r":
+		ctx.NewActionWithValue(historyAction, historyMove{Control: shortcutControl, Kind: "redo"})
+	default:
+		return false
+	}
+	return true
+}

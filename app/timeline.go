@@ -1,0 +1,116 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// Timeline shows the scenario's script as it would read in a link, one
+// command a line. Each line takes the page back (or forward) to the state
+// after it; undo, redo and the slider move through the same history; play
+// lets the clock run so workloads act.
+type Timeline struct {
+	app.Compo
+
+	Lines     []string // the whole history, including steps ahead after going back
+	Position  int      // how many lines are applied
+	Discarded []string // lines the last command replaced, offered back
+	Playing   bool
+	Speed     int // virtual seconds per tick while playing
+}
+
+// timelineControl names the timeline's errors.
+const timelineControl = "timeline"
+
+// timelineShown bounds the lines drawn around the position: a script may
+// hold 20,000 commands.
+const timelineShown = 100
+
+// speeds are the virtual seconds the clock moves per real second of play.
+var speeds = []int{1, 5, 10, 60}
+
+func move(kind string, step int) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		ctx.NewActionWithValue(historyAction, historyMove{Control: timelineControl, Kind: kind, Step: step})
+	}
+}
+
+func (t *Timeline) scrub(ctx app.Context, e app.Event) {
+	step, err := strconv.Atoi(ctx.JSSrc().Get("value").String())
+	if err != nil {
+		return
+	}
+	ctx.NewActionWithValue(historyAction, historyMove{Control: timelineControl, Kind: "seek", Step: step})
+}
+
+func (t *Timeline) play(playing bool) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		ctx.NewActionWithValue(playAction, playRequest{Playing: playing, Speed: t.Speed})
+	}
+}
+
+func (t *Timeline) setSpeed(ctx app.Context, e app.Event) {
+	speed, err := strconv.Atoi(ctx.JSSrc().Get("value").String())
+	if err != nil || speed < 1 {
+		return
+	}
+	ctx.NewActionWithValue(playAction, playRequest{Playing: t.Playing, Speed: speed})
+}
+
+// Render draws the controls and the lines around the position.
+func (t *Timeline) Render() app.UI {
+	from := max(0, t.Position-timelineShown/2)
+	to := min(len(t.Lines), from+timelineShown)
+	shown := t.Lines[from:to]
+	return app.Section().Class("panel", "timeline").Aria("label", "timeline").
+		DataSet("position", t.Position).DataSet("length", len(t.Lines)).Body(
+		app.H2().Text("Timeline"),
+		app.Div().Class("row", "timeline-controls").Body(
+			app.Button().Type("button").ID("undo").Disabled(t.Position == 0).OnClick(move("undo", 0)).Title("shortcut: u").Text("↶ Undo"),
+			app.Button().Type("button").ID("redo").Disabled(t.Position >= len(t.Lines)).OnClick(move("redo", 0)).Title("shortcut: r").Text("Redo ↷"),
+			app.If(t.Playing,
+				app.Button().Type("button").ID("pause").OnClick(t.play(false)).Aria("pressed", "true").Text("⏸ Pause"),
+			).Else(
+				app.Button().Type("button").ID("play").OnClick(t.play(true)).Aria("pressed", "false").Text("▶ Play"),
+			),
+			field("play-speed", "Speed", app.Select().ID("play-speed").OnChange(t.setSpeed).Body(
+				app.Range(speeds).Slice(func(i int) app.UI {
+					s := speeds[i]
+					return app.Option().Value(strconv.Itoa(s)).Selected(s == t.Speed).Text(fmt.Sprintf("%d s per second", s))
+				}),
+			)),
+		),
+		field("timeline-slider", fmt.Sprintf("Step %d of %d", t.Position, len(t.Lines)),
+			app.Input().Type("range").ID("timeline-slider").Min(0).Max(len(t.Lines)).Step(1).
+				Value(strconv.Itoa(t.Position)).OnChange(t.scrub),
+		),
+		&ControlError{Control: timelineControl},
+		app.If(len(t.Discarded) > 0,
+			app.P().Class("discarded").Body(
+				app.Text(fmt.Sprintf("This command replaced %d later steps. ", len(t.Discarded))),
+				app.Button().Type("button").ID("restore").OnClick(move("restore", 0)).Text("Bring them back"),
+			),
+		),
+		app.If(from > 0, app.P().Class("lines-hidden").Text(fmt.Sprintf("%d earlier lines", from))),
+		app.Ol().Class("script").Attr("start", from+1).Body(
+			app.Range(shown).Slice(func(i int) app.UI {
+				step := from + i + 1
+				b := app.Button().Type("button").Class("script-line").DataSet("step", step).
+					Aria("label", fmt.Sprintf("go to step %d: %s", step, shown[i])).
+					OnClick(move("seek", step)).Text(shown[i])
+				li := app.Li().DataSet("step", step)
+				switch {
+				case step == t.Position:
+					li = li.Class("current").Aria("current", "step")
+				case step > t.Position:
+					li = li.Class("ahead")
+				}
+				return li.Body(b)
+			}),
+		),
+		app.If(to < len(t.Lines), app.P().Class("lines-hidden").Text(fmt.Sprintf("%d later lines", len(t.Lines)-to))),
+		app.If(len(t.Lines) == 0, app.P().Class("hint").Text("Each thing you do becomes a line here, as in a shared link.")),
+	)
+}

@@ -1,0 +1,91 @@
+package app
+
+import (
+	"strings"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// TopicForm creates a topic: its name, partition count and configs, with
+// Kafka's config names.
+type TopicForm struct {
+	app.Compo
+
+	name       string
+	partitions string
+	retention  string // retention.ms; "" keeps the default
+	segment    string // segment.records; "" keeps the default
+	policy     string // cleanup.policy
+	more       string // any other configs, name=value ...
+}
+
+// topicControl names the form's errors.
+const topicControl = "topic"
+
+// OnInit sets what a new learner most likely wants.
+func (f *TopicForm) OnInit() {
+	f.partitions, f.policy = "3", "delete"
+}
+
+// Line writes the topic command the form describes, or says what is
+// missing. The engine checks the rest.
+func (f *TopicForm) Line() (string, string) {
+	name := strings.TrimSpace(f.name)
+	if name == "" {
+		return "", "Give the topic a name, e.g. orders."
+	}
+	if strings.TrimSpace(f.partitions) == "" {
+		return "", "Say how many partitions the topic has, e.g. 3."
+	}
+	args := []scenario.Arg{positional(name), named("partitions", strings.TrimSpace(f.partitions))}
+	for _, c := range []struct{ name, value string }{
+		{"retention.ms", f.retention},
+		{"segment.records", f.segment},
+		{"cleanup.policy", f.policy},
+	} {
+		if v := strings.TrimSpace(c.value); v != "" {
+			args = append(args, named(c.name, v))
+		}
+	}
+	l := line("topic", args...)
+	if more := strings.TrimSpace(f.more); more != "" {
+		l += " " + more
+	}
+	return l, ""
+}
+
+func (f *TopicForm) submit(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	l, problem := f.Line()
+	if problem != "" {
+		setControlError(ctx, ControlAlert{Control: topicControl, Message: problem})
+		return
+	}
+	ApplyFrom(ctx, topicControl, l)
+}
+
+// Render draws the form.
+func (f *TopicForm) Render() app.UI {
+	return app.Form().Class("panel", "topic-form").Aria("label", "create a topic").OnSubmit(f.submit).Body(
+		app.H2().Text("New topic"),
+		app.Div().Class("row").Body(
+			field("topic-name", "Name", textInput("topic-name", &f.name, &f.Compo, "placeholder", "orders")),
+			field("topic-partitions", "Partitions", numberInput("topic-partitions", &f.partitions, &f.Compo)),
+		),
+		app.Div().Class("row").Body(
+			field("topic-retention", "retention.ms", textInput("topic-retention", &f.retention, &f.Compo, "placeholder", "1h")),
+			field("topic-segment", "segment.records", numberInput("topic-segment", &f.segment, &f.Compo).Placeholder("10")),
+			field("topic-policy", "cleanup.policy", app.Select().ID("topic-policy").OnChange(f.ValueTo(&f.policy)).Body(
+				app.Range([]string{"delete", "compact", "compact,delete"}).Slice(func(i int) app.UI {
+					v := []string{"delete", "compact", "compact,delete"}[i]
+					return app.Option().Value(v).Selected(v == f.policy).Text(v)
+				}),
+			)),
+		),
+		field("topic-configs", "More configs (name=value …)", textInput("topic-configs", &f.more, &f.Compo, "placeholder", "retention.bytes=4KB")),
+		app.Button().Type("submit").ID("topic-create").Text("Create topic"),
+		&ControlError{Control: topicControl},
+	)
+}
