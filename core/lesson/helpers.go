@@ -1,0 +1,222 @@
+package lesson
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"plog/core"
+)
+
+// This file holds what several goals read from the state: records with
+// their partitions, where an entity's events sit, what a group received.
+
+// placed is a record and the partition it sits in.
+type placed struct {
+	partition int
+	core.Record
+}
+
+// allRecords returns every record a topic retains, partition by partition,
+// each partition in offset order.
+func (c *ctx) allRecords(topic string) []placed {
+	var out []placed
+	for p := range c.partitions(topic) {
+		for _, r := range c.records(topic, p) {
+			out = append(out, placed{p, r})
+		}
+	}
+	return out
+}
+
+// partitionsOf lists, sorted and without repeats, the partitions the
+// records sit in.
+func partitionsOf(recs []placed) []int {
+	var ps []int
+	for _, r := range recs {
+		if !slices.Contains(ps, r.partition) {
+			ps = append(ps, r.partition)
+		}
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+// inOrder checks that an entity's records sit in one partition with its
+// events in the order of steps (the first record of each step counts).
+// event names the step a record is. It returns "" when all is well, or a
+// sentence saying what is wrong, naming the entity as who.
+func inOrder(who string, recs []placed, event func(placed) string, steps []string) string {
+	if ps := partitionsOf(recs); len(ps) > 1 {
+		return fmt.Sprintf("%s's events are split over partitions %s: a consumer may read a later one first, since nothing orders one partition against another",
+			who, joinInts(ps))
+	}
+	first := map[string]int64{}
+	for _, r := range recs {
+		if e := event(r); slices.Contains(steps, e) {
+			if _, seen := first[e]; !seen {
+				first[e] = r.Offset
+			}
+		}
+	}
+	for _, step := range steps {
+		if _, ok := first[step]; !ok {
+			return fmt.Sprintf("%s has no %s event yet", who, step)
+		}
+	}
+	for i := 1; i < len(steps); i++ {
+		a, b := steps[i-1], steps[i]
+		if first[b] < first[a] {
+			return fmt.Sprintf("in partition %d, %s's %s (offset %d) comes before its %s (offset %d): the log keeps the order in which records were sent",
+				recs[0].partition, who, b, first[b], a, first[a])
+		}
+	}
+	return ""
+}
+
+// deliveredOffsets returns, for one partition, the offsets a group's
+// deliveries log shows it received, and when it first received each.
+func deliveredOffsets(v core.GroupView, topic string, partition int) map[int64]int64 {
+	got := map[int64]int64{}
+	for _, d := range v.Deliveries {
+		if d.Topic == topic && d.Partition == partition {
+			if _, seen := got[d.Record.Offset]; !seen {
+				got[d.Record.Offset] = d.Time
+			}
+		}
+	}
+	return got
+}
+
+// missingOffsets lists the records of a partition a group has not received.
+func missingOffsets(recs []core.Record, got map[int64]int64) []int64 {
+	var missing []int64
+	for _, r := range recs {
+		if _, ok := got[r.Offset]; !ok {
+			missing = append(missing, r.Offset)
+		}
+	}
+	return missing
+}
+
+// partitionView returns a group's view of one partition.
+func partitionView(v core.GroupView, topic string, partition int) (core.PartitionView, bool) {
+	for _, p := range v.Partitions {
+		if p.Topic == topic && p.Partition == partition {
+			return p, true
+		}
+	}
+	return core.PartitionView{}, false
+}
+
+// member returns a group's member by id.
+func member(v core.GroupView, id string) (core.MemberView, bool) {
+	for _, m := range v.Members {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return core.MemberView{}, false
+}
+
+// liveMembers counts the members that are running.
+func liveMembers(v core.GroupView) int {
+	n := 0
+	for _, m := range v.Members {
+		if m.Down == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// downMember returns a member that stopped and the group still waits for.
+func downMember(v core.GroupView) (core.MemberView, bool) {
+	for _, m := range v.Members {
+		if m.Down != "" {
+			return m, true
+		}
+	}
+	return core.MemberView{}, false
+}
+
+// waiting describes why a group is not stable yet, or "" when it is.
+func waiting(v core.GroupView) string {
+	if m, ok := downMember(v); ok {
+		return fmt.Sprintf("group %s waits for %s, which %s, until its session times out at %s (session.timeout.ms=%s)",
+			v.Name, m.ID, downWords(m.Down), duration(m.SessionExpiresAt), core.FormatDuration(v.Config.SessionTimeoutMs))
+	}
+	if v.State == core.GroupRebalancing {
+		return fmt.Sprintf("group %s is still rebalancing: advance the clock a few seconds", v.Name)
+	}
+	return ""
+}
+
+func downWords(down string) string {
+	if down == "left" {
+		return "shut down without leaving (a static member)"
+	}
+	return down
+}
+
+// assignmentText writes a member's partitions as "orders/0 orders/2", or
+// "nothing".
+func assignmentText(tps []core.TopicPartition) string {
+	if len(tps) == 0 {
+		return "nothing"
+	}
+	parts := make([]string, len(tps))
+	for i, tp := range tps {
+		parts[i] = tp.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+// joinInts writes numbers as "0, 1 and 2".
+func joinInts[T int | int64](ns []T) string {
+	words := make([]string, len(ns))
+	for i, n := range ns {
+		words[i] = strconv.FormatInt(int64(n), 10)
+	}
+	return joinWords(words)
+}
+
+// joinWords writes words as "a, b and c".
+func joinWords(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// plural writes a count with a noun: "1 record", "3 records".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(n, 10) + " " + noun + "s"
+}
+
+// duration writes milliseconds for a learner, to the second: "39m",
+// "6m 3s", "2h 5m", "800ms" below a second.
+func duration(ms int64) string {
+	if ms < 1000 {
+		return strconv.FormatInt(ms, 10) + "ms"
+	}
+	s := (ms + 500) / 1000
+	var parts []string
+	for _, u := range []struct {
+		size int64
+		name string
+	}{{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}} {
+		if n := s / u.size; n > 0 {
+			parts = append(parts, strconv.FormatInt(n, 10)+u.name)
+			s -= n * u.size
+		}
+	}
+	return strings.Join(parts, " ")
+}

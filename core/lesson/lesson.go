@@ -1,0 +1,277 @@
+// Package lesson holds plog's lessons: short scenarios that teach one idea
+// of the partitioned log by doing. Each lesson has a starting scenario, an
+// explanation in plain words, a goal the engine checks against the state
+// after every action, hints that unlock one at a time, a reference solution
+// and a plausible wrong attempt that one of its hints names.
+//
+// A goal reads the state the scenario made (records, offsets, groups,
+// rebalances, deliveries, and where it must, the events of replaying the
+// script), never the text of the script: any sequence of commands that
+// reaches the state solves the lesson.
+//
+// The package is pure and deterministic like core: the same session always
+// gets the same Result, natively and in WebAssembly.
+package lesson
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"plog/core"
+	"plog/core/scenario"
+)
+
+// Lesson is one lesson. Its fields are text for the page and the CLI; its
+// goal is checked by Check.
+type Lesson struct {
+	// Name is the stable slug used in links and in `plogsim lesson NAME`.
+	Name  string
+	Title string
+	// Text explains the idea in short paragraphs. Commands and configs are
+	// written between backquotes, which a page may show as code.
+	Text []string
+	// Goal says in one sentence what solves the lesson.
+	Goal string
+	// Script is the starting scenario in the scenario language.
+	Script string
+	// Hints unlock one at a time, the first the gentlest.
+	Hints []string
+	// Solution is a reference solution: lines appended to Script.
+	Solution string
+	// WrongAttempt is lines appended to Script that look plausible but do
+	// not solve the lesson; one of the hints names them.
+	WrongAttempt string
+
+	check func(c *ctx) Result
+}
+
+// Result is the goal's status after an action.
+type Result struct {
+	Solved bool
+	// Progress is one sentence: what is still missing, or when solved,
+	// what the learner achieved.
+	Progress string
+}
+
+// All returns the lessons in teaching order.
+func All() []Lesson {
+	return slices.Clone(lessons)
+}
+
+// lessons is the catalogue, in teaching order. The files lessons_*.go
+// define them.
+var lessons = []Lesson{
+	keyOrder,
+	offsets,
+	commitResume,
+	assignors,
+	retentionCliff,
+	timeLag,
+	hotPartition,
+	outOfOrder,
+	repartition,
+	rebalanceMoves,
+	rollingDeploy,
+	deliverySemantics,
+	compaction,
+	timeRetention,
+}
+
+// Find returns the lesson with the given name. For an unknown name the
+// error suggests the nearest one.
+func Find(name string) (Lesson, error) {
+	for _, l := range lessons {
+		if l.Name == name {
+			return l, nil
+		}
+	}
+	key := strings.ToLower(strings.TrimSpace(name))
+	best, bestDist := "", -1
+	for _, l := range lessons {
+		if l.Name == key {
+			return l, nil
+		}
+		if d := editDistance(key, l.Name); bestDist < 0 || d < bestDist {
+			best, bestDist = l.Name, d
+		}
+	}
+	if bestDist <= max(2, len(best)/3) || strings.Contains(best, key) && key != "" {
+		return Lesson{}, fmt.Errorf("no lesson named %q; did you mean %q?", name, best)
+	}
+	return Lesson{}, fmt.Errorf("no lesson named %q; the lessons are %s", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the lessons' names in teaching order.
+func Names() []string {
+	names := make([]string, len(lessons))
+	for i, l := range lessons {
+		names[i] = l.Name
+	}
+	return names
+}
+
+// editDistance is the Levenshtein distance between two strings, by bytes
+// (lesson names are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Start returns a session with the lesson's starting scenario applied.
+func (l Lesson) Start() (*scenario.Session, error) {
+	s, err := scenario.Load(l.Script)
+	if err != nil {
+		return nil, fmt.Errorf("lesson %s: starting scenario: %w", l.Name, err)
+	}
+	return s, nil
+}
+
+// Attempt starts the lesson and applies a learner's script to it. The
+// script holds the lines the learner added after the start. A script whose
+// first command is `seed` is the whole scenario instead (as a share link or
+// `plogsim run` holds it): it must begin with the lesson's start, and the
+// lines after it are applied. Errors name the script's own lines.
+func (l Lesson) Attempt(script string) (*scenario.Session, error) {
+	cmds, err := scenario.Parse(script)
+	if err != nil {
+		return nil, err
+	}
+	start, err := scenario.Parse(l.Script)
+	if err != nil {
+		return nil, fmt.Errorf("lesson %s: starting scenario: %w", l.Name, err)
+	}
+	if len(cmds) > 0 && cmds[0].Name == "seed" {
+		for i, c := range start {
+			if i >= len(cmds) {
+				return nil, &scenario.Error{Line: cmds[len(cmds)-1].Line, Col: 1,
+					Msg: fmt.Sprintf("the script ends inside the lesson's start, which goes on with %q", c.String())}
+			}
+			if !cmds[i].Equal(c) {
+				return nil, &scenario.Error{Line: cmds[i].Line, Col: 1,
+					Msg: fmt.Sprintf("the lesson's start has %q here, not %q", c.String(), cmds[i].String())}
+			}
+		}
+		cmds = cmds[len(start):]
+	}
+	s, err := l.Start()
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cmds {
+		if _, err := s.ApplyCommand(c); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// Check checks the lesson's goal against a session: the state its applied
+// commands made, which must begin with the lesson's start. It never panics.
+func (l Lesson) Check(s *scenario.Session) (r Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = Result{Progress: fmt.Sprintf("the goal of lesson %s could not be checked: internal error: %v", l.Name, p)}
+		}
+	}()
+	if s == nil || l.check == nil {
+		return Result{Progress: "no scenario to check"}
+	}
+	start, err := scenario.Parse(l.Script)
+	if err != nil {
+		return Result{Progress: fmt.Sprintf("lesson %s: starting scenario: %v", l.Name, err)}
+	}
+	applied := s.Lines()[:s.Position()]
+	for i, c := range start {
+		if i >= len(applied) {
+			return Result{Progress: fmt.Sprintf("only %d of the %d commands of the lesson's start are applied: step forward to continue", len(applied), len(start))}
+		}
+		if applied[i] != c.String() {
+			return Result{Progress: fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())}
+		}
+	}
+	return l.check(&ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)})
+}
+
+// ctx is what a goal reads: the learner's session and, on demand, the
+// state right after the lesson's start and a replay of the script.
+type ctx struct {
+	lesson   *Lesson
+	s        *scenario.Session
+	log      *core.PartitionedLog
+	startLen int // commands in the lesson's start
+	base     *core.PartitionedLog
+}
+
+// baseline returns the engine as the lesson's start left it.
+func (c *ctx) baseline() *core.PartitionedLog {
+	if c.base == nil {
+		s, err := scenario.Load(c.lesson.Script)
+		if err != nil {
+			c.base = core.NewPartitionedLog(0)
+		} else {
+			c.base = s.Log()
+		}
+	}
+	return c.base
+}
+
+// replay applies the session's script again from the beginning and calls
+// visit after each command with its 1-based step, the engine (to read, not
+// keep) and the command's events. It is how a goal sees the order in which
+// things happened: when an alert lit, why a segment went.
+func (c *ctx) replay(visit func(step int, l *core.PartitionedLog, events []core.Event)) {
+	cmds, err := scenario.Parse(c.s.Script())
+	if err != nil {
+		return
+	}
+	r := scenario.NewSession()
+	for i, cmd := range cmds {
+		events, err := r.ApplyCommand(cmd)
+		if err != nil {
+			return
+		}
+		visit(i+1, r.Log(), events)
+	}
+}
+
+// group returns a group's view, and false when there is no such group.
+func (c *ctx) group(name string) (core.GroupView, bool) {
+	v, err := c.log.Group(name)
+	return v, err == nil
+}
+
+// records returns every record a partition retains, nil for none.
+func (c *ctx) records(topic string, partition int) []core.Record {
+	rs, _ := c.log.Records(topic, partition)
+	return rs
+}
+
+// partitions returns a topic's partition count, 0 for no such topic.
+func (c *ctx) partitions(topic string) int {
+	n, _ := c.log.Partitions(topic)
+	return n
+}
+
+func pending(format string, args ...any) Result {
+	return Result{Progress: fmt.Sprintf(format, args...)}
+}
+
+func solved(format string, args ...any) Result {
+	return Result{Solved: true, Progress: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,483 @@
+package lesson
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"plog/core"
+)
+
+// Lessons about keys: where a record goes, what that does to order and to
+// load, and what changing keys or partition counts breaks.
+
+var keyOrder = Lesson{
+	Name:  "key-order",
+	Title: "Same key, same partition",
+	Text: []string{
+		"A Kafka topic is split into partitions, and each partition is a log: records are appended at its end and each gets the next offset. A consumer reads a partition from lower offsets to higher ones, so within one partition records are read in the order they were written.",
+		"The producer chooses the partition. For a record with a key, Kafka's default partitioner hashes the key's bytes with murmur2 and takes the result modulo the number of partitions. Every record with the same key therefore lands in the same partition, and the events of one key stay in order. Records without a key are spread over the partitions (round-robin here).",
+		"Between partitions there is no order at all. Partitions are read independently, often by different consumers at different speeds, so a record in partition 3 may be processed before or after one written earlier to partition 0.",
+		"In this topic acct-2's two events already sit together in one partition. Now it is acct-1's turn.",
+	},
+	Goal: "Produce the events created, updated and shipped with key acct-1 so that they sit in one partition, in that order.",
+	Script: `seed 1
+topic orders partitions=4
+produce orders key=acct-2 value=created
+produce orders key=acct-2 value=paid
+produce orders value=promo
+produce orders value=promo
+`,
+	Hints: []string{
+		"Give each record its key: `produce orders key=acct-1 value=created`, then the same with value=updated and value=shipped.",
+		"The page says why each record went where: murmur2 of the key, modulo 4 partitions. Try other keys and see them land elsewhere, always the same place for the same key.",
+		"Spreading acct-1's events by hand to share the load, as in `produce orders key=acct-1 value=created partition=0`, then updated in partition=1 and shipped in partition=2, splits acct-1 over three partitions: a partition named in the request overrides the key, and a consumer could see shipped before created.",
+	},
+	Solution: `produce orders key=acct-1 value=created
+produce orders key=acct-1 value=updated
+produce orders key=acct-1 value=shipped
+`,
+	WrongAttempt: `produce orders key=acct-1 value=created partition=0
+produce orders key=acct-1 value=updated partition=1
+produce orders key=acct-1 value=shipped partition=2
+`,
+	check: checkKeyOrder,
+}
+
+var lifecycle = []string{"created", "updated", "shipped"}
+
+func checkKeyOrder(c *ctx) Result {
+	var acct1, acct2, keyless []placed
+	for _, r := range c.allRecords("orders") {
+		switch {
+		case r.HasKey && r.Key == "acct-1":
+			acct1 = append(acct1, r)
+		case r.HasKey && r.Key == "acct-2":
+			acct2 = append(acct2, r)
+		case !r.HasKey && slices.Contains(lifecycle, r.Value):
+			keyless = append(keyless, r)
+		}
+	}
+	if len(acct1) == 0 {
+		if len(keyless) > 0 {
+			return pending("the %s records have no key, so they were spread round-robin over partitions %s: give them key=acct-1",
+				joinWords(lifecycle), joinInts(partitionsOf(keyless)))
+		}
+		return pending("no record with key acct-1 yet: produce acct-1's created event first")
+	}
+	value := func(r placed) string { return r.Value }
+	if msg := inOrder("acct-1", acct1, value, lifecycle); msg != "" {
+		return pending("%s", msg)
+	}
+	other := ""
+	if ps := partitionsOf(acct2); len(ps) == 1 && ps[0] != acct1[0].partition {
+		other = fmt.Sprintf(", and acct-2's are in partition %d: each account is read in order, but nothing orders partition %d against partition %d",
+			ps[0], acct1[0].partition, ps[0])
+	}
+	return solved("acct-1's events sit in partition %d in the order created, updated, shipped%s.", acct1[0].partition, other)
+}
+
+var hotPartition = Lesson{
+	Name:  "hot-partition",
+	Title: "A hot partition from skewed keys",
+	Text: []string{
+		"The key decides the partition, so the spread of keys decides the spread of load. Here the producer keys page views by a value a few keys dominate, like a country or a celebrity's page: key-0 alone makes most of the traffic.",
+		"All of key-0's records go to one partition, and within a group one partition is read by one consumer. That consumer falls behind while the others have little to do: lag grows on one partition only. Per-partition record counts and per-partition lag show it; the group's total lag hides where it is.",
+		"More partitions do not help: a key still maps to exactly one of them. More consumers do not help either: a partition is never shared within a group. The fix is the key. Choose one with many values spread evenly that still keeps together what must stay in order; page views only need order per user, so key them by user.",
+	},
+	Goal: "Find the hot partition and fix its cause: over the last minute views must spread evenly (skew at most 1.5), and stats must be at most 50 records behind on every partition.",
+	Script: `seed 7
+topic views partitions=4 retention.ms=10m
+join stats s1 topics=views
+join stats s2 topics=views
+join stats s3 topics=views
+join stats s4 topics=views
+advance 3s
+producer web views rate=40/s keys=zipf keyspace=50 exponent=2
+consumer stats s1 rate=3/s max=5 commit
+consumer stats s2 rate=3/s max=5 commit
+consumer stats s3 rate=3/s max=5 commit
+consumer stats s4 rate=3/s max=5 commit
+advance 2m
+`,
+	Hints: []string{
+		"Compare the record counts and the lag of views' four partitions. Which partition is busy, and which key fills it?",
+		"Adding partitions, as in `partitions views count=8`, moves keys around, but key-0 still maps to a single partition, now one of eight.",
+		"Replace the producer with one that keys by user: `stop web`, then `producer web views rate=40/s keys=uniform keyspace=10000`, and `advance 5m` so that s2 works off its backlog.",
+	},
+	Solution: `stop web
+producer web views rate=40/s keys=uniform keyspace=10000
+advance 5m
+`,
+	WrongAttempt: `partitions views count=8
+advance 5m
+`,
+	check: checkHotPartition,
+}
+
+// Thresholds of the hot partition lesson.
+const (
+	hotWindowMs   = 60_000
+	hotMinRecords = 100
+	hotMaxSkew    = 1.5
+	hotMaxLag     = 50
+)
+
+func checkHotPartition(c *ctx) Result {
+	n := c.partitions("views")
+	counts := make([]int, n)
+	total := 0
+	since := c.log.Now() - hotWindowMs
+	for _, r := range c.allRecords("views") {
+		if r.Timestamp > since {
+			counts[r.partition]++
+			total++
+		}
+	}
+	if total < hotMinRecords {
+		return pending("views got %s in the last minute: keep a producer running so that the spread shows", plural(int64(total), "record"))
+	}
+	top := 0
+	for p, k := range counts {
+		if k > counts[top] {
+			top = p
+		}
+	}
+	skew := float64(counts[top]) * float64(n) / float64(total)
+	if skew > hotMaxSkew {
+		key, keyCount := hottestKey(c, "views", top, since)
+		return pending("in the last minute views/%d got %d%% of the records (skew %.1f; 1 is even), %d of them with key %s: every record of a key goes to the same partition",
+			top, counts[top]*100/total, skew, keyCount, key)
+	}
+	v, ok := c.group("stats")
+	if !ok {
+		return pending("group stats is gone: reload the lesson")
+	}
+	for _, p := range v.Partitions {
+		if p.HasCommitted && p.Lag > hotMaxLag {
+			return pending("views spreads evenly now, but stats is still %s behind on views/%d: advance the clock so that its consumer works off the backlog",
+				plural(p.Lag, "record"), p.Partition)
+		}
+	}
+	return solved("over the last minute views spread %d records over %d partitions with skew %.2f, and stats is at most %d records behind on every partition.",
+		total, n, skew, hotMaxLag)
+}
+
+// hottestKey returns the key with the most records in a partition since a
+// time, and how many it has; ties go to the smaller key.
+func hottestKey(c *ctx, topic string, partition int, since int64) (string, int) {
+	counts := map[string]int{}
+	var keys []string
+	for _, r := range c.records(topic, partition) {
+		if r.Timestamp > since && r.HasKey {
+			if counts[r.Key] == 0 {
+				keys = append(keys, r.Key)
+			}
+			counts[r.Key]++
+		}
+	}
+	slices.Sort(keys)
+	best := ""
+	for _, k := range keys {
+		if best == "" || counts[k] > counts[best] {
+			best = k
+		}
+	}
+	if best == "" {
+		return "(none)", 0
+	}
+	return best, counts[best]
+}
+
+var outOfOrder = Lesson{
+	Name:  "out-of-order",
+	Title: "Events out of order after a key change",
+	Text: []string{
+		"The orders topic was keyed by order id, so each order's events shared a partition and group shipping read them in order. To cure a hot partition, someone switched the key to a random id for every event.",
+		"Now one order's events land in different partitions. A consumer fetches its partitions one after another, and in a group with several consumers each partition goes its own pace, so shipping can be handed OrderUpdated before OrderCreated. It just was, for order-7: look at its deliveries.",
+		"Waiting between events does not help: once they are in different partitions, nothing orders them. Order is a property of one partition, so the events that must stay in order need one key. A random key buys spread by giving up order; the order id gives both, because there are many orders.",
+	},
+	Goal: "Produce the created, updated and shipped events of two new orders so that each order's events share a key and a partition, with a key per order so the load can spread, and let shipping read them in order.",
+	Script: `seed 8
+topic orders partitions=4
+join shipping s1 topics=orders
+advance 3s
+produce orders key=order-5 value=order-5:created
+produce orders key=order-5 value=order-5:updated
+produce orders key=order-5 value=order-5:shipped
+produce orders key=order-6 value=order-6:created
+produce orders key=order-6 value=order-6:updated
+produce orders key=order-6 value=order-6:shipped
+poll shipping s1
+commit shipping s1
+# from here on each event gets a random key
+produce orders key=r-1137 value=order-7:created
+produce orders key=r-3603 value=order-7:updated
+produce orders key=r-1411 value=order-7:shipped
+poll shipping s1
+commit shipping s1
+`,
+	Hints: []string{
+		"Look at the partitions order-7's events went to, and at the order in which shipping received them.",
+		"Random keys with a pause between events, as in `produce orders key=r-4425 value=order-8:created`, `advance 1s`, `produce orders key=r-4973 value=order-8:updated`, still put order-8's events in different partitions.",
+		"Key every event by its order: `produce orders key=order-8 value=order-8:created`, then updated and shipped; then order-9 the same way; then `poll shipping s1`.",
+		"One fixed key for every order would keep each order in order too, but would put all orders in one partition: the hot partition again.",
+	},
+	Solution: `produce orders key=order-8 value=order-8:created
+produce orders key=order-8 value=order-8:updated
+produce orders key=order-8 value=order-8:shipped
+produce orders key=order-9 value=order-9:created
+produce orders key=order-9 value=order-9:updated
+produce orders key=order-9 value=order-9:shipped
+poll shipping s1
+commit shipping s1
+`,
+	WrongAttempt: `produce orders key=r-4425 value=order-8:created
+advance 1s
+produce orders key=r-4973 value=order-8:updated
+advance 1s
+produce orders key=r-4562 value=order-8:shipped
+advance 1s
+produce orders key=r-1000 value=order-9:created
+advance 1s
+produce orders key=r-2096 value=order-9:updated
+advance 1s
+produce orders key=r-4288 value=order-9:shipped
+poll shipping s1
+commit shipping s1
+`,
+	check: checkOutOfOrder,
+}
+
+// orderEvent reads a value such as "order-8:created".
+func orderEvent(value string) (order, event string, ok bool) {
+	order, event, ok = strings.Cut(value, ":")
+	return order, event, ok && order != "" && event != ""
+}
+
+// ordersIn groups a topic's records by the order their value names.
+func ordersIn(recs []placed) (map[string][]placed, []string) {
+	byOrder := map[string][]placed{}
+	var names []string
+	for _, r := range recs {
+		if order, _, ok := orderEvent(r.Value); ok {
+			if _, seen := byOrder[order]; !seen {
+				names = append(names, order)
+			}
+			byOrder[order] = append(byOrder[order], r)
+		}
+	}
+	slices.Sort(names)
+	return byOrder, names
+}
+
+func checkOutOfOrder(c *ctx) Result {
+	base := &ctx{log: c.baseline()}
+	_, old := ordersIn(base.allRecords("orders"))
+	byOrder, names := ordersIn(c.allRecords("orders"))
+	var fresh []string
+	for _, name := range names {
+		if !slices.Contains(old, name) {
+			fresh = append(fresh, name)
+		}
+	}
+	if len(fresh) == 0 {
+		return pending("no new order yet: produce the created, updated and shipped events of order-8")
+	}
+	event := func(r placed) string { _, e, _ := orderEvent(r.Value); return e }
+	keyOf := map[string]string{}
+	for _, name := range fresh {
+		recs := byOrder[name]
+		if msg := inOrder(name, recs, event, lifecycle); msg != "" {
+			return pending("%s", msg)
+		}
+		var keys []string
+		for _, r := range recs {
+			if !slices.Contains(keys, r.Key) {
+				keys = append(keys, r.Key)
+			}
+		}
+		if len(keys) != 1 {
+			return pending("%s's events carry the keys %s: they share a partition only by chance; give them all one key, the order id", name, joinWords(keys))
+		}
+		for other, key := range keyOf {
+			if key == keys[0] {
+				return pending("%s and %s share the key %s: one key for every order puts them all in one partition, the hot partition again; key each order by its own id",
+					other, name, key)
+			}
+		}
+		keyOf[name] = keys[0]
+	}
+	if len(fresh) < 2 {
+		return pending("%s's events are in order in partition %d; produce a second order the same way", fresh[0], byOrder[fresh[0]][0].partition)
+	}
+	v, ok := c.group("shipping")
+	if !ok {
+		return pending("group shipping is gone: reload the lesson")
+	}
+	for _, name := range fresh {
+		if msg := readInOrder(v, name); msg != "" {
+			return pending("%s", msg)
+		}
+	}
+	var where []string
+	for _, name := range fresh {
+		where = append(where, fmt.Sprintf("%s in partition %d", name, byOrder[name][0].partition))
+	}
+	return solved("each new order's events share its id as key and one partition (%s), and shipping read each order as created, updated, shipped.", joinWords(where))
+}
+
+// readInOrder checks that shipping received an order's events, in the
+// lifecycle's order; it returns "" when it did.
+func readInOrder(v core.GroupView, order string) string {
+	first := map[string]int{}
+	for i, d := range v.Deliveries {
+		if o, e, ok := orderEvent(d.Record.Value); ok && o == order {
+			if _, seen := first[e]; !seen {
+				first[e] = i
+			}
+		}
+	}
+	for _, e := range lifecycle {
+		if _, ok := first[e]; !ok {
+			return fmt.Sprintf("shipping has not read %s's %s event yet: poll shipping s1", order, e)
+		}
+	}
+	for i := 1; i < len(lifecycle); i++ {
+		if first[lifecycle[i]] < first[lifecycle[i-1]] {
+			return fmt.Sprintf("shipping read %s's %s before its %s", order, lifecycle[i], lifecycle[i-1])
+		}
+	}
+	return ""
+}
+
+var repartition = Lesson{
+	Name:  "repartition",
+	Title: "More partitions move keys",
+	Text: []string{
+		"A key's partition is murmur2(key) modulo the partition count. Add partitions and the modulo changes: from then on many keys go to another partition. Kafka never moves the records already written, so a key's old events stay where they were and its new events go to the new place.",
+		"A consumer reads the two partitions independently, so it can see a key's new event before the old ones. Kafka lets a topic grow (never shrink), but for keyed data whose order matters, growing it in place is a breaking change.",
+		"The safe way is a migration: create a new topic with the partition count you want, stop writing to the old topic, let the consumers read it to the end (drain it), then produce to the new topic. Each key's history stays in order: all its old events first, then its new ones, in one partition of the new topic.",
+	},
+	Goal: "Move accounts to a new topic with 3 partitions: ledger reads accounts to the end before the first record goes to the new topic, then reads the new topic too, and no account's events are ever split over two partitions of one topic.",
+	Script: `seed 9
+topic accounts partitions=2
+produce accounts key=alice value=opened
+produce accounts key=bob value=opened
+produce accounts key=carol value=opened
+produce accounts key=dave value=opened
+produce accounts key=alice value=deposit
+produce accounts key=carol value=deposit
+join ledger l1 topics=accounts
+advance 3s
+poll ledger l1 max=3
+commit ledger l1
+`,
+	Hints: []string{
+		"Growing the topic in place, as in `partitions accounts count=3` and then `produce accounts key=alice value=withdrawal`, puts alice's withdrawal in partition 0 while her older events are in partition 1.",
+		"Drain first: `poll ledger l1` and `commit ledger l1` until ledger's lag on accounts is 0.",
+		"Then `topic accounts-v2 partitions=3`, `join ledger l1 topics=accounts,accounts-v2` (the member changes its subscription), `advance 3s`, produce the new events to accounts-v2, and poll ledger again.",
+	},
+	Solution: `poll ledger l1
+commit ledger l1
+topic accounts-v2 partitions=3
+join ledger l1 topics=accounts,accounts-v2
+advance 3s
+produce accounts-v2 key=alice value=withdrawal
+produce accounts-v2 key=carol value=withdrawal
+produce accounts-v2 key=dave value=deposit
+poll ledger l1
+commit ledger l1
+`,
+	WrongAttempt: `partitions accounts count=3
+advance 3s
+produce accounts key=alice value=withdrawal
+produce accounts key=carol value=withdrawal
+produce accounts key=dave value=deposit
+poll ledger l1
+commit ledger l1
+`,
+	check: checkRepartition,
+}
+
+func checkRepartition(c *ctx) Result {
+	for _, topic := range c.log.TopicNames() {
+		if msg := splitKey(c, topic); msg != "" {
+			return pending("%s", msg)
+		}
+	}
+	next := ""
+	for _, topic := range c.log.TopicNames() {
+		if topic != "accounts" && c.partitions(topic) >= 3 {
+			if next == "" || len(c.allRecords(next)) == 0 {
+				next = topic
+			}
+		}
+	}
+	if next == "" {
+		return pending("no new topic with 3 partitions yet: create one, say accounts-v2")
+	}
+	fresh := c.allRecords(next)
+	if len(fresh) == 0 {
+		return pending("%s is ready; drain accounts with ledger, then produce the new events to %s", next, next)
+	}
+	switchAt := fresh[0].Timestamp
+	for _, r := range fresh {
+		switchAt = min(switchAt, r.Timestamp)
+	}
+	old := c.allRecords("accounts")
+	for _, r := range old {
+		if r.Timestamp > switchAt {
+			return pending("accounts got %s's %s at %s, after the first record went to %s at %s: stop writing to the old topic once you switch",
+				r.Key, r.Value, duration(r.Timestamp), next, duration(switchAt))
+		}
+	}
+	v, ok := c.group("ledger")
+	if !ok {
+		return pending("group ledger is gone: reload the lesson")
+	}
+	unread := 0
+	for p := range c.partitions("accounts") {
+		got := deliveredOffsets(v, "accounts", p)
+		for _, r := range c.records("accounts", p) {
+			if at, ok := got[r.Offset]; !ok || at > switchAt {
+				unread++
+			}
+		}
+	}
+	if unread > 0 {
+		return pending("when the first record went to %s at %s, ledger had not yet read %s of accounts: drain the old topic before you switch",
+			next, duration(switchAt), plural(int64(unread), "record"))
+	}
+	for p := range c.partitions(next) {
+		if missing := missingOffsets(c.records(next, p), deliveredOffsets(v, next, p)); len(missing) > 0 {
+			return pending("ledger has not read %s/%d yet: subscribe l1 to both topics, advance the clock for the rebalance, and poll", next, p)
+		}
+	}
+	return solved("ledger read all %s of accounts before the first record went to %s at %s, then read %s; every account's events sit in one partition of each topic, old before new.",
+		plural(int64(len(old)), "record"), next, duration(switchAt), next)
+}
+
+// splitKey returns a sentence about the first key whose records sit in more
+// than one partition of a topic, or "".
+func splitKey(c *ctx, topic string) string {
+	byKey := map[string][]placed{}
+	var keys []string
+	for _, r := range c.allRecords(topic) {
+		if !r.HasKey {
+			continue
+		}
+		if _, seen := byKey[r.Key]; !seen {
+			keys = append(keys, r.Key)
+		}
+		byKey[r.Key] = append(byKey[r.Key], r)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if ps := partitionsOf(byKey[k]); len(ps) > 1 {
+			return fmt.Sprintf("in %s, %s's events are split over partitions %s: with more partitions the key maps elsewhere, and a consumer may read its new events before the old ones",
+				topic, k, joinInts(ps))
+		}
+	}
+	return ""
+}
