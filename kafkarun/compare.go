@@ -1,0 +1,310 @@
+package kafkarun
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"plog/core"
+	"plog/core/scenario"
+)
+
+// Row is one thing compared: what the playground predicted beside what the
+// cluster did.
+type Row struct {
+	What       string `json:"what"`
+	Playground string `json:"playground"`
+	Cluster    string `json:"cluster"`
+	Match      bool   `json:"match"`
+	// Reason says why a difference is expected; a difference without one
+	// should not be.
+	Reason Reason `json:"reason,omitempty"`
+}
+
+// Expected says whether a row is a match or a difference with a reason.
+func (row Row) Expected() bool { return row.Match || row.Reason != "" }
+
+// Comparison is the playground's prediction beside the cluster's state.
+type Comparison struct {
+	Rows []Row `json:"rows"`
+	// NotCompared lists what the run did not run, send or compare.
+	NotCompared []string `json:"not_compared"`
+}
+
+// OK says the cluster did what the playground predicted, but for
+// differences with a reason.
+func (c Comparison) OK() bool {
+	return len(c.Unexpected()) == 0
+}
+
+// Unexpected returns the differences that should not be.
+func (c Comparison) Unexpected() []Row {
+	var out []Row
+	for _, row := range c.Rows {
+		if !row.Expected() {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// shortReasons name the reasons in the comparison's table; the full
+// reasons follow it.
+var shortReasons = map[Reason]string{
+	ReasonRebalanceTiming: "rebalance timing",
+	ReasonCrash:           "crash",
+	ReasonRetention:       "retention",
+	ReasonCompaction:      "compaction",
+	ReasonWorkload:        "workload",
+	ReasonSticky:          "sticky partitioner",
+	ReasonPollOrder:       "poll order",
+	ReasonAutoCommit:      "auto-commit",
+	ReasonDatetime:        "to-datetime",
+}
+
+// Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,
+// then the reasons for the expected differences, what was not compared,
+// and a verdict.
+func (c Comparison) Text() string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "WHAT\tPLAYGROUND\tCLUSTER\tRESULT")
+	var reasons []Reason
+	same, expected, unexpected := 0, 0, 0
+	for _, row := range c.Rows {
+		result := "same"
+		switch {
+		case row.Match:
+			same++
+		case row.Reason != "":
+			expected++
+			result = "differs, expected: " + shortReasons[row.Reason]
+			if !slices.Contains(reasons, row.Reason) {
+				reasons = append(reasons, row.Reason)
+			}
+		default:
+			unexpected++
+			result = "DIFFERS"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row.What, row.Playground, row.Cluster, result)
+	}
+	tw.Flush()
+	if len(reasons) > 0 {
+		b.WriteString("\nwhy the expected differences differ:\n")
+		for _, why := range reasons {
+			fmt.Fprintf(&b, "  %s: %s\n", shortReasons[why], why)
+		}
+	}
+	if len(c.NotCompared) > 0 {
+		b.WriteString("\nnot run or not compared:\n")
+		for _, line := range c.NotCompared {
+			fmt.Fprintf(&b, "  %s\n", line)
+		}
+	}
+	fmt.Fprintf(&b, "\n%d same, %d differ as expected, %d differ unexpectedly\n", same, expected, unexpected)
+	return b.String()
+}
+
+// comparer builds the rows.
+type comparer struct {
+	marks *marks
+	rows  []Row
+}
+
+func (c *comparer) row(what, playground, cluster string, why Reason) {
+	row := Row{What: what, Playground: playground, Cluster: cluster, Match: playground == cluster}
+	if !row.Match {
+		row.Reason = why
+	}
+	c.rows = append(c.rows, row)
+}
+
+// compare sets the cluster's state beside the playground's prediction.
+func compare(prediction, cluster scenario.State, m *marks) Comparison {
+	c := &comparer{marks: m}
+	clusterTopics := map[string]scenario.TopicState{}
+	for _, t := range cluster.Topics {
+		clusterTopics[t.Name] = t
+	}
+	for _, want := range prediction.Topics {
+		c.compareTopic(want, clusterTopics[want.Name])
+	}
+	clusterGroups := map[string]scenario.GroupState{}
+	for _, g := range cluster.Groups {
+		clusterGroups[g.Name] = g
+	}
+	for _, want := range prediction.Groups {
+		c.compareGroup(want, clusterGroups[want.Name])
+	}
+	notCompared := []string{
+		"record timestamps and the clock: the cluster's are wall-clock milliseconds since the run began",
+		"topic configs: shown as the broker reports them, not compared",
+		"lag_ms and lag alerts: time lag follows each side's clock; alerts are the playground's own",
+		"redeliveries and lost records: the cluster keeps no delivery log",
+	}
+	if m.advancedMs > 0 {
+		notCompared = append(notCompared, fmt.Sprintf("advance: wall-clock time is not simulated on the cluster (the playground advanced its clock by %s)", core.FormatDuration(m.advancedMs)))
+	}
+	return Comparison{Rows: c.rows, NotCompared: append(notCompared, m.notes...)}
+}
+
+func (c *comparer) compareTopic(want, got scenario.TopicState) {
+	if got.Name == "" {
+		c.row("topic "+want.Name, "exists", "missing", "")
+		return
+	}
+	c.row(want.Name+" partitions", strconv.Itoa(len(want.Partitions)), strconv.Itoa(len(got.Partitions)), "")
+	for i := range max(len(want.Partitions), len(got.Partitions)) {
+		t := tp{want.Name, i}
+		why := c.marks.partitionReason(t)
+		var w, g scenario.PartitionState
+		wOK, gOK := i < len(want.Partitions), i < len(got.Partitions)
+		if wOK {
+			w = want.Partitions[i]
+		}
+		if gOK {
+			g = got.Partitions[i]
+		}
+		if !wOK || !gOK {
+			continue // the partition count row already differs
+		}
+		c.row(t.String()+" log start", itoa(w.LogStartOffset), itoa(g.LogStartOffset), why)
+		c.row(t.String()+" high watermark", itoa(w.HighWatermark), itoa(g.HighWatermark), why)
+		pw, pg := recordsDigest(w.Records, g.Records)
+		c.row(t.String()+" records", pw, pg, why)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// recordsDigest describes two lists of records for the table: their count
+// when they are the same, else their counts and the first record where
+// they part.
+func recordsDigest(a, b []scenario.RecordState) (string, string) {
+	i := 0
+	for i < len(a) && i < len(b) && sameRecord(a[i], b[i]) {
+		i++
+	}
+	if i == len(a) && i == len(b) {
+		n := countRecords(len(a))
+		return n, n
+	}
+	return recordsFrom(a, i), recordsFrom(b, i)
+}
+
+func countRecords(n int) string {
+	if n == 1 {
+		return "1 record"
+	}
+	return strconv.Itoa(n) + " records"
+}
+
+func sameRecord(a, b scenario.RecordState) bool {
+	return a.Offset == b.Offset && sameNullable(a.Key, b.Key) && sameNullable(a.Value, b.Value)
+}
+
+func sameNullable(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func recordsFrom(records []scenario.RecordState, i int) string {
+	s := countRecords(len(records))
+	if i < len(records) {
+		r := records[i]
+		s += fmt.Sprintf(", #%d at %d: %s=%s", i, r.Offset, nullableText(r.Key), nullableText(r.Value))
+	}
+	return s
+}
+
+func nullableText(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return strconv.Quote(*s)
+}
+
+func (c *comparer) compareGroup(want, got scenario.GroupState) {
+	why := c.marks.groups[want.Name]
+	c.row(want.Name+" state", want.State, orNone(got.State), why)
+	if want.Strategy != "" && got.Strategy != "" {
+		c.row(want.Name+" strategy", want.Strategy, got.Strategy, "")
+	}
+	// The generation counts rebalances, and how many a cluster runs for
+	// a burst of joins depends on timing.
+	c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), ReasonRebalanceTiming)
+	c.row(want.Name+" members", membersText(want.Members), membersText(got.Members), why)
+	gotMembers := map[string]scenario.MemberState{}
+	for _, m := range got.Members {
+		gotMembers[m.ID] = m
+	}
+	for _, m := range want.Members {
+		if g, ok := gotMembers[m.ID]; ok {
+			c.row(want.Name+" "+m.ID+" owns", assignmentText(m.Assignment), assignmentText(g.Assignment), why)
+		}
+	}
+	gotOffsets := map[tp]scenario.OffsetState{}
+	for _, o := range got.Offsets {
+		gotOffsets[tp{o.Topic, o.Partition}] = o
+	}
+	totalWhy := why
+	for _, o := range want.Offsets {
+		t := tp{o.Topic, o.Partition}
+		g := gotOffsets[t]
+		offsetWhy := c.marks.offsetReason(want.Name, t)
+		if totalWhy == "" {
+			totalWhy = offsetWhy
+		}
+		c.row(want.Name+" "+t.String()+" committed", dash(o.Committed), dash(g.Committed), offsetWhy)
+		c.row(want.Name+" "+t.String()+" lag", dash(o.Lag), dash(g.Lag), offsetWhy)
+	}
+	c.row(want.Name+" total lag", itoa(want.TotalLag), itoa(got.TotalLag), totalWhy)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func dash(n *int64) string {
+	if n == nil {
+		return "-"
+	}
+	return itoa(*n)
+}
+
+func membersText(members []scenario.MemberState) string {
+	if len(members) == 0 {
+		return "none"
+	}
+	names := make([]string, len(members))
+	for i, m := range members {
+		names[i] = m.ID
+		if m.Down != "" {
+			names[i] += " (down)"
+		}
+	}
+	return strings.Join(names, " ")
+}
+
+// assignmentText writes an assignment as orders/0,1 audit/2.
+func assignmentText(a []scenario.AssignmentState) string {
+	if len(a) == 0 {
+		return "nothing"
+	}
+	parts := make([]string, len(a))
+	for i, t := range a {
+		nums := make([]string, len(t.Partitions))
+		for j, p := range t.Partitions {
+			nums[j] = strconv.Itoa(p)
+		}
+		parts[i] = t.Topic + "/" + strings.Join(nums, ",")
+	}
+	return strings.Join(parts, " ")
+}

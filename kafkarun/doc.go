@@ -1,0 +1,44 @@
+// Package kafkarun runs a plog scenario on a real Kafka (or Kafka-compatible)
+// cluster with franz-go, reads back what the cluster did in the playground's
+// own State, and compares it with the playground's prediction for the same
+// script.
+//
+// Everything the run creates lives under a prefix (topics and group ids
+// start with it), so it never touches other topics or groups; at the end it
+// deletes what it created, unless told to keep it. When the run fails part
+// way, it deletes what it created whatever it was told.
+//
+// How each command runs on the cluster:
+//
+//   - topic: CreateTopics with the Kafka configs the script sets
+//     (retention.*, cleanup.policy, delete.retention.ms,
+//     min.compaction.lag.ms; segment.* are left to the broker, whose minimum
+//     segment size is far above the playground's, and segment.records and
+//     partitioner are the playground's own).
+//   - produce: a keyed record goes through franz-go's StickyKeyPartitioner,
+//     which hashes keys with murmur2 as Kafka's Java client does; a record
+//     with partition= goes to that partition; a keyless record is spread as
+//     the topic's partitioner says: round-robin as the Java client's
+//     RoundRobinPartitioner does (a counter per topic from 0), sticky by
+//     franz-go's sticky partitioner, whose choices are random and so not
+//     compared.
+//   - join, leave, crash: each member is its own franz-go consumer client in
+//     the group (group id prefixed), with the group's strategy as balancer
+//     and its client id set to the member's name, so that the broker orders
+//     members as the playground does. Auto-commit is off; crash closes the
+//     client, which leaves at once instead of after session.timeout.ms.
+//   - poll: waits until the group is stable, then fetches until the member
+//     holds max records or all its partitions have been read to their end
+//     (or a timeout). The member keeps a position on every partition it owns
+//     after a poll, as the Java consumer does.
+//   - commit: commits the member's positions with its generation, as the
+//     Java consumer's commitSync does; commit with offset= commits one
+//     offset (through a live member, else as an admin).
+//   - reset: commits the offsets kafka-consumer-groups --reset-offsets would.
+//   - truncate: DeleteRecords. partitions: CreatePartitions.
+//   - config topic: IncrementalAlterConfigs; config group: applied to the
+//     members that join afterwards.
+//   - advance, compact, workloads: wall-clock time is not simulated, the
+//     broker's cleaner runs on its own schedule, and workloads are not run;
+//     what they change is reported as not compared.
+package kafkarun

@@ -1,0 +1,286 @@
+package kafkarun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"plog/core"
+	"plog/core/scenario"
+)
+
+// kafkaConfig turns a topic config the script set into the raw value Kafka
+// takes (milliseconds, bytes), reading the typed value the playground
+// parsed. ok is false for configs not sent to the broker: segment.bytes and
+// segment.ms (the playground's are far below what brokers accept, and
+// segments only shape retention and compaction, which are not compared),
+// and the playground's own segment.records and partitioner.
+func kafkaConfig(name string, cfg core.TopicConfig) (value string, ok bool) {
+	n := func(v int64) (string, bool) { return strconv.FormatInt(v, 10), true }
+	switch name {
+	case "retention.ms":
+		return n(cfg.RetentionMs)
+	case "retention.bytes":
+		return n(cfg.RetentionBytes)
+	case "delete.retention.ms":
+		return n(cfg.DeleteRetentionMs)
+	case "min.compaction.lag.ms":
+		return n(cfg.MinCompactionLagMs)
+	case "cleanup.policy":
+		return cfg.CleanupPolicy, true
+	}
+	return "", false
+}
+
+// topicConfigs returns the Kafka configs a topic or config command sets,
+// and notes the ones it does not send.
+func (r *runner) topicConfigs(c scenario.Command, topic string) (map[string]*string, error) {
+	cfg, err := r.session.Log().TopicConfig(topic)
+	if err != nil {
+		return nil, err
+	}
+	configs := map[string]*string{}
+	for _, a := range c.Args {
+		if a.Name == "" || a.Flag || a.Name == "partitions" {
+			continue
+		}
+		if v, ok := kafkaConfig(a.Name, cfg); ok {
+			configs[a.Name] = &v
+		} else {
+			r.marks.note(fmt.Sprintf("topic %s: %s=%s is not sent to the broker (%s)", topic, a.Name, a.Value, notSentWhy(a.Name)))
+		}
+	}
+	return configs, nil
+}
+
+func notSentWhy(name string) string {
+	switch name {
+	case "segment.records", "partitioner":
+		return "a playground-only config"
+	}
+	return "brokers refuse segments as small as the playground's; segments only shape retention and compaction, which are not compared"
+}
+
+func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
+	topic := c.Positional(0)
+	partitions := 1
+	if _, ok := c.Value("partitions"); ok {
+		partitions = intArg(c, "partitions")
+	}
+	configs, err := r.topicConfigs(c, topic)
+	if err != nil {
+		return err
+	}
+	resp, err := r.admin.CreateTopic(ctx, int32(partitions), -1, configs, r.opts.Prefix+topic)
+	if err == nil {
+		err = resp.Err
+		if err != nil && resp.ErrMessage != "" {
+			err = fmt.Errorf("%w: %s", err, resp.ErrMessage)
+		}
+	}
+	if errors.Is(err, kerr.TopicAlreadyExists) {
+		return fmt.Errorf("topic %s already exists on the cluster; run with another --prefix", r.opts.Prefix+topic)
+	}
+	if err != nil {
+		return fmt.Errorf("creating topic %s: %w", r.opts.Prefix+topic, err)
+	}
+	r.created = append(r.created, topic)
+	r.partitions[topic] = partitions
+	return r.waitForPartitions(ctx, topic, partitions)
+}
+
+// waitForPartitions waits until the cluster's metadata shows the topic with
+// n partitions, each with a leader: creating topics and partitions is
+// asynchronous in Kafka.
+func (r *runner) waitForPartitions(ctx context.Context, topic string, n int) error {
+	name := r.opts.Prefix + topic
+	return r.waitFor(ctx, fmt.Sprintf("topic %s to have %d partitions with leaders", name, n), func() (bool, error) {
+		md, err := r.admin.Metadata(ctx, name)
+		if err != nil {
+			return false, err
+		}
+		t, ok := md.Topics[name]
+		if !ok || t.Err != nil || len(t.Partitions) != n {
+			return false, nil
+		}
+		for _, p := range t.Partitions {
+			if p.Err != nil || p.Leader < 0 {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+}
+
+// waitFor calls done until it says true, fails, or WaitTimeout passes.
+func (r *runner) waitFor(ctx context.Context, what string, done func() (bool, error)) error {
+	deadline := time.Now().Add(r.opts.WaitTimeout)
+	for {
+		ok, err := done()
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("gave up after %s waiting for %s", r.opts.WaitTimeout, what)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// placedKey marks a record whose partition the runner chose (partition=
+// in the script, or round-robin) in its Context.
+type placedKey struct{}
+
+var placed = context.WithValue(context.Background(), placedKey{}, true)
+
+func isPlaced(r *kgo.Record) bool {
+	return r.Context != nil && r.Context.Value(placedKey{}) != nil
+}
+
+// scriptPartitioner sends records the runner placed to their partition and
+// the others through Kafka's default partitioner (murmur2 of the key).
+type scriptPartitioner struct{ keyed kgo.Partitioner }
+
+func (p scriptPartitioner) ForTopic(topic string) kgo.TopicPartitioner {
+	return scriptTopicPartitioner{p.keyed.ForTopic(topic)}
+}
+
+type scriptTopicPartitioner struct{ keyed kgo.TopicPartitioner }
+
+func (p scriptTopicPartitioner) RequiresConsistency(r *kgo.Record) bool {
+	return isPlaced(r) || p.keyed.RequiresConsistency(r)
+}
+
+func (p scriptTopicPartitioner) Partition(r *kgo.Record, n int) int {
+	if isPlaced(r) {
+		return int(r.Partition)
+	}
+	return p.keyed.Partition(r, n)
+}
+
+func (r *runner) produce(ctx context.Context, c scenario.Command) error {
+	topic := c.Positional(0)
+	count := 1
+	if _, ok := c.Value("count"); ok {
+		count = intArg(c, "count")
+	}
+	key, hasKey := c.Value("key")
+	value, _ := c.Value("value")
+	_, explicit := c.Value("partition")
+	cfg, err := r.session.Log().TopicConfig(topic)
+	if err != nil {
+		return err
+	}
+	records := make([]*kgo.Record, count)
+	for i := range records {
+		rec := &kgo.Record{Topic: r.opts.Prefix + topic}
+		if hasKey {
+			rec.Key = []byte(key) // non-nil even when empty: "" is a key
+		}
+		if !c.HasFlag("tombstone") {
+			rec.Value = []byte(value)
+		}
+		switch {
+		case explicit:
+			rec.Partition, rec.Context = int32(intArg(c, "partition")), placed
+		case !hasKey && cfg.Partitioner == core.PartitionerRoundRobin:
+			// The Java client's RoundRobinPartitioner: a counter per
+			// topic, from 0, modulo the partition count.
+			rec.Partition, rec.Context = int32(r.roundRobin[topic]%r.partitions[topic]), placed
+			r.roundRobin[topic]++
+		}
+		records[i] = rec
+	}
+	if err := r.base.ProduceSync(ctx, records...).FirstErr(); err != nil {
+		return fmt.Errorf("producing to %s: %w", r.opts.Prefix+topic, err)
+	}
+	return nil
+}
+
+func (r *runner) addPartitions(ctx context.Context, c scenario.Command) error {
+	topic, count := c.Positional(0), intArg(c, "count")
+	resp, err := r.admin.UpdatePartitions(ctx, count, r.opts.Prefix+topic)
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		return fmt.Errorf("adding partitions to %s: %w", r.opts.Prefix+topic, err)
+	}
+	r.partitions[topic] = count
+	if err := r.waitForPartitions(ctx, topic, count); err != nil {
+		return err
+	}
+	// Clients learn of new partitions from metadata; ask now rather than
+	// at the next periodic refresh, minutes away.
+	for _, name := range r.groupNames {
+		for _, m := range r.groups[name].members {
+			m.client.ForceMetadataRefresh()
+		}
+	}
+	name := r.opts.Prefix + topic
+	if _, _, err := r.base.PartitionLeader(name, 0); err != nil {
+		return nil // not produced to yet: the first produce loads fresh metadata
+	}
+	// Keyed records must be hashed over the new count, as the playground
+	// does from now on.
+	r.base.ForceMetadataRefresh()
+	return r.waitFor(ctx, "the producer to see "+name+"'s new partitions", func() (bool, error) {
+		_, _, err := r.base.PartitionLeader(name, int32(count-1))
+		if err != nil {
+			r.base.ForceMetadataRefresh()
+		}
+		return err == nil, nil
+	})
+}
+
+func (r *runner) truncate(ctx context.Context, c scenario.Command) error {
+	topic, partition := topicPartition(c.Positional(0))
+	before, _ := strconv.ParseInt(mustArg(c, "before"), 10, 64)
+	var os kadm.Offsets
+	os.AddOffset(r.opts.Prefix+topic, int32(partition), before, -1)
+	resp, err := r.admin.DeleteRecords(ctx, os)
+	if err != nil {
+		return fmt.Errorf("DeleteRecords on %s/%d: %w", r.opts.Prefix+topic, partition, err)
+	}
+	if d, ok := resp.Lookup(r.opts.Prefix+topic, int32(partition)); ok && d.Err != nil {
+		return fmt.Errorf("DeleteRecords on %s/%d: %w", r.opts.Prefix+topic, partition, d.Err)
+	}
+	return nil
+}
+
+func (r *runner) alterTopicConfigs(ctx context.Context, c scenario.Command) error {
+	topic := c.Positional(1)
+	configs, err := r.topicConfigs(c, topic)
+	if err != nil || len(configs) == 0 {
+		return err
+	}
+	var alter []kadm.AlterConfig
+	for name, v := range configs {
+		alter = append(alter, kadm.AlterConfig{Op: kadm.SetConfig, Name: name, Value: v})
+	}
+	resp, err := r.admin.AlterTopicConfigs(ctx, alter, r.opts.Prefix+topic)
+	if err == nil {
+		for _, a := range resp {
+			if a.Err != nil {
+				err = fmt.Errorf("%w %s", a.Err, a.ErrMessage)
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("altering the configs of %s: %w", r.opts.Prefix+topic, err)
+	}
+	return nil
+}
