@@ -202,7 +202,7 @@ func handler(cfg siteConfig, version string) *app.Handler {
 			SVG:        "/web/static/icon.svg",
 			AppleTouch: "/web/static/icon-192.png",
 		},
-		Styles: []string{"/web/static/plog.css"},
+		Styles: []string{"/web/static/plog.css", "/web/static/groups.css"},
 		// Runs before go-app's app.js, which is deferred.
 		Scripts: []string{"/web/static/storage-guard.js"},
 		// go-app caches the site's root without its trailing slash; under a

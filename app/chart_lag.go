@@ -1,0 +1,184 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+
+	"plog/core"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// LagChart draws one group's lag over virtual time, sampled after every
+// command: the total as a thick line, each partition as a thin one, and the
+// lag.alert.records threshold as a dashed line. Its table lists the samples.
+type LagChart struct {
+	app.Compo
+
+	Group        string
+	Samples      []LagSample
+	AlertRecords int64
+}
+
+// maxLagPoints bounds the samples drawn and listed: the latest ones.
+const maxLagPoints = 120
+
+// noLag marks a sample where a partition had no commit, hence no lag.
+const noLag = -1
+
+// lagSeries is one line of the chart.
+type lagSeries struct {
+	Name string // "total" or "orders/0"
+	Lag  []float64
+}
+
+// Render draws figure[data-chart=lag][data-chart-group=billing].
+func (c *LagChart) Render() app.UI {
+	times, steps, series := c.series()
+	id := "chart-lag-" + c.Group
+	caption := "Lag of " + c.Group + " over virtual time, in records"
+	if len(times) == 0 {
+		return app.Figure().Class("chart").DataSet("chart", "lag").DataSet("chart-group", c.Group).Body(
+			app.FigCaption().ID(id).Text(caption),
+			app.P().Class("chart-empty").Text(c.Group+" has committed nothing yet, so it has no lag to chart."),
+		)
+	}
+	box := newChartBox(360, 150)
+	xs := make([]float64, len(times))
+	for i, t := range times {
+		xs[i] = float64(t)
+	}
+	box.xMin, box.xMax = xs[0], xs[len(xs)-1]
+	if box.xMax == box.xMin { // no time passed: spread the commands out
+		for i := range xs {
+			xs[i] = float64(i)
+		}
+		box.xMin, box.xMax = 0, float64(len(xs)-1)
+	}
+	top := float64(c.AlertRecords)
+	for _, s := range series {
+		for _, v := range s.Lag {
+			top = max(top, v)
+		}
+	}
+	box.yMax = max(top, 1)
+
+	lines := []app.UI{box.axes(core.FormatDuration(times[0]), core.FormatDuration(times[len(times)-1]), strconv.FormatFloat(box.yMax, 'f', 0, 64))}
+	if c.AlertRecords > 0 {
+		y := num(box.y(float64(c.AlertRecords)))
+		lines = append(lines, svgElem("line").DataSet("series", "alert").
+			Attr("x1", num(box.left)).Attr("x2", num(box.width-box.right)).Attr("y1", y).Attr("y2", y))
+	}
+	for i, s := range series {
+		lines = append(lines, svgElem("polyline").
+			DataSet("series", s.Name).
+			DataSet("index", i%8).
+			Attr("fill", "none").
+			Attr("points", points(box, stepXs(xs), stepYs(atLeastZero(s.Lag)))))
+	}
+	figure := chartFigure("lag", id, caption, box.svg(id, lines...), c.table(times, steps, series))
+	return figure.DataSet("chart-group", c.Group)
+}
+
+// series picks the group's samples (the latest maxLagPoints in which it has
+// a commit) and splits them into lines.
+func (c *LagChart) series() (times []int64, steps []int, series []lagSeries) {
+	var picked []GroupLag
+	for _, s := range c.Samples {
+		for _, g := range s.Groups {
+			if g.Group == c.Group && g.HasCommitted {
+				times, steps = append(times, s.Time), append(steps, s.Step)
+				picked = append(picked, g)
+			}
+		}
+	}
+	if n := len(picked); n > maxLagPoints {
+		times, steps, picked = times[n-maxLagPoints:], steps[n-maxLagPoints:], picked[n-maxLagPoints:]
+	}
+	if len(picked) == 0 {
+		return nil, nil, nil
+	}
+	total := lagSeries{Name: "total"}
+	index := map[string]int{}
+	for i, g := range picked {
+		total.Lag = append(total.Lag, float64(g.Total))
+		for _, p := range g.Partitions {
+			if !p.HasCommitted {
+				continue
+			}
+			name := p.Topic + "/" + strconv.Itoa(p.Partition)
+			k, ok := index[name]
+			if !ok {
+				k = len(series)
+				index[name] = k
+				missing := make([]float64, len(picked))
+				for j := range missing {
+					missing[j] = noLag
+				}
+				series = append(series, lagSeries{Name: name, Lag: missing})
+			}
+			series[k].Lag[i] = float64(p.Lag)
+		}
+	}
+	return times, steps, append([]lagSeries{total}, series...)
+}
+
+// stepXs and stepYs turn samples into a staircase: lag holds its value
+// until the next command changes it.
+func stepXs(xs []float64) []float64 {
+	out := make([]float64, 0, 2*len(xs))
+	for i, x := range xs {
+		if i > 0 {
+			out = append(out, x)
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func stepYs(ys []float64) []float64 {
+	out := make([]float64, 0, 2*len(ys))
+	for i, y := range ys {
+		if i > 0 {
+			out = append(out, ys[i-1])
+		}
+		out = append(out, y)
+	}
+	return out
+}
+
+// atLeastZero draws a partition with no commit yet at zero.
+func atLeastZero(vs []float64) []float64 {
+	out := make([]float64, len(vs))
+	for i, v := range vs {
+		out[i] = max(v, 0)
+	}
+	return out
+}
+
+// table lists the samples: the text the chart draws.
+func (c *LagChart) table(times []int64, steps []int, series []lagSeries) app.UI {
+	return app.Table().Class("chart-table").Body(
+		app.THead().Body(app.Tr().Body(
+			app.Th().Scope("col").Text("command"),
+			app.Th().Scope("col").Text("time"),
+			app.Range(series).Slice(func(j int) app.UI {
+				return app.Th().Scope("col").Text(series[j].Name)
+			}),
+		)),
+		app.TBody().Body(
+			app.Range(times).Slice(func(i int) app.UI {
+				return app.Tr().DataSet("step", steps[i]).Body(
+					app.Th().Scope("row").Text(fmt.Sprintf("#%d", steps[i])),
+					app.Td().Text(core.FormatDuration(times[i])),
+					app.Range(series).Slice(func(j int) app.UI {
+						if series[j].Lag[i] == noLag {
+							return app.Td().Text("-")
+						}
+						return app.Td().Text(strconv.FormatFloat(series[j].Lag[i], 'f', 0, 64))
+					}),
+				)
+			}),
+		),
+	)
+}

@@ -1,0 +1,82 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// RecordsChart draws, for each topic, the records each partition retains as
+// bars, with the topic's skew (largest count over the mean): a hot key shows
+// as one tall bar. Its table lists the counts.
+type RecordsChart struct {
+	app.Compo
+
+	Topics []TopicRecordCounts
+}
+
+// Render draws figure[data-chart=records][data-chart-topic=orders] per topic.
+func (c *RecordsChart) Render() app.UI {
+	if len(c.Topics) == 0 {
+		return app.Div().Class("chart-empty").Text("No topics yet, so no records to chart.")
+	}
+	return app.Div().Class("records-charts").Body(
+		app.Range(c.Topics).Slice(func(i int) app.UI { return recordsFigure(c.Topics[i]) }),
+	)
+}
+
+func recordsFigure(t TopicRecordCounts) app.UI {
+	id := "chart-records-" + t.Topic
+	caption := fmt.Sprintf("Records per partition of %s (skew %s)", t.Topic, countsSkew(t.Counts))
+	box := newChartBox(360, 130)
+	most := 1
+	for _, n := range t.Counts {
+		most = max(most, n)
+	}
+	box.xMin, box.xMax, box.yMax = 0, float64(len(t.Counts)), float64(most)
+	bars := []app.UI{box.axes("partition 0", fmt.Sprintf("partition %d", len(t.Counts)-1), strconv.Itoa(most))}
+	width := (box.x(1) - box.x(0)) * 0.8
+	for p, n := range t.Counts {
+		top := box.y(float64(n))
+		bars = append(bars, svgElem("rect").
+			DataSet("series", "records").
+			DataSet("partition", p).
+			Attr("x", num(box.x(float64(p))+width*0.1)).
+			Attr("y", num(top)).
+			Attr("width", num(width)).
+			Attr("height", num(box.y(0)-top)))
+	}
+	table := app.Table().Class("chart-table").Body(
+		app.THead().Body(app.Tr().Body(
+			app.Th().Scope("col").Text("partition"),
+			app.Th().Scope("col").Text("records"),
+		)),
+		app.TBody().Body(
+			app.Range(t.Counts).Slice(func(p int) app.UI {
+				return app.Tr().DataSet("records-of", t.Topic+"/"+strconv.Itoa(p)).Body(
+					app.Th().Scope("row").Text(t.Topic+"/"+strconv.Itoa(p)),
+					app.Td().Text(strconv.Itoa(t.Counts[p])),
+				)
+			}),
+		),
+	)
+	return chartFigure("records", id, caption, box.svg(id, bars...), table).
+		DataSet("chart-topic", t.Topic).
+		DataSet("skew", countsSkew(t.Counts))
+}
+
+// countsSkew is the largest count over the mean, "1.00" for an even or empty
+// topic.
+func countsSkew(counts []int) string {
+	total, most := 0, 0
+	for _, n := range counts {
+		total += n
+		most = max(most, n)
+	}
+	if total == 0 {
+		return "1.00"
+	}
+	mean := float64(total) / float64(len(counts))
+	return strconv.FormatFloat(float64(most)/mean, 'f', 2, 64)
+}

@@ -1,0 +1,116 @@
+package app
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"plog/core"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// GroupConfigForm sets a group's configs: auto-commit on or off at once, and
+// the lag alert thresholds and session timeout with the Set button. Values
+// take the units of the scenario language (10s, 2m).
+type GroupConfigForm struct {
+	app.Compo
+
+	Group  string
+	Config core.GroupConfig
+
+	typed map[string]string // config name -> value typed since the last Set
+}
+
+// editableConfigs are the configs the form offers as fields, with labels.
+var editableConfigs = []struct{ name, label, help string }{
+	{"lag.alert.records", "lag alert (records)", "lag-alert"},
+	{"lag.alert.ms", "lag alert (time)", "lag-alert"},
+	{"session.timeout.ms", "session timeout", "session-timeout"},
+}
+
+// Render draws [data-control="billing/config"] with the auto-commit checkbox
+// and the fields.
+func (f *GroupConfigForm) Render() app.UI {
+	control := groupControl(f.Group, "config")
+	return app.Form().
+		Class("group-config").
+		DataSet("control", control).
+		Aria("label", "Configuration of "+f.Group).
+		OnSubmit(f.submit).
+		Body(
+			app.Label().Class("auto-commit").Body(
+				app.Input().Type("checkbox").Name("auto.commit").Checked(f.Config.AutoCommit).
+					OnChange(f.toggleAutoCommit),
+				app.Span().Text("auto-commit every "+core.FormatDuration(f.Config.AutoCommitIntervalMs)),
+			),
+			&Help{Topic: "auto-commit"},
+			app.Range(editableConfigs).Slice(func(i int) app.UI {
+				c := editableConfigs[i]
+				return app.Label().Body(
+					app.Span().Text(c.label),
+					app.Input().Type("text").Name(c.name).Size(6).Value(f.value(c.name)).
+						OnInput(func(ctx app.Context, e app.Event) {
+							if f.typed == nil {
+								f.typed = map[string]string{}
+							}
+							f.typed[c.name] = ctx.JSSrc().Get("value").String()
+						}),
+				)
+			}),
+			app.Button().Type("submit").Text("Set"),
+			&ControlError{Control: control},
+		)
+}
+
+// value is what a field shows: what was typed, else the group's value.
+func (f *GroupConfigForm) value(name string) string {
+	if v, ok := f.typed[name]; ok {
+		return v
+	}
+	for _, e := range f.Config.Entries() {
+		if e.Name == name {
+			return e.Value
+		}
+	}
+	return ""
+}
+
+func (f *GroupConfigForm) toggleAutoCommit(ctx app.Context, e app.Event) {
+	on := ctx.JSSrc().Get("checked").Bool()
+	sendGroupLine(ctx, groupControl(f.Group, "config"), f.autoCommitLine(on), "")
+}
+
+func (f *GroupConfigForm) autoCommitLine(on bool) string {
+	return "config group " + word(f.Group) + " auto.commit=" + strconv.FormatBool(on)
+}
+
+func (f *GroupConfigForm) submit(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	line, problem := f.setLine()
+	if problem == "" {
+		f.typed = nil // the fields show the group's values again
+	}
+	sendGroupLine(ctx, groupControl(f.Group, "config"), line, problem)
+}
+
+// setLine makes the config command of the typed fields.
+func (f *GroupConfigForm) setLine() (string, string) {
+	names := make([]string, 0, len(f.typed))
+	for name := range f.typed {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var args []string
+	for _, name := range names {
+		v := strings.TrimSpace(f.typed[name])
+		if v == "" {
+			return "", "Give " + name + " a value (0 turns a lag alert off)."
+		}
+		args = append(args, name+"="+word(v))
+	}
+	if len(args) == 0 {
+		return "", "Change a value first."
+	}
+	return "config group " + word(f.Group) + " " + strings.Join(args, " "), ""
+}

@@ -1,0 +1,122 @@
+package app
+
+import (
+	"strings"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// GroupJoinForm adds a member to a group, creating the group if needed: the
+// join command, with the member's subscription, its assignment strategy and,
+// for static membership, its group.instance.id.
+type GroupJoinForm struct {
+	app.Compo
+
+	Topics []string // topics that exist, offered as the subscription
+	Groups []string // groups that exist, offered as the group
+
+	group, member, topics, strategy, instance string
+}
+
+// joinLine makes the join command from the form, or says what is missing.
+func (f *GroupJoinForm) joinLine() (string, string) {
+	group, member := strings.TrimSpace(f.group), strings.TrimSpace(f.member)
+	topics := strings.TrimSpace(f.topics)
+	if topics == "" && len(f.Topics) == 1 {
+		topics = f.Topics[0]
+	}
+	switch {
+	case group == "":
+		return "", "Name the group the member joins."
+	case member == "":
+		return "", "Give the member an id, like c1."
+	case topics == "":
+		return "", "Name the topics the member subscribes to, separated by commas."
+	}
+	var subscription []string
+	for _, t := range strings.Split(topics, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			subscription = append(subscription, t)
+		}
+	}
+	line := "join " + word(group) + " " + word(member) + " topics=" + word(strings.Join(subscription, ","))
+	if f.strategy != "" {
+		line += " strategy=" + word(f.strategy)
+	}
+	if instance := strings.TrimSpace(f.instance); instance != "" {
+		line += " instance=" + word(instance)
+	}
+	return line, ""
+}
+
+func (f *GroupJoinForm) submit(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	line, problem := f.joinLine()
+	sendGroupLine(ctx, joinControl, line, problem)
+}
+
+// Render draws the form. Its fields keep what was typed, so adding c1, c2,
+// c3 is a matter of changing one digit.
+func (f *GroupJoinForm) Render() app.UI {
+	topicHint := "orders"
+	if len(f.Topics) > 0 {
+		topicHint = strings.Join(f.Topics, ",")
+	}
+	return app.Form().
+		Class("join-form").
+		DataSet("control", joinControl).
+		Aria("label", "Add a member to a group").
+		OnSubmit(f.submit).
+		Body(
+			app.Label().Body(
+				app.Span().Text("Group"),
+				app.Input().Name("group").Value(f.group).Placeholder("billing").
+					AutoComplete(false).List("group-names").OnInput(textInto(&f.group)),
+			),
+			app.DataList().ID("group-names").Body(
+				app.Range(f.Groups).Slice(func(i int) app.UI { return app.Option().Value(f.Groups[i]) }),
+			),
+			app.Label().Body(
+				app.Span().Text("Member"),
+				app.Input().Name("member").Value(f.member).Placeholder("c1").
+					AutoComplete(false).OnInput(textInto(&f.member)),
+			),
+			app.Label().Body(
+				app.Span().Text("Topics"),
+				app.Input().Name("topics").Value(f.topics).Placeholder(topicHint).
+					AutoComplete(false).OnInput(textInto(&f.topics)),
+			),
+			app.Label().Body(
+				app.Span().Body(app.Text("Strategy")),
+				app.Select().Name("strategy").OnChange(textInto(&f.strategy)).Body(
+					app.Option().Value("").Selected(f.strategy == "").Text("the group's (range for a new group)"),
+					app.Range(scenario.Strategies).Slice(func(i int) app.UI {
+						s := scenario.Strategies[i]
+						return app.Option().Value(s).Selected(f.strategy == s).Text(s)
+					}),
+				),
+			),
+			app.Span().Class("help-row").Body(
+				app.Range(scenario.Strategies).Slice(func(i int) app.UI {
+					return &Help{Topic: scenario.Strategies[i]}
+				}),
+			),
+			app.Label().Body(
+				app.Span().Text("Instance id (static)"),
+				app.Input().Name("instance").Value(f.instance).Placeholder("optional").
+					AutoComplete(false).OnInput(textInto(&f.instance)),
+			),
+			&Help{Topic: "static-membership"},
+			app.Button().Type("submit").Text("Join"),
+			&ControlError{Control: joinControl},
+		)
+}
+
+// textInto returns an event handler that keeps a field's text in *dst.
+func textInto(dst *string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		*dst = ctx.JSSrc().Get("value").String()
+	}
+}

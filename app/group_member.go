@@ -1,0 +1,183 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"plog/core"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// GroupMember shows one member of a group: its assignment, its positions,
+// whether it is idle or stopped, and its controls: poll (with a max), commit,
+// leave, crash, and come back for a stopped member.
+type GroupMember struct {
+	app.Compo
+
+	Group    string
+	Strategy string
+	Now      int64
+	Member   core.MemberView
+	// ComeBackID is the id the member comes back under once stopped: itself
+	// for a static member, a new id for a dynamic one; "" while running.
+	ComeBackID string
+
+	max      string // the poll's max, as typed
+	maxTyped bool   // the learner has typed in the max field
+}
+
+// defaultPollMax is what the max field suggests: a few records at a time
+// show lag and commits better than Kafka's 500.
+const defaultPollMax = "5"
+
+// Render draws the member with DESIGN.md's [data-member] and data-assigned,
+// plus data-idle on an idle member and data-down on a stopped one.
+func (m *GroupMember) Render() app.UI {
+	v := m.Member
+	li := app.Li().
+		Class("member").
+		DataSet("member", v.ID).
+		DataSet("assigned", partitionList(v.Assignment)).
+		Aria("label", "Member "+v.ID)
+	if v.Idle {
+		li = li.DataSet("idle", "true")
+	}
+	if v.Down != "" {
+		li = li.DataSet("down", v.Down)
+	}
+	if v.InstanceID != "" {
+		li = li.DataSet("instance", v.InstanceID)
+	}
+	return li.Body(
+		app.Div().Class("member-head").Body(
+			app.Strong().Class("member-id").Text(v.ID),
+			app.If(v.InstanceID != "",
+				app.Span().Class("member-instance").Body(
+					app.Text("static, instance "+v.InstanceID),
+					&Help{Topic: "static-membership"},
+				),
+			),
+			app.If(v.Idle,
+				app.Span().Class("member-badge").DataSet("badge", "idle").Body(
+					app.Text("idle"), &Help{Topic: "idle-member"},
+				),
+			),
+			app.If(v.Down != "",
+				app.Span().Class("member-badge").DataSet("badge", "down").Body(
+					app.Text(m.downText()), &Help{Topic: "session-timeout"},
+				),
+			),
+		),
+		app.P().Class("member-assignment").Text(m.assignmentText()),
+		app.If(v.Down == "",
+			app.Div().Class("member-controls").Body(
+				app.Label().Body(
+					app.Span().Text("max"),
+					app.Input().Type("text").Name("max").Class("poll-max").Size(4).
+						Attr("inputmode", "numeric").Value(m.maxText()).
+						Aria("label", "Most records "+v.ID+" polls at once").
+						OnInput(m.onMax),
+				),
+				m.button("poll", "Poll", "Poll "+v.ID),
+				m.button("commit", "Commit", "Commit "+v.ID+"'s positions"),
+				m.button("leave", "Leave", v.ID+" leaves the group"),
+				m.button("crash", "Crash", v.ID+" crashes"),
+			),
+		).Else(
+			app.Div().Class("member-controls").Body(
+				m.button("come-back", m.comeBackLabel(), m.comeBackLabel()),
+			),
+		),
+		&ControlError{Control: groupControl(m.Group, "member", m.Member.ID)},
+	)
+}
+
+// button is one of the member's controls; data-action names it for tests.
+func (m *GroupMember) button(action, text, label string) app.UI {
+	return app.Button().
+		Type("button").
+		DataSet("action", action).
+		Aria("label", label).
+		OnClick(func(ctx app.Context, e app.Event) { m.act(ctx, action) }).
+		Text(text)
+}
+
+// act sends the command of one of the member's controls.
+func (m *GroupMember) act(ctx app.Context, action string) {
+	line, problem := m.line(action)
+	sendGroupLine(ctx, groupControl(m.Group, "member", m.Member.ID), line, problem)
+}
+
+// line makes the command of an action, or says what is wrong with the input.
+func (m *GroupMember) line(action string) (string, string) {
+	v := m.Member
+	member := word(m.Group) + " " + word(v.ID)
+	switch action {
+	case "poll":
+		max, err := strconv.Atoi(strings.TrimSpace(m.maxText()))
+		if err != nil || max < 1 {
+			return "", fmt.Sprintf("max must be a whole number of records, 1 or more, not %q.", m.maxText())
+		}
+		return fmt.Sprintf("poll %s max=%d", member, max), ""
+	case "commit", "leave", "crash":
+		return action + " " + member, ""
+	case "come-back":
+		line := "join " + word(m.Group) + " " + word(m.ComeBackID) + " topics=" + word(strings.Join(v.Topics, ","))
+		if m.Strategy != "" {
+			line += " strategy=" + word(m.Strategy)
+		}
+		if v.InstanceID != "" {
+			line += " instance=" + word(v.InstanceID)
+		}
+		return line, ""
+	}
+	return "", "unknown action " + action
+}
+
+func (m *GroupMember) onMax(ctx app.Context, e app.Event) {
+	m.max, m.maxTyped = ctx.JSSrc().Get("value").String(), true
+}
+
+func (m *GroupMember) maxText() string {
+	if !m.maxTyped {
+		return defaultPollMax
+	}
+	return m.max
+}
+
+func (m *GroupMember) comeBackLabel() string {
+	if m.Member.InstanceID != "" {
+		return "Come back as " + m.Member.ID
+	}
+	return "Restart as " + m.ComeBackID
+}
+
+// downText says why a member stopped and how long the group waits for it.
+func (m *GroupMember) downText() string {
+	v := m.Member
+	wait := v.SessionExpiresAt - m.Now
+	if wait < 0 {
+		wait = 0
+	}
+	return fmt.Sprintf("%s · session expires in %s", v.Down, core.FormatDuration(wait))
+}
+
+// assignmentText lists the member's partitions with its positions.
+func (m *GroupMember) assignmentText() string {
+	v := m.Member
+	if len(v.Assignment) == 0 {
+		return "no partitions"
+	}
+	parts := make([]string, len(v.Assignment))
+	for i, tp := range v.Assignment {
+		parts[i] = tp.String()
+		for _, pos := range v.Positions {
+			if pos.Topic == tp.Topic && pos.Partition == tp.Partition {
+				parts[i] += fmt.Sprintf(" @%d", pos.Offset)
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
+}

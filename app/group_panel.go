@@ -1,0 +1,132 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// GroupPanel shows the consumer groups side by side, the form that adds
+// members, and the charts of lag, records and rebalances. Its controls build
+// lines of the scenario language and send them with ApplyFrom, so a line the
+// engine refuses is reported next to the control that made it, and nothing
+// changes.
+//
+// The panel reads the page's session only for its applied lines, to keep a
+// replay of them that samples lag after every command (see groupReplay); it
+// never applies anything to it.
+type GroupPanel struct {
+	app.Compo
+
+	Groups  []GroupSnapshot
+	Records []TopicRecordCounts
+	Session *scenario.Session
+
+	replay  groupReplay
+	samples []LagSample // lag after each of the page's lines
+}
+
+// pageLines returns the lines the page's session has applied.
+func (p *GroupPanel) pageLines() []string {
+	if p.Session == nil {
+		return nil
+	}
+	return p.Session.Lines()[:p.Session.Position()]
+}
+
+// syncReplay brings the replay and the lag history to the page's state.
+func (p *GroupPanel) syncReplay() {
+	lines := p.pageLines()
+	if err := p.replay.sync(lines); err != nil {
+		// The replay failed where the page succeeded, which cannot happen
+		// while the engine is deterministic. Show no history rather than a
+		// wrong one.
+		p.samples = nil
+		return
+	}
+	p.samples = p.replay.history(len(lines))
+}
+
+// Render draws the join form, one card per group and the charts.
+func (p *GroupPanel) Render() app.UI {
+	p.syncReplay()
+	topics := make([]string, len(p.Records))
+	for i, t := range p.Records {
+		topics[i] = t.Topic
+	}
+	return app.Section().
+		Class("groups-panel").
+		Aria("labelledby", "groups-title").
+		Body(
+			app.H2().ID("groups-title").Body(
+				app.Text("Consumer groups "),
+				&Help{Topic: "consumer-group"},
+			),
+			&GroupJoinForm{Topics: topics, Groups: groupNames(p.Groups)},
+			app.If(len(p.Groups) == 0,
+				app.P().Class("groups-empty").Text("No consumer groups yet. Add a member to start one."),
+			).Else(
+				app.Div().Class("group-list").Body(
+					app.Range(p.Groups).Slice(func(i int) app.UI {
+						return &GroupCard{Group: p.Groups[i]}
+					}),
+				),
+			),
+			app.Section().Class("group-charts").Aria("label", "Charts").Body(
+				app.H3().Text("Charts"),
+				app.Range(p.Groups).Slice(func(i int) app.UI {
+					g := p.Groups[i]
+					return &LagChart{Group: g.Name, Samples: p.samples, AlertRecords: g.Config.LagAlertRecords}
+				}),
+				&RecordsChart{Topics: p.Records},
+				&MovesChart{Rounds: movesOf(p.Groups)},
+			),
+		)
+}
+
+func groupNames(groups []GroupSnapshot) []string {
+	names := make([]string, len(groups))
+	for i, g := range groups {
+		names[i] = g.Name
+	}
+	return names
+}
+
+// joinControl names the join form, for its errors.
+const joinControl = "group-join"
+
+// sendGroupLine runs the line a control made; its ControlError shows why the
+// engine refused it. When the control found its input wrong before it could
+// make a line, the ControlError shows that problem instead.
+func sendGroupLine(ctx app.Context, control, line, problem string) {
+	if problem != "" {
+		setControlError(ctx, ControlAlert{Control: control, Message: problem})
+		return
+	}
+	ApplyFrom(ctx, control, line)
+}
+
+// groupControl names a control of one group: "billing/reset",
+// "billing/member/c1".
+func groupControl(group string, parts ...string) string {
+	return group + "/" + strings.Join(parts, "/")
+}
+
+// word writes a value as one word of a scenario line, quoted when it would
+// otherwise read as something else, so that what a learner types can only
+// ever be one argument.
+func word(v string) string {
+	if v == "" {
+		return `""`
+	}
+	for _, c := range v {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._-/,", c)
+		if !ok {
+			return strconv.Quote(v)
+		}
+	}
+	return v
+}

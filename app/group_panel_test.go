@@ -1,0 +1,242 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// groupsScenario has three groups on one topic, one per strategy tried, and
+// commits in billing so that it has lag.
+const groupsScenario = `topic orders partitions=4
+produce orders key=a value=v count=6
+produce orders key=k2 value=v count=4
+join billing c1 topics=orders strategy=range
+join billing c2 topics=orders strategy=range
+join billing c3 topics=orders strategy=range
+join audit a1 topics=orders strategy=sticky
+advance 5s
+poll billing c1 max=2
+commit billing c1
+config group billing lag.alert.records=3
+`
+
+func TestGroupPanelShowsGroupsMembersAndLag(t *testing.T) {
+	p, _ := mountAt(t, mustLink(t, groupsScenario))
+	if p.err != "" {
+		t.Fatalf("alert: %s", p.err)
+	}
+	page := app.HTMLString(p)
+	l := p.session.Log()
+	for _, name := range l.GroupNames() {
+		g, err := l.Group(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		card := tagsWith(page, "data-group", name, "data-state", g.State,
+			"data-generation", strconv.Itoa(g.Generation), "data-lag", strconv.FormatInt(g.TotalLag, 10))
+		if len(card) != 1 {
+			t.Errorf("group %s: want one card with state %s, generation %d, lag %d; page:\n%s",
+				name, g.State, g.Generation, g.TotalLag, page)
+		}
+		for _, m := range g.Members {
+			if len(tagsWith(page, "data-member", m.ID, "data-assigned", partitionList(m.Assignment))) != 1 {
+				t.Errorf("%s/%s: want data-assigned=%q", name, m.ID, partitionList(m.Assignment))
+			}
+		}
+	}
+	billing, _ := l.Group("billing")
+	if !billing.Alert || billing.TotalLag < 3 {
+		t.Fatalf("the scenario should light billing's alert: lag %d alert %v", billing.TotalLag, billing.Alert)
+	}
+	if len(tagsWith(page, "data-group", "billing", "data-alert", "true")) != 1 {
+		t.Error("billing's card does not light its lag alert")
+	}
+	if !strings.Contains(page, "Lag alert: ") {
+		t.Error("the lag alert says nothing in words")
+	}
+	// Lag per partition: committed partitions have a number, the others "-".
+	for _, part := range billing.Partitions {
+		want := "-"
+		if part.HasCommitted {
+			want = strconv.FormatInt(part.Lag, 10)
+		}
+		tp := part.Topic + "/" + strconv.Itoa(part.Partition)
+		if len(tagsWith(cardOf(page, "billing"), "data-lag-of", tp, "data-lag", want)) != 1 {
+			t.Errorf("billing %s: want a lag row with data-lag=%q", tp, want)
+		}
+	}
+}
+
+// cardOf returns the HTML of one group's card.
+func cardOf(page, group string) string {
+	for _, tag := range tagsWith(page, "data-group", group) {
+		if strings.HasPrefix(tag, "<article") {
+			start := strings.Index(page, tag)
+			end := strings.Index(page[start:], "</article>")
+			return page[start : start+end]
+		}
+	}
+	return ""
+}
+
+func TestGroupPanelMarksIdleMembers(t *testing.T) {
+	script := "topic orders partitions=4\n"
+	for i := 1; i <= 5; i++ {
+		script += "join g c" + strconv.Itoa(i) + " topics=orders\n"
+	}
+	script += "advance 5s\n"
+	p, _ := mountAt(t, mustLink(t, script))
+	page := app.HTMLString(p)
+	idle := tagsWith(page, "data-idle", "true")
+	if len(idle) != 1 || !strings.Contains(idle[0], `data-member="c5"`) {
+		// range gives c1..c4 a partition each; c5 waits.
+		t.Errorf("want c5 alone marked idle, got %v", idle)
+	}
+}
+
+func TestGroupPanelShowsARebalanceAsItHappens(t *testing.T) {
+	script := "topic orders partitions=4\njoin g c1 topics=orders\nadvance 5s\njoin g c2 topics=orders\n"
+	p, d := mountAt(t, mustLink(t, script))
+	page := app.HTMLString(p)
+	running := tagsWith(page, "data-rebalance", "running")
+	if len(running) != 1 || !strings.Contains(running[0], `data-paused="orders/0 orders/1 orders/2 orders/3"`) {
+		t.Fatalf("while c2 joins, want a running rebalance pausing all of c1's partitions (eager), got %v", running)
+	}
+	Apply(d.Context(), "advance 5s")
+	d.Consume()
+	page = app.HTMLString(p)
+	if len(tagsWith(page, "data-rebalance", "running")) != 0 {
+		t.Error("the rebalance still shows as running after it completed")
+	}
+	if len(tagsWith(page, "data-rebalance", "done", "data-moved", "2")) != 1 {
+		t.Errorf("want the done rebalance to say 2 partitions moved, page:\n%s", page)
+	}
+	if len(tagsWith(page, "data-change-member", "c1", "data-lost", "orders/2 orders/3")) != 1 ||
+		len(tagsWith(page, "data-change-member", "c2", "data-gained", "orders/2 orders/3")) != 1 {
+		t.Error("the rebalance does not say what c1 lost and c2 gained")
+	}
+}
+
+func TestGroupPanelSamplesLagAfterEveryCommandAndFollowsUndo(t *testing.T) {
+	script := "topic orders partitions=1\njoin g c1 topics=orders\nadvance 5s\npoll g c1\ncommit g c1\n"
+	p, d := mountAt(t, mustLink(t, script))
+	for _, line := range []string{"produce orders value=v count=3", "advance 1s", "produce orders value=v count=2"} {
+		Apply(d.Context(), line)
+		d.Consume()
+	}
+	var replay groupReplay
+	lines := p.session.Lines()
+	if err := replay.sync(lines); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(lagOf(replay.history(len(lines)), "g"), " "), "- - - - 0 3 3 5"; got != want {
+		t.Errorf("lag samples = %s, want %s", got, want)
+	}
+	page := app.HTMLString(p)
+	if len(tagsWith(page, "data-chart", "lag", "data-chart-group", "g")) != 1 {
+		t.Error("no lag chart for g")
+	}
+	if n := strings.Count(page, `<tr data-step=`); n != 4 {
+		t.Errorf("the lag chart's table lists %d samples, want the 4 with a commit", n)
+	}
+
+	// Stepping back shows the history up to there; a new line from there
+	// replays from the point where the lines part.
+	if got := strings.Join(lagOf(replay.history(len(lines)-1), "g"), " "); got != "- - - - 0 3 3" {
+		t.Errorf("one step back, lag samples = %s", got)
+	}
+	changed := append(lines[:len(lines)-1:len(lines)-1], "produce orders value=v count=7")
+	if err := replay.sync(changed); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(lagOf(replay.history(len(changed)), "g"), " "); got != "- - - - 0 3 3 10" {
+		t.Errorf("after a different last line, lag samples = %s", got)
+	}
+}
+
+// lagOf lists one group's total lag in each sample, "-" without a commit.
+func lagOf(samples []LagSample, group string) []string {
+	var out []string
+	for _, s := range samples {
+		v := "-"
+		for _, g := range s.Groups {
+			if g.Group == group && g.HasCommitted {
+				v = strconv.FormatInt(g.Total, 10)
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func TestGroupControlsSayWhatIsWrongWithTheirInput(t *testing.T) {
+	f := &GroupJoinForm{}
+	if _, problem := f.joinLine(); !strings.Contains(problem, "group") {
+		t.Errorf("an empty group: problem %q", problem)
+	}
+	f.group = "billing"
+	if _, problem := f.joinLine(); !strings.Contains(problem, "member") {
+		t.Errorf("an empty member: problem %q", problem)
+	}
+	f.member, f.topics, f.strategy, f.instance = "c 1", "orders, audit", "sticky", "i1"
+	line, problem := f.joinLine()
+	if problem != "" {
+		t.Fatal(problem)
+	}
+	if line != `join billing "c 1" topics=orders,audit strategy=sticky instance=i1` {
+		t.Errorf("join line = %s", line)
+	}
+	// The quoted id stays one argument, which the engine then refuses.
+	if _, err := scenario.Parse(line); err == nil || !strings.Contains(err.Error(), `"c 1"`) {
+		t.Errorf("parsing %s: %v, want the member id \"c 1\" refused", line, err)
+	}
+
+	m := &GroupMember{Group: "billing"}
+	m.Member.ID = "c1"
+	m.max, m.maxTyped = "abc", true
+	if _, problem := m.line("poll"); !strings.Contains(problem, `"abc"`) {
+		t.Errorf("max=abc: problem %q", problem)
+	}
+	m.max = "3"
+	if line, _ := m.line("poll"); line != "poll billing c1 max=3" {
+		t.Errorf("poll line = %q", line)
+	}
+
+	r := &GroupResetForm{Group: "billing", mode: "to-offset", value: "x"}
+	if _, problem := r.resetLine(); problem == "" {
+		t.Error("to-offset=x: no problem reported")
+	}
+	r.value, r.scope = "4", "orders/1"
+	if line, _ := r.resetLine(); line != "reset billing to-offset=4 topic=orders/1" {
+		t.Errorf("reset line = %q", line)
+	}
+}
+
+func TestHelpOpensAndCloses(t *testing.T) {
+	for _, topic := range []string{"offset", "high-watermark", "log-start", "segment", "lag", "generation",
+		"range", "roundrobin", "sticky", "cooperative-sticky", "static-membership", "retention",
+		"compaction", "tombstone", "skew", "member-ordering"} {
+		if _, ok := helpTopics[topic]; !ok {
+			t.Errorf("no help for %s", topic)
+		}
+	}
+	h := &Help{Topic: "high-watermark"}
+	d := app.NewClientTester(h)
+	defer d.Close()
+	page := app.HTMLString(h)
+	if len(tagsWith(page, "aria-expanded", "false")) != 1 || strings.Contains(page, `role="note"`) {
+		t.Fatalf("a closed help: %s", page)
+	}
+	h.toggle(d.Context(), app.Event{})
+	h.Update()
+	d.Consume()
+	page = app.HTMLString(h)
+	if len(tagsWith(page, "aria-expanded", "true")) != 1 || !strings.Contains(page, "the high watermark") {
+		t.Fatalf("an open help: %s", page)
+	}
+}

@@ -1,0 +1,180 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"plog/core"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// GroupRebalance shows a group's rebalance as it happens: while one runs,
+// its cause, the paused partitions and whom it waits for; then, for the
+// last rebalance (both rounds of a cooperative one), what each member lost,
+// gained and kept, and how many partitions moved.
+type GroupRebalance struct {
+	app.Compo
+
+	Group     string
+	Now       int64
+	Rebalance *core.RebalanceView
+	History   []core.RebalanceRecord
+}
+
+// Render draws [data-rebalance="running"] with data-paused while a rebalance
+// runs, and [data-rebalance="done"] with data-moved for the last one.
+func (r *GroupRebalance) Render() app.UI {
+	var parts []app.UI
+	if r.Rebalance != nil {
+		parts = append(parts, r.renderRunning())
+	}
+	if last := r.lastRounds(); len(last) > 0 {
+		parts = append(parts, r.renderDone(last))
+	}
+	return app.Div().Class("rebalance").Body(parts...)
+}
+
+func (r *GroupRebalance) renderRunning() app.UI {
+	rb := r.Rebalance
+	paused := partitionList(rb.Paused)
+	when := fmt.Sprintf("completes in %s", core.FormatDuration(max(rb.DoneAt-r.Now, 0)))
+	if len(rb.WaitingFor) > 0 {
+		when = "waits for " + strings.Join(rb.WaitingFor, ", ") + " until their sessions time out"
+	}
+	round := ""
+	if rb.Round > 1 {
+		round = fmt.Sprintf(" (round %d)", rb.Round)
+	}
+	pausedText := "none: members keep consuming what does not move"
+	if paused != "" {
+		pausedText = strings.ReplaceAll(paused, " ", ", ")
+	}
+	return app.Div().
+		Class("rebalance-running").
+		DataSet("rebalance", "running").
+		DataSet("paused", paused).
+		Attr("role", "status").
+		Body(
+			app.P().Body(
+				app.Strong().Text("Rebalancing"+round+": "),
+				app.Text(rb.Cause+"; "+when+"."),
+				&Help{Topic: "rebalance"},
+			),
+			app.P().Class("rebalance-paused").Text("Paused partitions: "+pausedText),
+		)
+}
+
+// lastRounds returns the rounds of the last rebalance: one, or the two of a
+// cooperative rebalance (same cause, consecutive rounds).
+func (r *GroupRebalance) lastRounds() []core.RebalanceRecord {
+	n := len(r.History)
+	if n == 0 {
+		return nil
+	}
+	last := r.History[n-1]
+	if last.Round > 1 && n > 1 && r.History[n-2].Round == last.Round-1 {
+		return r.History[n-2:]
+	}
+	return r.History[n-1:]
+}
+
+func (r *GroupRebalance) renderDone(rounds []core.RebalanceRecord) app.UI {
+	last := rounds[len(rounds)-1]
+	moved, paused := 0, 0
+	for _, round := range rounds {
+		moved += round.Moved
+		paused += round.Paused
+	}
+	changes := mergeChanges(rounds)
+	return app.Details().
+		Class("rebalance-done").
+		DataSet("rebalance", "done").
+		DataSet("moved", moved).
+		DataSet("generation", last.Generation).
+		Open(r.Rebalance == nil).
+		Body(
+			app.Summary().Text(fmt.Sprintf("Last rebalance: generation %d (%s), %s: %d %s moved, %d paused",
+				last.Generation, last.Strategy, last.Cause, moved, plural(int64(moved), "partition", "partitions"), paused)),
+			app.Ul().Class("rebalance-changes").Body(
+				app.Range(changes).Slice(func(i int) app.UI {
+					ch := changes[i]
+					return app.Li().
+						DataSet("change-member", ch.Member).
+						DataSet("lost", partitionList(ch.Revoked)).
+						DataSet("gained", partitionList(ch.Assigned)).
+						DataSet("kept", partitionList(ch.Kept)).
+						Text(changeText(ch))
+				}),
+			),
+		)
+}
+
+// mergeChanges adds up what each member lost and gained over the rounds of
+// one rebalance; a partition revoked in round 1 and given back in round 2
+// counts as kept.
+func mergeChanges(rounds []core.RebalanceRecord) []core.MemberChange {
+	if len(rounds) == 1 {
+		return rounds[0].Members
+	}
+	byMember := map[string]*core.MemberChange{}
+	var order []string
+	for _, round := range rounds {
+		for _, ch := range round.Members {
+			acc, ok := byMember[ch.Member]
+			if !ok {
+				acc = &core.MemberChange{Member: ch.Member, Kept: ch.Kept}
+				byMember[ch.Member] = acc
+				order = append(order, ch.Member)
+			}
+			acc.Left = ch.Left
+			for _, tp := range ch.Revoked {
+				acc.Revoked = append(acc.Revoked, tp)
+			}
+			for _, tp := range ch.Assigned {
+				if i := indexOf(acc.Revoked, tp); i >= 0 {
+					acc.Revoked = append(acc.Revoked[:i], acc.Revoked[i+1:]...)
+					acc.Kept = append(acc.Kept, tp)
+					continue
+				}
+				acc.Assigned = append(acc.Assigned, tp)
+			}
+		}
+	}
+	out := make([]core.MemberChange, 0, len(order))
+	for _, id := range order {
+		out = append(out, *byMember[id])
+	}
+	return out
+}
+
+func indexOf(tps []core.TopicPartition, tp core.TopicPartition) int {
+	for i, t := range tps {
+		if t == tp {
+			return i
+		}
+	}
+	return -1
+}
+
+// changeText says in words what a member lost and gained.
+func changeText(ch core.MemberChange) string {
+	var parts []string
+	if len(ch.Revoked) > 0 {
+		parts = append(parts, "lost "+strings.ReplaceAll(partitionList(ch.Revoked), " ", ", "))
+	}
+	if len(ch.Assigned) > 0 {
+		parts = append(parts, "gained "+strings.ReplaceAll(partitionList(ch.Assigned), " ", ", "))
+	}
+	if len(ch.Kept) > 0 {
+		parts = append(parts, "kept "+strings.ReplaceAll(partitionList(ch.Kept), " ", ", "))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "had nothing before or after")
+	}
+	text := ch.Member + " " + strings.Join(parts, "; ")
+	if ch.Left {
+		text += " (left the group)"
+	}
+	return text
+}

@@ -1,0 +1,118 @@
+package app
+
+import "sort"
+
+// helpTopic is one concept's short explanation.
+type helpTopic struct {
+	Title string // the concept's name, as it reads after "What is"
+	Text  string
+}
+
+// helpTopics explains every concept the page shows. The texts describe what
+// Kafka does; where the playground differs, they say so.
+var helpTopics = map[string]helpTopic{
+	"offset": {"an offset",
+		"Every record in a partition gets the next number in that partition: its offset. " +
+			"Offsets only grow and are never reused, even after the record is deleted. " +
+			"Ordering is guaranteed within a partition, not across partitions."},
+	"high-watermark": {"the high watermark",
+		"The offset the next record written to a partition will get: one past the last record. " +
+			"Consumers can read up to it. (Kafka counts only records copied to all in-sync replicas; " +
+			"the playground has one replica, so it is the log end offset.)"},
+	"log-start": {"the log start offset",
+		"The first offset a partition still holds. Retention, compaction of whole segments and " +
+			"DeleteRecords (truncate) move it forward; records before it are gone for every consumer."},
+	"segment": {"a segment",
+		"A partition is stored as a series of files, the segments. New records go to the active " +
+			"(last) segment; it rolls to a new one after segment.bytes, segment.ms or, in the playground, " +
+			"segment.records. Retention deletes and compaction rewrites whole closed segments, never the active one."},
+	"retention": {"retention",
+		"With cleanup.policy=delete, Kafka deletes a closed segment once its newest record is older than " +
+			"retention.ms, or while the partition is larger than retention.bytes. It deletes whole segments, " +
+			"so some records outlive their retention until their segment goes."},
+	"compaction": {"compaction",
+		"With cleanup.policy=compact, the cleaner keeps only the latest record of each key in the closed " +
+			"segments, leaving gaps in the offsets. Offsets never change. A tombstone deletes its key."},
+	"tombstone": {"a tombstone",
+		"A record with a key and no value. Compaction treats it as \"delete this key\": earlier records of the " +
+			"key go, and the tombstone itself goes after delete.retention.ms."},
+	"skew": {"skew",
+		"How unevenly records spread over partitions: the largest partition's count over the mean. " +
+			"1 is perfectly even. A hot key sends all its records to one partition, which then lags behind."},
+	"consumer-group": {"a consumer group",
+		"Consumers that share a group id split the partitions of the topics they subscribe to: each " +
+			"partition is read by one member of the group at a time. The group remembers where it got to " +
+			"with committed offsets. Different groups read the same records independently."},
+	"committed-offset": {"a committed offset",
+		"The offset a group will resume from: the next record to read, not the last one read. A member " +
+			"commits its position; after a crash or a rebalance the new owner starts at the committed offset, " +
+			"so records after it are delivered again."},
+	"position": {"a position",
+		"Where a member will read next on a partition it owns. Poll moves it forward; only a commit saves it " +
+			"for the group."},
+	"lag": {"consumer lag",
+		"How far a group is behind: the high watermark minus the committed offset, in records. Time lag is " +
+			"how old the first unread record is. Without a committed offset there is no lag to show, and " +
+			"Kafka's tools print \"-\"."},
+	"lag-alert": {"the lag alert",
+		"The playground lights it when a group's total lag reaches lag.alert.records or its largest time lag " +
+			"reaches lag.alert.ms, as a monitoring system would. Set either to 0 to turn it off."},
+	"generation": {"a generation",
+		"Each completed rebalance starts a new generation of the group. Commits from a member of an older " +
+			"generation are refused, which is how Kafka fences a member that missed a rebalance."},
+	"rebalance": {"a rebalance",
+		"When members join, leave or time out, or subscribed topics gain partitions, the group reassigns " +
+			"partitions. With the eager strategies every member gives up everything while it runs; with " +
+			"cooperative-sticky only the partitions that move pause, in two rounds."},
+	"session-timeout": {"the session timeout",
+		"How long the group waits for a member that stopped sending heartbeats (session.timeout.ms, 45s " +
+			"by default) before it removes it and rebalances. A crashed member's partitions sit unread until then."},
+	"idle-member": {"an idle member",
+		"A member with no partitions: the group has more members than partitions. It waits as a spare " +
+			"and takes over if another member leaves."},
+	"static-membership": {"static membership",
+		"A member with a group.instance.id (KIP-345) sends no LeaveGroup when it stops. The group keeps its " +
+			"partitions for it until its session times out; if it comes back with the same instance id before " +
+			"that, it takes them back with no rebalance. Static members sort before dynamic ones."},
+	"member-ordering": {"member ordering",
+		"Assignors sort members by id as strings, as Kafka does: \"c10\" sorts before \"c2\". Range and " +
+			"round-robin hand out partitions in that order, so the names decide who gets what."},
+	"auto-commit": {"auto-commit",
+		"With enable.auto.commit (auto.commit here), the consumer commits its positions in poll once " +
+			"auto.commit.interval.ms has passed, before a rebalance revokes partitions, and when it leaves. " +
+			"Kafka's default is on; the playground's is off so that commits are yours to make."},
+	"reset-offsets": {"resetting offsets",
+		"kafka-consumer-groups --reset-offsets moves a group's committed offsets: to the earliest or latest " +
+			"offset, to a given offset, or to the first record at or after a time. Kafka only allows it while " +
+			"the group has no active members."},
+	"strategy": {"an assignment strategy",
+		"How a group splits partitions between its members: range, roundrobin, sticky or " +
+			"cooperative-sticky (partition.assignment.strategy). They differ in balance and in how many " +
+			"partitions move when members come and go."},
+	"range": {"the range strategy",
+		"Per topic, partitions are split into contiguous ranges, in member order; the first members get one " +
+			"more when it does not divide evenly. With several topics the same members get the extra ones, so " +
+			"range can be unbalanced. Kafka's classic default."},
+	"roundrobin": {"the roundrobin strategy",
+		"All subscribed partitions are dealt out one at a time to the members in order, like cards. Balanced, " +
+			"but a change of membership reshuffles almost everything."},
+	"sticky": {"the sticky strategy",
+		"Balances like round-robin, but keeps each member's partitions where it can, so fewer move in a " +
+			"rebalance. It is still eager: every member stops consuming during the rebalance."},
+	"cooperative-sticky": {"the cooperative-sticky strategy",
+		"Sticky's assignment, rebalanced cooperatively (KIP-429): members keep consuming partitions that do " +
+			"not move; moving partitions are revoked in a first round and assigned in a second."},
+	"movement": {"partition movement",
+		"How many partitions change owner in a rebalance. Each move pauses a partition and can redeliver " +
+			"records since its last commit, so fewer is better."},
+}
+
+// HelpTopics lists the topics Help can explain, sorted.
+func HelpTopics() []string {
+	names := make([]string, 0, len(helpTopics))
+	for name := range helpTopics {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}

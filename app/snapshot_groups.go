@@ -1,0 +1,181 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"plog/core"
+)
+
+// GroupSnapshot is one consumer group as the page shows it: the engine's own
+// read-only view (what kafka-consumer-groups --describe shows), the virtual
+// time it was taken at, and what each strategy would move if the membership
+// changed now.
+type GroupSnapshot struct {
+	core.GroupView
+
+	// Now is the virtual time of the snapshot, in ms: session expiries and
+	// rebalance deadlines are shown relative to it.
+	Now int64
+	// Movements compare the four strategies on hypothetical membership
+	// changes of this group: one member more, and one member fewer.
+	Movements []MovementComparison
+}
+
+// MovementComparison is what each strategy would move for one membership
+// change, as the engine's CompareMovement works it out.
+type MovementComparison struct {
+	Change     string // in words: "c4 joins", "c1 leaves"
+	Strategies []core.StrategyMovement
+}
+
+// GroupMark is what one group knows of one partition, for the marks a lane
+// draws: the group's committed offset and the position of the member that
+// owns the partition.
+type GroupMark struct {
+	Group        string
+	Committed    int64
+	HasCommitted bool
+	Owner        string // the member that owns the partition; "" for none
+	Position     int64  // the owner's next offset to read
+	HasPosition  bool
+	Paused       bool  // a rebalance has stopped the partition
+	Lag          int64 // high watermark - committed; meaningful with HasCommitted
+}
+
+// deliveriesKept bounds the deliveries copied per group: the panel shows the
+// latest few, and the snapshot is compared on every render.
+const deliveriesKept = 12
+
+// snapshotGroups copies every consumer group out of the engine, sorted by
+// name. The engine fails these reads only for a group it has just listed,
+// which would be a contradiction worth reporting.
+func snapshotGroups(l *core.PartitionedLog) ([]GroupSnapshot, error) {
+	var groups []GroupSnapshot
+	for _, name := range l.GroupNames() {
+		view, err := l.Group(name)
+		if err != nil {
+			return nil, fmt.Errorf("reading group %s: %w", name, err)
+		}
+		if n := len(view.Deliveries); n > deliveriesKept {
+			view.Deliveries = view.Deliveries[n-deliveriesKept:]
+		}
+		groups = append(groups, GroupSnapshot{
+			GroupView: view,
+			Now:       l.Now(),
+			Movements: compareMovements(l, view),
+		})
+	}
+	return groups, nil
+}
+
+// compareMovements asks the engine what each strategy would move if a member
+// joined the group with the first running member's subscription, and if the
+// first running member left. A group with no running member has nothing to
+// compare.
+func compareMovements(l *core.PartitionedLog, g core.GroupView) []MovementComparison {
+	var running []core.MemberView
+	for _, m := range g.Members {
+		if m.Down == "" {
+			running = append(running, m)
+		}
+	}
+	if len(running) == 0 {
+		return nil
+	}
+	var out []MovementComparison
+	newcomer := newMemberID(g.Members)
+	join := core.MembershipChange{Join: []core.AssignMember{{ID: newcomer, Topics: running[0].Topics}}}
+	if moves, err := l.CompareMovement(g.Name, join); err == nil {
+		out = append(out, MovementComparison{Change: newcomer + " joins", Strategies: moves})
+	}
+	if len(running) > 1 {
+		leaver := running[0].ID
+		leave := core.MembershipChange{Leave: []string{leaver}}
+		if moves, err := l.CompareMovement(g.Name, leave); err == nil {
+			out = append(out, MovementComparison{Change: leaver + " leaves", Strategies: moves})
+		}
+	}
+	return out
+}
+
+// newMemberID is a member id not yet in the group, in the c1, c2, ... style
+// the playground suggests.
+func newMemberID(members []core.MemberView) string {
+	for n := len(members) + 1; ; n++ {
+		id := "c" + strconv.Itoa(n)
+		if !slices.ContainsFunc(members, func(m core.MemberView) bool { return m.ID == id }) {
+			return id
+		}
+	}
+}
+
+// CommittedFor returns, for each group that knows the partition (one of its
+// members subscribes to the topic, or it has committed an offset there), the
+// marks a lane draws: committed offset, owner and the owner's position.
+// Groups come in name order.
+func (s LogSnapshot) CommittedFor(topic string, partition int) []GroupMark {
+	var marks []GroupMark
+	for _, g := range s.Groups {
+		if mark, ok := g.markFor(topic, partition); ok {
+			marks = append(marks, mark)
+		}
+	}
+	return marks
+}
+
+// markFor is the group's mark on one partition, if the group knows it.
+func (g GroupSnapshot) markFor(topic string, partition int) (GroupMark, bool) {
+	for _, p := range g.Partitions {
+		if p.Topic != topic || p.Partition != partition {
+			continue
+		}
+		mark := GroupMark{
+			Group:        g.Name,
+			Committed:    p.Committed,
+			HasCommitted: p.HasCommitted,
+			Owner:        p.Owner,
+			Paused:       p.Paused,
+			Lag:          p.Lag,
+		}
+		mark.Position, mark.HasPosition = g.positionOf(p.Owner, topic, partition)
+		return mark, true
+	}
+	return GroupMark{}, false
+}
+
+// positionOf is a member's next offset on a partition, if it has one.
+func (g GroupSnapshot) positionOf(member, topic string, partition int) (int64, bool) {
+	for _, m := range g.Members {
+		if m.ID != member {
+			continue
+		}
+		for _, pos := range m.Positions {
+			if pos.Topic == topic && pos.Partition == partition {
+				return pos.Offset, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// TopicRecordCounts is how many records each partition of a topic retains.
+type TopicRecordCounts struct {
+	Topic  string
+	Counts []int
+}
+
+// RecordCounts returns the retained records per partition of every topic,
+// for the records chart: a small value, cheap to compare between renders.
+func (s LogSnapshot) RecordCounts() []TopicRecordCounts {
+	out := make([]TopicRecordCounts, 0, len(s.Topics))
+	for _, t := range s.Topics {
+		counts := make([]int, len(t.Partitions))
+		for i, p := range t.Partitions {
+			counts[i] = p.Count
+		}
+		out = append(out, TopicRecordCounts{Topic: t.Name, Counts: counts})
+	}
+	return out
+}
