@@ -51,6 +51,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runScenario(args[1:], stdin, stdout, stderr)
 	case "link":
 		return printLink(args[1:], stdin, stdout, stderr)
+	case "lesson":
+		return runLesson(args[1:], stdin, stdout, stderr)
 	case "kafka":
 		return runKafka(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":

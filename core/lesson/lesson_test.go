@@ -242,3 +242,78 @@ func TestAttemptErrors(t *testing.T) {
 		t.Errorf("truncated start: %v", err)
 	}
 }
+
+// The page checks the goal after every action: this measures one check of
+// each lesson, solved, including any replay of the script it needs.
+func BenchmarkCheck(b *testing.B) {
+	for _, l := range All() {
+		s, err := l.Attempt(l.Solution)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(l.Name, func(b *testing.B) {
+			for b.Loop() {
+				if !l.Check(s).Solved {
+					b.Fatal("not solved")
+				}
+			}
+		})
+	}
+}
+
+// What the learner reads on the way: each case is a partial or mistaken
+// attempt and a phrase its progress sentence must hold.
+func TestProgressOnTheWay(t *testing.T) {
+	cases := []struct{ lesson, lines, want string }{
+		{"key-order", "produce orders value=created\nproduce orders value=updated\nproduce orders value=shipped", "have no key, so they were spread round-robin over partitions"},
+		{"key-order", "produce orders key=acct-1 value=created\nproduce orders key=acct-1 value=shipped", "acct-1 has no updated event yet"},
+		{"key-order", "produce orders key=acct-1 value=created\nproduce orders key=acct-1 value=shipped\nproduce orders key=acct-1 value=updated", "acct-1's shipped (offset 1) comes before its updated (offset 2)"},
+		{"offsets", "join audit a1 topics=events\nadvance 3s\npoll audit a1", "group audit has read offsets 2 to 5; let a second group"},
+		{"offsets", "join audit a1 topics=events\nadvance 3s\npoll audit a1 max=2", "group audit has read part of events/0"},
+		{"commit-resume", "poll billing b1 max=5", "billing has read orders/2 in one run"},
+		{"commit-resume", "poll billing b1 max=5\ncommit billing b1\nleave billing b1\njoin billing b1 topics=orders\nadvance 3s\npoll billing b1", "now let a second group read orders/2"},
+		{"commit-resume", "poll billing b1 max=3\ncommit billing b1\nleave billing b1\njoin billing b1 topics=orders\nadvance 3s\npoll billing b1", "billing's committed offset on orders/2 is 3"},
+		{"assignors", "join robin c1 topics=orders strategy=roundrobin\njoin robin c2 topics=orders", "group robin is still rebalancing"},
+		{"assignors", "join robin c1 topics=orders strategy=roundrobin\njoin robin c2 topics=orders\nadvance 3s", "robin deals orders out in turn (c1 orders/0 orders/2 orders/4, c2 orders/1 orders/3); now add a fifth consumer"},
+		{"retention-cliff", "config group slow lag.alert.ms=2m\nadvance 5m", "slow's alert is on (time lag of"},
+		{"retention-cliff", "config group slow lag.alert.ms=2m\nadvance 15m", "before you saw its alert fire"},
+		{"retention-cliff", "config group slow lag.alert.records=100\nadvance 5m\nadvance 10m", "solved"},
+		{"time-lag", "config group analytics lag.alert.ms=10m\nconfig group ledger lag.alert.ms=20m", "use one rule for both"},
+		{"time-lag", "config group analytics lag.alert.ms=1h\nconfig group ledger lag.alert.ms=1h", "ledger is 39m behind (40 records) and does not alert"},
+		{"hot-partition", "stop web\nadvance 2m", "views got 0 records in the last minute"},
+		{"hot-partition", "stop web\nproducer web views rate=40/s keys=uniform keyspace=10000\nadvance 1m", "stats is still"},
+		{"out-of-order", "produce orders key=order-8 value=order-8:created\nproduce orders key=order-8 value=order-8:updated\nproduce orders key=order-8 value=order-8:shipped", "produce a second order the same way"},
+		{"out-of-order", "produce orders key=all value=order-8:created\nproduce orders key=all value=order-8:updated\nproduce orders key=all value=order-8:shipped\nproduce orders key=all value=order-9:created\nproduce orders key=all value=order-9:updated\nproduce orders key=all value=order-9:shipped", "order-8 and order-9 share the key all"},
+		{"out-of-order", "produce orders key=order-8 value=order-8:created\nproduce orders key=order-8 value=order-8:updated\nproduce orders key=order-8 value=order-8:shipped\nproduce orders key=order-9 value=order-9:created\nproduce orders key=order-9 value=order-9:updated\nproduce orders key=order-9 value=order-9:shipped", "shipping has not read order-8's created event yet"},
+		{"repartition", "topic accounts-v2 partitions=3\nproduce accounts-v2 key=alice value=withdrawal", "ledger had not yet read 3 records of accounts"},
+		{"repartition", "poll ledger l1\ntopic accounts-v2 partitions=3\nadvance 1s\nproduce accounts-v2 key=alice value=withdrawal", "ledger has not read accounts-v2/0 yet"},
+		{"repartition", "poll ledger l1\ntopic accounts-v2 partitions=3\nadvance 1s\nproduce accounts-v2 key=alice value=withdrawal\nadvance 1s\nproduce accounts key=bob value=deposit", "accounts got bob's deposit at 5s"},
+		{"rebalance-moves", "leave eager e1\nadvance 10s", "group coop has not rebalanced since the start"},
+		{"rebalance-moves", "leave eager e1\njoin coop c4 topics=jobs\nadvance 10s", "eager's membership changed by -1 and coop's by +1"},
+		{"rebalance-moves", "join eager e4 topics=jobs\njoin coop c4 topics=jobs\nadvance 10s", "solved"},
+		{"rolling-deploy", "join calm k1 topics=events instance=k1\njoin calm k2 topics=events instance=k2\njoin calm k3 topics=events instance=k3\nadvance 3s", "now restart its consumers one at a time"},
+		{"rolling-deploy", "join calm k1 topics=events instance=k1\njoin calm k2 topics=events instance=k2\njoin calm k3 topics=events instance=k3\nadvance 3s\nleave calm k1\nadvance 5s\njoin calm k1 topics=events instance=k1", "restart k2 and k3 too"},
+		{"rolling-deploy", "join calm k1 topics=events strategy=cooperative-sticky\njoin calm k2 topics=events\njoin calm k3 topics=events\nadvance 3s\nleave calm k1\nadvance 5s\njoin calm k1 topics=events\nadvance 10s\nleave calm k2\nadvance 5s\njoin calm k2 topics=events\nadvance 10s\nleave calm k3\nadvance 5s\njoin calm k3 topics=events\nadvance 10s", "solved"},
+		{"at-least-once", "poll safe a1 max=3\ncrash safe a1", "safe's crashed member left records unprocessed"},
+		{"at-least-once", "poll safe a1 max=3\ncrash safe a1\nadvance 1m\npoll safe a2", "risky has lost nothing yet"},
+		{"compaction", "produce balances key=acct-3 tombstone", "balances still holds every record written to it"},
+		{"compaction", "produce balances key=acct-3 tombstone\nproduce balances key=acct-2 value=45\nproduce balances key=acct-1 value=80\ncompact balances", "now rebuild the table"},
+		{"compaction", "join rebuild r1 topics=balances\nadvance 3s\npoll rebuild r1\nproduce balances key=acct-3 tombstone\nproduce balances key=acct-2 value=45\nproduce balances key=acct-1 value=80\ncompact balances\npoll rebuild r1", "rebuild read balances before it was compacted"},
+		{"time-retention", "truncate logs/0 before=4", "moved by DeleteRecords (truncate), not by retention"},
+		{"time-retention", "advance 6m", "every record left is younger than retention.ms=10m"},
+	}
+	for _, tc := range cases {
+		l, err := Find(tc.lesson)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := attempt(t, l, tc.lines)
+		got := r.Progress
+		if r.Solved {
+			got = "solved: " + got
+		}
+		if !strings.Contains(got, tc.want) || tc.want != "solved" && r.Solved {
+			t.Errorf("%s after %q:\n  got  %s\n  want %s", tc.lesson, tc.lines, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"plog/core/lesson"
+)
+
+const lessonUsage = `usage:
+  plogsim lesson                     list the lessons
+  plogsim lesson NAME                show a lesson: its text, goal, starting
+                                     scenario and first hint
+  plogsim lesson NAME --hint N       show hint N as well (hints unlock in order)
+  plogsim lesson NAME --check FILE   check a solution (FILE "-" reads standard
+                                     input); exit status 0 when it solves the
+                                     lesson, 1 when not
+FILE holds the commands added after the lesson's start. A FILE that begins
+with seed is taken as the whole scenario, start included, as a share link
+holds it.
+`
+
+// runLesson is `plogsim lesson`.
+func runLesson(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("plogsim lesson", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, lessonUsage) }
+	check := fs.String("check", "", "check the solution in FILE")
+	hint := fs.Int("hint", 1, "show hints up to N")
+	names, err := parseFlags(fs, args)
+	if err != nil {
+		return 2
+	}
+	switch {
+	case len(names) == 0 && *check == "":
+		listLessons(stdout)
+		return 0
+	case len(names) != 1:
+		fmt.Fprintf(stderr, "plogsim lesson: give one lesson NAME\n%s", lessonUsage)
+		return 2
+	}
+	l, err := lesson.Find(names[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "plogsim lesson: %v\n", err)
+		return 2
+	}
+	if *check == "" {
+		if *hint < 1 || *hint > len(l.Hints) {
+			fmt.Fprintf(stderr, "plogsim lesson: lesson %s has hints 1 to %d\n", l.Name, len(l.Hints))
+			return 2
+		}
+		showLesson(stdout, l, *hint)
+		return 0
+	}
+	src, err := readSource(*check, stdin)
+	if err != nil {
+		return report(stderr, "", err)
+	}
+	s, err := l.Attempt(src.text)
+	if err != nil {
+		return report(stderr, src.name, err)
+	}
+	r := l.Check(s)
+	if !r.Solved {
+		fmt.Fprintf(stdout, "not solved: %s\n", r.Progress)
+		return 1
+	}
+	fmt.Fprintf(stdout, "solved: %s\n", r.Progress)
+	return 0
+}
+
+func listLessons(w io.Writer) {
+	all := lesson.All()
+	width := 0
+	for _, l := range all {
+		width = max(width, len(l.Name))
+	}
+	for i, l := range all {
+		fmt.Fprintf(w, "%2d  %-*s  %s\n", i+1, width, l.Name, l.Title)
+	}
+	fmt.Fprintln(w, "\nplogsim lesson NAME shows one.")
+}
+
+// showLesson prints a lesson and its first hints.
+func showLesson(w io.Writer, l lesson.Lesson, hints int) {
+	number := 0
+	for i, other := range lesson.All() {
+		if other.Name == l.Name {
+			number = i + 1
+		}
+	}
+	fmt.Fprintf(w, "Lesson %d: %s (%s)\n\n", number, l.Title, l.Name)
+	for _, p := range l.Text {
+		fmt.Fprintf(w, "%s\n\n", wrap(p, 78, ""))
+	}
+	fmt.Fprintf(w, "%s\n\nStarting scenario:\n", wrap("Goal: "+l.Goal, 78, "      "))
+	for _, line := range strings.Split(strings.TrimRight(l.Script, "\n"), "\n") {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	for i := range hints {
+		fmt.Fprintf(w, "\n%s\n", wrap(fmt.Sprintf("Hint %d of %d: %s", i+1, len(l.Hints), l.Hints[i]), 78, "  "))
+	}
+	fmt.Fprintf(w, "\nWrite the commands you add after the start in a file, then:\n  plogsim lesson %s --check FILE\n", l.Name)
+	if hints < len(l.Hints) {
+		fmt.Fprintf(w, "Next hint: plogsim lesson %s --hint %d\n", l.Name, hints+1)
+	}
+}
+
+// wrap breaks text into lines of at most width characters at spaces,
+// starting every line after the first with indent.
+func wrap(text string, width int, indent string) string {
+	var b strings.Builder
+	line := 0
+	for i, word := range strings.Fields(text) {
+		n := len([]rune(word))
+		switch {
+		case i == 0:
+		case line+1+n > width:
+			b.WriteString("\n" + indent)
+			line = len(indent)
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(word)
+		line += n
+	}
+	return b.String()
+}
