@@ -25,10 +25,15 @@ func explain(err error) error {
 	case errors.Is(err, kerr.SaslAuthenticationFailed), errors.Is(err, kerr.IllegalSaslState),
 		errors.Is(err, kerr.UnsupportedSaslMechanism):
 		hint = "authentication failed: check the user, password and mechanism"
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+	case isClosed(err):
 		hint = "the broker closed the connection: does it want TLS or SASL?"
 	default:
 		return err
 	}
 	return fmt.Errorf("%s (%w)", hint, err)
+}
+
+// isClosed says the broker closed the connection.
+func isClosed(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }

@@ -2,16 +2,28 @@ package kafkarun
 
 import (
 	"context"
+	"net"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// startKfake starts franz-go's in-process Kafka for one test.
-func startKfake(t *testing.T) []string {
+// The tests run scenarios on kfake, franz-go's in-process Kafka, started by
+// each test. kfake applies neither retention nor compaction on its own (nor
+// would a real broker within a run of a few seconds), so no test expects
+// the cluster to match the playground there: what they check is that the
+// comparison says why those differ.
+
+// startKfake starts a one-broker kfake cluster for one test.
+func startKfake(t *testing.T, opts ...kfake.Opt) []string {
 	t.Helper()
-	cluster, err := kfake.NewCluster(kfake.NumBrokers(1))
+	cluster, err := kfake.NewCluster(append([]kfake.Opt{kfake.NumBrokers(1)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,35 +31,337 @@ func startKfake(t *testing.T) []string {
 	return cluster.ListenAddrs()
 }
 
-func runOn(t *testing.T, brokers []string, script string) *Result {
+func testOptions(brokers []string) Options {
+	return Options{Brokers: brokers, WaitTimeout: 5 * time.Second, DialTimeout: 2 * time.Second}
+}
+
+func runOn(t *testing.T, opts Options, script string) *Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res, err := Run(ctx, script, Options{Brokers: brokers, WaitTimeout: 5 * time.Second})
+	res, err := Run(ctx, script, opts)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	return res
 }
 
-func TestSmoke(t *testing.T) {
+// allSame fails unless every row matches, but for the rows named in
+// except, which must differ for the reason given.
+func allSame(t *testing.T, res *Result, except map[string]Reason) {
+	t.Helper()
+	for _, row := range res.Comparison.Rows {
+		want, excepted := except[row.What]
+		switch {
+		case excepted && (row.Match || row.Reason != want):
+			t.Errorf("%s: want a difference for %q, got %+v", row.What, want, row)
+		case !excepted && !row.Match && !strings.HasSuffix(row.What, " generation"):
+			t.Errorf("%s: playground %s, cluster %s (reason %q)", row.What, row.Playground, row.Cluster, row.Reason)
+		}
+	}
+	if t.Failed() {
+		t.Logf("cluster:\n%s\ncomparison:\n%s", res.Cluster.Text(), res.Comparison.Text())
+	}
+}
+
+// topicsOn lists the cluster's topics, internal ones left out.
+func topicsOn(t *testing.T, brokers []string) []string {
+	t.Helper()
+	client, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	topics, err := kadm.NewClient(client).ListTopics(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topics.Names()
+}
+
+func TestProduceAgreesWithPlayground(t *testing.T) {
 	brokers := startKfake(t)
-	res := runOn(t, brokers, `
-topic orders partitions=3
+	res := runOn(t, testOptions(brokers), `
+topic orders partitions=4
 produce orders key=acct-1 value=created count=3
-produce orders key=acct-2 value=x
-produce orders value=no-key count=4
+produce orders key=acct-2 value=paid
+produce orders key=acct-3
+produce orders key=acct-42 value=shipped count=2
 produce orders key="" value=empty-key
-produce orders partition=2 tombstone key=k
+produce orders value=keyless count=6
+produce orders partition=3 key=acct-1 value=pinned
+produce orders key=acct-2 tombstone
+topic audit
+produce audit value=a count=2
+partitions orders count=6
+produce orders key=acct-1 value=after-growth count=2
+produce orders key=acct-2 value=after-growth
+produce orders value=keyless-after count=3
+`)
+	allSame(t, res, nil)
+	if !res.Comparison.OK() {
+		t.Errorf("comparison not OK:\n%s", res.Comparison.Text())
+	}
+	// The rows must cover every partition: a comparison that compared
+	// nothing would pass.
+	var seen []string
+	for _, row := range res.Comparison.Rows {
+		if strings.HasSuffix(row.What, " records") {
+			seen = append(seen, strings.TrimSuffix(row.What, " records"))
+		}
+	}
+	want := []string{"audit/0", "orders/0", "orders/1", "orders/2", "orders/3", "orders/4", "orders/5"}
+	if !slices.Equal(seen, want) {
+		t.Errorf("records compared for %v, want %v", seen, want)
+	}
+	// And the cluster's state is read for real: the empty key and the
+	// tombstone keep their nulls apart.
+	var sawEmptyKey, sawTombstone bool
+	for _, topic := range res.Cluster.Topics {
+		for _, p := range topic.Partitions {
+			for _, r := range p.Records {
+				sawEmptyKey = sawEmptyKey || (r.Key != nil && *r.Key == "")
+				sawTombstone = sawTombstone || (r.Key != nil && *r.Key == "acct-2" && r.Value == nil)
+			}
+		}
+	}
+	if !sawEmptyKey || !sawTombstone {
+		t.Errorf("read back: empty key %v, tombstone %v; want both", sawEmptyKey, sawTombstone)
+	}
+	if left := topicsOn(t, brokers); len(left) != 0 {
+		t.Errorf("topics left after the run: %v", left)
+	}
+}
+
+func TestGroupCommitsAndLagAgree(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic orders partitions=3
+topic audit partitions=2
+produce orders key=acct-1 value=a count=4
+produce orders key=acct-2 value=b count=3
+produce orders key=acct-7 value=c count=5
+produce audit value=x count=6
+join billing c1 topics=orders,audit strategy=range
+join billing c2 topics=orders,audit
+advance 5s
+poll billing c1
+commit billing c1
+poll billing c2
+commit billing c2
+join ledger l1 topics=orders strategy=roundrobin
+join ledger l2 topics=orders
+join ledger l3 topics=orders
+advance 5s
+poll ledger l2 max=2
+commit ledger l2
+poll ledger l3 max=1
+poll ledger l3 max=1
+commit ledger l3
+leave ledger l3
+advance 5s
+produce orders key=acct-1 value=late count=2
+poll ledger l1
+commit ledger l1
+commit ledger orders/2 offset=1
+join shipping s1 topics=audit strategy=cooperative-sticky
+advance 5s
+poll shipping s1
+commit shipping s1
+leave shipping s1
+reset shipping to-offset=2 topic=audit/0
+`)
+	allSame(t, res, nil)
+	// Lag is compared against real commits: every group has some.
+	for _, g := range res.Cluster.Groups {
+		committed := 0
+		for _, o := range g.Offsets {
+			if o.Committed != nil {
+				committed++
+			}
+		}
+		if committed == 0 {
+			t.Errorf("group %s: no committed offsets read from the cluster", g.Name)
+		}
+	}
+}
+
+func TestDeleteRecordsAgrees(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic orders partitions=2
+produce orders partition=0 value=v count=8
+produce orders partition=1 value=w count=3
 join billing c1 topics=orders
+advance 5s
+poll billing c1 max=500
+commit billing c1
+leave billing c1
+reset billing to-offset=2
+truncate orders/0 before=5
+truncate orders/1 before=3
 join billing c2 topics=orders
 advance 5s
-poll billing c1 max=100
-commit billing c1
-poll billing c2 max=1
+poll billing c2
 commit billing c2
-truncate orders/0 before=1
 `)
-	t.Log("\n" + res.Cluster.Text())
-	t.Log("\n" + res.Comparison.Text())
+	allSame(t, res, nil)
+	o := res.Cluster.Topics[0].Partitions[0]
+	if o.LogStartOffset != 5 || len(o.Records) != 3 {
+		t.Errorf("orders/0 on the cluster: log start %d with %d records, want 5 with 3", o.LogStartOffset, len(o.Records))
+	}
+}
+
+// TestExpectedDifferencesSayWhy runs what a cluster cannot follow: time
+// that passes only in the playground (retention), the sticky partitioner's
+// random choice, a workload, a poll during a rebalance. The comparison must
+// give each difference its reason and still be OK.
+func TestExpectedDifferencesSayWhy(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+seed 7
+topic logs partitions=1 retention.ms=1m segment.records=2
+produce logs value=old count=5
+advance 5m
+topic spread partitions=3 partitioner=sticky
+produce spread value=s count=7
+topic feed partitions=1
+producer p1 feed rate=2/s
+advance 3s
+topic orders partitions=2
+produce orders key=acct-1 count=3
+join billing c1 topics=orders
+poll billing c1
+commit billing c1
+`)
+	if !res.Comparison.OK() {
+		t.Fatalf("differences without a reason:\n%s", res.Comparison.Text())
+	}
+	reasons := map[Reason]bool{}
+	for _, row := range res.Comparison.Rows {
+		if !row.Match {
+			reasons[row.Reason] = true
+		}
+	}
+	for _, want := range []Reason{ReasonRetention, ReasonSticky, ReasonWorkload, ReasonRebalanceTiming} {
+		if !reasons[want] {
+			t.Errorf("no difference explained by %q:\n%s", want, res.Comparison.Text())
+		}
+	}
+	text := res.Comparison.Text()
+	for _, want := range []string{"segment.records=2 is not sent", "producer p1: not run", "advanced its clock by 303s"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("comparison does not say %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestUnreachableBrokerFailsFastAndCreatesNothing(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // a closed loopback port: connections are refused at once
+	start := time.Now()
+	opts := testOptions([]string{addr})
+	opts.DialTimeout = time.Second
+	res, err := Run(context.Background(), "topic orders\nproduce orders key=k\n", opts)
+	if err == nil {
+		t.Fatalf("Run on a closed port succeeded: %+v", res)
+	}
+	if want := "cannot reach broker " + addr; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Errorf("took %s to give up", elapsed)
+	}
+}
+
+// TestFailurePartWayDeletesWhatItCreated makes the second topic's creation
+// fail (it exists already, outside the run): the first topic, which the run
+// created, must be gone, and the one it did not create untouched.
+func TestFailurePartWayDeletesWhatItCreated(t *testing.T) {
+	brokers := startKfake(t, kfake.SeedTopics(1, "run1-audit"))
+	opts := testOptions(brokers)
+	opts.Prefix, opts.Keep = "run1-", true
+	_, err := Run(context.Background(), "topic orders partitions=2\nproduce orders key=k\ntopic audit\n", opts)
+	if err == nil || !strings.Contains(err.Error(), "run1-audit already exists") {
+		t.Fatalf("want an error saying run1-audit exists, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("error %q does not name the script line", err)
+	}
+	if got := topicsOn(t, brokers); !slices.Equal(got, []string{"run1-audit"}) {
+		t.Errorf("topics after the failed run: %v, want only the one it did not create", got)
+	}
+}
+
+func TestKeepLeavesTopicsAndOthersAreUntouched(t *testing.T) {
+	brokers := startKfake(t, kfake.SeedTopics(1, "orders"))
+	opts := testOptions(brokers)
+	opts.Prefix, opts.Keep = "kept-", true
+	res := runOn(t, opts, "topic orders\nproduce orders key=k\n")
+	if !res.Kept || res.Prefix != "kept-" {
+		t.Errorf("Kept %v, Prefix %q", res.Kept, res.Prefix)
+	}
+	if got := topicsOn(t, brokers); !slices.Equal(got, []string{"kept-orders", "orders"}) {
+		t.Errorf("topics: %v, want kept-orders beside the untouched orders", got)
+	}
+}
+
+func TestDefaultPrefixIsRandom(t *testing.T) {
+	a, b := randomPrefix(), randomPrefix()
+	if a == b || !strings.HasPrefix(a, "plog-") || !strings.HasSuffix(a, "-") || checkPrefix(a) != nil {
+		t.Errorf("prefixes %q and %q", a, b)
+	}
+	if err := checkPrefix("bad prefix/"); err == nil {
+		t.Error("a prefix with a space and a slash was accepted")
+	}
+}
+
+func TestWrongPasswordSaysAuthenticationFailed(t *testing.T) {
+	brokers := startKfake(t, kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "admin", "secret"))
+	auth, err := SASL("scram-sha-256", "admin", "wrong")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(brokers)
+	opts.ClientOpts = []kgo.Opt{auth}
+	_, err = Run(context.Background(), "topic orders\n", opts)
+	if err == nil || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "SCRAM-SHA-256") {
+		t.Fatalf("want an authentication failure, got %v", err)
+	}
+}
+
+// TestMissingPermissionIsNamed runs as a user who may describe the cluster
+// but not create topics.
+func TestMissingPermissionIsNamed(t *testing.T) {
+	brokers := startKfake(t,
+		kfake.EnableSASL(), kfake.EnableACLs(),
+		kfake.Superuser("PLAIN", "admin", "admin"),
+		kfake.User("PLAIN", "learner", "pw",
+			kfake.ACL{Resource: kmsg.ACLResourceTypeCluster, Name: "kafka-cluster", Pattern: kmsg.ACLResourcePatternTypeLiteral, Operation: kmsg.ACLOperationDescribe, Allow: true},
+			kfake.ACL{Resource: kmsg.ACLResourceTypeTopic, Name: "*", Pattern: kmsg.ACLResourcePatternTypeLiteral, Operation: kmsg.ACLOperationDescribe, Allow: true},
+		),
+	)
+	auth, err := SASL("plain", "learner", "pw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(brokers)
+	opts.ClientOpts = []kgo.Opt{auth}
+	_, err = Run(context.Background(), "topic orders\n", opts)
+	if err == nil || !strings.Contains(err.Error(), "not authorized") {
+		t.Fatalf("want a missing permission named, got %v", err)
+	}
+}
+
+func TestScriptErrorsComeBeforeTheCluster(t *testing.T) {
+	// No broker listens on port 1: a bad script must be refused before
+	// any connection is tried.
+	_, err := Run(context.Background(), "topic orders\nproduce nowhere key=k\n", testOptions([]string{"127.0.0.1:1"}))
+	if err == nil || strings.Contains(err.Error(), "cannot reach") {
+		t.Fatalf("want the script's error, got %v", err)
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -148,6 +149,12 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		base.Close()
 		if pingCtx.Err() != nil && ctx.Err() == nil {
 			err = fmt.Errorf("no answer within %s (%v)", opts.DialTimeout, err)
+		}
+		if mechanisms, _ := base.OptValue(kgo.SASL).([]sasl.Mechanism); len(mechanisms) > 0 && isClosed(err) {
+			// Some brokers answer a failed SASL exchange by closing
+			// the connection rather than with an error code.
+			return nil, fmt.Errorf("cannot reach broker %s: authentication failed, or the broker wants TLS: "+
+				"it closed the connection while authenticating as %s (%v)", strings.Join(opts.Brokers, ","), mechanisms[0].Name(), err)
 		}
 		return nil, fmt.Errorf("cannot reach broker %s: %v", strings.Join(opts.Brokers, ","), explain(err))
 	}

@@ -231,18 +231,18 @@ func (r *runner) addPartitions(ctx context.Context, c scenario.Command) error {
 		}
 	}
 	name := r.opts.Prefix + topic
-	if _, _, err := r.base.PartitionLeader(name, 0); err != nil {
+	if leader, _, _ := r.base.PartitionLeader(name, 0); leader < 0 {
 		return nil // not produced to yet: the first produce loads fresh metadata
 	}
 	// Keyed records must be hashed over the new count, as the playground
 	// does from now on.
 	r.base.ForceMetadataRefresh()
 	return r.waitFor(ctx, "the producer to see "+name+"'s new partitions", func() (bool, error) {
-		_, _, err := r.base.PartitionLeader(name, int32(count-1))
-		if err != nil {
+		leader, _, _ := r.base.PartitionLeader(name, int32(count-1))
+		if leader < 0 {
 			r.base.ForceMetadataRefresh()
 		}
-		return err == nil, nil
+		return leader >= 0, nil
 	})
 }
 
