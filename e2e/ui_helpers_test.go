@@ -1,0 +1,121 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The playground's browser tests drive the page as a learner does: they type
+// into its controls, click, press keys, and read the page back through the
+// attributes of DESIGN.md.
+
+// openPlayground serves the root site and opens the page on a scenario
+// ("" for the empty one), waiting for main[data-ready="true"].
+func openPlayground(t *testing.T, script string) *browser {
+	t.Helper()
+	s := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	url := s.URL
+	if script != "" {
+		url += linkOf(t, script)
+	}
+	b.open(t, url)
+	return b
+}
+
+// js quotes a Go string as a JavaScript string literal.
+func js(s string) string {
+	q, _ := json.Marshal(s)
+	return string(q)
+}
+
+// click clicks the element a selector finds, as a pointer or the Enter key
+// would, and fails when there is none.
+func (b *browser) click(t *testing.T, selector string) {
+	t.Helper()
+	ok := eval[bool](t, b, fmt.Sprintf(`(() => { const el = document.querySelector(%s); if (!el) return false; el.click(); return true })()`, js(selector)))
+	if !ok {
+		t.Fatalf("nothing to click at %s", selector)
+	}
+}
+
+// fill types a value into a text box or picks it in a select, firing the
+// events a learner's typing fires.
+func (b *browser) fill(t *testing.T, selector, value string) {
+	t.Helper()
+	ok := eval[bool](t, b, fmt.Sprintf(`(() => {
+		const el = document.querySelector(%s);
+		if (!el) return false;
+		el.value = %s;
+		el.dispatchEvent(new Event("input", {bubbles: true}));
+		el.dispatchEvent(new Event("change", {bubbles: true}));
+		return true })()`, js(selector), js(value)))
+	if !ok {
+		t.Fatalf("nothing to fill at %s", selector)
+	}
+}
+
+// setChecked ticks or unticks a checkbox.
+func (b *browser) setChecked(t *testing.T, selector string, checked bool) {
+	t.Helper()
+	ok := eval[bool](t, b, fmt.Sprintf(`(() => {
+		const el = document.querySelector(%s);
+		if (!el) return false;
+		if (el.checked !== %v) el.click();
+		return true })()`, js(selector), checked))
+	if !ok {
+		t.Fatalf("no checkbox at %s", selector)
+	}
+}
+
+// count is how many elements a selector finds.
+func (b *browser) count(t *testing.T, selector string) int {
+	t.Helper()
+	return eval[int](t, b, fmt.Sprintf(`document.querySelectorAll(%s).length`, js(selector)))
+}
+
+// text is the text of the first element a selector finds, "" for none.
+func (b *browser) text(t *testing.T, selector string) string {
+	t.Helper()
+	return eval[string](t, b, fmt.Sprintf(`(document.querySelector(%s) || {}).textContent || ""`, js(selector)))
+}
+
+// attr is an attribute of the first element a selector finds.
+func (b *browser) attr(t *testing.T, selector, name string) string {
+	t.Helper()
+	return eval[string](t, b, fmt.Sprintf(`((document.querySelector(%s) || {getAttribute: () => ""}).getAttribute(%s)) || ""`, js(selector), js(name)))
+}
+
+// waitCount waits until a selector finds n elements.
+func (b *browser) waitCount(t *testing.T, selector string, n int) {
+	t.Helper()
+	b.waitFor(t, fmt.Sprintf(`document.querySelectorAll(%s).length === %d`, js(selector), n))
+}
+
+// waitText waits until the first element a selector finds contains text.
+func (b *browser) waitText(t *testing.T, selector, text string) {
+	t.Helper()
+	b.waitFor(t, fmt.Sprintf(`((document.querySelector(%s) || {}).textContent || "").includes(%s)`, js(selector), js(text)))
+}
+
+// press sends a key to the page with no control focused, as a shortcut.
+func (b *browser) press(t *testing.T, key string) {
+	t.Helper()
+	eval[bool](t, b, `(() => { if (document.activeElement) document.activeElement.blur(); return true })()`)
+	b.do(t, chromedp.KeyEvent(key))
+}
+
+// alertOf is the text of the alert shown beside a control, "" for none.
+func (b *browser) alertOf(t *testing.T, control string) string {
+	t.Helper()
+	return b.text(t, fmt.Sprintf(`[data-control=%s][role=alert]`, js(control)))
+}
+
+// steps is how many lines the timeline holds.
+func (b *browser) steps(t *testing.T) string {
+	t.Helper()
+	return b.attr(t, ".timeline", "data-length")
+}

@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"plog/core"
+)
+
+// A learner with an empty page creates a topic, produces keyed, keyless and
+// explicitly placed records, uses the generators and adds partitions; the
+// page shows each record where the engine put it, and says why.
+func TestUICreateTopicAndProduce(t *testing.T) {
+	b := openPlayground(t, "")
+
+	b.fill(t, "#topic-name", "orders")
+	b.fill(t, "#topic-partitions", "4")
+	b.click(t, "#topic-create")
+	b.waitCount(t, `[data-topic=orders][data-partition]`, 4)
+
+	// A keyed record goes where Kafka's murmur2 partitioner sends it.
+	want := core.PartitionFor("acct-1", 4)
+	b.fill(t, "#produce-key", "acct-1")
+	b.fill(t, "#produce-value", "created")
+	b.click(t, "#produce-send")
+	lane := fmt.Sprintf(`[data-topic=orders][data-partition="%d"]`, want)
+	b.waitCount(t, lane+` [data-offset="0"][data-key="acct-1"]`, 1)
+	reason := fmt.Sprintf(`murmur2("acct-1") %% 4 = %d`, want)
+	b.waitText(t, ".landing", reason)
+	if b.count(t, lane+` [data-offset="0"][data-landed]`) != 1 {
+		t.Error("the record just produced is not highlighted")
+	}
+	if got := b.attr(t, lane, "data-high-watermark"); got != "1" {
+		t.Errorf("high watermark of orders/%d = %s, want 1", want, got)
+	}
+
+	// Three more of the same key land after it, in order.
+	b.fill(t, "#produce-count", "3")
+	b.click(t, "#produce-send")
+	b.waitCount(t, lane+` [data-key="acct-1"]`, 4)
+	b.waitText(t, ".landing", "offsets 1–3")
+
+	// Without a key: round-robin.
+	b.fill(t, "#produce-count", "1")
+	b.setChecked(t, "#produce-no-key", true)
+	b.click(t, "#produce-send")
+	b.waitText(t, ".landing", "round-robin")
+	b.waitCount(t, `[data-topic=orders] [data-offset]:not([data-key])`, 1)
+
+	// An explicit partition wins over the partitioner.
+	b.setChecked(t, "#produce-no-key", false)
+	b.fill(t, "#produce-key", "acct-1")
+	other := (want + 1) % 4
+	b.fill(t, "#produce-partition", strconv.Itoa(other))
+	b.click(t, "#produce-send")
+	b.waitText(t, ".landing", "the partition was given")
+	b.waitCount(t, fmt.Sprintf(`[data-topic=orders][data-partition="%d"] [data-key="acct-1"]`, other), 1)
+	b.fill(t, "#produce-partition", "")
+
+	// One hot key: every record in one partition, which the page calls hot.
+	b.fill(t, "#generate-count", "30")
+	b.click(t, "#generate-hot")
+	hot := fmt.Sprintf(`[data-topic=orders][data-partition="%d"]`, core.PartitionFor("hot", 4))
+	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).dataset.count >= 30`, js(hot)))
+	b.waitText(t, hot+" .lane-count", "hot")
+
+	// Sequential and random keys come from producer workloads, as
+	// scenario lines, and add as many records as asked.
+	before := totalRecords(t, b, "orders")
+	b.fill(t, "#generate-count", "12")
+	b.click(t, "#generate-sequence")
+	b.waitFor(t, fmt.Sprintf(`%s === %d`, totalJS("orders"), before+12))
+	b.click(t, "#generate-uniform")
+	b.waitFor(t, fmt.Sprintf(`%s === %d`, totalJS("orders"), before+24))
+	b.waitFor(t, `document.querySelectorAll('[data-topic=orders] [data-key="key-11"]').length >= 1`)
+	script := b.text(t, ".script")
+	for _, want := range []string{"producer burst-", "keys=sequence", "keys=uniform", "stop burst-"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("the timeline lacks %q:\n%s", want, script)
+		}
+	}
+
+	// Partitions: the topic grows to 6 lanes.
+	b.fill(t, "#partitions-orders", "6")
+	b.click(t, "#partitions-go-orders")
+	b.waitCount(t, `[data-topic=orders][data-partition]`, 6)
+	b.noErrors(t)
+}
+
+// totalJS sums the retained record counts of a topic's lanes.
+func totalJS(topic string) string {
+	return fmt.Sprintf(`Array.from(document.querySelectorAll('[data-topic=%s][data-partition]')).reduce((n, el) => n + Number(el.dataset.count), 0)`, topic)
+}
+
+func totalRecords(t *testing.T, b *browser, topic string) int {
+	t.Helper()
+	return eval[int](t, b, totalJS(topic))
+}
