@@ -300,8 +300,8 @@ func checkOutOfOrder(c *ctx) Result {
 		if len(keys) != 1 {
 			return pending("%s's events carry the keys %s: they share a partition only by chance; give them all one key, the order id", name, joinWords(keys))
 		}
-		for other, key := range keyOf {
-			if key == keys[0] {
+		for _, other := range fresh {
+			if key, ok := keyOf[other]; ok && key == keys[0] {
 				return pending("%s and %s share the key %s: one key for every order puts them all in one partition, the hot partition again; key each order by its own id",
 					other, name, key)
 			}
