@@ -320,15 +320,22 @@ func TestDefaultPrefixIsRandom(t *testing.T) {
 	}
 }
 
-func TestWrongPasswordSaysAuthenticationFailed(t *testing.T) {
-	brokers := startKfake(t, kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "admin", "secret"))
-	auth, err := SASL("scram-sha-256", "admin", "wrong")
+// runAs runs a one-topic script as a SASL user and returns Run's error.
+func runAs(t *testing.T, brokers []string, mechanism, user, password string) error {
+	t.Helper()
+	auth, err := SASL(mechanism, user, password)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := testOptions(brokers)
 	opts.ClientOpts = []kgo.Opt{auth}
 	_, err = Run(context.Background(), "topic orders\n", opts)
+	return err
+}
+
+func TestWrongPasswordSaysAuthenticationFailed(t *testing.T) {
+	brokers := startKfake(t, kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "admin", "secret"))
+	err := runAs(t, brokers, "scram-sha-256", "admin", "wrong")
 	if err == nil || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "SCRAM-SHA-256") {
 		t.Fatalf("want an authentication failure, got %v", err)
 	}
@@ -345,13 +352,8 @@ func TestMissingPermissionIsNamed(t *testing.T) {
 			kfake.ACL{Resource: kmsg.ACLResourceTypeTopic, Name: "*", Pattern: kmsg.ACLResourcePatternTypeLiteral, Operation: kmsg.ACLOperationDescribe, Allow: true},
 		),
 	)
-	auth, err := SASL("plain", "learner", "pw")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := testOptions(brokers)
-	opts.ClientOpts = []kgo.Opt{auth}
-	_, err = Run(context.Background(), "topic orders\n", opts)
+	err := runAs(t, brokers, "plain", "learner", "pw")
+	t.Log(err)
 	if err == nil || !strings.Contains(err.Error(), "not authorized") {
 		t.Fatalf("want a missing permission named, got %v", err)
 	}
