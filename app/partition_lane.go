@@ -189,8 +189,16 @@ func (l *PartitionLane) cells() []app.UI {
 	cells := make([]app.UI, 0, len(items)+4)
 	for i, it := range items {
 		r := it.record
-		if i > 0 && !it.ghost && !items[i-1].ghost {
-			prev := items[i-1].record.Offset
+		// The offset before this record that a record should hold: the
+		// previous record's, or the log start's when the window reaches it.
+		prev, known := int64(0), false
+		switch {
+		case i > 0 && !items[i-1].ghost:
+			prev, known = items[i-1].record.Offset, true
+		case i == 0 && p.Before == 0:
+			prev, known = p.LogStart-1, true
+		}
+		if known && !it.ghost {
 			if missing := r.Offset - prev - 1; missing > 0 {
 				cells = append(cells, app.Li().Class("gap").DataSet("gap", fmt.Sprintf("%d-%d", prev+1, r.Offset-1)).
 					Title("offsets no record holds any more: compaction removed them, and offsets are never reused").

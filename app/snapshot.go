@@ -263,9 +263,34 @@ func retentionCliff(segments []core.SegmentInfo, now, retentionMs int64) (int64,
 		expiresAt := s.MaxTimestamp + retentionMs + 1
 		if expiresAt > now {
 			return cliff, fmt.Sprintf("offsets %d–%d pass retention.ms in %s",
-				s.BaseOffset, s.EndOffset-1, core.FormatDuration(expiresAt-now))
+				s.BaseOffset, s.EndOffset-1, roughDuration(expiresAt-now))
 		}
 		cliff = s.EndOffset
 	}
 	return cliff, ""
+}
+
+// roughDuration writes a span of virtual time for reading, to two units at
+// most: 950ms, 42s, 4m 55s, 3h 20m, 2d 4h.
+func roughDuration(ms int64) string {
+	units := []struct {
+		name string
+		ms   int64
+	}{{"d", 86_400_000}, {"h", 3_600_000}, {"m", 60_000}, {"s", 1000}}
+	if ms < 1000 {
+		return fmt.Sprintf("%dms", ms)
+	}
+	for i, u := range units {
+		if ms < u.ms {
+			continue
+		}
+		text := fmt.Sprintf("%d%s", ms/u.ms, u.name)
+		if i+1 < len(units) {
+			if rest := ms % u.ms / units[i+1].ms; rest > 0 {
+				text += fmt.Sprintf(" %d%s", rest, units[i+1].name)
+			}
+		}
+		return text
+	}
+	return fmt.Sprintf("%dms", ms)
 }
