@@ -1,0 +1,130 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A page URL's fragment holds the scenario link followed by view parameters,
+// each introduced by '&':
+//
+//	#v1.PAYLOAD&at=12&lesson=compaction&embed=1&readonly=1
+//
+// The link part is optional (#lesson=key-order opens a lesson from its start)
+// and so is every parameter. '&' and '=' never occur in base64url, so the
+// link's end is unambiguous. Parameters a page does not know are kept in
+// Unknown and otherwise ignored, so a link made by a newer page still opens
+// in an older one.
+//
+//	at        the timeline position: how many steps of the script are applied
+//	          (the rest stay in the history, to redo or step through)
+//	lesson    the name of a lesson (package lesson) this scenario belongs to
+//	embed     1: the compact layout for an iframe
+//	readonly  1: step and play only, no editing
+type Fragment struct {
+	Link     string // "v1.…", or "" for no scenario
+	At       int    // timeline position; -1 when absent (all steps applied)
+	Lesson   string
+	Embed    bool
+	ReadOnly bool
+	Unknown  []string // parameters not understood, as written
+}
+
+// maxFragmentParams bounds the parameters read from a fragment, which may
+// come from a stranger's link.
+const maxFragmentParams = 16
+
+// ParseFragment splits a URL fragment (with or without '#') into its link and
+// parameters. It does not decode the link: DecodeLink does that, with its own
+// errors. A malformed parameter is an error that names it.
+func ParseFragment(fragment string) (Fragment, error) {
+	f := Fragment{At: -1}
+	fragment = strings.TrimPrefix(fragment, "#")
+	if fragment == "" {
+		return f, nil
+	}
+	parts := strings.Split(fragment, "&")
+	if !strings.Contains(parts[0], "=") {
+		f.Link, parts = parts[0], parts[1:]
+		if strings.Contains(f.Link, "#") {
+			return Fragment{At: -1}, fmt.Errorf("link has a stray '#' in %q", clip(f.Link))
+		}
+	}
+	if len(parts) > maxFragmentParams {
+		return Fragment{At: -1}, fmt.Errorf("link has %d parameters; at most %d are read", len(parts), maxFragmentParams)
+	}
+	for _, part := range parts {
+		name, value, ok := strings.Cut(part, "=")
+		if !ok || name == "" {
+			return Fragment{At: -1}, fmt.Errorf("link parameter %q should be name=value", clip(part))
+		}
+		switch name {
+		case "at":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 0 || n > MaxCommands {
+				return Fragment{At: -1}, fmt.Errorf("link parameter at=%q should be a step number from 0 to %d", clip(value), MaxCommands)
+			}
+			f.At = n
+		case "lesson":
+			if value == "" || len(value) > 64 {
+				return Fragment{At: -1}, fmt.Errorf("link parameter lesson=%q should name a lesson", clip(value))
+			}
+			f.Lesson = value
+		case "embed", "readonly":
+			on, err := parseFlag(value)
+			if err != nil {
+				return Fragment{At: -1}, fmt.Errorf("link parameter %s=%q %v", name, clip(value), err)
+			}
+			if name == "embed" {
+				f.Embed = on
+			} else {
+				f.ReadOnly = on
+			}
+		default:
+			f.Unknown = append(f.Unknown, clip(part))
+		}
+	}
+	return f, nil
+}
+
+func parseFlag(value string) (bool, error) {
+	switch value {
+	case "1", "true":
+		return true, nil
+	case "0", "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("should be 1 or 0")
+}
+
+// clip shortens text from a link for an error message.
+func clip(s string) string {
+	const max = 40
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "…"
+}
+
+// String writes the fragment (without '#') in canonical order: the link,
+// then at, lesson, embed, readonly. Unknown parameters are dropped.
+func (f Fragment) String() string {
+	var parts []string
+	if f.Link != "" {
+		parts = append(parts, f.Link)
+	}
+	if f.At >= 0 {
+		parts = append(parts, "at="+strconv.Itoa(f.At))
+	}
+	if f.Lesson != "" {
+		parts = append(parts, "lesson="+f.Lesson)
+	}
+	if f.Embed {
+		parts = append(parts, "embed=1")
+	}
+	if f.ReadOnly {
+		parts = append(parts, "readonly=1")
+	}
+	return strings.Join(parts, "&")
+}
