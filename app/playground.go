@@ -413,6 +413,7 @@ func (p *Playground) Render() app.UI {
 					&LandingNote{Landing: p.landing},
 					&RemovalNote{Removal: p.removal},
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing},
+					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Lines: lines[:position]},
 				),
 			),
 			&Timeline{
