@@ -39,28 +39,42 @@ func compareTP(a, b tp) int {
 type groupRun struct {
 	name, id string // the script's name; the prefixed group id
 	members  map[string]*member
-	// goneStatic holds static members that left or crashed: they send no
-	// LeaveGroup, so the broker keeps them until their session times out.
-	goneStatic map[string]bool
+	// goneStatic holds static members that left or crashed, by name, with
+	// their instance id: they send no LeaveGroup, so the broker keeps
+	// them until their session times out.
+	goneStatic map[string]string
 	generation int32 // the latest generation a member saw
 }
 
 // member is one member of a group: a consumer client of its own.
 type member struct {
-	name   string
-	topics []string // script names
-	client *kgo.Client
+	name     string
+	instance string   // group.instance.id of a static member
+	topics   []string // script names
+	client   *kgo.Client
 
 	mu        sync.Mutex
 	assigned  map[tp]bool  // what the group gave it, kept by the client's callbacks
 	positions map[tp]int64 // next offset to read, as the Java consumer keeps them
 }
 
-func (g *groupRun) closeMembers() {
+// closeMembers closes the members' clients and returns the instance ids
+// of the static members, live or gone, which the broker keeps until their
+// sessions time out.
+func (g *groupRun) closeMembers() []string {
+	var static []string
 	for _, name := range slices.Sorted(maps.Keys(g.members)) {
-		g.members[name].client.Close()
+		m := g.members[name]
+		m.client.Close()
+		if m.instance != "" {
+			g.goneStatic[name] = m.instance
+		}
 	}
 	g.members = map[string]*member{}
+	for _, name := range slices.Sorted(maps.Keys(g.goneStatic)) {
+		static = append(static, g.goneStatic[name])
+	}
+	return static
 }
 
 func (g *groupRun) liveNames() []string {
@@ -93,7 +107,7 @@ func resetOffset(autoOffsetReset string) kgo.Offset {
 func (r *runner) group(name string) *groupRun {
 	g, ok := r.groups[name]
 	if !ok {
-		g = &groupRun{name: name, id: r.opts.Prefix + name, members: map[string]*member{}, goneStatic: map[string]bool{}}
+		g = &groupRun{name: name, id: r.opts.Prefix + name, members: map[string]*member{}, goneStatic: map[string]string{}}
 		r.groups[name] = g
 		r.groupNames = append(r.groupNames, name)
 	}
@@ -120,8 +134,8 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 		// session.timeout.ms (markAfter notes the difference).
 		m.client.Close()
 		delete(g.members, name)
-		if r.isStatic(g.name, name) {
-			g.goneStatic[name] = true
+		if m.instance != "" {
+			g.goneStatic[name] = m.instance
 		}
 		return nil
 	case "poll":
@@ -176,7 +190,6 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 		kgo.ConsumerGroup(g.id),
 		kgo.ConsumeTopics(r.prefixed(topics)...),
 		kgo.Balancers(balancer(strategy)),
-		kgo.DisableAutoCommit(),
 		kgo.ConsumeResetOffset(resetOffset(cfg.AutoOffsetReset)),
 		kgo.SessionTimeout(time.Duration(cfg.SessionTimeoutMs) * time.Millisecond),
 		// Frequent heartbeats let members learn of a rebalance quickly,
@@ -195,7 +208,15 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 	}, r.opts.ClientOpts...)
 	if instance, ok := c.Value("instance"); ok {
 		opts = append(opts, kgo.InstanceID(instance))
+		m.instance = instance
 		delete(g.goneStatic, name)
+	}
+	if cfg.AutoCommit {
+		// The client commits on its own timer, on the wall clock
+		// (markAfter notes that this differs).
+		opts = append(opts, kgo.AutoCommitInterval(time.Duration(cfg.AutoCommitIntervalMs)*time.Millisecond))
+	} else {
+		opts = append(opts, kgo.DisableAutoCommit())
 	}
 	client, err := kgo.NewClient(opts...)
 	if err != nil {
@@ -271,7 +292,7 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 		for _, dm := range d.Members {
 			m := g.members[dm.ClientID]
 			if m == nil {
-				if !g.goneStatic[dm.ClientID] {
+				if _, gone := g.goneStatic[dm.ClientID]; !gone {
 					return false, nil // a member that left is still listed
 				}
 				// The broker holds a static member's partitions

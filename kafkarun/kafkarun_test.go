@@ -64,15 +64,22 @@ func allSame(t *testing.T, res *Result, except map[string]Reason) {
 	}
 }
 
-// topicsOn lists the cluster's topics, internal ones left out.
-func topicsOn(t *testing.T, brokers []string) []string {
+// adminOn returns an admin client of the cluster, closed when the test
+// ends.
+func adminOn(t *testing.T, brokers []string) *kadm.Client {
 	t.Helper()
 	client, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer client.Close()
-	topics, err := kadm.NewClient(client).ListTopics(context.Background())
+	t.Cleanup(client.Close)
+	return kadm.NewClient(client)
+}
+
+// topicsOn lists the cluster's topics, internal ones left out.
+func topicsOn(t *testing.T, brokers []string) []string {
+	t.Helper()
+	topics, err := adminOn(t, brokers).ListTopics(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,5 +372,66 @@ func TestScriptErrorsComeBeforeTheCluster(t *testing.T) {
 	_, err := Run(context.Background(), "topic orders\nproduce nowhere key=k\n", testOptions([]string{"127.0.0.1:1"}))
 	if err == nil || strings.Contains(err.Error(), "cannot reach") {
 		t.Fatalf("want the script's error, got %v", err)
+	}
+}
+
+// groupsOn lists the cluster's consumer groups.
+func groupsOn(t *testing.T, brokers []string) []string {
+	t.Helper()
+	groups, err := adminOn(t, brokers).ListGroups(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return groups.Groups()
+}
+
+// TestStaticMemberStaysAndIsCleanedUp: a static member that leaves sends no
+// LeaveGroup, on the cluster as in the playground, so it stays listed with
+// its partitions; the run still deletes the group at the end.
+func TestStaticMemberStaysAndIsCleanedUp(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic orders partitions=2
+produce orders partition=0 value=a count=3
+produce orders partition=1 value=b count=2
+join billing c1 topics=orders instance=i1
+join billing c2 topics=orders
+advance 5s
+poll billing c1
+commit billing c1
+leave billing c1
+poll billing c2
+commit billing c2
+`)
+	allSame(t, res, nil)
+	if got := membersText(res.Cluster.Groups[0].Members); got != "c1 (down) c2" {
+		t.Errorf("cluster members %q, want c1 still listed, down", got)
+	}
+	if left := groupsOn(t, brokers); len(left) != 0 {
+		t.Errorf("groups left after the run: %v", left)
+	}
+}
+
+// TestAutoCommitIsExplained: with auto.commit=true the client commits on
+// the wall clock, the playground on its virtual clock.
+func TestAutoCommitIsExplained(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic orders partitions=1
+produce orders value=a count=4
+config group billing auto.commit=true auto.commit.interval.ms=1s
+join billing c1 topics=orders
+advance 5s
+poll billing c1 max=2
+advance 2s
+poll billing c1 max=1
+`)
+	if !res.Comparison.OK() {
+		t.Fatalf("unexplained differences:\n%s", res.Comparison.Text())
+	}
+	for _, row := range res.Comparison.Rows {
+		if !row.Match && !strings.HasSuffix(row.What, "generation") && row.Reason != ReasonAutoCommit {
+			t.Errorf("%s differs for %q, want auto-commit", row.What, row.Reason)
+		}
 	}
 }

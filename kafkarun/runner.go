@@ -210,8 +210,9 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 // close stops every client and, unless keep, deletes the groups and topics
 // the run created.
 func (r *runner) close(keep bool) error {
+	static := map[string][]string{}
 	for _, name := range r.groupNames {
-		r.groups[name].closeMembers()
+		static[name] = r.groups[name].closeMembers()
 	}
 	defer r.base.Close()
 	if keep {
@@ -220,6 +221,15 @@ func (r *runner) close(keep bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), r.opts.WaitTimeout)
 	defer cancel()
 	var problems []string
+	for _, name := range r.groupNames {
+		// Static members send no LeaveGroup; a group that still has
+		// them cannot be deleted, so remove them as an admin does.
+		if ids := static[name]; len(ids) > 0 {
+			if _, err := r.admin.LeaveGroup(ctx, kadm.LeaveGroup(r.groups[name].id).InstanceIDs(ids...)); err != nil {
+				problems = append(problems, fmt.Sprintf("static members of group %s: %v", r.groups[name].id, explain(err)))
+			}
+		}
+	}
 	if len(r.groupNames) > 0 {
 		ids := make([]string, len(r.groupNames))
 		for i, name := range r.groupNames {

@@ -229,7 +229,7 @@ func (r *runner) readGroups(ctx context.Context, nowMs int64, ends map[tp]int64,
 			if dm.InstanceID != nil {
 				ms.Instance = *dm.InstanceID
 			}
-			if g.goneStatic[dm.ClientID] {
+			if _, gone := g.goneStatic[dm.ClientID]; gone {
 				ms.Down = "left"
 			}
 			for _, t := range r.describedAssignment(dm) {
