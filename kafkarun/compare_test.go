@@ -1,0 +1,95 @@
+package kafkarun
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"plog/core/scenario"
+)
+
+// stateOf runs a script in the playground and returns its state, copied
+// through JSON so that the test can change one side freely.
+func stateOf(t *testing.T, script string) scenario.State {
+	t.Helper()
+	s, err := scenario.Load(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := scenario.StateJSON(s.Log())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st scenario.State
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+const compareScript = `topic orders partitions=2
+produce orders partition=0 key=k value=v count=3
+join billing c1 topics=orders
+advance 5s
+poll billing c1
+commit billing c1
+`
+
+func TestCompareFlagsAnUnexplainedDifference(t *testing.T) {
+	prediction, cluster := stateOf(t, compareScript), stateOf(t, compareScript)
+	m := newMarks()
+	if c := compare(prediction, cluster, &m); !c.OK() || len(c.Unexpected()) != 0 {
+		t.Fatalf("identical states differ:\n%s", c.Text())
+	}
+	// One record more on the cluster: its high watermark, records,
+	// the group's lag and total lag all differ, with no reason.
+	p := &cluster.Topics[0].Partitions[0]
+	extra := "extra"
+	p.Records = append(p.Records, scenario.RecordState{Offset: 3, Key: &extra, Value: &extra})
+	p.HighWatermark = 4
+	o := &cluster.Groups[0].Offsets[0]
+	lag := int64(1)
+	o.LogEndOffset, o.Lag = 4, &lag
+	cluster.Groups[0].TotalLag = 1
+	c := compare(prediction, cluster, &m)
+	if c.OK() {
+		t.Fatalf("a cluster with an extra record compares OK:\n%s", c.Text())
+	}
+	var differing []string
+	for _, row := range c.Unexpected() {
+		differing = append(differing, row.What)
+	}
+	want := "orders/0 high watermark,orders/0 records,billing orders/0 lag,billing total lag"
+	if got := strings.Join(differing, ","); got != want {
+		t.Errorf("unexpected differences %s, want %s", got, want)
+	}
+	text := c.Text()
+	for _, line := range []string{"3 records", "4 records, #3 at 3: \"extra\"=\"extra\"", "DIFFERS", "4 differ unexpectedly"} {
+		if !strings.Contains(text, line) {
+			t.Errorf("comparison text lacks %q:\n%s", line, text)
+		}
+	}
+
+	// The same difference on a partition marked for retention is
+	// expected, with its reason in the table.
+	m.partition(tp{"orders", 0}, ReasonRetention)
+	c = compare(prediction, cluster, &m)
+	if !c.OK() {
+		t.Errorf("a difference on a retention partition is unexpected:\n%s", c.Text())
+	}
+	if text := c.Text(); !strings.Contains(text, "differs, expected: retention") || !strings.Contains(text, string(ReasonRetention)) {
+		t.Errorf("the reason is not shown:\n%s", text)
+	}
+}
+
+func TestCompareMissingTopicAndGroup(t *testing.T) {
+	prediction := stateOf(t, compareScript)
+	m := newMarks()
+	c := compare(prediction, scenario.State{}, &m)
+	if c.OK() {
+		t.Fatal("an empty cluster compares OK")
+	}
+	if row := c.Rows[0]; row.What != "topic orders" || row.Cluster != "missing" {
+		t.Errorf("first row %+v, want topic orders missing", row)
+	}
+}
