@@ -435,3 +435,60 @@ poll billing c1 max=1
 		}
 	}
 }
+
+// TestStickyAssignorsAgreeWhenTheScriptLetsRebalancesEnd: with an advance
+// after each membership change, the cluster's rebalances end where the
+// playground's do, so even the sticky assignors, which build on the
+// assignment before, agree.
+func TestStickyAssignorsAgreeWhenTheScriptLetsRebalancesEnd(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic events partitions=6
+produce events key=k1 count=3
+produce events key=k2 count=2
+join s a topics=events strategy=sticky
+advance 5s
+join s b topics=events
+advance 5s
+join s c topics=events
+advance 5s
+leave s a
+advance 5s
+poll s b
+commit s b
+join cs a topics=events strategy=cooperative-sticky
+advance 10s
+join cs b topics=events
+advance 10s
+join cs c topics=events
+advance 10s
+leave cs b
+advance 10s
+poll cs c
+commit cs c
+`)
+	allSame(t, res, nil)
+}
+
+// TestRangeAgreesWhenJoinsFoldIntoOneRebalance: joins that the playground
+// folds into one rebalance may be two on a cluster; only the sticky
+// assignors' results depend on that, and those differences are explained.
+func TestRangeAgreesWhenJoinsFoldIntoOneRebalance(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic events partitions=6
+join r a topics=events strategy=range
+join r b topics=events
+join s a topics=events strategy=sticky
+join s b topics=events
+advance 5s
+`)
+	if !res.Comparison.OK() {
+		t.Fatalf("unexplained differences:\n%s", res.Comparison.Text())
+	}
+	for _, row := range res.Comparison.Rows {
+		if strings.HasPrefix(row.What, "r ") && !row.Match && !strings.HasSuffix(row.What, "generation") {
+			t.Errorf("range group differs: %+v", row)
+		}
+	}
+}

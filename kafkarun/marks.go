@@ -88,17 +88,23 @@ func (m *marks) offsetReason(group string, t tp) Reason {
 	return m.partitionReason(t)
 }
 
-// markBefore looks at the playground before a command: a poll or commit
-// while its group rebalances, or waits for a stopped member, sees what
-// a cluster, which settles first, does not.
+// markBefore looks at the playground before a command. A poll or commit
+// while the group rebalances sees what a cluster, which settles first, does
+// not. A membership change while the group rebalances folds into that
+// rebalance in the playground, while on a cluster it may come after it:
+// range and roundrobin do not care, but the sticky assignors build on the
+// assignment before, so theirs may differ.
 func (r *runner) markBefore(c scenario.Command) {
+	v, err := r.session.Log().Group(c.Positional(0))
+	if err != nil || v.State != core.GroupRebalancing {
+		return
+	}
 	switch c.Name {
 	case "poll", "commit":
-		v, err := r.session.Log().Group(c.Positional(0))
-		if err != nil {
-			return
-		}
-		if v.State == core.GroupRebalancing {
+		r.marks.group(v.Name, ReasonRebalanceTiming)
+		r.marks.note(fmt.Sprintf("line %d: %s: the playground's group %s was still rebalancing; advance past its rebalance.ms before it to compare", c.Line, c, v.Name))
+	case "join", "leave", "crash":
+		if v.Strategy == core.StrategySticky || v.Strategy == core.StrategyCooperativeSticky {
 			r.marks.group(v.Name, ReasonRebalanceTiming)
 		}
 	}

@@ -274,8 +274,10 @@ func (r *runner) prefixed(names []string) []string {
 // apply runs one command on the cluster.
 func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 	switch c.Name {
-	case "seed", "advance", "compact", "producer", "consumer", "stop":
+	case "seed", "compact", "producer", "consumer", "stop":
 		return nil // not run on a cluster: markAfter noted what they change
+	case "advance":
+		return r.settleStable(ctx)
 	case "topic":
 		return r.createTopic(ctx, c)
 	case "produce":
@@ -291,6 +293,24 @@ func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 		return r.alterTopicConfigs(ctx, c)
 	}
 	return r.applyGroupCommand(ctx, c)
+}
+
+// settleStable lets the cluster's groups finish the rebalances the
+// playground's finished: the script's advance is where it lets rebalances
+// end, and ending them at the same points keeps the sticky assignors'
+// histories, and the generations, alike.
+func (r *runner) settleStable(ctx context.Context) error {
+	for _, name := range r.groupNames {
+		g := r.groups[name]
+		v, err := r.session.Log().Group(name)
+		if err != nil || v.State != core.GroupStable || len(g.members) == 0 {
+			continue
+		}
+		if err := r.settle(ctx, g); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // intArg returns a whole-number argument the grammar has already checked.
