@@ -24,7 +24,13 @@ func (m *GroupMovement) Render() app.UI {
 		return app.Div().Class("movement empty")
 	}
 	return app.Details().Class("movement").Body(
-		app.Summary().Body(app.Text("What each strategy would move "), &Help{Topic: "movement"}),
+		// The help sits in the body: a button inside a summary would be a
+		// control inside a control.
+		app.Summary().Text("What each strategy would move"),
+		app.P().Class("form-note").Body(
+			app.Text("Each strategy assigns the group as it is, then again after the change; the group does not change. "),
+			&Help{Topic: "movement"},
+		),
 		app.Range(m.Movements).Slice(func(i int) app.UI {
 			mv := m.Movements[i]
 			return app.Table().Class("movement-table").DataSet("movement", mv.Change).Body(

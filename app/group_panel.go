@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"plog/core/scenario"
-
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -15,39 +13,29 @@ import (
 // engine refuses is reported next to the control that made it, and nothing
 // changes.
 //
-// The panel reads the page's session only for its applied lines, to keep a
-// replay of them that samples lag after every command (see groupReplay); it
-// never applies anything to it.
+// Lines are the page's applied lines: the panel keeps a replay of them that
+// samples lag after every command (see groupReplay).
 type GroupPanel struct {
 	app.Compo
 
 	Groups  []GroupSnapshot
 	Records []TopicRecordCounts
-	Session *scenario.Session
+	Lines   []string
 
 	replay  groupReplay
 	samples []LagSample // lag after each of the page's lines
 }
 
-// pageLines returns the lines the page's session has applied.
-func (p *GroupPanel) pageLines() []string {
-	if p.Session == nil {
-		return nil
-	}
-	return p.Session.Lines()[:p.Session.Position()]
-}
-
 // syncReplay brings the replay and the lag history to the page's state.
 func (p *GroupPanel) syncReplay() {
-	lines := p.pageLines()
-	if err := p.replay.sync(lines); err != nil {
+	if err := p.replay.sync(p.Lines); err != nil {
 		// The replay failed where the page succeeded, which cannot happen
 		// while the engine is deterministic. Show no history rather than a
 		// wrong one.
 		p.samples = nil
 		return
 	}
-	p.samples = p.replay.history(len(lines))
+	p.samples = p.replay.history(len(p.Lines))
 }
 
 // Render draws the join form, one card per group and the charts.
