@@ -151,10 +151,8 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 			return r.commitOffset(ctx, g, tp{topic, partition}, n)
 		}
 		return r.commitMember(ctx, g, name)
-	case "reset":
-		return r.reset(ctx, g, c)
 	}
-	return fmt.Errorf("%s is not run on a cluster", c.Name)
+	return r.reset(ctx, g, c)
 }
 
 // isStatic says whether the playground knows the member as a static one.

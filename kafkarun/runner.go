@@ -291,8 +291,11 @@ func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 			return nil // applied when members join: see groupConfig
 		}
 		return r.alterTopicConfigs(ctx, c)
+	case "join", "leave", "crash", "poll", "commit", "reset":
+		return r.applyGroupCommand(ctx, c)
 	}
-	return r.applyGroupCommand(ctx, c)
+	r.marks.note(fmt.Sprintf("line %d: %s: not run on the cluster", c.Line, c))
+	return nil
 }
 
 // settleStable lets the cluster's groups finish the rebalances the

@@ -21,9 +21,11 @@ import (
 // segment.ms (the playground's are far below what brokers accept, and
 // segments only shape retention and compaction, which are not compared),
 // and the playground's own segment.records and partitioner.
-func kafkaConfig(name string, cfg core.TopicConfig) (value string, ok bool) {
+func kafkaConfig(name, text string, cfg core.TopicConfig) (value string, ok bool) {
 	n := func(v int64) (string, bool) { return strconv.FormatInt(v, 10), true }
 	switch name {
+	case "min.insync.replicas", "unclean.leader.election.enable":
+		return text, true // a count and a boolean: the script's text is Kafka's
 	case "retention.ms":
 		return n(cfg.RetentionMs)
 	case "retention.bytes":
@@ -47,10 +49,10 @@ func (r *runner) topicConfigs(c scenario.Command, topic string) (map[string]*str
 	}
 	configs := map[string]*string{}
 	for _, a := range c.Args {
-		if a.Name == "" || a.Flag || a.Name == "partitions" {
+		if a.Name == "" || a.Flag || a.Name == "partitions" || a.Name == "replication.factor" {
 			continue
 		}
-		if v, ok := kafkaConfig(a.Name, cfg); ok {
+		if v, ok := kafkaConfig(a.Name, a.Value, cfg); ok {
 			configs[a.Name] = &v
 		} else {
 			r.marks.note(fmt.Sprintf("topic %s: %s=%s is not sent to the broker (%s)", topic, a.Name, a.Value, notSentWhy(a.Name)))
@@ -63,8 +65,10 @@ func notSentWhy(name string) string {
 	switch name {
 	case "segment.records", "partitioner":
 		return "a playground-only config"
+	case "segment.bytes", "segment.ms":
+		return "brokers refuse segments as small as the playground's; segments only shape retention and compaction, which are not compared"
 	}
-	return "brokers refuse segments as small as the playground's; segments only shape retention and compaction, which are not compared"
+	return "not a config the run sends"
 }
 
 func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
@@ -77,12 +81,19 @@ func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
 	if err != nil {
 		return err
 	}
-	resp, err := r.admin.CreateTopic(ctx, int32(partitions), -1, configs, r.opts.Prefix+topic)
+	replicas := -1 // the broker's default.replication.factor
+	if _, ok := c.Value("replication.factor"); ok {
+		replicas = intArg(c, "replication.factor")
+	}
+	resp, err := r.admin.CreateTopic(ctx, int32(partitions), int16(replicas), configs, r.opts.Prefix+topic)
 	if err == nil {
 		err = resp.Err
 		if err != nil && resp.ErrMessage != "" {
 			err = fmt.Errorf("%w: %s", err, resp.ErrMessage)
 		}
+	}
+	if errors.Is(err, kerr.InvalidReplicationFactor) {
+		return fmt.Errorf("creating topic %s: the cluster has fewer brokers than replication.factor=%d (%w)", r.opts.Prefix+topic, replicas, err)
 	}
 	if errors.Is(err, kerr.TopicAlreadyExists) {
 		return fmt.Errorf("topic %s already exists on the cluster; run with another --prefix", r.opts.Prefix+topic)
