@@ -32,6 +32,8 @@ type Playground struct {
 	landing Landing // where the last produce put its records, and why
 	removal Removal // what the last command removed
 
+	lesson lessonRun // the lesson the page is in, and the learner's progress in every lesson
+
 	playing bool // workloads run: the clock advances by itself
 	speed   int  // virtual seconds per tick while playing
 	ticks   int  // counts play ticks; only the latest schedules the next
@@ -100,6 +102,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(historyAction, p.handleHistory)
 	ctx.Handle(viewAction, p.handleView)
 	ctx.Handle(playAction, p.handlePlay)
+	ctx.Handle(lessonAction, p.handleLesson)
 	p.stopShortcuts = app.Window().AddEventListener("keydown", p.onKeyDown)
 	p.speed = 1
 	p.applyLink(ctx.Page().URL().Fragment)
@@ -167,6 +170,7 @@ func (p *Playground) run(ctx app.Context, control string, action func() error) {
 		return
 	}
 	p.refresh()
+	p.checkLesson()
 	p.animateRemovals(ctx, before)
 	p.scheduleURLUpdate(ctx)
 }
@@ -324,6 +328,7 @@ func (p *Playground) scheduleURLUpdate(ctx app.Context) {
 			p.err = "This scenario no longer fits in a link: " + err.Error()
 			return
 		}
+		link = scenario.Fragment{Link: link, At: -1, Lesson: p.lesson.name()}.String()
 		p.link = link // the fragment now says what the page shows: no reload on OnNav
 		u := *ctx.Page().URL()
 		u.Fragment = link
@@ -354,6 +359,7 @@ func (p *Playground) applyLink(link string) {
 		}
 	}()
 	p.session, p.err = loadLink(link)
+	p.openLesson(link)
 	msg := p.err
 	p.refresh()
 	if msg != "" {
@@ -362,12 +368,17 @@ func (p *Playground) applyLink(link string) {
 }
 
 // loadLink returns the session a link fragment (without '#') describes, and
-// why it is not all of it. The empty fragment is the empty scenario.
-func loadLink(link string) (*scenario.Session, string) {
-	if link == "" {
+// why it is not all of it. A fragment with no scenario (empty, or only
+// parameters such as lesson=NAME) is the empty scenario.
+func loadLink(fragment string) (*scenario.Session, string) {
+	f, err := scenario.ParseFragment(fragment)
+	if err != nil {
+		return scenario.NewSession(), "This link cannot be read: " + err.Error()
+	}
+	if f.Link == "" {
 		return scenario.NewSession(), ""
 	}
-	script, err := scenario.DecodeLink(link)
+	script, err := scenario.DecodeLink(f.Link)
 	if err != nil {
 		return scenario.NewSession(), "This link holds no scenario plog can read: " + err.Error()
 	}
@@ -402,6 +413,7 @@ func (p *Playground) Render() app.UI {
 			app.If(p.err != "",
 				app.P().Class("alert").Aria("live", "assertive").Attr("role", "alert").Text(p.err),
 			),
+			p.lessonPanel(),
 			app.Div().Class("workspace").Body(
 				app.Div().Class("controls").Body(
 					&TopicForm{},
@@ -423,6 +435,7 @@ func (p *Playground) Render() app.UI {
 				Playing:   p.playing,
 				Speed:     p.speed,
 			},
+			p.lessonList(),
 			&Shortcuts{},
 			app.Footer().Class("colophon").Body(
 				app.Text("plog runs entirely in your browser. Engine built with "),

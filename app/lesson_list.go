@@ -1,0 +1,57 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+
+	"plog/core/lesson"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// LessonList lists every lesson in teaching order, each a link to its
+// start (#lesson=NAME), with a mark on those the learner has solved. A link
+// is all a lesson needs, so the same link can be shared or embedded.
+type LessonList struct {
+	app.Compo
+
+	Current string   // the open lesson's name, "" outside a lesson
+	Solved  []string // names of the lessons the learner has solved
+}
+
+// Render draws the list folded away until asked for, except on the empty
+// playground, where a first visitor looks for somewhere to start.
+func (l *LessonList) Render() app.UI {
+	all := lesson.All()
+	return app.Nav().Class("panel", "lesson-list").Attr("data-lesson-list", "").
+		Aria("label", "lessons").Body(
+		app.Details().Open(l.Current == "").Body(
+			app.Summary().Text(summaryOf(len(l.Solved), len(all))),
+			app.Ol().Body(
+				app.Range(all).Slice(func(i int) app.UI {
+					item := all[i]
+					solved := slices.Contains(l.Solved, item.Name)
+					li := app.Li().DataSet("lesson", item.Name).DataSet("solved", solved)
+					a := app.A().Href("#lesson=" + item.Name).Text(item.Title)
+					if item.Name == l.Current {
+						li = li.Class("current")
+						a = a.Aria("current", "page")
+					}
+					return li.Body(
+						a,
+						app.If(solved, app.Span().Class("lesson-done").Aria("label", "solved").Text(" ✓")),
+					)
+				}),
+			),
+		),
+	)
+}
+
+// summaryOf is the list's heading: how many lessons there are and how many
+// are solved.
+func summaryOf(solved, all int) string {
+	if solved == 0 {
+		return fmt.Sprintf("Lessons (%d)", all)
+	}
+	return fmt.Sprintf("Lessons (%d of %d solved)", solved, all)
+}

@@ -1,0 +1,150 @@
+package app
+
+import (
+	"plog/core/lesson"
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// lessonRun is the page's side of the lessons: the lesson the page is in,
+// its goal's status after the last action, and what the learner has done in
+// every lesson, kept between visits.
+type lessonRun struct {
+	current  *lesson.Lesson // nil outside a lesson
+	result   lesson.Result  // the goal's status after the last action
+	store    lessonStore    // where progress is kept; memory until set
+	progress lessonProgress
+	loaded   bool // progress has been read from store
+}
+
+// lessonAction is the action by which the lesson panel reaches the root.
+// Its value is a lessonRequest.
+const lessonAction = "plog/lesson"
+
+// lessonRequest is a gesture in the lesson panel.
+type lessonRequest struct {
+	Kind string // "hint": unlock the next hint
+}
+
+// name is the open lesson's name, "" outside a lesson. The URL keeps it.
+func (r *lessonRun) name() string {
+	if r.current == nil {
+		return ""
+	}
+	return r.current.Name
+}
+
+// load reads the kept progress once, from the store or, when none was
+// given, from memory.
+func (r *lessonRun) load() {
+	if r.loaded {
+		return
+	}
+	if r.store == nil {
+		r.store = memoryStore{}
+	}
+	r.progress = loadLessonProgress(r.store)
+	r.loaded = true
+}
+
+// openLesson reads lesson=NAME from the fragment the page has just loaded.
+// A fragment with no scenario starts the lesson: its starting scenario
+// replaces the empty session. A fragment with a scenario is the learner's
+// progress in the lesson, already loaded. An unknown name shows Find's error
+// and the page goes on without a lesson.
+func (p *Playground) openLesson(fragment string) {
+	p.lesson.load()
+	p.lesson.current, p.lesson.result = nil, lesson.Result{}
+	f, err := scenario.ParseFragment(fragment)
+	if err != nil || f.Lesson == "" {
+		return // loadLink says why a fragment cannot be read
+	}
+	l, err := lesson.Find(f.Lesson)
+	if err != nil {
+		p.addAlert(err.Error())
+		return
+	}
+	if f.Link == "" {
+		s, err := l.Start()
+		if err != nil {
+			p.addAlert(err.Error())
+			return
+		}
+		p.session = s
+	}
+	p.lesson.current = &l
+	p.checkLesson()
+}
+
+// addAlert adds a message to the page's alert, after any already there.
+func (p *Playground) addAlert(msg string) {
+	if p.err != "" {
+		p.err += " "
+	}
+	p.err += msg
+}
+
+// checkLesson checks the open lesson's goal against the session, after
+// every action, and keeps a newly solved lesson in the learner's progress.
+func (p *Playground) checkLesson() {
+	l := p.lesson.current
+	if l == nil || p.session == nil {
+		return
+	}
+	p.lesson.result = l.Check(p.session)
+	if p.lesson.result.Solved && p.lesson.progress.markSolved(l.Name) {
+		p.lesson.progress.save(p.lesson.store)
+	}
+}
+
+// handleLesson answers the lesson panel's gestures.
+func (p *Playground) handleLesson(ctx app.Context, a app.Action) {
+	req, ok := a.Value.(lessonRequest)
+	l := p.lesson.current
+	if !ok || l == nil {
+		return
+	}
+	switch req.Kind {
+	case "hint":
+		if p.lesson.progress.showHint(*l) {
+			p.lesson.progress.save(p.lesson.store)
+		}
+	}
+}
+
+// lessonPanel is the open lesson's panel, or nothing outside a lesson.
+func (p *Playground) lessonPanel() app.UI {
+	l := p.lesson.current
+	if l == nil {
+		return nil
+	}
+	shown := p.lesson.progress.hintsShown(*l)
+	return &LessonPanel{
+		Name:         l.Name,
+		Number:       lessonNumber(l.Name),
+		Title:        l.Title,
+		Text:         l.Text,
+		Goal:         l.Goal,
+		Progress:     p.lesson.result.Progress,
+		Solved:       p.lesson.result.Solved,
+		SolvedBefore: p.lesson.progress.isSolved(l.Name),
+		Hints:        l.Hints[:shown],
+		HintCount:    len(l.Hints),
+	}
+}
+
+// lessonList is the list of every lesson.
+func (p *Playground) lessonList() app.UI {
+	return &LessonList{Current: p.lesson.name(), Solved: p.lesson.progress.Solved}
+}
+
+// lessonNumber is a lesson's place in teaching order, from 1; 0 for none.
+func lessonNumber(name string) int {
+	for i, n := range lesson.Names() {
+		if n == name {
+			return i + 1
+		}
+	}
+	return 0
+}
