@@ -89,10 +89,11 @@ type laneView struct {
 	Offset    int64
 }
 
-// playRequest starts or stops the clock, or sets its speed.
+// playRequest starts or stops the clock (when Start or Stop), or sets its
+// speed (when Speed > 0).
 type playRequest struct {
-	Playing bool
-	Speed   int
+	Start, Stop bool
+	Speed       int
 }
 
 // OnMount applies the scenario in the URL, then marks the page ready: tests
@@ -276,10 +277,10 @@ func (p *Playground) handlePlay(ctx app.Context, a app.Action) {
 	if r.Speed > 0 {
 		p.speed = r.Speed
 	}
-	if r.Playing == p.playing {
+	if !r.Start && !r.Stop || r.Start == p.playing {
 		return
 	}
-	p.playing = r.Playing
+	p.playing = r.Start
 	p.ticks++
 	if p.playing {
 		p.scheduleTick(ctx, p.ticks)

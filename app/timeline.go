@@ -47,7 +47,7 @@ func (t *Timeline) scrub(ctx app.Context, e app.Event) {
 
 func (t *Timeline) play(playing bool) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		ctx.NewActionWithValue(playAction, playRequest{Playing: playing, Speed: t.Speed})
+		ctx.NewActionWithValue(playAction, playRequest{Start: playing, Stop: !playing})
 	}
 }
 
@@ -56,7 +56,7 @@ func (t *Timeline) setSpeed(ctx app.Context, e app.Event) {
 	if err != nil || speed < 1 {
 		return
 	}
-	ctx.NewActionWithValue(playAction, playRequest{Playing: t.Playing, Speed: speed})
+	ctx.NewActionWithValue(playAction, playRequest{Speed: speed})
 }
 
 // Render draws the controls and the lines around the position.

@@ -119,3 +119,8 @@ func (b *browser) steps(t *testing.T) string {
 	t.Helper()
 	return b.attr(t, ".timeline", "data-length")
 }
+
+// chromedpKeys types keys into whatever has the focus.
+func chromedpKeys(keys string) chromedp.Action[chromedp.Void] {
+	return chromedp.KeyEvent(keys)
+}
