@@ -25,6 +25,9 @@ type ProduceRequest struct {
 	Value     string
 	Tombstone bool
 	Partition int
+	// Acks is the producer's acks: "0", "1" or "all"; "" is all, Kafka's
+	// default since 3.0.
+	Acks string
 }
 
 // ProduceResult says where a record landed and why.
@@ -35,6 +38,9 @@ type ProduceResult struct {
 	// Reason explains the partition choice in words a learner can check,
 	// e.g. `murmur2("acct-1") % 4 = 2`, "round-robin", "sticky", "explicit".
 	Reason string
+	// Ack says what the producer was told: acknowledged, sent (acks=0), or
+	// pending until the high watermark passes the record (acks=all).
+	Ack AckStatus
 }
 
 // EventKind names what happened. The values are stable strings: the CLI prints
@@ -78,4 +84,6 @@ type Event struct {
 	// Reason is set on produced events: why the record went to its
 	// partition (ProduceResult.Reason), so the page can say it.
 	Reason string
+	// Broker is the broker of the replication events (broker.go).
+	Broker int
 }

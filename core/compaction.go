@@ -41,7 +41,7 @@ func (p *partition) compact(now int64, config *TopicConfig) int {
 	// earlier one holding a record younger than min.compaction.lag.ms.
 	end := len(p.segments) - 1
 	for i := range end {
-		if p.segments[i].maxTimestamp > now-config.MinCompactionLagMs {
+		if p.segments[i].maxTimestamp > now-config.MinCompactionLagMs || p.segmentEnd(i) > p.highWatermark() {
 			end = i
 			break
 		}

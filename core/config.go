@@ -38,6 +38,16 @@ type TopicConfig struct {
 	// partitioner.class): how records without a key are spread,
 	// "round-robin" or "sticky".
 	Partitioner string
+	// replication.factor: how many brokers hold a copy of each partition.
+	// Set when the topic is created (Kafka's --replication-factor); it
+	// cannot be changed afterwards.
+	ReplicationFactor int64
+	// min.insync.replicas: with acks=all, a write is refused
+	// (NOT_ENOUGH_REPLICAS) while fewer replicas than this are in sync.
+	MinInsyncReplicas int64
+	// unclean.leader.election.enable: when no in-sync replica is alive, let
+	// an out-of-sync one lead, losing the records it lacks.
+	UncleanLeaderElection bool
 }
 
 // Values of TopicConfig.CleanupPolicy and TopicConfig.Partitioner.
@@ -74,6 +84,9 @@ func (c TopicConfig) Deletes() bool {
 //	delete.retention.ms    10m         1d
 //	min.compaction.lag.ms  0           0
 //	partitioner            round-robin (producer side: the Java client's default is sticky)
+//	replication.factor     1           1 (default.replication.factor)
+//	min.insync.replicas    1           1
+//	unclean.leader.election.enable  false  false
 func DefaultTopicConfig() TopicConfig {
 	return TopicConfig{
 		RetentionMs:        hourMs,
@@ -85,6 +98,8 @@ func DefaultTopicConfig() TopicConfig {
 		DeleteRetentionMs:  10 * minuteMs,
 		MinCompactionLagMs: 0,
 		Partitioner:        PartitionerRoundRobin,
+		ReplicationFactor:  1,
+		MinInsyncReplicas:  1,
 	}
 }
 
@@ -131,6 +146,7 @@ const (
 	kindSize                      // bytes, units B KB MB GB (powers of 1024)
 	kindCount                     // a plain integer
 	kindChoice                    // one of a fixed set of words
+	kindBool                      // true or false
 )
 
 // configSpec describes one topic config: its name, how its value is written,
@@ -143,6 +159,7 @@ type configSpec struct {
 	choices  []string // kindChoice: canonical values
 	field    func(c *TopicConfig) *int64
 	choice   func(c *TopicConfig) *string
+	flag     func(c *TopicConfig) *bool
 }
 
 // configSpecs is sorted by name: configs are processed and listed in that
@@ -154,8 +171,12 @@ var configSpecs = []configSpec{
 		field: func(c *TopicConfig) *int64 { return &c.DeleteRetentionMs }},
 	{name: "min.compaction.lag.ms", kind: kindDuration, min: 0, max: maxDurationMs,
 		field: func(c *TopicConfig) *int64 { return &c.MinCompactionLagMs }},
+	{name: "min.insync.replicas", kind: kindCount, min: 1, max: MaxBrokers,
+		field: func(c *TopicConfig) *int64 { return &c.MinInsyncReplicas }},
 	{name: "partitioner", kind: kindChoice, choices: []string{PartitionerRoundRobin, PartitionerSticky},
 		choice: func(c *TopicConfig) *string { return &c.Partitioner }},
+	{name: "replication.factor", kind: kindCount, min: 1, max: MaxBrokers,
+		field: func(c *TopicConfig) *int64 { return &c.ReplicationFactor }},
 	{name: "retention.bytes", kind: kindSize, min: 0, max: maxSizeBytes, minusOne: true,
 		field: func(c *TopicConfig) *int64 { return &c.RetentionBytes }},
 	{name: "retention.ms", kind: kindDuration, min: 0, max: maxDurationMs, minusOne: true,
@@ -166,6 +187,8 @@ var configSpecs = []configSpec{
 		field: func(c *TopicConfig) *int64 { return &c.SegmentMs }},
 	{name: "segment.records", kind: kindCount, min: 1, max: maxSegmentRecords, minusOne: true,
 		field: func(c *TopicConfig) *int64 { return &c.SegmentRecords }},
+	{name: "unclean.leader.election.enable", kind: kindBool,
+		flag: func(c *TopicConfig) *bool { return &c.UncleanLeaderElection }},
 }
 
 func findConfigSpec(name string) (*configSpec, error) {
@@ -183,6 +206,17 @@ func findConfigSpec(name string) (*configSpec, error) {
 
 // set parses value and stores it in c.
 func (spec *configSpec) set(c *TopicConfig, value string) error {
+	if spec.kind == kindBool {
+		switch strings.ToLower(value) {
+		case "true":
+			*spec.flag(c) = true
+		case "false":
+			*spec.flag(c) = false
+		default:
+			return fmt.Errorf("invalid value %q for %s: want true or false", value, spec.name)
+		}
+		return nil
+	}
 	if spec.kind == kindChoice {
 		canonical, ok := spec.parseChoice(value)
 		if !ok {
@@ -300,6 +334,9 @@ func (spec *configSpec) unitHint() string {
 }
 
 func (spec *configSpec) format(c *TopicConfig) string {
+	if spec.kind == kindBool {
+		return strconv.FormatBool(*spec.flag(c))
+	}
 	if spec.kind == kindChoice {
 		return *spec.choice(c)
 	}

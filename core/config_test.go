@@ -80,8 +80,9 @@ func TestDefaultEntries(t *testing.T) {
 	for _, e := range DefaultTopicConfig().Entries() {
 		got = append(got, e.Name+"="+e.Value)
 	}
-	want := "cleanup.policy=delete delete.retention.ms=10m min.compaction.lag.ms=0 partitioner=round-robin " +
-		"retention.bytes=-1 retention.ms=1h segment.bytes=1KB segment.ms=10m segment.records=10"
+	want := "cleanup.policy=delete delete.retention.ms=10m min.compaction.lag.ms=0 min.insync.replicas=1 partitioner=round-robin " +
+		"replication.factor=1 retention.bytes=-1 retention.ms=1h segment.bytes=1KB segment.ms=10m segment.records=10 " +
+		"unclean.leader.election.enable=false"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("defaults\n%s\nwant\n%s", strings.Join(got, " "), want)
 	}

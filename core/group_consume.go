@@ -110,10 +110,13 @@ func (l *PartitionedLog) Poll(groupName, memberID string, max int) ([]Delivery, 
 			break
 		}
 		p := l.topics[tp.Topic].partitions[tp.Partition]
+		if p.offline() {
+			continue // no leader to fetch from
+		}
 		pos := m.positions[tp]
 		i := p.index(pos)
-		j := min(len(p.records), i+max-len(deliveries))
-		if i == j {
+		j := min(p.index(p.highWatermark()), i+max-len(deliveries))
+		if i >= j {
 			continue
 		}
 		for _, r := range p.records[i:j] {
@@ -161,13 +164,14 @@ func (l *PartitionedLog) startPositions(g *group, m *member, order []TopicPartit
 	for _, tp := range order {
 		p := l.topics[tp.Topic].partitions[tp.Partition]
 		pos, ok := m.positions[tp]
-		if ok && pos >= p.logStart {
+		hw := p.highWatermark() // above it after an unclean election: out of range
+		if ok && pos >= p.logStart && pos <= hw {
 			continue
 		}
 		s := startPosition{tp: tp, had: pos, hadAny: ok}
 		if !ok {
 			s.had, s.hadAny = g.committed[tp]
-			if s.hadAny && s.had >= p.logStart {
+			if s.hadAny && s.had >= p.logStart && s.had <= hw {
 				s.resetsTo = s.had // the committed offset is valid: no reset
 				starts = append(starts, s)
 				continue
@@ -177,8 +181,11 @@ func (l *PartitionedLog) startPositions(g *group, m *member, order []TopicPartit
 		case "earliest":
 			s.resetsTo = p.logStart
 		case "latest":
-			s.resetsTo = p.next
+			s.resetsTo = hw
 		default:
+			if s.hadAny && s.had > hw {
+				return nil, fmt.Errorf("%s: offset %d is above the high watermark %d and auto.offset.reset is none (Kafka: OffsetOutOfRangeException)", tp, s.had, hw)
+			}
 			if s.hadAny {
 				return nil, fmt.Errorf("%s: offset %d is below the log start offset %d and auto.offset.reset is none (Kafka: OffsetOutOfRangeException)", tp, s.had, p.logStart)
 			}
@@ -309,8 +316,8 @@ func (l *PartitionedLog) CommitOffset(groupName, topicName string, partition int
 	if err != nil {
 		return err
 	}
-	if offset < 0 || offset > p.next {
-		return fmt.Errorf("group %q cannot commit offset %d on %s/%d: offsets go from 0 to the high watermark %d", groupName, offset, topicName, partition, p.next)
+	if hw := p.highWatermark(); offset < 0 || offset > hw {
+		return fmt.Errorf("group %q cannot commit offset %d on %s/%d: offsets go from 0 to the high watermark %d", groupName, offset, topicName, partition, hw)
 	}
 	g.committed[TopicPartition{topicName, partition}] = offset
 	l.emit(Event{Kind: EventCommitted, Group: groupName, Topic: topicName, Partition: partition, Offset: offset})
@@ -374,16 +381,17 @@ func (l *PartitionedLog) ResetOffsets(groupName string, spec ResetSpec) error {
 	targets := make([]int64, len(tps))
 	for i, tp := range tps {
 		p := l.topics[tp.Topic].partitions[tp.Partition]
+		hw := p.highWatermark()
 		switch spec.To {
 		case ResetToEarliest:
 			targets[i] = p.logStart
 		case ResetToLatest:
-			targets[i] = p.next
+			targets[i] = hw
 		case ResetToOffset:
-			targets[i] = min(max(spec.Offset, p.logStart), p.next)
+			targets[i] = min(max(spec.Offset, p.logStart), hw)
 		case ResetToDatetime:
-			targets[i] = p.next
-			for _, r := range p.records {
+			targets[i] = hw
+			for _, r := range p.records[:p.index(hw)] {
 				if r.Timestamp >= spec.Datetime {
 					targets[i] = r.Offset
 					break

@@ -173,13 +173,13 @@ func (l *PartitionedLog) partitionView(g *group, tp TopicPartition) PartitionVie
 		Topic:          tp.Topic,
 		Partition:      tp.Partition,
 		LogStart:       p.logStart,
-		HighWatermark:  p.next,
+		HighWatermark:  p.highWatermark(),
 		Paused:         g.isPaused(tp),
 		SkippedByReset: g.skipped[tp],
 	}
 	pv.Committed, pv.HasCommitted = g.committed[tp]
 	if pv.HasCommitted {
-		pv.Lag = p.next - pv.Committed
+		pv.Lag = max(0, pv.HighWatermark-pv.Committed)
 		if i := p.index(pv.Committed); pv.Lag > 0 && i < len(p.records) {
 			pv.TimeLagMs = max(0, l.now-p.records[i].Timestamp)
 		}

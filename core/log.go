@@ -23,6 +23,8 @@ type PartitionedLog struct {
 	eventsHead int
 
 	groups groupState
+
+	cluster cluster // the brokers the partitions' replicas live on
 }
 
 // RetentionCheckIntervalMs is how often retention runs as virtual time
@@ -50,9 +52,10 @@ const maxPendingEvents = 1 << 16
 // partitioner's) all derive from seed.
 func NewPartitionedLog(seed int64) *PartitionedLog {
 	return &PartitionedLog{
-		seed:   seed,
-		random: uint64(seed),
-		topics: map[string]*topic{},
+		seed:    seed,
+		random:  uint64(seed),
+		topics:  map[string]*topic{},
+		cluster: newCluster(),
 	}
 }
 
@@ -64,8 +67,9 @@ func (l *PartitionedLog) Now() int64 { return l.now }
 
 // Advance moves the virtual clock forward by ms milliseconds, running what
 // falls due on the way in time order: retention checks (every
-// RetentionCheckIntervalMs) and the consumer groups' timers. When both fall
-// due at the same instant, retention runs first.
+// RetentionCheckIntervalMs), replication (follower fetches and ISR
+// changes, see replica.go) and the consumer groups' timers. What falls due
+// at the same instant runs in that order.
 func (l *PartitionedLog) Advance(ms int64) error {
 	if ms <= 0 {
 		return fmt.Errorf("advance needs a positive duration, got %dms", ms)
@@ -89,7 +93,8 @@ func (l *PartitionedLog) Advance(ms int64) error {
 			// next Advance rather than stall the clock.
 			group = max(group, l.now)
 		}
-		next := check
+		replication := l.nextReplication()
+		next := min(check, replication)
 		if hasGroup && group < next {
 			next = group
 		}
@@ -99,6 +104,9 @@ func (l *PartitionedLog) Advance(ms int64) error {
 		l.now = next
 		if check == next {
 			l.runRetention()
+		}
+		if replication == next {
+			l.runReplication()
 		}
 		if hasGroup && group == next {
 			if next == groupsRanAt {
@@ -130,6 +138,7 @@ func (l *PartitionedLog) Clone() *PartitionedLog {
 		events:     slices.Clone(l.events),
 		eventsHead: l.eventsHead,
 		groups:     l.groups.clone(),
+		cluster:    l.cluster.clone(),
 	}
 	for name, t := range l.topics {
 		c.topics[name] = t.clone()

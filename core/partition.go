@@ -10,7 +10,7 @@ type partition struct {
 	records  []Record
 	segments []segment // oldest first; the last one is the active segment; never empty
 	logStart int64     // first offset a reader may ask for
-	next     int64     // the next offset to assign: the high watermark
+	next     int64     // the next offset to assign: the leader's log end offset
 	// activeSince is the timestamp of the active segment's first record,
 	// which segment.ms measures from (meaningless while it is empty).
 	activeSince int64
@@ -18,6 +18,8 @@ type partition struct {
 	// horizons lists, in offset order, tombstones a cleaning has seen and
 	// when they may go (Kafka 3.1+ stores this delete horizon in the batch).
 	horizons []tombstoneHorizon
+
+	replicas *replicaSet // where its replicas live and how far each got (replica.go)
 }
 
 // segment describes one segment file: the records with offsets from base up
@@ -46,7 +48,7 @@ func newPartition(base, now int64) *partition {
 }
 
 func (p *partition) clone() *partition {
-	return &partition{
+	c := &partition{
 		records:     slices.Clone(p.records),
 		segments:    slices.Clone(p.segments),
 		logStart:    p.logStart,
@@ -54,6 +56,10 @@ func (p *partition) clone() *partition {
 		activeSince: p.activeSince,
 		horizons:    slices.Clone(p.horizons),
 	}
+	if p.replicas != nil {
+		c.replicas = p.replicas.clone()
+	}
+	return c
 }
 
 // recordOverheadBytes is what the playground adds to len(key)+len(value) for

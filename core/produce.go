@@ -7,13 +7,15 @@ import "fmt"
 // negative; for a keyed record, Kafka's murmur2 partitioner (PartitionFor);
 // for a keyless record, round-robin across the partitions or, with the
 // topic's partitioner=sticky, the sticky behaviour of newer Java clients.
-// The record's offset is the partition's high watermark and its timestamp
-// the virtual clock.
+// The record's offset is the leader's log end offset and its timestamp the
+// virtual clock. With replicas, req.Acks decides when the producer is
+// answered (see replica.go).
 //
 // Refused, with nothing changed: an unknown topic, an explicit partition out
 // of range, a tombstone without a key or with a value, a keyless record on a
-// compacted topic (Kafka refuses those too), and a record larger than
-// Kafka's default message.max.bytes.
+// compacted topic (Kafka refuses those too), a record larger than Kafka's
+// default message.max.bytes, a partition that is offline, and acks=all
+// while fewer replicas than min.insync.replicas are in sync.
 func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 	t, err := l.topic(req.Topic)
 	if err != nil {
@@ -22,8 +24,17 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 	if err := checkProduce(t, &req); err != nil {
 		return ProduceResult{}, err
 	}
+	acks, err := checkAcks(req.Acks)
+	if err != nil {
+		return ProduceResult{}, err
+	}
 	p, reason := l.choosePartition(t, &req)
+	saved := l.savePartitioner(t)
 	p = l.commitPartitionChoice(t, &req, p)
+	if err := checkWritable(t, p, acks); err != nil {
+		l.restorePartitioner(t, saved)
+		return ProduceResult{}, err
+	}
 	part := t.partitions[p]
 	offset := part.next
 	value := req.Value
@@ -43,7 +54,8 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 		Tombstone: req.Tombstone,
 	}, recordSize(key, value), &t.config)
 	l.emit(Event{Kind: EventProduced, Topic: req.Topic, Partition: p, Offset: offset, Reason: reason})
-	return ProduceResult{Topic: req.Topic, Partition: p, Offset: offset, Reason: reason}, nil
+	ack := l.afterAppend(t, p, part, offset, acks)
+	return ProduceResult{Topic: req.Topic, Partition: p, Offset: offset, Reason: reason, Ack: ack}, nil
 }
 
 func checkProduce(t *topic, req *ProduceRequest) error {

@@ -23,18 +23,34 @@ func (l *PartitionedLog) Consume(topicName string, partition int, offset int64, 
 	if max < 1 || max > MaxConsume {
 		return nil, fmt.Errorf("%s/%d: max must be between 1 and %d, got %d", topicName, partition, MaxConsume, max)
 	}
-	if offset < p.logStart || offset > p.next {
+	if p.offline() {
+		return nil, offlineError(topicName, partition, p)
+	}
+	hw := p.highWatermark()
+	if offset < p.logStart || offset > hw {
 		return nil, fmt.Errorf("%s/%d: offset %d is out of range: the partition holds offsets %d up to the high watermark %d (OFFSET_OUT_OF_RANGE)",
-			topicName, partition, offset, p.logStart, p.next)
+			topicName, partition, offset, p.logStart, hw)
 	}
 	i := p.index(offset)
-	j := min(len(p.records), i+max)
+	j := min(p.index(hw), i+max)
 	return slices.Clone(p.records[i:j]), nil
 }
 
-// HighWatermark returns the partition's high watermark: the offset the next
-// record will get. It never decreases.
+// HighWatermark returns the partition's high watermark: the offset below
+// which records are committed and readable. With one replica it is the
+// offset the next record will get. It never decreases, except when an
+// unclean leader election loses records.
 func (l *PartitionedLog) HighWatermark(topicName string, partition int) (int64, error) {
+	_, p, err := l.partition(topicName, partition)
+	if err != nil {
+		return 0, err
+	}
+	return p.highWatermark(), nil
+}
+
+// LogEndOffset returns the offset the next record will get: the leader's
+// log end offset, at or above the high watermark.
+func (l *PartitionedLog) LogEndOffset(topicName string, partition int) (int64, error) {
 	_, p, err := l.partition(topicName, partition)
 	if err != nil {
 		return 0, err

@@ -69,13 +69,14 @@ func (l *PartitionedLog) retainBySize(t *topic, partition int, p *partition) {
 }
 
 // deletableSegments counts the leading segments that qualify, stopping at the
-// first that does not. An empty active segment never qualifies.
+// first that does not. An empty active segment never qualifies, nor does one
+// that reaches above the high watermark (as in Kafka).
 func (p *partition) deletableSegments(qualifies func(s *segment) bool) int {
 	n := 0
 	for n < len(p.segments) {
 		s := &p.segments[n]
 		lastAndEmpty := n == len(p.segments)-1 && s.bytes == 0
-		if lastAndEmpty || !qualifies(s) {
+		if lastAndEmpty || p.segmentEnd(n) > p.highWatermark() || !qualifies(s) {
 			break
 		}
 		n++

@@ -74,10 +74,14 @@ func (l *PartitionedLog) CreateTopic(name string, partitions int, configs map[st
 			return fmt.Errorf("topic %q: %v", name, err)
 		}
 	}
+	if err := l.checkReplication(name, &config); err != nil {
+		return err
+	}
 	t := &topic{name: name, config: config, sticky: -1}
 	for range partitions {
 		t.partitions = append(t.partitions, newPartition(0, l.now))
 	}
+	l.placeReplicas(t, 0)
 	l.topics[name] = t
 	i, _ := slices.BinarySearch(l.topicNames, name)
 	l.topicNames = slices.Insert(l.topicNames, i, name)
@@ -121,7 +125,11 @@ func (l *PartitionedLog) SetTopicConfig(topicName, name, value string) error {
 	if err := spec.set(&config, value); err != nil {
 		return fmt.Errorf("topic %q: %v", topicName, err)
 	}
+	if err := checkConfigChange(topicName, &t.config, &config); err != nil {
+		return err
+	}
 	t.config = config
+	l.onConfigChanged(t)
 	return nil
 }
 
@@ -167,9 +175,13 @@ func (l *PartitionedLog) AddPartitions(topicName string, count int) error {
 	case count > MaxPartitions:
 		return fmt.Errorf("topic %q: partitions must be at most %d, got %d", topicName, MaxPartitions, count)
 	}
+	if err := l.checkReplication(topicName, &t.config); err != nil {
+		return err
+	}
 	for range count - current {
 		t.partitions = append(t.partitions, newPartition(0, l.now))
 	}
+	l.placeReplicas(t, current)
 	l.emit(Event{Kind: EventPartitionsAdded, Topic: topicName, Count: count})
 	l.onPartitionsChanged(topicName)
 	return nil

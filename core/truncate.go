@@ -24,8 +24,8 @@ func (l *PartitionedLog) Truncate(topicName string, partition int, before int64)
 	if before < 0 {
 		return fmt.Errorf("%s/%d: cannot truncate before a negative offset (%d)", topicName, partition, before)
 	}
-	if before > p.next {
-		return fmt.Errorf("%s/%d: cannot truncate before offset %d: it is above the high watermark %d (OFFSET_OUT_OF_RANGE)", topicName, partition, before, p.next)
+	if hw := p.highWatermark(); before > hw {
+		return fmt.Errorf("%s/%d: cannot truncate before offset %d: it is above the high watermark %d (OFFSET_OUT_OF_RANGE)", topicName, partition, before, hw)
 	}
 	if before <= p.logStart {
 		return nil

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"plog/core"
 )
 
 // This file is the language's grammar as data: for every command, which
@@ -76,6 +78,8 @@ const (
 	MaxKeyspace = 100_000
 	// MaxPartitions is the most partitions one topic may have (the engine's bound).
 	MaxPartitions = 1000
+	// MaxBrokers is the most brokers a cluster may have (the engine's bound).
+	MaxBrokers = core.MaxBrokers
 )
 
 // TopicConfigs are the topic configs the language accepts, by Kafka's names
@@ -85,12 +89,15 @@ var topicConfigs = []argSpec{
 	{name: "cleanup.policy", kind: kindWordList, choices: []string{"compact", "delete"}},
 	{name: "delete.retention.ms", kind: kindMs},
 	{name: "min.compaction.lag.ms", kind: kindMs},
+	{name: "min.insync.replicas", kind: kindCount, min: 1, max: MaxBrokers},
 	{name: "partitioner", kind: kindChoice, choices: []string{"round-robin", "sticky"}},
+	{name: "replication.factor", kind: kindCount, min: 1, max: MaxBrokers},
 	{name: "retention.bytes", kind: kindBytes},
 	{name: "retention.ms", kind: kindMs},
 	{name: "segment.bytes", kind: kindBytes},
 	{name: "segment.ms", kind: kindMs},
 	{name: "segment.records", kind: kindCount, min: 1, max: 1 << 40, minusOne: true},
+	{name: "unclean.leader.election.enable", kind: kindBool},
 }
 
 // groupConfigs are the consumer group settings the language accepts.
