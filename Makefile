@@ -40,7 +40,9 @@ test-native:
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(GOROOT)/lib/wasm/go_js_wasm_exec" ./core/...
 
+# npm ci installs axe-core, which the accessibility test injects into the page.
 test-browser: chromium
+	cd e2e && npm ci --no-audit --no-fund
 	$(GO) test -count=1 ./e2e/
 
 # The browser tests need Chromium. Install it where we can (Debian, as root);

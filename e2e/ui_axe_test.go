@@ -1,0 +1,64 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// axeViolation is what axe-core reports of one broken rule.
+type axeViolation struct {
+	ID      string   `json:"id"`
+	Impact  string   `json:"impact"`
+	Help    string   `json:"help"`
+	Targets []string `json:"targets"`
+}
+
+// runAxe injects axe-core (installed by npm ci in e2e/) into the page and
+// returns its serious and critical violations.
+func runAxe(t *testing.T, b *browser) []axeViolation {
+	t.Helper()
+	source, err := os.ReadFile(filepath.Join(build.repo, "e2e", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		t.Fatalf("axe-core is not installed (run npm ci in e2e/, as make test does): %v", err)
+	}
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](string(source)+";true")); err != nil {
+		t.Fatalf("injecting axe-core: %v", err)
+	}
+	return eval[[]axeViolation](t, b, `axe.run(document, {resultTypes: ["violations"]}).then(r =>
+		r.violations.filter(v => v.impact === "serious" || v.impact === "critical").map(v => ({
+			id: v.id, impact: v.impact, help: v.help,
+			targets: v.nodes.slice(0, 5).map(n => n.target.join(" ")),
+		})))`)
+}
+
+// The page, full of everything it draws, has no serious or critical
+// accessibility violation in either theme.
+func TestUIAccessibility(t *testing.T) {
+	b := openPlayground(t, layoutScenario)
+	b.waitCount(t, `[data-topic][data-partition]`, 4)
+	// Show a produce's landing and an error, so they are checked too.
+	b.click(t, "#produce-send")
+	b.waitText(t, ".landing", "why")
+	b.fill(t, "#truncate-before", "abc")
+	b.click(t, "#truncate-go")
+	b.waitCount(t, `[data-control=truncate][role=alert]`, 1)
+
+	for _, scheme := range []string{"light", "dark"} {
+		_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.waitFor(t, fmt.Sprintf(`matchMedia("(prefers-color-scheme: %s)").matches`, scheme))
+		for _, v := range runAxe(t, b) {
+			t.Errorf("%s theme: %s (%s): %s at %s", scheme, v.ID, v.Impact, v.Help, strings.Join(v.Targets, ", "))
+		}
+	}
+}
