@@ -12,7 +12,8 @@
 //
 //   - topic: CreateTopics with the Kafka configs the script sets
 //     (retention.*, cleanup.policy, delete.retention.ms,
-//     min.compaction.lag.ms; segment.* are left to the broker, whose minimum
+//     min.compaction.lag.ms, replication.factor and the replication
+//     configs; segment.* are left to the broker, whose minimum
 //     segment size is far above the playground's, and segment.records and
 //     partitioner are the playground's own).
 //   - produce: a keyed record goes through franz-go's StickyKeyPartitioner,
@@ -25,8 +26,14 @@
 //   - join, leave, crash: each member is its own franz-go consumer client in
 //     the group (group id prefixed), with the group's strategy as balancer
 //     and its client id set to the member's name, so that the broker orders
-//     members as the playground does. Auto-commit is off; crash closes the
-//     client, which leaves at once instead of after session.timeout.ms.
+//     members as the playground does. Auto-commit is off unless the group's
+//     auto.commit is on; crash closes the client, which leaves at once
+//     instead of after session.timeout.ms. A static member (instance=)
+//     sends no LeaveGroup, as in Kafka; the run removes it as an admin
+//     before deleting its group.
+//   - advance: does not wait. Groups whose rebalance the playground ended
+//     are let to settle on the cluster too, so that rebalances end at the
+//     same points of the script on both sides.
 //   - poll: waits until the group is stable, then fetches until the member
 //     holds max records or all its partitions have been read to their end
 //     (or a timeout). The member keeps a position on every partition it owns
@@ -38,7 +45,8 @@
 //   - truncate: DeleteRecords. partitions: CreatePartitions.
 //   - config topic: IncrementalAlterConfigs; config group: applied to the
 //     members that join afterwards.
-//   - advance, compact, workloads: wall-clock time is not simulated, the
-//     broker's cleaner runs on its own schedule, and workloads are not run;
-//     what they change is reported as not compared.
+//   - compact, workloads, reset to-datetime: the broker's cleaner runs on
+//     its own schedule, workloads are not run, and record times are the wall
+//     clock's, not the playground's virtual clock; what they change is
+//     reported as an expected difference with its Reason.
 package kafkarun
