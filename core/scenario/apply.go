@@ -197,6 +197,8 @@ func (w *world) apply(c Command, step int) error {
 		return w.startConsumer(c)
 	case "stop":
 		return w.stop(c)
+	case "brokers", "broker":
+		return w.applyBrokerCommand(c)
 	}
 	return w.applyGroupCommand(c)
 }
@@ -233,22 +235,22 @@ func (w *world) createTopic(c Command) error {
 	return w.log.CreateTopic(c.Positional(0), partitions, configs(c))
 }
 
-// configTopic sets several configs at once, all or none: the values are
-// first tried on a scratch topic, where the engine checks them.
+// configTopic sets several configs at once, all or none.
 func (w *world) configTopic(c Command) error {
 	topic := c.Positional(1)
 	if _, err := w.log.TopicConfig(topic); err != nil {
 		return err
 	}
-	m := configs(c)
-	if err := core.NewPartitionedLog(0).CreateTopic(topic, 1, m); err != nil {
-		return err
-	}
+	// Configs are checked against each other and the topic's fixed
+	// replication factor on a copy, which replaces the engine only when
+	// every one is accepted.
+	scratch := w.log.Clone()
 	for _, a := range c.Args[2:] {
-		if err := w.log.SetTopicConfig(topic, a.Name, a.Value); err != nil {
+		if err := scratch.SetTopicConfig(topic, a.Name, a.Value); err != nil {
 			return err
 		}
 	}
+	w.log = scratch
 	return nil
 }
 
@@ -263,6 +265,7 @@ func (w *world) produce(c Command) error {
 	req := core.ProduceRequest{Topic: c.Positional(0), Partition: -1, Tombstone: c.HasFlag("tombstone")}
 	req.Key, req.HasKey = c.Value("key")
 	req.Value, _ = c.Value("value")
+	req.Acks, _ = c.Value("acks")
 	if _, ok := c.Value("partition"); ok {
 		req.Partition = intValue(c, "partition")
 	}

@@ -15,7 +15,7 @@
 //
 //	seed N
 //	topic NAME [partitions=N] [config=value ...]
-//	produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P]
+//	produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all]
 //	advance DURATION
 //	partitions TOPIC count=N
 //	config topic NAME config=value ... | config group NAME config=value ...
@@ -27,14 +27,24 @@
 //	poll GROUP MEMBER [max=N]
 //	commit GROUP MEMBER | commit GROUP TOPIC/PARTITION offset=N
 //	reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]
-//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V]
+//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all]
 //	consumer GROUP MEMBER rate=N/s [max=N] [commit]
 //	stop PRODUCER | stop GROUP MEMBER
+//	brokers N [replica.lag.time.max.ms=DURATION]
+//	broker crash|restart|isolate|heal ID | broker slow ID pace=N/s
 //
 // seed, if present, is the first command (the default seed is 0). A
 // produce without key= is keyless (key="" is the empty key, which is a
 // key). poll's max defaults to 500, Kafka's max.poll.records. A topic
 // gets 1 partition unless told otherwise, as with Kafka's num.partitions.
+//
+// Replication: a cluster has 3 brokers, numbered from 1, unless brokers says
+// otherwise; a topic's replication.factor (1 by default, as Kafka's
+// default.replication.factor), min.insync.replicas and
+// unclean.leader.election.enable are topic configs. acks defaults to all,
+// as in Kafka since 3.0. broker crash stops a broker (restart brings it back
+// with its log), isolate cuts it off from the other brokers, slow limits how
+// fast its followers copy, heal undoes isolate and slow.
 //
 // Workloads act as virtual time passes: a producer makes its k-th record at
 // start + ceil(k·period/count) with keys key-0, key-1, ... (sequence),

@@ -47,6 +47,20 @@ func EventText(e core.Event) string {
 		fmt.Fprintf(&b, " %s %s generation=%d", member, tp, e.Generation)
 	case core.EventClockAdvanced:
 		fmt.Fprintf(&b, " to=%s", formatDuration(e.Offset))
+	case core.EventBrokerCrashed, core.EventBrokerRestarted, core.EventBrokerIsolated, core.EventBrokerHealed, core.EventBrokerSlowed:
+		fmt.Fprintf(&b, " broker=%d", e.Broker)
+	case core.EventBrokersChanged:
+		fmt.Fprintf(&b, " brokers=%d", e.Count)
+	case core.EventISRShrunk, core.EventISRExpanded:
+		fmt.Fprintf(&b, " %s broker=%d isr-size=%d", tp, e.Broker, e.Count)
+	case core.EventLeaderElected:
+		fmt.Fprintf(&b, " %s leader=%d epoch=%d", tp, e.Broker, e.Generation)
+	case core.EventPartitionOffline:
+		b.WriteString(" " + tp)
+	case core.EventRecordsLost:
+		fmt.Fprintf(&b, " %s offsets=%d..%d lost=%d", tp, e.From, e.To, e.Count)
+	case core.EventAcknowledged, core.EventNotEnoughReplicas, core.EventProduceFailed:
+		fmt.Fprintf(&b, " %s offsets=%d..%d records=%d", tp, e.From, e.To, e.Count)
 	case EventError:
 	default:
 		// A kind this function does not know yet: every field that is set.

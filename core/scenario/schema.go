@@ -115,6 +115,13 @@ var groupConfigs = []argSpec{
 // Strategies are the partition assignment strategies a member may join with.
 var Strategies = []string{"range", "roundrobin", "sticky", "cooperative-sticky"}
 
+// AcksChoices are the producer acks settings: 0 (no answer), 1 (the
+// leader's), all (the in-sync replicas'; Kafka's default).
+var AcksChoices = []string{"0", "1", "all"}
+
+// BrokerActions are what the broker command does to a broker.
+var BrokerActions = []string{"crash", "restart", "isolate", "heal", "slow"}
+
 // KeyDistributions are the ways a producer workload picks keys.
 var KeyDistributions = []string{"none", "sequence", "uniform", "zipf"}
 
@@ -135,7 +142,7 @@ var commandSpecs = []*commandSpec{
 	},
 	{
 		name:       "produce",
-		usage:      "produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P]",
+		usage:      "produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all]",
 		positional: []argSpec{pos("topic", kindName)},
 		flags:      []string{"tombstone"},
 		named: []argSpec{
@@ -143,6 +150,7 @@ var commandSpecs = []*commandSpec{
 			{name: "value", kind: kindText},
 			{name: "count", kind: kindCount, min: 1, max: MaxProduceCount},
 			{name: "partition", kind: kindCount, min: 0, max: MaxPartitions - 1},
+			{name: "acks", kind: kindChoice, choices: AcksChoices},
 		},
 		check: checkProduce,
 	},
@@ -229,7 +237,7 @@ var commandSpecs = []*commandSpec{
 	},
 	{
 		name:       "producer",
-		usage:      "producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V]",
+		usage:      "producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all]",
 		positional: []argSpec{pos("workload", kindName), pos("topic", kindName)},
 		named: []argSpec{
 			{name: "rate", kind: kindRate, required: true},
@@ -237,6 +245,7 @@ var commandSpecs = []*commandSpec{
 			{name: "keyspace", kind: kindCount, min: 1, max: MaxKeyspace},
 			{name: "exponent", kind: kindDecimal},
 			{name: "value", kind: kindText},
+			{name: "acks", kind: kindChoice, choices: AcksChoices},
 		},
 		check: checkProducer,
 	},
@@ -254,6 +263,19 @@ var commandSpecs = []*commandSpec{
 		name:       "stop",
 		usage:      "stop PRODUCER | stop GROUP MEMBER",
 		positional: []argSpec{pos("workload", kindName), {name: "member", kind: kindName, optional: true}},
+	},
+	{
+		name:       "brokers",
+		usage:      "brokers N [replica.lag.time.max.ms=DURATION]",
+		positional: []argSpec{{name: "count", kind: kindCount, min: 1, max: MaxBrokers}},
+		named:      []argSpec{{name: "replica.lag.time.max.ms", kind: kindMs}},
+	},
+	{
+		name:       "broker",
+		usage:      "broker crash|restart|isolate|heal ID | broker slow ID pace=N/s",
+		positional: []argSpec{{name: "action", kind: kindChoice, choices: BrokerActions}, {name: "broker", kind: kindCount, min: 1, max: MaxBrokers}},
+		named:      []argSpec{{name: "pace", kind: kindRate}},
+		check:      checkBroker,
 	},
 }
 
@@ -509,6 +531,17 @@ func checkProducer(c *Command) error {
 		return &Error{Line: c.Line, Col: c.endCol, Msg: "keys=zipf needs exponent=X (1 is classic Zipf; higher is more skewed)"}
 	case keys != "zipf" && hasExponent:
 		return errAt(c, exponent, "exponent= applies to keys=zipf")
+	}
+	return nil
+}
+
+func checkBroker(c *Command) error {
+	pace, hasPace := c.arg("pace")
+	switch {
+	case c.Positional(0) == "slow" && !hasPace:
+		return &Error{Line: c.Line, Col: c.endCol, Msg: "broker slow needs pace=N/s: how many records per second its followers copy"}
+	case c.Positional(0) != "slow" && hasPace:
+		return errAt(c, pace, "pace= applies to broker slow")
 	}
 	return nil
 }

@@ -17,6 +17,11 @@ type State struct {
 	Seed   int64        `json:"seed"`
 	Topics []TopicState `json:"topics"`
 	Groups []GroupState `json:"groups"`
+	// Brokers and ReplicaLagTimeMaxMs are set only when replication is in
+	// use (core.PartitionedLog.ReplicationInUse), as are the replication
+	// fields of partitions and records.
+	Brokers             []BrokerState `json:"brokers,omitempty"`
+	ReplicaLagTimeMaxMs int64         `json:"replica_lag_time_max_ms,omitempty"`
 }
 
 // TopicState is one topic.
@@ -33,6 +38,7 @@ type PartitionState struct {
 	LogStartOffset int64         `json:"log_start_offset"`
 	HighWatermark  int64         `json:"high_watermark"`
 	Records        []RecordState `json:"records"`
+	PartitionReplicationState
 }
 
 // RecordState is one record.
@@ -41,6 +47,9 @@ type RecordState struct {
 	Key         *string `json:"key"`
 	Value       *string `json:"value"`
 	TimestampMs int64   `json:"timestamp_ms"`
+	// Ack is what its producer was told (acknowledged, pending, failed, or
+	// sent for acks=0); set only when replication is in use.
+	Ack string `json:"ack,omitempty"`
 }
 
 // GroupState is one consumer group.
@@ -116,6 +125,7 @@ func Snapshot(l *core.PartitionedLog) State {
 		}
 		st.Topics = append(st.Topics, t)
 	}
+	addReplication(l, &st)
 	return st
 }
 

@@ -44,6 +44,7 @@ func (st State) Text() string {
 			}
 		}
 	}
+	writeReplicationText(&b, st)
 	for _, g := range st.Groups {
 		b.WriteByte('\n')
 		writeGroupText(&b, g)

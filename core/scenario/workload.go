@@ -40,6 +40,7 @@ type workload struct {
 	zipf     *zipfTable // shared between clones: never changed once built
 	value    string     // "" means "<name>-<n>"
 	hasValue bool
+	acks     string // "" is the engine's default, all
 	rng      rand.PCG
 
 	// consumer
@@ -102,7 +103,7 @@ func workloadRandom(seed int64, name string) rand.PCG {
 
 // next returns the record the producer makes for its n-th action (n from 0).
 func (w *workload) next(n int64) core.ProduceRequest {
-	req := core.ProduceRequest{Topic: w.topic, Partition: -1}
+	req := core.ProduceRequest{Topic: w.topic, Partition: -1, Acks: w.acks}
 	r := rand.New(&w.rng)
 	switch w.keys {
 	case "sequence":
@@ -140,6 +141,7 @@ func newProducer(c Command, seed, now int64) (workload, error) {
 	if v, ok := c.Value("value"); ok {
 		w.value, w.hasValue = v, true
 	}
+	w.acks, _ = c.Value("acks")
 	if w.keys == "zipf" {
 		s, err := strconv.ParseFloat(mustValue(c, "exponent"), 64)
 		if err != nil {

@@ -1,0 +1,180 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"plog/core"
+)
+
+// BrokerState is one broker of the cluster.
+type BrokerState struct {
+	ID       int    `json:"id"`
+	Down     bool   `json:"down,omitempty"`
+	Isolated bool   `json:"isolated,omitempty"`
+	Pace     string `json:"pace,omitempty"` // a slowed broker's copy rate, e.g. 5/s
+	Leads    int    `json:"leads"`          // partitions it leads
+	Follows  int    `json:"follows"`        // other replicas it holds
+}
+
+// PartitionReplicationState is where a partition's replicas are and how far
+// each got; every field is left out when replication is not in use.
+type PartitionReplicationState struct {
+	// LogEndOffset is the leader's log end: records from the high
+	// watermark up to it are not committed yet.
+	LogEndOffset *int64 `json:"log_end_offset,omitempty"`
+	// Leader is the leader's broker id; absent when the partition is
+	// offline, which Offline and OfflineReason say.
+	Leader        *int           `json:"leader,omitempty"`
+	LeaderEpoch   *int           `json:"leader_epoch,omitempty"`
+	ISR           []int          `json:"isr,omitempty"`
+	Replicas      []ReplicaState `json:"replicas,omitempty"`
+	Offline       bool           `json:"offline,omitempty"`
+	OfflineReason string         `json:"offline_reason,omitempty"`
+}
+
+// ReplicaState is one replica of a partition, in assignment order.
+type ReplicaState struct {
+	Broker       int   `json:"broker"`
+	Leader       bool  `json:"leader,omitempty"`
+	InSync       bool  `json:"in_sync"`
+	LogEndOffset int64 `json:"log_end_offset"`
+	// MatchOffset is where its log parts from the leader's: records it
+	// holds from there on (from an earlier leader) go when it truncates.
+	MatchOffset int64 `json:"match_offset"`
+}
+
+// addReplication fills the replication fields when replication is in use.
+func addReplication(l *core.PartitionedLog, st *State) {
+	if !l.ReplicationInUse() {
+		return
+	}
+	st.ReplicaLagTimeMaxMs = l.ReplicaLagTimeMaxMs()
+	for _, b := range l.Brokers() {
+		bs := BrokerState{ID: b.ID, Down: b.Down, Isolated: b.Isolated, Leads: b.Leads, Follows: b.Follows}
+		if b.PaceRecords > 0 {
+			bs.Pace = core.FormatPace(b.PaceRecords, b.PaceMs)
+		}
+		st.Brokers = append(st.Brokers, bs)
+	}
+	for ti := range st.Topics {
+		t := &st.Topics[ti]
+		for pi := range t.Partitions {
+			ps := &t.Partitions[pi]
+			v, err := l.Replication(t.Name, ps.Partition)
+			if err != nil {
+				continue
+			}
+			ps.LogEndOffset = &v.LogEndOffset
+			if !v.Offline {
+				ps.Leader = &v.Leader
+			}
+			ps.LeaderEpoch = &v.LeaderEpoch
+			ps.ISR = v.ISR
+			ps.Offline, ps.OfflineReason = v.Offline, v.OfflineReason
+			for _, r := range v.Replicas {
+				ps.Replicas = append(ps.Replicas, ReplicaState{Broker: r.Broker, Leader: r.Leader, InSync: r.InSync, LogEndOffset: r.LogEndOffset, MatchOffset: r.MatchOffset})
+			}
+			run := 0
+			for ri := range ps.Records {
+				rec := &ps.Records[ri]
+				for run < len(v.Acks) && v.Acks[run].To <= rec.Offset {
+					run++
+				}
+				if run < len(v.Acks) && v.Acks[run].From <= rec.Offset {
+					rec.Ack = string(v.Acks[run].Status)
+				}
+			}
+		}
+	}
+}
+
+// writeReplicationText writes the brokers and, like kafka-topics --describe,
+// each partition's leader, replicas and ISR, with the high watermark, each
+// replica's log end offset and what the producers were told.
+func writeReplicationText(b *strings.Builder, st State) {
+	if len(st.Brokers) == 0 {
+		return
+	}
+	b.WriteByte('\n')
+	tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "BROKER\tSTATUS\tLEADS\tFOLLOWS")
+	for _, br := range st.Brokers {
+		status := "up"
+		switch {
+		case br.Down:
+			status = "down"
+		case br.Isolated && br.Pace != "":
+			status = "isolated, slowed to " + br.Pace
+		case br.Isolated:
+			status = "isolated"
+		case br.Pace != "":
+			status = "slowed to " + br.Pace
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\n", br.ID, status, br.Leads, br.Follows)
+	}
+	tw.Flush()
+	b.WriteByte('\n')
+	tw = tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOPIC\tPARTITION\tLEADER\tEPOCH\tREPLICAS\tISR\tHIGH-WATERMARK\tLOG-END-OFFSETS")
+	for _, t := range st.Topics {
+		for _, p := range t.Partitions {
+			leader := "none (offline)"
+			if p.Leader != nil {
+				leader = strconv.Itoa(*p.Leader)
+			}
+			var replicas, ends []string
+			for _, r := range p.Replicas {
+				replicas = append(replicas, strconv.Itoa(r.Broker))
+				end := fmt.Sprintf("%d:%d", r.Broker, r.LogEndOffset)
+				if r.MatchOffset < r.LogEndOffset {
+					end += fmt.Sprintf("(diverges@%d)", r.MatchOffset)
+				}
+				ends = append(ends, end)
+			}
+			var isr []string
+			for _, id := range p.ISR {
+				isr = append(isr, strconv.Itoa(id))
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%d\t%s\n", t.Name, p.Partition, leader, deref(p.LeaderEpoch), strings.Join(replicas, ","),
+				strings.Join(isr, ","), p.HighWatermark, strings.Join(ends, " "))
+		}
+	}
+	tw.Flush()
+	for _, t := range st.Topics {
+		for _, p := range t.Partitions {
+			if p.Offline {
+				fmt.Fprintf(b, "%s/%d offline: %s\n", t.Name, p.Partition, p.OfflineReason)
+			}
+			if acks := acksText(p.Records); acks != "" {
+				fmt.Fprintf(b, "%s/%d acks:%s\n", t.Name, p.Partition, acks)
+			}
+		}
+	}
+}
+
+// acksText writes runs of records with one ack status as " 0..3 acknowledged
+// 3..5 pending", by offset.
+func acksText(records []RecordState) string {
+	var b strings.Builder
+	for i := 0; i < len(records); {
+		j := i
+		for j < len(records) && records[j].Ack == records[i].Ack {
+			j++
+		}
+		if records[i].Ack != "" {
+			fmt.Fprintf(&b, " %d..%d %s", records[i].Offset, records[j-1].Offset+1, records[i].Ack)
+		}
+		i = j
+	}
+	return b.String()
+}
+
+func deref(n *int) int {
+	if n == nil {
+		return 0
+	}
+	return *n
+}
