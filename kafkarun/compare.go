@@ -62,6 +62,7 @@ var shortReasons = map[Reason]string{
 	ReasonPollOrder:       "poll order",
 	ReasonAutoCommit:      "auto-commit",
 	ReasonDatetime:        "to-datetime",
+	ReasonBrokers:         "broker failures",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,

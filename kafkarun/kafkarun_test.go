@@ -492,3 +492,33 @@ advance 5s
 		}
 	}
 }
+
+// TestReplicationScenarioRunsOnOneBroker: a scenario written for three
+// brokers runs on a one-broker cluster: the replication factor is lowered
+// to fit, broker failures are not run, and the comparison says both.
+func TestReplicationScenarioRunsOnOneBroker(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+brokers 3
+topic orders partitions=2 replication.factor=3 min.insync.replicas=2
+produce orders key=acct-1 value=a count=3 acks=all
+broker crash 2
+produce orders key=acct-2 value=b acks=1
+`)
+	if !res.Comparison.OK() {
+		t.Fatalf("unexplained differences:\n%s", res.Comparison.Text())
+	}
+	text := res.Comparison.Text()
+	for _, want := range []string{
+		"replication.factor=3 lowered to 1",
+		"min.insync.replicas=2 lowered to 1",
+		"broker crash 2: not run",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("comparison does not say %q:\n%s", want, text)
+		}
+	}
+	if n := len(res.Cluster.Topics[0].Partitions[0].Records) + len(res.Cluster.Topics[0].Partitions[1].Records); n != 4 {
+		t.Errorf("the cluster holds %d records, want 4", n)
+	}
+}

@@ -28,6 +28,8 @@ const (
 	ReasonPollOrder  Reason = "which partitions a poll limited by max reads first is the client's fetch order"
 	ReasonAutoCommit Reason = "auto-commit follows the wall clock on a cluster, the virtual clock in the playground"
 	ReasonDatetime   Reason = "reset to-datetime is in virtual time, which the cluster's record timestamps do not follow"
+	ReasonBrokers    Reason = "broker failures (crash, isolate, slow) are not run on a cluster: " +
+		"what the playground's replicas lost, refused or held back below the high watermark, the cluster keeps"
 )
 
 // marks records, while the script runs, what may differ and why, and what
@@ -38,6 +40,9 @@ type marks struct {
 	groups     map[string]Reason
 	notes      []string
 	advancedMs int64
+	// brokerFailures is set once the script fails a broker: from then on
+	// any topic's log may differ.
+	brokerFailures bool
 }
 
 func newMarks() marks {
@@ -77,7 +82,13 @@ func (m *marks) partitionReason(t tp) Reason {
 	if why, ok := m.partitions[t]; ok {
 		return why
 	}
-	return m.topics[t.topic]
+	if why, ok := m.topics[t.topic]; ok {
+		return why
+	}
+	if m.brokerFailures {
+		return ReasonBrokers
+	}
+	return ""
 }
 
 // offsetReason is why a group's offset on a partition may differ.
@@ -125,6 +136,11 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) {
 	case "advance":
 		ms, _ := core.ParseDuration(c.Positional(0))
 		r.marks.advancedMs += ms
+	case "broker":
+		r.marks.brokerFailures = true
+		r.marks.note(fmt.Sprintf("line %d: %s: not run; the cluster's brokers stay up", c.Line, c))
+	case "brokers":
+		r.marks.note(fmt.Sprintf("line %d: %s: not run; the cluster has the brokers it has", c.Line, c))
 	case "compact":
 		r.marks.note("compact " + c.Positional(0) + ": not run; the broker's cleaner compacts on its own schedule")
 	case "producer":

@@ -274,7 +274,7 @@ func (r *runner) prefixed(names []string) []string {
 // apply runs one command on the cluster.
 func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 	switch c.Name {
-	case "seed", "compact", "producer", "consumer", "stop":
+	case "seed", "compact", "producer", "consumer", "stop", "brokers", "broker":
 		return nil // not run on a cluster: markAfter noted what they change
 	case "advance":
 		return r.settleStable(ctx)

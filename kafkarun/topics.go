@@ -83,7 +83,9 @@ func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
 	}
 	replicas := -1 // the broker's default.replication.factor
 	if _, ok := c.Value("replication.factor"); ok {
-		replicas = intArg(c, "replication.factor")
+		if replicas, err = r.fitReplicas(ctx, topic, configs, intArg(c, "replication.factor")); err != nil {
+			return err
+		}
 	}
 	resp, err := r.admin.CreateTopic(ctx, int32(partitions), int16(replicas), configs, r.opts.Prefix+topic)
 	if err == nil {
@@ -104,6 +106,31 @@ func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
 	r.created = append(r.created, topic)
 	r.partitions[topic] = partitions
 	return r.waitForPartitions(ctx, topic, partitions)
+}
+
+// fitReplicas lowers a replication factor the cluster has too few brokers
+// for (a playground scenario may have three brokers, a learner's machine
+// one), and min.insync.replicas with it, so that the topic can be created
+// and written with acks=all. The comparison is of the log, which does not
+// depend on how many copies it has.
+func (r *runner) fitReplicas(ctx context.Context, topic string, configs map[string]*string, want int) (int, error) {
+	brokers, err := r.admin.ListBrokers(ctx)
+	if err != nil {
+		return 0, err
+	}
+	have := len(brokers)
+	if have == 0 || want <= have {
+		return want, nil
+	}
+	r.marks.note(fmt.Sprintf("topic %s: replication.factor=%d lowered to %d, the cluster's number of brokers", topic, want, have))
+	if v := configs["min.insync.replicas"]; v != nil {
+		if n, err := strconv.Atoi(*v); err == nil && n > have {
+			lowered := strconv.Itoa(have)
+			configs["min.insync.replicas"] = &lowered
+			r.marks.note(fmt.Sprintf("topic %s: min.insync.replicas=%d lowered to %d with it", topic, n, have))
+		}
+	}
+	return have, nil
 }
 
 // waitForPartitions waits until the cluster's metadata shows the topic with
