@@ -1,0 +1,534 @@
+// Command pagebench measures plog's page in headless Chromium, served on
+// loopback by plog's own server: how long the page takes to be ready, cold
+// (a fresh profile) and with its service worker warm (a second visit); what
+// the wasm weighs on the wire; how long a produce click takes to show, with
+// a topic as full as a scenario may make it; and what the page holds in
+// memory then.
+//
+// It is a measuring program, not a test: it fails only when it cannot
+// measure. It builds the wasm and the site into a temporary directory, as
+// the browser tests do, and prints each sample as a line of `go test -bench`
+// output, which cmd/benchreport reads:
+//
+//	go run ./cmd/pagebench -runs 5
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/heapprofiler"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"plog/core/scenario"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("pagebench: ")
+	runs := flag.Int("runs", 5, "how many times to measure each figure, each time in a fresh browser")
+	clicks := flag.Int("clicks", 2, "produce clicks measured per run")
+	flag.Parse()
+	if *runs < 1 || *clicks < 1 || *runs**clicks > fullHeadroom {
+		log.Fatalf("-runs and -clicks must be at least 1, with at most %d clicks in all", fullHeadroom)
+	}
+	if err := run(*runs, *clicks); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// fullHeadroom is how many records below scenario.MaxRecords the full page
+// starts, so that every measured produce click is accepted.
+const fullHeadroom = 10
+
+// fullScript fills a topic as far as a scenario may, keyless so the records
+// spread over the four partitions, in produce commands of at most
+// scenario.MaxProduceCount records.
+func fullScript() string {
+	var b strings.Builder
+	b.WriteString("seed 1\ntopic orders partitions=4\n")
+	for left := scenario.MaxRecords - fullHeadroom; left > 0; left -= scenario.MaxProduceCount {
+		fmt.Fprintf(&b, "produce orders value=v count=%d\n", min(left, scenario.MaxProduceCount))
+	}
+	return b.String()
+}
+
+func run(runs, clicks int) error {
+	chromium, err := findChromium()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "plog-pagebench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	site, dist, err := buildSite(dir)
+	if err != nil {
+		return fmt.Errorf("building the site: %w", err)
+	}
+	url, stop, err := serve(site, dist)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	link, err := scenario.EncodeLink(fullScript())
+	if err != nil {
+		return err
+	}
+	full := url + "#" + link
+
+	version, err := browserVersion(chromium, dir)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("browser: %s\n", version)
+	fmt.Printf("records: %d\n", scenario.MaxRecords-fullHeadroom)
+	fmt.Printf("max-records: %d\n", scenario.MaxRecords)
+	if err := printSizes(dist); err != nil {
+		return err
+	}
+	for i := range runs {
+		log.Printf("run %d of %d", i+1, runs)
+		if err := measureVisits(chromium, dir, url); err != nil {
+			return err
+		}
+		if err := measureFull(chromium, dir, full, clicks); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findChromium returns the browser to drive: $PLOG_CHROMIUM, else Debian's
+// chromium, as the browser tests do.
+func findChromium() (string, error) {
+	if p := os.Getenv("PLOG_CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("no Chromium found: install it (Debian: apt-get install -y chromium) or set PLOG_CHROMIUM")
+}
+
+// buildSite builds the wasm as `make wasm` does and generates the site for
+// the root of a host, returning the site's server and the site.
+func buildSite(dir string) (site, dist string, err error) {
+	wasm := filepath.Join(dir, "app.wasm")
+	site = filepath.Join(dir, "plog-site")
+	dist = filepath.Join(dir, "dist")
+	steps := []struct {
+		env  []string
+		args []string
+	}{
+		{[]string{"GOOS=js", "GOARCH=wasm"}, []string{"go", "build", "-ldflags", "-s -w", "-o", wasm, "./wasm"}},
+		{nil, []string{"go", "build", "-o", site, "."}},
+		{nil, []string{site, "-build-only", "-wasm", wasm, "-prefix", "/", "-out", dist}},
+	}
+	for _, s := range steps {
+		log.Print(strings.Join(s.args, " "))
+		cmd := exec.Command(s.args[0], s.args[1:]...)
+		cmd.Env = append(os.Environ(), s.env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("%s: %v\n%s", strings.Join(s.args, " "), err, out)
+		}
+	}
+	return site, dist, nil
+}
+
+// serve starts plog's server on a free loopback port and returns the page's
+// URL.
+func serve(site, dist string) (url string, stop func(), err error) {
+	cmd := exec.Command(site, "-serve-only", "-out", dist, "-prefix", "/", "-addr", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop = func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	lines := bufio.NewScanner(stdout)
+	for lines.Scan() {
+		// The server prints: plog: serving <dir> on http://127.0.0.1:PORT/
+		if _, u, ok := strings.Cut(lines.Text(), " on "); ok && strings.HasPrefix(u, "http://") {
+			go io.Copy(io.Discard, stdout)
+			return u, stop, nil
+		}
+	}
+	stop()
+	return "", nil, fmt.Errorf("plog's server exited before it said where it serves: %v", lines.Err())
+}
+
+// printSizes prints what the wasm weighs as built and as plog's server
+// sends it, compressed.
+func printSizes(dist string) error {
+	var sizes []string
+	for _, f := range []struct{ name, unit string }{
+		{"app.wasm", "raw-bytes"}, {"app.wasm.br", "brotli-bytes"}, {"app.wasm.gz", "gzip-bytes"},
+	} {
+		info, err := os.Stat(filepath.Join(dist, "web", f.name))
+		if err != nil {
+			return err
+		}
+		sizes = append(sizes, fmt.Sprintf("%d %s", info.Size(), f.unit))
+	}
+	fmt.Printf("BenchmarkPageWasmSize\t1\t%s\n", strings.Join(sizes, "\t"))
+	return nil
+}
+
+// sample prints one measurement as a benchmark line: name, one iteration,
+// then value and unit pairs.
+func sample(name string, values ...any) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Benchmark%s\t1", name)
+	for i := 0; i+1 < len(values); i += 2 {
+		fmt.Fprintf(&b, "\t%v %s", values[i], values[i+1])
+	}
+	fmt.Println(b.String())
+}
+
+// tab is one headless Chromium with a fresh profile and one page.
+type tab struct {
+	ctx    context.Context
+	cancel func()
+
+	mu          sync.Mutex
+	wasmRequest network.RequestID
+	wasmBytes   float64 // bytes received for the wasm, headers included
+}
+
+// observeScript runs before the page's own scripts in every document: it
+// notes when main[data-ready="true"] first appears (milliseconds since the
+// navigation began) and keeps the wasm instance, whose linear memory is the
+// Go heap of the page.
+const observeScript = `(() => {
+  const ready = () => {
+    if (window.plogReadyAt === undefined && document.querySelector('main[data-ready="true"]')) {
+      window.plogReadyAt = performance.now();
+    }
+  };
+  new MutationObserver(ready).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ["data-ready"]});
+  for (const name of ["instantiateStreaming", "instantiate"]) {
+    const original = WebAssembly[name];
+    if (!original) continue;
+    WebAssembly[name] = async function (...args) {
+      const result = await original.apply(WebAssembly, args);
+      if (result && result.instance) window.plogWasm = result.instance;
+      return result;
+    };
+  }
+})()`
+
+// newTab starts Chromium with a fresh profile under dir.
+func newTab(chromium, dir string) (*tab, error) {
+	profile, err := os.MkdirTemp(dir, "profile-")
+	if err != nil {
+		return nil, err
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.UserDataDir(profile),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1200, 800),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	t := &tab{ctx: ctx, cancel: func() {
+		cancelCtx()
+		cancelAlloc()
+		os.RemoveAll(profile)
+	}}
+	if err := chromedp.Do(ctx); err != nil {
+		t.cancel()
+		return nil, fmt.Errorf("starting Chromium (%s): %w", chromium, err)
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: observeScript}); err != nil {
+		t.cancel()
+		return nil, err
+	}
+	go func() {
+		for ev, err := range chromedp.Events(ctx, network.RequestWillBeSent) {
+			if err != nil {
+				return
+			}
+			if strings.HasSuffix(ev.Request.URL, "/app.wasm") {
+				t.mu.Lock()
+				t.wasmRequest = ev.RequestID
+				t.mu.Unlock()
+			}
+		}
+	}()
+	go func() {
+		for ev, err := range chromedp.Events(ctx, network.LoadingFinished) {
+			if err != nil {
+				return
+			}
+			t.mu.Lock()
+			if ev.RequestID == t.wasmRequest {
+				t.wasmBytes = ev.EncodedDataLength
+			}
+			t.mu.Unlock()
+		}
+	}()
+	return t, nil
+}
+
+// readyTimeout bounds how long a page may take to be ready on a busy
+// machine.
+const readyTimeout = 2 * time.Minute
+
+// visit navigates to url, waits until the page is ready and returns how
+// long that took from the start of the navigation.
+func (t *tab) visit(url string) (time.Duration, error) {
+	if err := chromedp.Do(t.ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
+		return 0, err
+	}
+	var ms float64
+	err := t.waitFor(readyTimeout, func() (bool, error) {
+		v, err := chromedp.Run(t.ctx, chromedp.Evaluate[*float64](`window.plogReadyAt === undefined ? null : window.plogReadyAt`))
+		if v != nil {
+			ms = *v
+		}
+		return v != nil, err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("%s not ready: %w", url, err)
+	}
+	return time.Duration(ms * float64(time.Millisecond)), nil
+}
+
+// waitFor calls done every 50 ms until it says so or the time is up.
+// (chromedp's Poll builds its predicate with new Function, which the page's
+// Content-Security-Policy forbids.)
+func (t *tab) waitFor(limit time.Duration, done func() (bool, error)) error {
+	deadline := time.Now().Add(limit)
+	for {
+		ok, err := done()
+		if ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("still waiting after %s (last error: %v)", limit, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// measureVisits opens the empty page in a fresh browser (cold), notes the
+// wasm's transfer and the page's memory, waits for the service worker to
+// take over, and opens it again (warm).
+func measureVisits(chromium, dir, url string) error {
+	t, err := newTab(chromium, dir)
+	if err != nil {
+		return err
+	}
+	defer t.cancel()
+	cold, err := t.visit(url)
+	if err != nil {
+		return err
+	}
+	sample("PageReadyCold", cold.Nanoseconds(), "ns/op")
+	t.mu.Lock()
+	transferred := t.wasmBytes
+	t.mu.Unlock()
+	if transferred > 0 {
+		sample("PageWasmTransfer", int64(transferred), "bytes")
+	}
+	if err := t.printMemory("PageMemoryEmpty"); err != nil {
+		return err
+	}
+	err = t.waitFor(readyTimeout, func() (bool, error) {
+		return chromedp.Run(t.ctx, chromedp.Evaluate[bool](
+			`navigator.serviceWorker.getRegistration().then(r => !!(r && r.active && r.active.state === "activated"))`,
+			chromedp.EvalAwaitPromise))
+	})
+	if err != nil {
+		return fmt.Errorf("the service worker never activated: %w", err)
+	}
+	warm, err := t.visit(url)
+	if err != nil {
+		return err
+	}
+	sample("PageReadyWarm", warm.Nanoseconds(), "ns/op")
+	return nil
+}
+
+// measureFull opens the full page in a fresh browser, notes how long it
+// took to be ready and what it holds in memory, then clicks Produce and
+// times each click until the frame that shows the new record.
+func measureFull(chromium, dir, url string, clicks int) error {
+	t, err := newTab(chromium, dir)
+	if err != nil {
+		return err
+	}
+	defer t.cancel()
+	ready, err := t.visit(url)
+	if err != nil {
+		return err
+	}
+	sample("PageReadyColdFull", ready.Nanoseconds(), "ns/op")
+	if err := t.printMemory("PageMemoryFull"); err != nil {
+		return err
+	}
+	for range clicks {
+		times, err := chromedp.Run(t.ctx, chromedp.Evaluate[[]float64](produceScript, chromedp.EvalAwaitPromise))
+		if err != nil {
+			return fmt.Errorf("produce click: %w", err)
+		}
+		sample("PageProduceToRepaint", msToNs(times[1]), "ns/op", msToNs(times[0]), "dom-ns")
+	}
+	return nil
+}
+
+func msToNs(ms float64) int64 { return int64(ms * 1e6) }
+
+// produceScript clicks Produce (the form holds key acct-1, value created,
+// count 1 when the page opens) and resolves to the milliseconds from the
+// click until the lanes' high watermarks count one more record, and until
+// the frame after that has run.
+const produceScript = `new Promise((resolve, reject) => {
+  const total = () => {
+    let n = 0;
+    for (const lane of document.querySelectorAll('[data-topic="orders"][data-partition]')) n += Number(lane.dataset.highWatermark);
+    return n;
+  };
+  const before = total();
+  let start = 0, shown = 0;
+  const observer = new MutationObserver(() => {
+    if (shown || total() <= before) return;
+    shown = performance.now();
+    observer.disconnect();
+    requestAnimationFrame(() => setTimeout(() => resolve([shown - start, performance.now() - start]), 0));
+  });
+  observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+  setTimeout(() => { observer.disconnect(); reject(new Error("no new record shown within 30 s")); }, 30000);
+  const send = document.querySelector("#produce-send");
+  if (!send) { reject(new Error("no #produce-send")); return; }
+  start = performance.now();
+  send.click();
+})`
+
+// printMemory prints what the page holds once the garbage is collected: the
+// wasm's linear memory (the Go heap, which never shrinks), the JavaScript
+// heap in use, and the proportional set size (resident memory, shared pages
+// split among the processes sharing them) of the browser's renderer
+// processes.
+func (t *tab) printMemory(name string) error {
+	if _, err := chromedp.Call(t.ctx, heapprofiler.CollectGarbage, cdp.Empty{}); err != nil {
+		return err
+	}
+	wasm, err := chromedp.Run(t.ctx, chromedp.Evaluate[float64](`window.plogWasm ? window.plogWasm.exports.mem.buffer.byteLength : 0`))
+	if err != nil {
+		return err
+	}
+	heap, err := chromedp.Call(t.ctx, runtime.GetHeapUsage, cdp.Empty{})
+	if err != nil {
+		return err
+	}
+	values := []any{int64(wasm), "wasm-bytes", int64(heap.UsedSize), "js-heap-bytes"}
+	if pss := rendererPSS(chromedp.FromContext(t.ctx).Browser.Process()); pss > 0 {
+		values = append(values, pss, "renderer-pss-bytes")
+	}
+	sample(name, values...)
+	return nil
+}
+
+// rendererPSS sums the proportional set size of the renderer processes
+// under the browser process, from /proc; 0 when it cannot tell.
+func rendererPSS(browserProcess *os.Process) int64 {
+	if browserProcess == nil {
+		return 0
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	parent := map[int]int{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after ')'.
+		if _, rest, ok := strings.Cut(string(stat), ") "); ok {
+			if fields := strings.Fields(rest); len(fields) > 1 {
+				parent[pid], _ = strconv.Atoi(fields[1])
+			}
+		}
+	}
+	under := func(pid int) bool {
+		for p := parent[pid]; p > 1; p = parent[p] {
+			if p == browserProcess.Pid {
+				return true
+			}
+		}
+		return false
+	}
+	var total int64
+	for pid := range parent {
+		if !under(pid) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if !strings.Contains(string(cmdline), "--type=renderer") {
+			continue
+		}
+		rollup, _ := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+		for line := range strings.SplitSeq(string(rollup), "\n") {
+			if v, ok := strings.CutPrefix(line, "Pss:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+				total += kb << 10
+			}
+		}
+	}
+	return total
+}
+
+// browserVersion asks a throwaway browser for its product and version.
+func browserVersion(chromium, dir string) (string, error) {
+	t, err := newTab(chromium, dir)
+	if err != nil {
+		return "", err
+	}
+	defer t.cancel()
+	v, err := chromedp.CallBrowser(t.ctx, browser.GetVersion, cdp.Empty{})
+	if err != nil {
+		return "", err
+	}
+	return v.Product, nil
+}
