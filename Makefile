@@ -60,9 +60,9 @@ chromium:
 		exit 1; \
 	fi
 
-## bench: run the benchmarks
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem $(NATIVE)
+## bench: run the benchmarks natively, in wasm (Node) and in Chromium; write BENCHMARKS.md
+bench: chromium
+	$(GO) run ./cmd/benchreport -out BENCHMARKS.md
 
 ## clean: remove what the build made
 clean:
