@@ -1,7 +1,7 @@
 // Package core is plog's engine: a deterministic, in-memory model of Kafka's
 // partitioned log. It holds topics, partitions, segments, offsets, the Java
 // client's partitioner, retention, compaction, consumer groups with Kafka's
-// assignors, lag and a virtual clock.
+// assignors, lag, replication over brokers and a virtual clock.
 //
 // The package is pure: it imports only the standard library, performs no I/O,
 // starts no goroutines, never reads the wall clock and draws randomness only
@@ -18,8 +18,14 @@
 // segment retention and compaction. Where it departs, it does so on purpose
 // and says so here:
 //
-//   - One replica, no broker: produce is acknowledged at once and the high
-//     watermark is the log end offset.
+//   - Replication is an overlay (replica.go, broker.go): with the default
+//     replication.factor of 1 a produce is acknowledged at once and the high
+//     watermark is the log end offset. Replicas are placed by Kafka's
+//     rack-unaware rule with a fixed start rather than a random one;
+//     followers fetch on a 500ms grid of virtual time; the controller
+//     notices a crashed broker at once; the producer never retries; a
+//     slowed broker's pace counts records, not bytes; every replica runs
+//     retention and compaction at the same moment as the leader.
 //   - Smaller defaults (DefaultTopicConfig lists them beside Kafka's) so that
 //     segments and retention show with a few dozen records.
 //   - segment.records is the playground's own config: it rolls a segment
