@@ -76,7 +76,15 @@ func (c *LagChart) Render() app.UI {
 			Attr("fill", "none").
 			Attr("points", points(box, stepXs(xs), stepYs(atLeastZero(s.Lag)))))
 	}
-	figure := chartFigure("lag", id, caption, box.svg(id, lines...), c.table(times, steps, series))
+	entries := []legendEntry{}
+	for i, s := range series {
+		entries = append(entries, legendEntry{Series: s.Name, Index: i % 8, Text: s.Name})
+	}
+	if c.AlertRecords > 0 {
+		entries = append(entries, legendEntry{Series: "alert", Text: fmt.Sprintf("alert at %d", c.AlertRecords)})
+	}
+	chart := app.Div().Body(box.svg(id, lines...), legend(entries))
+	figure := chartFigure("lag", id, caption, chart, c.table(times, steps, series))
 	return figure.DataSet("chart-group", c.Group)
 }
 

@@ -101,6 +101,10 @@ func (c *MovesChart) Render() app.UI {
 			Body(svgElem("title").Text(roundText(r))))
 	}
 	totals := c.totals()
+	entries := make([]legendEntry, len(totals))
+	for i, t := range totals {
+		entries[i] = legendEntry{Series: t.Strategy, Text: t.Strategy}
+	}
 	tables := app.Div().Body(
 		app.Table().Class("chart-table").Body(
 			app.Caption().Text("Each rebalance round"),
@@ -141,7 +145,7 @@ func (c *MovesChart) Render() app.UI {
 			})),
 		),
 	)
-	return chartFigure("moves", id, caption, box.svg(id, bars...), tables)
+	return chartFigure("moves", id, caption, app.Div().Body(box.svg(id, bars...), legend(entries)), tables)
 }
 
 func generationText(r RebalanceMoves) string {

@@ -96,6 +96,24 @@ func num(v float64) string {
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
+// legendEntry names one series of a chart; Index picks its colour.
+type legendEntry struct {
+	Series string
+	Index  int
+	Text   string
+}
+
+// legend lists a chart's series with their colours. Colour is not the only
+// cue: the table under the chart names every value.
+func legend(entries []legendEntry) app.UI {
+	return app.Ul().Class("chart-legend").Aria("label", "Legend").Body(
+		app.Range(entries).Slice(func(i int) app.UI {
+			e := entries[i]
+			return app.Li().DataSet("series", e.Series).DataSet("index", e.Index).Text(e.Text)
+		}),
+	)
+}
+
 // chartFigure is a chart with its caption and, folded under it, the table
 // that says the same in text.
 func chartFigure(kind, id, caption string, chart app.UI, table app.UI) app.HTMLFigure {

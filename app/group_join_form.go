@@ -100,7 +100,7 @@ func (f *GroupJoinForm) Render() app.UI {
 			),
 			app.Span().Class("help-row").Body(
 				app.Range(scenario.Strategies).Slice(func(i int) app.UI {
-					return &Help{Topic: scenario.Strategies[i]}
+					return app.Span().Body(app.Text(scenario.Strategies[i]), &Help{Topic: scenario.Strategies[i]})
 				}),
 			),
 			app.Label().Body(

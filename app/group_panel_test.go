@@ -240,3 +240,24 @@ func TestHelpOpensAndCloses(t *testing.T) {
 		t.Fatalf("an open help: %s", page)
 	}
 }
+
+// BenchmarkGroupReplayFollowsAProduce measures what the panel's replay adds
+// to each command on a log of about 100,000 records: applying the same line and
+// sampling the lag.
+func BenchmarkGroupReplayFollowsAProduce(b *testing.B) {
+	lines := []string{"topic orders partitions=8", "join g c1 topics=orders", "advance 5s", "poll g c1 max=10", "commit g c1"}
+	for range 9 {
+		lines = append(lines, "produce orders value=v count=10000")
+	}
+	lines = append(lines, "produce orders value=v count=9000") // room for the loop's records
+	var replay groupReplay
+	if err := replay.sync(lines); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		lines = append(lines, "produce orders key=k value=v")
+		if err := replay.sync(lines); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
