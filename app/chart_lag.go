@@ -1,7 +1,9 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"plog/core"
@@ -28,8 +30,10 @@ const noLag = -1
 
 // lagSeries is one line of the chart.
 type lagSeries struct {
-	Name string // "total" or "orders/0"
-	Lag  []float64
+	Name      string // "total" or "orders/0"
+	Topic     string
+	Partition int
+	Lag       []float64
 }
 
 // Render draws figure[data-chart=lag][data-chart-group=billing].
@@ -123,11 +127,14 @@ func (c *LagChart) series() (times []int64, steps []int, series []lagSeries) {
 				for j := range missing {
 					missing[j] = noLag
 				}
-				series = append(series, lagSeries{Name: name, Lag: missing})
+				series = append(series, lagSeries{Name: name, Topic: p.Topic, Partition: p.Partition, Lag: missing})
 			}
 			series[k].Lag[i] = float64(p.Lag)
 		}
 	}
+	slices.SortFunc(series, func(a, b lagSeries) int {
+		return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
+	})
 	return times, steps, append([]lagSeries{total}, series...)
 }
 

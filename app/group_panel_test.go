@@ -261,3 +261,110 @@ func BenchmarkGroupReplayFollowsAProduce(b *testing.B) {
 		}
 	}
 }
+
+func TestGroupPanelShowsBothRoundsOfACooperativeRebalance(t *testing.T) {
+	script := "topic orders partitions=4\njoin g c1 topics=orders strategy=cooperative-sticky\nadvance 5s\n" +
+		"join g c2 topics=orders strategy=cooperative-sticky\nadvance 10s\n"
+	p, _ := mountAt(t, mustLink(t, script))
+	g, _ := p.session.Log().Group("g")
+	if n := len(g.History); n != 3 || g.History[2].Round != 2 {
+		t.Fatalf("want the first rebalance then a two-round one, history %+v", g.History)
+	}
+	page := app.HTMLString(p)
+	if len(tagsWith(page, "data-rebalance", "done", "data-moved", "2")) != 1 {
+		t.Errorf("the cooperative rebalance should count 2 partitions moved over its rounds:\n%s", cardOf(page, "g"))
+	}
+	lost := tagsWith(page, "data-change-member", "c1")
+	gained := tagsWith(page, "data-change-member", "c2")
+	if len(lost) != 1 || len(gained) != 1 {
+		t.Fatalf("changes: c1 %v, c2 %v", lost, gained)
+	}
+	c2 := p.session.Log()
+	view, _ := c2.Group("g")
+	for _, m := range view.Members {
+		if m.ID == "c2" && !strings.Contains(gained[0], `data-gained="`+partitionList(m.Assignment)+`"`) {
+			t.Errorf("c2 gained %s; the page says %s", partitionList(m.Assignment), gained[0])
+		}
+	}
+	if !strings.Contains(lost[0], `data-lost="`) || strings.Contains(lost[0], `data-lost=""`) {
+		t.Errorf("c1 lost nothing, says the page: %s", lost[0])
+	}
+}
+
+func TestGroupPanelComparesStrategiesAndChartsRecords(t *testing.T) {
+	script := "topic orders partitions=6\nproduce orders key=hot value=v count=5\n" +
+		"join g c1 topics=orders\njoin g c2 topics=orders\njoin g c3 topics=orders\nadvance 5s\n"
+	p, _ := mountAt(t, mustLink(t, script))
+	page := app.HTMLString(p)
+	g := p.view.Groups[0]
+	if len(g.Movements) != 2 || g.Movements[0].Change != "c4 joins" || g.Movements[1].Change != "c1 leaves" {
+		t.Fatalf("movements = %+v", g.Movements)
+	}
+	for _, mv := range g.Movements {
+		for _, s := range mv.Strategies {
+			if len(tagsWith(page, "data-strategy", s.Strategy, "data-moved", strconv.Itoa(s.Moved))) == 0 {
+				t.Errorf("%s, %s: the table does not say %d moved", mv.Change, s.Strategy, s.Moved)
+			}
+		}
+	}
+	// Records per partition: the hot key's partition holds all five.
+	hot := "orders/" + strconv.Itoa(partitionOfKey(t, p, "hot"))
+	if !strings.Contains(page, `data-records-of="`+hot+`"`) {
+		t.Fatalf("no records row for %s", hot)
+	}
+	if len(tagsWith(page, "data-chart", "records", "data-chart-topic", "orders", "data-skew", "6.00")) != 1 {
+		t.Errorf("the records chart should give orders a skew of 6.00 (5 records in one of 6 partitions)")
+	}
+}
+
+// partitionOfKey is where the page's engine put a key.
+func partitionOfKey(t *testing.T, p *Playground, key string) int {
+	t.Helper()
+	for _, topic := range p.view.Topics {
+		for _, part := range topic.Partitions {
+			for _, r := range part.Records {
+				if r.HasKey && r.Key == key {
+					return part.Partition
+				}
+			}
+		}
+	}
+	t.Fatalf("no record with key %s", key)
+	return -1
+}
+
+func TestStoppedMembersComeBack(t *testing.T) {
+	script := "topic orders partitions=2\njoin g c1 topics=orders instance=i1\njoin g c2 topics=orders\nadvance 5s\n" +
+		"crash g c1\ncrash g c2\n"
+	p, _ := mountAt(t, mustLink(t, script))
+	g := p.view.Groups[0]
+	lines := map[string]string{}
+	for _, m := range g.Members {
+		gm := &GroupMember{Group: g.Name, Strategy: g.Strategy, Member: m, ComeBackID: comeBackID(g, m)}
+		lines[m.ID], _ = gm.line("come-back")
+	}
+	if lines["c1"] != "join g c1 topics=orders strategy=range instance=i1" {
+		t.Errorf("the static member comes back as %q", lines["c1"])
+	}
+	if lines["c2"] != "join g c3 topics=orders strategy=range" {
+		t.Errorf("the crashed dynamic member restarts as %q, want a new id", lines["c2"])
+	}
+	for id, line := range lines {
+		if _, err := p.session.Apply(line); err != nil {
+			t.Errorf("%s comes back with %q: %v", id, line, err)
+		}
+	}
+}
+
+func TestEveryHelpTopicHasText(t *testing.T) {
+	for _, name := range HelpTopics() {
+		topic := helpTopics[name]
+		if topic.Title == "" || len(topic.Text) < 40 {
+			t.Errorf("help %q is too thin: %+v", name, topic)
+		}
+	}
+	page := app.HTMLString(&Help{Topic: "no-such-topic"})
+	if !strings.Contains(page, "help-button") {
+		t.Error("an unknown topic must still render a working button")
+	}
+}
