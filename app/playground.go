@@ -426,6 +426,7 @@ func (p *Playground) Render() app.UI {
 					&LandingNote{Landing: p.landing},
 					&RemovalNote{Removal: p.removal},
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing},
+					&ReplicaView{Cluster: replicaSnapshotOf(p.session)},
 					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Lines: lines[:position]},
 				),
 			),
