@@ -41,6 +41,8 @@ type Playground struct {
 	urlUpdates     int // counts scheduled URL updates; only the latest runs
 	removalUpdates int // counts removal animations; only the latest clears
 	stopShortcuts  func()
+
+	share sharing // link options, autosave, the embedding page (share_link.go)
 }
 
 // The go-app actions by which components reach the root.
@@ -106,8 +108,9 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(lessonAction, p.handleLesson)
 	p.stopShortcuts = app.Window().AddEventListener("keydown", p.onKeyDown)
 	p.speed = 1
-	p.applyLink(ctx.Page().URL().Fragment)
+	p.applyLink(p.startingFragment(ctx))
 	p.ready = true
+	p.startSharing(ctx)
 }
 
 // OnDismount removes the page-wide keyboard listener.
@@ -115,6 +118,7 @@ func (p *Playground) OnDismount() {
 	if p.stopShortcuts != nil {
 		p.stopShortcuts()
 	}
+	p.stopSharing()
 }
 
 // handleApply runs a line against the session. On error the state is
@@ -126,6 +130,10 @@ func (p *Playground) handleApply(ctx app.Context, a app.Action) {
 		req, ok = applyRequest{Lines: []string{line}}, true
 	}
 	if !ok || p.session == nil {
+		return
+	}
+	if p.share.options.ReadOnly {
+		p.showError(ctx, req.Control, readOnlyRefusal)
 		return
 	}
 	p.run(ctx, req.Control, func() error { return p.applyLines(ctx, req.Lines) })
@@ -318,22 +326,13 @@ const urlDebounce = 400 * time.Millisecond
 // command has come for urlDebounce. It replaces the history entry rather than
 // adding one: back leaves the playground, as a learner expects.
 func (p *Playground) scheduleURLUpdate(ctx app.Context) {
+	p.postStep()
 	p.urlUpdates++
 	pending := p.urlUpdates
 	ctx.After(urlDebounce, func(ctx app.Context) {
-		if pending != p.urlUpdates || p.session == nil {
-			return
+		if pending == p.urlUpdates {
+			p.updateURL(ctx) // autosave.go: history, position and options, then autosave
 		}
-		link, err := scenario.EncodeLink(p.session.Script())
-		if err != nil {
-			p.err = "This scenario no longer fits in a link: " + err.Error()
-			return
-		}
-		link = scenario.Fragment{Link: link, At: -1, Lesson: p.lesson.name()}.String()
-		p.link = link // the fragment now says what the page shows: no reload on OnNav
-		u := *ctx.Page().URL()
-		u.Fragment = link
-		ctx.Page().ReplaceURL(&u)
 	})
 }
 
@@ -359,38 +358,16 @@ func (p *Playground) applyLink(link string) {
 			p.err = fmt.Sprintf("plog hit a bug while applying this scenario (please report it with the link): %v", r)
 		}
 	}()
-	p.session, p.err = loadLink(link)
+	p.session, p.share.options, p.err = loadFragment(link)
 	p.openLesson(link)
 	msg := p.err
 	p.refresh()
 	if msg != "" {
 		p.err = msg
 	}
-}
-
-// loadLink returns the session a link fragment (without '#') describes, and
-// why it is not all of it. A fragment with no scenario (empty, or only
-// parameters such as lesson=NAME) is the empty scenario.
-func loadLink(fragment string) (*scenario.Session, string) {
-	f, err := scenario.ParseFragment(fragment)
-	if err != nil {
-		return scenario.NewSession(), "This link cannot be read: " + err.Error()
+	if p.ready {
+		p.postStep() // a pasted link: the embedding page hears where the timeline is
 	}
-	if f.Link == "" {
-		return scenario.NewSession(), ""
-	}
-	script, err := scenario.DecodeLink(f.Link)
-	if err != nil {
-		return scenario.NewSession(), "This link holds no scenario plog can read: " + err.Error()
-	}
-	session, err := scenario.Load(script)
-	if session == nil {
-		session = scenario.NewSession()
-	}
-	if err != nil {
-		return session, "The scenario stopped early: " + err.Error()
-	}
-	return session, ""
 }
 
 // Render lays the page out: the controls beside the log on a wide screen,
@@ -404,12 +381,15 @@ func (p *Playground) Render() app.UI {
 	return app.Main().
 		Class("playground").
 		DataSet("ready", p.ready).
+		DataSet("embed", p.share.options.Embed).DataSet("readonly", p.share.options.ReadOnly).
 		Body(
+			app.If(p.share.options.Embed, p.embedBar()),
 			app.Header().Class("masthead").Body(
 				app.H1().Text("plog"),
 				app.P().Text("a playground for Kafka's partitioned log"),
 				app.Span().Class("clock").DataSet("time-ms", p.view.TimeMs).
 					Text("virtual time "+core.FormatDuration(p.view.TimeMs)),
+				p.shareMenu(),
 			),
 			app.If(p.err != "",
 				app.P().Class("alert").Aria("live", "assertive").Attr("role", "alert").Text(p.err),

@@ -1,7 +1,8 @@
 // Command wasm is plog's page in the browser: build it with GOOS=js
-// GOARCH=wasm into web/app.wasm. It registers the page's routes and hands
-// control to go-app. Natively it does nothing, so `go vet ./...` and native
-// builds still compile it.
+// GOARCH=wasm into web/app.wasm. It installs the browser bridges (clipboard,
+// storage, the embedding window, downloads, files: browser_wasm.go), registers
+// the page's routes and hands control to go-app. Natively it does nothing, so
+// `go vet ./...` and native builds still compile it.
 package main
 
 import (
@@ -11,6 +12,7 @@ import (
 )
 
 func main() {
+	plog.SetBrowser(newBrowser())
 	plog.Routes()
 	app.RunWhenOnBrowser()
 }

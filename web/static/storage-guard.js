@@ -18,12 +18,18 @@
     });
   }
 
+  const standIns = [];
   for (const name of ["localStorage", "sessionStorage"]) {
     try {
       window[name].length;
     } catch (err) {
       Object.defineProperty(window, name, { value: memoryStorage(), configurable: true });
+      standIns.push(name);
       console.info("plog: " + name + " is not available here (" + err.name + "); using memory instead");
     }
+  }
+  // The page reads this to say, once, that it cannot keep the learner's work.
+  if (standIns.length) {
+    Object.defineProperty(window, "plogStorageStandIns", { value: Object.freeze(standIns) });
   }
 })();

@@ -1,0 +1,257 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// Autosave: the page keeps the learner's workspace in the browser's local
+// storage, so that a page opened with no link reopens where they were, and a
+// list of recent scenarios to go back to. An embedded page (embed=1) neither
+// saves nor restores: it belongs to its course page, not to the learner's
+// workspace. Storage is a convenience: when it is unavailable or full the
+// page says so once and goes on, the URL still holds the scenario.
+const (
+	workspaceKey = "plog.workspace" // JSON savedWorkspace
+	recentKey    = "plog.recent"    // JSON []recentScenario, newest first
+)
+
+const (
+	// maxRecent is how many scenarios the recent list keeps.
+	maxRecent = 8
+	// maxRecentFragment is the largest fragment kept in the recent list:
+	// a few huge scenarios would fill the browser's few megabytes.
+	maxRecentFragment = 64 << 10
+)
+
+// savedWorkspace is the workspace the page reopens when opened with no link.
+type savedWorkspace struct {
+	ID       string `json:"id"`
+	Fragment string `json:"fragment"`
+}
+
+// recentScenario is one entry of the recent list.
+type recentScenario struct {
+	ID       string `json:"id"`
+	Fragment string `json:"fragment"`
+	Title    string `json:"title"`
+	Steps    int    `json:"steps"`
+	Saved    int64  `json:"saved"` // Unix milliseconds
+}
+
+// The go-app actions of sharing and files.
+const (
+	openAction = "plog/open" // value: openRequest
+	fileAction = "plog/file" // value: fileOpened
+)
+
+// openRequest asks the page to open a scenario from the recent list, or an
+// empty one.
+type openRequest struct {
+	ID       string // the recent entry; "" for a new scenario
+	Fragment string
+}
+
+// fileOpened is a file the learner picked or dropped, or why it could not
+// be read.
+type fileOpened struct {
+	File OpenedFile
+	Err  error
+}
+
+// startingFragment is the fragment the page opens with: the URL's, or when
+// the URL has none, the workspace saved last.
+func (p *Playground) startingFragment(ctx app.Context) string {
+	u := *ctx.Page().URL()
+	fragment := u.Fragment
+	u.Fragment = ""
+	p.share.base = u.String()
+	p.share.workspace = newWorkspaceID()
+	b := currentBrowser()
+	p.share.recent = loadRecent(b)
+	if fragment != "" {
+		return fragment
+	}
+	raw, err := b.LoadItem(workspaceKey)
+	if err != nil || raw == "" {
+		return ""
+	}
+	var w savedWorkspace
+	if json.Unmarshal([]byte(raw), &w) != nil || w.Fragment == "" {
+		return ""
+	}
+	if w.ID != "" {
+		p.share.workspace = w.ID
+	}
+	p.share.notice = "Welcome back: this is the scenario you were working on. Scenarios lists the others, and starts a new one."
+	u.Fragment = w.Fragment
+	ctx.Page().ReplaceURL(&u)
+	return w.Fragment
+}
+
+func newWorkspaceID() string {
+	return strconv.FormatInt(time.Now().UnixNano(), 36)
+}
+
+func loadRecent(b Browser) []recentScenario {
+	raw, err := b.LoadItem(recentKey)
+	if err != nil || raw == "" {
+		return nil
+	}
+	var recent []recentScenario
+	if json.Unmarshal([]byte(raw), &recent) != nil {
+		return nil
+	}
+	if len(recent) > maxRecent {
+		recent = recent[:maxRecent]
+	}
+	return recent
+}
+
+// startSharing runs once the page is ready: it listens for the actions of
+// the share menu and for files dropped on the page, says once when storage
+// is unavailable, and tells the embedding page it is ready.
+func (p *Playground) startSharing(ctx app.Context) {
+	ctx.Handle(openAction, p.handleOpen)
+	ctx.Handle(fileAction, p.handleFile)
+	b := currentBrowser()
+	p.share.stopDrop = b.OnFileDrop(func(f OpenedFile, err error) {
+		ctx.Dispatch(func(ctx app.Context) { p.openFile(ctx, f, err) })
+	})
+	if problem := b.StorageProblem(); problem != "" && !p.share.options.Embed {
+		p.storageTrouble("Autosave is off: " + problem)
+	}
+	p.postToParent(messageReady)
+}
+
+// stopSharing stops listening for dropped files.
+func (p *Playground) stopSharing() {
+	if p.share.stopDrop != nil {
+		p.share.stopDrop()
+	}
+}
+
+// storageTrouble says, once per page, that the browser keeps nothing.
+func (p *Playground) storageTrouble(why string) {
+	if p.share.warned {
+		return
+	}
+	p.share.warned = true
+	p.share.notice = why + ". The page works on, and its link still holds your scenario."
+}
+
+// autosave keeps the workspace and the recent list in storage. It runs
+// after the URL is written, so it saves what the URL says.
+func (p *Playground) autosave(fragment string) {
+	if p.share.options.Embed {
+		return
+	}
+	b := currentBrowser()
+	if b.StorageProblem() != "" {
+		return
+	}
+	w, _ := json.Marshal(savedWorkspace{ID: p.share.workspace, Fragment: fragment})
+	if err := b.SaveItem(workspaceKey, string(w)); err != nil {
+		p.storageTrouble(fmt.Sprintf("Autosave stopped: %v", err))
+		return
+	}
+	p.share.recent = withRecent(p.share.recent, p.recentEntry(fragment))
+	r, _ := json.Marshal(p.share.recent)
+	if err := b.SaveItem(recentKey, string(r)); err != nil {
+		p.storageTrouble(fmt.Sprintf("Autosave stopped: %v", err))
+	}
+}
+
+// recentEntry describes the current workspace for the recent list.
+func (p *Playground) recentEntry(fragment string) recentScenario {
+	lines := p.session.Lines()
+	return recentScenario{
+		ID:       p.share.workspace,
+		Fragment: fragment,
+		Title:    scenarioTitle(lines),
+		Steps:    len(lines),
+		Saved:    time.Now().UnixMilli(),
+	}
+}
+
+// withRecent puts an entry at the head of the recent list, in place of the
+// entry of the same workspace. Empty scenarios and huge ones stay out.
+func withRecent(recent []recentScenario, e recentScenario) []recentScenario {
+	out := make([]recentScenario, 0, maxRecent)
+	if e.Steps > 0 && len(e.Fragment) <= maxRecentFragment {
+		out = append(out, e)
+	}
+	for _, r := range recent {
+		if r.ID != e.ID && len(out) < maxRecent {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// scenarioTitle names a scenario by its topics, or its first line.
+func scenarioTitle(lines []string) string {
+	var topics []string
+	for _, l := range lines {
+		if name, ok := strings.CutPrefix(l, "topic "); ok {
+			name, _, _ = strings.Cut(name, " ")
+			topics = append(topics, name)
+		}
+	}
+	switch {
+	case len(topics) > 3:
+		return strings.Join(topics[:3], ", ") + fmt.Sprintf(" and %d more", len(topics)-3)
+	case len(topics) > 0:
+		return strings.Join(topics, ", ")
+	case len(lines) > 0:
+		return lines[0]
+	}
+	return "empty"
+}
+
+// handleOpen opens a scenario of the recent list, or a new empty one. The
+// workspace left behind stays in the list.
+func (p *Playground) handleOpen(ctx app.Context, a app.Action) {
+	req, ok := a.Value.(openRequest)
+	if !ok {
+		return
+	}
+	p.share.workspace = req.ID
+	if req.ID == "" {
+		p.share.workspace = newWorkspaceID()
+	}
+	p.share.notice = ""
+	p.applyLink(req.Fragment)
+	p.writeURL(ctx)
+}
+
+// writeURL writes the state into the URL now, without waiting for the
+// debounce: after opening a scenario, the address bar says so at once.
+func (p *Playground) writeURL(ctx app.Context) {
+	p.urlUpdates++
+	p.postStep()
+	p.updateURL(ctx)
+}
+
+// updateURL writes the state into the URL fragment, replacing the history
+// entry, and saves it.
+func (p *Playground) updateURL(ctx app.Context) {
+	if p.session == nil {
+		return
+	}
+	link, err := p.currentFragment()
+	if err != nil {
+		p.err = "This scenario no longer fits in a link: " + err.Error()
+		return
+	}
+	p.link = link // the fragment now says what the page shows: no reload on OnNav
+	u := *ctx.Page().URL()
+	u.Fragment = link
+	ctx.Page().ReplaceURL(&u)
+	p.autosave(link)
+}

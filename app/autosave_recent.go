@@ -1,0 +1,69 @@
+package app
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// RecentScenarios lists the scenarios the learner worked on in this
+// browser, newest first, and opens one; it also starts a new scenario and
+// opens a .plog file (or one dropped anywhere on the page).
+type RecentScenarios struct {
+	app.Compo
+
+	Recent  []recentScenario
+	Current string // the workspace shown now
+}
+
+// openFileInput is the id of the file picker.
+const openFileInput = "open-file"
+
+func open(id, fragment string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		ctx.NewActionWithValue(openAction, openRequest{ID: id, Fragment: fragment})
+	}
+}
+
+// pickFile reads the picked file off the UI goroutine: reading waits for
+// the browser.
+func (r *RecentScenarios) pickFile(ctx app.Context, e app.Event) {
+	b := currentBrowser()
+	ctx.Async(func() {
+		f, err := b.ReadPickedFile(openFileInput)
+		ctx.Dispatch(func(ctx app.Context) {
+			ctx.NewActionWithValue(fileAction, fileOpened{File: f, Err: err})
+		})
+	})
+}
+
+// Render draws the panel.
+func (r *RecentScenarios) Render() app.UI {
+	return app.Section().ID("scenarios-panel").Class("panel", "scenarios-panel").Aria("label", "scenarios").Body(
+		app.H2().Text("Scenarios"),
+		app.Div().Class("row").Body(
+			app.Button().Type("button").ID("new-scenario").OnClick(open("", "")).Text("New scenario"),
+		),
+		field(openFileInput, "Open a .plog file (or drop one on the page)",
+			app.Input().Type("file").ID(openFileInput).Accept(".plog,.txt,text/plain").OnChange(r.pickFile)),
+		app.If(len(r.Recent) == 0,
+			app.P().Class("hint").Text("Scenarios you work on are kept in this browser and listed here."),
+		).Else(
+			app.H3().Text("Recent"),
+			app.Ul().Class("recent").Body(
+				app.Range(r.Recent).Slice(func(i int) app.UI {
+					s := r.Recent[i]
+					saved := time.UnixMilli(s.Saved).Format("2 Jan 15:04")
+					b := app.Button().Type("button").Class("recent-open").DataSet("recent", s.ID).
+						OnClick(open(s.ID, s.Fragment)).Text(s.Title)
+					li := app.Li().DataSet("recent", s.ID)
+					if s.ID == r.Current {
+						li = li.Class("current").Aria("current", "true")
+					}
+					return li.Body(b, app.Span().Class("hint").Text(fmt.Sprintf(" %d steps · %s", s.Steps, saved)))
+				}),
+			),
+		),
+	)
+}

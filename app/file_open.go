@@ -1,0 +1,96 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// A scenario too long for a link travels as a .plog file: the script as
+// plogsim reads it (plogsim run FILE), with comments saying what it is. The
+// page writes one from the share dialog and opens one picked in the
+// Scenarios menu or dropped on the page.
+
+// plogFileName is the name a downloaded scenario is offered under.
+const plogFileName = "scenario.plog"
+
+// plogFile writes a history as a .plog file. The whole history goes in;
+// when the learner had gone back, a comment says which step they were at.
+func plogFile(lines []string, position int) string {
+	var b strings.Builder
+	b.WriteString("# A plog scenario. Open it in the playground (Scenarios, Open a .plog file,\n")
+	b.WriteString("# or drop it on the page), or run it: plogsim run FILE\n")
+	if position < len(lines) {
+		fmt.Fprintf(&b, "# The playground was at step %d of %d: plogsim run --at %d FILE shows that state.\n", position, len(lines), position)
+	}
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// handleFile opens a file the learner picked.
+func (p *Playground) handleFile(ctx app.Context, a app.Action) {
+	if f, ok := a.Value.(fileOpened); ok {
+		p.openFile(ctx, f.File, f.Err)
+	}
+}
+
+// openFile replaces the scenario with the one in a file, as a fresh
+// workspace. A file that fails part way keeps the commands before the
+// failing line, as a link does; one that cannot be read changes nothing.
+func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
+	if p.session == nil {
+		return
+	}
+	if p.share.options.ReadOnly {
+		p.err = readOnlyRefusal
+		return
+	}
+	if readErr != nil {
+		p.err = "The file could not be opened: " + readErr.Error()
+		return
+	}
+	name := f.Name
+	if name == "" {
+		name = "The file"
+	}
+	if len(f.Text) > scenario.MaxScriptBytes {
+		p.err = fmt.Sprintf("%s is %d bytes; a scenario holds at most %d.", name, len(f.Text), scenario.MaxScriptBytes)
+		return
+	}
+	p.playing = false
+	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
+	p.share.workspace, p.share.notice = newWorkspaceID(), ""
+	p.err = ""
+	func() {
+		defer func() {
+			// The engine promises never to panic; a panic in wasm would kill the page.
+			if r := recover(); r != nil {
+				p.session = scenario.NewSession()
+				p.err = fmt.Sprintf("plog hit a bug while opening %s (please report it with the file): %v", name, r)
+			}
+		}()
+		session, err := scenario.Load(f.Text)
+		if session == nil {
+			session = scenario.NewSession()
+		}
+		p.session = session
+		if err != nil {
+			p.err = fmt.Sprintf("%s stopped early: %v", name, err)
+		}
+	}()
+	msg := p.err
+	p.refresh()
+	if msg != "" {
+		p.err = msg
+	}
+	p.writeURL(ctx)
+}
+
+// readOnlyRefusal is what a read-only page says to an edit.
+const readOnlyRefusal = "This playground is read-only: step through it and play it, or open it in the full playground to change it."

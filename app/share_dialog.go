@@ -1,0 +1,154 @@
+package app
+
+import (
+	"fmt"
+	"html"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// maxShareFragment is the longest fragment the share dialog offers as a
+// link. Browsers keep much longer URLs, but chat apps, mail clients and
+// link shorteners cut them at a few thousand characters; above 8 KB the
+// dialog offers the scenario as a file.
+const maxShareFragment = 8 << 10
+
+// ShareDialog offers the scenario: its link, copied to the clipboard or
+// selected for copying by hand; a .plog file when the link is too long (and
+// always, for keeping); and an iframe snippet for a course page.
+type ShareDialog struct {
+	app.Compo
+
+	Lines    []string
+	Position int
+	Options  linkOptions
+	Base     string
+
+	embedReadOnly bool
+	status        string // what the last copy or download did
+	statusFor     string // the field or button the status is about
+}
+
+// The ids of the dialog's fields, which the copy buttons select when the
+// clipboard is out of reach.
+const (
+	shareLinkField = "share-link"
+	snippetField   = "embed-snippet"
+	downloadButton = "download-plog"
+)
+
+func (d *ShareDialog) copy(field, text string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		b := currentBrowser()
+		ctx.Async(func() {
+			err := b.CopyText(text)
+			ctx.Dispatch(func(ctx app.Context) {
+				d.statusFor = field
+				if err != nil {
+					b.SelectText(field)
+					d.status = "The browser does not let the page use the clipboard here (" + err.Error() +
+						"), so the text is selected: press Ctrl+C (⌘C on a Mac) to copy it."
+					return
+				}
+				d.status = "Copied."
+			})
+		})
+	}
+}
+
+func (d *ShareDialog) download(ctx app.Context, e app.Event) {
+	d.statusFor = downloadButton
+	if err := currentBrowser().Download(plogFileName, plogFile(d.Lines, d.Position)); err != nil {
+		d.status = "The download did not start: " + err.Error()
+		return
+	}
+	d.status = "Downloaded " + plogFileName + "."
+}
+
+func (d *ShareDialog) setEmbedReadOnly(ctx app.Context, e app.Event) {
+	d.embedReadOnly = ctx.JSSrc().Get("checked").Bool()
+}
+
+// statusOf shows the status of one field, if it is about that field.
+func (d *ShareDialog) statusOf(field string) app.UI {
+	text := ""
+	if d.statusFor == field {
+		text = d.status
+	}
+	return app.P().Class("share-status").ID(field+"-status").Attr("role", "status").Text(text)
+}
+
+// Render draws the dialog.
+func (d *ShareDialog) Render() app.UI {
+	fragment, err := fragmentOf(d.Lines, d.Position, d.Options)
+	if err != nil {
+		return app.Section().ID("share-dialog").Class("panel", "share-dialog").Aria("label", "share this scenario").Body(
+			app.H2().Text("Share this scenario"),
+			app.P().Attr("role", "alert").Text("This scenario does not fit in a link: "+err.Error()),
+			d.downloadRow(),
+		)
+	}
+	link := pageURL(d.Base, fragment)
+	embedURL := pageURL(d.Base, withOptions(fragment, true, d.embedReadOnly))
+	snippet := fmt.Sprintf(`<iframe src="%s" title="plog: a Kafka scenario" width="640" height="400" loading="lazy" style="border:1px solid #ccc"></iframe>`,
+		html.EscapeString(embedURL))
+	tooLong := len(fragment) > maxShareFragment
+	return app.Section().ID("share-dialog").Class("panel", "share-dialog").Aria("label", "share this scenario").
+		DataSet("fragment-bytes", len(fragment)).DataSet("too-long", tooLong).Body(
+		app.H2().Text("Share this scenario"),
+		field(shareLinkField, "Link to this scenario, at this step",
+			app.Input().Type("text").ID(shareLinkField).ReadOnly(true).Value(link)),
+		app.Div().Class("row").Body(
+			app.Button().Type("button").ID("copy-link").OnClick(d.copy(shareLinkField, link)).Text("Copy link"),
+		),
+		d.statusOf(shareLinkField),
+		app.If(tooLong,
+			app.P().Class("too-long").Text(fmt.Sprintf(
+				"This link is %s long. Links above %s get cut by browsers, chat apps and mail: share the scenario as a file instead.",
+				formatBytes(len(fragment)), formatBytes(maxShareFragment))),
+		),
+		d.downloadRow(),
+		app.H3().Text("Embed in a course page"),
+		app.Div().Class("field", "check").Body(
+			app.Input().Type("checkbox").ID("embed-readonly").Checked(d.embedReadOnly).OnChange(d.setEmbedReadOnly),
+			app.Label().For("embed-readonly").Text("read-only: step and play, no editing"),
+		),
+		field(snippetField, "HTML for an iframe (640×400)",
+			app.Textarea().ID(snippetField).ReadOnly(true).Rows(4).Text(snippet)),
+		app.Div().Class("row").Body(
+			app.Button().Type("button").ID("copy-snippet").OnClick(d.copy(snippetField, snippet)).Text("Copy snippet"),
+		),
+		d.statusOf(snippetField),
+	)
+}
+
+func (d *ShareDialog) downloadRow() app.UI {
+	return app.Div().Body(
+		app.Div().Class("row").Body(
+			app.Button().Type("button").ID(downloadButton).OnClick(d.download).Text("Download "+plogFileName),
+		),
+		app.P().Class("hint").Text("The file opens in the playground (Scenarios, or drop it on the page) and runs with plogsim run "+plogFileName+"."),
+		d.statusOf(downloadButton),
+	)
+}
+
+// pageURL is a page address with a fragment.
+func pageURL(base, fragment string) string {
+	if fragment == "" {
+		return base
+	}
+	return base + "#" + fragment
+}
+
+// formatBytes writes a size as people read it: 512 B, 8 KB, 23.4 KB.
+func formatBytes(n int) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n%(1<<10) == 0:
+		return fmt.Sprintf("%d KB", n>>10)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}

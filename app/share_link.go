@@ -1,0 +1,128 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"plog/core/scenario"
+)
+
+// The page's URL is the scenario. Its fragment has the documented form of
+// scenario.Fragment:
+//
+//	#v1.PAYLOAD&at=12&lesson=NAME&embed=1&readonly=1
+//
+// PAYLOAD is the link of the whole history, including the steps after the
+// position when the learner has gone back; at= is the position when it is
+// not the end, so that opening the link gives the same state and the same
+// history, with the later steps there to redo. lesson=, embed= and
+// readonly= ride along as the page was opened with them.
+
+// linkOptions are the view parameters a link opens the page with.
+type linkOptions struct {
+	Lesson   string // the lesson= the page was opened with; the lesson panel runs it
+	Embed    bool   // the compact layout for an iframe
+	ReadOnly bool   // step and play only, no editing
+}
+
+// sharing is what the page keeps to share, embed and remember its scenario.
+type sharing struct {
+	options linkOptions
+	base    string // the page's URL without its fragment
+
+	workspace string           // this workspace's id in the recent list
+	recent    []recentScenario // newest first
+	notice    string           // what the page says once: storage, a reopened workspace
+	warned    bool             // the page has said storage is unavailable or full
+
+	postedStep, postedSteps int // the position last posted to the parent window
+	stopDrop                func()
+}
+
+// fragmentOf writes the fragment (without '#') that reopens a history at a
+// position with the given options.
+func fragmentOf(lines []string, position int, o linkOptions) (string, error) {
+	f := scenario.Fragment{At: -1, Lesson: o.Lesson, Embed: o.Embed, ReadOnly: o.ReadOnly}
+	if len(lines) > 0 {
+		link, err := scenario.EncodeLink(strings.Join(lines, "\n"))
+		if err != nil {
+			return "", err
+		}
+		f.Link = link
+	}
+	if position < len(lines) {
+		f.At = position
+	}
+	return f.String(), nil
+}
+
+// currentFragment is the fragment of what the page shows, with the lesson
+// the lesson panel runs.
+func (p *Playground) currentFragment() (string, error) {
+	return fragmentOf(p.session.Lines(), p.session.Position(), p.linkOptions())
+}
+
+// linkOptions are the options the page's links carry: those it was opened
+// with, and the lesson it runs now.
+func (p *Playground) linkOptions() linkOptions {
+	o := p.share.options
+	o.Lesson = p.lesson.name()
+	return o
+}
+
+// loadFragment returns the session a URL fragment (without '#') describes,
+// the options it opens the page with, and what was wrong with it, if
+// anything. A fragment that cannot be read gives the empty scenario; a
+// script that fails part way keeps the commands before the failing line.
+// The messages quote the link only as text.
+func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
+	if fragment == "" {
+		return scenario.NewSession(), linkOptions{}, ""
+	}
+	var problems []string
+	f, err := scenario.ParseFragment(fragment)
+	if err != nil {
+		// The parameters are wrong; the scenario before them may still be
+		// good, and is worth opening.
+		problems = append(problems, "This link's parameters were ignored: "+err.Error()+".")
+		f = scenario.Fragment{At: -1}
+		if head, _, _ := strings.Cut(strings.TrimPrefix(fragment, "#"), "&"); !strings.Contains(head, "=") {
+			f.Link = head
+		}
+	}
+	opts := linkOptions{Lesson: f.Lesson, Embed: f.Embed, ReadOnly: f.ReadOnly}
+	if f.Link == "" {
+		return scenario.NewSession(), opts, strings.Join(problems, " ")
+	}
+	script, err := scenario.DecodeLink(f.Link)
+	if err != nil {
+		problems = append(problems, "This link holds no scenario plog can read: "+err.Error())
+		return scenario.NewSession(), opts, strings.Join(problems, " ")
+	}
+	session, err := scenario.Load(script)
+	if session == nil {
+		session = scenario.NewSession()
+	}
+	if err != nil {
+		problems = append(problems, "The scenario stopped early: "+err.Error())
+	}
+	if f.At >= 0 {
+		if f.At > session.Len() {
+			problems = append(problems, fmt.Sprintf("The link asks for step %d, but the scenario has %d steps: it opens at the last.", f.At, session.Len()))
+		} else if err := session.Seek(f.At); err != nil {
+			problems = append(problems, fmt.Sprintf("Going to step %d failed: %v", f.At, err))
+		}
+	}
+	return session, opts, strings.Join(problems, " ")
+}
+
+// withOptions rewrites a fragment with other view options, keeping its
+// scenario and position. A fragment that does not parse is returned as is.
+func withOptions(fragment string, embed, readOnly bool) string {
+	f, err := scenario.ParseFragment(fragment)
+	if err != nil {
+		return fragment
+	}
+	f.Embed, f.ReadOnly = embed, readOnly
+	return f.String()
+}

@@ -1,0 +1,360 @@
+package app
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	goflag "flag"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// useBrowser gives a test a fresh in-memory browser, and puts the old one
+// back after it.
+func useBrowser(t *testing.T) *MemoryBrowser {
+	t.Helper()
+	old := currentBrowser()
+	b := NewMemoryBrowser()
+	SetBrowser(b)
+	t.Cleanup(func() { SetBrowser(old) })
+	return b
+}
+
+// settle runs what the page scheduled (the debounced URL update) and
+// renders.
+func settle(d app.ClientDispatcher) {
+	d.Consume()
+	d.Wait()
+	d.Consume()
+}
+
+const threeSteps = "topic orders partitions=2\nproduce orders key=a value=1\nproduce orders key=b value=2\n"
+
+func TestURLKeepsHistoryPositionAndOptions(t *testing.T) {
+	useBrowser(t)
+	p, d := mountAt(t, mustLink(t, threeSteps)+"&embed=1")
+	d.Context().NewActionWithValue(historyAction, historyMove{Kind: "seek", Step: 1})
+	settle(d)
+
+	fragment := d.Context().Page().URL().Fragment
+	f, err := scenario.ParseFragment(fragment)
+	if err != nil {
+		t.Fatalf("the URL's fragment %q does not parse: %v", fragment, err)
+	}
+	if f.At != 1 || !f.Embed || f.ReadOnly {
+		t.Errorf("fragment %q: at=%d embed=%v readonly=%v, want at=1 embed, not read-only", fragment, f.At, f.Embed, f.ReadOnly)
+	}
+	script, err := scenario.DecodeLink(f.Link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Join(p.session.Lines(), "\n") + "\n"; script != want {
+		t.Errorf("the link holds:\n%s\nwant the whole history, steps ahead included:\n%s", script, want)
+	}
+
+	// Opening that URL gives the same state and the same history.
+	q, _ := mountAt(t, fragment)
+	if q.session.Position() != 1 || q.session.Len() != 3 || q.err != "" {
+		t.Fatalf("reopened at step %d of %d (alert %q), want 1 of 3", q.session.Position(), q.session.Len(), q.err)
+	}
+	if q.session.Script() != p.session.Script() {
+		t.Errorf("reopened state from\n%s\nwant\n%s", q.session.Script(), p.session.Script())
+	}
+	if err := q.session.Redo(); err != nil {
+		t.Errorf("the later steps are not there to redo: %v", err)
+	}
+	if !q.share.options.Embed {
+		t.Error("embed=1 was lost on the way")
+	}
+}
+
+func TestURLAtTheEndHasNoPosition(t *testing.T) {
+	useBrowser(t)
+	_, d := mountAt(t, mustLink(t, threeSteps))
+	Apply(d.Context(), "produce orders key=c value=3")
+	settle(d)
+	fragment := d.Context().Page().URL().Fragment
+	if strings.Contains(fragment, "&") {
+		t.Errorf("fragment %q: at the end of the history the link needs no parameter", fragment)
+	}
+}
+
+func TestLinkPastTheEndOpensAtTheLastStep(t *testing.T) {
+	useBrowser(t)
+	p, _ := mountAt(t, mustLink(t, threeSteps)+"&at=9")
+	if p.session.Position() != 3 || !strings.Contains(p.err, "step 9") {
+		t.Errorf("position %d, alert %q: want the last step and an alert naming step 9", p.session.Position(), p.err)
+	}
+}
+
+func TestBadParametersStillOpenTheScenario(t *testing.T) {
+	useBrowser(t)
+	p, _ := mountAt(t, mustLink(t, threeSteps)+"&at=<b>x</b>")
+	if p.session.Len() != 3 || !strings.Contains(p.err, "parameters were ignored") {
+		t.Errorf("%d steps, alert %q: want the scenario and an alert about the parameters", p.session.Len(), p.err)
+	}
+}
+
+func TestHostileFragmentsLeaveAWorkingPage(t *testing.T) {
+	useBrowser(t)
+	for _, fragment := range []string{
+		"v1.",
+		"v1.***",
+		"v1." + strings.Repeat("A", 1000),
+		mustLink(t, threeSteps)[:20],
+		"v2.abc",
+		"&&&",
+		"at=",
+		"embed=yes",
+		strings.Repeat("x=1&", 100),
+		"<script>alert(1)</script>",
+	} {
+		p, d := mountAt(t, fragment)
+		if p.err == "" || !p.ready || p.session == nil {
+			t.Errorf("fragment %q: alert %q, ready %v: want an alert and a ready page", fragment, p.err, p.ready)
+			continue
+		}
+		Apply(d.Context(), "topic after partitions=1")
+		d.Consume()
+		if p.session.Len() == 0 {
+			t.Errorf("fragment %q: a command after it did not apply (alert %q)", fragment, p.err)
+		}
+	}
+}
+
+func TestReadOnlyStepsButDoesNotEdit(t *testing.T) {
+	useBrowser(t)
+	p, d := mountAt(t, mustLink(t, threeSteps)+"&at=1&readonly=1&embed=1")
+	ApplyFrom(d.Context(), "produce", "produce orders key=z value=9")
+	d.Consume()
+	if p.session.Len() != 3 {
+		t.Errorf("a read-only page applied an edit: %d steps", p.session.Len())
+	}
+	d.Context().NewActionWithValue(historyAction, historyMove{Control: embedControl, Kind: "redo"})
+	d.Consume()
+	if p.session.Position() != 2 {
+		t.Errorf("stepping a read-only page: at %d, want 2", p.session.Position())
+	}
+	page := app.HTMLString(p)
+	if len(tagsWith(page, "data-readonly", "true")) != 1 || len(tagsWith(page, "id", "open-full")) != 1 {
+		t.Errorf("want main[data-readonly=true] and the link to the full playground in:\n%s", page)
+	}
+	full := tagsWith(page, "id", "open-full")[0]
+	if strings.Contains(full, "embed=1") || strings.Contains(full, "readonly=1") {
+		t.Errorf("the full playground link keeps the embed options: %s", full)
+	}
+}
+
+func TestAutosaveReopensTheLastWorkspace(t *testing.T) {
+	b := useBrowser(t)
+	_, d := mountAt(t, mustLink(t, threeSteps))
+	Apply(d.Context(), "produce orders key=c value=3")
+	settle(d)
+	fragment := d.Context().Page().URL().Fragment
+	if !strings.Contains(b.Item(workspaceKey), fragment) {
+		t.Fatalf("storage holds %q, want the workspace %q", b.Item(workspaceKey), fragment)
+	}
+
+	// A page opened with no link reopens it.
+	p := &Playground{}
+	d2 := app.NewClientTester(p)
+	defer d2.Close()
+	if p.session.Len() != 4 || !strings.Contains(p.share.notice, "Welcome back") {
+		t.Fatalf("reopened %d steps with notice %q, want the 4 saved", p.session.Len(), p.share.notice)
+	}
+	if len(p.share.recent) != 1 || p.share.recent[0].Title != "orders" || p.share.recent[0].Steps != 4 {
+		t.Errorf("recent list %+v, want one entry for orders with 4 steps", p.share.recent)
+	}
+
+	// A new scenario leaves the old one in the list.
+	d2.Context().NewActionWithValue(openAction, openRequest{})
+	d2.Consume()
+	Apply(d2.Context(), "topic payments")
+	settle(d2)
+	if len(p.share.recent) != 2 || p.share.recent[0].Title != "payments" {
+		t.Errorf("recent list %+v, want payments then orders", p.share.recent)
+	}
+	d2.Context().NewActionWithValue(openAction, openRequest{ID: p.share.recent[1].ID, Fragment: p.share.recent[1].Fragment})
+	settle(d2)
+	if p.session.Len() != 4 || len(p.share.recent) != 2 {
+		t.Errorf("opening the recent orders gives %d steps and %d entries", p.session.Len(), len(p.share.recent))
+	}
+}
+
+func TestEmbeddedPagesDoNotAutosave(t *testing.T) {
+	b := useBrowser(t)
+	_, d := mountAt(t, mustLink(t, threeSteps)+"&embed=1")
+	Apply(d.Context(), "produce orders key=c value=3")
+	settle(d)
+	if got := b.Item(workspaceKey); got != "" {
+		t.Errorf("an embedded page saved %q", got)
+	}
+}
+
+func TestFullStorageIsToldOnce(t *testing.T) {
+	b := useBrowser(t)
+	b.SaveError = errors.New("the browser's storage for this site is full")
+	p, d := mountAt(t, mustLink(t, threeSteps))
+	Apply(d.Context(), "produce orders key=c value=3")
+	settle(d)
+	if !strings.Contains(p.share.notice, "full") {
+		t.Fatalf("notice %q, want it to say storage is full", p.share.notice)
+	}
+	p.share.notice = "" // the learner read it
+	Apply(d.Context(), "produce orders key=d value=4")
+	settle(d)
+	if p.share.notice != "" || p.err != "" {
+		t.Errorf("told again: notice %q, alert %q", p.share.notice, p.err)
+	}
+	if p.session.Len() != 5 {
+		t.Errorf("the page stopped working: %d steps", p.session.Len())
+	}
+}
+
+func TestNoStorageIsToldAtStart(t *testing.T) {
+	b := useBrowser(t)
+	b.Problem = "the browser gives this page no storage here"
+	p, _ := mountAt(t, mustLink(t, threeSteps))
+	if !strings.Contains(p.share.notice, "Autosave is off") {
+		t.Errorf("notice %q, want it to say autosave is off", p.share.notice)
+	}
+	page := app.HTMLString(p)
+	if len(tagsWith(page, "role", "status", "class", "notice")) != 1 {
+		t.Errorf("want the notice as role=status in:\n%s", page)
+	}
+}
+
+func TestParentHearsReadyAndSteps(t *testing.T) {
+	b := useBrowser(t)
+	_, d := mountAt(t, mustLink(t, threeSteps))
+	Apply(d.Context(), "produce orders key=c value=3")
+	d.Consume()
+	d.Context().NewActionWithValue(historyAction, historyMove{Kind: "undo"})
+	d.Consume()
+	var got []string
+	for _, m := range b.Posted() {
+		if m["source"] != "plog" {
+			t.Errorf("message without source plog: %v", m)
+		}
+		got = append(got, m["type"].(string)+":"+itoa(m["step"])+"/"+itoa(m["steps"]))
+	}
+	// Mounted with no link, then navigated to one, as a pasted link is.
+	want := "ready:0/0 step:3/3 step:4/4 step:3/4"
+	if strings.Join(got, " ") != want {
+		t.Errorf("messages %v, want %s", got, want)
+	}
+}
+
+func itoa(v any) string {
+	n, _ := v.(int)
+	return strconv.Itoa(n)
+}
+
+func TestShareDialogOffersAFileForALongLink(t *testing.T) {
+	b := useBrowser(t)
+	// Keys that do not compress: hex digests.
+	lines := []string{"topic t partitions=1"}
+	for i := range 400 {
+		sum := sha256.Sum256([]byte(strconv.Itoa(i)))
+		lines = append(lines, "produce t key="+hex.EncodeToString(sum[:]))
+	}
+	d := &ShareDialog{Lines: lines, Position: len(lines), Base: "https://plog.test/"}
+	tester := app.NewClientTester(d)
+	defer tester.Close()
+	page := app.HTMLString(d)
+	if len(tagsWith(page, "data-too-long", "true")) != 1 || !strings.Contains(page, "above 8 KB") {
+		t.Fatalf("want the dialog to say the link is too long:\n%s", page)
+	}
+
+	tester.Context().Dispatch(func(ctx app.Context) { d.download(ctx, app.Event{}) })
+	tester.Consume()
+	files := b.Downloads()
+	if len(files) != 1 || files[0].Name != "scenario.plog" || !strings.Contains(files[0].Text, lines[400]) {
+		t.Fatalf("downloads %v, want scenario.plog with the script", files)
+	}
+
+	// No clipboard: the link is selected for copying by hand.
+	tester.Context().Dispatch(func(ctx app.Context) { d.copy(shareLinkField, "x")(ctx, app.Event{}) })
+	settle(tester)
+	if sel := b.Selected(); len(sel) != 1 || sel[0] != shareLinkField {
+		t.Errorf("selected %v, want the link field", sel)
+	}
+	if d.statusFor != shareLinkField || !strings.Contains(d.status, "the text is selected") {
+		t.Errorf("the dialog does not say how to copy by hand: status %q", d.status)
+	}
+}
+
+func TestShareDialogCopiesAShortLinkAndAnEmbedSnippet(t *testing.T) {
+	b := useBrowser(t)
+	b.Clipboard = true
+	lines := strings.Split(strings.TrimSpace(threeSteps), "\n")
+	d := &ShareDialog{Lines: lines, Position: 1, Base: "https://plog.test/"}
+	tester := app.NewClientTester(d)
+	defer tester.Close()
+	page := app.HTMLString(d)
+	if len(tagsWith(page, "data-too-long", "false")) != 1 {
+		t.Errorf("a short link is called too long:\n%s", page)
+	}
+	link := "https://plog.test/#" + mustLink(t, threeSteps) + "&at=1"
+	tester.Context().Dispatch(func(ctx app.Context) { d.copy(shareLinkField, link)(ctx, app.Event{}) })
+	settle(tester)
+	if c := b.Copied(); len(c) != 1 || c[0] != link {
+		t.Errorf("copied %v, want %s", c, link)
+	}
+	if !strings.Contains(page, "&amp;at=1&amp;embed=1") {
+		t.Errorf("want an iframe snippet with at=1&embed=1 in:\n%s", page)
+	}
+}
+
+func TestFilesOpenPickedOrDropped(t *testing.T) {
+	b := useBrowser(t)
+	p, d := mountAt(t, mustLink(t, threeSteps))
+	b.Drop(OpenedFile{Name: "course.plog", Text: plogFile([]string{"topic audit partitions=3", "produce audit key=k value=v"}, 1)}, nil)
+	settle(d)
+	if p.session.Len() != 2 || p.err != "" || p.view.Topics[0].Name != "audit" {
+		t.Fatalf("after the drop: %d steps, alert %q", p.session.Len(), p.err)
+	}
+	if !strings.Contains(d.Context().Page().URL().Fragment, mustLink(t, "topic audit partitions=3\nproduce audit key=k value=v\n")) {
+		t.Error("the URL does not hold the opened file's scenario")
+	}
+
+	d.Context().NewActionWithValue(fileAction, fileOpened{File: OpenedFile{Name: "bad.plog", Text: "topic x\nfrobnicate\n"}})
+	d.Consume()
+	if p.session.Len() != 1 || !strings.Contains(p.err, "bad.plog stopped early") {
+		t.Errorf("a file failing at line 2: %d steps, alert %q; want the first line and an alert", p.session.Len(), p.err)
+	}
+
+	d.Context().NewActionWithValue(fileAction, fileOpened{Err: errors.New("too big")})
+	d.Consume()
+	if p.session.Len() != 1 || !strings.Contains(p.err, "too big") {
+		t.Errorf("an unreadable file: %d steps, alert %q", p.session.Len(), p.err)
+	}
+}
+
+var rewritePlogFile = goflag.Bool("rewrite-plog-file", false, "rewrite cmd/plogsim/testdata/downloaded.plog")
+
+// TestPlogFileRunsWithPlogsim pins the file the page downloads to the one
+// cmd/plogsim's tests run: the page writes exactly what plogsim reads.
+func TestPlogFileRunsWithPlogsim(t *testing.T) {
+	lines := []string{"seed 42", "topic orders partitions=3", "produce orders key=acct-1 value=created count=3", "produce orders value=\"no key\" count=2"}
+	got := plogFile(lines, 3)
+	const golden = "../cmd/plogsim/testdata/downloaded.plog"
+	if *rewritePlogFile {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("the page writes:\n%s\n%s holds:\n%s", got, golden, want)
+	}
+}

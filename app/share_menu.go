@@ -1,0 +1,88 @@
+package app
+
+import "github.com/maxence-charriere/go-app/v9/pkg/app"
+
+// ShareMenu sits in the masthead: Share opens the share dialog (the link,
+// the file, the iframe snippet), Scenarios the list of recent scenarios and
+// the ways to open one. It also says, once, what the page has to say about
+// storage or a reopened workspace.
+type ShareMenu struct {
+	app.Compo
+
+	Lines    []string // the whole history
+	Position int
+	Options  linkOptions
+	Base     string // the page's URL without fragment
+	Recent   []recentScenario
+	Current  string // the workspace's id
+	Notice   string
+
+	open      string // "share", "scenarios" or ""
+	dismissed string // the notice the learner closed
+}
+
+func (m *ShareMenu) toggle(panel string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		if m.open == panel {
+			m.open = ""
+		} else {
+			m.open = panel
+		}
+	}
+}
+
+func (m *ShareMenu) dismiss(ctx app.Context, e app.Event) {
+	m.dismissed = m.Notice
+}
+
+// closeOnEscape closes the open panel.
+func (m *ShareMenu) closeOnEscape(ctx app.Context, e app.Event) {
+	if e.Get("key").String() == "Escape" {
+		m.open = ""
+	}
+}
+
+// Render draws the two buttons, the open panel and the notice.
+func (m *ShareMenu) Render() app.UI {
+	return app.Div().Class("share-menu").OnKeyDown(m.closeOnEscape).Body(
+		app.Div().Class("row", "share-buttons").Body(
+			app.Button().Type("button").ID("share-open").
+				Aria("expanded", m.open == "share").Aria("controls", "share-dialog").
+				OnClick(m.toggle("share")).Text("Share"),
+			app.Button().Type("button").ID("scenarios-open").
+				Aria("expanded", m.open == "scenarios").Aria("controls", "scenarios-panel").
+				OnClick(m.toggle("scenarios")).Text("Scenarios"),
+		),
+		app.If(m.Notice != "" && m.Notice != m.dismissed,
+			app.P().Class("notice").Attr("role", "status").Body(
+				app.Text(m.Notice+" "),
+				app.Button().Type("button").Class("link-button").ID("notice-dismiss").
+					OnClick(m.dismiss).Text("OK"),
+			),
+		),
+		app.If(m.open == "share",
+			&ShareDialog{Lines: m.Lines, Position: m.Position, Options: m.Options, Base: m.Base},
+		),
+		app.If(m.open == "scenarios",
+			&RecentScenarios{Recent: m.Recent, Current: m.Current},
+		),
+	)
+}
+
+// shareMenu is the page's ShareMenu.
+func (p *Playground) shareMenu() app.UI {
+	var lines []string
+	position := 0
+	if p.session != nil {
+		lines, position = p.session.Lines(), p.session.Position()
+	}
+	return &ShareMenu{
+		Lines:    lines,
+		Position: position,
+		Options:  p.linkOptions(),
+		Base:     p.share.base,
+		Recent:   p.share.recent,
+		Current:  p.share.workspace,
+		Notice:   p.share.notice,
+	}
+}
