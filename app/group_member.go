@@ -81,9 +81,9 @@ func (m *GroupMember) Render() app.UI {
 						OnInput(m.onMax),
 				),
 				m.button("poll", "Poll", "Poll "+v.ID),
-				m.button("commit", "Commit", "Commit "+v.ID+"'s positions"),
-				m.button("leave", "Leave", v.ID+" leaves the group"),
-				m.button("crash", "Crash", v.ID+" crashes"),
+				m.button("commit", "Commit", "Commit "+v.ID),
+				m.button("leave", "Leave", "Leave "+v.ID),
+				m.button("crash", "Crash", "Crash "+v.ID),
 			),
 		).Else(
 			app.Div().Class("member-controls").Body(
@@ -95,6 +95,8 @@ func (m *GroupMember) Render() app.UI {
 }
 
 // button is one of the member's controls; data-action names it for tests.
+// Its accessible name starts with its visible text, so that speaking the
+// text it shows selects it.
 func (m *GroupMember) button(action, text, label string) app.UI {
 	return app.Button().
 		Type("button").

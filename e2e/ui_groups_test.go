@@ -8,6 +8,7 @@ import (
 	"plog/core"
 	"plog/core/scenario"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -375,4 +376,41 @@ func TestUIGroupsHelpByKeyboard(t *testing.T) {
 		t.Errorf("%d help buttons have no label", unlabelled)
 	}
 	b.noErrors(t)
+}
+
+// The groups panel in all its states (a rebalance running, a lag alert, an
+// idle and a crashed member, an open help, an error, the charts' tables
+// unfolded) has no serious or critical accessibility violation in either
+// theme.
+func TestUIGroupsAccessibility(t *testing.T) {
+	b := openPlayground(t, `topic orders partitions=2
+produce orders value=v count=9
+join g c1 topics=orders strategy=sticky
+join g c2 topics=orders strategy=sticky instance=i2
+join g c3 topics=orders strategy=sticky
+advance 5s
+poll g c1 max=1
+commit g c1
+config group g lag.alert.records=2
+crash g c2
+join h h1 topics=orders
+`)
+	b.waitCount(t, group("g")+`[data-alert=true]`, 1)
+	b.waitCount(t, member("g", "c3")+`[data-idle]`, 1)
+	b.click(t, group("g")+` [data-help=generation] button`)
+	b.click(t, group("g")+` .group-reset button[type=submit]`)
+	b.waitCount(t, `[data-control="g/reset"][role=alert]`, 1)
+	eval[bool](t, b, `(() => { document.querySelectorAll(".groups-panel details").forEach(d => d.open = true); return true })()`)
+	for _, scheme := range []string{"light", "dark"} {
+		_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.waitFor(t, fmt.Sprintf(`matchMedia("(prefers-color-scheme: %s)").matches`, scheme))
+		for _, v := range runAxe(t, b) {
+			t.Errorf("%s theme: %s (%s): %s at %s", scheme, v.ID, v.Impact, v.Help, strings.Join(v.Targets, ", "))
+		}
+	}
 }
