@@ -1,6 +1,8 @@
 package app
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -366,5 +368,48 @@ func TestEveryHelpTopicHasText(t *testing.T) {
 	page := app.HTMLString(&Help{Topic: "no-such-topic"})
 	if !strings.Contains(page, "help-button") {
 		t.Error("an unknown topic must still render a working button")
+	}
+}
+
+// TestGroupPanelRendersEveryStepOfTheGoldenScenarios walks the golden group
+// and workload scenarios one command at a time, as time travel does, and
+// checks that every group the engine holds has its card, and that each
+// member's assignment is the engine's.
+func TestGroupPanelRendersEveryStepOfTheGoldenScenarios(t *testing.T) {
+	for _, name := range []string{"groups.plog", "workloads.plog"} {
+		script, err := os.ReadFile(filepath.Join("..", "core", "scenario", "testdata", "golden", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, d := mountAt(t, mustLink(t, string(script)))
+		if p.err != "" {
+			t.Fatalf("%s: %s", name, p.err)
+		}
+		for step := 0; step <= p.session.Len(); step++ {
+			if err := p.session.Seek(step); err != nil {
+				t.Fatal(err)
+			}
+			p.refresh()
+			p.Update()
+			d.Consume()
+			page := app.HTMLString(p)
+			l := p.session.Log()
+			for _, g := range l.GroupNames() {
+				view, _ := l.Group(g)
+				card := cardOf(page, g)
+				if card == "" {
+					t.Fatalf("%s step %d: no card for group %s", name, step, g)
+				}
+				for _, m := range view.Members {
+					tags := tagsWith(card, "data-member", m.ID)
+					want := partitionList(m.Assignment)
+					// go-app prints an empty attribute bare.
+					if len(tags) != 1 || want != "" && !strings.Contains(tags[0], `data-assigned="`+want+`"`) ||
+						want == "" && strings.Contains(tags[0], `data-assigned="`) {
+						t.Fatalf("%s step %d: %s/%s should show %q: %v", name, step, g, m.ID, want, tags)
+					}
+				}
+			}
+		}
 	}
 }
