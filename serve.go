@@ -196,13 +196,16 @@ func handler(cfg siteConfig, version string) *app.Handler {
 		BackgroundColor: "#111827",
 		ThemeColor:      "#111827",
 		LoadingLabel:    "Loading the plog engine… {progress}%",
+		// The link preview's picture (og:image): a local file, resolved
+		// under the prefix, absolute when the public URL is known.
+		Image: previewImage(cfg),
 		Icon: app.Icon{
 			Default:    "/web/static/icon-192.png",
 			Large:      "/web/static/icon-512.png",
 			SVG:        "/web/static/icon.svg",
 			AppleTouch: "/web/static/icon-192.png",
 		},
-		Styles: []string{"/web/static/plog.css", "/web/static/groups.css"},
+		Styles: []string{"/web/static/plog.css", "/web/static/groups.css", "/web/static/share.css"},
 		// Runs before go-app's app.js, which is deferred.
 		Scripts: []string{"/web/static/storage-guard.js"},
 		// go-app caches the site's root without its trailing slash; under a
@@ -210,10 +213,20 @@ func handler(cfg siteConfig, version string) *app.Handler {
 		CacheableResources: []string{"/web/static/icon.svg", cfg.Prefix},
 		RawHeaders: []string{
 			`<meta http-equiv="Content-Security-Policy" content="` + contentSecurityPolicy + `">`,
+			// Chat apps show og:image large only when asked to.
+			`<meta name="twitter:card" content="summary_large_image">`,
 		},
 		Resources: resources,
 		Version:   version,
 	}
+}
+
+// previewImage is the path of the link preview's picture, web/static/preview.png.
+func previewImage(cfg siteConfig) string {
+	if cfg.URL != "" {
+		return strings.TrimSuffix(cfg.URL, "/") + "/web/static/preview.png"
+	}
+	return "/web/static/preview.png"
 }
 
 // contentSecurityPolicy allows the page's own origin only. go-app needs
