@@ -17,15 +17,23 @@ type LessonList struct {
 
 	Current string   // the open lesson's name, "" outside a lesson
 	Solved  []string // names of the lessons the learner has solved
+
+	// StorageProblem says why progress will not outlive the page, "" when
+	// it will.
+	StorageProblem string
 }
 
 // Render draws the list folded away until asked for, except on the empty
 // playground, where a first visitor looks for somewhere to start.
 func (l *LessonList) Render() app.UI {
 	all := lesson.All()
+	details := app.Details()
+	if l.Current == "" {
+		details = details.Open(true) // false would still print open="false", which HTML reads as open
+	}
 	return app.Nav().Class("panel", "lesson-list").Attr("data-lesson-list", "").
 		Aria("label", "lessons").Body(
-		app.Details().Open(l.Current == "").Body(
+		details.Body(
 			app.Summary().Text(summaryOf(len(l.Solved), len(all))),
 			app.Ol().Body(
 				app.Range(all).Slice(func(i int) app.UI {
@@ -42,6 +50,10 @@ func (l *LessonList) Render() app.UI {
 						app.If(solved, app.Span().Class("lesson-done").Aria("label", "solved").Text(" ✓")),
 					)
 				}),
+			),
+			app.If(l.StorageProblem != "",
+				app.P().Class("hint").DataSet("storage-problem", true).
+					Text("Your progress lasts only while this page is open: "+l.StorageProblem),
 			),
 		),
 	)

@@ -7,25 +7,6 @@ import (
 	"plog/core/lesson"
 )
 
-// lessonStore keeps a few strings between visits. In the browser it is the
-// page's storage; where there is none (natively, in tests, or in a sandbox
-// that forbids storage) memoryStore stands in, and progress lasts as long as
-// the page.
-type lessonStore interface {
-	Get(key string) (string, bool)
-	Set(key, value string)
-}
-
-// memoryStore is a lessonStore that forgets when the page goes.
-type memoryStore map[string]string
-
-func (m memoryStore) Get(key string) (string, bool) {
-	v, ok := m[key]
-	return v, ok
-}
-
-func (m memoryStore) Set(key, value string) { m[key] = value }
-
 // lessonProgressKey is the storage key of the learner's lesson progress.
 const lessonProgressKey = "plog.lessons"
 
@@ -37,18 +18,14 @@ type lessonProgress struct {
 	Hints  map[string]int `json:"hints,omitempty"`  // hints shown, by lesson name
 }
 
-// loadLessonProgress reads the progress kept in s. What it cannot use (text
-// that is not JSON, lessons that no longer exist, more hints than a lesson
-// has) is dropped: storage is the learner's to edit, and may hold anything.
-func loadLessonProgress(s lessonStore) lessonProgress {
+// readLessonProgress reads progress as it was kept. What it cannot use
+// (text that is not JSON, lessons that no longer exist, more hints than a
+// lesson has) is dropped: storage is the learner's to edit, and may hold
+// anything.
+func readLessonProgress(text string) lessonProgress {
 	var kept lessonProgress
-	if s == nil {
-		return lessonProgress{}
-	}
-	if text, ok := s.Get(lessonProgressKey); ok {
-		if json.Unmarshal([]byte(text), &kept) != nil {
-			kept = lessonProgress{}
-		}
+	if json.Unmarshal([]byte(text), &kept) != nil {
+		kept = lessonProgress{}
 	}
 	var p lessonProgress
 	for _, l := range lesson.All() {
@@ -65,16 +42,13 @@ func loadLessonProgress(s lessonStore) lessonProgress {
 	return p
 }
 
-// save writes the progress into s.
-func (p lessonProgress) save(s lessonStore) {
-	if s == nil {
-		return
-	}
+// String is the progress as it is kept.
+func (p lessonProgress) String() string {
 	text, err := json.Marshal(p)
-	if err != nil {
-		return
+	if err != nil { // a struct of strings and ints always marshals
+		return ""
 	}
-	s.Set(lessonProgressKey, string(text))
+	return string(text)
 }
 
 // isSolved reports whether the learner has ever solved the lesson.

@@ -13,9 +13,9 @@ import (
 type lessonRun struct {
 	current  *lesson.Lesson // nil outside a lesson
 	result   lesson.Result  // the goal's status after the last action
-	store    lessonStore    // where progress is kept; memory until set
 	progress lessonProgress
-	loaded   bool // progress has been read from store
+	loaded   bool   // progress has been read from the browser's storage
+	problem  string // why progress will not outlive the page, "" when it will
 }
 
 // lessonAction is the action by which the lesson panel reaches the root.
@@ -35,17 +35,29 @@ func (r *lessonRun) name() string {
 	return r.current.Name
 }
 
-// load reads the kept progress once, from the store or, when none was
-// given, from memory.
+// load reads the kept progress, once: the page is its only writer.
 func (r *lessonRun) load() {
 	if r.loaded {
 		return
 	}
-	if r.store == nil {
-		r.store = memoryStore{}
-	}
-	r.progress = loadLessonProgress(r.store)
 	r.loaded = true
+	b := currentBrowser()
+	text, err := b.LoadItem(lessonProgressKey)
+	if err != nil {
+		r.problem = err.Error()
+	} else {
+		r.problem = b.StorageProblem()
+	}
+	r.progress = readLessonProgress(text)
+}
+
+// save keeps the progress in the browser's storage. When it cannot, the
+// progress still lasts as long as the page, and the lesson list says why it
+// will not outlive it.
+func (r *lessonRun) save() {
+	if err := currentBrowser().SaveItem(lessonProgressKey, r.progress.String()); err != nil {
+		r.problem = err.Error()
+	}
 }
 
 // openLesson reads lesson=NAME from the fragment the page has just loaded.
@@ -87,14 +99,22 @@ func (p *Playground) addAlert(msg string) {
 
 // checkLesson checks the open lesson's goal against the session, after
 // every action, and keeps a newly solved lesson in the learner's progress.
+// The moment the goal is reached, the embedding page hears of it too.
 func (p *Playground) checkLesson() {
 	l := p.lesson.current
 	if l == nil || p.session == nil {
 		return
 	}
+	was := p.lesson.result.Solved
 	p.lesson.result = l.Check(p.session)
-	if p.lesson.result.Solved && p.lesson.progress.markSolved(l.Name) {
-		p.lesson.progress.save(p.lesson.store)
+	if !p.lesson.result.Solved {
+		return
+	}
+	if p.lesson.progress.markSolved(l.Name) {
+		p.lesson.save()
+	}
+	if !was && p.ready {
+		p.postSolved()
 	}
 }
 
@@ -108,7 +128,7 @@ func (p *Playground) handleLesson(ctx app.Context, a app.Action) {
 	switch req.Kind {
 	case "hint":
 		if p.lesson.progress.showHint(*l) {
-			p.lesson.progress.save(p.lesson.store)
+			p.lesson.save()
 		}
 	}
 }
@@ -134,9 +154,13 @@ func (p *Playground) lessonPanel() app.UI {
 	}
 }
 
-// lessonList is the list of every lesson.
+// lessonList is the list of every lesson, except in an embedded page: the
+// course around it chose the lesson.
 func (p *Playground) lessonList() app.UI {
-	return &LessonList{Current: p.lesson.name(), Solved: p.lesson.progress.Solved}
+	if p.share.options.Embed {
+		return nil
+	}
+	return &LessonList{Current: p.lesson.name(), Solved: p.lesson.progress.Solved, StorageProblem: p.lesson.problem}
 }
 
 // lessonNumber is a lesson's place in teaching order, from 1; 0 for none.
