@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strconv"
 	"strings"
 
 	"plog/core/scenario"
@@ -16,8 +17,12 @@ type GroupJoinForm struct {
 
 	Topics []string // topics that exist, offered as the subscription
 	Groups []string // groups that exist, offered as the group
+	// Members lists each group's member ids, by "group/member": once the
+	// member just sent is among them, the form offers the next id.
+	Members map[string]bool
 
 	group, member, topics, strategy, instance string
+	sent                                      string // "group/member" of the last join sent
 }
 
 // joinLine makes the join command from the form, or says what is missing.
@@ -54,12 +59,18 @@ func (f *GroupJoinForm) joinLine() (string, string) {
 func (f *GroupJoinForm) submit(ctx app.Context, e app.Event) {
 	e.PreventDefault()
 	line, problem := f.joinLine()
+	if problem == "" {
+		f.sent = strings.TrimSpace(f.group) + "/" + strings.TrimSpace(f.member)
+	}
 	sendGroupLine(ctx, joinControl, line, problem)
 }
 
 // Render draws the form. Its fields keep what was typed, so adding c1, c2,
 // c3 is a matter of changing one digit.
 func (f *GroupJoinForm) Render() app.UI {
+	if f.sent != "" && f.Members[f.sent] {
+		f.member, f.sent = nextMemberID(f.member), ""
+	}
 	topicHint := "orders"
 	if len(f.Topics) > 0 {
 		topicHint = strings.Join(f.Topics, ",")
@@ -112,6 +123,20 @@ func (f *GroupJoinForm) Render() app.UI {
 			app.Button().Type("submit").Text("Join"),
 			&ControlError{Control: joinControl},
 		)
+}
+
+// nextMemberID is the id after a member's, for the next member to join:
+// c1 gives c2, c9 gives c10, worker gives worker2.
+func nextMemberID(id string) string {
+	digits := len(id)
+	for digits > 0 && id[digits-1] >= '0' && id[digits-1] <= '9' {
+		digits--
+	}
+	n, err := strconv.Atoi(id[digits:])
+	if err != nil {
+		return id + "2"
+	}
+	return id[:digits] + strconv.Itoa(n+1)
 }
 
 // textInto returns an event handler that keeps a field's text in *dst.

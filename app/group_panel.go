@@ -53,7 +53,7 @@ func (p *GroupPanel) Render() app.UI {
 				app.Text("Consumer groups "),
 				&Help{Topic: "consumer-group"},
 			),
-			&GroupJoinForm{Topics: topics, Groups: groupNames(p.Groups)},
+			&GroupJoinForm{Topics: topics, Groups: groupNames(p.Groups), Members: memberKeys(p.Groups)},
 			app.If(len(p.Groups) == 0,
 				app.P().Class("groups-empty").Text("No consumer groups yet. Add a member to start one."),
 			).Else(
@@ -73,6 +73,17 @@ func (p *GroupPanel) Render() app.UI {
 				&MovesChart{Rounds: movesOf(p.Groups)},
 			),
 		)
+}
+
+// memberKeys lists every member as "group/member".
+func memberKeys(groups []GroupSnapshot) map[string]bool {
+	keys := map[string]bool{}
+	for _, g := range groups {
+		for _, m := range g.Members {
+			keys[g.Name+"/"+m.ID] = true
+		}
+	}
+	return keys
 }
 
 func groupNames(groups []GroupSnapshot) []string {

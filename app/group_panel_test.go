@@ -219,6 +219,14 @@ func TestGroupControlsSayWhatIsWrongWithTheirInput(t *testing.T) {
 	}
 }
 
+func TestNextMemberID(t *testing.T) {
+	for id, want := range map[string]string{"c1": "c2", "c9": "c10", "worker": "worker2", "a-07": "a-8", "": "2"} {
+		if got := nextMemberID(id); got != want {
+			t.Errorf("nextMemberID(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
 func TestHelpOpensAndCloses(t *testing.T) {
 	for _, topic := range []string{"offset", "high-watermark", "log-start", "segment", "lag", "generation",
 		"range", "roundrobin", "sticky", "cooperative-sticky", "static-membership", "retention",
