@@ -79,9 +79,12 @@ func (v *ReplicaView) broker(b core.BrokerInfo) app.UI {
 		if action == "slow" {
 			line += " pace=" + defaultSlowPace
 		}
+		// The line is the handler's scope: go-app reuses a button whose
+		// place in the list another action held, and keeps its old handler
+		// unless the scope differs.
 		return app.Button().Type("button").DataSet("broker-action", action).
 			Title(line).Text(text).
-			OnClick(func(ctx app.Context, e app.Event) { ApplyFrom(ctx, replicaControl, line) })
+			OnClick(func(ctx app.Context, e app.Event) { ApplyFrom(ctx, replicaControl, line) }, line)
 	}
 	return app.Li().Class("broker").DataSet("broker", b.ID).DataSet("status", status).Body(
 		app.Strong().Text("broker "+id),
