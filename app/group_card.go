@@ -34,6 +34,7 @@ func (c *GroupCard) Render() app.UI {
 		DataSet("time-lag-ms", g.MaxTimeLagMs).
 		DataSet("alert", g.Alert).
 		DataSet("auto-commit", g.Config.AutoCommit).
+		DataSet("delivery", g.Config.Delivery).
 		Aria("label", "Group "+g.Name).
 		Body(
 			app.Header().Class("group-head").Body(

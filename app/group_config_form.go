@@ -29,8 +29,18 @@ var editableConfigs = []struct{ name, label, help string }{
 	{"session.timeout.ms", "session timeout", "session-timeout"},
 }
 
-// Render draws [data-control="billing/config"] with the auto-commit checkbox
-// and the fields.
+// choiceConfigs are the configs the form offers as a choice, sent as soon as
+// one is picked.
+var choiceConfigs = []struct {
+	name, label, help string
+	values            []string
+}{
+	{"delivery", "processing", "delivery", []string{core.AtLeastOnce, core.AtMostOnce}},
+	{"auto.offset.reset", "with no commit, start at", "auto-offset-reset", []string{"earliest", "latest", "none"}},
+}
+
+// Render draws [data-control="billing/config"] with the auto-commit checkbox,
+// the choices and the fields.
 func (f *GroupConfigForm) Render() app.UI {
 	control := groupControl(f.Group, "config")
 	return app.Form().
@@ -45,6 +55,24 @@ func (f *GroupConfigForm) Render() app.UI {
 				app.Span().Text("auto-commit every "+core.FormatDuration(f.Config.AutoCommitIntervalMs)),
 			),
 			&Help{Topic: "auto-commit"},
+			app.Range(choiceConfigs).Slice(func(i int) app.UI {
+				c := choiceConfigs[i]
+				current := f.value(c.name)
+				return app.Span().Class("config-choice").Body(
+					app.Label().Body(
+						app.Span().Text(c.label),
+						app.Select().Name(c.name).OnChange(func(ctx app.Context, e app.Event) {
+							line := "config group " + word(f.Group) + " " + c.name + "=" + word(ctx.JSSrc().Get("value").String())
+							sendGroupLine(ctx, control, line, "")
+						}).Body(
+							app.Range(c.values).Slice(func(j int) app.UI {
+								return app.Option().Value(c.values[j]).Selected(c.values[j] == current).Text(c.values[j])
+							}),
+						),
+					),
+					&Help{Topic: c.help},
+				)
+			}),
 			app.Range(editableConfigs).Slice(func(i int) app.UI {
 				c := editableConfigs[i]
 				return app.Label().Body(

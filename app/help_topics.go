@@ -81,6 +81,14 @@ var helpTopics = map[string]helpTopic{
 		"With enable.auto.commit (auto.commit here), the consumer commits its positions in poll once " +
 			"auto.commit.interval.ms has passed, before a rebalance revokes partitions, and when it leaves. " +
 			"Kafka's default is on; the playground's is off so that commits are yours to make."},
+	"delivery": {"at-least-once and at-most-once",
+		"When a consumer commits decides what a crash costs. At-least-once: process what a poll returned, then " +
+			"commit; a crash before the commit makes the next owner receive those records again. At-most-once: " +
+			"commit first, then process; a crash in between loses the records being processed."},
+	"auto-offset-reset": {"auto.offset.reset",
+		"Where a member starts on a partition its group has no committed offset for, or whose committed offset " +
+			"retention has deleted: earliest (the log start), latest (the high watermark: only new records) or " +
+			"none (poll fails). Kafka's default is latest; the playground's is earliest."},
 	"reset-offsets": {"resetting offsets",
 		"kafka-consumer-groups --reset-offsets moves a group's committed offsets: to the earliest or latest " +
 			"offset, to a given offset, or to the first record at or after a time. Kafka only allows it while " +

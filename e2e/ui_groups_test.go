@@ -275,6 +275,12 @@ config group g lag.alert.records=3
 	b.waitCount(t, group("g")+`[data-lag="0"]`, 1)
 	b.waitCount(t, `[data-topic=orders][data-partition="0"] [data-committed="6"]`, 1)
 
+	// The processing order and where a member with no commit starts.
+	b.fill(t, group("g")+` .group-config [name=delivery]`, core.AtMostOnce)
+	b.waitCount(t, group("g")+`[data-delivery="at-most-once"]`, 1)
+	b.fill(t, group("g")+` .group-config [name="auto.offset.reset"]`, "latest")
+	b.waitFor(t, `document.querySelector(".script").textContent.includes("auto.offset.reset=latest")`)
+
 	// The charts and their text equivalents.
 	rows := b.count(t, `figure[data-chart=lag][data-chart-group=g] table tr[data-step]`)
 	if rows < 3 {
