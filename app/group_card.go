@@ -65,7 +65,7 @@ func (c *GroupCard) Render() app.UI {
 				}),
 			),
 			&GroupLagTable{Group: g.Name, Partitions: g.Partitions},
-			c.renderTotals(),
+			&GroupDeliveries{Totals: g.Totals, Deliveries: g.Deliveries},
 			&GroupConfigForm{Group: g.Name, Config: g.Config},
 			&GroupResetForm{Group: g.Name, Active: activeMembers(g)},
 			&GroupMovement{Group: g.Name, Movements: g.Movements},
@@ -108,23 +108,6 @@ func (c *GroupCard) renderLagSummary() app.UI {
 			),
 		),
 	)
-}
-
-// renderTotals counts the group's deliveries: redeliveries after crashes,
-// rebalances and resets show at-least-once at work.
-func (c *GroupCard) renderTotals() app.UI {
-	t := c.Group.Totals
-	text := fmt.Sprintf("%d delivered, %d redelivered", t.Delivered, t.Redelivered)
-	if t.LostUnprocessed > 0 {
-		text += fmt.Sprintf(", %d lost unprocessed", t.LostUnprocessed)
-	}
-	if t.SkippedByReset > 0 {
-		text += fmt.Sprintf(", %d skipped by auto.offset.reset", t.SkippedByReset)
-	}
-	return app.P().Class("group-totals").
-		DataSet("delivered", t.Delivered).
-		DataSet("redelivered", t.Redelivered).
-		Text(text)
 }
 
 // strategyHelp is the help topic of a strategy name.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"plog/core"
 	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -419,5 +420,26 @@ func TestGroupPanelRendersEveryStepOfTheGoldenScenarios(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestGroupPanelShowsRedeliveriesAfterACrash(t *testing.T) {
+	script := "topic orders partitions=1\nproduce orders value=v count=4\nconfig group g session.timeout.ms=6s\n" +
+		"join g c1 topics=orders\njoin g c2 topics=orders\nadvance 5s\n"
+	p, d := mountAt(t, mustLink(t, script))
+	owner := p.view.Groups[0].Partitions[0].Owner
+	for _, line := range []string{"poll g " + owner + " max=3", "crash g " + owner, "advance 1m"} {
+		Apply(d.Context(), line)
+		d.Consume()
+	}
+	other := map[string]string{"c1": "c2", "c2": "c1"}[owner]
+	Apply(d.Context(), "poll g "+other+" max=10")
+	d.Consume()
+	page := app.HTMLString(p)
+	if len(tagsWith(page, "data-delivered", "7", "data-redelivered", "3")) != 1 {
+		t.Errorf("want 7 delivered, 3 of them again, in:\n%s", cardOf(page, "g"))
+	}
+	if len(tagsWith(page, "data-delivery", "orders/0@0", "data-outcome", core.OutcomeUnprocessed)) != 1 {
+		t.Errorf("the crashed member's first record should show as unprocessed")
 	}
 }
