@@ -70,11 +70,14 @@ func (l *PartitionedLog) choosePartition(t *topic, req *ProduceRequest) (int, st
 		p := PartitionFor(req.Key, n)
 		return p, keyedReason(req.Key, n, p)
 	case t.config.Partitioner == PartitionerSticky:
-		if t.sticky >= 0 && t.sticky < n && t.stickyCount < StickyBatchRecords {
+		if t.sticky >= 0 && t.sticky < n && t.stickyCount < StickyBatchRecords && !t.partitions[t.sticky].offline() {
 			return t.sticky, "sticky"
 		}
 		return -1, "sticky"
 	default:
+		if available := t.availablePartitions(); available != nil {
+			return available[int(t.roundRobin%int64(len(available)))], "round-robin over the partitions with a leader"
+		}
 		return int(t.roundRobin % int64(n)), "round-robin"
 	}
 }
@@ -88,6 +91,10 @@ func (l *PartitionedLog) commitPartitionChoice(t *topic, req *ProduceRequest, p 
 	if t.config.Partitioner != PartitionerSticky {
 		t.roundRobin++
 		return p
+	}
+	if available := t.availablePartitions(); p < 0 && available != nil {
+		p = available[l.randomIntn(len(available))]
+		t.sticky, t.stickyCount = p, 0
 	}
 	if p < 0 {
 		n := len(t.partitions)

@@ -694,3 +694,22 @@ func (l *PartitionedLog) onConfigChanged(t *topic) {
 		}
 	}
 }
+
+// availablePartitions lists the partitions that have a leader, as the Java
+// client's keyless partitioners do when some have none: nil when all have
+// one (the common case) or none has (then the produce fails as offline).
+func (t *topic) availablePartitions() []int {
+	var available []int
+	offline := false
+	for i, p := range t.partitions {
+		if p.offline() {
+			offline = true
+		} else {
+			available = append(available, i)
+		}
+	}
+	if !offline || len(available) == 0 {
+		return nil
+	}
+	return available
+}

@@ -349,3 +349,27 @@ func TestReplicationBadInput(t *testing.T) {
 		t.Fatalf("a refused operation changed the state:\n%s\nwant\n%s", after, before)
 	}
 }
+
+// Like the Java client, keyless records skip partitions without a leader;
+// keyed records do not (their partition is the key's).
+func TestKeylessRecordsSkipOfflinePartitions(t *testing.T) {
+	for _, partitioner := range []string{PartitionerRoundRobin, PartitionerSticky} {
+		l := newTestLog(t, "t", 3, map[string]string{"partitioner": partitioner})
+		if err := l.CrashBroker(2); err != nil { // partition 1's only replica
+			t.Fatal(err)
+		}
+		for range 20 {
+			res, err := l.Produce(ProduceRequest{Topic: "t", Partition: -1, Value: "v"})
+			if err != nil || res.Partition == 1 {
+				t.Fatalf("%s: keyless record went to %d: %v", partitioner, res.Partition, err)
+			}
+		}
+		key := "k"
+		for PartitionFor(key, 3) != 1 {
+			key += "k"
+		}
+		if _, err := l.Produce(ProduceRequest{Topic: "t", Partition: -1, Key: key, HasKey: true}); err == nil || !strings.Contains(err.Error(), "offline") {
+			t.Fatalf("%s: keyed record for the offline partition: %v", partitioner, err)
+		}
+	}
+}
