@@ -359,6 +359,9 @@ func (l *PartitionedLog) raiseHW(t *topic, partition int, p *partition) {
 // so in one event.
 func (l *PartitionedLog) resolvePending(t *topic, partition int, p *partition, upTo int64, status AckStatus, detail string) {
 	rs := p.replicas
+	if !slices.ContainsFunc(rs.acks, func(run ackRun) bool { return run.status == AckPending && run.from < upTo }) {
+		return // the common case: nothing waits
+	}
 	var out []ackRun
 	from, to := int64(-1), int64(0)
 	for _, run := range rs.acks {

@@ -24,6 +24,9 @@ func (l *PartitionedLog) Truncate(topicName string, partition int, before int64)
 	if before < 0 {
 		return fmt.Errorf("%s/%d: cannot truncate before a negative offset (%d)", topicName, partition, before)
 	}
+	if p.offline() {
+		return offlineError(topicName, partition, p) // DeleteRecords goes to the leader
+	}
 	if hw := p.highWatermark(); before > hw {
 		return fmt.Errorf("%s/%d: cannot truncate before offset %d: it is above the high watermark %d (OFFSET_OUT_OF_RANGE)", topicName, partition, before, hw)
 	}
