@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -67,7 +68,7 @@ type fileOpened struct {
 // startingFragment is the fragment the page opens with: the URL's, or when
 // the URL has none, the workspace saved last.
 func (p *Playground) startingFragment(ctx app.Context) string {
-	u := *ctx.Page().URL()
+	u := currentURL(ctx)
 	fragment := u.Fragment
 	u.Fragment = ""
 	p.share.base = u.String()
@@ -92,6 +93,16 @@ func (p *Playground) startingFragment(ctx app.Context) string {
 	u.Fragment = w.Fragment
 	ctx.Page().ReplaceURL(&u)
 	return w.Fragment
+}
+
+// currentURL is a copy of the page's URL. go-app has none when the
+// browser's address does not parse; web/static/link-guard.js sees to it
+// that it does, and this keeps the page alive if it ever does not.
+func currentURL(ctx app.Context) url.URL {
+	if u := ctx.Page().URL(); u != nil {
+		return *u
+	}
+	return url.URL{}
 }
 
 func newWorkspaceID() string {
@@ -250,7 +261,7 @@ func (p *Playground) updateURL(ctx app.Context) {
 		return
 	}
 	p.link = link // the fragment now says what the page shows: no reload on OnNav
-	u := *ctx.Page().URL()
+	u := currentURL(ctx)
 	u.Fragment = link
 	ctx.Page().ReplaceURL(&u)
 	p.autosave(link)
