@@ -47,7 +47,7 @@ func (l *LessonList) Render() app.UI {
 					}
 					return li.Body(
 						a,
-						app.If(solved, app.Span().Class("lesson-done").Aria("label", "solved").Text(" ✓")),
+						app.If(solved, app.Span().Class("lesson-done").Text(" ✓ solved")),
 					)
 				}),
 			),

@@ -33,25 +33,37 @@ func (l *LessonPanel) showHint(ctx app.Context, e app.Event) {
 	ctx.NewActionWithValue(lessonAction, lessonRequest{Kind: "hint"})
 }
 
-// Render draws the lesson. The announcement's live region is always there,
-// empty until the goal is reached, so screen readers hear it fill.
+// Render draws the lesson: the explanation beside the task (goal,
+// progress, hints) on a wide screen, above it on a narrow one. The
+// announcement's live region is always there, empty until the goal is
+// reached, so screen readers hear it fill.
 func (l *LessonPanel) Render() app.UI {
-	status := ""
-	if l.Solved {
-		status = "Solved! You reached the goal of this lesson."
-	}
-	next, hasNext := nextLesson(l.Name)
 	return app.Section().Class("panel", "lesson").
 		Attr("data-lesson-panel", "").DataSet("lesson", l.Name).
 		Attr("data-solved", strconv.FormatBool(l.Solved)).
 		Aria("labelledby", "lesson-title").Body(
 		app.P().Class("lesson-number").Text(fmt.Sprintf("Lesson %d of %d", l.Number, len(lesson.Names()))),
 		app.H2().ID("lesson-title").Text(l.Title),
-		app.Div().Class("lesson-text").Body(
-			app.Range(l.Text).Slice(func(i int) app.UI {
-				return app.P().Body(withCode(l.Text[i])...)
-			}),
+		app.Div().Class("lesson-columns").Body(
+			app.Div().Class("lesson-text").Body(
+				app.Range(l.Text).Slice(func(i int) app.UI {
+					return app.P().Body(withCode(l.Text[i])...)
+				}),
+			),
+			l.renderTask(),
 		),
+	)
+}
+
+// renderTask draws what the learner is to do, how far they are, and the
+// hints they have asked for.
+func (l *LessonPanel) renderTask() app.UI {
+	status := ""
+	if l.Solved {
+		status = "Solved! You reached the goal of this lesson."
+	}
+	next, hasNext := nextLesson(l.Name)
+	return app.Div().Class("lesson-task").Body(
 		app.P().Class("lesson-goal").Body(
 			append([]app.UI{app.Strong().Text("Goal: ")}, withCode(l.Goal)...)...,
 		),
