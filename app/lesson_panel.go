@@ -26,6 +26,10 @@ type LessonPanel struct {
 	SolvedBefore bool   // the learner has reached it before
 	Hints        []string
 	HintCount    int // how many hints the lesson has
+
+	// Compact folds the explanation away, for a page embedded in a course
+	// whose own text explains, in a frame with little room.
+	Compact bool
 }
 
 // showHint asks the page to unlock the next hint.
@@ -45,14 +49,24 @@ func (l *LessonPanel) Render() app.UI {
 		app.P().Class("lesson-number").Text(fmt.Sprintf("Lesson %d of %d", l.Number, len(lesson.Names()))),
 		app.H2().ID("lesson-title").Text(l.Title),
 		app.Div().Class("lesson-columns").Body(
-			app.Div().Class("lesson-text").Body(
-				app.Range(l.Text).Slice(func(i int) app.UI {
-					return app.P().Body(withCode(l.Text[i])...)
-				}),
-			),
+			l.renderText(),
 			l.renderTask(),
 		),
 	)
+}
+
+// renderText draws the explanation, folded away when compact.
+func (l *LessonPanel) renderText() app.UI {
+	paragraphs := app.Range(l.Text).Slice(func(i int) app.UI {
+		return app.P().Body(withCode(l.Text[i])...)
+	})
+	if l.Compact {
+		return app.Details().Class("lesson-text").Body(
+			app.Summary().Text("The idea"),
+			paragraphs,
+		)
+	}
+	return app.Div().Class("lesson-text").Body(paragraphs)
 }
 
 // renderTask draws what the learner is to do, how far they are, and the

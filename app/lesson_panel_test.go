@@ -352,3 +352,21 @@ func TestWithCode(t *testing.T) {
 		}
 	}
 }
+
+// Embedded, a lesson shows its task with the explanation folded away, and
+// no list of lessons: the course around it chose the lesson.
+func TestLessonEmbedded(t *testing.T) {
+	useMemoryBrowser(t)
+	p, _ := mountAt(t, "lesson=key-order&embed=1")
+	if p.err != "" || p.lesson.name() != "key-order" {
+		t.Fatalf("alert %q, lesson %q: want key-order", p.err, p.lesson.name())
+	}
+	page := app.HTMLString(p)
+	panelOf(t, page, "key-order")
+	if !strings.Contains(page, `<details class="lesson-text">`) {
+		t.Error("the explanation is not folded away")
+	}
+	if strings.Contains(page, "data-lesson-list") {
+		t.Error("an embedded page shows the list of lessons")
+	}
+}

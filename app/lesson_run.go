@@ -151,6 +151,7 @@ func (p *Playground) lessonPanel() app.UI {
 		SolvedBefore: p.lesson.progress.isSolved(l.Name),
 		Hints:        l.Hints[:shown],
 		HintCount:    len(l.Hints),
+		Compact:      p.share.options.Embed,
 	}
 }
 

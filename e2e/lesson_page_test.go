@@ -196,5 +196,8 @@ func TestLessonListUnknownLessonAndEmbed(t *testing.T) {
 	b.open(t, s.URL+"#lesson=key-order&embed=1")
 	b.waitCount(t, panel("key-order"), 1)
 	checkLanes(t, b, lesson.All()[0].Script)
+	if b.count(t, "[data-lesson-list]") != 0 || b.count(t, panel("key-order")+" details.lesson-text") != 1 {
+		t.Error("embedded, want the explanation folded and no lesson list")
+	}
 	b.noErrors(t)
 }
