@@ -53,20 +53,22 @@ func main() {
 // suite is one `go test -bench` run over a set of benchmarks that share a
 // -benchtime.
 type suite struct {
-	pkg       string // package directory, e.g. ./core/
-	bench     string // -bench pattern
-	benchtime string
+	pkg        string // package directory, e.g. ./core/
+	bench      string // -bench pattern
+	benchtime  string
+	nativeOnly bool // go-app's browser code does not run under Node
 }
 
 // suites splits the benchmarks by how long one iteration takes: those that
 // hold 1M records run one iteration per round (their setup alone fills the
 // log); the rest run long enough to average over many.
 var suites = []suite{
-	{"./core/", "^(BenchmarkProduceKeyed|BenchmarkAppendBaseline)$", "300000x"},
-	{"./core/", "^(BenchmarkConsume|BenchmarkBaselineConsume|BenchmarkPoll|BenchmarkBaselinePoll|BenchmarkCommit|BenchmarkBaselineCommit)$", "2000x"},
-	{"./core/", "^(BenchmarkAssign1000PartitionsTo100Members|BenchmarkBaselineAssign)$", "300ms"},
-	{"./core/", "^(BenchmarkRetention1M|BenchmarkBaselineRetention1M|BenchmarkCompact1M|BenchmarkBaselineCompact1M|BenchmarkBytesPerRecord|BenchmarkBaselineBytesPerRecord)$", "1x"},
-	{"./core/scenario/", "^(BenchmarkReplay10000Commands|BenchmarkBaselineParse10000Commands|BenchmarkSeekIn10000Steps|BenchmarkEncodeLink500Lines|BenchmarkBaselineDeflate500Lines|BenchmarkDecodeLink500Lines|BenchmarkBaselineInflate500Lines)$", "300ms"},
+	{"./core/", "^(BenchmarkProduceKeyed|BenchmarkAppendBaseline)$", "300000x", false},
+	{"./core/", "^(BenchmarkConsume|BenchmarkBaselineConsume|BenchmarkPoll|BenchmarkBaselinePoll|BenchmarkCommit|BenchmarkBaselineCommit)$", "2000x", false},
+	{"./core/", "^(BenchmarkAssign1000PartitionsTo100Members|BenchmarkBaselineAssign)$", "300ms", false},
+	{"./core/", "^(BenchmarkRetention1M|BenchmarkBaselineRetention1M|BenchmarkCompact1M|BenchmarkBaselineCompact1M|BenchmarkBytesPerRecord|BenchmarkBaselineBytesPerRecord)$", "1x", false},
+	{"./core/scenario/", "^(BenchmarkReplay10000Commands|BenchmarkBaselineParse10000Commands|BenchmarkSeekIn10000Steps|BenchmarkEncodeLink500Lines|BenchmarkBaselineDeflate500Lines|BenchmarkDecodeLink500Lines|BenchmarkBaselineInflate500Lines)$", "300ms", false},
+	{"./app/", "^BenchmarkProduceClickOnFullTopic$", "300ms", true},
 }
 
 // platform is where test binaries run: natively, or compiled to wasm and
@@ -122,6 +124,9 @@ func (r *runner) run(page bool) error {
 	binaries := map[string]string{}
 	for _, p := range platforms() {
 		for _, s := range suites {
+			if s.nativeOnly && p.name != native {
+				continue
+			}
 			key := p.name + " " + s.pkg
 			if _, ok := binaries[key]; ok {
 				continue
@@ -138,6 +143,9 @@ func (r *runner) run(page bool) error {
 		log.Printf("round %d of %d", round, r.rounds)
 		for _, p := range platforms() {
 			for _, s := range suites {
+				if s.nativeOnly && p.name != native {
+					continue
+				}
 				benchtime := s.benchtime
 				if r.quick {
 					benchtime = "1x"

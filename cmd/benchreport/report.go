@@ -194,10 +194,14 @@ func (r *runner) writePage(w *strings.Builder) {
 	p("| figure | median (spread) | samples |\n|---|---|---|\n")
 	rows := []struct{ what, bench, unit string }{
 		{"ready (`main[data-ready=\"true\"]`), cold: fresh profile, empty scenario", "PageReadyCold", "ns/op"},
+		{"… of which the wasm had arrived", "PageReadyCold", "wasm-fetched-ns"},
+		{"… and was compiled and instantiated", "PageReadyCold", "wasm-instantiated-ns"},
 		{"ready, second visit with the service worker warm", "PageReadyWarm", "ns/op"},
+		{"… of which the wasm had arrived (from the service worker's cache)", "PageReadyWarm", "wasm-fetched-ns"},
+		{"… and was compiled and instantiated", "PageReadyWarm", "wasm-instantiated-ns"},
 		{fmt.Sprintf("ready, cold, on a link of %s records", full), "PageReadyColdFull", "ns/op"},
 		{fmt.Sprintf("produce click to the frame that shows the record, topic of %s+ records", full), "PageProduceToRepaint", "ns/op"},
-		{"produce click to the DOM change (part of the above)", "PageProduceToRepaint", "dom-ns"},
+		{"… of which the click to the DOM change", "PageProduceToRepaint", "dom-ns"},
 		{"wasm as built", "PageWasmSize", "raw-bytes"},
 		{"wasm, brotli (`app.wasm.br`)", "PageWasmSize", "brotli-bytes"},
 		{"wasm, gzip (`app.wasm.gz`)", "PageWasmSize", "gzip-bytes"},
@@ -214,6 +218,11 @@ func (r *runner) writePage(w *strings.Builder) {
 		p("| %s | %s | %d |\n", row.what, r.cell(chromium, row.bench, row.unit), len(values))
 	}
 	p("\n")
+	if s, ok := spreadOf(r.results.values(native, "ProduceClickOnFullTopic", "ns/op")); ok {
+		p("Of a produce click, the engine's share (the session applies the line, the page takes its snapshot) is %s natively ", formatSpread(s, "ns/op"))
+		p("(`BenchmarkProduceClickOnFullTopic` in `app/`, 99,000 records); the rest is go-app's render and diff, and the browser's style, layout and paint. ")
+		p("`go run ./cmd/pagebench -profile click.cpuprofile` records V8's profile of the clicks (Go functions by name) and prints where the time goes.\n\n")
+	}
 	if max := thousands(meta["max-records"]); max != "" {
 		p("The issue asks for the page's memory with 1,000,000 records; a scenario may produce at most %s (`scenario.MaxRecords`), ", max)
 		p("so the page is measured as full as the engine allows it: %s records (a few short of the limit, so that the produce clicks measured on the same page are accepted).\n\n", full)

@@ -45,11 +45,12 @@ func main() {
 	log.SetPrefix("pagebench: ")
 	runs := flag.Int("runs", 5, "how many times to measure each figure, each time in a fresh browser")
 	clicks := flag.Int("clicks", 2, "produce clicks measured per run")
+	profile := flag.String("profile", "", "write V8's CPU profile of the first run's produce clicks to this file, and print its top functions")
 	flag.Parse()
 	if *runs < 1 || *clicks < 1 || *runs**clicks > fullHeadroom {
 		log.Fatalf("-runs and -clicks must be at least 1, with at most %d clicks in all", fullHeadroom)
 	}
-	if err := run(*runs, *clicks); err != nil {
+	if err := run(*runs, *clicks, *profile); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -70,7 +71,7 @@ func fullScript() string {
 	return b.String()
 }
 
-func run(runs, clicks int) error {
+func run(runs, clicks int, profile string) error {
 	chromium, err := findChromium()
 	if err != nil {
 		return err
@@ -80,7 +81,9 @@ func run(runs, clicks int) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	site, dist, err := buildSite(dir)
+	// A profile names the Go functions only when the wasm keeps its symbols,
+	// which the site's wasm (built with -s -w, as make wasm does) drops.
+	site, dist, err := buildSite(dir, profile == "")
 	if err != nil {
 		return fmt.Errorf("building the site: %w", err)
 	}
@@ -102,17 +105,20 @@ func run(runs, clicks int) error {
 	fmt.Printf("browser: %s\n", version)
 	fmt.Printf("records: %d\n", scenario.MaxRecords-fullHeadroom)
 	fmt.Printf("max-records: %d\n", scenario.MaxRecords)
-	if err := printSizes(dist); err != nil {
-		return err
+	if profile == "" {
+		if err := printSizes(dist); err != nil {
+			return err
+		}
 	}
 	for i := range runs {
 		log.Printf("run %d of %d", i+1, runs)
 		if err := measureVisits(chromium, dir, url); err != nil {
 			return err
 		}
-		if err := measureFull(chromium, dir, full, clicks); err != nil {
+		if err := measureFull(chromium, dir, full, clicks, profile); err != nil {
 			return err
 		}
+		profile = "" // the first run's clicks only
 	}
 	return nil
 }
@@ -131,17 +137,22 @@ func findChromium() (string, error) {
 	return "", errors.New("no Chromium found: install it (Debian: apt-get install -y chromium) or set PLOG_CHROMIUM")
 }
 
-// buildSite builds the wasm as `make wasm` does and generates the site for
-// the root of a host, returning the site's server and the site.
-func buildSite(dir string) (site, dist string, err error) {
+// buildSite builds the wasm as `make wasm` does (or with its symbols, for
+// profiling) and generates the site for the root of a host, returning the
+// site's server and the site.
+func buildSite(dir string, strip bool) (site, dist string, err error) {
 	wasm := filepath.Join(dir, "app.wasm")
 	site = filepath.Join(dir, "plog-site")
 	dist = filepath.Join(dir, "dist")
+	ldflags := "-s -w"
+	if !strip {
+		ldflags = ""
+	}
 	steps := []struct {
 		env  []string
 		args []string
 	}{
-		{[]string{"GOOS=js", "GOARCH=wasm"}, []string{"go", "build", "-ldflags", "-s -w", "-o", wasm, "./wasm"}},
+		{[]string{"GOOS=js", "GOARCH=wasm"}, []string{"go", "build", "-ldflags", ldflags, "-o", wasm, "./wasm"}},
 		{nil, []string{"go", "build", "-o", site, "."}},
 		{nil, []string{site, "-build-only", "-wasm", wasm, "-prefix", "/", "-out", dist}},
 	}
@@ -223,9 +234,9 @@ type tab struct {
 }
 
 // observeScript runs before the page's own scripts in every document: it
-// notes when main[data-ready="true"] first appears (milliseconds since the
-// navigation began) and keeps the wasm instance, whose linear memory is the
-// Go heap of the page.
+// notes when main[data-ready="true"] first appears and when the wasm is
+// instantiated (milliseconds since the navigation began), and keeps the
+// wasm instance, whose linear memory is the Go heap of the page.
 const observeScript = `(() => {
   const ready = () => {
     if (window.plogReadyAt === undefined && document.querySelector('main[data-ready="true"]')) {
@@ -238,7 +249,10 @@ const observeScript = `(() => {
     if (!original) continue;
     WebAssembly[name] = async function (...args) {
       const result = await original.apply(WebAssembly, args);
-      if (result && result.instance) window.plogWasm = result.instance;
+      if (result && result.instance) {
+        window.plogWasm = result.instance;
+        window.plogWasmAt = performance.now();
+      }
       return result;
     };
   }
@@ -308,24 +322,47 @@ func newTab(chromium, dir string) (*tab, error) {
 // machine.
 const readyTimeout = 2 * time.Minute
 
-// visit navigates to url, waits until the page is ready and returns how
-// long that took from the start of the navigation.
-func (t *tab) visit(url string) (time.Duration, error) {
+// readiness is when, in milliseconds from the start of a navigation, the
+// wasm had arrived, was instantiated (compiled and linked), and the page
+// said it was ready.
+type readiness struct {
+	Fetched      float64 `json:"fetched"`
+	Instantiated float64 `json:"instantiated"`
+	Ready        float64 `json:"ready"`
+}
+
+// sample prints the readiness as a benchmark line: the time to ready, and
+// the milestones on the way.
+func (r readiness) sample(name string) {
+	sample(name, msToNs(r.Ready), "ns/op", msToNs(r.Fetched), "wasm-fetched-ns", msToNs(r.Instantiated), "wasm-instantiated-ns")
+}
+
+// readinessScript reads the page's readiness, or null before it is ready.
+// The wasm's arrival is its resource timing's responseEnd (0 when the
+// service worker answered from its cache, which leaves no entry).
+const readinessScript = `window.plogReadyAt === undefined ? null : {
+  ready: window.plogReadyAt,
+  instantiated: window.plogWasmAt || 0,
+  fetched: (performance.getEntriesByType("resource").find(e => e.name.endsWith("/app.wasm")) || {responseEnd: 0}).responseEnd,
+}`
+
+// visit navigates to url and waits until the page is ready.
+func (t *tab) visit(url string) (readiness, error) {
 	if err := chromedp.Do(t.ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
-		return 0, err
+		return readiness{}, err
 	}
-	var ms float64
+	var r readiness
 	err := t.waitFor(readyTimeout, func() (bool, error) {
-		v, err := chromedp.Run(t.ctx, chromedp.Evaluate[*float64](`window.plogReadyAt === undefined ? null : window.plogReadyAt`))
+		v, err := chromedp.Run(t.ctx, chromedp.Evaluate[*readiness](readinessScript))
 		if v != nil {
-			ms = *v
+			r = *v
 		}
 		return v != nil, err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("%s not ready: %w", url, err)
+		return readiness{}, fmt.Errorf("%s not ready: %w", url, err)
 	}
-	return time.Duration(ms * float64(time.Millisecond)), nil
+	return r, nil
 }
 
 // waitFor calls done every 50 ms until it says so or the time is up.
@@ -358,7 +395,7 @@ func measureVisits(chromium, dir, url string) error {
 	if err != nil {
 		return err
 	}
-	sample("PageReadyCold", cold.Nanoseconds(), "ns/op")
+	cold.sample("PageReadyCold")
 	t.mu.Lock()
 	transferred := t.wasmBytes
 	t.mu.Unlock()
@@ -380,14 +417,15 @@ func measureVisits(chromium, dir, url string) error {
 	if err != nil {
 		return err
 	}
-	sample("PageReadyWarm", warm.Nanoseconds(), "ns/op")
+	warm.sample("PageReadyWarm")
 	return nil
 }
 
 // measureFull opens the full page in a fresh browser, notes how long it
 // took to be ready and what it holds in memory, then clicks Produce and
-// times each click until the frame that shows the new record.
-func measureFull(chromium, dir, url string, clicks int) error {
+// times each click until the frame that shows the new record; with profile
+// set, under V8's profiler.
+func measureFull(chromium, dir, url string, clicks int, profile string) error {
 	t, err := newTab(chromium, dir)
 	if err != nil {
 		return err
@@ -397,9 +435,14 @@ func measureFull(chromium, dir, url string, clicks int) error {
 	if err != nil {
 		return err
 	}
-	sample("PageReadyColdFull", ready.Nanoseconds(), "ns/op")
+	ready.sample("PageReadyColdFull")
 	if err := t.printMemory("PageMemoryFull"); err != nil {
 		return err
+	}
+	if profile != "" {
+		if err := t.startProfile(); err != nil {
+			return err
+		}
 	}
 	for range clicks {
 		times, err := chromedp.Run(t.ctx, chromedp.Evaluate[[]float64](produceScript, chromedp.EvalAwaitPromise))
@@ -407,6 +450,9 @@ func measureFull(chromium, dir, url string, clicks int) error {
 			return fmt.Errorf("produce click: %w", err)
 		}
 		sample("PageProduceToRepaint", msToNs(times[1]), "ns/op", msToNs(times[0]), "dom-ns")
+	}
+	if profile != "" {
+		return t.stopProfile(profile, os.Stderr)
 	}
 	return nil
 }
