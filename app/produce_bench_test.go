@@ -8,13 +8,10 @@ import (
 	"plog/core/scenario"
 )
 
-// BenchmarkProduceClickOnFullTopic measures the engine's share of a produce
-// click on a page whose topic holds nearly as many records as a scenario
-// may: the session applies the line and the page takes its snapshot.
-// go-app's render and the DOM are in cmd/pagebench's produce-to-repaint
-// figure, which this one helps to split.
-func BenchmarkProduceClickOnFullTopic(b *testing.B) {
-	const headroom = 1000 // clicks before the scenario is full and reloaded
+// fullLink is the link of a topic of four partitions holding as many
+// keyless records as a scenario may, less headroom.
+func fullLink(b *testing.B, headroom int) string {
+	b.Helper()
 	var script strings.Builder
 	script.WriteString("seed 1\ntopic orders partitions=4\n")
 	for left := scenario.MaxRecords - headroom; left > 0; left -= scenario.MaxProduceCount {
@@ -24,6 +21,33 @@ func BenchmarkProduceClickOnFullTopic(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return link
+}
+
+// BenchmarkLoadFullLink measures what opening the link cmd/pagebench opens
+// costs the page before its first render: decode, replay of 99,990
+// records, snapshot.
+func BenchmarkLoadFullLink(b *testing.B) {
+	link := fullLink(b, 10)
+	p := &Playground{}
+	b.ReportAllocs()
+	for b.Loop() {
+		p.ready = false
+		p.applyLink(link)
+		if p.err != "" {
+			b.Fatal(p.err)
+		}
+	}
+}
+
+// BenchmarkProduceClickOnFullTopic measures the engine's share of a produce
+// click on a page whose topic holds nearly as many records as a scenario
+// may: the session applies the line and the page takes its snapshot.
+// go-app's render and the DOM are in cmd/pagebench's produce-to-repaint
+// figure, which this one helps to split.
+func BenchmarkProduceClickOnFullTopic(b *testing.B) {
+	const headroom = 1000 // clicks before the scenario is full and reloaded
+	link := fullLink(b, headroom)
 	p := &Playground{}
 	load := func() {
 		p.ready = false
