@@ -23,15 +23,19 @@ type LessonList struct {
 	StorageProblem string
 }
 
+// lessonListID is the list's element id, which the masthead's Lessons
+// button scrolls to.
+const lessonListID = "lesson-list"
+
 // Render draws the list folded away until asked for, except on the empty
 // playground, where a first visitor looks for somewhere to start.
 func (l *LessonList) Render() app.UI {
 	all := lesson.All()
-	details := app.Details()
+	details := app.Details().ID(lessonListID + "-details")
 	if l.Current == "" {
 		details = details.Open(true) // false would still print open="false", which HTML reads as open
 	}
-	return app.Nav().Class("panel", "lesson-list").Attr("data-lesson-list", "").
+	return app.Nav().ID(lessonListID).Class("panel", "lesson-list").Attr("data-lesson-list", "").
 		Aria("label", "lessons").Body(
 		details.Body(
 			app.Summary().Text(summaryOf(len(l.Solved), len(all))),

@@ -164,6 +164,15 @@ func (p *Playground) lessonList() app.UI {
 	return &LessonList{Current: p.lesson.name(), Solved: p.lesson.progress.Solved, StorageProblem: p.lesson.problem}
 }
 
+// lessonListButton is the masthead's way to the lesson list, where there
+// is a list.
+func (p *Playground) lessonListButton() app.UI {
+	if p.share.options.Embed {
+		return nil
+	}
+	return &LessonListButton{}
+}
+
 // lessonNumber is a lesson's place in teaching order, from 1; 0 for none.
 func lessonNumber(name string) int {
 	for i, n := range lesson.Names() {

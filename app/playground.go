@@ -389,6 +389,7 @@ func (p *Playground) Render() app.UI {
 				app.P().Text("a playground for Kafka's partitioned log"),
 				app.Span().Class("clock").DataSet("time-ms", p.view.TimeMs).
 					Text("virtual time "+core.FormatDuration(p.view.TimeMs)),
+				p.lessonListButton(),
 				p.shareMenu(),
 			),
 			app.If(p.err != "",

@@ -179,6 +179,13 @@ func TestLessonListUnknownLessonAndEmbed(t *testing.T) {
 	checkLanes(t, b, third.Script)
 	b.waitProgress(t, third.Name, lessonResult(t, third).Progress)
 
+	// In a lesson the list is folded; the masthead's button unfolds it.
+	if eval[bool](t, b, `document.querySelector("[data-lesson-list] details").open`) {
+		t.Error("the lesson list stays unfolded in a lesson")
+	}
+	b.click(t, "#lessons-open")
+	b.waitFor(t, `document.querySelector("[data-lesson-list] details").open`)
+
 	// An unknown lesson: Find's error, and a page that still works.
 	_, findErr := lesson.Find("key-ordr")
 	eval[bool](t, b, `(location.hash = "#lesson=key-ordr", true)`)
@@ -196,7 +203,7 @@ func TestLessonListUnknownLessonAndEmbed(t *testing.T) {
 	b.open(t, s.URL+"#lesson=key-order&embed=1")
 	b.waitCount(t, panel("key-order"), 1)
 	checkLanes(t, b, lesson.All()[0].Script)
-	if b.count(t, "[data-lesson-list]") != 0 || b.count(t, panel("key-order")+" details.lesson-text") != 1 {
+	if b.count(t, "[data-lesson-list], #lessons-open") != 0 || b.count(t, panel("key-order")+" details.lesson-text") != 1 {
 		t.Error("embedded, want the explanation folded and no lesson list")
 	}
 	b.noErrors(t)
