@@ -202,14 +202,14 @@ func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retent
 }
 
 // window returns up to laneWindow records of a partition from offset view,
-// or the newest ones when view is followTail. A view outside the retained
-// offsets is clamped to them.
+// or the newest ones when view is followTail or past the high watermark. A
+// view below the log start starts there.
 func window(l *core.PartitionedLog, topic string, p int, logStart, hw, view int64) ([]core.Record, error) {
 	if hw == logStart {
 		return nil, nil
 	}
-	if view != followTail {
-		return l.Consume(topic, p, min(max(view, logStart), hw), laneWindow)
+	if view != followTail && view < hw {
+		return l.Consume(topic, p, max(view, logStart), laneWindow)
 	}
 	// The newest laneWindow records: compaction leaves gaps, so widen the
 	// reach until it holds enough of them or reaches the log start.
