@@ -68,7 +68,7 @@ var suites = []suite{
 	{"./core/", "^(BenchmarkAssign1000PartitionsTo100Members|BenchmarkBaselineAssign)$", "300ms", false},
 	{"./core/", "^(BenchmarkRetention1M|BenchmarkBaselineRetention1M|BenchmarkCompact1M|BenchmarkBaselineCompact1M|BenchmarkBytesPerRecord|BenchmarkBaselineBytesPerRecord)$", "1x", false},
 	{"./core/scenario/", "^(BenchmarkReplay10000Commands|BenchmarkBaselineParse10000Commands|BenchmarkSeekIn10000Steps|BenchmarkEncodeLink500Lines|BenchmarkBaselineDeflate500Lines|BenchmarkDecodeLink500Lines|BenchmarkBaselineInflate500Lines)$", "300ms", false},
-	{"./app/", "^BenchmarkProduceClickOnFullTopic$", "300ms", true},
+	{"./app/", "^(BenchmarkProduceClickOnFullTopic|BenchmarkLoadFullLink)$", "300ms", true},
 }
 
 // platform is where test binaries run: natively, or compiled to wasm and

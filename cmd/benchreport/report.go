@@ -223,6 +223,11 @@ func (r *runner) writePage(w *strings.Builder) {
 		p("(`BenchmarkProduceClickOnFullTopic` in `app/`, 99,000 records); the rest is go-app's render and diff, and the browser's style, layout and paint. ")
 		p("`go run ./cmd/pagebench -profile click.cpuprofile` records V8's profile of the clicks (Go functions by name) and prints where the time goes.\n\n")
 	}
+	if s, ok := spreadOf(r.results.values(native, "LoadFullLink", "ns/op")); ok {
+		allocated, _ := spreadOf(r.results.values(native, "LoadFullLink", "B/op"))
+		p("Opening the full link costs the engine %s natively before the first render (decode, replay, snapshot; `BenchmarkLoadFullLink` in `app/`), allocating %s on the way; ", formatSpread(s, "ns/op"), format(allocated.median, "bytes"))
+		p("the wasm's linear memory keeps the high-water mark of that garbage.\n\n")
+	}
 	if max := thousands(meta["max-records"]); max != "" {
 		p("The issue asks for the page's memory with 1,000,000 records; a scenario may produce at most %s (`scenario.MaxRecords`), ", max)
 		p("so the page is measured as full as the engine allows it: %s records (a few short of the limit, so that the produce clicks measured on the same page are accepted).\n\n", full)
