@@ -68,6 +68,7 @@ var suites = []suite{
 	{"./core/", "^(BenchmarkAssign1000PartitionsTo100Members|BenchmarkBaselineAssign)$", "300ms", false},
 	{"./core/", "^(BenchmarkRetention1M|BenchmarkBaselineRetention1M|BenchmarkCompact1M|BenchmarkBaselineCompact1M|BenchmarkBytesPerRecord|BenchmarkBaselineBytesPerRecord)$", "1x", false},
 	{"./core/scenario/", "^(BenchmarkReplay10000Commands|BenchmarkBaselineParse10000Commands|BenchmarkSeekIn10000Steps|BenchmarkEncodeLink500Lines|BenchmarkBaselineDeflate500Lines|BenchmarkDecodeLink500Lines|BenchmarkBaselineInflate500Lines)$", "300ms", false},
+	{"./core/scenario/", "^(BenchmarkUndoOnFullTopic|BenchmarkBaselineReplayFullTopic)$", "3x", false},
 	{"./app/", "^(BenchmarkProduceClickOnFullTopic|BenchmarkLoadFullLink)$", "300ms", true},
 }
 

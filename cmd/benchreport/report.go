@@ -38,6 +38,7 @@ var engineFigures = []struct {
 	{"Scenarios", []figure{
 		{"replay a 10,000-command scenario (bare: parse it only)", "Replay10000Commands", "BaselineParse10000Commands", "ns/op"},
 		{"seek in a 10,000-step history (bare: replay it all, as a seek without checkpoints would)", "SeekIn10000Steps", "Replay10000Commands", "ns/op"},
+		{"undo the last step of a 12-step history holding 100,000 records, as the page's undo does (bare: replay it all)", "UndoOnFullTopic", "BaselineReplayFullTopic", "ns/op"},
 		{"encode a 500-line script as a link (bare: DEFLATE and base64 of the text as it is)", "EncodeLink500Lines", "BaselineDeflate500Lines", "ns/op"},
 		{"decode a 500-line link (bare: base64 and inflate)", "DecodeLink500Lines", "BaselineInflate500Lines", "ns/op"},
 	}},
@@ -176,6 +177,9 @@ func (r *runner) writeMachine(w *strings.Builder) {
 	fmt.Fprintf(w, "| cores | %d (Go sees %d) |\n", cores, runtime.NumCPU())
 	fmt.Fprintf(w, "| memory | %s |\n", memTotal())
 	fmt.Fprintf(w, "| OS | %s, Linux %s |\n", osName(), strings.TrimSpace(readFile("/proc/sys/kernel/osrelease")))
+	if commit := strings.TrimSpace(output("git", "describe", "--always", "--dirty")); commit != "" {
+		fmt.Fprintf(w, "| commit | %s |\n", commit)
+	}
 	fmt.Fprintf(w, "| Go | %s |\n", strings.TrimPrefix(strings.TrimSpace(output("go", "version")), "go version "))
 	fmt.Fprintf(w, "| Node (wasm) | %s |\n", strings.TrimSpace(output("node", "--version")))
 	if b := r.results.meta[chromium]["browser"]; b != "" {

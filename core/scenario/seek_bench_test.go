@@ -1,0 +1,51 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// fullScript is a scenario as full as MaxRecords allows, made of few
+// commands that each produce many records: the shape of history where
+// checkpoints taken every so many steps help least.
+func fullScript() string {
+	var b strings.Builder
+	b.WriteString("seed 1\ntopic orders partitions=4\n")
+	for left := MaxRecords; left > 0; left -= MaxProduceCount {
+		fmt.Fprintf(&b, "produce orders value=v count=%d\n", min(left, MaxProduceCount))
+	}
+	return b.String()
+}
+
+// BenchmarkUndoOnFullTopic undoes the last command of a 12-step history
+// holding 100,000 records, as the page's undo button does, then redoes it
+// (untimed).
+func BenchmarkUndoOnFullTopic(b *testing.B) {
+	s, err := Load(fullScript())
+	if err != nil {
+		b.Fatal(err)
+	}
+	last := s.Len()
+	for b.Loop() {
+		if err := s.Seek(last - 1); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := s.Seek(last); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}
+
+// BenchmarkBaselineReplayFullTopic is the floor BenchmarkUndoOnFullTopic
+// would have without checkpoints: replaying the whole script.
+func BenchmarkBaselineReplayFullTopic(b *testing.B) {
+	script := fullScript()
+	for b.Loop() {
+		if _, err := Load(script); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
