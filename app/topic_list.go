@@ -31,6 +31,7 @@ func (t *TopicList) Render() app.UI {
 		)
 	}
 	return app.Section().Class("topics").Aria("label", "topics").Body(
+		&LaneLegend{},
 		app.Range(t.Topics).Slice(func(i int) app.UI {
 			topic := t.Topics[i]
 			return app.Article().Class("topic").DataSet("topic", topic.Name).Aria("label", "topic "+topic.Name).Body(

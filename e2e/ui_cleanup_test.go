@@ -53,6 +53,9 @@ produce profiles key=cy value=v2
 	b.fill(t, "#truncate-topic", "t")
 	b.fill(t, "#truncate-before", "3")
 	b.click(t, "#truncate-go")
+	// What went is drawn leaving for a moment, then gone.
+	b.waitCount(t, `[data-topic=t] .ghost[data-removed-offset]`, 3)
+	b.waitCount(t, `[data-topic=t] .ghost`, 0)
 	b.waitFor(t, `document.querySelector('[data-topic=t][data-partition="0"]').dataset.logStart === "3"`)
 	b.waitText(t, ".removal", "Truncate removed offsets 0–2 of t/0 (3 records)")
 	b.waitCount(t, `[data-topic=t] [data-offset]`, 2)

@@ -33,7 +33,7 @@ poll billing c1 max=5
 commit billing c1
 `
 
-// The page fits a 360 px phone and a 1280 px screen without scrolling
+// The page fits a 360 px phone, a 1280 px and a 1920 px screen without scrolling
 // sideways; the screenshots are kept for a human to look at (in
 // $PLOG_SCREENSHOTS when set).
 func TestUILayoutFitsPhoneAndDesktop(t *testing.T) {
@@ -43,7 +43,7 @@ func TestUILayoutFitsPhoneAndDesktop(t *testing.T) {
 	}
 	b := openPlayground(t, layoutScenario)
 	b.waitCount(t, `[data-topic][data-partition]`, 4)
-	for _, width := range []int64{360, 1280} {
+	for _, width := range []int64{360, 1280, 1920} {
 		b.do(t, chromedp.EmulateViewport(width, 900))
 		b.waitFor(t, fmt.Sprintf(`window.innerWidth === %d`, width))
 		scroll := eval[int](t, b, `document.documentElement.scrollWidth`)

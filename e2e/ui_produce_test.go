@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"plog/core"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 )
 
 // A learner with an empty page creates a topic, produces keyed, keyless and
@@ -31,6 +34,20 @@ func TestUICreateTopicAndProduce(t *testing.T) {
 	b.waitText(t, ".landing", reason)
 	if b.count(t, lane+` [data-offset="0"][data-landed]`) != 1 {
 		t.Error("the record just produced is not highlighted")
+	}
+	// The value shows on focus, as on hover; the key always.
+	value := lane + ` [data-offset="0"] .record-value`
+	if eval[string](t, b, fmt.Sprintf(`getComputedStyle(document.querySelector(%s)).display`, js(value))) != "none" {
+		t.Error("the value shows before the record has focus or hover")
+	}
+	// A headless page never has the window's focus: emulate it, as a
+	// learner's open tab has.
+	if _, err := chromedp.Call(b.ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](t, b, fmt.Sprintf(`(() => { document.querySelector(%s).focus(); return true })()`, js(lane+` [data-offset="0"]`)))
+	if eval[string](t, b, fmt.Sprintf(`getComputedStyle(document.querySelector(%s)).display`, js(value))) == "none" || b.text(t, value) != "created" {
+		t.Error("the focused record does not show its value")
 	}
 	if got := b.attr(t, lane, "data-high-watermark"); got != "1" {
 		t.Errorf("high watermark of orders/%d = %s, want 1", want, got)

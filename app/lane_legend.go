@@ -1,0 +1,37 @@
+package app
+
+import "github.com/maxence-charriere/go-app/v9/pkg/app"
+
+// LaneLegend says what the marks on the lanes mean, each with its help: the
+// learner meets every concept of a lane once, above the lanes.
+type LaneLegend struct {
+	app.Compo
+}
+
+// legendEntries are the lanes' marks: a sample of each, its words, and the
+// help topic that explains it.
+var legendEntries = []struct{ class, sample, words, help string }{
+	{"record key-1", "3", "a record at its offset, coloured by key", "offset"},
+	{"edge log-start-edge", "start", "log start offset", "log-start"},
+	{"edge hw-edge", "next", "high watermark", "high-watermark"},
+	{"record keyless segment-start", "10", "a segment begins", "segment"},
+	{"cliff", "✂", "retention cliff", "retention"},
+	{"gap", "gap", "offsets compaction removed", "compaction"},
+	{"record key-4 tombstone", "✝", "tombstone", "tombstone"},
+	{"flag", "⚑", "a group's committed offset", "committed-offset"},
+	{"skew-bar hot", "", "partition fill; hot when skewed", "skew"},
+}
+
+// Render draws the legend as a list.
+func (l *LaneLegend) Render() app.UI {
+	return app.Ul().Class("legend").Aria("label", "what the lanes show").Body(
+		app.Range(legendEntries).Slice(func(i int) app.UI {
+			e := legendEntries[i]
+			return app.Li().Body(
+				app.Span().Class("legend-sample", e.class).Aria("hidden", "true").Text(e.sample),
+				app.Text(" "+e.words+" "),
+				&Help{Topic: e.help},
+			)
+		}),
+	)
+}
