@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"sort"
 )
 
@@ -49,39 +50,31 @@ func (p *partition) compact(now int64, config *TopicConfig) int {
 	if end == 0 {
 		return 0
 	}
-	cleanableEnd := p.index(p.segments[end].base)
+	cleanableEnd := p.segments[end].base
 
 	latest := make(map[string]int64)
-	for _, r := range p.records[:cleanableEnd] {
+	for r := range p.records.between(math.MinInt64, cleanableEnd) {
 		if r.HasKey {
 			latest[r.Key] = r.Offset
 		}
 	}
 
 	var horizons []tombstoneHorizon
-	kept := 0
-	for _, r := range p.records[:cleanableEnd] {
+	removed := p.records.filterBelow(cleanableEnd, func(r Record) bool {
 		if !r.HasKey || latest[r.Key] != r.Offset {
-			continue
+			return false
 		}
 		if r.Tombstone {
 			at, seen := p.horizonOf(r.Offset)
 			if !seen {
 				at = now + config.DeleteRetentionMs
 			} else if now >= at {
-				continue
+				return false
 			}
 			horizons = append(horizons, tombstoneHorizon{offset: r.Offset, at: at})
 		}
-		p.records[kept] = r
-		kept++
-	}
-	removed := cleanableEnd - kept
-	if removed > 0 {
-		n := copy(p.records[kept:], p.records[cleanableEnd:])
-		clear(p.records[kept+n:])
-		p.records = p.records[:kept+n]
-	}
+		return true
+	})
 	for _, h := range p.horizons {
 		if h.offset >= p.segments[end].base {
 			horizons = append(horizons, h)
@@ -108,12 +101,11 @@ func (p *partition) rewriteSegments(end int) {
 	kept := p.segments[:0]
 	for i, s := range p.segments {
 		if i < end {
-			from, to := p.segmentRecords(i)
-			if from == to {
+			if p.segmentCount(i) == 0 {
 				continue
 			}
 			s.bytes, s.maxTimestamp = 0, 0
-			for _, r := range p.records[from:to] {
+			for r := range p.records.between(s.base, p.segmentEnd(i)) {
 				s.bytes += recordSize(r.Key, r.Value)
 				s.maxTimestamp = max(s.maxTimestamp, r.Timestamp)
 			}

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 )
@@ -113,13 +114,11 @@ func (l *PartitionedLog) Poll(groupName, memberID string, max int) ([]Delivery, 
 		if p.offline() {
 			continue // no leader to fetch from
 		}
-		pos := m.positions[tp]
-		i := p.index(pos)
-		j := min(p.index(p.highWatermark()), i+max-len(deliveries))
-		if i >= j {
-			continue
-		}
-		for _, r := range p.records[i:j] {
+		next := int64(-1)
+		for r := range p.records.between(m.positions[tp], p.highWatermark()) {
+			if len(deliveries) == max {
+				break
+			}
 			d := Delivery{Topic: tp.Topic, Partition: tp.Partition, Record: r, Member: m.id, Time: l.now, Generation: g.generation,
 				Redelivery: r.Offset < g.deliveredTo[tp]}
 			deliveries = append(deliveries, d)
@@ -129,8 +128,12 @@ func (l *PartitionedLog) Poll(groupName, memberID string, max int) ([]Delivery, 
 				detail = "redelivery"
 			}
 			l.emit(Event{Kind: EventDelivered, Group: g.name, Member: m.id, Topic: tp.Topic, Partition: tp.Partition, Offset: r.Offset, Generation: g.generation, Detail: detail})
+			next = r.Offset + 1
 		}
-		m.setPosition(tp, p.records[j-1].Offset+1)
+		if next < 0 {
+			continue
+		}
+		m.setPosition(tp, next)
 		g.deliveredTo[tp] = max64(g.deliveredTo[tp], m.positions[tp])
 		gave = append(gave, tp)
 	}
@@ -391,7 +394,7 @@ func (l *PartitionedLog) ResetOffsets(groupName string, spec ResetSpec) error {
 			targets[i] = min(max(spec.Offset, p.logStart), hw)
 		case ResetToDatetime:
 			targets[i] = hw
-			for _, r := range p.records[:p.index(hw)] {
+			for r := range p.records.between(math.MinInt64, hw) {
 				if r.Timestamp >= spec.Datetime {
 					targets[i] = r.Offset
 					break

@@ -180,8 +180,8 @@ func (l *PartitionedLog) partitionView(g *group, tp TopicPartition) PartitionVie
 	pv.Committed, pv.HasCommitted = g.committed[tp]
 	if pv.HasCommitted {
 		pv.Lag = max(0, pv.HighWatermark-pv.Committed)
-		if i := p.index(pv.Committed); pv.Lag > 0 && i < len(p.records) {
-			pv.TimeLagMs = max(0, l.now-p.records[i].Timestamp)
+		if r, ok := p.records.first(pv.Committed); pv.Lag > 0 && ok {
+			pv.TimeLagMs = max(0, l.now-r.Timestamp)
 		}
 	}
 	return pv

@@ -60,7 +60,7 @@ func dumpLog(l *PartitionedLog) string {
 			for _, s := range p.segments {
 				fmt.Fprintf(&b, "  seg %+v\n", s)
 			}
-			for _, r := range p.records {
+			for _, r := range p.records.all() {
 				fmt.Fprintf(&b, "  %+v\n", r)
 			}
 		}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -92,7 +93,8 @@ func (s *shadow) checkInvariants(l *PartitionedLog) error {
 			}
 			s.highWater[name], s.logStart[name] = p.next, p.logStart
 			lastOfKey := map[string]int{}
-			for j, r := range p.records {
+			records := p.records.all()
+			for j, r := range records {
 				if seq, seen := lastOfKey[r.Key]; r.HasKey && seen && s.sequence[name][r.Offset] < seq {
 					return fmt.Errorf("%s: key %q: offset %d was produced before the record ahead of it", name, r.Key, r.Offset)
 				}
@@ -100,15 +102,15 @@ func (s *shadow) checkInvariants(l *PartitionedLog) error {
 				if r.Offset < p.logStart || r.Offset >= p.next {
 					return fmt.Errorf("%s: record at %d outside [%d, %d)", name, r.Offset, p.logStart, p.next)
 				}
-				if j > 0 && r.Offset <= p.records[j-1].Offset {
-					return fmt.Errorf("%s: offset %d after %d", name, r.Offset, p.records[j-1].Offset)
+				if j > 0 && r.Offset <= records[j-1].Offset {
+					return fmt.Errorf("%s: offset %d after %d", name, r.Offset, records[j-1].Offset)
 				}
 				if want, ok := s.produced[name][r.Offset]; !ok || want != r {
 					return fmt.Errorf("%s: record %+v, produced as %+v", name, r, want)
 				}
 			}
-			if !s.compacting[topicName] && int64(len(p.records)) != p.next-p.logStart {
-				return fmt.Errorf("%s: %d records between log start %d and high watermark %d: offsets are not contiguous", name, len(p.records), p.logStart, p.next)
+			if !s.compacting[topicName] && int64(len(records)) != p.next-p.logStart {
+				return fmt.Errorf("%s: %d records between log start %d and high watermark %d: offsets are not contiguous", name, len(records), p.logStart, p.next)
 			}
 			if err := s.checkLatestPerKey(name, p); err != nil {
 				return err
@@ -132,8 +134,7 @@ func (s *shadow) checkLatestPerKey(name string, p *partition) error {
 		if r.Tombstone {
 			continue
 		}
-		i := p.index(r.Offset)
-		if i >= len(p.records) || p.records[i] != r {
+		if got, ok := p.records.first(r.Offset); !ok || got != r {
 			return fmt.Errorf("%s: the newest record of key %q, at offset %d, is gone", name, key, r.Offset)
 		}
 	}
@@ -150,17 +151,13 @@ func checkSegments(p *partition) error {
 		if seg.base > end {
 			return fmt.Errorf("segment %d: base %d after its end %d", i, seg.base, end)
 		}
-		from, to := p.segmentRecords(i)
-		if from > to {
-			return fmt.Errorf("segment %d at %d: records from %d to %d", i, seg.base, from, to)
-		}
-		counted += to - from
+		counted += p.segmentCount(i)
 	}
-	if len(p.records) > 0 && p.records[0].Offset < p.segments[0].base {
-		return fmt.Errorf("record %d before the first segment at %d", p.records[0].Offset, p.segments[0].base)
+	if first, ok := p.records.first(math.MinInt64); ok && first.Offset < p.segments[0].base {
+		return fmt.Errorf("record %d before the first segment at %d", first.Offset, p.segments[0].base)
 	}
-	if counted != len(p.records) {
-		return fmt.Errorf("segments count %d records, partition holds %d", counted, len(p.records))
+	if counted != p.records.len() {
+		return fmt.Errorf("segments count %d records, partition holds %d", counted, p.records.len())
 	}
-	return nil
+	return checkRecordLog(&p.records)
 }

@@ -2,12 +2,11 @@ package core
 
 import "slices"
 
-// partition is one ordered log. Its records sit in one slice in offset order
-// (no per-record allocation; compaction leaves offset gaps, so lookups by
-// offset use binary search unless the slice is gap-free). Segments describe
-// how the offsets are split into Kafka's segment files.
+// partition is one ordered log. Its records sit in chunks in offset order
+// (records.go); compaction leaves offset gaps. Segments describe how the
+// offsets are split into Kafka's segment files.
 type partition struct {
-	records  []Record
+	records  recordLog
 	segments []segment // oldest first; the last one is the active segment; never empty
 	logStart int64     // first offset a reader may ask for
 	next     int64     // the next offset to assign: the leader's log end offset
@@ -49,7 +48,7 @@ func newPartition(base, now int64) *partition {
 
 func (p *partition) clone() *partition {
 	c := &partition{
-		records:     slices.Clone(p.records),
+		records:     p.records.clone(),
 		segments:    slices.Clone(p.segments),
 		logStart:    p.logStart,
 		next:        p.next,
@@ -75,35 +74,6 @@ const maxRecordBytes = 1048588
 
 func recordSize(key, value string) int64 {
 	return int64(len(key)+len(value)) + recordOverheadBytes
-}
-
-// index returns the position in records of the first record with an offset
-// at or after offset.
-func (p *partition) index(offset int64) int {
-	n := len(p.records)
-	if n == 0 {
-		return 0
-	}
-	first := p.records[0].Offset
-	if offset <= first {
-		return 0
-	}
-	if p.records[n-1].Offset-first == int64(n-1) { // no gaps: direct
-		if i := offset - first; i < int64(n) {
-			return int(i)
-		}
-		return n
-	}
-	lo, hi := 0, n
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if p.records[mid].Offset < offset {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo
 }
 
 // segmentEnd returns the offset after segment i's range.
@@ -140,7 +110,7 @@ func (p *partition) append(r Record, size int64, config *TopicConfig) {
 	}
 	active.bytes += size
 	active.maxTimestamp = max(active.maxTimestamp, r.Timestamp)
-	p.records = append(p.records, r)
+	p.records.append(r)
 	p.next++
 }
 
@@ -150,15 +120,9 @@ func (p *partition) roll(now int64) {
 }
 
 // dropBefore removes the records below offset (already below the log start)
-// and returns how many went. The freed slots are cleared so the strings they
-// held can be collected.
+// and returns how many went.
 func (p *partition) dropBefore(offset int64) int {
-	i := p.index(offset)
-	clear(p.records[:i])
-	p.records = p.records[i:]
-	if len(p.records) == 0 {
-		p.records = nil
-	}
+	removed := p.records.dropBefore(offset)
 	h := 0
 	for h < len(p.horizons) && p.horizons[h].offset < offset {
 		h++
@@ -167,10 +131,10 @@ func (p *partition) dropBefore(offset int64) int {
 	if len(p.horizons) == 0 {
 		p.horizons = nil
 	}
-	return i
+	return removed
 }
 
-// segmentRecords returns where segment i's retained records are in records.
-func (p *partition) segmentRecords(i int) (from, to int) {
-	return p.index(p.segments[i].base), p.index(p.segmentEnd(i))
+// segmentCount returns how many records segment i retains.
+func (p *partition) segmentCount(i int) int {
+	return p.records.countBetween(p.segments[i].base, p.segmentEnd(i))
 }

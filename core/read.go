@@ -1,9 +1,6 @@
 package core
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // MaxConsume is the most records one Consume returns.
 const MaxConsume = 1 << 20
@@ -31,9 +28,7 @@ func (l *PartitionedLog) Consume(topicName string, partition int, offset int64, 
 		return nil, fmt.Errorf("%s/%d: offset %d is out of range: the partition holds offsets %d up to the high watermark %d (OFFSET_OUT_OF_RANGE)",
 			topicName, partition, offset, p.logStart, hw)
 	}
-	i := p.index(offset)
-	j := min(p.index(hw), i+max)
-	return slices.Clone(p.records[i:j]), nil
+	return p.records.collect(offset, hw, max), nil
 }
 
 // HighWatermark returns the partition's high watermark: the offset below
@@ -75,7 +70,7 @@ func (l *PartitionedLog) Records(topicName string, partition int) ([]Record, err
 	if err != nil {
 		return nil, err
 	}
-	return slices.Clone(p.records), nil
+	return p.records.all(), nil
 }
 
 // RecordCount returns how many records the partition retains.
@@ -84,7 +79,7 @@ func (l *PartitionedLog) RecordCount(topicName string, partition int) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	return len(p.records), nil
+	return p.records.len(), nil
 }
 
 // FirstRecordAtOrAfter returns the first retained record with an offset at or
@@ -95,11 +90,7 @@ func (l *PartitionedLog) FirstRecordAtOrAfter(topicName string, partition int, o
 	if err != nil {
 		return Record{}, false
 	}
-	i := p.index(offset)
-	if i >= len(p.records) {
-		return Record{}, false
-	}
-	return p.records[i], true
+	return p.records.first(offset)
 }
 
 // PartitionRecordCounts returns how many records each partition of a topic
@@ -111,7 +102,7 @@ func (l *PartitionedLog) PartitionRecordCounts(topicName string) ([]int, error) 
 	}
 	counts := make([]int, len(t.partitions))
 	for i, p := range t.partitions {
-		counts[i] = len(p.records)
+		counts[i] = p.records.len()
 	}
 	return counts, nil
 }
@@ -158,11 +149,10 @@ func (l *PartitionedLog) Segments(topicName string, partition int) ([]SegmentInf
 	}
 	infos := make([]SegmentInfo, len(p.segments))
 	for i, s := range p.segments {
-		from, to := p.segmentRecords(i)
 		infos[i] = SegmentInfo{
 			BaseOffset:   s.base,
 			EndOffset:    p.segmentEnd(i),
-			Records:      to - from,
+			Records:      p.segmentCount(i),
 			Bytes:        s.bytes,
 			MaxTimestamp: s.maxTimestamp,
 			CreatedAt:    s.createdAt,

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -381,7 +382,7 @@ func (l *PartitionedLog) resolvePending(t *topic, partition int, p *partition, u
 	if from < 0 {
 		return
 	}
-	e := Event{Topic: t.name, Partition: partition, From: from, To: to, Count: p.index(to) - p.index(from), Detail: detail}
+	e := Event{Topic: t.name, Partition: partition, From: from, To: to, Count: p.records.countBetween(from, to), Detail: detail}
 	switch {
 	case status == AckAcknowledged:
 		e.Kind = EventAcknowledged
@@ -489,8 +490,8 @@ func (l *PartitionedLog) elect(t *topic, partition int, p *partition, n int, unc
 
 	oldHW, oldEnd := rs.hw, p.next
 	x := leader.match
-	if lost := p.index(oldEnd) - p.index(x); lost > 0 {
-		committed := p.index(min(oldHW, oldEnd)) - p.index(min(oldHW, x))
+	if lost := p.records.countBetween(x, oldEnd); lost > 0 {
+		committed := p.records.countBetween(min(oldHW, x), min(oldHW, oldEnd))
 		acked := countAcked(rs.acks, p, x, oldEnd)
 		l.emit(Event{Kind: EventRecordsLost, Topic: t.name, Partition: partition, From: x, To: oldEnd, Count: lost,
 			Detail: fmt.Sprintf("broker %d leads without them: %d committed, %d acknowledged", leader.broker, committed, acked)})
@@ -556,7 +557,7 @@ func (p *partition) replicaLogFrom(r *replica, offset int64) ([]Record, []ackRun
 	var records []Record
 	var acks []ackRun
 	if offset < r.match {
-		records = slices.Clone(p.records[p.index(offset):p.index(r.match)])
+		records = p.records.collect(offset, r.match, math.MaxInt)
 		for _, run := range p.replicas.acks {
 			acks = appendAckRun(acks, ackRun{max(run.from, offset), min(run.to, r.match), run.status})
 		}
@@ -579,7 +580,7 @@ func countAcked(runs []ackRun, p *partition, from, to int64) int {
 	for _, run := range runs {
 		a, b := max(run.from, from), min(run.to, to)
 		if run.status == AckAcknowledged && a < b {
-			n += p.index(b) - p.index(a)
+			n += p.records.countBetween(a, b)
 		}
 	}
 	return n
@@ -648,25 +649,19 @@ func (p *partition) truncateFrom(offset int64) {
 	if offset >= p.next {
 		return
 	}
-	i := p.index(offset)
-	removed := p.records[i:]
 	k := len(p.segments)
 	for k > 1 && p.segments[k-1].base > offset {
 		k--
 	}
 	last := &p.segments[k-1]
-	for _, r := range removed {
-		if r.Offset >= last.base && r.Offset < p.segmentEnd(k-1) {
-			last.bytes -= recordSize(r.Key, r.Value)
-		}
+	for r := range p.records.between(max(offset, last.base), p.segmentEnd(k-1)) {
+		last.bytes -= recordSize(r.Key, r.Value)
 	}
 	last.bytes = max(last.bytes, 0)
-	clear(removed)
-	p.records = p.records[:i]
+	p.records.truncateFrom(offset)
 	p.segments = p.segments[:k]
 	last.maxTimestamp = last.createdAt
-	from := p.index(last.base)
-	for _, r := range p.records[from:] {
+	for r := range p.records.between(last.base, math.MaxInt64) {
 		last.maxTimestamp = max(last.maxTimestamp, r.Timestamp)
 	}
 	h := len(p.horizons)

@@ -105,15 +105,7 @@ func (l *PartitionedLog) runReplication() {
 func (l *PartitionedLog) fetch(t *topic, partition int, p *partition, r, leader *replica) {
 	r.logEnd, r.tail, r.tailAcks = r.match, nil, nil // truncate to where it parts from the leader
 	budget := paceBudget(l.cluster.broker(r.broker), l.now)
-	from := p.index(r.match)
-	to := len(p.records)
-	if budget < to-from {
-		to = from + budget
-	}
-	end := p.next
-	if to < len(p.records) {
-		end = p.records[to].Offset
-	}
+	end := p.records.offsetAfter(r.match, budget, p.next)
 	if end > r.match {
 		r.match, r.logEnd = end, end
 	}

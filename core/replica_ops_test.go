@@ -162,8 +162,9 @@ func checkReplicaSet(t *topic, p *partition) error {
 			return fmt.Errorf("ack runs %v with log end %d", rs.acks, p.next)
 		}
 	}
-	for j, r := range p.records {
-		if r.Offset < p.logStart || r.Offset >= p.next || j > 0 && r.Offset <= p.records[j-1].Offset {
+	records := p.records.all()
+	for j, r := range records {
+		if r.Offset < p.logStart || r.Offset >= p.next || j > 0 && r.Offset <= records[j-1].Offset {
 			return fmt.Errorf("record %d outside [%d, %d) or out of order", r.Offset, p.logStart, p.next)
 		}
 	}

@@ -95,9 +95,8 @@ func (l *PartitionedLog) deleteSegments(topicName string, partition int, p *part
 	}
 	for i := range n {
 		s := &p.segments[i]
-		from, to := p.segmentRecords(i)
 		l.emit(Event{Kind: EventSegmentDeleted, Topic: topicName, Partition: partition,
-			From: s.base, To: p.segmentEnd(i), Count: to - from, Detail: why(s)})
+			From: s.base, To: p.segmentEnd(i), Count: p.segmentCount(i), Detail: why(s)})
 	}
 	p.segments = p.segments[n:]
 	p.logStart = max(p.logStart, p.segments[0].base)

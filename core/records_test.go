@@ -1,0 +1,166 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// checkRecordLog checks a record log's own structure: no empty or
+// oversized chunk, offsets increasing across chunks, and the count.
+func checkRecordLog(rl *recordLog) error {
+	n := 0
+	last := int64(math.MinInt64)
+	for c, chunk := range rl.chunks {
+		if len(chunk) == 0 || len(chunk) > recordChunkSize {
+			return fmt.Errorf("chunk %d holds %d records", c, len(chunk))
+		}
+		for _, r := range chunk {
+			if r.Offset <= last {
+				return fmt.Errorf("chunk %d: offset %d after %d", c, r.Offset, last)
+			}
+			last = r.Offset
+		}
+		n += len(chunk)
+	}
+	if n != rl.count {
+		return fmt.Errorf("chunks hold %d records, count says %d", n, rl.count)
+	}
+	return nil
+}
+
+// modelBetween is what recordLog.between yields, from a plain slice.
+func modelBetween(model []Record, from, to int64) []Record {
+	var out []Record
+	for _, r := range model {
+		if r.Offset >= from && r.Offset < to {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestRecordLogMatchesSlice runs random appends, drops, truncations,
+// filters and clones on record logs and on plain slices beside them, and
+// checks after every step that every log, clones included, reads as its
+// slice: a clone shares chunks, so a change to one log must never show in
+// another.
+func TestRecordLogMatchesSlice(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		logs := []*recordLog{{}}
+		models := [][]Record{nil}
+		next := []int64{0}
+		for step := range rapid.IntRange(1, 60).Draw(t, "steps") {
+			k := rapid.IntRange(0, len(logs)-1).Draw(t, "log")
+			rl := logs[k]
+			offsets := func(label string) int64 {
+				return rapid.Int64Range(-2, next[k]+2).Draw(t, label)
+			}
+			switch rapid.IntRange(0, 5).Draw(t, "op") {
+			case 0, 1: // append a run, with gaps now and then
+				n := rapid.IntRange(1, 3*recordChunkSize).Draw(t, "appends")
+				gapEvery := rapid.IntRange(1, 4*recordChunkSize).Draw(t, "gap every")
+				for i := range n {
+					next[k] += 1 + int64(min(1, i%gapEvery)^1)
+					r := Record{Offset: next[k] - 1, Key: fmt.Sprint(step), Value: "v"}
+					rl.append(r)
+					models[k] = append(models[k], r)
+				}
+			case 2:
+				offset := offsets("drop")
+				removed := rl.dropBefore(offset)
+				kept := modelBetween(models[k], offset, math.MaxInt64)
+				if want := len(models[k]) - len(kept); removed != want {
+					t.Fatalf("dropBefore(%d) removed %d, want %d", offset, removed, want)
+				}
+				models[k] = kept
+			case 3:
+				offset := offsets("truncate")
+				rl.truncateFrom(offset)
+				models[k] = modelBetween(models[k], math.MinInt64, offset)
+			case 4: // keep every third record below an offset
+				offset := offsets("filter")
+				var want []Record
+				for _, r := range models[k] {
+					if r.Offset >= offset || r.Offset%3 == 0 {
+						want = append(want, r)
+					}
+				}
+				removed := rl.filterBelow(offset, func(r Record) bool { return r.Offset%3 == 0 })
+				if removed != len(models[k])-len(want) {
+					t.Fatalf("filterBelow(%d) removed %d, want %d", offset, removed, len(models[k])-len(want))
+				}
+				models[k] = want
+			case 5:
+				c := rl.clone()
+				logs = append(logs, &c)
+				models = append(models, slices.Clone(models[k]))
+				next = append(next, next[k])
+			}
+			for i, l := range logs {
+				checkRecordLogAgainst(t, l, models[i], next[i])
+			}
+		}
+	})
+}
+
+func checkRecordLogAgainst(t *rapid.T, rl *recordLog, model []Record, end int64) {
+	if err := checkRecordLog(rl); err != nil {
+		t.Fatal(err)
+	}
+	if got := rl.all(); !slices.Equal(got, model) || len(got) != rl.len() {
+		t.Fatalf("log holds %d records %v, want %d %v", rl.len(), got, len(model), model)
+	}
+	from := rapid.Int64Range(-2, end+2).Draw(t, "from")
+	to := rapid.Int64Range(-2, end+2).Draw(t, "to")
+	want := modelBetween(model, from, to)
+	if got := rl.countBetween(from, to); got != len(want) {
+		t.Fatalf("countBetween(%d, %d) = %d, want %d", from, to, got, len(want))
+	}
+	var got []Record
+	for r := range rl.between(from, to) {
+		got = append(got, r)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("between(%d, %d) = %v, want %v", from, to, got, want)
+	}
+	limit := rapid.IntRange(1, 2*recordChunkSize).Draw(t, "limit")
+	if got := rl.collect(from, to, limit); !slices.Equal(got, want[:min(limit, len(want))]) {
+		t.Fatalf("collect(%d, %d, %d) gave %d records, want %d", from, to, limit, len(got), min(limit, len(want)))
+	}
+	after := modelBetween(model, from, math.MaxInt64)
+	r, ok := rl.first(from)
+	if ok != (len(after) > 0) || ok && r != after[0] {
+		t.Fatalf("first(%d) = %v %v, want %v", from, r, ok, after)
+	}
+	skip := rapid.SampledFrom([]int{0, 1, recordChunkSize - 1, recordChunkSize, math.MaxInt}).Draw(t, "skip")
+	wantOffset := end
+	if skip < len(after) {
+		wantOffset = after[skip].Offset
+	}
+	if got := rl.offsetAfter(from, skip, end); got != wantOffset {
+		t.Fatalf("offsetAfter(%d, %d) = %d, want %d", from, skip, got, wantOffset)
+	}
+}
+
+// TestRecordLogAppendCopiesNothingOnceChunked checks that a long log keeps
+// its full chunks where they are as it grows: appending never moves them.
+func TestRecordLogAppendCopiesNothingOnceChunked(t *testing.T) {
+	var rl recordLog
+	for i := range 3 * recordChunkSize {
+		rl.append(Record{Offset: int64(i)})
+	}
+	first := &rl.chunks[0][0]
+	for i := 3 * recordChunkSize; i < 10*recordChunkSize; i++ {
+		rl.append(Record{Offset: int64(i)})
+	}
+	if &rl.chunks[0][0] != first {
+		t.Fatal("a full chunk moved")
+	}
+	if len(rl.chunks) != 10 {
+		t.Fatalf("%d chunks for %d records, want 10", len(rl.chunks), rl.len())
+	}
+}
