@@ -76,6 +76,7 @@ var lessons = []Lesson{
 	deliverySemantics,
 	compaction,
 	timeRetention,
+	replication,
 }
 
 // Find returns the lesson with the given name. For an unknown name the

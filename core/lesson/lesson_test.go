@@ -171,8 +171,8 @@ func TestLessonTexts(t *testing.T) {
 			}
 		}
 	}
-	if len(All()) != 14 {
-		t.Errorf("%d lessons, want 14", len(All()))
+	if len(All()) != 15 {
+		t.Errorf("%d lessons, want 15", len(All()))
 	}
 }
 
@@ -301,6 +301,16 @@ func TestProgressOnTheWay(t *testing.T) {
 		{"compaction", "join rebuild r1 topics=balances\nadvance 3s\npoll rebuild r1\nproduce balances key=acct-3 tombstone\nproduce balances key=acct-2 value=45\nproduce balances key=acct-1 value=80\ncompact balances\npoll rebuild r1", "rebuild read balances before it was compacted"},
 		{"time-retention", "truncate logs/0 before=4", "moved by DeleteRecords (truncate), not by retention"},
 		{"time-retention", "advance 6m", "every record left is younger than retention.ms=10m"},
+		{"replication", "produce orders key=order-3 value=created acks=1\nadvance 1s\nbroker crash 1", "broker 1's crash lost no acknowledged record"},
+		{"replication", "produce orders key=order-3 value=created acks=0\nbroker crash 1", "broker 1's crash lost 1 record, but none acknowledged"},
+		{"replication", "produce orders key=order-3 value=created acks=1\nbroker crash 1", "now set min.insync.replicas=2 on orders"},
+		{"replication", "produce orders key=order-3 value=created acks=1\nbroker crash 1\nconfig topic orders min.insync.replicas=2", "orders/0 has broker 2 alone in sync, fewer than min.insync.replicas=2, so acks=all writes are refused (NOT_ENOUGH_REPLICAS): restart broker 1 or heal broker 3"},
+		{"replication", "produce orders key=order-3 value=created acks=1\nbroker crash 1\nconfig topic orders min.insync.replicas=2\nbroker restart 1\nadvance 1s\nproduce orders key=order-4 value=created acks=all", "1 acks=all record of orders/0 waits for the in-sync replicas"},
+		{"replication", "produce orders key=order-3 value=created acks=1\nbroker crash 1\nconfig topic orders min.insync.replicas=2\nbroker restart 1\nadvance 1s\nproduce orders key=order-4 value=created acks=all\nadvance 1s", "1 acks=all record acknowledged by brokers 1 and 2; now crash the leader, broker 2"},
+		{"replication", "produce orders key=order-3 value=created acks=1\nbroker crash 1\nconfig topic orders min.insync.replicas=2\nbroker restart 1\nadvance 1s\nproduce orders key=order-4 value=created acks=all\nbroker crash 2", "broker 2 crashed before its followers copied the acks=all record, so the producer was told it failed"},
+		{"replication", "config topic orders min.insync.replicas=2\nproduce orders key=order-3 value=created acks=all\nadvance 1s\nbroker crash 1", "survived broker 1's crash; now show what acks=1 risks"},
+		{"replication", "config topic orders unclean.leader.election.enable=false\nproduce orders key=order-3 value=created acks=1\nbroker crash 1\nbroker crash 2", "orders/0 is offline: no live in-sync replica (ISR 2) and unclean.leader.election.enable=false. Restart a broker"},
+		{"replication", "config topic orders min.insync.replicas=2\nproduce orders key=order-3 value=created acks=all\nadvance 1s\nbroker crash 1\nproduce orders key=order-4 value=created acks=1\nbroker crash 2", "an unclean election), and 3 acknowledged records were lost: every in-sync replica had crashed"},
 	}
 	for _, tc := range cases {
 		l, err := Find(tc.lesson)
