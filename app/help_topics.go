@@ -16,9 +16,10 @@ var helpTopics = map[string]helpTopic{
 			"Offsets only grow and are never reused, even after the record is deleted. " +
 			"Ordering is guaranteed within a partition, not across partitions."},
 	"high-watermark": {"the high watermark",
-		"The offset the next record written to a partition will get: one past the last record. " +
-			"Consumers can read up to it. (Kafka counts only records copied to all in-sync replicas; " +
-			"the playground has one replica, so it is the log end offset.)"},
+		"The offset below which every in-sync replica holds a partition's records: consumers read only " +
+			"below it. With one replica (replication.factor=1, the playground's default) it is the log end " +
+			"offset, the offset the next record will get; with more, it trails the leader's log end until " +
+			"the followers have copied."},
 	"log-start": {"the log start offset",
 		"The first offset a partition still holds. Retention, compaction of whole segments and " +
 			"DeleteRecords (truncate) move it forward; records before it are gone for every consumer."},
@@ -110,6 +111,43 @@ var helpTopics = map[string]helpTopic{
 	"cooperative-sticky": {"the cooperative-sticky strategy",
 		"Sticky's assignment, rebalanced cooperatively (KIP-429): members keep consuming partitions that do " +
 			"not move; moving partitions are revoked in a first round and assigned in a second."},
+	"broker": {"a broker",
+		"A Kafka server. A cluster has several; each holds replicas of many partitions and serves the " +
+			"producers and consumers of the partitions it leads. The playground's cluster has 3 brokers unless " +
+			"brokers N says otherwise; crash, restart, isolate (cut off from the other brokers) or slow one to " +
+			"see what replication does."},
+	"replica": {"a replica",
+		"One broker's copy of a partition. replication.factor, fixed when the topic is created, says how many " +
+			"each partition has, each on a different broker. One replica leads; the others, the followers, " +
+			"fetch from it and copy its records at the same offsets, in the same order."},
+	"leader": {"the leader",
+		"The replica that takes every write to a partition and serves its reads. When its broker fails, the " +
+			"controller elects a new leader from the in-sync replicas, starting a new leader epoch; the other " +
+			"replicas drop whatever records the new leader does not have."},
+	"isr": {"the ISR (in-sync replicas)",
+		"The leader and the followers keeping up with it. A follower that has not caught up with the " +
+			"leader's log end for replica.lag.time.max.ms (30s by default) leaves the ISR, and rejoins once it " +
+			"reaches the high watermark again. Only an in-sync replica may become leader in a clean election, " +
+			"and acks=all waits for every one of them."},
+	"acks": {"acks",
+		"The producer's setting for when a write counts as done. acks=0: it does not wait for an answer. " +
+			"acks=1: the leader answers once it has appended the record, so if it fails before a follower " +
+			"copies it, the record is lost though the producer was told it was written. acks=all (Kafka's " +
+			"default since 3.0): the leader answers once every in-sync replica has the record."},
+	"min-insync-replicas": {"min.insync.replicas",
+		"The fewest in-sync replicas an acks=all write needs. With fewer in sync, the write fails with " +
+			"NOT_ENOUGH_REPLICAS instead of being acknowledged by too few brokers, so every acknowledged record " +
+			"is on at least that many. With replication.factor=3, 2 is usual: one broker may fail and writes go " +
+			"on. acks=0 and acks=1 ignore it. Kafka's default is 1."},
+	"unclean-election": {"an unclean leader election",
+		"When no in-sync replica of a partition is alive, unclean.leader.election.enable=true lets an " +
+			"out-of-sync replica lead. The partition is back at once, but every record the new leader lacks " +
+			"is lost, acknowledged or not, even ones consumers have read. Kafka's default is false: the " +
+			"partition stays offline until an in-sync replica comes back."},
+	"offline-partition": {"an offline partition",
+		"A partition with no leader: no replica that may lead is alive (with unclean leader election off, " +
+			"no in-sync replica). Producing to it and reading from it fail until such a replica's broker " +
+			"comes back. Other partitions go on; records without a key go to them instead."},
 	"movement": {"partition movement",
 		"How many partitions change owner in a rebalance. Each move pauses a partition and can redeliver " +
 			"records since its last commit, so fewer is better."},

@@ -38,7 +38,10 @@ func (v *ReplicaView) Render() app.UI {
 		return app.Section().Class("replicas").Hidden(true)
 	}
 	return app.Section().Class("replicas").Aria("label", "Brokers and replicas").Body(
-		app.H2().Text("Brokers and replicas"),
+		app.H2().Body(
+			app.Text("Brokers"), &Help{Topic: "broker"},
+			app.Text(" and replicas"), &Help{Topic: "replica"},
+		),
 		app.P().Class("replicas-note").Text(fmt.Sprintf(
 			"Consumers read below the high watermark: the records every in-sync replica holds. A follower behind for more than replica.lag.time.max.ms=%s leaves the ISR.",
 			core.FormatDuration(v.Cluster.LagMaxMs))),
@@ -122,11 +125,19 @@ func (v *ReplicaView) partition(p ReplicaPartition) app.UI {
 		Body(
 			app.H3().Text(title),
 			app.If(p.Offline,
-				app.P().Class("offline").Attr("role", "status").Text("Offline: "+p.OfflineReason+". Producing to and consuming from it fail."),
+				app.P().Class("offline").Attr("role", "status").Body(
+					app.Text("Offline: "+p.OfflineReason+"."), &Help{Topic: "offline-partition"},
+					// The reason names the setting when turning it on would elect a leader.
+					app.If(strings.Contains(p.OfflineReason, "unclean.leader.election.enable"), &Help{Topic: "unclean-election"}),
+					app.Text(" Producing to and consuming from it fail."),
+				),
 			),
-			app.P().Class("replica-summary").Text(fmt.Sprintf(
-				"ISR %s (min.insync.replicas=%d) · high watermark %d · leader's log end %d · %s",
-				joinIDs(p.ISR), p.MinInsyncReplicas, p.HighWatermark, p.LogEndOffset, ackSummary(p))),
+			app.P().Class("replica-summary").Body(
+				app.Text("ISR "+joinIDs(p.ISR)), &Help{Topic: "isr"},
+				app.Text(fmt.Sprintf(" (min.insync.replicas=%d", p.MinInsyncReplicas)), &Help{Topic: "min-insync-replicas"},
+				app.Text(fmt.Sprintf(") · high watermark %d", p.HighWatermark)), &Help{Topic: "high-watermark"},
+				app.Text(fmt.Sprintf(" · leader's log end %d · %s", p.LogEndOffset, ackSummary(p))), &Help{Topic: "acks"},
+			),
 			app.Div().Class("replica-bars").Body(
 				app.Range(p.Replicas).Slice(func(i int) app.UI { return replicaBar(p, p.Replicas[i], scale) }),
 			),
@@ -164,7 +175,7 @@ func replicaBar(p ReplicaPartition, r core.ReplicaInfo, scale int64) app.UI {
 					Style("position", "absolute").Style("left", percent(p.HighWatermark, scale)).Style("height", "140%").Style("top", "-20%").
 					Style("border-left", "2px solid #000"),
 			),
-			app.Span().Class("replica-text").Text(text),
+			app.Span().Class("replica-text").Body(app.Text(text), app.If(r.Leader, &Help{Topic: "leader"})),
 		)
 }
 
