@@ -147,8 +147,17 @@ advance 5s
 		}
 		b.waitFor(t, `document.querySelector('main[data-ready="true"]') !== null`)
 	}
-	// The page still answers.
-	b.fill(t, "#produce-topic", "orders")
+	// The page still answers. Some controls start afresh (a lesson, a new
+	// scenario), so the check makes its own topic.
+	b.fill(t, "#topic-name", "after-clicks")
+	b.fill(t, "#topic-partitions", "1")
+	b.fill(t, "#topic-retention", "")
+	b.fill(t, "#topic-segment", "")
+	b.fill(t, "#topic-configs", "")
+	b.fill(t, "#topic-policy", "delete")
+	b.click(t, "#topic-create")
+	b.waitCount(t, `[data-topic=after-clicks][data-partition]`, 1)
+	b.fill(t, "#produce-topic", "after-clicks")
 	b.fill(t, "#produce-key", "still-here")
 	b.fill(t, "#produce-value", "v")
 	b.fill(t, "#produce-count", "1")
@@ -156,6 +165,11 @@ advance 5s
 	b.setChecked(t, "#produce-tombstone", false)
 	b.fill(t, "#produce-partition", "")
 	b.click(t, "#produce-send")
-	b.waitFor(t, `document.querySelectorAll('[data-key="still-here"]').length >= 1`)
+	if !b.eventually(`document.querySelectorAll('[data-key="still-here"]').length >= 1`) {
+		t.Errorf("after the click-through a produce shows nothing; alerts: %q; topics: %q; console: %v",
+			eval[[]string](t, b, `Array.from(document.querySelectorAll("[role=alert]")).map(el => el.textContent)`),
+			eval[[]string](t, b, `Array.from(document.querySelectorAll("[data-topic][data-partition]")).map(el => el.dataset.topic + "/" + el.dataset.partition)`),
+			b.consoleTexts())
+	}
 	b.noErrors(t)
 }

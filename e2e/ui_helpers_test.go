@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -123,4 +124,29 @@ func (b *browser) steps(t *testing.T) string {
 // chromedpKeys types keys into whatever has the focus.
 func chromedpKeys(keys string) chromedp.Action[chromedp.Void] {
 	return chromedp.KeyEvent(keys)
+}
+
+// eventually reports whether a JavaScript expression becomes true within
+// a few seconds, for tests that explain a failure before failing.
+func (b *browser) eventually(expression string) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expression, chromedp.EvalAwaitPromise))
+		if err == nil && ok {
+			return true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return false
+}
+
+// consoleTexts is what the page has written to its console.
+func (b *browser) consoleTexts() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var texts []string
+	for _, m := range b.console {
+		texts = append(texts, string(m.Type)+": "+m.Text)
+	}
+	return texts
 }
