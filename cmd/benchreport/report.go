@@ -289,7 +289,7 @@ func ratio(v float64) string {
 // format writes a value in its unit, scaled for reading.
 func format(v float64, unit string) string {
 	switch {
-	case unit == "ns/op" || unit == "dom-ns":
+	case unit == "ns/op" || strings.HasSuffix(unit, "-ns"):
 		return duration(v)
 	case unit == "records/s" && v >= 1e6:
 		return fmt.Sprintf("%.2f M/s", v/1e6)
