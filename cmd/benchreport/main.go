@@ -32,11 +32,15 @@ func main() {
 	rounds := flag.Int("rounds", 5, "how many times each benchmark runs")
 	page := flag.Bool("page", true, "measure the page in Chromium too (cmd/pagebench)")
 	quick := flag.Bool("quick", false, "one round of single iterations, to try the tool")
+	commit := flag.String("commit", "", "the commit measured, for a tree that is no git checkout (default: git describe --always --dirty)")
 	flag.Parse()
 	if *quick {
 		*rounds = 1
 	}
-	r := &runner{rounds: *rounds, quick: *quick, results: newResults()}
+	if *commit == "" {
+		*commit = strings.TrimSpace(output("git", "describe", "--always", "--dirty"))
+	}
+	r := &runner{rounds: *rounds, quick: *quick, commit: *commit, results: newResults()}
 	if err := r.run(*page); err != nil {
 		log.Fatal(err)
 	}
@@ -98,6 +102,7 @@ const (
 type runner struct {
 	rounds   int
 	quick    bool
+	commit   string // what was measured; "" when unknown
 	results  results
 	commands []string // every command, in the order it ran
 	failures []string

@@ -177,8 +177,8 @@ func (r *runner) writeMachine(w *strings.Builder) {
 	fmt.Fprintf(w, "| cores | %d (Go sees %d) |\n", cores, runtime.NumCPU())
 	fmt.Fprintf(w, "| memory | %s |\n", memTotal())
 	fmt.Fprintf(w, "| OS | %s, Linux %s |\n", osName(), strings.TrimSpace(readFile("/proc/sys/kernel/osrelease")))
-	if commit := strings.TrimSpace(output("git", "describe", "--always", "--dirty")); commit != "" {
-		fmt.Fprintf(w, "| commit | %s |\n", commit)
+	if r.commit != "" {
+		fmt.Fprintf(w, "| commit | %s |\n", r.commit)
 	}
 	fmt.Fprintf(w, "| Go | %s |\n", strings.TrimPrefix(strings.TrimSpace(output("go", "version")), "go version "))
 	fmt.Fprintf(w, "| Node (wasm) | %s |\n", strings.TrimSpace(output("node", "--version")))
