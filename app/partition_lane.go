@@ -97,6 +97,7 @@ func (l *PartitionLane) strip() []app.UI {
 	}
 	cells = append(cells, l.cells()...)
 	if p.After == 0 {
+		cells = append(cells, l.flags(p.HighWatermark)...)
 		cells = append(cells, app.Li().Class("edge", "hw-edge").DataSet("next-offset", p.HighWatermark).
 			Title("high watermark: the offset the next record will get").
 			Text(fmt.Sprintf("next %d", p.HighWatermark)))
@@ -208,15 +209,30 @@ func (l *PartitionLane) cells() []app.UI {
 		if !it.ghost && r.Offset == cliffAt {
 			cells = append(cells, app.Li().Class("cliff").Aria("hidden", "true").Title("retention cliff").Text("✂"))
 		}
-		for _, m := range p.Marks {
-			if m.HasCommitted && m.Committed == r.Offset && !it.ghost {
-				cells = append(cells, app.Li().Class("flag").Aria("hidden", "true").
-					Title(m.Group+" committed: it resumes here").Text("⚑ "+m.Group))
-			}
+		if !it.ghost {
+			cells = append(cells, l.flags(r.Offset)...)
 		}
 		cells = append(cells, l.renderRecord(it))
 	}
 	return cells
+}
+
+// flags draws, before offset, where each group has committed (it resumes
+// there) and where its member reads next. The words are in the lane's
+// foot; these are the picture.
+func (l *PartitionLane) flags(offset int64) []app.UI {
+	var flags []app.UI
+	for _, m := range l.Partition.Marks {
+		if m.HasCommitted && m.Committed == offset {
+			flags = append(flags, app.Li().Class("flag").Aria("hidden", "true").
+				Title(m.Group+" committed: it resumes here").Text("⚑ "+m.Group))
+		}
+		if m.HasPosition && m.Position == offset && m.Owner != "" {
+			flags = append(flags, app.Li().Class("flag", "position-flag").Aria("hidden", "true").
+				Title(m.Owner+" of "+m.Group+" reads here next").Text("▸ "+m.Owner))
+		}
+	}
+	return flags
 }
 
 // firstAtOrAfter is the first drawn offset at or after offset, or -1.

@@ -115,3 +115,25 @@ func totalRecords(t *testing.T, b *browser, topic string) int {
 	t.Helper()
 	return eval[int](t, b, totalJS(topic))
 }
+
+// A lane draws a window of its records and counts the rest; its buttons
+// move the window and come back to the newest.
+func TestUILaneWindowMoves(t *testing.T) {
+	b := openPlayground(t, "topic t partitions=1\nproduce t key=k value=v count=100\n")
+	lane := `[data-topic=t][data-partition="0"]`
+	b.waitCount(t, lane+" [data-offset]", 40)
+	if b.count(t, lane+` [data-offset="99"]`) != 1 || b.count(t, lane+` [data-offset="59"]`) != 0 {
+		t.Fatal("the lane does not show its newest 40 records")
+	}
+	b.waitText(t, lane+" .lane-nav", "60 older")
+	b.click(t, lane+` .lane-nav[aria-label^="show older"]`)
+	b.waitCount(t, lane+` [data-offset="20"]`, 1)
+	b.waitCount(t, lane+" [data-offset]", 40)
+	if got := b.text(t, lane+` .lane-nav[aria-label^="show older"]`); !strings.Contains(got, "20 older") {
+		t.Errorf("older button says %q, want 20 older", got)
+	}
+	b.click(t, lane+` .lane-nav[aria-label^="show newer"]`)
+	b.waitCount(t, lane+` [data-offset="99"]`, 1)
+	b.waitCount(t, lane+` .lane-nav[aria-label^="show newer"]`, 0)
+	b.noErrors(t)
+}
