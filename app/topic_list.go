@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"plog/core"
@@ -17,6 +18,60 @@ type TopicList struct {
 	Topics  []TopicSnapshot
 	Landing Landing                  // highlighted in the lanes
 	Ghosts  map[string][]core.Record // removed records drawn leaving, by laneKey
+
+	allLanes map[string]bool // topics whose every lane the learner asked to see
+}
+
+// lanesShown is how many lanes a topic draws until the learner asks for all:
+// a topic may have 1,000 partitions, and the page must stay quick.
+const lanesShown = 24
+
+// lanes lists the partitions of a topic that are drawn: the first
+// lanesShown, and those the last produce landed in, so a landing is always
+// seen.
+func (t *TopicList) lanes(topic TopicSnapshot) []int {
+	n := len(topic.Partitions)
+	if n <= lanesShown || t.allLanes[topic.Name] {
+		lanes := make([]int, n)
+		for i := range lanes {
+			lanes[i] = i
+		}
+		return lanes
+	}
+	lanes := make([]int, 0, lanesShown+len(t.Landing.Lanes))
+	for i := range lanesShown {
+		lanes = append(lanes, i)
+	}
+	for _, r := range t.Landing.Lanes {
+		if r.Topic == topic.Name && r.Partition >= lanesShown && r.Partition < n && !slices.Contains(lanes, r.Partition) {
+			lanes = append(lanes, r.Partition)
+		}
+	}
+	slices.Sort(lanes)
+	return lanes
+}
+
+// moreLanesButton shows every lane of a topic, or the first few again.
+func (t *TopicList) moreLanesButton(topic TopicSnapshot) app.UI {
+	n := len(topic.Partitions)
+	if n <= lanesShown {
+		return nil
+	}
+	all := t.allLanes[topic.Name]
+	text := fmt.Sprintf("Show all %d partitions", n)
+	if all {
+		text = fmt.Sprintf("Show the first %d partitions", lanesShown)
+	} else {
+		text += fmt.Sprintf(" (%d not drawn)", n-lanesShown)
+	}
+	return app.Button().Type("button").Class("more-lanes").ID("more-lanes-" + topic.Name).
+		OnClick(func(ctx app.Context, e app.Event) {
+			if t.allLanes == nil {
+				t.allLanes = map[string]bool{}
+			}
+			t.allLanes[topic.Name] = !all
+		}).
+		Text(text)
 }
 
 // hotSkew is the skew from which the fullest partition is called hot: it
@@ -34,6 +89,7 @@ func (t *TopicList) Render() app.UI {
 		&LaneLegend{},
 		app.Range(t.Topics).Slice(func(i int) app.UI {
 			topic := t.Topics[i]
+			lanes := t.lanes(topic)
 			return app.Article().Class("topic").DataSet("topic", topic.Name).Aria("label", "topic "+topic.Name).Body(
 				app.Div().Class("topic-head").Body(
 					app.H2().Text(topic.Name),
@@ -41,8 +97,8 @@ func (t *TopicList) Render() app.UI {
 					&PartitionsForm{Topic: topic.Name, Partitions: len(topic.Partitions)},
 				),
 				app.P().Class("configs").Text(configText(topic)),
-				app.Range(topic.Partitions).Slice(func(j int) app.UI {
-					p := topic.Partitions[j]
+				app.Range(lanes).Slice(func(j int) app.UI {
+					p := topic.Partitions[lanes[j]]
 					landed, _ := t.Landing.rangeFor(p.Topic, p.Partition)
 					return &PartitionLane{
 						Partition: p,
@@ -52,6 +108,7 @@ func (t *TopicList) Render() app.UI {
 						Ghosts:    t.Ghosts[laneKey(p.Topic, p.Partition)],
 					}
 				}),
+				t.moreLanesButton(topic),
 			)
 		}),
 	)

@@ -137,3 +137,18 @@ func TestUILaneWindowMoves(t *testing.T) {
 	b.waitCount(t, lane+` .lane-nav[aria-label^="show newer"]`, 0)
 	b.noErrors(t)
 }
+
+// A topic of many partitions draws the first lanes, and the one a produce
+// lands in; the rest on request.
+func TestUIManyPartitions(t *testing.T) {
+	b := openPlayground(t, "topic wide partitions=200\n")
+	b.waitCount(t, `[data-topic=wide][data-partition]`, 24)
+	b.fill(t, "#produce-partition", "150")
+	b.click(t, "#produce-send")
+	b.waitCount(t, `[data-topic=wide][data-partition="150"] [data-offset="0"]`, 1)
+	b.click(t, "#more-lanes-wide")
+	b.waitCount(t, `[data-topic=wide][data-partition]`, 200)
+	b.click(t, "#more-lanes-wide")
+	b.waitCount(t, `[data-topic=wide][data-partition]`, 25)
+	b.noErrors(t)
+}
