@@ -49,8 +49,10 @@ func landingOf(events []core.Event) Landing {
 		r := &l.Lanes[i]
 		r.To = e.Offset
 		r.Count++
-		if len(r.Reasons) < maxReasons && e.Reason != "" && !contains(r.Reasons, e.Reason) {
-			r.Reasons = append(r.Reasons, e.Reason)
+		if len(r.Reasons) < maxReasons {
+			if reason := e.Reason(); reason != "" && !contains(r.Reasons, reason) {
+				r.Reasons = append(r.Reasons, reason)
+			}
 		}
 	}
 	return l

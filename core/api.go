@@ -35,20 +35,24 @@ type ProduceResult struct {
 	Topic     string
 	Partition int
 	Offset    int64
-	// Reason explains the partition choice in words a learner can check,
-	// e.g. `murmur2("acct-1") % 4 = 2`, "round-robin", "sticky", "explicit".
-	Reason string
 	// Ack says what the producer was told: acknowledged, sent (acks=0), or
 	// pending until the high watermark passes the record (acks=all).
 	Ack AckStatus
+
+	reason partitionReason
 }
+
+// Reason explains the partition choice in words a learner can check, e.g.
+// `murmur2("acct-1") % 4 = 2`, "round-robin", "sticky", "explicit". The
+// text is written when asked for, so that producing builds none.
+func (r ProduceResult) Reason() string { return r.reason.String() }
 
 // EventKind names what happened. The values are stable strings: the CLI prints
 // them and tests read them.
 type EventKind string
 
 const (
-	EventProduced         EventKind = "produced"          // Topic, Partition, Offset, Reason
+	EventProduced         EventKind = "produced"          // Topic, Partition, Offset, Reason()
 	EventTruncated        EventKind = "truncated"         // Topic, Partition, From..To (removed offsets [From,To))
 	EventSegmentDeleted   EventKind = "segment-deleted"   // Topic, Partition, From..To, Count, Detail (why: retention.ms / retention.bytes)
 	EventCompacted        EventKind = "compacted"         // Topic, Partition, Count removed
@@ -81,9 +85,12 @@ type Event struct {
 	Member     string
 	Generation int
 	Detail     string
-	// Reason is set on produced events: why the record went to its
-	// partition (ProduceResult.Reason), so the page can say it.
-	Reason string
 	// Broker is the broker of the replication events (broker.go).
 	Broker int
+
+	reason partitionReason
 }
+
+// Reason says, for a produced event, why the record went to its partition
+// (ProduceResult.Reason), so the page can say it; "" for other kinds.
+func (e Event) Reason() string { return e.reason.String() }

@@ -23,10 +23,10 @@ func ExamplePartitionedLog_Produce() {
 	}
 	for _, key := range []string{"acct-1", "acct-2", "acct-1"} {
 		res, _ := l.Produce(core.ProduceRequest{Topic: "orders", Partition: -1, Key: key, HasKey: true, Value: "created"})
-		fmt.Printf("%s/%d@%d %s\n", res.Topic, res.Partition, res.Offset, res.Reason)
+		fmt.Printf("%s/%d@%d %s\n", res.Topic, res.Partition, res.Offset, res.Reason())
 	}
 	res, _ := l.Produce(core.ProduceRequest{Topic: "orders", Partition: -1, Value: "no key"})
-	fmt.Printf("%s/%d@%d %s\n", res.Topic, res.Partition, res.Offset, res.Reason)
+	fmt.Printf("%s/%d@%d %s\n", res.Topic, res.Partition, res.Offset, res.Reason())
 	// Output:
 	// orders/2@0 murmur2("acct-1") % 4 = 2
 	// orders/3@0 murmur2("acct-2") % 4 = 3

@@ -50,7 +50,7 @@ func newGroupOpsLog(seed int64) *PartitionedLog {
 // error (bad input is expected) and a broken invariant, if any.
 func groupStep(l *PartitionedLog, c chooser) (string, error, error) {
 	before := l.Clone()
-	beforeEvents := len(l.events)
+	beforeEvents := l.events.count
 	group := pick(c, "group", groupOpGroups...)
 	member := pick(c, "member", groupOpMembers...)
 	var what string
@@ -143,8 +143,8 @@ func groupStep(l *PartitionedLog, c chooser) (string, error, error) {
 		if !reflect.DeepEqual(before.groups, l.groups) || dumpLog(before) != dumpLog(l) {
 			return what, opErr, fmt.Errorf("a failed or read-only operation changed the state (error: %v)", opErr)
 		}
-		if len(l.events) != beforeEvents {
-			return what, opErr, fmt.Errorf("a failed or read-only operation emitted %v", l.events[beforeEvents:])
+		if l.events.count != beforeEvents {
+			return what, opErr, fmt.Errorf("a failed or read-only operation emitted %v", l.events.flatten()[beforeEvents:])
 		}
 	}
 	return what, opErr, checkGroupInvariants(l)

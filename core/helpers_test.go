@@ -65,7 +65,7 @@ func dumpLog(l *PartitionedLog) string {
 			}
 		}
 	}
-	for _, e := range l.events {
+	for _, e := range l.events.flatten() {
 		fmt.Fprintf(&b, "event %+v\n", e)
 	}
 	return b.String()

@@ -17,10 +17,7 @@ type PartitionedLog struct {
 	topics     map[string]*topic
 	topicNames []string // sorted; every loop over topics goes through it
 
-	// events pending for DrainEvents, oldest first; once there are
-	// maxPendingEvents they form a ring whose oldest is at eventsHead.
-	events     []Event
-	eventsHead int
+	events eventLog // pending for DrainEvents
 
 	groups groupState
 
@@ -43,10 +40,6 @@ const maxGroupRunsAtInstant = 64
 
 // maxClockMs bounds the virtual clock so that no time arithmetic overflows.
 const maxClockMs = 10 * maxDurationMs
-
-// maxPendingEvents bounds the events kept between two DrainEvents calls, so
-// that producing millions of records does not also keep millions of events.
-const maxPendingEvents = 1 << 16
 
 // NewPartitionedLog returns an empty engine whose random choices (the sticky
 // partitioner's) all derive from seed.
@@ -135,8 +128,7 @@ func (l *PartitionedLog) Clone() *PartitionedLog {
 		random:     l.random,
 		topics:     make(map[string]*topic, len(l.topics)),
 		topicNames: slices.Clone(l.topicNames),
-		events:     slices.Clone(l.events),
-		eventsHead: l.eventsHead,
+		events:     l.events.clone(),
 		groups:     l.groups.clone(),
 		cluster:    l.cluster.clone(),
 	}
@@ -150,22 +142,12 @@ func (l *PartitionedLog) Clone() *PartitionedLog {
 // and forgets them. Only the latest 65,536 are kept between two calls: a
 // caller that shows every record drains after each command.
 func (l *PartitionedLog) DrainEvents() []Event {
-	events := l.events
-	if l.eventsHead > 0 {
-		events = append(slices.Clone(l.events[l.eventsHead:]), l.events[:l.eventsHead]...)
-	}
-	l.events, l.eventsHead = nil, 0
-	return events
+	return l.events.drain()
 }
 
 func (l *PartitionedLog) emit(e Event) {
 	e.Time = l.now
-	if len(l.events) < maxPendingEvents {
-		l.events = append(l.events, e)
-		return
-	}
-	l.events[l.eventsHead] = e
-	l.eventsHead = (l.eventsHead + 1) % maxPendingEvents
+	l.events.add(e)
 }
 
 // randomIntn returns a number in [0, n) from the seeded generator

@@ -59,26 +59,61 @@ func PartitionFor(key string, numPartitions int) int {
 // default) is full; the playground counts records so the switch shows.
 const StickyBatchRecords = 5
 
-// choosePartition picks the partition for a record and explains why. It
+// partitionReason is why a record went to its partition, kept as its parts
+// so that a produce writes no text: String writes it when someone reads it.
+type partitionReason struct {
+	key        string // a keyed record's key
+	partitions int32  // the topic's partition count when a keyed record was produced
+	how        reasonKind
+}
+
+type reasonKind uint8
+
+const (
+	reasonNone reasonKind = iota
+	reasonExplicit
+	reasonKeyed
+	reasonRoundRobin
+	reasonRoundRobinAvailable // round-robin over the partitions with a leader
+	reasonSticky
+)
+
+func (r partitionReason) String() string {
+	switch r.how {
+	case reasonExplicit:
+		return "explicit"
+	case reasonKeyed:
+		n := int(r.partitions)
+		return keyedReason(r.key, n, PartitionFor(r.key, n))
+	case reasonRoundRobin:
+		return "round-robin"
+	case reasonRoundRobinAvailable:
+		return "round-robin over the partitions with a leader"
+	case reasonSticky:
+		return "sticky"
+	}
+	return ""
+}
+
+// choosePartition picks the partition for a record and says why. It
 // changes no state: commitPartitionChoice does once the produce succeeds.
-func (l *PartitionedLog) choosePartition(t *topic, req *ProduceRequest) (int, string) {
+func (l *PartitionedLog) choosePartition(t *topic, req *ProduceRequest) (int, partitionReason) {
 	n := len(t.partitions)
 	switch {
 	case req.Partition >= 0:
-		return req.Partition, "explicit"
+		return req.Partition, partitionReason{how: reasonExplicit}
 	case req.HasKey:
-		p := PartitionFor(req.Key, n)
-		return p, keyedReason(req.Key, n, p)
+		return PartitionFor(req.Key, n), partitionReason{key: req.Key, partitions: int32(n), how: reasonKeyed}
 	case t.config.Partitioner == PartitionerSticky:
 		if t.sticky >= 0 && t.sticky < n && t.stickyCount < StickyBatchRecords && !t.partitions[t.sticky].offline() {
-			return t.sticky, "sticky"
+			return t.sticky, partitionReason{how: reasonSticky}
 		}
-		return -1, "sticky"
+		return -1, partitionReason{how: reasonSticky}
 	default:
 		if available := t.availablePartitions(); available != nil {
-			return available[int(t.roundRobin%int64(len(available)))], "round-robin over the partitions with a leader"
+			return available[int(t.roundRobin%int64(len(available)))], partitionReason{how: reasonRoundRobinAvailable}
 		}
-		return int(t.roundRobin % int64(n)), "round-robin"
+		return int(t.roundRobin % int64(n)), partitionReason{how: reasonRoundRobin}
 	}
 }
 

@@ -58,8 +58,8 @@ func TestKeyMapsToSamePartition(t *testing.T) {
 		}
 	}
 	res := mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: -1, Key: "acct-1", HasKey: true})
-	if want := `murmur2("acct-1") % 6 = ` + string(rune('0'+PartitionFor("acct-1", 6))); res.Reason != want {
-		t.Errorf("reason %q, want %q", res.Reason, want)
+	if want := `murmur2("acct-1") % 6 = ` + string(rune('0'+PartitionFor("acct-1", 6))); res.Reason() != want {
+		t.Errorf("reason %q, want %q", res.Reason(), want)
 	}
 }
 
@@ -67,11 +67,11 @@ func TestExplicitPartitionWins(t *testing.T) {
 	l := newTestLog(t, "orders", 4, map[string]string{"partitioner": "sticky"})
 	other := (PartitionFor("acct-1", 4) + 1) % 4
 	res := mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: other, Key: "acct-1", HasKey: true})
-	if res.Partition != other || res.Reason != "explicit" {
+	if res.Partition != other || res.Reason() != "explicit" {
 		t.Fatalf("explicit partition %d: got %+v", other, res)
 	}
 	res = mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: 3})
-	if res.Partition != 3 || res.Reason != "explicit" {
+	if res.Partition != 3 || res.Reason() != "explicit" {
 		t.Fatalf("explicit keyless partition 3: got %+v", res)
 	}
 }
@@ -81,8 +81,8 @@ func TestKeylessRoundRobin(t *testing.T) {
 	var got []int
 	for range 7 {
 		res := mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: -1, Value: "v"})
-		if res.Reason != "round-robin" {
-			t.Fatalf("reason %q", res.Reason)
+		if res.Reason() != "round-robin" {
+			t.Fatalf("reason %q", res.Reason())
 		}
 		got = append(got, res.Partition)
 	}
@@ -99,8 +99,8 @@ func TestKeylessSticky(t *testing.T) {
 	var got []int
 	for range 4 * StickyBatchRecords {
 		res := mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: -1, Value: "v"})
-		if res.Reason != "sticky" {
-			t.Fatalf("reason %q", res.Reason)
+		if res.Reason() != "sticky" {
+			t.Fatalf("reason %q", res.Reason())
 		}
 		got = append(got, res.Partition)
 	}

@@ -53,9 +53,10 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 		HasKey:    req.HasKey,
 		Tombstone: req.Tombstone,
 	}, recordSize(key, value), &t.config)
-	l.emit(Event{Kind: EventProduced, Topic: req.Topic, Partition: p, Offset: offset, Reason: reason})
+	// Written in place rather than through emit: one copy less per record.
+	*l.events.next() = Event{Kind: EventProduced, Time: l.now, Topic: req.Topic, Partition: p, Offset: offset, reason: reason}
 	ack := l.afterAppend(t, p, part, offset, acks)
-	return ProduceResult{Topic: req.Topic, Partition: p, Offset: offset, Reason: reason, Ack: ack}, nil
+	return ProduceResult{Topic: req.Topic, Partition: p, Offset: offset, Ack: ack, reason: reason}, nil
 }
 
 func checkProduce(t *topic, req *ProduceRequest) error {
