@@ -57,7 +57,7 @@ func (el *eventLog) newChunk(n int) []Event {
 		return c
 	}
 	if n == 0 {
-		return make([]Event, 0, 8)
+		return make([]Event, 0, 1)
 	}
 	return make([]Event, 0, eventChunkSize)
 }

@@ -2,7 +2,7 @@ package scenario
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -205,7 +205,8 @@ func ParseLine(line string, lineNo int) (c Command, ok bool, err error) {
 		}
 		return Command{}, false, &Error{Line: lineNo, Col: utf8.RuneCountInString(line[:i]) + 1, Msg: "text is not valid UTF-8"}
 	}
-	toks, endCol, err := tokenize(line, lineNo)
+	var room [8]token // most lines fit: no allocation for the tokens
+	toks, endCol, err := tokenize(room[:0], line, lineNo)
 	if err != nil || len(toks) == 0 {
 		return Command{}, false, err
 	}
@@ -223,11 +224,17 @@ type token struct {
 	textCol int // column of the value (after "name=")
 }
 
-// tokenize splits a line into words, name=value pairs and quoted strings.
-func tokenize(line string, lineNo int) ([]token, int, error) {
-	toks := make([]token, 0, 8)
+// tokenize splits a line into words, name=value pairs and quoted strings,
+// appended to toks.
+func tokenize(toks []token, line string, lineNo int) ([]token, int, error) {
 	i := 0
-	col := func(byteIndex int) int { return utf8.RuneCountInString(line[:byteIndex]) + 1 }
+	ascii := isASCII(line)
+	col := func(byteIndex int) int {
+		if ascii {
+			return byteIndex + 1
+		}
+		return utf8.RuneCountInString(line[:byteIndex]) + 1
+	}
 	for {
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 			i++
@@ -280,6 +287,15 @@ func tokenize(line string, lineNo int) ([]token, int, error) {
 	}
 }
 
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // closingQuote returns the index just after the quote closing the string
 // that opens at line[open].
 func closingQuote(line string, open int) (int, error) {
@@ -310,9 +326,11 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 		return &Error{Line: lineNo, Col: col, Msg: fmt.Sprintf(format, args...)}
 	}
 
-	var positional, flags, named []Arg
+	// Room on the stack for the arguments of most lines.
+	var positionalRoom, flagsRoom [2]Arg
+	var namedRoom [8]Arg
+	positional, flags, named := positionalRoom[:0], flagsRoom[:0], namedRoom[:0]
 	var configs []Arg
-	var posValues []string
 	for _, t := range toks[1:] {
 		if !t.named {
 			if len(positional) < len(spec.positional) && len(flags) == 0 && !isFlag(spec, t) {
@@ -322,7 +340,6 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 					return c, errf(t.col, "%s: %v", ps.name, err)
 				}
 				positional = append(positional, Arg{Value: v, Col: t.col})
-				posValues = append(posValues, v)
 				continue
 			}
 			if isFlag(spec, t) {
@@ -335,7 +352,7 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 			if len(positional) < len(spec.positional) {
 				return c, errf(t.col, "%s: expected %s here; usage: %s", spec.name, spec.positional[len(positional)].name, spec.usage)
 			}
-			return c, errf(t.col, "unexpected argument %q for %s%s; usage: %s", t.value, spec.name, suggest(t.value, argNames(spec, posValues)), spec.usage)
+			return c, errf(t.col, "unexpected argument %q for %s%s; usage: %s", t.value, spec.name, suggest(t.value, argNames(spec, values(positional))), spec.usage)
 		}
 		if hasArg(named, t.name) || hasArg(configs, t.name) {
 			return c, errf(t.col, "%s= is given twice", t.name)
@@ -349,7 +366,7 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 			continue
 		}
 		if spec.configs != nil {
-			if as, ok := findSpec(spec.configs(posValues), t.name); ok {
+			if as, ok := findSpec(spec.configs(values(positional)), t.name); ok {
 				v, err := canonicalValue(as, t.value)
 				if err != nil {
 					return c, errf(t.textCol, "%s: %v", t.name, err)
@@ -358,7 +375,7 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 				continue
 			}
 		}
-		return c, errf(t.col, "unknown argument %s= for %s%s; usage: %s", t.name, spec.name, suggest(t.name, argNames(spec, posValues)), spec.usage)
+		return c, errf(t.col, "unknown argument %s= for %s%s; usage: %s", t.name, spec.name, suggest(t.name, argNames(spec, values(positional))), spec.usage)
 	}
 	for i, ps := range spec.positional {
 		if i >= len(positional) && !ps.optional {
@@ -374,7 +391,7 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 	// Canonical order: positionals, flags and named arguments in the spec's
 	// order, configs sorted by name.
 	c.Args = make([]Arg, 0, len(toks)-1)
-	var orderedFlags []Arg
+	orderedFlags := make([]Arg, 0, len(flagsRoom))
 	for _, f := range spec.flags {
 		if a, ok := findArg(flags, f); ok {
 			orderedFlags = append(orderedFlags, a)
@@ -389,7 +406,7 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 			c.Args = append(c.Args, a)
 		}
 	}
-	sort.Slice(configs, func(i, j int) bool { return configs[i].Name < configs[j].Name })
+	slices.SortFunc(configs, func(a, b Arg) int { return strings.Compare(a.Name, b.Name) })
 	c.Args = append(c.Args, configs...)
 	if !spec.flagsFirst {
 		c.Args = append(c.Args, orderedFlags...)
@@ -400,6 +417,15 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 		}
 	}
 	return c, nil
+}
+
+// values returns the values of args.
+func values(args []Arg) []string {
+	vs := make([]string, len(args))
+	for i, a := range args {
+		vs[i] = a.Value
+	}
+	return vs
 }
 
 func isFlag(spec *commandSpec, t token) bool {

@@ -63,8 +63,7 @@ func NewSession() *Session {
 func Load(script string) (*Session, error) {
 	s := NewSession()
 	err := eachCommand(script, func(c Command) error {
-		_, err := s.applyCommand(c)
-		return err
+		return s.applyCommand(c)
 	})
 	return s, err
 }
@@ -125,21 +124,19 @@ func (s *Session) Apply(line string) ([]core.Event, error) {
 	if !ok {
 		return s.failed(&Error{Line: s.pos + 1, Col: 1, Msg: "nothing to apply: the line is blank or a comment"})
 	}
-	events, err := s.applyCommand(c)
-	if err != nil {
+	if err := s.applyCommand(c); err != nil {
 		return s.failed(err)
 	}
-	return events, nil
+	return slices.Clone(s.events), nil
 }
 
 // ApplyCommand applies a command that is already parsed, like Apply; its
 // errors name c.Line, the command's line in the script it came from.
 func (s *Session) ApplyCommand(c Command) ([]core.Event, error) {
-	events, err := s.applyCommand(c)
-	if err != nil {
+	if err := s.applyCommand(c); err != nil {
 		return s.failed(err)
 	}
-	return events, nil
+	return slices.Clone(s.events), nil
 }
 
 func (s *Session) failed(err error) ([]core.Event, error) {
@@ -147,16 +144,16 @@ func (s *Session) failed(err error) ([]core.Event, error) {
 }
 
 // applyCommand applies a parsed command at the position, replacing any
-// commands ahead of it.
-func (s *Session) applyCommand(c Command) (events []core.Event, err error) {
+// commands ahead of it; its events are then s.events.
+func (s *Session) applyCommand(c Command) error {
 	if s.pos >= MaxCommands {
-		return nil, &Error{Line: c.Line, Col: c.Col, Msg: fmt.Sprintf("a scenario may hold at most %d commands", MaxCommands)}
+		return &Error{Line: c.Line, Col: c.Col, Msg: fmt.Sprintf("a scenario may hold at most %d commands", MaxCommands)}
 	}
 	if err := s.step(s.cur, c, s.pos); err != nil {
 		if rerr := s.restore(); rerr != nil {
-			return nil, errors.Join(err, rerr)
+			return errors.Join(err, rerr)
 		}
-		return nil, &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
+		return &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
 	}
 	s.discarded = nil
 	if s.pos < len(s.history) {
@@ -169,7 +166,7 @@ func (s *Session) applyCommand(c Command) (events []core.Event, err error) {
 	s.pos++
 	s.events = s.cur.drainEvents()
 	s.maybeCheckpoint()
-	return slices.Clone(s.events), nil
+	return nil
 }
 
 // step applies c to w, turning a panic into an error: a bug must not take
