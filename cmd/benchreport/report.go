@@ -255,7 +255,7 @@ func (r *runner) ratioCell(platform string, f figure) string {
 	if !ok {
 		return "–"
 	}
-	if s.n == 1 {
+	if s.n == 1 || ratio(s.min) == ratio(s.max) {
 		return ratio(s.median)
 	}
 	return fmt.Sprintf("%s (%s–%s)", ratio(s.median), ratio(s.min), ratio(s.max))
@@ -270,7 +270,7 @@ func (r *runner) allocs(platform, name string) string {
 }
 
 func formatSpread(s spread, unit string) string {
-	if s.n == 1 || s.min == s.max {
+	if s.n == 1 || format(s.min, unit) == format(s.max, unit) {
 		return format(s.median, unit)
 	}
 	return fmt.Sprintf("%s (%s–%s)", format(s.median, unit), format(s.min, unit), format(s.max, unit))
