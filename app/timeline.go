@@ -59,6 +59,20 @@ func (t *Timeline) setSpeed(ctx app.Context, e app.Event) {
 	ctx.NewActionWithValue(playAction, playRequest{Speed: speed})
 }
 
+// OnMount and OnUpdate keep the current line in sight in the script's box,
+// without scrolling the page itself.
+func (t *Timeline) OnMount(ctx app.Context)  { ctx.Defer(showCurrentLine) }
+func (t *Timeline) OnUpdate(ctx app.Context) { ctx.Defer(showCurrentLine) }
+
+func showCurrentLine(ctx app.Context) {
+	list := app.Window().GetElementByID("timeline-script")
+	current := app.Window().GetElementByID("timeline-current")
+	if list == nil || current == nil || !list.Truthy() || !current.Truthy() {
+		return
+	}
+	list.Set("scrollTop", current.Get("offsetTop").Int()-list.Get("clientHeight").Int()/2)
+}
+
 // Render draws the controls and the lines around the position.
 func (t *Timeline) Render() app.UI {
 	from := max(0, t.Position-timelineShown/2)
@@ -94,7 +108,7 @@ func (t *Timeline) Render() app.UI {
 			),
 		),
 		app.If(from > 0, app.P().Class("lines-hidden").Text(fmt.Sprintf("%d earlier lines", from))),
-		app.Ol().Class("script").Attr("start", from+1).Body(
+		app.Ol().ID("timeline-script").Class("script").Attr("start", from+1).Body(
 			app.Range(shown).Slice(func(i int) app.UI {
 				step := from + i + 1
 				b := app.Button().Type("button").Class("script-line").DataSet("step", step).
@@ -103,7 +117,7 @@ func (t *Timeline) Render() app.UI {
 				li := app.Li().DataSet("step", step)
 				switch {
 				case step == t.Position:
-					li = li.Class("current").Aria("current", "step")
+					li = li.ID("timeline-current").Class("current").Aria("current", "step")
 				case step > t.Position:
 					li = li.Class("ahead")
 				}

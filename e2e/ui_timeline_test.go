@@ -103,3 +103,17 @@ advance 5s
 	}
 	b.noErrors(t)
 }
+
+// A long script keeps its current line in sight, wherever the position is.
+func TestUITimelineKeepsTheCurrentLineInSight(t *testing.T) {
+	b := openPlayground(t, "topic t partitions=1\n"+strings.Repeat("produce t value=v\n", 60))
+	inSight := `(() => {
+		const box = document.querySelector("#timeline-script").getBoundingClientRect();
+		const line = document.querySelector("#timeline-current").getBoundingClientRect();
+		return line.top >= box.top - 1 && line.bottom <= box.bottom + 1 })()`
+	b.waitFor(t, inSight)
+	b.fill(t, "#timeline-slider", "5")
+	b.waitFor(t, `document.querySelector("#timeline-current").dataset.step === "5"`)
+	b.waitFor(t, inSight)
+	b.noErrors(t)
+}
