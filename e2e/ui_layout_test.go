@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -61,5 +62,21 @@ func TestUILayoutFitsPhoneAndDesktop(t *testing.T) {
 		}
 		t.Logf("screenshot at %d px: %s", width, path)
 	}
+	// The dark theme follows the system's.
+	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(t, `getComputedStyle(document.body).colorScheme === "dark"`)
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "playground-1920-dark.png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("dark theme: %s", path)
 	b.noErrors(t)
 }
