@@ -24,7 +24,7 @@ func (el *eventLog) add(e Event) {
 	*el.next() = e
 }
 
-// next makes room for one more event and returns where it goes.
+// next makes room for one more event and returns where it goes, zeroed.
 func (el *eventLog) next() *Event {
 	if el.count == maxPendingEvents {
 		el.dropOldest()
@@ -66,7 +66,9 @@ func (el *eventLog) dropOldest() {
 	el.head++
 	el.count--
 	if el.head == len(el.chunks[0]) {
-		el.spare = el.chunks[0][:0]
+		spare := el.chunks[0][:cap(el.chunks[0])]
+		clear(spare) // next hands out zeroed events
+		el.spare = spare[:0]
 		el.chunks[0] = nil
 		el.chunks = el.chunks[1:]
 		el.head = 0

@@ -16,6 +16,9 @@ type PartitionedLog struct {
 
 	topics     map[string]*topic
 	topicNames []string // sorted; every loop over topics goes through it
+	// lastTopic is the topic last looked up: a run of produces to one
+	// topic skips the map. Topics are never deleted, so it stays valid.
+	lastTopic *topic
 
 	events eventLog // pending for DrainEvents
 
@@ -163,10 +166,14 @@ func (l *PartitionedLog) randomIntn(n int) int {
 
 // topic returns the named topic or an error naming it.
 func (l *PartitionedLog) topic(name string) (*topic, error) {
+	if t := l.lastTopic; t != nil && t.name == name {
+		return t, nil
+	}
 	t, ok := l.topics[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown topic %q", name)
 	}
+	l.lastTopic = t
 	return t, nil
 }
 

@@ -44,29 +44,33 @@ func (rl *recordLog) end() recordPos { return recordPos{len(rl.chunks), 0} }
 
 // append adds a record after the last one, whose offset it exceeds.
 func (rl *recordLog) append(r Record) {
-	if n := len(rl.chunks); n > 0 {
+	n := len(rl.chunks)
+	switch {
+	case n == 0:
+		rl.chunks = append(rl.chunks, make([]Record, 0, 8))
+		n++
+	case len(rl.chunks[n-1]) == recordChunkSize:
+		rl.chunks = append(rl.chunks, make([]Record, 0, recordChunkSize))
+		n++
+	case len(rl.chunks[n-1]) == cap(rl.chunks[n-1]):
+		// The first chunk of a small log grows by doubling, and a chunk a
+		// clone shares (it has no spare capacity) is copied.
 		last := rl.chunks[n-1]
-		switch {
-		case len(last) < cap(last):
-			rl.chunks[n-1] = append(last, r)
-			rl.count++
-			return
-		case len(last) < recordChunkSize:
-			// The first chunk of a small log grows by doubling, and a
-			// chunk a clone shares (it has no spare capacity) is copied.
-			grown := make([]Record, len(last), min(max(2*len(last), 8), recordChunkSize))
-			copy(grown, last)
-			rl.chunks[n-1] = append(grown, r)
-			rl.count++
-			return
-		}
+		grown := make([]Record, len(last), min(2*len(last), recordChunkSize))
+		copy(grown, last)
+		rl.chunks[n-1] = grown
 	}
-	size := recordChunkSize
-	if len(rl.chunks) == 0 {
-		size = 8
-	}
-	rl.chunks = append(rl.chunks, append(make([]Record, 0, size), r))
+	last := rl.chunks[n-1]
+	last = last[:len(last)+1]
+	rl.chunks[n-1] = last
 	rl.count++
+	// Field by field: while the GC runs, copying a whole struct that holds
+	// pointers goes through the runtime's bulk write barrier, several times
+	// slower than the barriers of single fields.
+	dst := &last[len(last)-1]
+	dst.Offset, dst.Timestamp = r.Offset, r.Timestamp
+	dst.Key, dst.Value = r.Key, r.Value
+	dst.HasKey, dst.Tombstone = r.HasKey, r.Tombstone
 }
 
 // seek returns the position of the first record with an offset at or after

@@ -349,6 +349,9 @@ func (l *PartitionedLog) raiseHW(t *topic, partition int, p *partition) {
 		return
 	}
 	rs.hw = hw
+	if !rs.pendingBelow(hw) {
+		return // the common case: no acks=all write waits
+	}
 	status := AckAcknowledged
 	if rs.isrSize() < t.config.MinInsyncReplicas {
 		status = AckFailed
@@ -356,12 +359,17 @@ func (l *PartitionedLog) raiseHW(t *topic, partition int, p *partition) {
 	l.resolvePending(t, partition, p, hw, status, "")
 }
 
+// pendingBelow reports whether an acks=all write below upTo waits.
+func (rs *replicaSet) pendingBelow(upTo int64) bool {
+	return slices.ContainsFunc(rs.acks, func(run ackRun) bool { return run.status == AckPending && run.from < upTo })
+}
+
 // resolvePending gives the pending records below upTo the status, and says
 // so in one event.
 func (l *PartitionedLog) resolvePending(t *topic, partition int, p *partition, upTo int64, status AckStatus, detail string) {
 	rs := p.replicas
-	if !slices.ContainsFunc(rs.acks, func(run ackRun) bool { return run.status == AckPending && run.from < upTo }) {
-		return // the common case: nothing waits
+	if !rs.pendingBelow(upTo) {
+		return
 	}
 	var out []ackRun
 	from, to := int64(-1), int64(0)
