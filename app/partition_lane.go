@@ -55,7 +55,8 @@ func (l *PartitionLane) Render() app.UI {
 			),
 			app.Div().Class("lane-body").Body(
 				l.olderButton(name),
-				app.Ol().Class("records").Aria("label", "records of "+name).Body(l.strip()...),
+				app.Ol().Class("records").Aria("label", "records of "+name+" (arrow keys move between records)").
+					OnKeyDown(moveRecordFocus).Body(l.strip()...),
 				l.newerButton(name),
 			),
 			l.renderFoot(),
@@ -251,7 +252,14 @@ func firstAtOrAfter(items []laneItem, offset int64) int64 {
 func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	r := it.record
 	p := l.Partition
-	li := app.Li().Class("record").TabIndex(0).Title(recordTitle(r)).Aria("label", recordTitle(r))
+	// One tab stop per lane, on the newest record drawn; the arrow keys
+	// move between records (moveRecordFocus), so tabbing through a page
+	// of lanes does not stop at every record.
+	tabIndex := -1
+	if n := len(p.Records); n > 0 && r.Offset == p.Records[n-1].Offset && !it.ghost {
+		tabIndex = 0
+	}
+	li := app.Li().Class("record").TabIndex(tabIndex).Title(recordTitle(r)).Aria("label", recordTitle(r))
 	if it.ghost {
 		li = li.Class("ghost").DataSet("removed-offset", r.Offset)
 	} else {
@@ -283,6 +291,27 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 		app.Span().Class("record-key").Text(recordKeyLabel(r)),
 		app.Span().Class("record-value").Text(value),
 	)
+}
+
+// moveRecordFocus moves the focus to the record before or after the focused
+// one with the left and right arrow keys.
+func moveRecordFocus(ctx app.Context, e app.Event) {
+	var sibling string
+	switch e.Get("key").String() {
+	case "ArrowLeft":
+		sibling = "previousElementSibling"
+	case "ArrowRight":
+		sibling = "nextElementSibling"
+	default:
+		return
+	}
+	for el := e.Get("target").Get(sibling); el.Truthy(); el = el.Get(sibling) {
+		if el.Get("classList").Call("contains", "record").Bool() && !el.Get("classList").Call("contains", "ghost").Bool() {
+			e.PreventDefault()
+			el.Call("focus")
+			return
+		}
+	}
 }
 
 // show moves the window to start at offset.

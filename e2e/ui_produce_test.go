@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // A learner with an empty page creates a topic, produces keyed, keyless and
@@ -49,15 +50,28 @@ func TestUICreateTopicAndProduce(t *testing.T) {
 	if eval[string](t, b, fmt.Sprintf(`getComputedStyle(document.querySelector(%s)).display`, js(value))) == "none" || b.text(t, value) != "created" {
 		t.Error("the focused record does not show its value")
 	}
-	if got := b.attr(t, lane, "data-high-watermark"); got != "1" {
-		t.Errorf("high watermark of orders/%d = %s, want 1", want, got)
+	// The arrow keys move between records.
+	b.fill(t, "#produce-count", "2")
+	b.click(t, "#produce-send")
+	b.waitCount(t, lane+` [data-offset="2"]`, 1)
+	if b.attr(t, lane+` [data-offset="2"]`, "tabindex") != "0" || b.attr(t, lane+` [data-offset="1"]`, "tabindex") != "-1" {
+		t.Error("the lane's one tab stop is not its newest record")
+	}
+	eval[bool](t, b, fmt.Sprintf(`(() => { document.querySelector(%s).focus(); return true })()`, js(lane+` [data-offset="2"]`)))
+	b.do(t, chromedp.KeyEvent(kb.ArrowLeft))
+	b.waitFor(t, `document.activeElement.dataset.offset === "1"`)
+	b.do(t, chromedp.KeyEvent(kb.ArrowRight))
+	b.waitFor(t, `document.activeElement.dataset.offset === "2"`)
+	b.fill(t, "#produce-count", "1")
+	if got := b.attr(t, lane, "data-high-watermark"); got != "3" {
+		t.Errorf("high watermark of orders/%d = %s, want 3", want, got)
 	}
 
-	// Three more of the same key land after it, in order.
+	// Three more of the same key land after them, in order.
 	b.fill(t, "#produce-count", "3")
 	b.click(t, "#produce-send")
-	b.waitCount(t, lane+` [data-key="acct-1"]`, 4)
-	b.waitText(t, ".landing", "offsets 1–3")
+	b.waitCount(t, lane+` [data-key="acct-1"]`, 6)
+	b.waitText(t, ".landing", "offsets 3–5")
 
 	// Without a key: round-robin.
 	b.fill(t, "#produce-count", "1")
