@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -175,13 +176,24 @@ func (p *Playground) run(ctx app.Context, control string, action func() error) {
 		return action()
 	}()
 	if err != nil {
-		p.showError(ctx, control, err.Error())
+		p.showError(ctx, control, controlMessage(control, err))
 		return
 	}
 	p.refresh()
 	p.checkLesson()
 	p.animateRemovals(ctx, before)
 	p.scheduleURLUpdate(ctx)
+}
+
+// controlMessage is what a control says of a refused line. Beside the
+// control that wrote the line, its place in the script ("line 3:7:") means
+// nothing to the learner, so only the reason is kept.
+func controlMessage(control string, err error) string {
+	var serr *scenario.Error
+	if control != "" && errors.As(err, &serr) {
+		return serr.Msg
+	}
+	return err.Error()
 }
 
 // showError puts a message next to its control, or in the page's alert for
