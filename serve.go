@@ -207,7 +207,7 @@ func handler(cfg siteConfig, version string) *app.Handler {
 		},
 		Styles: []string{"/web/static/plog.css", "/web/static/groups.css", "/web/static/share.css", "/web/static/lessons.css"},
 		// Runs before go-app's app.js, which is deferred.
-		Scripts: []string{"/web/static/storage-guard.js", "/web/static/link-guard.js"},
+		Scripts: []string{"/web/static/storage-guard.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js"},
 		// go-app caches the site's root without its trailing slash; under a
 		// sub-path the page is fetched as /plog/, which must be cached too.
 		CacheableResources: []string{"/web/static/icon.svg", cfg.Prefix},

@@ -6,9 +6,11 @@ import (
 	"html"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // startCoursePage serves, on an origin of its own, a course page that embeds
@@ -73,4 +75,134 @@ func TestRunsWhereStorageIsForbidden(t *testing.T) {
 	if got := eval[string](t, b, `localStorage.setItem("k", "v"), localStorage.getItem("k")`); got != "v" {
 		t.Errorf("the stand-in storage gave back %q, want v", got)
 	}
+}
+
+// inFrame evaluates a JavaScript expression in the document of a
+// same-origin iframe of the page, named by its id: `doc` is that document.
+func inFrame[T any](t *testing.T, b *browser, frame, expression string) T {
+	t.Helper()
+	return eval[T](t, b, fmt.Sprintf(`(() => { const doc = document.getElementById(%s).contentDocument; return %s })()`, js(frame), expression))
+}
+
+// waitInFrame waits until an expression is true in a same-origin iframe.
+func (b *browser) waitInFrame(t *testing.T, frame, expression string) {
+	t.Helper()
+	b.waitFor(t, fmt.Sprintf(`(() => { const f = document.getElementById(%s); const doc = f && f.contentDocument; return !!doc && !!(%s) })()`, js(frame), expression))
+}
+
+// The sample course page served with the site embeds two scenarios; each
+// fits its 640×400 frame, the read-only one steps but does not edit, and
+// the page hears their messages.
+func TestEmbedSampleCoursePage(t *testing.T) {
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.do(t, chromedp.Navigate(srv.URL+"web/static/embed.html"))
+	for _, frame := range []string{"scenario-keys", "scenario-groups"} {
+		// The frames load lazily: bring each into view.
+		eval[bool](t, b, `(document.getElementById(`+js(frame)+`).scrollIntoView(), true)`)
+		b.waitInFrame(t, frame, `doc.querySelector('main[data-ready="true"]')`)
+	}
+	b.waitText(t, `[data-messages-of=scenario-keys]`, "ready: step 8 of 8")
+	b.waitText(t, `[data-messages-of=scenario-groups]`, "ready: step 2 of 13")
+
+	// Compact: nothing wider than the frame; the bar and the first lane in
+	// its 400 pixels.
+	for _, frame := range []string{"scenario-keys", "scenario-groups"} {
+		if w := inFrame[int](t, b, frame, `doc.documentElement.scrollWidth`); w > 640 {
+			t.Errorf("%s: the page is %d px wide in a 640 px frame", frame, w)
+		}
+		if bottom := inFrame[float64](t, b, frame, `doc.getElementById("open-full").getBoundingClientRect().bottom`); bottom > 400 {
+			t.Errorf("%s: the link to the full playground ends at %.0f px, below the frame", frame, bottom)
+		}
+		if top := inFrame[float64](t, b, frame, `doc.querySelector("[data-topic][data-partition]").getBoundingClientRect().top`); top > 300 {
+			t.Errorf("%s: the first lane starts at %.0f px: the frame shows little of the log", frame, top)
+		}
+		if n := inFrame[int](t, b, frame, `doc.querySelectorAll(".masthead h1, .colophon").length - Array.from(doc.querySelectorAll(".masthead h1, .colophon")).filter(el => el.offsetParent === null).length`); n != 0 {
+			t.Errorf("%s: the masthead or footer shows in embed mode", frame)
+		}
+	}
+
+	// The read-only scenario steps, and the course page hears it.
+	if n := inFrame[int](t, b, "scenario-groups", `Array.from(doc.querySelectorAll("input:not([type=range]), select, textarea, form button")).filter(el => el.offsetParent !== null).length`); n != 0 {
+		t.Errorf("the read-only frame shows %d editing controls", n)
+	}
+	inFrame[bool](t, b, "scenario-groups", `(doc.getElementById("embed-step").click(), true)`)
+	b.waitText(t, `[data-messages-of=scenario-groups]`, "step: step 3 of 13")
+	// The link follows once the URL has (it is written a moment after a change).
+	b.waitInFrame(t, "scenario-groups", `doc.getElementById("open-full").href.endsWith("&at=3")`)
+	if href := inFrame[string](t, b, "scenario-groups", `doc.getElementById("open-full").href`); strings.Contains(href, "embed=") {
+		t.Errorf("open in the full playground goes to %q, want no embed options", href)
+	}
+
+	// The other one edits: a topic made in the frame, and the page hears it.
+	inFrame[bool](t, b, "scenario-keys", `(() => {
+		const set = (id, v) => { const el = doc.getElementById(id); el.value = v; el.dispatchEvent(new Event("input", {bubbles: true})); el.dispatchEvent(new Event("change", {bubbles: true})) };
+		set("topic-name", "audit"); set("topic-partitions", "2"); doc.getElementById("topic-create").click(); return true })()`)
+	b.waitInFrame(t, "scenario-keys", `doc.querySelectorAll("[data-topic=audit][data-partition]").length === 2`)
+	b.waitText(t, `[data-messages-of=scenario-keys]`, "step: step 9 of 9")
+	b.noErrors(t)
+}
+
+// In an iframe sandboxed with allow-scripts alone the page has an opaque
+// origin: no storage, no service worker. It must load, work, and tell its
+// parent, all the same. The test acts in the frame through DOM queries and
+// input events, and reads it through the messages it posts. Chromium would
+// run the sandboxed frame in a process of its own, out of reach of the
+// page's queries; the flag keeps it in the page's process.
+func TestWorksInASandboxedIframe(t *testing.T) {
+	srv := startPlogServer(t, build.rootSite, "/")
+	src := srv.URL + linkOf(t, ordersScenario) + "&embed=1"
+	course := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>A course</title>
+<script>window.plogMessages = []; addEventListener("message", e => {
+  if (e.data && e.data.source === "plog") plogMessages.push(Object.assign({origin: e.origin}, e.data)) });</script>
+</head><body><iframe sandbox="allow-scripts" src="%s" width="640" height="400" title="plog"></iframe></body></html>`, html.EscapeString(src))
+	}))
+	t.Cleanup(course.Close)
+
+	b := newBrowser(t, chromedp.Flag("disable-features", "IsolateSandboxedIframes"))
+	b.do(t, chromedp.Navigate(course.URL))
+	b.waitFor(t, `plogMessages.some(m => m.type === "ready" && m.step === 9 && m.steps === 9)`)
+	if origin := eval[string](t, b, `plogMessages[0].origin`); origin != "null" {
+		t.Fatalf("the frame's origin is %q: the sandbox is not in force, the test proves nothing", origin)
+	}
+	frames, err := chromedp.Run(b.ctx, chromedp.Nodes(chromedp.CSS("iframe")))
+	if err != nil || len(frames) != 1 {
+		t.Fatalf("want the course page's iframe, got %d (%v)", len(frames), err)
+	}
+	inFrame := chromedp.FromNode(frames[0])
+
+	nodes, err := chromedp.Run(b.ctx, chromedp.Nodes(chromedp.CSSAll("[data-topic][data-partition]"), inFrame))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := lanesOfScript(t, ordersScenario)
+	if len(nodes) != len(want) {
+		t.Fatalf("the sandboxed page shows %d lanes, want %d", len(nodes), len(want))
+	}
+	for i, n := range nodes {
+		got := fmt.Sprintf("%s/%s %s-%s", n.AttributeValue("data-topic"), n.AttributeValue("data-partition"),
+			n.AttributeValue("data-log-start"), n.AttributeValue("data-high-watermark"))
+		if w := fmt.Sprintf("%s/%s %s-%s", want[i].Topic, want[i].Partition, want[i].LogStart, want[i].HighWater); got != w {
+			t.Errorf("lane %d is %s, want %s", i, got, w)
+		}
+	}
+
+	// A command in the frame: the topic form, typed and sent with Enter. A
+	// sandbox without allow-forms drops form submissions;
+	// web/static/sandbox-forms.js must make the form work all the same.
+	// (Keys go to the focused element; a mouse click would need the frame's
+	// offset and scroll.)
+	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.CSS("#topic-name"), "sandboxed"+kb.Enter, inFrame),
+		chromedp.WaitReady(chromedp.CSS(`[data-topic=sandboxed][data-partition="2"]`), inFrame),
+	); err != nil {
+		t.Fatalf("creating a topic in the sandboxed frame: %v; it posted %v", err, eval[any](t, b, `plogMessages`))
+	}
+	b.waitFor(t, `plogMessages.some(m => m.type === "step" && m.step === 10 && m.steps === 10)`)
+	b.do(t, chromedp.SendKeys(chromedp.CSS("#embed-back"), kb.Enter, inFrame))
+	b.waitFor(t, `plogMessages.some(m => m.type === "step" && m.step === 9 && m.steps === 10)`)
+	b.noErrors(t)
 }

@@ -183,9 +183,10 @@ type browser struct {
 	console  []chromedp.ConsoleMessage
 }
 
-// newBrowser starts Chromium for one test. Each test gets a fresh profile, so
-// no service worker or cache leaks from one test into another.
-func newBrowser(t *testing.T) *browser {
+// newBrowser starts Chromium for one test, with any extra flags. Each test
+// gets a fresh profile, so no service worker or cache leaks from one test
+// into another.
+func newBrowser(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(build.browser),
@@ -199,6 +200,7 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(1200, 800),
 	)
+	opts = append(opts, flags...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	t.Cleanup(func() {

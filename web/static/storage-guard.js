@@ -28,6 +28,17 @@
       console.info("plog: " + name + " is not available here (" + err.name + "); using memory instead");
     }
   }
+  // The same sandbox has no service worker: merely reading
+  // navigator.serviceWorker throws. go-app registers one when the property
+  // exists, and reports the failure as an error; without the property it
+  // does not try, and the page works online only.
+  try {
+    navigator.serviceWorker;
+  } catch (err) {
+    delete Navigator.prototype.serviceWorker;
+    console.info("plog: no service worker here (" + err.name + "); the page will not work offline");
+  }
+
   // The page reads this to say, once, that it cannot keep the learner's work.
   if (standIns.length) {
     Object.defineProperty(window, "plogStorageStandIns", { value: Object.freeze(standIns) });
