@@ -75,6 +75,13 @@ func TestRunsWhereStorageIsForbidden(t *testing.T) {
 	if got := eval[string](t, b, `localStorage.setItem("k", "v"), localStorage.getItem("k")`); got != "v" {
 		t.Errorf("the stand-in storage gave back %q, want v", got)
 	}
+	// The page says once that it keeps nothing, and works on.
+	b.waitText(t, ".notice", "Autosave is off")
+	b.createTopic(t, "later", 1)
+	if n := b.count(t, ".notice"); n != 1 {
+		t.Errorf("%d notices after a command, want the one", n)
+	}
+	b.noErrors(t)
 }
 
 // inFrame evaluates a JavaScript expression in the document of a
