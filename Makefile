@@ -43,7 +43,7 @@ test-wasm:
 # npm ci installs axe-core, which the accessibility test injects into the page.
 test-browser: chromium
 	cd e2e && npm ci --no-audit --no-fund
-	$(GO) test -count=1 ./e2e/
+	$(GO) test -count=1 -timeout 25m ./e2e/
 
 # The browser tests need Chromium. Install it where we can (Debian, as root);
 # elsewhere stop and say how: the browser tests are never skipped.
