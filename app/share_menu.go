@@ -31,6 +31,17 @@ func (m *ShareMenu) toggle(panel string) app.EventHandler {
 	}
 }
 
+// panelButton opens and closes a panel; it names the panel it controls
+// while the panel is there.
+func (m *ShareMenu) panelButton(panel, panelID, label string) app.UI {
+	b := app.Button().Type("button").ID(panel+"-open").Aria("expanded", m.open == panel).
+		OnClick(m.toggle(panel)).Text(label)
+	if m.open == panel {
+		b = b.Aria("controls", panelID)
+	}
+	return b
+}
+
 func (m *ShareMenu) dismiss(ctx app.Context, e app.Event) {
 	m.dismissed = m.Notice
 }
@@ -46,12 +57,8 @@ func (m *ShareMenu) closeOnEscape(ctx app.Context, e app.Event) {
 func (m *ShareMenu) Render() app.UI {
 	return app.Div().Class("share-menu").OnKeyDown(m.closeOnEscape).Body(
 		app.Div().Class("row", "share-buttons").Body(
-			app.Button().Type("button").ID("share-open").
-				Aria("expanded", m.open == "share").Aria("controls", "share-dialog").
-				OnClick(m.toggle("share")).Text("Share"),
-			app.Button().Type("button").ID("scenarios-open").
-				Aria("expanded", m.open == "scenarios").Aria("controls", "scenarios-panel").
-				OnClick(m.toggle("scenarios")).Text("Scenarios"),
+			m.panelButton("share", "share-dialog", "Share"),
+			m.panelButton("scenarios", "scenarios-panel", "Scenarios"),
 		),
 		app.If(m.Notice != "" && m.Notice != m.dismissed,
 			app.P().Class("notice").Attr("role", "status").Body(

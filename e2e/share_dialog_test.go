@@ -260,3 +260,28 @@ func TestFullStorageIsToldOnce(t *testing.T) {
 		t.Errorf("a full storage raised an alert: %q", alert)
 	}
 }
+
+// The share dialog, the scenarios panel and the embedded page have no
+// serious or critical accessibility violation.
+func TestShareAndEmbedAreAccessible(t *testing.T) {
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.open(t, srv.URL+linkOf(t, ordersScenario))
+	b.createTopic(t, "recent", 1) // something in the recent list
+	b.waitFor(t, `(localStorage.getItem("plog.recent") || "").includes("recent")`)
+	check := func(what string) {
+		t.Helper()
+		for _, v := range runAxe(t, b) {
+			t.Errorf("%s: %s (%s): %s at %s", what, v.ID, v.Impact, v.Help, strings.Join(v.Targets, ", "))
+		}
+	}
+	b.openShareDialog(t)
+	b.mouseClick(t, "#copy-link") // shows a status, whatever the clipboard does
+	b.waitFor(t, `document.getElementById("share-link-status").textContent !== ""`)
+	check("share dialog")
+	b.openScenarios(t)
+	b.waitCount(t, ".recent li", 1)
+	check("scenarios panel")
+	b.reopen(t, srv.URL+linkOf(t, ordersScenario)+"&at=3&embed=1&readonly=1")
+	check("embedded read-only page")
+}
