@@ -24,7 +24,8 @@ func (el *eventLog) add(e Event) {
 	*el.next() = e
 }
 
-// next makes room for one more event and returns where it goes, zeroed.
+// next makes room for one more event and returns where it goes. The slot
+// may hold an older event: the caller sets every field.
 func (el *eventLog) next() *Event {
 	if el.count == maxPendingEvents {
 		el.dropOldest()
@@ -66,9 +67,7 @@ func (el *eventLog) dropOldest() {
 	el.head++
 	el.count--
 	if el.head == len(el.chunks[0]) {
-		spare := el.chunks[0][:cap(el.chunks[0])]
-		clear(spare) // next hands out zeroed events
-		el.spare = spare[:0]
+		el.spare = el.chunks[0][:0]
 		el.chunks[0] = nil
 		el.chunks = el.chunks[1:]
 		el.head = 0
@@ -106,4 +105,27 @@ func (el *eventLog) clone() eventLog {
 		return eventLog{}
 	}
 	return eventLog{chunks: [][]Event{el.flatten()}, count: el.count}
+}
+
+// putProduced writes a produced event into e, a slot from next, field by
+// field (see recordLog.append: a whole-Event copy goes through the bulk
+// write barrier while the GC marks). It sets every field, since the slot
+// may hold an older event; TestPutProducedSetsEveryField keeps it in step
+// with Event.
+func putProduced(e *Event, now int64, topic string, partition int, offset int64, reason partitionReason) {
+	e.Kind, e.Time, e.Topic, e.Partition, e.Offset = EventProduced, now, topic, partition, offset
+	e.From, e.To, e.Count, e.Generation, e.Broker = 0, 0, 0, 0, 0
+	// Texts a produced event leaves empty are cleared only if set: the
+	// slot most often held another produced event, and a write, even of
+	// "", pays the write barrier.
+	if e.Group != "" {
+		e.Group = ""
+	}
+	if e.Member != "" {
+		e.Member = ""
+	}
+	if e.Detail != "" {
+		e.Detail = ""
+	}
+	e.reason = reason
 }

@@ -1,6 +1,9 @@
 package core
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestEventLogKeepsTheLatest adds runs of events of many lengths around
 // the chunk and ring sizes, clones half way through each run and adds more
@@ -42,5 +45,31 @@ func checkDrained(t *testing.T, n int, events []Event, sign int64) {
 		if e.Offset != i {
 			t.Fatalf("%d events: event %d has offset %d, want %d", n, j, e.Offset, i)
 		}
+	}
+}
+
+// TestPutProducedSetsEveryField fills an event's every field, then writes a
+// produced event over it: nothing of the older event may show through.
+func TestPutProducedSetsEveryField(t *testing.T) {
+	if n := reflect.TypeFor[Event]().NumField(); n != 14 {
+		t.Fatalf("Event has %d fields, putProduced knows of 14: update it and this test", n)
+	}
+	var e Event
+	v := reflect.ValueOf(&e).Elem()
+	for i := range v.NumField() {
+		switch f := v.Field(i); {
+		case !f.CanSet():
+			e.reason = partitionReason{key: "old", partitions: 9, how: reasonSticky}
+		case f.Kind() == reflect.String:
+			f.SetString("old")
+		default:
+			f.SetInt(7)
+		}
+	}
+	reason := partitionReason{key: "k", partitions: 4, how: reasonKeyed}
+	putProduced(&e, 5, "orders", 2, 3, reason)
+	want := Event{Kind: EventProduced, Time: 5, Topic: "orders", Partition: 2, Offset: 3, reason: reason}
+	if e != want {
+		t.Fatalf("got %+v, want %+v", e, want)
 	}
 }

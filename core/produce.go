@@ -53,10 +53,7 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 		HasKey:    req.HasKey,
 		Tombstone: req.Tombstone,
 	}, recordSize(key, value), &t.config)
-	// The event is written in place, field by field, rather than through
-	// emit: see recordLog.append.
-	e := l.events.next()
-	e.Kind, e.Time, e.Topic, e.Partition, e.Offset, e.reason = EventProduced, l.now, req.Topic, p, offset, reason
+	putProduced(l.events.next(), l.now, req.Topic, p, offset, reason)
 	ack := l.afterAppend(t, p, part, offset, acks)
 	return ProduceResult{Topic: req.Topic, Partition: p, Offset: offset, Ack: ack, reason: reason}, nil
 }

@@ -253,21 +253,33 @@ func (l *PartitionedLog) restorePartitioner(t *topic, s partitionerState) {
 	t.roundRobin, t.sticky, t.stickyCount, l.random = s.roundRobin, s.sticky, s.stickyCount, s.random
 }
 
+// acksMode is a checked ProduceRequest.Acks, compared as a number on the
+// produce path rather than as text.
+type acksMode uint8
+
+const (
+	acksAll acksMode = iota
+	acksLeader
+	acksNone
+)
+
 // checkAcks checks ProduceRequest.Acks: "", "0", "1" or "all" ("" is
 // Kafka's default since 3.0, all; -1 is Kafka's other name for it).
-func checkAcks(acks string) (string, error) {
+func checkAcks(acks string) (acksMode, error) {
 	switch acks {
 	case "", AcksAll, "-1":
-		return AcksAll, nil
-	case Acks0, Acks1:
-		return acks, nil
+		return acksAll, nil
+	case Acks1:
+		return acksLeader, nil
+	case Acks0:
+		return acksNone, nil
 	}
-	return "", fmt.Errorf("acks must be 0, 1 or all, got %q", acks)
+	return 0, fmt.Errorf("acks must be 0, 1 or all, got %q", acks)
 }
 
 // checkWritable refuses a produce to an offline partition, and one with
 // acks=all while the ISR is smaller than min.insync.replicas.
-func checkWritable(t *topic, partition int, acks string) error {
+func checkWritable(t *topic, partition int, acks acksMode) error {
 	p := t.partitions[partition]
 	if p.replicas == nil {
 		return nil
@@ -275,7 +287,10 @@ func checkWritable(t *topic, partition int, acks string) error {
 	if p.offline() {
 		return offlineError(t.name, partition, p)
 	}
-	if n := p.replicas.isrSize(); acks == AcksAll && n < t.config.MinInsyncReplicas {
+	if acks != acksAll {
+		return nil
+	}
+	if n := p.replicas.isrSize(); n < t.config.MinInsyncReplicas {
 		return fmt.Errorf("%s/%d: only %d in-sync replicas (%s), fewer than min.insync.replicas=%d (NOT_ENOUGH_REPLICAS)",
 			t.name, partition, n, brokerList(p.replicas.isr()), t.config.MinInsyncReplicas)
 	}
@@ -284,7 +299,7 @@ func checkWritable(t *topic, partition int, acks string) error {
 
 // afterAppend brings the replicas up to date with a record the leader just
 // appended at offset and returns what its producer is told.
-func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offset int64, acks string) AckStatus {
+func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offset int64, acks acksMode) AckStatus {
 	rs := p.replicas
 	if rs == nil {
 		return AckAcknowledged
@@ -300,15 +315,21 @@ func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offs
 	}
 	status := AckAcknowledged
 	switch {
-	case acks == Acks0:
+	case acks == acksNone:
 		status = AckSent
-	case acks == AcksAll && rs.computeHW(p) <= offset:
+	case acks == acksAll && rs.computeHW(p) <= offset:
 		status = AckPending
 	}
 	for len(rs.acks) > 0 && rs.acks[0].to <= p.logStart {
 		rs.acks = rs.acks[1:] // retention or truncation removed them
 	}
-	rs.acks = appendAckRun(rs.acks, ackRun{offset, p.next, status})
+	if n := len(rs.acks); n > 0 && rs.acks[n-1].status == status && rs.acks[n-1].to == offset {
+		// The common case, the last run grows. Assigning rs.acks anew
+		// would pay the GC's write barrier on every record.
+		rs.acks[n-1].to = p.next
+	} else {
+		rs.acks = append(rs.acks, ackRun{offset, p.next, status})
+	}
 	l.raiseHW(t, partition, p)
 	return status
 }
