@@ -82,7 +82,11 @@ func (el *eventLog) drain() []Event {
 	} else if el.count > 0 {
 		events = el.flatten()
 	}
-	*el = eventLog{}
+	// The list of chunks is kept for the next events, so that a command's
+	// few events cost one allocation, not two.
+	chunks := el.chunks
+	clear(chunks)
+	*el = eventLog{chunks: chunks[:0], spare: el.spare}
 	return events
 }
 

@@ -132,14 +132,37 @@ func (rl *recordLog) countBetween(from, to int64) int {
 // between yields the records with offsets in [from, to) in offset order.
 func (rl *recordLog) between(from, to int64) iter.Seq[Record] {
 	return func(yield func(Record) bool) {
-		pos := rl.seek(from)
-		for c := pos.c; c < len(rl.chunks); c++ {
-			for _, r := range rl.chunks[c][pos.i:] {
-				if r.Offset >= to || !yield(r) {
+		for span := range rl.spans(from, to) {
+			for _, r := range span {
+				if !yield(r) {
 					return
 				}
 			}
-			pos.i = 0
+		}
+	}
+}
+
+// spans yields the records with offsets in [from, to) as runs of the
+// chunks, in offset order, for the loops over a million records
+// (compaction) that a call per record would slow. The runs are the log's
+// own memory: they are only read.
+func (rl *recordLog) spans(from, to int64) iter.Seq[[]Record] {
+	return func(yield func([]Record) bool) {
+		if to <= from {
+			return
+		}
+		a, b := rl.seek(from), rl.seek(to)
+		for c := a.c; c <= b.c && c < len(rl.chunks); c++ {
+			span := rl.chunks[c]
+			if c == b.c {
+				span = span[:b.i]
+			}
+			if c == a.c {
+				span = span[a.i:]
+			}
+			if len(span) > 0 && !yield(span) {
+				return
+			}
 		}
 	}
 }
@@ -148,10 +171,18 @@ func (rl *recordLog) between(from, to int64) iter.Seq[Record] {
 // limit of them.
 func (rl *recordLog) collect(from, to int64, limit int) []Record {
 	a := rl.seek(from)
+	// Count first, so that the copy is allocated once, walking no further
+	// than limit records: a read near the start of a long log stays short.
 	n := 0
-	if to > from {
-		n = min(rl.distance(a, rl.seek(to)), limit)
+	for c, i := a.c, a.i; to > from && n < limit && c < len(rl.chunks); c, i = c+1, 0 {
+		chunk := rl.chunks[c]
+		if chunk[len(chunk)-1].Offset >= to {
+			n += chunkIndex(chunk, to) - i
+			break
+		}
+		n += len(chunk) - i
 	}
+	n = min(n, limit)
 	out := make([]Record, 0, n)
 	for c := a.c; len(out) < n; c++ {
 		chunk := rl.chunks[c][a.i:]
@@ -227,25 +258,27 @@ func (rl *recordLog) truncateFrom(offset int64) {
 // filterBelow keeps, of the records below offset, those keep accepts, and
 // returns how many went. keep sees every record below offset once, in
 // offset order. The records kept are packed into new chunks.
-func (rl *recordLog) filterBelow(offset int64, keep func(Record) bool) int {
+func (rl *recordLog) filterBelow(offset int64, keep func(r *Record) bool) int {
 	pos := rl.seek(offset)
 	left := rl.distance(recordPos{}, pos)
 	var chunks [][]Record
 	var cur []Record
 	kept := 0
-	for r := range rl.between(math.MinInt64, offset) {
-		left--
-		if !keep(r) {
-			continue
-		}
-		if len(cur) == cap(cur) {
-			if cur != nil {
-				chunks = append(chunks, cur)
+	for span := range rl.spans(math.MinInt64, offset) {
+		for i := range span {
+			left--
+			if !keep(&span[i]) {
+				continue
 			}
-			cur = make([]Record, 0, min(left+1, recordChunkSize))
+			if len(cur) == cap(cur) {
+				if cur != nil {
+					chunks = append(chunks, cur)
+				}
+				cur = make([]Record, 0, min(left+1, recordChunkSize))
+			}
+			cur = append(cur, span[i])
+			kept++
 		}
-		cur = append(cur, r)
-		kept++
 	}
 	if cur != nil {
 		chunks = append(chunks, cur)

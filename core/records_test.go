@@ -89,7 +89,7 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 						want = append(want, r)
 					}
 				}
-				removed := rl.filterBelow(offset, func(r Record) bool { return r.Offset%3 == 0 })
+				removed := rl.filterBelow(offset, func(r *Record) bool { return r.Offset%3 == 0 })
 				if removed != len(models[k])-len(want) {
 					t.Fatalf("filterBelow(%d) removed %d, want %d", offset, removed, len(models[k])-len(want))
 				}
