@@ -313,11 +313,12 @@ func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offs
 			r.lastCaughtUp = l.now // it had everything until now
 		}
 	}
+	hw := rs.computeHW(p)
 	status := AckAcknowledged
 	switch {
 	case acks == acksNone:
 		status = AckSent
-	case acks == acksAll && rs.computeHW(p) <= offset:
+	case acks == acksAll && hw <= offset:
 		status = AckPending
 	}
 	for len(rs.acks) > 0 && rs.acks[0].to <= p.logStart {
@@ -330,7 +331,7 @@ func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offs
 	} else {
 		rs.acks = append(rs.acks, ackRun{offset, p.next, status})
 	}
-	l.raiseHW(t, partition, p)
+	l.raiseHWTo(t, partition, p, hw)
 	return status
 }
 
@@ -361,11 +362,14 @@ func (rs *replicaSet) computeHW(p *partition) int64 {
 // raiseHW moves the high watermark up to what the ISR holds and answers the
 // acks=all writes it passes.
 func (l *PartitionedLog) raiseHW(t *topic, partition int, p *partition) {
-	rs := p.replicas
-	if rs.leader < 0 {
-		return
+	if rs := p.replicas; rs.leader >= 0 {
+		l.raiseHWTo(t, partition, p, rs.computeHW(p))
 	}
-	hw := rs.computeHW(p)
+}
+
+// raiseHWTo is raiseHW once the high watermark the ISR allows, hw, is known.
+func (l *PartitionedLog) raiseHWTo(t *topic, partition int, p *partition, hw int64) {
+	rs := p.replicas
 	if hw <= rs.hw {
 		return
 	}
@@ -382,7 +386,15 @@ func (l *PartitionedLog) raiseHW(t *topic, partition int, p *partition) {
 
 // pendingBelow reports whether an acks=all write below upTo waits.
 func (rs *replicaSet) pendingBelow(upTo int64) bool {
-	return slices.ContainsFunc(rs.acks, func(run ackRun) bool { return run.status == AckPending && run.from < upTo })
+	for _, run := range rs.acks {
+		if run.from >= upTo {
+			return false // runs are in offset order
+		}
+		if run.status == AckPending {
+			return true
+		}
+	}
+	return false
 }
 
 // resolvePending gives the pending records below upTo the status, and says
