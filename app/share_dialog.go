@@ -119,6 +119,7 @@ func (d *ShareDialog) Render() app.UI {
 			app.Button().Type("button").ID("copy-snippet").OnClick(d.copy(snippetField, snippet)).Text("Copy snippet"),
 		),
 		d.statusOf(snippetField),
+		d.clusterRow(),
 	)
 }
 
