@@ -70,3 +70,15 @@ func (p *Playground) embedBar() app.UI {
 		FullURL:  pageURL(p.share.base, withOptions(p.link, false, false)),
 	}
 }
+
+// playsForward makes play on a read-only page a walk through its steps: a
+// tick redoes the next step while there is one, so the script is shown, not
+// replaced. It reports whether it took the tick; at the end of the script
+// the clock advances as on any page.
+func (p *Playground) playsForward(ctx app.Context) bool {
+	if !p.share.options.ReadOnly || p.session.Position() >= p.session.Len() {
+		return false
+	}
+	p.run(ctx, embedControl, p.session.Redo)
+	return true
+}

@@ -315,6 +315,10 @@ func (p *Playground) scheduleTick(ctx app.Context, tick int) {
 		if !p.playing || tick != p.ticks || p.session == nil {
 			return
 		}
+		if p.playsForward(ctx) { // embed_bar.go: a read-only page replays its steps first
+			p.scheduleTick(ctx, tick)
+			return
+		}
 		line := fmt.Sprintf("advance %ds", p.speed)
 		failed := false
 		p.run(ctx, "timeline", func() error {

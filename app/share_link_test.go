@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	goflag "flag"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -356,5 +357,21 @@ func TestPlogFileRunsWithPlogsim(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("the page writes:\n%s\n%s holds:\n%s", got, golden, want)
+	}
+}
+
+// A tick of play on a read-only page redoes the next step; at the end of
+// the script it leaves the tick to the clock. (The ticks themselves run in
+// the browser tests: the client tester cannot wait out an endless play.)
+func TestReadOnlyPlayWalksTheSteps(t *testing.T) {
+	useBrowser(t)
+	p, d := mountAt(t, mustLink(t, threeSteps)+"&at=1&readonly=1&embed=1")
+	var took []bool
+	for range 3 {
+		d.Context().Dispatch(func(ctx app.Context) { took = append(took, p.playsForward(ctx)) })
+		d.Consume()
+	}
+	if fmt.Sprint(took) != "[true true false]" || p.session.Position() != 3 || p.session.Len() != 3 {
+		t.Errorf("ticks taken %v, at step %d of %d: want two steps redone to 3 of 3, then the clock's turn", took, p.session.Position(), p.session.Len())
 	}
 }

@@ -127,6 +127,20 @@ func TestShareURLOpensEmbeddedReadOnly(t *testing.T) {
 		t.Errorf("the read-only page has %s steps after a refused edit, want 9", got)
 	}
 
+	// Play walks the rest of the script, replacing nothing.
+	b.click(t, "#embed-play")
+	b.waitFor(t, `document.querySelector(".embed-position").dataset.position === "9"`)
+	b.click(t, "#embed-play") // pause
+	if got := b.attr(t, ".embed-position", "data-length"); got != "9" && got != "10" {
+		t.Errorf("after playing to the end the script has %s steps, want its 9 (and at most one tick of the clock)", got)
+	}
+	for b.attr(t, ".embed-position", "data-position") != "3" {
+		before := b.attr(t, ".embed-position", "data-position")
+		b.click(t, "#embed-back")
+		b.waitFor(t, `document.querySelector(".embed-position").dataset.position !== `+js(before))
+	}
+	b.waitFor(t, `location.hash.endsWith("&at=3&embed=1&readonly=1")`)
+
 	full := b.attr(t, "#open-full", "href")
 	if !strings.HasPrefix(full, srv.URL+"#v1.") || !strings.HasSuffix(full, "&at=3") {
 		t.Errorf("the full playground link is %q, want this scenario at step 3 without embed options", full)
