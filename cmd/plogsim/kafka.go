@@ -68,21 +68,9 @@ func runKafka(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plogsim kafka: give --brokers HOST:PORT\n%s", kafkaUsage)
 		return 2
 	}
-	var src source
-	switch {
-	case *link != "" && len(files) == 0:
-		text, err := scenario.DecodeLink(*link)
-		if err != nil {
-			return report(stderr, "link", err)
-		}
-		src = source{name: "link", text: text}
-	case *link == "" && len(files) == 1:
-		if src, err = readSource(files[0], stdin); err != nil {
-			return report(stderr, "", err)
-		}
-	default:
-		fmt.Fprintf(stderr, "plogsim kafka: give one FILE (or -) or --link\n%s", kafkaUsage)
-		return 2
+	src, code := chooseSource("plogsim kafka", kafkaUsage, *link, files, stdin, stderr)
+	if code != 0 {
+		return code
 	}
 
 	opts := kafkarun.Options{

@@ -126,21 +126,9 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return 2
 	}
-	var src source
-	switch {
-	case *link != "" && len(files) == 0:
-		text, err := scenario.DecodeLink(*link)
-		if err != nil {
-			return report(stderr, "link", err)
-		}
-		src = source{name: "link", text: text}
-	case *link == "" && len(files) == 1:
-		if src, err = readSource(files[0], stdin); err != nil {
-			return report(stderr, "", err)
-		}
-	default:
-		fmt.Fprintf(stderr, "plogsim run: give one FILE (or -) or --link\n%s", usage)
-		return 2
+	src, code := chooseSource("plogsim run", usage, *link, files, stdin, stderr)
+	if code != 0 {
+		return code
 	}
 	if *at < -1 {
 		fmt.Fprintf(stderr, "plogsim run: --at needs a number of commands ≥ 0, got %d\n", *at)
@@ -254,4 +242,26 @@ func printLink(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "#"+strings.TrimPrefix(link, "#"))
 	return 0
+}
+
+// chooseSource reads the scenario a command names: one FILE (or - for
+// stdin), or a link fragment given with --link. A non-zero code is the exit
+// status, after the problem has been written to stderr.
+func chooseSource(command, usage, link string, files []string, stdin io.Reader, stderr io.Writer) (source, int) {
+	switch {
+	case link != "" && len(files) == 0:
+		text, err := scenario.DecodeLink(link)
+		if err != nil {
+			return source{}, report(stderr, "link", err)
+		}
+		return source{name: "link", text: text}, 0
+	case link == "" && len(files) == 1:
+		src, err := readSource(files[0], stdin)
+		if err != nil {
+			return source{}, report(stderr, "", err)
+		}
+		return src, 0
+	}
+	fmt.Fprintf(stderr, "%s: give one FILE (or -) or --link\n%s", command, usage)
+	return source{}, 2
 }
