@@ -272,14 +272,5 @@ func BenchmarkBaselineCompact1M(b *testing.B) {
 func BenchmarkBaselineBytesPerRecord(b *testing.B) {
 	const n = 1 << 20
 	keys := benchKeys(1024)
-	for i := 0; i < b.N; i++ {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		records := baselineRecords(n, keys)
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "bytes/record")
-		runtime.KeepAlive(records)
-	}
+	reportHeapPerRecord(b, n, func() any { return baselineRecords(n, keys) })
 }
