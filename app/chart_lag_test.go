@@ -83,6 +83,8 @@ func TestLagChartsFollowTheHistory(t *testing.T) {
 	snap("seek to step 12")
 	move(historyMove{Kind: "redo"})
 	snap("redo")
+	move(historyMove{Kind: "seek", Step: 19})
+	snap("seek to step 19, audit has not committed yet")
 
 	const golden = "testdata/lag_charts.html"
 	if *rewriteLagCharts {
