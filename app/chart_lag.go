@@ -7,18 +7,20 @@ import (
 	"strconv"
 
 	"plog/core"
+	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// LagChart draws one group's lag over virtual time, sampled after every
-// command: the total as a thick line, each partition as a thin one, and the
-// lag.alert.records threshold as a dashed line. Its table lists the samples.
+// LagChart draws one group's lag over virtual time, sampled by the session
+// after every command: the total as a thick line, each partition as a thin
+// one, and the lag.alert.records threshold as a dashed line. Its table lists
+// the samples.
 type LagChart struct {
 	app.Compo
 
 	Group        string
-	Samples      []LagSample
+	Samples      []scenario.LagSample // the session's LagHistory: read only
 	AlertRecords int64
 }
 
@@ -93,31 +95,30 @@ func (c *LagChart) Render() app.UI {
 }
 
 // series picks the group's samples (the latest maxLagPoints in which it has
-// a commit) and splits them into lines.
+// a commit) and splits them into lines. It walks the history from its end,
+// so a long history costs no more than the samples drawn.
 func (c *LagChart) series() (times []int64, steps []int, series []lagSeries) {
-	var picked []GroupLag
-	for _, s := range c.Samples {
+	var picked []scenario.GroupLag
+	for i := len(c.Samples) - 1; i >= 0 && len(picked) < maxLagPoints; i-- {
+		s := c.Samples[i]
 		for _, g := range s.Groups {
-			if g.Group == c.Group && g.HasCommitted {
-				times, steps = append(times, s.Time), append(steps, s.Step)
+			if g.Group == c.Group && g.HasCommitted() {
+				times, steps = append(times, s.TimeMs), append(steps, s.Step)
 				picked = append(picked, g)
 			}
 		}
 	}
-	if n := len(picked); n > maxLagPoints {
-		times, steps, picked = times[n-maxLagPoints:], steps[n-maxLagPoints:], picked[n-maxLagPoints:]
-	}
 	if len(picked) == 0 {
 		return nil, nil, nil
 	}
+	slices.Reverse(times)
+	slices.Reverse(steps)
+	slices.Reverse(picked)
 	total := lagSeries{Name: "total"}
 	index := map[string]int{}
 	for i, g := range picked {
 		total.Lag = append(total.Lag, float64(g.Total))
-		for _, p := range g.Partitions {
-			if !p.HasCommitted {
-				continue
-			}
+		for _, p := range g.Partitions { // those with a commit
 			name := p.Topic + "/" + strconv.Itoa(p.Partition)
 			k, ok := index[name]
 			if !ok {

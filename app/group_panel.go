@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"plog/core/scenario"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -12,35 +14,18 @@ import (
 // lines of the scenario language and send them with ApplyFrom, so a line the
 // engine refuses is reported next to the control that made it, and nothing
 // changes.
-//
-// Lines are the page's applied lines: the panel keeps a replay of them that
-// samples lag after every command (see groupReplay).
 type GroupPanel struct {
 	app.Compo
 
 	Groups  []GroupSnapshot
 	Records []TopicRecordCounts
-	Lines   []string
-
-	replay  groupReplay
-	samples []LagSample // lag after each of the page's lines
-}
-
-// syncReplay brings the replay and the lag history to the page's state.
-func (p *GroupPanel) syncReplay() {
-	if err := p.replay.sync(p.Lines); err != nil {
-		// The replay failed where the page succeeded, which cannot happen
-		// while the engine is deterministic. Show no history rather than a
-		// wrong one.
-		p.samples = nil
-		return
-	}
-	p.samples = p.replay.history(len(p.Lines))
+	// Lag is every group's lag after each applied command, the session's
+	// LagHistory, for the lag charts.
+	Lag []scenario.LagSample
 }
 
 // Render draws the join form, one card per group and the charts.
 func (p *GroupPanel) Render() app.UI {
-	p.syncReplay()
 	topics := make([]string, len(p.Records))
 	for i, t := range p.Records {
 		topics[i] = t.Topic
@@ -67,7 +52,7 @@ func (p *GroupPanel) Render() app.UI {
 				app.H3().Text("Charts"),
 				app.Range(p.Groups).Slice(func(i int) app.UI {
 					g := p.Groups[i]
-					return &LagChart{Group: g.Name, Samples: p.samples, AlertRecords: g.Config.LagAlertRecords}
+					return &LagChart{Group: g.Name, Samples: p.Lag, AlertRecords: g.Config.LagAlertRecords}
 				}),
 				&RecordsChart{Topics: p.Records},
 				&MovesChart{Rounds: movesOf(p.Groups)},

@@ -132,12 +132,7 @@ func TestGroupPanelSamplesLagAfterEveryCommandAndFollowsUndo(t *testing.T) {
 		Apply(d.Context(), line)
 		d.Consume()
 	}
-	var replay groupReplay
-	lines := p.session.Lines()
-	if err := replay.sync(lines); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := strings.Join(lagOf(replay.history(len(lines)), "g"), " "), "- - - - 0 3 3 5"; got != want {
+	if got, want := strings.Join(lagOf(p.session.LagHistory(), "g"), " "), "- - - - 0 3 3 5"; got != want {
 		t.Errorf("lag samples = %s, want %s", got, want)
 	}
 	page := app.HTMLString(p)
@@ -149,26 +144,29 @@ func TestGroupPanelSamplesLagAfterEveryCommandAndFollowsUndo(t *testing.T) {
 	}
 
 	// Stepping back shows the history up to there; a new line from there
-	// replays from the point where the lines part.
-	if got := strings.Join(lagOf(replay.history(len(lines)-1), "g"), " "); got != "- - - - 0 3 3" {
-		t.Errorf("one step back, lag samples = %s", got)
+	// replaces the samples after it.
+	d.Context().NewActionWithValue(historyAction, historyMove{Kind: "undo"})
+	d.Consume()
+	if n := strings.Count(app.HTMLString(p), `<tr data-step=`); n != 3 {
+		t.Errorf("one step back, the lag chart's table lists %d samples, want 3", n)
 	}
-	changed := append(lines[:len(lines)-1:len(lines)-1], "produce orders value=v count=7")
-	if err := replay.sync(changed); err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(lagOf(replay.history(len(changed)), "g"), " "); got != "- - - - 0 3 3 10" {
+	Apply(d.Context(), "produce orders value=v count=7")
+	d.Consume()
+	if got := strings.Join(lagOf(p.session.LagHistory(), "g"), " "); got != "- - - - 0 3 3 10" {
 		t.Errorf("after a different last line, lag samples = %s", got)
+	}
+	if !strings.Contains(app.HTMLString(p), "<td>10</td>") {
+		t.Error("the lag chart's table does not show the new lag of 10")
 	}
 }
 
 // lagOf lists one group's total lag in each sample, "-" without a commit.
-func lagOf(samples []LagSample, group string) []string {
+func lagOf(samples []scenario.LagSample, group string) []string {
 	var out []string
 	for _, s := range samples {
 		v := "-"
 		for _, g := range s.Groups {
-			if g.Group == group && g.HasCommitted {
+			if g.Group == group && g.HasCommitted() {
 				v = strconv.FormatInt(g.Total, 10)
 			}
 		}
@@ -249,27 +247,6 @@ func TestHelpOpensAndCloses(t *testing.T) {
 	page = app.HTMLString(h)
 	if len(tagsWith(page, "aria-expanded", "true")) != 1 || !strings.Contains(page, "the high watermark") {
 		t.Fatalf("an open help: %s", page)
-	}
-}
-
-// BenchmarkGroupReplayFollowsAProduce measures what the panel's replay adds
-// to each command on a log of about 100,000 records: applying the same line and
-// sampling the lag.
-func BenchmarkGroupReplayFollowsAProduce(b *testing.B) {
-	lines := []string{"topic orders partitions=8", "join g c1 topics=orders", "advance 5s", "poll g c1 max=10", "commit g c1"}
-	for range 9 {
-		lines = append(lines, "produce orders value=v count=10000")
-	}
-	lines = append(lines, "produce orders value=v count=9000") // room for the loop's records
-	var replay groupReplay
-	if err := replay.sync(lines); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		lines = append(lines, "produce orders key=k value=v")
-		if err := replay.sync(lines); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 

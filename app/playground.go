@@ -390,9 +390,11 @@ func (p *Playground) applyLink(link string) {
 // above it on a narrow one, and the timeline below.
 func (p *Playground) Render() app.UI {
 	var lines, discarded []string
+	var lag []scenario.LagSample
 	position := 0
 	if p.session != nil {
 		lines, position, discarded = p.session.Lines(), p.session.Position(), p.session.Discarded()
+		lag = p.session.LagHistory()
 	}
 	return app.Main().
 		Class("playground").
@@ -424,7 +426,7 @@ func (p *Playground) Render() app.UI {
 					&RemovalNote{Removal: p.removal},
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing},
 					&ReplicaView{Cluster: replicaSnapshotOf(p.session)},
-					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Lines: lines[:position]},
+					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Lag: lag},
 				),
 			),
 			&Timeline{

@@ -19,17 +19,23 @@ import (
 // (redo replays them). Applying a new command there replaces them; the
 // replaced commands are kept and offered back (Discarded, RestoreDiscarded)
 // until the next command is applied.
+//
+// Beside each command of the history the session keeps a sample of every
+// group's lag after it (LagHistory), taken when the command is applied: the
+// engine keeps no history of lag, and a chart of lag over time needs one.
 type Session struct {
 	cur     *world
 	history []Command
+	lag     []LagSample  // lag[i] is the lag after history[i]
 	pos     int          // commands applied: the state is the fold of history[:pos]
 	events  []core.Event // events of the command at pos-1
 
 	checkpoints []checkpoint // sorted by step; step 0 always present
 	every       int          // a checkpoint is kept at each multiple of every
 
-	discarded   []Command // commands replaced by the last Apply
-	discardedAt int       // where they started in the history
+	discarded    []Command   // commands replaced by the last Apply
+	discardedLag []LagSample // their lag samples
+	discardedAt  int         // where they started in the history
 }
 
 // checkpoint is a frozen state: it is only ever cloned, never changed.
@@ -91,6 +97,12 @@ func (s *Session) Position() int { return s.pos }
 
 // Len returns how many commands the history holds.
 func (s *Session) Len() int { return len(s.history) }
+
+// LagHistory returns every group's lag after each applied command, oldest
+// first: sample i follows command i+1. The slice is the session's own, kept
+// for the commands ahead of the position too, so that stepping back and forth
+// costs nothing: read it, do not change it.
+func (s *Session) LagHistory() []LagSample { return s.lag[:s.pos:s.pos] }
 
 // Events returns the events of the last applied command.
 func (s *Session) Events() []core.Event { return slices.Clone(s.events) }
@@ -155,14 +167,22 @@ func (s *Session) applyCommand(c Command) error {
 		}
 		return &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
 	}
-	s.discarded = nil
+	s.discarded, s.discardedLag = nil, nil
 	if s.pos < len(s.history) {
 		s.discarded = slices.Clone(s.history[s.pos:])
+		s.discardedLag = slices.Clone(s.lag[s.pos:])
 		s.discardedAt = s.pos
-		s.history = s.history[:s.pos]
+		// The samples given out by LagHistory stay as they were: the
+		// next append copies rather than writing over them.
+		s.history, s.lag = s.history[:s.pos], s.lag[:s.pos:s.pos]
 		s.dropCheckpointsAfter(s.pos)
 	}
+	var prev LagSample
+	if s.pos > 0 {
+		prev = s.lag[s.pos-1]
+	}
 	s.history = append(s.history, c)
+	s.lag = append(s.lag, sampleLag(s.cur.log, s.pos+1, prev))
 	s.pos++
 	s.events = s.cur.drainEvents()
 	s.maybeCheckpoint()
@@ -260,8 +280,9 @@ func (s *Session) RestoreDiscarded() error {
 		return errors.New("no replaced commands to restore")
 	}
 	s.history = append(s.history[:s.discardedAt:s.discardedAt], s.discarded...)
+	s.lag = append(s.lag[:s.discardedAt:s.discardedAt], s.discardedLag...)
 	s.dropCheckpointsAfter(s.discardedAt)
-	s.discarded = nil
+	s.discarded, s.discardedLag = nil, nil
 	w, events, err := s.stateAt(s.discardedAt, false)
 	if err != nil {
 		return err
