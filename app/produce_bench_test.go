@@ -24,9 +24,9 @@ func fullLink(b *testing.B, headroom int) string {
 	return link
 }
 
-// BenchmarkLoadFullLink measures what opening the link cmd/pagebench opens
-// costs the page before its first render: decode, replay of 99,990
-// records, snapshot.
+// BenchmarkLoadFullLink measures what opening the fullest link
+// cmd/pagebench opens costs the page before its first render: decode,
+// replay of 999,990 records, snapshot.
 func BenchmarkLoadFullLink(b *testing.B) {
 	link := fullLink(b, 10)
 	p := &Playground{}
@@ -42,11 +42,12 @@ func BenchmarkLoadFullLink(b *testing.B) {
 
 // BenchmarkProduceClickOnFullTopic measures the engine's share of a produce
 // click on a page whose topic holds nearly as many records as a scenario
-// may: the session applies the line and the page takes its snapshot.
+// may (990,000 and more): the session applies the line and the page takes
+// its snapshot. Neither should grow with the records the topic holds.
 // go-app's render and the DOM are in cmd/pagebench's produce-to-repaint
 // figure, which this one helps to split.
 func BenchmarkProduceClickOnFullTopic(b *testing.B) {
-	const headroom = 1000 // clicks before the scenario is full and reloaded
+	const headroom = 10_000 // clicks before the scenario is full and reloaded
 	link := fullLink(b, headroom)
 	p := &Playground{}
 	load := func() {

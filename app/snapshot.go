@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"math"
 
 	"plog/core"
 )
@@ -10,9 +11,11 @@ import (
 // after each command. Components render from it and never reach into the
 // engine, so a render can never change state.
 //
-// A partition may hold 100,000 records; the snapshot copies only the window
-// of each lane that is drawn, with counts for the rest, so that taking it and
-// rendering it stays fast whatever the log holds.
+// A partition may hold a million records in a hundred thousand segments;
+// the snapshot copies only the window of each lane that is drawn, with
+// counts for the rest, and asks the engine only about that window (counts
+// and segments by offset range), so that taking it and rendering it costs
+// the same whatever the log holds.
 type LogSnapshot struct {
 	TimeMs int64 // the virtual clock
 	Topics []TopicSnapshot
@@ -170,33 +173,33 @@ func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retent
 	if part.Count, err = l.RecordCount(topic, p); err != nil {
 		return part, err
 	}
-	segments, err := l.Segments(topic, p)
-	if err != nil {
+	if part.Segments, err = l.SegmentCount(topic, p); err != nil {
 		return part, err
 	}
-	part.Segments = len(segments)
 	if part.Records, err = window(l, topic, p, part.LogStart, part.HighWatermark, view); err != nil {
 		return part, err
 	}
 	if len(part.Records) > 0 {
-		part.Before, err = countBefore(l, topic, p, part.LogStart, part.Records[0].Offset, segments)
+		first, last := part.Records[0].Offset, part.Records[len(part.Records)-1].Offset
+		if part.Before, err = l.CountBetween(topic, p, part.LogStart, first); err != nil {
+			return part, err
+		}
+		// The segments that begin inside the window, after its first record.
+		segments, err := l.SegmentsBetween(topic, p, first+1, last+1)
 		if err != nil {
 			return part, err
 		}
-	}
-	part.After = part.Count - part.Before - len(part.Records)
-
-	first, last := part.HighWatermark, part.HighWatermark
-	if len(part.Records) > 0 {
-		first, last = part.Records[0].Offset, part.Records[len(part.Records)-1].Offset
-	}
-	for _, s := range segments {
-		if s.BaseOffset > first && s.BaseOffset <= last {
-			part.SegmentStarts = append(part.SegmentStarts, s.BaseOffset)
+		for _, s := range segments {
+			if s.BaseOffset > first && s.BaseOffset <= last {
+				part.SegmentStarts = append(part.SegmentStarts, s.BaseOffset)
+			}
 		}
 	}
+	part.After = part.Count - part.Before - len(part.Records)
 	if retentionMs >= 0 {
-		part.Cliff, part.NextExpiry = retentionCliff(segments, l.Now(), retentionMs)
+		if part.Cliff, part.NextExpiry, err = retentionCliff(l, topic, p, part.LogStart, l.Now(), retentionMs); err != nil {
+			return part, err
+		}
 	}
 	return part, nil
 }
@@ -222,52 +225,41 @@ func window(l *core.PartitionedLog, topic string, p int, logStart, hw, view int6
 	}
 }
 
-// countBefore counts the retained records below offset. Whole segments
-// below it are counted from their descriptors, so only the records of the
-// segment it falls in are read.
-func countBefore(l *core.PartitionedLog, topic string, p int, logStart, offset int64, segments []core.SegmentInfo) (int, error) {
-	n := 0
-	for _, s := range segments {
-		if s.EndOffset <= offset {
-			n += s.Records
-			continue
-		}
-		from := max(s.BaseOffset, logStart)
-		if from >= offset {
-			break
-		}
-		records, err := l.Consume(topic, p, from, int(min(offset-from, core.MaxConsume)))
-		if err != nil {
-			return 0, err
-		}
-		for _, r := range records {
-			if r.Offset < offset {
-				n++
-			}
-		}
-		break
-	}
-	return n, nil
-}
-
 // retentionCliff finds the offset below which every segment is older than
 // retention.ms (a segment expires when its newest record is), and when the
 // next segment will follow them. Kafka deletes a segment once now minus its
 // newest timestamp exceeds retention.ms.
-func retentionCliff(segments []core.SegmentInfo, now, retentionMs int64) (int64, string) {
+//
+// The engine deletes expired segments at every retention check, so the walk
+// from the oldest segment usually stops at the first; it reads the segments
+// a few at a time, more at each step, so that it never copies the
+// descriptors of a whole partition to find that out.
+func retentionCliff(l *core.PartitionedLog, topic string, p int, logStart, now, retentionMs int64) (int64, string, error) {
 	cliff := int64(-1)
-	for _, s := range segments {
-		if s.Records == 0 {
-			continue
+	// Segments wholly below the log start hold no records.
+	from, span := logStart, int64(laneWindow)
+	for {
+		to := from + span
+		if to < from { // past the largest offset
+			to = math.MaxInt64
 		}
-		expiresAt := s.MaxTimestamp + retentionMs + 1
-		if expiresAt > now {
-			return cliff, fmt.Sprintf("offsets %d–%d pass retention.ms in %s",
-				s.BaseOffset, s.EndOffset-1, roughDuration(expiresAt-now))
+		segments, err := l.SegmentsBetween(topic, p, from, to)
+		if err != nil || len(segments) == 0 {
+			return cliff, "", err
 		}
-		cliff = s.EndOffset
+		for _, s := range segments {
+			if s.Records == 0 {
+				continue
+			}
+			expiresAt := s.MaxTimestamp + retentionMs + 1
+			if expiresAt > now {
+				return cliff, fmt.Sprintf("offsets %d–%d pass retention.ms in %s",
+					s.BaseOffset, s.EndOffset-1, roughDuration(expiresAt-now)), nil
+			}
+			cliff = s.EndOffset
+		}
+		from, span = segments[len(segments)-1].EndOffset, span*4
 	}
-	return cliff, ""
 }
 
 // roughDuration writes a span of virtual time for reading, to two units at

@@ -148,16 +148,8 @@ func (l *PartitionedLog) Segments(topicName string, partition int) ([]SegmentInf
 		return nil, err
 	}
 	infos := make([]SegmentInfo, len(p.segments))
-	for i, s := range p.segments {
-		infos[i] = SegmentInfo{
-			BaseOffset:   s.base,
-			EndOffset:    p.segmentEnd(i),
-			Records:      p.segmentCount(i),
-			Bytes:        s.bytes,
-			MaxTimestamp: s.maxTimestamp,
-			CreatedAt:    s.createdAt,
-			Active:       i == len(p.segments)-1,
-		}
+	for i := range p.segments {
+		infos[i] = p.segmentInfo(i)
 	}
 	return infos, nil
 }

@@ -87,6 +87,7 @@ func TestHostileLinksLeaveAWorkingPage(t *testing.T) {
 		{"a DEFLATE bomb", deflateLink(t, make([]byte, 64<<20)), "decompressed", 0},
 		{"a million commands", deflateLink(t, []byte(million.String())), "decompressed", 0},
 		{"too many commands", deflateLink(t, []byte(tooMany.String())), "commands", 0},
+		{"too many records", deflateLink(t, []byte("topic t\n"+strings.Repeat("produce t count=10000\n", 100)+"produce t\n")), "records", 0},
 		{"a script that is not UTF-8", deflateLink(t, []byte("topic \xff\xfe\n")), "UTF-8", 0},
 		{"an unknown version", "#v9." + good[4:], "version", 0},
 		{"markup in keys and values", linkOf(t, htmlScript), "", 2},

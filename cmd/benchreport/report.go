@@ -85,7 +85,7 @@ var budgets = []budget{
 	{what: "at most 64 bytes per record beyond key and value, in wasm", platform: wasm, bench: "BytesPerRecord", unit: "bytes/record", limit: 64},
 	{what: "wasm at most 3.3 MB (3,300,000 bytes) with brotli", platform: chromium, bench: "PageWasmSize", unit: "brotli-bytes", limit: 3.3e6},
 	{what: "page ready within 1.5 s cold on loopback", platform: chromium, bench: "PageReadyCold", unit: "ns/op", limit: 1.5e9},
-	{what: "produce click to repaint under 50 ms at 100,000 records", platform: chromium, bench: "PageProduceToRepaint", unit: "ns/op", limit: 50e6},
+	{what: "produce click to repaint under 50 ms at 100,000 records", platform: chromium, bench: "PageProduceToRepaint100k", unit: "ns/op", limit: 50e6},
 }
 
 // verdict says whether a budget holds, from the median: the figure shown,
@@ -188,53 +188,68 @@ func (r *runner) writeMachine(w *strings.Builder) {
 	fmt.Fprintf(w, "\n")
 }
 
+// pageRow is one row of the page's table: a figure and the sample it reads.
+type pageRow struct{ what, bench, unit string }
+
 func (r *runner) writePage(w *strings.Builder) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	meta := r.results.meta[chromium]
 	p("## Page\n\n")
 	p("Measured by `go run ./cmd/pagebench` in headless Chromium against the generated site, served by plog's own server on loopback. ")
 	p("Each run starts a fresh browser profile. Times are from the start of the navigation (or from the click) as the page's `performance.now()` reads them.\n\n")
-	full := thousands(meta["records"])
 	p("| figure | median (spread) | samples |\n|---|---|---|\n")
-	rows := []struct{ what, bench, unit string }{
+	rows := []pageRow{
 		{"ready (`main[data-ready=\"true\"]`), cold: fresh profile, empty scenario", "PageReadyCold", "ns/op"},
 		{"… of which the wasm had arrived", "PageReadyCold", "wasm-fetched-ns"},
 		{"… and was compiled and instantiated", "PageReadyCold", "wasm-instantiated-ns"},
 		{"ready, second visit with the service worker warm", "PageReadyWarm", "ns/op"},
 		{"… of which the wasm had arrived (from the service worker's cache)", "PageReadyWarm", "wasm-fetched-ns"},
 		{"… and was compiled and instantiated", "PageReadyWarm", "wasm-instantiated-ns"},
-		{fmt.Sprintf("ready, cold, on a link of %s records", full), "PageReadyColdFull", "ns/op"},
-		{fmt.Sprintf("produce click to the frame that shows the record, topic of %s+ records", full), "PageProduceToRepaint", "ns/op"},
-		{"… of which the click to the DOM change", "PageProduceToRepaint", "dom-ns"},
+	}
+	for _, size := range []string{"100k", "1M"} {
+		records := thousands(meta["records-"+size])
+		rows = append(rows, []pageRow{
+			{fmt.Sprintf("ready, cold, on a link of %s records", records), "PageReadyCold" + size, "ns/op"},
+			{fmt.Sprintf("produce click to the frame that shows the record, topic of %s+ records", records), "PageProduceToRepaint" + size, "ns/op"},
+			{"… of which the click to the DOM change", "PageProduceToRepaint" + size, "dom-ns"},
+		}...)
+	}
+	rows = append(rows, []pageRow{
 		{"wasm as built", "PageWasmSize", "raw-bytes"},
 		{"wasm, brotli (`app.wasm.br`)", "PageWasmSize", "brotli-bytes"},
 		{"wasm, gzip (`app.wasm.gz`)", "PageWasmSize", "gzip-bytes"},
 		{"wasm as transferred on a cold visit, headers included", "PageWasmTransfer", "bytes"},
-		{"wasm linear memory (the Go heap, never shrinks), empty scenario", "PageMemoryEmpty", "wasm-bytes"},
-		{fmt.Sprintf("wasm linear memory, %s records", full), "PageMemoryFull", "wasm-bytes"},
-		{"JavaScript heap in use after GC, empty scenario", "PageMemoryEmpty", "js-heap-bytes"},
-		{fmt.Sprintf("JavaScript heap in use after GC, %s records", full), "PageMemoryFull", "js-heap-bytes"},
-		{"renderer processes' PSS, empty scenario", "PageMemoryEmpty", "renderer-pss-bytes"},
-		{fmt.Sprintf("renderer processes' PSS, %s records", full), "PageMemoryFull", "renderer-pss-bytes"},
+	}...)
+	for _, memory := range []struct{ what, unit string }{
+		{"wasm linear memory (the Go heap, never shrinks)", "wasm-bytes"},
+		{"JavaScript heap in use after GC", "js-heap-bytes"},
+		{"renderer processes' PSS", "renderer-pss-bytes"},
+	} {
+		rows = append(rows, pageRow{memory.what + ", empty scenario", "PageMemoryEmpty", memory.unit})
+		for _, size := range []string{"100k", "1M"} {
+			rows = append(rows, pageRow{
+				fmt.Sprintf("%s, %s records", memory.what, thousands(meta["records-"+size])), "PageMemory" + size, memory.unit})
+		}
 	}
 	for _, row := range rows {
 		values := r.results.values(chromium, row.bench, row.unit)
 		p("| %s | %s | %d |\n", row.what, r.cell(chromium, row.bench, row.unit), len(values))
 	}
 	p("\n")
+	p("The page is measured with a topic of four partitions opened from a link, twice: at 100,000 records, where the repaint budget is set, ")
+	p("and at a million, as many as a scenario may produce (`scenario.MaxRecords`, %s). ", thousands(meta["max-records"]))
+	p("Each holds a few records fewer than its round size, so that the produce clicks measured on it are accepted. ")
+	p("A lane draws a window of 40 records and the page asks the engine only about that window, so a click should cost the same at either size; ")
+	p("the time to ready and the memory grow with the records.\n\n")
 	if s, ok := spreadOf(r.results.values(native, "ProduceClickOnFullTopic", "ns/op")); ok {
 		p("Of a produce click, the engine's share (the session applies the line, the page takes its snapshot) is %s natively ", formatSpread(s, "ns/op"))
-		p("(`BenchmarkProduceClickOnFullTopic` in `app/`, 99,000 records); the rest is go-app's render and diff, and the browser's style, layout and paint. ")
-		p("`go run ./cmd/pagebench -profile click.cpuprofile` records V8's profile of the clicks (Go functions by name) and prints where the time goes.\n\n")
+		p("(`BenchmarkProduceClickOnFullTopic` in `app/`, 990,000 records and more); the rest is go-app's render and diff, and the browser's style, layout and paint. ")
+		p("`go run ./cmd/pagebench -profile click.cpuprofile` records V8's profile of the clicks on each page (Go functions by name, in `click-100k.cpuprofile` and `click-1M.cpuprofile`) and prints where the time goes.\n\n")
 	}
 	if s, ok := spreadOf(r.results.values(native, "LoadFullLink", "ns/op")); ok {
 		allocated, _ := spreadOf(r.results.values(native, "LoadFullLink", "B/op"))
-		p("Opening the full link costs the engine %s natively before the first render (decode, replay, snapshot; `BenchmarkLoadFullLink` in `app/`), allocating %s on the way; ", formatSpread(s, "ns/op"), format(allocated.median, "bytes"))
+		p("Opening the link of a million records costs the engine %s natively before the first render (decode, replay, snapshot; `BenchmarkLoadFullLink` in `app/`), allocating %s on the way; ", formatSpread(s, "ns/op"), format(allocated.median, "bytes"))
 		p("the wasm's linear memory keeps the high-water mark of that garbage.\n\n")
-	}
-	if max := thousands(meta["max-records"]); max != "" {
-		p("The issue asks for the page's memory with 1,000,000 records; a scenario may produce at most %s (`scenario.MaxRecords`), ", max)
-		p("so the page is measured as full as the engine allows it: %s records (a few short of the limit, so that the produce clicks measured on the same page are accepted).\n\n", full)
 	}
 }
 

@@ -1,9 +1,11 @@
 // Command pagebench measures plog's page in headless Chromium, served on
 // loopback by plog's own server: how long the page takes to be ready, cold
 // (a fresh profile) and with its service worker warm (a second visit); what
-// the wasm weighs on the wire; how long a produce click takes to show, with
-// a topic as full as a scenario may make it; and what the page holds in
-// memory then.
+// the wasm weighs on the wire; and, on a page opened with a topic of
+// 100,000 records (the size the repaint budget names) and on one as full
+// as a scenario may make it (a million records), how long the page took to
+// be ready, what it holds in memory, and how long a produce click takes to
+// show.
 //
 // It is a measuring program, not a test: it fails only when it cannot
 // measure. It builds the wasm and the site into a temporary directory, as
@@ -49,25 +51,39 @@ func main() {
 	clicks := flag.Int("clicks", 2, "produce clicks measured per run")
 	profile := flag.String("profile", "", "write V8's CPU profile of the first run's produce clicks to this file, and print its top functions")
 	flag.Parse()
-	if *runs < 1 || *clicks < 1 || *runs**clicks > fullHeadroom {
-		log.Fatalf("-runs and -clicks must be at least 1, with at most %d clicks in all", fullHeadroom)
+	if *runs < 1 || *clicks < 1 || *clicks > fullHeadroom {
+		log.Fatalf("-runs and -clicks must be at least 1, with at most %d clicks a run", fullHeadroom)
 	}
 	if err := run(*runs, *clicks, *profile); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// fullHeadroom is how many records below scenario.MaxRecords the full page
-// starts, so that every measured produce click is accepted.
+// fullPage is a page opened on a link that fills a topic: its records
+// leave fullHeadroom below a round size, so that every measured produce
+// click is accepted (each run opens the link afresh).
+type fullPage struct {
+	size    string // the round size, which names its samples: PageReadyCold1M
+	records int
+}
+
+// fullHeadroom is how many records below its round size a full page starts.
 const fullHeadroom = 10
 
-// fullScript fills a topic as far as a scenario may, keyless so the records
-// spread over the four partitions, in produce commands of at most
+// fullPages are the pages measured with a full topic: 100,000 records,
+// where the repaint budget is set, and as many as a scenario may produce.
+var fullPages = []fullPage{
+	{"100k", 100_000 - fullHeadroom},
+	{"1M", scenario.MaxRecords - fullHeadroom},
+}
+
+// script fills a topic of four partitions with the page's records, keyless
+// so that they spread evenly, in produce commands of at most
 // scenario.MaxProduceCount records.
-func fullScript() string {
+func (f fullPage) script() string {
 	var b strings.Builder
 	b.WriteString("seed 1\ntopic orders partitions=4\n")
-	for left := scenario.MaxRecords - fullHeadroom; left > 0; left -= scenario.MaxProduceCount {
+	for left := f.records; left > 0; left -= scenario.MaxProduceCount {
 		fmt.Fprintf(&b, "produce orders value=v count=%d\n", min(left, scenario.MaxProduceCount))
 	}
 	return b.String()
@@ -94,18 +110,23 @@ func run(runs, clicks int, profile string) error {
 		return err
 	}
 	defer stop()
-	link, err := scenario.EncodeLink(fullScript())
-	if err != nil {
-		return err
+	links := make([]string, len(fullPages))
+	for i, f := range fullPages {
+		link, err := scenario.EncodeLink(f.script())
+		if err != nil {
+			return err
+		}
+		links[i] = url + "#" + link
 	}
-	full := url + "#" + link
 
 	version, err := browserVersion(chromium, dir)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("browser: %s\n", version)
-	fmt.Printf("records: %d\n", scenario.MaxRecords-fullHeadroom)
+	for _, f := range fullPages {
+		fmt.Printf("records-%s: %d\n", f.size, f.records)
+	}
 	fmt.Printf("max-records: %d\n", scenario.MaxRecords)
 	if profile == "" {
 		if err := printSizes(dist); err != nil {
@@ -117,8 +138,10 @@ func run(runs, clicks int, profile string) error {
 		if err := measureVisits(chromium, dir, url); err != nil {
 			return err
 		}
-		if err := measureFull(chromium, dir, full, clicks, profile); err != nil {
-			return err
+		for i, f := range fullPages {
+			if err := measureFull(chromium, dir, links[i], f.size, clicks, profilePath(profile, f.size)); err != nil {
+				return fmt.Errorf("the page of %d records: %w", f.records, err)
+			}
 		}
 		profile = "" // the first run's clicks only
 	}
@@ -412,11 +435,11 @@ func measureVisits(chromium, dir, url string) error {
 	return nil
 }
 
-// measureFull opens the full page in a fresh browser, notes how long it
-// took to be ready and what it holds in memory, then clicks Produce and
-// times each click until the frame that shows the new record; with profile
-// set, under V8's profiler.
-func measureFull(chromium, dir, url string, clicks int, profile string) error {
+// measureFull opens a full page in a fresh browser, notes how long it took
+// to be ready and what it holds in memory, then clicks Produce and times
+// each click until the frame that shows the new record; with profile set,
+// under V8's profiler. Its samples' names end in size.
+func measureFull(chromium, dir, url, size string, clicks int, profile string) error {
 	t, err := newTab(chromium, dir)
 	if err != nil {
 		return err
@@ -426,8 +449,8 @@ func measureFull(chromium, dir, url string, clicks int, profile string) error {
 	if err != nil {
 		return err
 	}
-	ready.sample("PageReadyColdFull")
-	if err := t.printMemory("PageMemoryFull"); err != nil {
+	ready.sample("PageReadyCold" + size)
+	if err := t.printMemory("PageMemory" + size); err != nil {
 		return err
 	}
 	if profile != "" {
@@ -440,7 +463,7 @@ func measureFull(chromium, dir, url string, clicks int, profile string) error {
 		if err != nil {
 			return fmt.Errorf("produce click: %w", err)
 		}
-		sample("PageProduceToRepaint", msToNs(times[1]), "ns/op", msToNs(times[0]), "dom-ns")
+		sample("PageProduceToRepaint"+size, msToNs(times[1]), "ns/op", msToNs(times[0]), "dom-ns")
 	}
 	if profile != "" {
 		return t.stopProfile(profile, os.Stderr)

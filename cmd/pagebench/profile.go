@@ -6,17 +6,30 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 )
 
-// With -profile, pagebench records V8's CPU profile of the page during the
-// produce clicks of its first run, where the Go code compiled to wasm shows
-// by its Go names. It writes the profile where -profile says (Chrome's
-// DevTools open it) and prints the functions that took the most time.
+// With -profile, pagebench records V8's CPU profile of each full page
+// during the produce clicks of its first run, where the Go code compiled to
+// wasm shows by its Go names. It writes the profiles where -profile says,
+// with the page's size before the extension (click-1M.cpuprofile; Chrome's
+// DevTools open them), and prints the functions that took the most time.
+
+// profilePath is where the profile of a page of the given size goes; "" for
+// none.
+func profilePath(path, size string) string {
+	if path == "" {
+		return ""
+	}
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "-" + size + ext
+}
 
 // startProfile starts V8's sampling profiler in the page, every 100 µs.
 func (t *tab) startProfile() error {
@@ -47,6 +60,7 @@ func (t *tab) stopProfile(path string, w io.Writer) error {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return err
 	}
+	fmt.Fprintf(w, "profile: %s\n", path)
 	printTop(res.Profile, w, 25)
 	return nil
 }

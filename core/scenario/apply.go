@@ -260,7 +260,7 @@ func (w *world) produce(c Command) error {
 		count = int64(intValue(c, "count"))
 	}
 	if w.produced+count > MaxRecords {
-		return fmt.Errorf("a scenario may produce at most %d records; this one has produced %d", MaxRecords, w.produced)
+		return fmt.Errorf("this produce would take the scenario to %d records; a scenario may produce at most %d (it has produced %d)", w.produced+count, MaxRecords, w.produced)
 	}
 	req := core.ProduceRequest{Topic: c.Positional(0), Partition: -1, Tombstone: c.HasFlag("tombstone")}
 	req.Key, req.HasKey = c.Value("key")

@@ -31,8 +31,12 @@ const (
 	MaxScriptBytes = 1 << 20
 	// MaxRecords is the most records one scenario may produce, by produce
 	// commands and workloads together; Session enforces it as it applies,
-	// and DecodeLink checks the produce counts written in the script.
-	MaxRecords = 100_000
+	// and DecodeLink checks the produce counts written in the script. A
+	// million records is what the page is built and measured to hold (a
+	// lane draws a window of them); the engine keeps each in about 60 bytes
+	// beyond its key and value, so a full scenario stays well under 200 MB
+	// in the browser, and producing it takes a few seconds at most.
+	MaxRecords = 1_000_000
 )
 
 // EncodeLink returns the link fragment (without '#') of a script. The

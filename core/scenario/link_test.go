@@ -68,7 +68,7 @@ func TestDecodeLinkRefusesBadInput(t *testing.T) {
 		{"bomb", bomb, `larger than 1048576 bytes once decompressed`},
 		{"too long", "#v1." + strings.Repeat("A", MaxLinkChars), `at most 524288 are read`},
 		{"bad script", rawLink(t, []byte("seed 1\nprodcue t\n")), `link script: line 2:1: unknown command "prodcue"`},
-		{"too many records", rawLink(t, []byte(strings.Repeat("produce t count=10000\n", 11))), `produces 110000 records; at most 100000`},
+		{"too many records", rawLink(t, []byte("topic t\n"+strings.Repeat("produce t count=10000\n", MaxRecords/10000)+"produce t\n")), `produces 1000001 records; at most 1000000`},
 		{"too many commands", rawLink(t, []byte(strings.Repeat("advance 1s\n", MaxCommands+1))), `at most 20000 commands`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

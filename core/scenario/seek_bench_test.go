@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-// fullScript is a scenario as full as MaxRecords allows, made of few
-// commands that each produce many records: the shape of history where
-// checkpoints taken every so many steps help least.
+// fullScript is a scenario of 100,000 records made of few commands that
+// each produce many records: the shape of history where checkpoints taken
+// every so many steps help least.
 func fullScript() string {
 	var b strings.Builder
 	b.WriteString("seed 1\ntopic orders partitions=4\n")
-	for left := MaxRecords; left > 0; left -= MaxProduceCount {
+	for left := 100_000; left > 0; left -= MaxProduceCount {
 		fmt.Fprintf(&b, "produce orders value=v count=%d\n", min(left, MaxProduceCount))
 	}
 	return b.String()

@@ -220,19 +220,38 @@ func TestCheckpointsAreBounded(t *testing.T) {
 }
 
 func TestRecordLimit(t *testing.T) {
-	s := mustLoad(t, "topic t\n"+strings.Repeat("produce t count=10000\n", MaxRecords/10000))
-	if _, err := s.Apply("produce t"); err == nil || !strings.Contains(err.Error(), "at most 100000 records") {
+	full := "topic t\n" + strings.Repeat("produce t count=10000\n", MaxRecords/10000-1) + "produce t count=9990\n"
+	s := mustLoad(t, full)
+	script := s.Script()
+	// A produce that would pass the limit is refused whole, not cut short,
+	// and changes nothing.
+	for _, line := range []string{"produce t count=11", "produce t count=10000"} {
+		if _, err := s.Apply(line); err == nil || !strings.Contains(err.Error(), "take the scenario to") || !strings.Contains(err.Error(), "at most 1000000") {
+			t.Fatalf("%s: got %v", line, err)
+		}
+		if hw, _ := s.Log().HighWatermark("t", 0); hw != MaxRecords-10 || s.Script() != script {
+			t.Fatalf("%s: a refused produce changed the state: high watermark %d", line, hw)
+		}
+	}
+	// Up to the limit, records are accepted.
+	if _, err := s.Apply("produce t count=10"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("produce t"); err == nil || !strings.Contains(err.Error(), "take the scenario to 1000001 records") {
 		t.Fatalf("got %v", err)
 	}
-	s = mustLoad(t, "topic t\nproducer p t rate=1000/s\n")
-	if _, err := s.Apply("advance 2m"); err == nil || !strings.Contains(err.Error(), "at most 100000") {
+
+	// Workloads are counted before they act: an advance that would pass
+	// the limit is refused before any record is made.
+	s = mustLoad(t, "topic t\nproduce t count=1000\nproducer p t rate=1000/s\n")
+	if _, err := s.Apply("advance 999999ms"); err == nil || !strings.Contains(err.Error(), "take the scenario to 1000999 records") {
 		t.Fatalf("got %v", err)
 	}
-	if s.Log().Now() != 0 {
-		t.Fatal("a refused advance moved the clock")
+	if hw, _ := s.Log().HighWatermark("t", 0); s.Log().Now() != 0 || hw != 1000 {
+		t.Fatalf("a refused advance changed the state: clock %d, high watermark %d", s.Log().Now(), hw)
 	}
-	s = mustLoad(t, "topic t\nproducer p t rate=1000/s\nstop p\n")
-	if _, err := s.Apply("advance 2m"); err != nil {
+	s = mustLoad(t, "topic t\nproduce t count=1000\nproducer p t rate=1000/s\nstop p\n")
+	if _, err := s.Apply("advance 999999ms"); err != nil {
 		t.Fatalf("a stopped producer still counts: %v", err)
 	}
 }

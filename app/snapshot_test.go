@@ -1,0 +1,108 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"plog/core"
+	"plog/core/scenario"
+)
+
+// The snapshot asks the engine only about each lane's window; what it says
+// of segments and retention must be what the whole list of segments says.
+func TestSnapshotAgreesWithTheWholePartition(t *testing.T) {
+	scripts := map[string]string{
+		"retention": "topic r partitions=2 retention.ms=1m segment.records=3\n" +
+			"produce r value=v count=200\nadvance 50s\nproduce r value=v count=100\nadvance 15s\n",
+		// Every segment expired, and no retention check yet to delete them.
+		"all expired": "topic r partitions=1 retention.ms=10m segment.records=2\n" +
+			"produce r value=v count=500\nadvance 10m\nadvance 1s\n",
+		"compacted": "topic c partitions=1 cleanup.policy=compact segment.records=4\n" +
+			repeatLines(300, "produce c key=k%d value=v\n", 23) + "compact c\n",
+		"truncated": "topic t partitions=1 segment.records=7 retention.ms=1h\n" +
+			"produce t value=v count=300\ntruncate t/0 before=123\nadvance 30m\n",
+	}
+	cliffs, expiries := 0, 0
+	for name, script := range scripts {
+		s, err := scenario.Load(script)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		l := s.Log()
+		for _, topic := range l.TopicNames() {
+			n, _ := l.Partitions(topic)
+			config, _ := l.TopicConfig(topic)
+			retentionMs := int64(-1) // as the lanes draw it: only where the policy deletes
+			if config.Deletes() {
+				retentionMs = config.RetentionMs
+			}
+			for p := range n {
+				for _, view := range []int64{followTail, 0, 1, 50, 122, 123, 124, 199, 290, 1000} {
+					snap, err := snapshotLog(l, map[string]int64{laneKey(topic, p): view})
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := snap.Topics[0].Partitions[p]
+					want := wholePartitionView(t, l, topic, p, got.Records, retentionMs)
+					if got.Segments != want.Segments || !slices.Equal(got.SegmentStarts, want.SegmentStarts) ||
+						got.Cliff != want.Cliff || got.NextExpiry != want.NextExpiry {
+						t.Errorf("%s, %s/%d from %d: segments %d, starts %v, cliff %d, expiry %q; want %d, %v, %d, %q",
+							name, topic, p, view, got.Segments, got.SegmentStarts, got.Cliff, got.NextExpiry,
+							want.Segments, want.SegmentStarts, want.Cliff, want.NextExpiry)
+					}
+					if got.Cliff >= 0 {
+						cliffs++
+					}
+					if got.NextExpiry != "" {
+						expiries++
+					}
+				}
+			}
+		}
+	}
+	if cliffs == 0 || expiries == 0 {
+		t.Errorf("the scripts drew %d lanes with a retention cliff and %d with an expiry to come: they test too little", cliffs, expiries)
+	}
+}
+
+func repeatLines(n int, format string, keys int) string {
+	var text string
+	for i := range n {
+		text += fmt.Sprintf(format, i%keys)
+	}
+	return text
+}
+
+// wholePartitionView works out the segment marks and the retention cliff
+// of a lane drawing records from the partition's whole list of segments.
+func wholePartitionView(t *testing.T, l *core.PartitionedLog, topic string, p int, records []core.Record, retentionMs int64) PartitionSnapshot {
+	t.Helper()
+	segments, err := l.Segments(topic, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := PartitionSnapshot{Segments: len(segments), Cliff: -1}
+	if len(records) > 0 {
+		first, last := records[0].Offset, records[len(records)-1].Offset
+		for _, s := range segments {
+			if s.BaseOffset > first && s.BaseOffset <= last {
+				part.SegmentStarts = append(part.SegmentStarts, s.BaseOffset)
+			}
+		}
+	}
+	if retentionMs < 0 {
+		return part
+	}
+	for _, s := range segments {
+		if s.Records == 0 {
+			continue
+		}
+		if expiresAt := s.MaxTimestamp + retentionMs + 1; expiresAt > l.Now() {
+			part.NextExpiry = fmt.Sprintf("offsets %d–%d pass retention.ms in %s", s.BaseOffset, s.EndOffset-1, roughDuration(expiresAt-l.Now()))
+			break
+		}
+		part.Cliff = s.EndOffset
+	}
+	return part
+}
