@@ -53,16 +53,14 @@ func (p *partition) compact(now int64, config *TopicConfig) int {
 	cleanableEnd := p.segments[end].base
 
 	latest := make(map[string]int64)
-	for span := range p.records.spans(math.MinInt64, cleanableEnd) {
-		for i := range span {
-			if r := &span[i]; r.HasKey {
-				latest[r.Key] = r.Offset
-			}
+	for r := range p.records.between(math.MinInt64, cleanableEnd) {
+		if r.HasKey {
+			latest[r.Key] = r.Offset
 		}
 	}
 
 	var horizons []tombstoneHorizon
-	removed := p.records.filterBelow(cleanableEnd, func(r *Record) bool {
+	removed := p.records.filterBelow(cleanableEnd, func(r Record) bool {
 		if !r.HasKey || latest[r.Key] != r.Offset {
 			return false
 		}

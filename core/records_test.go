@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -15,16 +16,19 @@ func checkRecordLog(rl *recordLog) error {
 	n := 0
 	last := int64(math.MinInt64)
 	for c, chunk := range rl.chunks {
-		if len(chunk) == 0 || len(chunk) > recordChunkSize {
-			return fmt.Errorf("chunk %d holds %d records", c, len(chunk))
+		if len(chunk.records) == 0 || len(chunk.records) > recordChunkSize {
+			return fmt.Errorf("chunk %d holds %d records", c, len(chunk.records))
 		}
-		for _, r := range chunk {
-			if r.Offset <= last {
-				return fmt.Errorf("chunk %d: offset %d after %d", c, r.Offset, last)
+		for _, r := range chunk.records {
+			if r.offset <= last {
+				return fmt.Errorf("chunk %d: offset %d after %d", c, r.offset, last)
 			}
-			last = r.Offset
+			if end := int(r.at + r.keyLen + r.valueLen); end > len(chunk.data) {
+				return fmt.Errorf("chunk %d: offset %d's key and value end at byte %d of %d", c, r.offset, end, len(chunk.data))
+			}
+			last = r.offset
 		}
-		n += len(chunk)
+		n += len(chunk.records)
 	}
 	if n != rl.count {
 		return fmt.Errorf("chunks hold %d records, count says %d", n, rl.count)
@@ -47,12 +51,14 @@ func modelBetween(model []Record, from, to int64) []Record {
 // filters and clones on record logs and on plain slices beside them, and
 // checks after every step that every log, clones included, reads as its
 // slice: a clone shares chunks, so a change to one log must never show in
-// another.
+// another. It also keeps the records read after each step and checks that
+// they never change: their keys and values point into the logs' bytes.
 func TestRecordLogMatchesSlice(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		logs := []*recordLog{{}}
 		models := [][]Record{nil}
 		next := []int64{0}
+		var read, readCopies []Record
 		for step := range rapid.IntRange(1, 60).Draw(t, "steps") {
 			k := rapid.IntRange(0, len(logs)-1).Draw(t, "log")
 			rl := logs[k]
@@ -65,7 +71,7 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 				gapEvery := rapid.IntRange(1, 4*recordChunkSize).Draw(t, "gap every")
 				for i := range n {
 					next[k] += 1 + int64(min(1, i%gapEvery)^1)
-					r := Record{Offset: next[k] - 1, Key: fmt.Sprint(step), Value: "v"}
+					r := Record{Offset: next[k] - 1, Key: fmt.Sprint(step), Value: strings.Repeat("v", i%5)}
 					rl.append(r)
 					models[k] = append(models[k], r)
 				}
@@ -89,7 +95,7 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 						want = append(want, r)
 					}
 				}
-				removed := rl.filterBelow(offset, func(r *Record) bool { return r.Offset%3 == 0 })
+				removed := rl.filterBelow(offset, func(r Record) bool { return r.Offset%3 == 0 })
 				if removed != len(models[k])-len(want) {
 					t.Fatalf("filterBelow(%d) removed %d, want %d", offset, removed, len(models[k])-len(want))
 				}
@@ -102,6 +108,15 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 			}
 			for i, l := range logs {
 				checkRecordLogAgainst(t, l, models[i], next[i])
+			}
+			for _, r := range logs[k].all() {
+				read = append(read, r)
+				readCopies = append(readCopies, Record{Offset: r.Offset, Key: strings.Clone(r.Key), Value: strings.Clone(r.Value)})
+			}
+			for i, r := range read {
+				if r.Key != readCopies[i].Key || r.Value != readCopies[i].Value {
+					t.Fatalf("record %d read earlier changed from %q=%q to %q=%q", r.Offset, readCopies[i].Key, readCopies[i].Value, r.Key, r.Value)
+				}
 			}
 		}
 	})
@@ -153,11 +168,11 @@ func TestRecordLogAppendCopiesNothingOnceChunked(t *testing.T) {
 	for i := range 3 * recordChunkSize {
 		rl.append(Record{Offset: int64(i)})
 	}
-	first := &rl.chunks[0][0]
+	first := &rl.chunks[0].records[0]
 	for i := 3 * recordChunkSize; i < 10*recordChunkSize; i++ {
 		rl.append(Record{Offset: int64(i)})
 	}
-	if &rl.chunks[0][0] != first {
+	if &rl.chunks[0].records[0] != first {
 		t.Fatal("a full chunk moved")
 	}
 	if len(rl.chunks) != 10 {
