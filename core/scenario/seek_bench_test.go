@@ -22,21 +22,7 @@ func fullScript() string {
 // holding 100,000 records, as the page's undo button does, then redoes it
 // (untimed).
 func BenchmarkUndoOnFullTopic(b *testing.B) {
-	s, err := Load(fullScript())
-	if err != nil {
-		b.Fatal(err)
-	}
-	last := s.Len()
-	for b.Loop() {
-		if err := s.Seek(last - 1); err != nil {
-			b.Fatal(err)
-		}
-		b.StopTimer()
-		if err := s.Seek(last); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-	}
+	benchUndo(b, fullScript())
 }
 
 // BenchmarkBaselineReplayFullTopic is the floor BenchmarkUndoOnFullTopic

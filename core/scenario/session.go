@@ -12,8 +12,9 @@ import (
 // Session is a scenario being played: the history of commands, the position
 // in it, and the state after the commands up to that position. The state is
 // a fold over the commands, so undo, redo and seek re-derive it: from the
-// nearest checkpoint (a clone of the state, taken every few steps) the
-// session replays the commands in between.
+// nearest checkpoint (a clone of the state, taken every few steps and after
+// every so much work, see session_checkpoint.go) the session replays the
+// commands in between.
 //
 // After a seek back, the commands ahead of the position stay in the history
 // (redo replays them). Applying a new command there replaces them; the
@@ -27,38 +28,25 @@ type Session struct {
 	cur     *world
 	history []Command
 	lag     []LagSample  // lag[i] is the lag after history[i]
+	work    []int64      // work[i] is the replay work of history[:i+1] (see stepWork)
 	pos     int          // commands applied: the state is the fold of history[:pos]
 	events  []core.Event // events of the command at pos-1
 
 	checkpoints []checkpoint // sorted by step; step 0 always present
-	every       int          // a checkpoint is kept at each multiple of every
+	every       int          // a checkpoint is kept at each multiple of every steps
+	workEvery   int64        // and at each step whose work crosses a multiple of workEvery
 
-	discarded    []Command   // commands replaced by the last Apply
-	discardedLag []LagSample // their lag samples
-	discardedAt  int         // where they started in the history
+	discarded     []Command   // commands replaced by the last Apply
+	discardedLag  []LagSample // their lag samples
+	discardedWork []int64     // and their work
+	discardedAt   int         // where they started in the history
+
+	replayed int64 // work replayed to move in the history, for tests
 }
-
-// checkpoint is a frozen state: it is only ever cloned, never changed.
-type checkpoint struct {
-	step   int
-	state  *world
-	events []core.Event // events of the step that led to it
-	weight int64        // records it holds
-}
-
-// Checkpoint spacing: one every checkpointEvery steps, at most
-// maxCheckpoints of them, holding at most checkpointRecordBudget records
-// together; past either bound the spacing doubles and every other
-// checkpoint goes. Seeking replays at most the spacing's number of steps.
-const (
-	checkpointEvery        = 32
-	maxCheckpoints         = 64
-	checkpointRecordBudget = 1_000_000
-)
 
 // NewSession returns an empty session: seed 0, no topics, the clock at 0.
 func NewSession() *Session {
-	s := &Session{cur: newWorld(0), every: checkpointEvery}
+	s := &Session{cur: newWorld(0), every: checkpointEvery, workEvery: checkpointWork}
 	s.checkpoints = []checkpoint{{step: 0, state: s.cur.clone()}}
 	return s
 }
@@ -161,30 +149,33 @@ func (s *Session) applyCommand(c Command) error {
 	if s.pos >= MaxCommands {
 		return &Error{Line: c.Line, Col: c.Col, Msg: fmt.Sprintf("a scenario may hold at most %d commands", MaxCommands)}
 	}
+	produced := s.cur.produced
 	if err := s.step(s.cur, c, s.pos); err != nil {
 		if rerr := s.restore(); rerr != nil {
 			return errors.Join(err, rerr)
 		}
 		return &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
 	}
-	s.discarded, s.discardedLag = nil, nil
+	s.discarded, s.discardedLag, s.discardedWork = nil, nil, nil
 	if s.pos < len(s.history) {
 		s.discarded = slices.Clone(s.history[s.pos:])
 		s.discardedLag = slices.Clone(s.lag[s.pos:])
+		s.discardedWork = slices.Clone(s.work[s.pos:])
 		s.discardedAt = s.pos
 		// The samples given out by LagHistory stay as they were: the
 		// next append copies rather than writing over them.
-		s.history, s.lag = s.history[:s.pos], s.lag[:s.pos:s.pos]
+		s.history, s.lag, s.work = s.history[:s.pos], s.lag[:s.pos:s.pos], s.work[:s.pos]
 		s.dropCheckpointsAfter(s.pos)
 	}
 	var prev LagSample
 	if s.pos > 0 {
 		prev = s.lag[s.pos-1]
 	}
+	s.events = s.cur.drainEvents()
 	s.history = append(s.history, c)
 	s.lag = append(s.lag, sampleLag(s.cur.log, s.pos+1, prev))
+	s.work = append(s.work, s.workAfter(s.pos)+s.stepWork(c, produced))
 	s.pos++
-	s.events = s.cur.drainEvents()
 	s.maybeCheckpoint()
 	return nil
 }
@@ -226,6 +217,7 @@ func (s *Session) stateAt(step int, fromCurrent bool) (*world, []core.Event, err
 		w, events, from = s.cur, s.events, s.pos
 	}
 	for i := from; i < step; i++ {
+		s.replayed += s.workAfter(i+1) - s.workAfter(i)
 		if err := s.step(w, s.history[i], i); err != nil {
 			return nil, nil, fmt.Errorf("replaying line %d (%s): %v", i+1, s.history[i], err)
 		}
@@ -279,47 +271,16 @@ func (s *Session) RestoreDiscarded() error {
 	if s.discarded == nil {
 		return errors.New("no replaced commands to restore")
 	}
-	s.history = append(s.history[:s.discardedAt:s.discardedAt], s.discarded...)
-	s.lag = append(s.lag[:s.discardedAt:s.discardedAt], s.discardedLag...)
-	s.dropCheckpointsAfter(s.discardedAt)
-	s.discarded, s.discardedLag = nil, nil
+	at := s.discardedAt
+	s.history = append(s.history[:at:at], s.discarded...)
+	s.lag = append(s.lag[:at:at], s.discardedLag...)
+	s.work = append(s.work[:at:at], s.discardedWork...)
+	s.dropCheckpointsAfter(at)
+	s.discarded, s.discardedLag, s.discardedWork = nil, nil, nil
 	w, events, err := s.stateAt(s.discardedAt, false)
 	if err != nil {
 		return err
 	}
 	s.cur, s.events, s.pos = w, events, s.discardedAt
 	return nil
-}
-
-// dropCheckpointsAfter forgets checkpoints of steps beyond step, whose
-// commands have been replaced.
-func (s *Session) dropCheckpointsAfter(step int) {
-	s.checkpoints = slices.DeleteFunc(s.checkpoints, func(c checkpoint) bool { return c.step > step })
-}
-
-// maybeCheckpoint keeps a clone of the current state when the position is
-// on the spacing and not yet saved, then thins the checkpoints if they
-// exceed their bounds.
-func (s *Session) maybeCheckpoint() {
-	if s.pos%s.every != 0 || slices.ContainsFunc(s.checkpoints, func(c checkpoint) bool { return c.step == s.pos }) {
-		return
-	}
-	ck := checkpoint{step: s.pos, state: s.cur.clone(), events: slices.Clone(s.events), weight: s.cur.recordCount()}
-	i, _ := slices.BinarySearchFunc(s.checkpoints, ck.step, func(c checkpoint, step int) int { return c.step - step })
-	s.checkpoints = slices.Insert(s.checkpoints, i, ck)
-	for s.overBudget() {
-		s.every *= 2
-		s.checkpoints = slices.DeleteFunc(s.checkpoints, func(c checkpoint) bool { return c.step%s.every != 0 })
-	}
-}
-
-func (s *Session) overBudget() bool {
-	if len(s.checkpoints) > maxCheckpoints {
-		return true
-	}
-	var weight int64
-	for _, c := range s.checkpoints[1:] {
-		weight += c.weight
-	}
-	return weight > checkpointRecordBudget && len(s.checkpoints) > 2
 }

@@ -1,0 +1,187 @@
+package scenario
+
+import (
+	"slices"
+
+	"plog/core"
+)
+
+// checkpoint is a frozen state: it is only ever cloned, never changed.
+type checkpoint struct {
+	step   int
+	state  *world
+	events []core.Event // events of the step that led to it
+	cost   int64        // bytes it holds on its own (ownBytes and its events)
+}
+
+// When the session takes a checkpoint: at every checkpointEvery steps, and
+// after a step that takes the work since the previous checkpoint to
+// checkpointWork or more. Undo, seek and the restore after a failed command
+// thus replay at most checkpointEvery commands, or checkpointWork work plus
+// that of the target step: a produce of ten thousand records is one step,
+// and undoing it must not replay the produces before it.
+//
+// Checkpoints are bounded: at most maxCheckpoints of them, holding at most
+// checkpointBudget bytes together. Past either bound the checkpoints off
+// the spacings go (a step is on the work spacing if its work crosses a
+// multiple of the spacing), except the keptBeforePosition newest at or
+// before the position, where undo starts; while still past a bound, both
+// spacings double and the checkpoints off them go. Seeking far back then
+// replays more, up to the doubled amounts; undo near the position stays
+// cheap. A checkpoint of a million records at the default segment.records
+// costs about 5 MB (3 MB of segment list, 2 MB for the events of a produce
+// of 10,000), so the budget keeps about ten of them.
+const (
+	checkpointEvery    = 32
+	checkpointWork     = 4096
+	maxCheckpoints     = 64
+	checkpointBudget   = 48 << 20
+	keptBeforePosition = 3
+)
+
+// What the engine's clone copies, for ownBytes. A clone shares the chunks
+// of records with the state it was taken from; it copies each partition's
+// list of segments and list of chunks, and the state it was taken from
+// copies a partition's last chunk on its next append there. These are the
+// engine's sizes in 2026 (core/partition.go, core/records.go): the estimate
+// needs their order of magnitude, not their exact value.
+const (
+	eventBytes        = 168 // a core.Event
+	segmentBytes      = 32  // a segment's base offset, bytes, creation time and newest timestamp
+	chunkHeaderBytes  = 48  // a chunk's records and bytes
+	chunkRecordBytes  = 40  // a record in a chunk, with a few bytes of key and value
+	chunkRecords      = 1024
+	emptyRecordsBytes = 8 // a record with no key or value, for segment.bytes
+)
+
+// ownBytes estimates what a clone of w holds on its own: the segment and
+// chunk lists of every partition and a last chunk each. The segments are
+// counted as if full: segment.records records, or as many of the smallest
+// records as segment.bytes holds. It reads record counts and configs only,
+// O(partitions).
+func (w *world) ownBytes() int64 {
+	var bytes int64
+	for _, topic := range w.log.TopicNames() {
+		cfg, err := w.log.TopicConfig(topic)
+		if err != nil {
+			continue
+		}
+		perSegment := max(1, min(cfg.SegmentRecords, cfg.SegmentBytes/emptyRecordsBytes))
+		counts, _ := w.log.PartitionRecordCounts(topic)
+		for _, n := range counts {
+			records := int64(n)
+			bytes += (records/perSegment + 1) * segmentBytes
+			bytes += (records/chunkRecords + 1) * chunkHeaderBytes
+			bytes += min(records, chunkRecords) * chunkRecordBytes
+		}
+	}
+	return bytes
+}
+
+// stepWork estimates what replaying the command just applied costs, in
+// records: one for the command, then the records it produced or the events
+// it made, whichever is more (a record produced or delivered is an event,
+// and the engine keeps a bounded number of events), and the records a
+// compaction reads.
+func (s *Session) stepWork(c Command, producedBefore int64) int64 {
+	work := 1 + max(int64(len(s.events)), s.cur.produced-producedBefore)
+	if c.Name == "compact" {
+		counts, _ := s.cur.log.PartitionRecordCounts(c.Positional(0))
+		for _, n := range counts {
+			work += int64(n)
+		}
+		for _, e := range s.events {
+			if e.Kind == core.EventCompacted {
+				work += int64(e.Count)
+			}
+		}
+	}
+	return work
+}
+
+// workAfter is the replay work of history[:step].
+func (s *Session) workAfter(step int) int64 {
+	if step == 0 {
+		return 0
+	}
+	return s.work[step-1]
+}
+
+// onSpacing says whether step is where the spacings keep a checkpoint.
+func (s *Session) onSpacing(step int) bool {
+	if step%s.every == 0 {
+		return true
+	}
+	return s.workAfter(step)/s.workEvery > s.workAfter(step-1)/s.workEvery
+}
+
+// maybeCheckpoint keeps a clone of the current state when the position is
+// on the step spacing or checkpointWork past the previous checkpoint, and
+// not yet saved, then thins the checkpoints if they exceed their bounds.
+func (s *Session) maybeCheckpoint() {
+	i, found := slices.BinarySearchFunc(s.checkpoints, s.pos, func(c checkpoint, step int) int { return c.step - step })
+	if found {
+		return
+	}
+	previous := s.checkpoints[i-1].step // step 0 is always there
+	if s.pos%s.every != 0 && s.workAfter(s.pos)-s.workAfter(previous) < checkpointWork {
+		return
+	}
+	// The events are shared, not copied: the session only ever replaces
+	// its events, never changes them (stateAt shares a checkpoint's too).
+	ck := checkpoint{step: s.pos, state: s.cur.clone(), events: s.events}
+	ck.cost = s.cur.ownBytes() + int64(len(ck.events))*eventBytes
+	s.checkpoints = slices.Insert(s.checkpoints, i, ck)
+	if !s.overBudget() {
+		return
+	}
+	s.dropOffSpacing()
+	for s.overBudget() {
+		s.every *= 2
+		s.workEvery *= 2
+		s.dropOffSpacing()
+	}
+}
+
+// dropOffSpacing forgets the checkpoints off the spacings but those kept
+// near the position.
+func (s *Session) dropOffSpacing() {
+	kept := s.keptSteps()
+	s.checkpoints = slices.DeleteFunc(s.checkpoints, func(c checkpoint) bool {
+		return c.step > 0 && !s.onSpacing(c.step) && !slices.Contains(kept, c.step)
+	})
+}
+
+// keptSteps lists the checkpoints that thinning leaves: the
+// keptBeforePosition newest at or before the position.
+func (s *Session) keptSteps() []int {
+	var kept []int
+	for i := len(s.checkpoints) - 1; i > 0 && len(kept) < keptBeforePosition; i-- {
+		if c := s.checkpoints[i]; c.step <= s.pos {
+			kept = append(kept, c.step)
+		}
+	}
+	return kept
+}
+
+// overBudget says whether the checkpoints exceed a bound and some could
+// go.
+func (s *Session) overBudget() bool {
+	if len(s.checkpoints) <= 1+len(s.keptSteps()) {
+		return false
+	}
+	if len(s.checkpoints) > maxCheckpoints {
+		return true
+	}
+	var cost int64
+	for _, c := range s.checkpoints[1:] {
+		cost += c.cost
+	}
+	return cost > checkpointBudget
+}
+
+// dropCheckpointsAfter forgets checkpoints of steps beyond step, whose
+// commands have been replaced.
+func (s *Session) dropCheckpointsAfter(step int) {
+	s.checkpoints = slices.DeleteFunc(s.checkpoints, func(c checkpoint) bool { return c.step > step })
+}
