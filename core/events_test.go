@@ -2,6 +2,7 @@ package core
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -48,28 +49,48 @@ func checkDrained(t *testing.T, n int, events []Event, sign int64) {
 	}
 }
 
-// TestPutProducedSetsEveryField fills an event's every field, then writes a
-// produced event over it: nothing of the older event may show through.
-func TestPutProducedSetsEveryField(t *testing.T) {
-	if n := reflect.TypeFor[Event]().NumField(); n != 14 {
-		t.Fatalf("Event has %d fields, putProduced knows of 14: update it and this test", n)
+// TestEventLogKeepsProducedEventsWhole adds produced events, with keys of
+// many lengths and several topics, between other events, through the chunk
+// and ring sizes and a clone, and checks that each drains exactly the
+// events added, in order: a produced event comes back as the Event it
+// stands for, and a reused chunk shows nothing of the events it held.
+func TestEventLogKeepsProducedEventsWhole(t *testing.T) {
+	topics := []string{"orders", "payments", "audit"}
+	event := func(i int) Event {
+		if i%5 == 4 {
+			return Event{Kind: EventCommitted, Time: int64(i), Topic: topics[i%3], Partition: i % 7, Offset: int64(i),
+				From: 1, To: 2, Count: 3, Group: "g", Member: "c1", Generation: 4, Detail: "d", Broker: 5}
+		}
+		reason := partitionReason{how: reasonRoundRobin}
+		if i%2 == 0 {
+			reason = partitionReason{key: strings.Repeat("k", i%11), partitions: int32(i%9 + 1), how: reasonKeyed}
+		}
+		return Event{Kind: EventProduced, Time: int64(i), Topic: topics[i%3], Partition: i % 7, Offset: int64(i), reason: reason}
 	}
-	var e Event
-	v := reflect.ValueOf(&e).Elem()
-	for i := range v.NumField() {
-		switch f := v.Field(i); {
-		case !f.CanSet():
-			e.reason = partitionReason{key: "old", partitions: 9, how: reasonSticky}
-		case f.Kind() == reflect.String:
-			f.SetString("old")
-		default:
-			f.SetInt(7)
+	add := func(el *eventLog, e Event) {
+		if e.Kind == EventProduced {
+			el.addProduced(e.Time, e.Topic, e.Partition, e.Offset, e.reason)
+		} else {
+			el.add(e)
 		}
 	}
-	reason := partitionReason{key: "k", partitions: 4, how: reasonKeyed}
-	putProduced(&e, 5, "orders", 2, 3, reason)
-	want := Event{Kind: EventProduced, Time: 5, Topic: "orders", Partition: 2, Offset: 3, reason: reason}
-	if e != want {
-		t.Fatalf("got %+v, want %+v", e, want)
+	for _, n := range []int{1, eventChunkSize + 3, maxPendingEvents + 2*eventChunkSize + 1} {
+		var el eventLog
+		var want []Event
+		for round := range 2 { // the second round reuses the first's chunks
+			for i := range n {
+				e := event(i + round)
+				add(&el, e)
+				want = append(want, e)
+			}
+			clone := el.clone()
+			want = want[max(0, len(want)-maxPendingEvents):]
+			for name, got := range map[string][]Event{"log": el.drain(), "clone": clone.drain()} {
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%d events, round %d: the %s drained %d events, not the %d added", n, round, name, len(got), len(want))
+				}
+			}
+			want = nil
+		}
 	}
 }

@@ -53,7 +53,7 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 		HasKey:    req.HasKey,
 		Tombstone: req.Tombstone,
 	}, recordSize(key, value), &t.config)
-	putProduced(l.events.next(), l.now, req.Topic, p, offset, reason)
+	l.events.addProduced(l.now, req.Topic, p, offset, reason)
 	ack := l.afterAppend(t, p, part, offset, acks)
 	return ProduceResult{Topic: req.Topic, Partition: p, Offset: offset, Ack: ack, reason: reason}, nil
 }
