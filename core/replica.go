@@ -287,8 +287,8 @@ func checkWritable(t *topic, partition int, acks acksMode) error {
 	if p.offline() {
 		return offlineError(t.name, partition, p)
 	}
-	if acks != acksAll {
-		return nil
+	if acks != acksAll || len(p.replicas.replicas) == 1 && t.config.MinInsyncReplicas <= 1 {
+		return nil // a lone leader is the whole ISR
 	}
 	if n := p.replicas.isrSize(); n < t.config.MinInsyncReplicas {
 		return fmt.Errorf("%s/%d: only %d in-sync replicas (%s), fewer than min.insync.replicas=%d (NOT_ENOUGH_REPLICAS)",
@@ -303,6 +303,9 @@ func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offs
 	rs := p.replicas
 	if rs == nil {
 		return AckAcknowledged
+	}
+	if len(rs.replicas) == 1 {
+		return l.afterAppendAlone(rs, p, offset, acks)
 	}
 	for i := range rs.replicas {
 		r := &rs.replicas[i]
@@ -321,6 +324,32 @@ func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offs
 	case acks == acksAll && hw <= offset:
 		status = AckPending
 	}
+	rs.noteAck(p, offset, status)
+	l.raiseHWTo(t, partition, p, hw)
+	return status
+}
+
+// afterAppendAlone is afterAppend for a partition whose leader is its only
+// replica, as every partition of the default replication.factor=1 is: the
+// record is committed as it is written, so the high watermark is the log
+// end and the producer is answered at once (min.insync.replicas above 1
+// was refused before the write). It skips the loops over the ISR that a
+// produce would otherwise pay for every record.
+func (l *PartitionedLog) afterAppendAlone(rs *replicaSet, p *partition, offset int64, acks acksMode) AckStatus {
+	r := &rs.replicas[0]
+	r.match, r.logEnd = p.next, p.next
+	status := AckAcknowledged
+	if acks == acksNone {
+		status = AckSent
+	}
+	rs.noteAck(p, offset, status)
+	rs.hw = max(rs.hw, p.next)
+	return status
+}
+
+// noteAck records what the producer of the record just appended at offset
+// was told.
+func (rs *replicaSet) noteAck(p *partition, offset int64, status AckStatus) {
 	for len(rs.acks) > 0 && rs.acks[0].to <= p.logStart {
 		rs.acks = rs.acks[1:] // retention or truncation removed them
 	}
@@ -331,8 +360,6 @@ func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offs
 	} else {
 		rs.acks = append(rs.acks, ackRun{offset, p.next, status})
 	}
-	l.raiseHWTo(t, partition, p, hw)
-	return status
 }
 
 // appendAckRun adds a run, merging it with the last one when they touch and
