@@ -37,11 +37,14 @@ func BenchmarkBaselineAppendKeyed(b *testing.B) {
 	records = records[:0]
 	runtime.GC()
 	b.ReportAllocs()
+	faults, sys, _ := kernelUse()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		records = append(records, Record{Offset: int64(i), Key: keys[i&1023], HasKey: true, Value: "created"})
 	}
+	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	reportKernelUse(b, faults, sys)
 }
 
 // BenchmarkBaselineConsume is the floor for BenchmarkConsume: copying 500

@@ -20,13 +20,16 @@ func BenchmarkProduceKeyed(b *testing.B) {
 	l := newTestLog(b, "orders", 16, map[string]string{"segment.records": "-1", "segment.bytes": "1GB", "retention.ms": "-1"})
 	keys := benchKeys(1024)
 	b.ReportAllocs()
+	faults, sys, _ := kernelUse()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := l.Produce(ProduceRequest{Topic: "orders", Partition: -1, Key: keys[i&1023], HasKey: true, Value: "created"}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	reportKernelUse(b, faults, sys)
 }
 
 // BenchmarkAppendBaseline is the floor for BenchmarkProduceKeyed: appending

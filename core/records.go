@@ -99,9 +99,12 @@ func (c *recordChunk) add(r *Record) {
 }
 
 // newRecordChunk returns an empty chunk with room for capacity records like
-// r, sized by r's key and value.
+// r, sized by r's key and value with a quarter more, since keys such as
+// acct-9 and acct-10 grow as a run goes on, and growing the bytes copies
+// them.
 func newRecordChunk(capacity int, r *Record) recordChunk {
-	data := min(capacity*(len(r.Key)+len(r.Value)), maxChunkData)
+	size := len(r.Key) + len(r.Value)
+	data := min(capacity*(size+size/4+2), maxChunkData)
 	return recordChunk{records: make([]storedRecord, 0, capacity), data: make([]byte, 0, data)}
 }
 
