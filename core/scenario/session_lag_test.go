@@ -173,3 +173,24 @@ func TestLagSamplesShareUnchangedLag(t *testing.T) {
 		t.Errorf("produce changed the lag but its sample says %v", h[6])
 	}
 }
+
+// BenchmarkLagSample measures what sampling lag adds to every command: three
+// groups committed on every partition of an 8-partition topic.
+func BenchmarkLagSample(b *testing.B) {
+	script := "topic orders partitions=8\nproduce orders value=v count=1000\n"
+	for _, g := range []string{"audit", "billing", "search"} {
+		script += "join " + g + " c1 topics=orders\n"
+	}
+	script += "advance 5s\n"
+	for _, g := range []string{"audit", "billing", "search"} {
+		script += "poll " + g + " c1 max=300\ncommit " + g + " c1\n"
+	}
+	s := mustLoad(b, script)
+	prev := s.LagHistory()[s.Len()-1]
+	for b.Loop() {
+		prev = sampleLag(s.Log(), s.Len(), prev)
+	}
+	if len(prev.Groups) != 3 || len(prev.Groups[0].Partitions) != 8 {
+		b.Fatalf("sample %v", prev)
+	}
+}
