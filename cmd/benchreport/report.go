@@ -24,7 +24,7 @@ var engineFigures = []struct {
 	section string
 	figures []figure
 }{
-	{"Produce and read", []figure{
+	{produceSection, []figure{
 		{"keyed produce into 16 partitions (bare: append the same records to a preallocated slice)", "ProduceKeyed", "BaselineAppendKeyed", "records/s"},
 		{"consume 500 records from a partition of 1M (bare: copy them from a slice)", "Consume", "BaselineConsume", "ns/op"},
 		{"poll 500 records through a group, member holding 100 partitions (bare: wrap them in deliveries)", "Poll", "BaselinePoll", "ns/op"},
@@ -150,6 +150,9 @@ func (r *runner) report() string {
 				r.cell(wasm, f.bench, f.unit), r.cell(wasm, f.baseline, f.unit), r.ratioCell(wasm, f))
 		}
 		p("\n")
+		if section.section == produceSection {
+			r.writeProduceNote(&w)
+		}
 	}
 
 	r.writePage(&w)
