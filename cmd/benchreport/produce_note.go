@@ -21,7 +21,9 @@ func (r *runner) writeProduceNote(w *strings.Builder) {
 		formatSpread(kernel, "ns/op"), threeDigits(faults.median))
 	p("a growing log writes memory the kernel must first supply, page by page, and on this virtual machine a fault costs microseconds. ")
 	p("The bare baseline took %s faults per 1,000 records inside its loop: it touches its preallocated slice before its clock starts. ", threeDigits(baseFaults.median))
-	if without, ok := spreadOf(r.withoutKernel()); ok {
+	// A single-record run (-quick) can show more kernel time than the
+	// whole produce took by the clock: no ratio then.
+	if without, ok := spreadOf(r.withoutKernel()); ok && without.min > 0 {
 		p("Without the kernel's share, a produce is %s slower than the bare append (%s–%s). ", ratio(without.median), ratio(without.min), ratio(without.max))
 	}
 	p("The rest is the engine's own work per record: the murmur2 hash, the checks, the segment's accounting, the produced event and the acknowledgement. ")
