@@ -18,10 +18,15 @@ type PartitionLane struct {
 	app.Compo
 
 	Partition PartitionSnapshot
-	MaxCount  int  // the topic's largest partition, for the skew bar
-	Hot       bool // this partition holds far more than its share
-	Landed    LandedRange
-	Ghosts    []core.Record // removed records still drawn, leaving
+	// Share is the partition's count over the topic's largest, in percent
+	// as the skew bar draws it (to a tenth). It is the bar's width rather
+	// than the largest count so that a produce into the largest partition
+	// leaves the other lanes as they were, and go-app does not draw them
+	// again.
+	Share  string
+	Hot    bool // this partition holds far more than its share
+	Landed LandedRange
+	Ghosts []core.Record // removed records still drawn, leaving
 }
 
 // laneItem is one cell of the lane's strip: a record, or a record leaving.
@@ -64,26 +69,36 @@ func (l *PartitionLane) Render() app.UI {
 }
 
 // olderButton moves the window back, when older records are not drawn.
+// (go-app keeps a mounted element's handler while its function and scope
+// stay the same, so the offset the handler moves to is its scope too.)
 func (l *PartitionLane) olderButton(name string) app.UI {
 	p := l.Partition
 	if p.Before == 0 || len(p.Records) == 0 {
 		return nil
 	}
+	to := max(p.Records[0].Offset-laneWindow, p.LogStart)
 	return app.Button().Type("button").Class("lane-nav").
 		Aria("label", fmt.Sprintf("show older records of %s", name)).
-		OnClick(l.show(p.Records[0].Offset - laneWindow)).
+		OnClick(l.show(to), to).
 		Text(fmt.Sprintf("◀ %d older", p.Before))
 }
 
-// newerButton moves the window on, when newer records are not drawn.
+// newerButton moves the window on, when newer records are not drawn: one
+// window on, or back to following the newest records when fewer than a
+// window remain.
 func (l *PartitionLane) newerButton(name string) app.UI {
-	if l.Partition.After == 0 {
+	p := l.Partition
+	if p.After == 0 {
 		return nil
+	}
+	to := followTail
+	if p.After > laneWindow && len(p.Records) > 0 {
+		to = p.Records[len(p.Records)-1].Offset + 1
 	}
 	return app.Button().Type("button").Class("lane-nav").
 		Aria("label", fmt.Sprintf("show newer records of %s", name)).
-		OnClick(l.showNewer()).
-		Text(fmt.Sprintf("%d newer ▶", l.Partition.After))
+		OnClick(l.show(to), to).
+		Text(fmt.Sprintf("%d newer ▶", p.After))
 }
 
 // strip is the lane's cells: the log start edge when the window reaches it,
@@ -109,10 +124,6 @@ func (l *PartitionLane) strip() []app.UI {
 // renderCount draws the partition's record count and its skew bar.
 func (l *PartitionLane) renderCount() app.UI {
 	p := l.Partition
-	share := 0.0
-	if l.MaxCount > 0 {
-		share = 100 * float64(p.Count) / float64(l.MaxCount)
-	}
 	bar := app.Span().Class("skew-bar")
 	if l.Hot {
 		bar = bar.Class("hot")
@@ -124,7 +135,7 @@ func (l *PartitionLane) renderCount() app.UI {
 	return app.Span().Class("lane-count").Body(
 		app.Span().Text(label),
 		bar.Aria("hidden", "true").Body(
-			app.Span().Style("width", fmt.Sprintf("%.1f%%", share)),
+			app.Span().Style("width", l.Share+"%"),
 		),
 	)
 }
@@ -259,7 +270,8 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	if n := len(p.Records); n > 0 && r.Offset == p.Records[n-1].Offset && !it.ghost {
 		tabIndex = 0
 	}
-	li := app.Li().Class("record").TabIndex(tabIndex).Title(recordTitle(r)).Aria("label", recordTitle(r))
+	title := recordTitle(r)
+	li := app.Li().Class("record").TabIndex(tabIndex).Title(title).Aria("label", title)
 	if it.ghost {
 		li = li.Class("ghost").DataSet("removed-offset", r.Offset)
 	} else {
@@ -314,24 +326,13 @@ func moveRecordFocus(ctx app.Context, e app.Event) {
 	}
 }
 
-// show moves the window to start at offset.
+// show moves the window to start at offset, or to follow the newest
+// records when offset is followTail.
 func (l *PartitionLane) show(offset int64) app.EventHandler {
-	p := l.Partition
+	topic, partition := l.Partition.Topic, l.Partition.Partition
 	return func(ctx app.Context, e app.Event) {
-		ctx.NewActionWithValue(viewAction, laneView{Topic: p.Topic, Partition: p.Partition, Offset: max(offset, p.LogStart)})
+		ctx.NewActionWithValue(viewAction, laneView{Topic: topic, Partition: partition, Offset: offset})
 	}
-}
-
-// showNewer moves the window one window on, or back to following the
-// newest records when fewer than a window remain.
-func (l *PartitionLane) showNewer() app.EventHandler {
-	p := l.Partition
-	if p.After <= laneWindow || len(p.Records) == 0 {
-		return func(ctx app.Context, e app.Event) {
-			ctx.NewActionWithValue(viewAction, laneView{Topic: p.Topic, Partition: p.Partition, Offset: followTail})
-		}
-	}
-	return l.show(p.Records[len(p.Records)-1].Offset + 1)
 }
 
 // recordKeyLabel is the short text in a record's cell.

@@ -78,6 +78,13 @@ type PartitionSnapshot struct {
 // keys; few enough that a repaint touches a few hundred elements at most.
 const laneWindow = 40
 
+// laneStride is how far a lane that follows its newest records moves its
+// first record at a time: its window starts on a multiple of laneStride, so
+// it draws laneWindow to laneWindow+laneStride-1 records. A produce then
+// adds a record to the end of the lane instead of shifting every record
+// drawn by one, which would rewrite each of them in the page.
+const laneStride = laneWindow / 2
+
 // followTail is the lane view that shows the newest records.
 const followTail = int64(-1)
 
@@ -204,9 +211,10 @@ func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retent
 	return part, nil
 }
 
-// window returns up to laneWindow records of a partition from offset view,
-// or the newest ones when view is followTail or past the high watermark. A
-// view below the log start starts there.
+// window returns up to laneWindow records of a partition from offset view.
+// When view is followTail or past the high watermark, it returns the
+// newest laneWindow records and the older ones back to a multiple of
+// laneStride. A view below the log start starts there.
 func window(l *core.PartitionedLog, topic string, p int, logStart, hw, view int64) ([]core.Record, error) {
 	if hw == logStart {
 		return nil, nil
@@ -214,8 +222,33 @@ func window(l *core.PartitionedLog, topic string, p int, logStart, hw, view int6
 	if view != followTail && view < hw {
 		return l.Consume(topic, p, max(view, logStart), laneWindow)
 	}
-	// The newest laneWindow records: compaction leaves gaps, so widen the
-	// reach until it holds enough of them or reaches the log start.
+	newest, err := newestRecords(l, topic, p, logStart, hw)
+	if err != nil || len(newest) < laneWindow {
+		return newest, err
+	}
+	first := newest[0].Offset
+	start := max(logStart, first/laneStride*laneStride)
+	if start == first {
+		return newest, nil
+	}
+	// The records in [start, first): fewer than laneStride offsets, and
+	// with compaction's gaps maybe fewer records, so the read may run on
+	// past first.
+	older, err := l.Consume(topic, p, start, int(first-start))
+	if err != nil {
+		return nil, err
+	}
+	for len(older) > 0 && older[len(older)-1].Offset >= first {
+		older = older[:len(older)-1]
+	}
+	return append(older, newest...), nil
+}
+
+// newestRecords returns the newest laneWindow records below the high
+// watermark, or all of them when there are fewer. Compaction leaves gaps,
+// so it widens its reach until it holds enough of them or reaches the log
+// start.
+func newestRecords(l *core.PartitionedLog, topic string, p int, logStart, hw int64) ([]core.Record, error) {
 	for reach := int64(laneWindow); ; reach *= 4 {
 		from := max(hw-reach, logStart)
 		records, err := l.Consume(topic, p, from, int(min(hw-from, core.MaxConsume)))

@@ -106,3 +106,55 @@ func wholePartitionView(t *testing.T, l *core.PartitionedLog, topic string, p in
 	}
 	return part
 }
+
+// A lane that follows its newest records starts on a multiple of
+// laneStride: a produce adds a record to its end, and only every
+// laneStride records does the window move on.
+func TestFollowingLaneMovesInStrides(t *testing.T) {
+	for name, script := range map[string]string{
+		"dense": "topic t partitions=1\n",
+		// Compaction leaves gaps: the window still holds every record
+		// from its start.
+		"compacted": "topic t partitions=1 cleanup.policy=compact segment.records=3\n" +
+			repeatLines(90, "produce t key=k%d value=v\n", 7) + "compact t\n",
+	} {
+		s, err := scenario.Load(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 130 {
+			if _, err := s.Apply("produce t key=k value=v"); err != nil {
+				t.Fatal(err)
+			}
+			snap, err := snapshotLog(s.Log(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := snap.Topics[0].Partitions[0]
+			all, _ := s.Log().Records("t", 0)
+			// The window holds every record from a stride's start on.
+			first := p.Records[0].Offset
+			start := first / laneStride * laneStride
+			var want []core.Record
+			for _, r := range all {
+				if r.Offset >= start {
+					want = append(want, r)
+				}
+			}
+			if !slices.Equal(p.Records, want) {
+				t.Fatalf("%s, produce %d: drew offsets %v, want every record from %d", name, i, offsetsOf(p.Records), start)
+			}
+			if n := len(p.Records); n < min(len(all), laneWindow) || n >= laneWindow+laneStride {
+				t.Fatalf("%s, produce %d: drew %d of %d records", name, i, n, len(all))
+			}
+		}
+	}
+}
+
+func offsetsOf(records []core.Record) []int64 {
+	offsets := make([]int64, len(records))
+	for i, r := range records {
+		offsets[i] = r.Offset
+	}
+	return offsets
+}

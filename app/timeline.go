@@ -25,8 +25,15 @@ type Timeline struct {
 const timelineControl = "timeline"
 
 // timelineShown bounds the lines drawn around the position: a script may
-// hold 20,000 commands.
-const timelineShown = 100
+// hold 20,000 commands. The first line drawn moves in strides of
+// timelineStride, so that a new command adds one line to the list instead of
+// shifting every line drawn (which would rewrite each of them in the page);
+// the position stays between half the lines and three quarters of them
+// down the list.
+const (
+	timelineShown  = 100
+	timelineStride = timelineShown / 4
+)
 
 // speeds are the virtual seconds the clock moves per real second of play.
 var speeds = []int{1, 5, 10, 60}
@@ -75,7 +82,7 @@ func showCurrentLine(ctx app.Context) {
 
 // Render draws the controls and the lines around the position.
 func (t *Timeline) Render() app.UI {
-	from := max(0, t.Position-timelineShown/2)
+	from := max(0, t.Position-timelineShown/2) / timelineStride * timelineStride
 	to := min(len(t.Lines), from+timelineShown)
 	shown := t.Lines[from:to]
 	return app.Section().Class("panel", "timeline").Aria("label", "timeline").
@@ -113,7 +120,7 @@ func (t *Timeline) Render() app.UI {
 				step := from + i + 1
 				b := app.Button().Type("button").Class("script-line").DataSet("step", step).
 					Aria("label", fmt.Sprintf("go to step %d: %s", step, shown[i])).
-					OnClick(move("seek", step)).Text(shown[i])
+					OnClick(move("seek", step), step).Text(shown[i])
 				li := app.Li().DataSet("step", step)
 				switch {
 				case step == t.Position:

@@ -102,7 +102,7 @@ func (t *TopicList) Render() app.UI {
 					landed, _ := t.Landing.rangeFor(p.Topic, p.Partition)
 					return &PartitionLane{
 						Partition: p,
-						MaxCount:  topic.MaxCount,
+						Share:     skewShare(p.Count, topic.MaxCount),
 						Hot:       topic.Skew >= hotSkew && p.Count == topic.MaxCount && len(topic.Partitions) > 1,
 						Landed:    landed,
 						Ghosts:    t.Ghosts[laneKey(p.Topic, p.Partition)],
@@ -112,6 +112,15 @@ func (t *TopicList) Render() app.UI {
 			)
 		}),
 	)
+}
+
+// skewShare is a partition's count over the largest partition's, in
+// percent to a tenth, as the lane's skew bar draws it.
+func skewShare(count, maxCount int) string {
+	if maxCount == 0 {
+		return "0.0"
+	}
+	return fmt.Sprintf("%.1f", 100*float64(count)/float64(maxCount))
 }
 
 // skewText says how evenly the topic's records are spread.
