@@ -31,9 +31,12 @@ const defaultPollMax = 500
 // workloads. Checkpoints hold clones of it.
 type world struct {
 	log      *core.PartitionedLog
-	loads    []workload   // running workloads, in the order they started
-	produced int64        // records produced so far, by commands and workloads
-	errors   []core.Event // workload failures since the last drain
+	loads    []workload // running workloads, in the order they started
+	produced int64      // records produced so far, by commands and workloads
+	// compacted counts the records the compact commands found in their
+	// topics, the cleaner's work so far (MaxCompactedRecords).
+	compacted int64
+	errors    []core.Event // workload failures since the last drain
 }
 
 func newWorld(seed int64) *world {
@@ -43,10 +46,11 @@ func newWorld(seed int64) *world {
 // clone returns an independent copy.
 func (w *world) clone() *world {
 	return &world{
-		log:      w.log.Clone(),
-		loads:    slices.Clone(w.loads),
-		produced: w.produced,
-		errors:   slices.Clone(w.errors),
+		log:       w.log.Clone(),
+		loads:     slices.Clone(w.loads),
+		produced:  w.produced,
+		compacted: w.compacted,
+		errors:    slices.Clone(w.errors),
 	}
 }
 
@@ -190,7 +194,7 @@ func (w *world) apply(c Command, step int) error {
 		before, _ := strconv.ParseInt(mustValue(c, "before"), 10, 64)
 		return w.log.Truncate(topic, partition, before)
 	case "compact":
-		return w.log.Compact(c.Positional(0))
+		return w.compact(c.Positional(0))
 	case "producer":
 		return w.startProducer(c)
 	case "consumer":
@@ -277,6 +281,28 @@ func (w *world) produce(c Command) error {
 		}
 		w.produced++
 	}
+	return nil
+}
+
+// compact runs the cleaner on a topic, within the scenario's budget of
+// compacted records.
+func (w *world) compact(topic string) error {
+	counts, err := w.log.PartitionRecordCounts(topic)
+	if err != nil {
+		return err
+	}
+	var records int64
+	for _, n := range counts {
+		records += int64(n)
+	}
+	if w.compacted+records > MaxCompactedRecords {
+		return fmt.Errorf("compacting %s would take the records this scenario's compactions read to %d; a scenario may compact at most %d records in all (it has compacted %d)",
+			topic, w.compacted+records, MaxCompactedRecords, w.compacted)
+	}
+	if err := w.log.Compact(topic); err != nil {
+		return err
+	}
+	w.compacted += records
 	return nil
 }
 

@@ -65,7 +65,8 @@
 // A script holds at most MaxCommands commands of at most MaxLineBytes
 // bytes; a scenario produces at most MaxRecords records (commands and
 // workloads together), has at most MaxTotalPartitions partitions over all
-// topics, and its workloads act at most MaxWorkloadActions times in one
+// topics, compacts at most MaxCompactedRecords records over all its compact
+// commands, and its workloads act at most MaxWorkloadActions times in one
 // advance. A link decodes from at most MaxLinkChars characters to at most
 // MaxScriptBytes bytes. Commands and links beyond them are refused with an
 // error, never truncated.

@@ -37,6 +37,13 @@ const (
 	// beyond its key and value, so a full scenario stays well under 200 MB
 	// in the browser, and producing it takes a few seconds at most.
 	MaxRecords = 1_000_000
+	// MaxCompactedRecords bounds the records the compact commands of one
+	// scenario may clean together, counted as the records each finds in
+	// its topic: the cleaner reads them all, about a second and a half
+	// per million in the browser when every key differs. Ten compactions
+	// of the fullest topic are room enough to learn with, and a link
+	// cannot make the page replay thousands of them.
+	MaxCompactedRecords = 10 * MaxRecords
 )
 
 // EncodeLink returns the link fragment (without '#') of a script. The
