@@ -242,7 +242,8 @@ func (r *runner) writePage(w *strings.Builder) {
 	p("The page is measured with a topic of four partitions opened from a link, twice: at 100,000 records, where the repaint budget is set, ")
 	p("and at a million, as many as a scenario may produce (`scenario.MaxRecords`, %s). ", thousands(meta["max-records"]))
 	p("Each holds a few records fewer than its round size, so that the produce clicks measured on it are accepted. ")
-	p("A lane draws a window of 40 records and the page asks the engine only about that window, so a click should cost the same at either size; ")
+	p("Memory is read once the page's service worker is installed; the clicks are timed after one unmeasured click, as the browser's compiler warms up. ")
+	p("A lane draws a window of 40 to 59 records and the page asks the engine only about that window, so a click costs about the same at either size; ")
 	p("the time to ready and the memory grow with the records.\n\n")
 	if s, ok := spreadOf(r.results.values(native, "ProduceClickOnFullTopic", "ns/op")); ok {
 		p("Of a produce click, the engine's share (the session applies the line, the page takes its snapshot) is %s natively ", formatSpread(s, "ns/op"))
@@ -252,7 +253,7 @@ func (r *runner) writePage(w *strings.Builder) {
 	if s, ok := spreadOf(r.results.values(native, "LoadFullLink", "ns/op")); ok {
 		allocated, _ := spreadOf(r.results.values(native, "LoadFullLink", "B/op"))
 		p("Opening the link of a million records costs the engine %s natively before the first render (decode, replay, snapshot; `BenchmarkLoadFullLink` in `app/`), allocating %s on the way; ", formatSpread(s, "ns/op"), format(allocated.median, "bytes"))
-		p("the wasm's linear memory keeps the high-water mark of that garbage.\n\n")
+		p("the wasm's linear memory keeps the high-water mark of that garbage, which the page keeps down by letting the garbage collector run between the link's commands.\n\n")
 	}
 }
 
