@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 
 	"plog/core/scenario"
@@ -71,27 +70,6 @@ func (p *Playground) linkOptions() linkOptions {
 	return o
 }
 
-// loadScript applies a script as scenario.Load does, command by command,
-// and lets the other goroutines run between commands. In the browser the
-// wasm has one thread, and the garbage collector's worker completes a cycle
-// only when the goroutine that allocates yields: a link of a million
-// records replayed without a pause left the heap, which wasm never gives
-// back, at about 450 MB instead of 170 MB, and took longer to open.
-func loadScript(script string) (*scenario.Session, error) {
-	cmds, err := scenario.Parse(script)
-	if err != nil {
-		return scenario.Load(script) // the commands before the bad line, and its error
-	}
-	s := scenario.NewSession()
-	for _, c := range cmds {
-		if _, err := s.ApplyCommand(c); err != nil {
-			return s, err
-		}
-		runtime.Gosched()
-	}
-	return s, nil
-}
-
 // loadFragment returns the session a URL fragment (without '#') describes,
 // the options it opens the page with, and what was wrong with it, if
 // anything. A fragment that cannot be read gives the empty scenario; a
@@ -121,7 +99,7 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 		problems = append(problems, "This link holds no scenario plog can read: "+err.Error())
 		return scenario.NewSession(), opts, strings.Join(problems, " ")
 	}
-	session, err := loadScript(script)
+	session, err := scenario.LoadYielding(script) // the garbage collector keeps up in the browser
 	if session == nil {
 		session = scenario.NewSession()
 	}
