@@ -291,7 +291,7 @@ func retentionCliff(l *core.PartitionedLog, topic string, p int, logStart, now, 
 			}
 			cliff = s.EndOffset
 		}
-		from, span = segments[len(segments)-1].EndOffset, span*4
+		from, span = segments[len(segments)-1].EndOffset, min(span, 1<<40)*4
 	}
 }
 
