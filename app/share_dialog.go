@@ -90,7 +90,9 @@ func (d *ShareDialog) Render() app.UI {
 	}
 	link := pageURL(d.Base, fragment)
 	embedURL := pageURL(d.Base, withOptions(fragment, true, d.embedReadOnly))
-	snippet := fmt.Sprintf(`<iframe src="%s" title="plog: a Kafka scenario" width="640" height="400" loading="lazy" style="border:1px solid #ccc"></iframe>`,
+	// clipboard-write lets the embedded page's copy buttons work when the
+	// course page is on another origin, as it usually is.
+	snippet := fmt.Sprintf(`<iframe src="%s" title="plog: a Kafka scenario" width="640" height="400" loading="lazy" allow="clipboard-write" style="border:1px solid #ccc"></iframe>`,
 		html.EscapeString(embedURL))
 	tooLong := len(fragment) > maxShareFragment
 	return app.Section().ID("share-dialog").Class("panel", "share-dialog").Aria("label", "share this scenario").

@@ -79,8 +79,9 @@ func TestShareCopiesTheLink(t *testing.T) {
 
 	// The iframe snippet, and its read-only variant.
 	snippet := eval[string](t, b, `document.getElementById("embed-snippet").value`)
-	if !strings.HasPrefix(snippet, `<iframe src="`+strings.ReplaceAll(link, "&", "&amp;")+`&amp;embed=1"`) || !strings.Contains(snippet, `width="640" height="400"`) {
-		t.Errorf("snippet %q, want an iframe of the link with embed=1, 640×400", snippet)
+	if !strings.HasPrefix(snippet, `<iframe src="`+strings.ReplaceAll(link, "&", "&amp;")+`&amp;embed=1"`) || !strings.Contains(snippet, `width="640" height="400"`) ||
+		!strings.Contains(snippet, `allow="clipboard-write"`) {
+		t.Errorf("snippet %q, want an iframe of the link with embed=1, 640×400, allowed to write the clipboard", snippet)
 	}
 	b.click(t, "#embed-readonly")
 	b.waitFor(t, `document.getElementById("embed-snippet").value.includes("&amp;embed=1&amp;readonly=1")`)
