@@ -30,7 +30,8 @@ type LandedRange struct {
 // each, and the note says how the partition was chosen, not every key.
 const maxReasons = 3
 
-// landingOf gathers the produced events of one command by partition.
+// landingOf gathers the produced events of one command by partition. Each
+// event is a run of records produced one after another to a partition.
 func landingOf(events []core.Event) Landing {
 	var l Landing
 	index := map[string]int{}
@@ -38,19 +39,19 @@ func landingOf(events []core.Event) Landing {
 		if e.Kind != core.EventProduced {
 			continue
 		}
-		l.Count++
+		l.Count += e.Count
 		k := laneKey(e.Topic, e.Partition)
 		i, ok := index[k]
 		if !ok {
 			i = len(l.Lanes)
 			index[k] = i
-			l.Lanes = append(l.Lanes, LandedRange{Topic: e.Topic, Partition: e.Partition, From: e.Offset})
+			l.Lanes = append(l.Lanes, LandedRange{Topic: e.Topic, Partition: e.Partition, From: e.From})
 		}
 		r := &l.Lanes[i]
-		r.To = e.Offset
-		r.Count++
-		if len(r.Reasons) < maxReasons {
-			if reason := e.Reason(); reason != "" && !contains(r.Reasons, reason) {
+		r.To = e.To - 1
+		r.Count += e.Count
+		for _, reason := range e.Reasons() {
+			if len(r.Reasons) < maxReasons && reason != "" && !contains(r.Reasons, reason) {
 				r.Reasons = append(r.Reasons, reason)
 			}
 		}

@@ -52,7 +52,7 @@ func (r ProduceResult) Reason() string { return r.reason.String() }
 type EventKind string
 
 const (
-	EventProduced         EventKind = "produced"          // Topic, Partition, Offset, Reason()
+	EventProduced         EventKind = "produced"          // Topic, Partition, From..To, Count: records produced one after another at one instant; Offset is From; Reason(), Reasons()
 	EventTruncated        EventKind = "truncated"         // Topic, Partition, From..To (removed offsets [From,To))
 	EventSegmentDeleted   EventKind = "segment-deleted"   // Topic, Partition, From..To, Count, Detail (why: retention.ms / retention.bytes)
 	EventCompacted        EventKind = "compacted"         // Topic, Partition, Count removed
@@ -88,9 +88,29 @@ type Event struct {
 	// Broker is the broker of the replication events (broker.go).
 	Broker int
 
-	reason partitionReason
+	// reasons are a produced event's distinct reasons, the first one's
+	// first, at most maxRunReasons of them.
+	reasons []partitionReason
 }
 
-// Reason says, for a produced event, why the record went to its partition
-// (ProduceResult.Reason), so the page can say it; "" for other kinds.
-func (e Event) Reason() string { return e.reason.String() }
+// Reason says, for a produced event, why its first record went to its
+// partition (ProduceResult.Reason), so the page can say it; "" for other
+// kinds.
+func (e Event) Reason() string {
+	if len(e.reasons) == 0 {
+		return ""
+	}
+	return e.reasons[0].String()
+}
+
+// Reasons says, for a produced event, why its records went to their
+// partition: the distinct reasons, up to three, in the order they came.
+// Records with keys drawn at random have many; three say how the partition
+// was chosen.
+func (e Event) Reasons() []string {
+	texts := make([]string, len(e.reasons))
+	for i, r := range e.reasons {
+		texts[i] = r.String()
+	}
+	return texts
+}

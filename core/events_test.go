@@ -1,9 +1,13 @@
 package core
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // TestEventLogKeepsTheLatest adds runs of events of many lengths around
@@ -65,11 +69,13 @@ func TestEventLogKeepsProducedEventsWhole(t *testing.T) {
 		if i%2 == 0 {
 			reason = partitionReason{key: strings.Repeat("k", i%11), partitions: int32(i%9 + 1), how: reasonKeyed}
 		}
-		return Event{Kind: EventProduced, Time: int64(i), Topic: topics[i%3], Partition: i % 7, Offset: int64(i), reason: reason}
+		// Each at its own time: no two make a run.
+		return Event{Kind: EventProduced, Time: int64(i), Topic: topics[i%3], Partition: i % 7, Offset: int64(i),
+			From: int64(i), To: int64(i) + 1, Count: 1, reasons: []partitionReason{reason}}
 	}
 	add := func(el *eventLog, e Event) {
 		if e.Kind == EventProduced {
-			el.addProduced(e.Time, e.Topic, e.Partition, e.Offset, e.reason)
+			el.addProduced(e.Time, e.Topic, e.Partition, e.Offset, e.reasons[0])
 		} else {
 			el.add(e)
 		}
@@ -93,4 +99,63 @@ func TestEventLogKeepsProducedEventsWhole(t *testing.T) {
 			want = nil
 		}
 	}
+}
+
+// TestProducedRecordsMakeRuns produces records to interleaved partitions
+// and checks the runs drained against a model: a record joins its
+// partition's run when it follows it at the same instant with no other
+// event between, and a run keeps its first three distinct reasons.
+func TestProducedRecordsMakeRuns(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var el eventLog
+		var want []Event
+		open := map[string]int{} // topic/partition: index in want of its open run
+		next := map[string]int64{}
+		now := int64(0)
+		for range rapid.IntRange(1, 300).Draw(t, "steps") {
+			switch rapid.IntRange(0, 9).Draw(t, "op") {
+			case 0: // another kind of event ends every run
+				e := Event{Kind: EventCommitted, Time: now, Group: "g"}
+				el.add(e)
+				want = append(want, e)
+				clear(open)
+			case 1: // the clock moves: runs do not span it
+				now++
+			default:
+				topic := rapid.SampledFrom([]string{"orders", "audit"}).Draw(t, "topic")
+				partition := rapid.IntRange(0, 3).Draw(t, "partition")
+				reason := partitionReason{key: rapid.SampledFrom([]string{"a", "b", "c", "d", ""}).Draw(t, "key"), partitions: 4, how: reasonKeyed}
+				k := fmt.Sprint(topic, "/", partition)
+				if rapid.Bool().Draw(t, "gap") {
+					next[k] += 2 // a record from elsewhere, as after a truncation
+				}
+				offset := next[k]
+				next[k]++
+				el.addProduced(now, topic, partition, offset, reason)
+				if i, ok := open[k]; ok && want[i].Time == now && want[i].To == offset {
+					r := &want[i]
+					r.To++
+					r.Count++
+					if len(r.reasons) < maxRunReasons && !slices.Contains(r.reasons, reason) {
+						r.reasons = append(r.reasons, reason)
+					}
+					continue
+				}
+				if len(open) > 0 {
+					for key := range open {
+						if !strings.HasPrefix(key, topic+"/") {
+							clear(open) // runs are kept open for one topic at a time
+							break
+						}
+					}
+				}
+				open[k] = len(want)
+				want = append(want, Event{Kind: EventProduced, Time: now, Topic: topic, Partition: partition,
+					Offset: offset, From: offset, To: offset + 1, Count: 1, reasons: []partitionReason{reason}})
+			}
+		}
+		if got := el.drain(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("drained\n%v\nwant\n%v", got, want)
+		}
+	})
 }

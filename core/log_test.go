@@ -337,16 +337,28 @@ func TestDrainEvents(t *testing.T) {
 	if more := l.DrainEvents(); len(more) != 0 {
 		t.Fatalf("second drain: %v", more)
 	}
+	// Records produced one after another at one instant make one run.
 	for range 3 * maxPendingEvents {
 		produceTo(t, l, "orders", 0, "k", "v")
 	}
 	events = l.DrainEvents()
-	if len(events) != maxPendingEvents || events[0].Offset != 2*maxPendingEvents+1 || events[len(events)-1].Offset != 3*maxPendingEvents {
-		t.Fatalf("%d events kept, first %+v, last %+v", len(events), events[0], events[len(events)-1])
+	if len(events) != 1 || events[0].From != 1 || events[0].To != 3*maxPendingEvents+1 || events[0].Count != 3*maxPendingEvents {
+		t.Fatalf("%d events, want one run of offsets 1..%d: %+v", len(events), 3*maxPendingEvents, events)
 	}
-	for i := 1; i < len(events); i++ {
-		if events[i].Offset != events[i-1].Offset+1 {
-			t.Fatalf("events out of order at %d: %d after %d", i, events[i].Offset, events[i-1].Offset)
+	// A clock advance between records ends each run: only the latest
+	// events are kept.
+	for range 3 * maxPendingEvents / 2 {
+		produceTo(t, l, "orders", 0, "k", "v")
+		mustAdvance(t, l, 1)
+	}
+	events = l.DrainEvents()
+	last := int64(3*maxPendingEvents + 3*maxPendingEvents/2)
+	if len(events) != maxPendingEvents || events[len(events)-2].Offset != last {
+		t.Fatalf("%d events kept, want %d ending with the record at offset %d: last %+v", len(events), maxPendingEvents, last, events[len(events)-2:])
+	}
+	for i := 2; i < len(events); i++ {
+		if events[i].Kind == EventProduced && events[i].Offset != events[i-2].Offset+1 {
+			t.Fatalf("events out of order at %d: %d after %d", i, events[i].Offset, events[i-2].Offset)
 		}
 	}
 }

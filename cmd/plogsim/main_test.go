@@ -129,7 +129,7 @@ func TestRunAt(t *testing.T) {
 
 func TestRunEvents(t *testing.T) {
 	code, out, _ := plogsim(t, "", "run", "--events", writeFile(t, script))
-	if code != 0 || !strings.Contains(out, "line 3: produce orders key=acct-1 value=created count=2\n  0ms produced orders/0 offset=0\n  0ms produced orders/0 offset=1\n") {
+	if code != 0 || !strings.Contains(out, "line 3: produce orders key=acct-1 value=created count=2\n  0ms produced orders/0 offsets=0..2 records=2\n") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	code, out, _ = plogsim(t, "", "run", "--events", "--json", writeFile(t, script))

@@ -20,7 +20,11 @@ func EventText(e core.Event) string {
 	}
 	switch e.Kind {
 	case core.EventProduced:
-		fmt.Fprintf(&b, " %s offset=%d", tp, e.Offset)
+		if e.Count > 1 {
+			fmt.Fprintf(&b, " %s offsets=%d..%d records=%d", tp, e.From, e.To, e.Count)
+		} else {
+			fmt.Fprintf(&b, " %s offset=%d", tp, e.Offset)
+		}
 	case core.EventTruncated:
 		fmt.Fprintf(&b, " %s offsets=%d..%d removed=%d", tp, e.From, e.To, e.Count)
 	case core.EventSegmentDeleted:
