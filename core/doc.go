@@ -49,4 +49,7 @@
 //
 // The entry point is PartitionedLog. Operations that change state append
 // Events, which callers collect with DrainEvents to animate or print them.
+// Records produced one after another to a partition at one instant make one
+// produced event, a run of offsets (From, To, Count), as Kafka's produce
+// response reports a batch by its base offset and record count.
 package core
