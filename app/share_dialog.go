@@ -62,7 +62,9 @@ func (d *ShareDialog) download(ctx app.Context, e app.Event) {
 		d.status = "The download did not start: " + err.Error()
 		return
 	}
-	d.status = "Downloaded " + plogFileName + "."
+	// The browser does not say whether the file arrived: a page that embeds
+	// plog in a frame sandboxed without allow-downloads blocks it silently.
+	d.status = "The download of " + plogFileName + " has started; if it does not arrive, the page around this one may block downloads."
 }
 
 func (d *ShareDialog) setEmbedReadOnly(ctx app.Context, e app.Event) {

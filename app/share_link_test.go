@@ -279,6 +279,11 @@ func TestShareDialogOffersAFileForALongLink(t *testing.T) {
 	if len(files) != 1 || files[0].Name != "scenario.plog" || !strings.Contains(files[0].Text, lines[400]) {
 		t.Fatalf("downloads %v, want scenario.plog with the script", files)
 	}
+	// The browser cannot tell the page that the file arrived: the dialog
+	// says it started, and what may block it.
+	if d.statusFor != downloadButton || !strings.Contains(d.status, "has started") || !strings.Contains(d.status, "may block downloads") {
+		t.Errorf("download status %q", d.status)
+	}
 
 	// No clipboard: the link is selected for copying by hand.
 	tester.Context().Dispatch(func(ctx app.Context) { d.copy(shareLinkField, "x")(ctx, app.Event{}) })
