@@ -37,13 +37,17 @@ type recordLog struct {
 type recordChunk struct {
 	records []storedRecord
 	data    []byte // the records' keys and values, in append order
+	// The records' offsets and timestamps are kept as distances from
+	// these, the first record's, which keeps an entry at 24 bytes: a
+	// record that is too far from them starts a new chunk.
+	baseOffset, baseTime int64
 }
 
 // storedRecord is a Record as a chunk holds it: its key is the keyLen bytes
 // of the chunk's data at at, and its value the valueLen bytes after them.
 type storedRecord struct {
-	offset    int64
-	timestamp int64
+	offset    uint32 // from the chunk's baseOffset
+	timestamp uint32 // milliseconds from the chunk's baseTime
 	at        uint32
 	keyLen    uint32
 	valueLen  uint32
@@ -61,8 +65,8 @@ const maxChunkData = 64 << 10
 func (c *recordChunk) record(i int) Record {
 	s := &c.records[i]
 	return Record{
-		Offset:    s.offset,
-		Timestamp: s.timestamp,
+		Offset:    c.baseOffset + int64(s.offset),
+		Timestamp: c.baseTime + int64(s.timestamp),
 		Key:       c.text(s.at, s.keyLen),
 		Value:     c.text(s.at+s.keyLen, s.valueLen),
 		HasKey:    s.hasKey,
@@ -77,7 +81,16 @@ func (c *recordChunk) text(at, n uint32) string {
 	return unsafe.String(&c.data[at], n)
 }
 
-func (c *recordChunk) lastOffset() int64 { return c.records[len(c.records)-1].offset }
+func (c *recordChunk) offsetOf(i int) int64 { return c.baseOffset + int64(c.records[i].offset) }
+
+func (c *recordChunk) lastOffset() int64 { return c.offsetOf(len(c.records) - 1) }
+
+// holds reports whether r's offset and timestamp are near enough the
+// chunk's base to be kept as distances from it.
+func (c *recordChunk) holds(r *Record) bool {
+	return r.Offset-c.baseOffset >= 0 && r.Offset-c.baseOffset <= math.MaxUint32 &&
+		r.Timestamp-c.baseTime >= 0 && r.Timestamp-c.baseTime <= math.MaxUint32
+}
 
 // add appends r to the chunk, which has room for one more record. It
 // writes in place rather than through append, which a produce would pay
@@ -93,7 +106,7 @@ func (c *recordChunk) add(r *Record) {
 	n := len(c.records)
 	c.records = c.records[:n+1]
 	s := &c.records[n]
-	s.offset, s.timestamp = r.Offset, r.Timestamp
+	s.offset, s.timestamp = uint32(r.Offset-c.baseOffset), uint32(r.Timestamp-c.baseTime)
 	s.at, s.keyLen, s.valueLen = uint32(at), uint32(len(r.Key)), uint32(len(r.Value))
 	s.hasKey, s.tombstone = r.HasKey, r.Tombstone
 }
@@ -105,13 +118,14 @@ func (c *recordChunk) add(r *Record) {
 func newRecordChunk(capacity int, r *Record) recordChunk {
 	size := len(r.Key) + len(r.Value)
 	data := min(capacity*(size+size/4+2), maxChunkData)
-	return recordChunk{records: make([]storedRecord, 0, capacity), data: make([]byte, 0, data)}
+	return recordChunk{records: make([]storedRecord, 0, capacity), data: make([]byte, 0, data),
+		baseOffset: r.Offset, baseTime: r.Timestamp}
 }
 
 // clip returns the chunk with no spare capacity, so that an append to it
 // copies rather than writes into memory another log may use.
 func (c recordChunk) clip() recordChunk {
-	return recordChunk{records: slices.Clip(c.records), data: slices.Clip(c.data)}
+	return recordChunk{records: slices.Clip(c.records), data: slices.Clip(c.data), baseOffset: c.baseOffset, baseTime: c.baseTime}
 }
 
 func (rl *recordLog) clone() recordLog {
@@ -138,7 +152,7 @@ func (rl *recordLog) append(r Record) {
 		// A small log's first chunk starts small and grows by doubling.
 		rl.chunks = append(rl.chunks, newRecordChunk(8, &r))
 		n++
-	case len(rl.chunks[n-1].records) == recordChunkSize:
+	case len(rl.chunks[n-1].records) == recordChunkSize || !rl.chunks[n-1].holds(&r):
 		rl.chunks = append(rl.chunks, newRecordChunk(recordChunkSize, &r))
 		n++
 	case len(rl.chunks[n-1].records) == cap(rl.chunks[n-1].records):
@@ -166,22 +180,24 @@ func (rl *recordLog) seek(offset int64) recordPos {
 	if c == len(rl.chunks) {
 		return rl.end()
 	}
-	return recordPos{c, chunkIndex(rl.chunks[c].records, offset)}
+	return recordPos{c, rl.chunks[c].index(offset)}
 }
 
-// chunkIndex returns the index in records of the first record at or after
-// offset, which the last record is.
-func chunkIndex(records []storedRecord, offset int64) int {
-	first := records[0].offset
-	if offset <= first {
+// index returns the index of the chunk's first record at or after offset,
+// which its last record is.
+func (c *recordChunk) index(offset int64) int {
+	records := c.records
+	first := int64(records[0].offset)
+	if offset <= c.baseOffset+first {
 		return 0
 	}
+	o := offset - c.baseOffset // above first, at most the last record's distance
 	n := len(records)
-	if records[n-1].offset-first == int64(n-1) { // no gaps: direct
-		return int(offset - first)
+	if int64(records[n-1].offset)-first == int64(n-1) { // no gaps: direct
+		return int(o - first)
 	}
-	i, _ := slices.BinarySearchFunc(records, offset, func(r storedRecord, o int64) int {
-		if r.offset < o {
+	i, _ := slices.BinarySearchFunc(records, o, func(r storedRecord, o int64) int {
+		if int64(r.offset) < o {
 			return -1
 		}
 		return 1
@@ -242,12 +258,12 @@ func (rl *recordLog) collect(from, to int64, limit int) []Record {
 	// than limit records: a read near the start of a long log stays short.
 	n := 0
 	for c, i := a.c, a.i; to > from && n < limit && c < len(rl.chunks); c, i = c+1, 0 {
-		records := rl.chunks[c].records
-		if records[len(records)-1].offset >= to {
-			n += chunkIndex(records, to) - i
+		chunk := &rl.chunks[c]
+		if chunk.lastOffset() >= to {
+			n += chunk.index(to) - i
 			break
 		}
-		n += len(records) - i
+		n += len(chunk.records) - i
 	}
 	n = min(n, limit)
 	out := make([]Record, 0, n)
@@ -279,10 +295,10 @@ func (rl *recordLog) first(offset int64) (Record, bool) {
 func (rl *recordLog) offsetAfter(from int64, skip int, end int64) int64 {
 	pos := rl.seek(from)
 	for c := pos.c; c < len(rl.chunks); c++ {
-		records := rl.chunks[c].records
-		left := len(records) - pos.i
+		chunk := &rl.chunks[c]
+		left := len(chunk.records) - pos.i
 		if skip < left {
-			return records[pos.i+skip].offset
+			return chunk.offsetOf(pos.i + skip)
 		}
 		skip -= left
 		pos.i = 0
@@ -320,7 +336,9 @@ func (rl *recordLog) truncateFrom(offset int64) {
 	if pos.i > 0 {
 		// No spare capacity: a clone may see the records cut off, and
 		// strings handed out may point into their bytes.
-		rl.chunks[pos.c] = recordChunk{records: rl.chunks[pos.c].records[:pos.i], data: rl.chunks[pos.c].data}.clip()
+		cut := rl.chunks[pos.c]
+		cut.records = cut.records[:pos.i]
+		rl.chunks[pos.c] = cut.clip()
 		keep++
 	}
 	clear(rl.chunks[keep:])
@@ -341,7 +359,7 @@ func (rl *recordLog) filterBelow(offset int64, keep func(r Record) bool) int {
 		if !keep(r) {
 			continue
 		}
-		if len(cur.records) == cap(cur.records) {
+		if len(cur.records) == cap(cur.records) || !cur.holds(&r) {
 			if cur.records != nil {
 				chunks = append(chunks, cur)
 			}

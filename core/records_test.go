@@ -19,14 +19,15 @@ func checkRecordLog(rl *recordLog) error {
 		if len(chunk.records) == 0 || len(chunk.records) > recordChunkSize {
 			return fmt.Errorf("chunk %d holds %d records", c, len(chunk.records))
 		}
-		for _, r := range chunk.records {
-			if r.offset <= last {
-				return fmt.Errorf("chunk %d: offset %d after %d", c, r.offset, last)
+		for i, r := range chunk.records {
+			offset := chunk.offsetOf(i)
+			if offset <= last {
+				return fmt.Errorf("chunk %d: offset %d after %d", c, offset, last)
 			}
 			if end := int(r.at + r.keyLen + r.valueLen); end > len(chunk.data) {
-				return fmt.Errorf("chunk %d: offset %d's key and value end at byte %d of %d", c, r.offset, end, len(chunk.data))
+				return fmt.Errorf("chunk %d: offset %d's key and value end at byte %d of %d", c, offset, end, len(chunk.data))
 			}
-			last = r.offset
+			last = offset
 		}
 		n += len(chunk.records)
 	}
@@ -59,6 +60,7 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 		models := [][]Record{nil}
 		next := []int64{0}
 		var read, readCopies []Record
+		now := int64(0) // timestamps only grow, in every log
 		for step := range rapid.IntRange(1, 60).Draw(t, "steps") {
 			k := rapid.IntRange(0, len(logs)-1).Draw(t, "log")
 			rl := logs[k]
@@ -69,9 +71,16 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 			case 0, 1: // append a run, with gaps now and then
 				n := rapid.IntRange(1, 3*recordChunkSize).Draw(t, "appends")
 				gapEvery := rapid.IntRange(1, 4*recordChunkSize).Draw(t, "gap every")
+				if rapid.IntRange(0, 3).Draw(t, "far") == 0 {
+					// Beyond what a chunk keeps as a distance from its
+					// first record's offset and timestamp.
+					next[k] += 1 << 33
+					now += 1 << 33
+				}
 				for i := range n {
 					next[k] += 1 + int64(min(1, i%gapEvery)^1)
-					r := Record{Offset: next[k] - 1, Key: fmt.Sprint(step), Value: strings.Repeat("v", i%5)}
+					now += int64(i % 2)
+					r := Record{Offset: next[k] - 1, Timestamp: now, Key: fmt.Sprint(step), Value: strings.Repeat("v", i%5)}
 					rl.append(r)
 					models[k] = append(models[k], r)
 				}
@@ -111,7 +120,7 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 			}
 			for _, r := range logs[k].all() {
 				read = append(read, r)
-				readCopies = append(readCopies, Record{Offset: r.Offset, Key: strings.Clone(r.Key), Value: strings.Clone(r.Value)})
+				readCopies = append(readCopies, Record{Offset: r.Offset, Timestamp: r.Timestamp, Key: strings.Clone(r.Key), Value: strings.Clone(r.Value)})
 			}
 			for i, r := range read {
 				if r.Key != readCopies[i].Key || r.Value != readCopies[i].Value {
