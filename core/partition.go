@@ -94,7 +94,7 @@ func (p *partition) size() int64 {
 
 // append adds a record at the high watermark, rolling the active segment
 // first when it is full (segment.bytes, segment.records) or old (segment.ms).
-func (p *partition) append(r Record, size int64, config *TopicConfig) {
+func (p *partition) append(r *Record, size int64, config *TopicConfig) {
 	active := &p.segments[len(p.segments)-1]
 	if written := p.next - active.base; written > 0 {
 		full := active.bytes+size > config.SegmentBytes ||

@@ -45,7 +45,7 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 	if !req.HasKey {
 		key = ""
 	}
-	part.append(Record{
+	part.append(&Record{
 		Offset:    offset,
 		Timestamp: l.now,
 		Key:       key,

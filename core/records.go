@@ -145,15 +145,15 @@ func (rl *recordLog) end() recordPos { return recordPos{len(rl.chunks), 0} }
 type recordPos struct{ c, i int }
 
 // append adds a record after the last one, whose offset it exceeds.
-func (rl *recordLog) append(r Record) {
+func (rl *recordLog) append(r *Record) {
 	n := len(rl.chunks)
 	switch {
 	case n == 0:
 		// A small log's first chunk starts small and grows by doubling.
-		rl.chunks = append(rl.chunks, newRecordChunk(8, &r))
+		rl.chunks = append(rl.chunks, newRecordChunk(8, r))
 		n++
-	case len(rl.chunks[n-1].records) == recordChunkSize || !rl.chunks[n-1].holds(&r):
-		rl.chunks = append(rl.chunks, newRecordChunk(recordChunkSize, &r))
+	case len(rl.chunks[n-1].records) == recordChunkSize || !rl.chunks[n-1].holds(r):
+		rl.chunks = append(rl.chunks, newRecordChunk(recordChunkSize, r))
 		n++
 	case len(rl.chunks[n-1].records) == cap(rl.chunks[n-1].records):
 		// The first chunk doubles, and a chunk a clone shares (it has no
@@ -163,7 +163,7 @@ func (rl *recordLog) append(r Record) {
 		copy(grown, last.records)
 		last.records = grown
 	}
-	rl.chunks[n-1].add(&r)
+	rl.chunks[n-1].add(r)
 	rl.count++
 }
 

@@ -81,7 +81,7 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 					next[k] += 1 + int64(min(1, i%gapEvery)^1)
 					now += int64(i % 2)
 					r := Record{Offset: next[k] - 1, Timestamp: now, Key: fmt.Sprint(step), Value: strings.Repeat("v", i%5)}
-					rl.append(r)
+					rl.append(&r)
 					models[k] = append(models[k], r)
 				}
 			case 2:
@@ -175,11 +175,11 @@ func checkRecordLogAgainst(t *rapid.T, rl *recordLog, model []Record, end int64)
 func TestRecordLogAppendCopiesNothingOnceChunked(t *testing.T) {
 	var rl recordLog
 	for i := range 3 * recordChunkSize {
-		rl.append(Record{Offset: int64(i)})
+		rl.append(&Record{Offset: int64(i)})
 	}
 	first := &rl.chunks[0].records[0]
 	for i := 3 * recordChunkSize; i < 10*recordChunkSize; i++ {
-		rl.append(Record{Offset: int64(i)})
+		rl.append(&Record{Offset: int64(i)})
 	}
 	if &rl.chunks[0].records[0] != first {
 		t.Fatal("a full chunk moved")
