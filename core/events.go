@@ -18,159 +18,128 @@ const maxRunReasons = 3
 //
 // Records produced one after another to a partition, with no event of
 // another kind between them and at one instant, make one produced event:
-// a run of offsets, as Kafka's produce response reports a batch's base
+// a run of offsets, as Kafka's produce response reports a batch by its base
 // offset and count. A produce of ten thousand records is thus one event per
-// partition, not ten thousand, which is most of the work a produce did
-// besides storing the record. A run is kept small and without pointers
-// (eventEntry), and DrainEvents turns it into an Event.
+// partition, not ten thousand: writing an event per record had been a fifth
+// of a produce's time natively and a quarter in wasm.
 type eventLog struct {
-	chunks []eventChunk // oldest first; events are added to the last
-	head   int          // index in chunks[0] of the oldest event
+	chunks [][]Event // oldest first; events are added to the last
+	head   int       // index in chunks[0] of the oldest event
 	count  int
-	first  int64       // the sequence number of the oldest event held
-	spare  *eventChunk // an emptied chunk kept for reuse
-	topics []string    // the topics of produced events, by eventEntry.topic
+	first  int64   // the sequence number of the oldest event held
+	spare  []Event // an emptied chunk kept for reuse
 
 	// The runs a produce may still extend: those since the last event of
-	// another kind, of one topic, by partition: the run's sequence number
+	// another kind, of openTopic, by partition: the run's sequence number
 	// plus one, 0 for none.
-	openTopic int
+	openTopic string
 	open      []int64
-}
-
-// eventChunk is a run of pending events.
-type eventChunk struct {
-	entries []eventEntry
-	keys    []byte  // the keys of the runs' reasons
-	others  []Event // the events other than produced ones, in order
-}
-
-// eventEntry is one pending event: a run of produced records in full, or,
-// when other is not -1, the index in its chunk's others of another event.
-type eventEntry struct {
-	time       int64
-	from, to   int64 // the run's offsets, to excluded
-	partition  int32
-	partitions int32  // the topic's partition count, for keyed reasons
-	topic      uint32 // index in eventLog.topics
-	other      int32
-	reasons    [maxRunReasons]runReason
-	nReasons   uint8
-}
-
-// runReason is a partitionReason whose key is bytes of the chunk's keys.
-type runReason struct {
-	keyAt, keyLen uint32
-	how           reasonKind
 }
 
 func (el *eventLog) add(e Event) {
 	el.open = el.open[:0] // another kind of event ends every run
-	c := el.next()
-	c.entries = append(c.entries, eventEntry{other: int32(len(c.others))})
-	c.others = append(c.others, e)
+	*el.next() = e
 }
 
 // addProduced notes a record produced to topic's partition at offset, at
 // time now, and why it went there: it extends the partition's open run if
 // the record follows it, and starts a run otherwise.
 func (el *eventLog) addProduced(now int64, topic string, partition int, offset int64, reason partitionReason) {
-	t := el.topicIndex(topic)
-	if t != el.openTopic {
-		el.open, el.openTopic = el.open[:0], t
+	if topic != el.openTopic {
+		el.open, el.openTopic = el.open[:0], topic
 	}
 	if partition < len(el.open) && el.open[partition] > el.first {
-		c, e := el.entry(el.open[partition] - 1)
-		if e.time == now && e.to == offset {
-			e.to++
-			c.addReason(e, reason)
+		run := el.fromEnd(int(el.first + int64(el.count) - el.open[partition]))
+		if run.Time == now && run.To == offset {
+			run.To++
+			run.Count++
+			run.addReason(reason)
 			return
 		}
 	}
-	c := el.next()
-	c.entries = append(c.entries, eventEntry{
-		time: now, from: offset, to: offset + 1,
-		partition: int32(partition), partitions: reason.partitions, topic: uint32(t), other: -1,
-	})
-	c.addReason(&c.entries[len(c.entries)-1], reason)
+	*el.next() = Event{Kind: EventProduced, Time: now, Topic: topic, Partition: partition,
+		Offset: offset, From: offset, To: offset + 1, Count: 1, reasons: []partitionReason{reason}}
 	for len(el.open) <= partition {
 		el.open = append(el.open, 0)
 	}
 	el.open[partition] = el.first + int64(el.count) // the new run's sequence number plus one
 }
 
-// addReason adds reason to the run e of chunk c, unless the run has it or
-// has maxRunReasons already.
-func (c *eventChunk) addReason(e *eventEntry, reason partitionReason) {
-	if int(e.nReasons) == maxRunReasons {
+// addReason adds reason to a run's, unless the run has it or has
+// maxRunReasons already.
+func (e *Event) addReason(reason partitionReason) {
+	if len(e.reasons) == maxRunReasons {
 		return
 	}
-	for _, r := range e.reasons[:e.nReasons] {
-		if r.how == reason.how && string(c.keys[r.keyAt:r.keyAt+r.keyLen]) == reason.key {
+	for _, r := range e.reasons {
+		if r == reason {
 			return
 		}
 	}
-	e.reasons[e.nReasons] = runReason{keyAt: uint32(len(c.keys)), keyLen: uint32(len(reason.key)), how: reason.how}
-	e.nReasons++
-	c.keys = append(c.keys, reason.key...)
+	e.reasons = append(e.reasons, reason)
 }
 
-// entry returns the event with sequence number seq, which the log holds,
-// and its chunk. Every chunk but the last is full.
-func (el *eventLog) entry(seq int64) (*eventChunk, *eventEntry) {
-	i := int(seq-el.first) + el.head
-	c := &el.chunks[i/eventChunkSize]
-	return c, &c.entries[i%eventChunkSize]
-}
-
-// topicIndex returns topic's index in el.topics, adding it if new. A log
-// has a handful of topics and a run of produces goes to one, which is
-// looked at first.
-func (el *eventLog) topicIndex(topic string) int {
-	if el.openTopic < len(el.topics) && el.topics[el.openTopic] == topic {
-		return el.openTopic
-	}
-	for i, name := range el.topics {
-		if name == topic {
-			return i
+// fromEnd returns the event d events before the newest, which the log
+// holds.
+func (el *eventLog) fromEnd(d int) *Event {
+	for c := len(el.chunks) - 1; ; c-- {
+		chunk := el.chunks[c]
+		if c == 0 {
+			chunk = chunk[el.head:]
 		}
+		if d < len(chunk) {
+			return &chunk[len(chunk)-1-d]
+		}
+		d -= len(chunk)
 	}
-	el.topics = append(el.topics, topic)
-	return len(el.topics) - 1
 }
 
-// next makes room for one more event and returns the chunk it goes in,
-// where the caller appends one entry.
-func (el *eventLog) next() *eventChunk {
+// next makes room for one more event and returns where it goes. The slot
+// may hold an older event: the caller sets every field.
+func (el *eventLog) next() *Event {
 	if el.count == maxPendingEvents {
 		el.dropOldest()
 	}
 	n := len(el.chunks)
-	if n == 0 || len(el.chunks[n-1].entries) == eventChunkSize {
-		el.chunks = append(el.chunks, el.newChunk())
-		n++
+	if n == 0 || len(el.chunks[n-1]) == cap(el.chunks[n-1]) {
+		if n == 1 && el.head == 0 && cap(el.chunks[0]) < eventChunkSize {
+			// The first chunk grows by doubling, so that a command's few
+			// events take little room.
+			grown := make([]Event, len(el.chunks[0]), 2*cap(el.chunks[0]))
+			copy(grown, el.chunks[0])
+			el.chunks[0] = grown
+		} else {
+			el.chunks = append(el.chunks, el.newChunk(n))
+			n++
+		}
 	}
+	last := el.chunks[n-1]
+	last = last[:len(last)+1]
+	el.chunks[n-1] = last
 	el.count++
-	return &el.chunks[n-1]
+	return &last[len(last)-1]
 }
 
-// newChunk returns an empty chunk, the spare one if there is one.
-func (el *eventLog) newChunk() eventChunk {
-	if c := el.spare; c != nil {
+// newChunk returns an empty chunk to follow n chunks.
+func (el *eventLog) newChunk(n int) []Event {
+	if el.spare != nil {
+		c := el.spare
 		el.spare = nil
-		return *c
+		return c
 	}
-	return eventChunk{}
+	if n == 0 {
+		return make([]Event, 0, 1)
+	}
+	return make([]Event, 0, eventChunkSize)
 }
 
 func (el *eventLog) dropOldest() {
 	el.head++
 	el.count--
 	el.first++
-	if first := el.chunks[0]; el.head == len(first.entries) {
-		clear(first.others) // let the texts they hold go
-		el.spare = &eventChunk{entries: first.entries[:0], keys: first.keys[:0], others: first.others[:0]}
-		el.chunks[0] = eventChunk{}
+	if el.head == len(el.chunks[0]) {
+		el.spare = el.chunks[0][:0]
+		el.chunks[0] = nil
 		el.chunks = el.chunks[1:]
 		el.head = 0
 	}
@@ -179,71 +148,42 @@ func (el *eventLog) dropOldest() {
 // drain returns the events, oldest first, and forgets them.
 func (el *eventLog) drain() []Event {
 	var events []Event
-	if el.count > 0 {
+	if len(el.chunks) == 1 && el.head == 0 {
+		events = el.chunks[0] // the common case: no copy
+	} else if el.count > 0 {
 		events = el.flatten()
 	}
-	// The first chunk is kept for the next events, so that a command's
-	// few events allocate nothing but what they return.
-	var keep *eventChunk
-	if len(el.chunks) > 0 {
-		c := el.chunks[0]
-		clear(c.others)
-		keep = &eventChunk{entries: c.entries[:0], keys: c.keys[:0], others: c.others[:0]}
-	}
-	clear(el.chunks)
-	*el = eventLog{chunks: el.chunks[:0], spare: keep, topics: el.topics, open: el.open[:0]}
+	// The list of chunks is kept for the next events, so that a command's
+	// few events cost one allocation, not two.
+	chunks := el.chunks
+	clear(chunks)
+	*el = eventLog{chunks: chunks[:0], spare: el.spare, open: el.open[:0]}
 	return events
 }
 
-// flatten returns the events as Events, oldest first.
+// flatten returns a copy of the events in one slice.
 func (el *eventLog) flatten() []Event {
 	events := make([]Event, 0, el.count)
-	for i := range el.chunks {
-		c := &el.chunks[i]
-		entries := c.entries
+	for i, c := range el.chunks {
 		if i == 0 {
-			entries = entries[el.head:]
+			c = c[el.head:]
 		}
-		// One string holds the chunk's keys, and each reason's key is a
-		// part of it: one allocation per chunk, not one per reason.
-		keys := string(c.keys)
-		for _, e := range entries {
-			if e.other >= 0 {
-				events = append(events, c.others[e.other])
-				continue
-			}
-			reasons := make([]partitionReason, e.nReasons)
-			for j, r := range e.reasons[:e.nReasons] {
-				reasons[j] = partitionReason{key: keys[r.keyAt : r.keyAt+r.keyLen], partitions: e.partitions, how: r.how}
-			}
-			events = append(events, Event{
-				Kind:      EventProduced,
-				Time:      e.time,
-				Topic:     el.topics[e.topic],
-				Partition: int(e.partition),
-				Offset:    e.from,
-				From:      e.from,
-				To:        e.to,
-				Count:     int(e.to - e.from),
-				reasons:   reasons,
-			})
-		}
+		events = append(events, c...)
 	}
 	return events
 }
 
 // clone returns a copy that shares no chunk: chunks are reused, so sharing
-// one would let the copy see later events.
+// one would let the copy see later events. The runs' reasons are copied
+// too, since a run may still gain one.
 func (el *eventLog) clone() eventLog {
-	c := eventLog{head: el.head, count: el.count, first: el.first,
-		topics:    el.topics[:len(el.topics):len(el.topics)],
-		openTopic: el.openTopic, open: append([]int64(nil), el.open...)}
-	for _, chunk := range el.chunks {
-		c.chunks = append(c.chunks, eventChunk{
-			entries: append([]eventEntry(nil), chunk.entries...),
-			keys:    append([]byte(nil), chunk.keys...),
-			others:  append([]Event(nil), chunk.others...),
-		})
+	if el.count == 0 {
+		return eventLog{}
 	}
-	return c
+	events := el.flatten()
+	for i := range events {
+		events[i].reasons = append([]partitionReason(nil), events[i].reasons...)
+	}
+	return eventLog{chunks: [][]Event{events}, count: el.count, first: el.first,
+		openTopic: el.openTopic, open: append([]int64(nil), el.open...)}
 }
