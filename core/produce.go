@@ -17,15 +17,9 @@ import "fmt"
 // default message.max.bytes, a partition that is offline, and acks=all
 // while fewer replicas than min.insync.replicas are in sync.
 func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
-	// A run of produces goes to one topic: the last one looked up is
-	// checked here rather than through a call, which in wasm costs as much
-	// as the check.
-	t := l.lastTopic
-	if t == nil || t.name != req.Topic {
-		var err error
-		if t, err = l.topic(req.Topic); err != nil {
-			return ProduceResult{}, err
-		}
+	t, err := l.topic(req.Topic)
+	if err != nil {
+		return ProduceResult{}, err
 	}
 	if err := checkProduce(t, &req); err != nil {
 		return ProduceResult{}, err
@@ -35,18 +29,11 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 		return ProduceResult{}, err
 	}
 	p, reason := l.choosePartition(t, &req)
-	if req.Partition >= 0 || req.HasKey {
-		// The choice changes no partitioner state.
-		if err := checkWritable(t, p, acks); err != nil {
-			return ProduceResult{}, err
-		}
-	} else {
-		saved := l.savePartitioner(t)
-		p = l.commitPartitionChoice(t, &req, p)
-		if err := checkWritable(t, p, acks); err != nil {
-			l.restorePartitioner(t, saved)
-			return ProduceResult{}, err
-		}
+	saved := l.savePartitioner(t)
+	p = l.commitPartitionChoice(t, &req, p)
+	if err := checkWritable(t, p, acks); err != nil {
+		l.restorePartitioner(t, saved)
+		return ProduceResult{}, err
 	}
 	part := t.partitions[p]
 	offset := part.next
