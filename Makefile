@@ -26,12 +26,22 @@ wasm:
 	@mkdir -p bin
 	GOOS=js GOARCH=wasm $(GO) build -ldflags "-s -w" -o $(WASM) ./wasm
 
-## test: vet, native tests, core tests under wasm (Node), browser tests (Chromium)
+## test: vet (gofmt, tidy, staticcheck), native tests, core tests under wasm (Node), browser tests (Chromium)
 test: vet test-native test-wasm test-browser
 
-vet:
+# vet also keeps the tree formatted, go.mod tidy and staticcheck clean.
+STATICCHECK = bin/staticcheck
+vet: $(STATICCHECK)
+	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./app/... ./wasm/...
+	$(STATICCHECK) ./...
+	GOOS=js GOARCH=wasm $(STATICCHECK) ./app/... ./wasm/...
+
+# Built for this machine, whatever GOOS the check then looks at.
+$(STATICCHECK):
+	GOBIN=$(CURDIR)/bin GOOS= GOARCH= $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 test-native:
 	$(GO) test $(NATIVE)

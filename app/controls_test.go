@@ -58,8 +58,12 @@ func luminance(hex string) float64 {
 }
 
 func TestKeyColourIsStableAndSpread(t *testing.T) {
-	if keyColourClass("acct-1") != keyColourClass("acct-1") {
-		t.Fatal("a key's colour changed between two calls")
+	first := keyColourClass("acct-1")
+	for _, other := range []string{"acct-2", "", "zz"} {
+		keyColourClass(other)
+	}
+	if keyColourClass("acct-1") != first {
+		t.Fatal("a key's colour changed after other keys were coloured")
 	}
 	// FNV-1a of "acct-1" is fixed forever: the colour must not depend on
 	// the run, the platform or the order keys were seen in.

@@ -128,9 +128,7 @@ func mergeChanges(rounds []core.RebalanceRecord) []core.MemberChange {
 				order = append(order, ch.Member)
 			}
 			acc.Left = ch.Left
-			for _, tp := range ch.Revoked {
-				acc.Revoked = append(acc.Revoked, tp)
-			}
+			acc.Revoked = append(acc.Revoked, ch.Revoked...)
 			for _, tp := range ch.Assigned {
 				if i := indexOf(acc.Revoked, tp); i >= 0 {
 					acc.Revoked = append(acc.Revoked[:i], acc.Revoked[i+1:]...)

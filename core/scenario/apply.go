@@ -132,19 +132,6 @@ func (w *world) withMoves(events []core.Event) []core.Event {
 	return out
 }
 
-// recordCount returns how many records the engine retains, the weight of a
-// checkpoint.
-func (w *world) recordCount() int64 {
-	var n int64
-	for _, t := range w.log.TopicNames() {
-		counts, _ := w.log.PartitionRecordCounts(t)
-		for _, c := range counts {
-			n += int64(c)
-		}
-	}
-	return n
-}
-
 // totalPartitions counts the partitions of every topic.
 func (w *world) totalPartitions() int {
 	n := 0
