@@ -19,7 +19,8 @@ type GroupConfigForm struct {
 	Group  string
 	Config core.GroupConfig
 
-	typed map[string]string // config name -> value typed since the last Set
+	typed    map[string]string // config name -> value typed since the last Set
+	typedFor string            // the group the values were typed for
 }
 
 // editableConfigs are the configs the form offers as fields, with labels.
@@ -43,6 +44,12 @@ var choiceConfigs = []struct {
 // the choices and the fields.
 func (f *GroupConfigForm) Render() app.UI {
 	control := groupControl(f.Group, "config")
+	if f.typedFor != f.Group {
+		// go-app hands a list's components to its items by position: when
+		// a group sorted before this one appears, this form shows another
+		// group, which must not be sent what was typed for this one.
+		f.typed, f.typedFor = nil, f.Group
+	}
 	return app.Form().
 		Class("group-config").
 		DataSet("control", control).

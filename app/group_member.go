@@ -26,6 +26,7 @@ type GroupMember struct {
 
 	max      string // the poll's max, as typed
 	maxTyped bool   // the learner has typed in the max field
+	maxOf    string // the member the typed max was typed for
 }
 
 // defaultPollMax is what the max field suggests: a few records at a time
@@ -36,6 +37,12 @@ const defaultPollMax = "5"
 // plus data-idle on an idle member and data-down on a stopped one.
 func (m *GroupMember) Render() app.UI {
 	v := m.Member
+	if m.maxOf != v.ID {
+		// go-app hands a list's components to its items by position: when
+		// a member before this one leaves, this component shows the next
+		// member, who must not poll with the max typed for the one gone.
+		m.max, m.maxTyped, m.maxOf = "", false, v.ID
+	}
 	li := app.Li().
 		Class("member").
 		DataSet("member", v.ID).

@@ -21,6 +21,7 @@ type GroupResetForm struct {
 	Active []string // running members, who stop a reset
 
 	mode, value, scope string
+	typedFor           string // the group mode, value and scope were chosen for
 }
 
 // resetModes are the targets, as the scenario language writes them.
@@ -29,6 +30,10 @@ var resetModes = []string{core.ResetToEarliest, core.ResetToLatest, core.ResetTo
 // Render draws [data-control="billing/reset"].
 func (f *GroupResetForm) Render() app.UI {
 	control := groupControl(f.Group, "reset")
+	if f.typedFor != f.Group {
+		// As in GroupConfigForm: this form may now show another group.
+		f.mode, f.value, f.scope, f.typedFor = "", "", "", f.Group
+	}
 	mode := f.modeOrDefault()
 	note := "The group has no active members, so its offsets can be reset."
 	if len(f.Active) > 0 {
