@@ -46,6 +46,7 @@ func (f *GroupConfigForm) Render() app.UI {
 	return app.Form().
 		Class("group-config").
 		DataSet("control", control).
+		DataSet("command", "config").
 		Aria("label", "Configuration of "+f.Group).
 		OnSubmit(f.submit).
 		Body(

@@ -298,6 +298,16 @@ func CommandNames() []string {
 	return names
 }
 
+// TopicConfigNames lists the topic configs the language accepts, by
+// Kafka's names, sorted: what topic and config topic take.
+func TopicConfigNames() []string {
+	names := make([]string, len(topicConfigs))
+	for i, c := range topicConfigs {
+		names[i] = c.name
+	}
+	return names
+}
+
 // Usage returns the usage line of a command, or "" for an unknown one.
 func Usage(command string) string {
 	if s, ok := specByName[command]; ok {

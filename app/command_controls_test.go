@@ -1,0 +1,139 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// everyControlScenario brings out every control: a replicated topic (the
+// brokers' buttons), a group with a member, and running workloads.
+const everyControlScenario = `seed 3
+brokers 3
+topic orders partitions=2 replication.factor=3
+join billing c1 topics=orders
+advance 3s
+producer web orders rate=2/s keys=uniform keyspace=10
+consumer billing c1 rate=1/s commit
+advance 1s
+`
+
+// Every command of the scenario language has a control on the page that
+// sends it, named by data-command. The commands come from the language's
+// own table, the one the parser reads.
+func TestEveryCommandHasAControl(t *testing.T) {
+	p, _ := mountAt(t, mustLink(t, everyControlScenario))
+	if p.err != "" {
+		t.Fatalf("unexpected alert: %s", p.err)
+	}
+	page := app.HTMLString(p)
+	for _, name := range scenario.CommandNames() {
+		if len(tagsWith(page, "data-command", name)) == 0 {
+			t.Errorf("no control on the page sends %q (%s): give it data-command=%q", name, scenario.Usage(name), name)
+		}
+	}
+}
+
+// The new controls write lines the language reads, with every argument
+// the form offers.
+func TestWorkloadConfigAndClusterControlsWriteLines(t *testing.T) {
+	topics := []TopicSnapshot{{Name: "views", Partitions: make([]PartitionSnapshot, 4)}}
+
+	pf := &ProduceForm{Topics: topics}
+	pf.OnInit()
+	pf.acks = "1"
+	if l, _ := pf.Line(); l != "produce views key=acct-1 value=created acks=1" {
+		t.Errorf("produce with acks: %q", l)
+	}
+
+	cf := &TopicConfigForm{Topics: topics}
+	if _, problem := cf.Line(); problem == "" {
+		t.Error("a config with no value must be refused before the engine sees it")
+	}
+	cf.name, cf.value = "min.insync.replicas", " 2 "
+	if l, _ := cf.Line(); l != "config topic views min.insync.replicas=2" {
+		t.Errorf("config line: %q", l)
+	}
+	if _, problem := (&TopicConfigForm{}).Line(); problem == "" {
+		t.Error("configuring with no topic must say there is none")
+	}
+
+	w := &WorkloadControls{Topics: topics}
+	w.OnInit()
+	w.keys, w.keyspace, w.exponent, w.value, w.acks = "zipf", "50", "2", "view", "0"
+	lines, _ := w.ProducerLines()
+	if strings.Join(lines, "\n") != "producer web views rate=10/s keys=zipf keyspace=50 exponent=2 value=view acks=0" {
+		t.Errorf("producer lines: %q", lines)
+	}
+	// A producer of that name runs: the form replaces it.
+	w.Workloads = []scenario.Workload{{Producer: true, Name: "web", Topic: "views"}}
+	w.keys, w.keyspace, w.value, w.acks = "uniform", "10000", "", ""
+	lines, _ = w.ProducerLines()
+	if strings.Join(lines, "\n") != "stop web\nproducer web views rate=10/s keys=uniform keyspace=10000" {
+		t.Errorf("replacing producer lines: %q", lines)
+	}
+	w.group, w.member = "stats", "s2"
+	lines, _ = w.ConsumerLines()
+	if strings.Join(lines, "\n") != "consumer stats s2 rate=2/s max=5 commit" {
+		t.Errorf("consumer lines: %q", lines)
+	}
+	w.Workloads = append(w.Workloads, scenario.Workload{Name: "stats s2", Group: "stats", Member: "s2"})
+	w.commit, w.max = false, ""
+	lines, _ = w.ConsumerLines()
+	if strings.Join(lines, "\n") != "stop stats s2\nconsumer stats s2 rate=2/s" {
+		t.Errorf("replacing consumer lines: %q", lines)
+	}
+	w.member = ""
+	if _, problem := w.ConsumerLines(); problem == "" {
+		t.Error("a consumer with no member must be refused before the engine sees it")
+	}
+	if l, _ := w.SeedLine(); l != "seed 1" {
+		t.Errorf("seed line: %q", l)
+	}
+	for _, wl := range w.Workloads {
+		parseOne(t, wl.StopLine())
+	}
+
+	bf := &BrokersForm{Brokers: 3, LagMaxMs: 30_000}
+	bf.OnInit()
+	if l, _ := bf.BrokersLine(); l != "brokers 3" {
+		t.Errorf("brokers line: %q", l)
+	}
+	bf.count, bf.lagMax = "5", "10s"
+	if l, _ := bf.BrokersLine(); l != "brokers 5 replica.lag.time.max.ms=10s" {
+		t.Errorf("brokers line: %q", l)
+	}
+	bf.slowID, bf.pace = "2", "5/s"
+	if l, _ := bf.SlowLine(); l != "broker slow 2 pace=5/s" {
+		t.Errorf("slow line: %q", l)
+	}
+
+	gc := &GroupCommitForm{Group: "billing", Partitions: []string{"orders/0", "orders/1"}}
+	if _, problem := gc.commitLine(); problem == "" {
+		t.Error("an explicit commit with no offset must be refused before the engine sees it")
+	}
+	gc.offset = "4"
+	if l, _ := gc.commitLine(); l != "commit billing orders/0 offset=4" {
+		t.Errorf("explicit commit line: %q", l)
+	}
+
+	for _, l := range []string{
+		"produce views key=acct-1 value=created acks=1", "config topic views min.insync.replicas=2",
+		"producer web views rate=10/s keys=uniform keyspace=10000", "consumer stats s2 rate=2/s",
+		"brokers 5 replica.lag.time.max.ms=10s", "broker slow 2 pace=5/s", "commit billing orders/0 offset=4",
+	} {
+		parseOne(t, l)
+	}
+}
+
+func parseOne(t *testing.T, l string) scenario.Command {
+	t.Helper()
+	cmds, err := scenario.Parse(l)
+	if err != nil || len(cmds) != 1 {
+		t.Fatalf("%q does not parse as one command: %v", l, err)
+	}
+	return cmds[0]
+}
