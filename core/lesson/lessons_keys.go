@@ -125,60 +125,58 @@ const (
 
 // spread is how a topic's records of one minute fall over its partitions.
 type spread struct {
-	counts []int
-	total  int
-	top    int     // the partition with the most records
-	skew   float64 // the top partition's count over the mean; 1 is even
+	counts     []int
+	total      int
+	top        int           // the partition with the most records
+	skew       float64       // the top partition's count over the mean; 1 is even
+	topRecords []core.Record // the top partition's records of the minute
 }
 
-// spreadOf counts the records of a topic with timestamps in (from, to].
-func spreadOf(recs []placed, partitions int, from, to int64) spread {
-	s := spread{counts: make([]int, partitions)}
-	for _, r := range recs {
-		if r.Timestamp > from && r.Timestamp <= to {
-			s.counts[r.partition]++
-			s.total++
-		}
-	}
-	for p, k := range s.counts {
-		if k > s.counts[s.top] {
-			s.top = p
+// spreadOf counts the records of a topic produced after since.
+func spreadOf(l *core.PartitionedLog, topic string, since int64) spread {
+	n, _ := l.Partitions(topic)
+	s := spread{counts: make([]int, n)}
+	for p := range n {
+		recs := recordsSince(l, topic, p, since)
+		s.counts[p] = len(recs)
+		s.total += len(recs)
+		if len(recs) > s.counts[s.top] || p == 0 {
+			s.top, s.topRecords = p, recs
 		}
 	}
 	if s.total > 0 {
-		s.skew = float64(s.counts[s.top]) * float64(partitions) / float64(s.total)
+		s.skew = float64(s.counts[s.top]) * float64(n) / float64(s.total)
 	}
 	return s
 }
 
 // checkHotPartition reads the goal twice: over the last minute of the state,
 // and over the next minute, as the workloads running now would make it
-// (Session.Ahead). A spread that is even only for now, because a burst of
+// (Session.ProducedAhead). A spread that is even only for now, because a burst of
 // other keys dilutes a skewed producer that still runs, is not the fix.
 func checkHotPartition(c *ctx) Result {
 	n := c.partitions("views")
 	now := c.log.Now()
-	last := spreadOf(c.allRecords("views"), n, now-hotWindowMs, now)
+	last := spreadOf(c.log, "views", now-hotWindowMs)
 	if last.total < hotMinRecords {
 		return pending("views got %s in the last minute: keep a producer running so that the spread shows", plural(int64(last.total), "record"))
 	}
 	if last.skew > hotMaxSkew {
-		key, keyCount := hottestKey(c.records("views", last.top), now-hotWindowMs, now)
+		key, keyCount := hottestKey(last.topRecords)
 		return pending("in the last minute views/%d got %d%% of the records (skew %.1f; 1 is even), %d of them with key %s: every record of a key goes to the same partition",
 			last.top, last.counts[last.top]*100/last.total, last.skew, keyCount, key)
 	}
-	ahead, err := c.s.Ahead(hotWindowMs)
+	ahead, err := c.s.ProducedAhead(hotWindowMs)
 	if err != nil {
 		return pending("the next minute of views cannot be foreseen: %v", err)
 	}
-	future := &ctx{log: ahead}
-	next := spreadOf(future.allRecords("views"), n, now, now+hotWindowMs)
+	next := spreadOf(ahead, "views", now)
 	if next.total < hotMinRecords {
 		return pending("the last minute of views spreads evenly, but with the producers running now views would get %s in the next minute: keep a producer with well-spread keys running",
 			plural(int64(next.total), "record"))
 	}
 	if next.skew > hotMaxSkew {
-		key, keyCount := hottestKey(future.records("views", next.top), now, now+hotWindowMs)
+		key, keyCount := hottestKey(next.topRecords)
 		return pending("the last minute of views spreads evenly, but a producer with skewed keys still runs: in the next minute views/%d would get %d%% of the records (skew %.1f), %d of them with key %s. Stop it, or replace it with one keyed by user",
 			next.top, next.counts[next.top]*100/next.total, next.skew, keyCount, key)
 	}
@@ -196,13 +194,13 @@ func checkHotPartition(c *ctx) Result {
 		last.total, n, last.skew, next.skew, hotMaxLag)
 }
 
-// hottestKey returns the key with the most records of a partition with
-// timestamps in (from, to], and how many it has; ties go to the smaller key.
-func hottestKey(recs []core.Record, from, to int64) (string, int) {
+// hottestKey returns the key with the most records, and how many it has;
+// ties go to the smaller key.
+func hottestKey(recs []core.Record) (string, int) {
 	counts := map[string]int{}
 	var keys []string
 	for _, r := range recs {
-		if r.Timestamp > from && r.Timestamp <= to && r.HasKey {
+		if r.HasKey {
 			if counts[r.Key] == 0 {
 				keys = append(keys, r.Key)
 			}

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"slices"
+
 	"plog/core"
 )
 
@@ -38,12 +40,16 @@ func (s *Session) Workloads() []Workload {
 	return out
 }
 
-// Ahead returns the engine as it would be after ms more of virtual time,
-// with the running workloads acting as they would: what an advance would
-// make, without applying it. The session does not change. A lesson's goal
-// reads it to tell a state that holds from one that holds only for now.
-func (s *Session) Ahead(ms int64) (*core.PartitionedLog, error) {
+// ProducedAhead returns the engine as it would be after ms more of virtual
+// time with the running producers producing and no consumer polling: what
+// the producers running now would write, without applying anything. The
+// session does not change. Consumers are left out because where a record
+// goes does not depend on them, and polling is most of an advance's work.
+// A lesson's goal reads it to tell a state that holds from one that holds
+// only for now.
+func (s *Session) ProducedAhead(ms int64) (*core.PartitionedLog, error) {
 	w := s.cur.clone()
+	w.loads = slices.DeleteFunc(w.loads, func(l workload) bool { return !l.producer })
 	if err := w.advanceWithWorkloads(ms); err != nil {
 		return nil, err
 	}

@@ -43,24 +43,27 @@ consumer stats s1 rate=1/s commit
 	}
 }
 
-// Ahead shows what the workloads would make, and changes nothing.
-func TestAheadForeseesTheWorkloadsWithoutApplying(t *testing.T) {
-	s, err := Load("seed 1\ntopic views partitions=1\nproducer web views rate=10/s\n")
+// ProducedAhead shows what the producers would write, and changes nothing.
+func TestProducedAheadForeseesTheProducersWithoutApplying(t *testing.T) {
+	s, err := Load("seed 1\ntopic views partitions=1\njoin stats s1 topics=views\nadvance 3s\nproducer web views rate=10/s\nconsumer stats s1 rate=1/s commit\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	script := s.Script()
-	ahead, err := s.Ahead(60_000)
+	ahead, err := s.ProducedAhead(60_000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if hw, _ := ahead.HighWatermark("views", 0); hw != 600 {
 		t.Errorf("a minute ahead views/0 has %d records, want 600", hw)
 	}
-	if hw, _ := s.Log().HighWatermark("views", 0); hw != 0 || s.Log().Now() != 0 || s.Script() != script {
+	if g, _ := ahead.Group("stats"); g.TotalLag != 0 || len(g.Deliveries) != 0 {
+		t.Errorf("the consumer polled ahead: lag %d, %d deliveries", g.TotalLag, len(g.Deliveries))
+	}
+	if hw, _ := s.Log().HighWatermark("views", 0); hw != 0 || s.Log().Now() != 3000 || s.Script() != script || len(s.Workloads()) != 2 {
 		t.Errorf("Ahead changed the session: %d records, clock %d, script %q", hw, s.Log().Now(), s.Script())
 	}
-	if _, err := s.Ahead(1 << 62); err == nil || !strings.Contains(err.Error(), "limit") {
+	if _, err := s.ProducedAhead(1 << 62); err == nil || !strings.Contains(err.Error(), "limit") {
 		t.Errorf("an advance past the limit: %v", err)
 	}
 }
