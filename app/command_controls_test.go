@@ -1,9 +1,11 @@
 package app
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
+	"plog/core"
 	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -136,4 +138,128 @@ func parseOne(t *testing.T, l string) scenario.Command {
 		t.Fatalf("%q does not parse as one command: %v", l, err)
 	}
 	return cmds[0]
+}
+
+// Every argument, flag and choice word of every command is something a
+// control on the page writes: each control here is filled with every option
+// it offers, and the lines it writes, read back by the parser, must use all
+// that the language's table lists for the command.
+func TestEveryArgumentHasAControl(t *testing.T) {
+	topics := []TopicSnapshot{{Name: "views", Partitions: make([]PartitionSnapshot, 4)}}
+	var lines []string
+	add := func(l ...string) { lines = append(lines, l...) }
+	first := func(l, _ string) string { return l }
+	firsts := func(l []string, _ string) []string { return l }
+
+	tf := &TopicForm{}
+	tf.OnInit()
+	tf.name, tf.retention, tf.segment, tf.more = "orders", "1h", "10", "retention.bytes=4KB"
+	add(first(tf.Line()))
+
+	pf := &ProduceForm{Topics: topics}
+	pf.OnInit()
+	pf.count, pf.partition, pf.acks = "2", "1", "all"
+	add(first(pf.Line()))
+	pf.tombstone = true
+	add(first(pf.Line()))
+	add(first(AdvanceLine("1s")))
+	add(first((&PartitionsForm{Topic: "views", Partitions: 4}).Line()))
+	cf := &TopicConfigForm{Topics: topics, name: "retention.ms", value: "1h"}
+	add(first(cf.Line()))
+	cc := &CleanupControls{Topics: topics, before: "3"}
+	add(first(cc.TruncateLine()))
+	add(first(cc.CompactLine()))
+
+	join := &GroupJoinForm{group: "g", member: "c1", topics: "views", strategy: "sticky", instance: "i1"}
+	add(first(join.joinLine()))
+	m := &GroupMember{Group: "g", Member: core.MemberView{ID: "c1", Topics: []string{"views"}}}
+	for _, action := range []string{"poll", "commit", "leave", "crash"} {
+		add(first(m.line(action)))
+	}
+	add(first((&GroupCommitForm{Group: "g", partition: "views/0", offset: "3"}).commitLine()))
+	gc := &GroupConfigForm{Group: "g", typed: map[string]string{}}
+	for _, c := range editableConfigs {
+		gc.typed[c.name] = "10s"
+	}
+	gc.typed["lag.alert.records"] = "10"
+	add(first(gc.setLine()), gc.autoCommitLine(true))
+	for _, c := range choiceConfigs {
+		add(gc.choiceLine(c.name, c.values[len(c.values)-1]))
+	}
+	for _, mode := range resetModes {
+		r := &GroupResetForm{Group: "g", mode: mode, value: "5", scope: "views"}
+		if mode == core.ResetToDatetime {
+			r.value = "5s"
+		}
+		add(first(r.resetLine()))
+	}
+
+	w := &WorkloadControls{Topics: topics}
+	w.OnInit()
+	w.keys, w.value, w.acks, w.group, w.member = "zipf", "v", "1", "g", "c1"
+	add(firsts(w.ProducerLines())...)
+	add(firsts(w.ConsumerLines())...)
+	add(first(w.SeedLine()))
+	add(scenario.Workload{Producer: true, Name: "web"}.StopLine(), scenario.Workload{Group: "g", Member: "c1"}.StopLine())
+
+	bf := &BrokersForm{Brokers: 3, count: "3", lagMax: "10s", slowID: "1", pace: "1/s"}
+	add(first(bf.BrokersLine()))
+	add(first(bf.SlowLine()))
+	// The brokers' buttons, in each state that shows one of them.
+	rv := &ReplicaView{Cluster: ReplicaSnapshot{InUse: true, Brokers: []core.BrokerInfo{
+		{ID: 1, Down: true}, {ID: 2, Isolated: true}, {ID: 3}}}}
+	d := app.NewClientTester(rv)
+	defer d.Close()
+	for _, tag := range tagsWith(app.HTMLString(rv), "data-command", "broker") {
+		if title := htmlTitle.FindStringSubmatch(tag); title != nil {
+			add(title[1])
+		}
+	}
+
+	used := map[string]map[string]bool{}
+	for _, l := range lines {
+		c := parseOne(t, l)
+		if used[c.Name] == nil {
+			used[c.Name] = map[string]bool{}
+		}
+		for _, a := range c.Args {
+			used[c.Name][a.Name] = true
+			used[c.Name][a.Value] = true
+		}
+	}
+	for _, name := range scenario.CommandNames() {
+		if used[name] == nil {
+			t.Errorf("no control writes %s", name)
+			continue
+		}
+		for _, arg := range scenario.CommandArgs(name) {
+			if !used[name][arg] {
+				t.Errorf("no control writes %s with %s (%s)", name, arg, scenario.Usage(name))
+			}
+		}
+	}
+	for _, name := range scenario.GroupConfigNames() {
+		if !used["config"][name] {
+			t.Errorf("the group config form does not set %s", name)
+		}
+	}
+	for _, name := range scenario.TopicConfigNames() {
+		offered := false
+		for _, tag := range tagsWith(renderedConfigForm(t), "value", name) {
+			offered = offered || strings.HasPrefix(tag, "<option")
+		}
+		if !offered {
+			t.Errorf("the topic config form does not offer %s", name)
+		}
+	}
+}
+
+var htmlTitle = regexp.MustCompile(` title="([^"]*)"`)
+
+func renderedConfigForm(t *testing.T) string {
+	t.Helper()
+	f := &TopicConfigForm{Topics: []TopicSnapshot{{Name: "views"}}}
+	d := app.NewClientTester(f)
+	defer d.Close()
+	return app.HTMLString(f)
 }
