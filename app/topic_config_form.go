@@ -73,6 +73,8 @@ func (f *TopicConfigForm) Render() app.UI {
 					return app.Option().Value(names[i]).Selected(names[i] == f.configName()).Text(names[i])
 				}),
 			)),
+		),
+		app.Div().Class("row").Body(
 			field("config-value", "Value", textInput("config-value", &f.value, &f.Compo, "placeholder", f.current())),
 		),
 		app.Button().Type("submit").ID("config-set").Text("Set config"),

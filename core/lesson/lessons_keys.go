@@ -103,7 +103,7 @@ advance 2m
 	Hints: []string{
 		"Compare the record counts and the lag of views' four partitions. Which partition is busy, and which key fills it?",
 		"Adding partitions, typing 8 in views' Partitions (new total) and pressing Add partitions, moves keys around, but key-0 still maps to a single partition, now one of eight.",
-		"In Workloads, press Stop beside web, then start a producer named `web` on views at `40/s` with Keys uniform and a Keyspace of `10000` (one key per user); then type `5m` in Advance by and press Advance so that s2 works off its backlog.",
+		"In Workloads, press Stop beside web, then start a producer named `web` on views at `40/s` with Keys uniform and a Keyspace of `10000` (one key per user); filling the form first and pressing Replace producer web does both at once. Then type `5m` in Advance by and press Advance so that s2 works off its backlog.",
 	},
 	Solution: `stop web
 producer web views rate=40/s keys=uniform keyspace=10000
