@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,23 +12,18 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// everyControlScenario brings out every control: a replicated topic (the
-// brokers' buttons), a group with a member, and running workloads.
-const everyControlScenario = `seed 3
-brokers 3
-topic orders partitions=2 replication.factor=3
-join billing c1 topics=orders
-advance 3s
-producer web orders rate=2/s keys=uniform keyspace=10
-consumer billing c1 rate=1/s commit
-advance 1s
-`
+// everyControlScenario brings out every control of the page.
+const everyControlScenario = "testdata/every_control.plog"
 
 // Every command of the scenario language has a control on the page that
 // sends it, named by data-command. The commands come from the language's
 // own table, the one the parser reads.
 func TestEveryCommandHasAControl(t *testing.T) {
-	p, _ := mountAt(t, mustLink(t, everyControlScenario))
+	script, err := os.ReadFile(everyControlScenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := mountAt(t, mustLink(t, string(script)))
 	if p.err != "" {
 		t.Fatalf("unexpected alert: %s", p.err)
 	}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -32,8 +33,7 @@ type learner struct {
 func (r *learner) did(t *testing.T, lines ...string) lesson.Result {
 	t.Helper()
 	r.lines = append(r.lines, lines...)
-	r.b.waitFor(t, fmt.Sprintf(`document.querySelector(".timeline").dataset.length === "%d"`,
-		strings.Count(strings.TrimSpace(stripLessonComments(r.l.Script)), "\n")+1+len(r.lines)))
+	r.b.waitFor(t, fmt.Sprintf(`document.querySelector(".timeline").dataset.length === "%d"`, r.startLen(t)+len(r.lines)))
 	if got := r.b.lastLine(t); got != lines[len(lines)-1] {
 		t.Fatalf("the gesture sent %q, want %q", got, lines[len(lines)-1])
 	}
@@ -43,15 +43,14 @@ func (r *learner) did(t *testing.T, lines ...string) lesson.Result {
 	return want
 }
 
-// stripLessonComments drops blank lines and comments from a script.
-func stripLessonComments(script string) string {
-	var kept []string
-	for _, line := range strings.Split(script, "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			kept = append(kept, line)
-		}
+// startLen is how many commands the lesson's start holds.
+func (r *learner) startLen(t *testing.T) int {
+	t.Helper()
+	cmds, err := scenario.Parse(r.l.Script)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return strings.Join(kept, "\n")
+	return len(cmds)
 }
 
 // openLesson opens a lesson from its start, as the lesson list's links do.
@@ -157,8 +156,7 @@ func TestHotPartitionBurstIsNotTheFix(t *testing.T) {
 	for range 8 {
 		b.click(t, "#generate-uniform")
 		// The generator names its workload after the step it starts.
-		start := strings.Count(stripLessonComments(r.l.Script), "\n") + 1
-		name := fmt.Sprintf("burst-%d", start+len(r.lines)+1)
+		name := fmt.Sprintf("burst-%d", r.startLen(t)+len(r.lines)+1)
 		r.did(t, "producer "+name+" views rate=1000/s keys=uniform keyspace=1000", "advance 1s", "stop "+name)
 	}
 	// Faster consumers, replaced from the consumer form.
@@ -180,22 +178,18 @@ func TestHotPartitionBurstIsNotTheFix(t *testing.T) {
 	b.noErrors(t)
 }
 
-// everyControlScenario brings out every control: a replicated topic (the
-// brokers' buttons), a group with a member, and running workloads.
-const everyControlScenario = `seed 3
-brokers 3
-topic orders partitions=2 replication.factor=3
-join billing c1 topics=orders
-advance 3s
-producer web orders rate=2/s keys=uniform keyspace=10
-consumer billing c1 rate=1/s commit
-advance 1s
-`
+// everyControlScenario brings out every control of the page; the native
+// test of app/ opens it too.
+const everyControlScenario = "../app/testdata/every_control.plog"
 
 // Every command of the language, from the table the parser reads, has a
 // visible control on the page that sends it, named by data-command.
 func TestEveryCommandHasAControlOnThePage(t *testing.T) {
-	b := openPlayground(t, everyControlScenario)
+	script, err := os.ReadFile(everyControlScenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := openPlayground(t, string(script))
 	b.waitCount(t, `[data-workload]`, 2)
 	for _, name := range scenario.CommandNames() {
 		visible := eval[bool](t, b, fmt.Sprintf(`[...document.querySelectorAll('[data-command=%s]')].some(el => el.getClientRects().length > 0)`, js(name)))
