@@ -52,24 +52,12 @@ func (c *CleanupControls) CompactLine() (string, string) {
 	return line("compact", positional(t.Name)), ""
 }
 
-func (c *CleanupControls) do(control string, write func() (string, string)) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		e.PreventDefault()
-		l, problem := write()
-		if problem != "" {
-			setControlError(ctx, ControlAlert{Control: control, Message: problem})
-			return
-		}
-		ApplyFrom(ctx, control, l)
-	}
-}
-
 // Render draws both forms.
 func (c *CleanupControls) Render() app.UI {
 	t, _ := chosenTopic(c.truncTopic, c.Topics)
 	return app.Section().Class("panel", "cleanup").Aria("label", "remove records").Body(
 		app.H2().Text("Truncate and compact"),
-		app.Form().OnSubmit(c.do(truncateControl, c.TruncateLine)).Body(
+		app.Form().DataSet("command", "truncate").OnSubmit(submitLine(truncateControl, c.TruncateLine)).Body(
 			app.Div().Class("row").Body(
 				field("truncate-topic", "Topic", topicSelect("truncate-topic", c.Topics, &c.truncTopic, &c.Compo)),
 				field("truncate-partition", "Partition", app.Select().ID("truncate-partition").OnChange(c.ValueTo(&c.truncPartition)).Body(
@@ -80,7 +68,7 @@ func (c *CleanupControls) Render() app.UI {
 			app.Button().Type("submit").ID("truncate-go").Text("Truncate"),
 			&ControlError{Control: truncateControl},
 		),
-		app.Form().OnSubmit(c.do(compactControl, c.CompactLine)).Body(
+		app.Form().DataSet("command", "compact").OnSubmit(submitLine(compactControl, c.CompactLine)).Body(
 			app.Div().Class("row").Body(
 				field("compact-topic", "Topic", topicSelect("compact-topic", c.Topics, &c.compactTopic, &c.Compo)),
 				app.Button().Type("submit").ID("compact-go").Text("Compact now"),

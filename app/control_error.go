@@ -45,3 +45,27 @@ func (c *ControlError) Render() app.UI {
 		Attr("role", "alert").
 		Text(c.alert.Message)
 }
+
+// submitLine returns the handler of a control that writes one line: it
+// sends what write makes from control, or shows beside the control the
+// problem write found in its input.
+func submitLine(control string, write func() (string, string)) app.EventHandler {
+	return submitLines(control, func() ([]string, string) {
+		l, problem := write()
+		return []string{l}, problem
+	})
+}
+
+// submitLines is submitLine for a control whose gesture is several lines,
+// applied all or none.
+func submitLines(control string, write func() ([]string, string)) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		e.PreventDefault()
+		lines, problem := write()
+		if problem != "" {
+			setControlError(ctx, ControlAlert{Control: control, Message: problem})
+			return
+		}
+		ApplyFrom(ctx, control, lines...)
+	}
+}

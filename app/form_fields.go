@@ -82,3 +82,15 @@ func partitionOptions(t TopicSnapshot, picked string, first ...app.UI) []app.UI 
 	}
 	return options
 }
+
+// acksSelect picks the acks a producer asks for: "" leaves Kafka's default
+// (all, since Kafka 3.0's KIP-679), or one of scenario.AcksChoices.
+func acksSelect(id string, value *string, c *app.Compo) app.UI {
+	return app.Select().ID(id).Name(id).OnChange(c.ValueTo(value)).Body(
+		app.Option().Value("").Selected(*value == "").Text("default (all)"),
+		app.Range(scenario.AcksChoices).Slice(func(i int) app.UI {
+			v := scenario.AcksChoices[i]
+			return app.Option().Value(v).Selected(v == *value).Text(v)
+		}),
+	)
+}

@@ -68,6 +68,7 @@ func (c *GroupCard) Render() app.UI {
 			&GroupDeliveries{Totals: g.Totals, Deliveries: g.Deliveries},
 			&GroupConfigForm{Group: g.Name, Config: g.Config},
 			&GroupResetForm{Group: g.Name, Active: activeMembers(g)},
+			&GroupCommitForm{Group: g.Name, Partitions: groupPartitions(g)},
 			&GroupMovement{Group: g.Name, Movements: g.Movements},
 		)
 }
@@ -158,4 +159,14 @@ func partitionList(tps []core.TopicPartition) string {
 		parts[i] = tp.Topic + "/" + strconv.Itoa(tp.Partition)
 	}
 	return strings.Join(parts, " ")
+}
+
+// groupPartitions lists the partitions a group has a view of, as
+// "orders/0", for the explicit commit's picker.
+func groupPartitions(g GroupSnapshot) []string {
+	names := make([]string, len(g.Partitions))
+	for i, p := range g.Partitions {
+		names[i] = p.Topic + "/" + strconv.Itoa(p.Partition)
+	}
+	return names
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // GroupConfigForm sets a group's configs: auto-commit on or off at once, and
-// the lag alert thresholds and session timeout with the Set button. Values
+// the lag alert thresholds, session timeout, auto-commit interval and the
+// time a rebalance takes with the Set button. Values
 // take the units of the scenario language (10s, 2m).
 type GroupConfigForm struct {
 	app.Compo
@@ -28,6 +29,8 @@ var editableConfigs = []struct{ name, label, help string }{
 	{"lag.alert.records", "lag alert (records)", "lag-alert"},
 	{"lag.alert.ms", "lag alert (time)", "lag-alert"},
 	{"session.timeout.ms", "session timeout", "session-timeout"},
+	{"auto.commit.interval.ms", "auto-commit interval", "auto-commit"},
+	{"rebalance.ms", "rebalance time (playground)", "rebalance"},
 }
 
 // choiceConfigs are the configs the form offers as a choice, sent as soon as
@@ -53,6 +56,7 @@ func (f *GroupConfigForm) Render() app.UI {
 	return app.Form().
 		Class("group-config").
 		DataSet("control", control).
+		DataSet("command", "config").
 		Aria("label", "Configuration of "+f.Group).
 		OnSubmit(f.submit).
 		Body(
@@ -69,8 +73,7 @@ func (f *GroupConfigForm) Render() app.UI {
 					app.Label().Body(
 						app.Span().Text(c.label),
 						app.Select().Name(c.name).OnChange(func(ctx app.Context, e app.Event) {
-							line := "config group " + word(f.Group) + " " + c.name + "=" + word(ctx.JSSrc().Get("value").String())
-							sendGroupLine(ctx, control, line, "")
+							sendGroupLine(ctx, control, f.choiceLine(c.name, ctx.JSSrc().Get("value").String()), "")
 						}).Body(
 							app.Range(c.values).Slice(func(j int) app.UI {
 								return app.Option().Value(c.values[j]).Selected(c.values[j] == current).Text(c.values[j])
@@ -114,6 +117,11 @@ func (f *GroupConfigForm) value(name string) string {
 func (f *GroupConfigForm) toggleAutoCommit(ctx app.Context, e app.Event) {
 	on := ctx.JSSrc().Get("checked").Bool()
 	sendGroupLine(ctx, groupControl(f.Group, "config"), f.autoCommitLine(on), "")
+}
+
+// choiceLine sets one of choiceConfigs to the value picked.
+func (f *GroupConfigForm) choiceLine(name, value string) string {
+	return "config group " + word(f.Group) + " " + name + "=" + word(value)
 }
 
 func (f *GroupConfigForm) autoCommitLine(on bool) string {

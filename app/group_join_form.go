@@ -78,6 +78,7 @@ func (f *GroupJoinForm) Render() app.UI {
 	return app.Form().
 		Class("join-form").
 		DataSet("control", joinControl).
+		DataSet("command", "join").
 		Aria("label", "Add a member to a group").
 		OnSubmit(f.submit).
 		Body(

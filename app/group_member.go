@@ -108,6 +108,7 @@ func (m *GroupMember) button(action, text, label string) app.UI {
 	return app.Button().
 		Type("button").
 		DataSet("action", action).
+		DataSet("command", memberCommand(action)).
 		Aria("label", label).
 		OnClick(func(ctx app.Context, e app.Event) { m.act(ctx, action) }).
 		Text(text)
@@ -189,4 +190,13 @@ func (m *GroupMember) assignmentText() string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// memberCommand is the command a member's control sends: coming back is a
+// join.
+func memberCommand(action string) string {
+	if action == "come-back" {
+		return "join"
+	}
+	return action
 }

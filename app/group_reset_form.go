@@ -47,6 +47,7 @@ func (f *GroupResetForm) Render() app.UI {
 	return app.Form().
 		Class("group-reset").
 		DataSet("control", control).
+		DataSet("command", "reset").
 		Aria("label", "Reset the offsets of "+f.Group).
 		OnSubmit(f.submit).
 		Body(

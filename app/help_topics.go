@@ -148,6 +148,20 @@ var helpTopics = map[string]helpTopic{
 		"A partition with no leader: no replica that may lead is alive (with unclean leader election off, " +
 			"no in-sync replica). Producing to it and reading from it fail until such a replica's broker " +
 			"comes back. Other partitions go on; records without a key go to them instead."},
+	"alter-config": {"changing a topic's config",
+		"kafka-configs --alter --entity-type topics --add-config name=value changes a config of a topic " +
+			"that exists (the IncrementalAlterConfigs API); it applies from then on, to records already written " +
+			"too (retention, compaction), and leaves the other configs as they were. replication.factor is not " +
+			"a config Kafka alters this way: it takes a partition reassignment."},
+	"workload": {"a workload",
+		"A producer or a consumer that acts on its own as virtual time passes: a producer sends records at " +
+			"a rate, its keys drawn from a distribution (none, in sequence, uniform over a keyspace, or zipf, " +
+			"where a few keys make most of the traffic); a consumer polls at a rate, and commits if asked. " +
+			"It runs until it is stopped. Advance the clock, or press Play, to let it work."},
+	"seed": {"the seed",
+		"The number every random draw of the scenario starts from: the keys a workload picks, the sticky " +
+			"partitioner's choices. The same seed gives the same records every time, so a link replays " +
+			"identically. It can only be the scenario's first command."},
 	"movement": {"partition movement",
 		"How many partitions change owner in a rebalance. Each move pauses a partition and can redeliver " +
 			"records since its last commit, so fewer is better."},

@@ -39,7 +39,7 @@ func (f *PartitionsForm) submit(ctx app.Context, e app.Event) {
 // Render draws the box and its button.
 func (f *PartitionsForm) Render() app.UI {
 	id := "partitions-" + f.Topic
-	return app.Form().Class("partitions-form").OnSubmit(f.submit).Body(
+	return app.Form().Class("partitions-form").DataSet("command", "partitions").OnSubmit(f.submit).Body(
 		field(id, "Partitions (new total)",
 			numberInput(id, &f.count, &f.Compo).Placeholder(strconv.Itoa(f.Partitions+1))),
 		app.Button().Type("submit").ID("partitions-go-"+f.Topic).Text("Add partitions"),

@@ -391,10 +391,11 @@ func (p *Playground) applyLink(link string) {
 func (p *Playground) Render() app.UI {
 	var lines, discarded []string
 	var lag []scenario.LagSample
-	position := 0
+	position, brokers, lagMaxMs := 0, core.DefaultBrokers, int64(0)
 	if p.session != nil {
 		lines, position, discarded = p.session.Lines(), p.session.Position(), p.session.Discarded()
 		lag = p.session.LagHistory()
+		brokers, lagMaxMs = len(p.session.Log().Brokers()), p.session.Log().ReplicaLagTimeMaxMs()
 	}
 	return app.Main().
 		Class("playground").
@@ -419,6 +420,9 @@ func (p *Playground) Render() app.UI {
 					&TopicForm{},
 					&ProduceForm{Topics: p.view.Topics, Step: len(lines)},
 					&TimeControls{},
+					&TopicConfigForm{Topics: p.view.Topics},
+					&WorkloadControls{Topics: p.view.Topics, Workloads: p.workloads(), Step: len(lines)},
+					&BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs},
 					&CleanupControls{Topics: p.view.Topics},
 				),
 				app.Div().Class("stage").Body(
@@ -446,4 +450,12 @@ func (p *Playground) Render() app.UI {
 				app.Text("."),
 			),
 		)
+}
+
+// workloads lists the running workloads, for their controls.
+func (p *Playground) workloads() []scenario.Workload {
+	if p.session == nil {
+		return nil
+	}
+	return p.session.Workloads()
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // ProduceForm sends records to a topic: a key (or none), a value (or a
-// tombstone), a count, and a partition (or the partitioner's choice). Its
+// tombstone), a count, a partition (or the partitioner's choice), and the
+// acks the producer asks for (0, 1 or all). Its
 // quick generators write whole workloads as scenario commands.
 type ProduceForm struct {
 	app.Compo
@@ -26,6 +27,7 @@ type ProduceForm struct {
 	tombstone bool
 	count     string
 	partition string // "" lets the partitioner choose
+	acks      string // "" leaves Kafka's default, all
 	generate  string // how many records a generator makes
 }
 
@@ -68,6 +70,9 @@ func (f *ProduceForm) Line() (string, string) {
 	}
 	if f.partition != "" {
 		args = append(args, named("partition", f.partition))
+	}
+	if f.acks != "" {
+		args = append(args, named("acks", f.acks))
 	}
 	if f.tombstone {
 		args = append(args, flag("tombstone"))
@@ -136,7 +141,7 @@ func (f *ProduceForm) Render() app.UI {
 	t, _ := chosenTopic(f.topic, f.Topics)
 	return app.Section().Class("panel", "produce").Aria("label", "produce records").Body(
 		app.H2().Text("Produce"),
-		app.Form().ID("produce-form").OnSubmit(f.submit).Body(
+		app.Form().ID("produce-form").DataSet("command", "produce").OnSubmit(f.submit).Body(
 			app.Div().Class("row").Body(
 				field("produce-topic", "Topic", topicSelect("produce-topic", f.Topics, &f.topic, &f.Compo)),
 				field("produce-partition", "Partition", app.Select().ID("produce-partition").OnChange(f.ValueTo(&f.partition)).Body(
@@ -157,6 +162,10 @@ func (f *ProduceForm) Render() app.UI {
 					app.Label().For("produce-tombstone").Text("tombstone"),
 				),
 				field("produce-count", "Count", numberInput("produce-count", &f.count, &f.Compo)),
+			),
+			app.Div().Class("row").Body(
+				field("produce-acks", "acks", acksSelect("produce-acks", &f.acks, &f.Compo)),
+				&Help{Topic: "acks"},
 			),
 			app.Button().Type("submit").ID("produce-send").Text("Produce").Title("shortcut: p"),
 			&ControlError{Control: produceControl},

@@ -85,7 +85,7 @@ func (v *ReplicaView) broker(b core.BrokerInfo) app.UI {
 		// The line is the handler's scope: go-app reuses a button whose
 		// place in the list another action held, and keeps its old handler
 		// unless the scope differs.
-		return app.Button().Type("button").DataSet("broker-action", action).
+		return app.Button().Type("button").DataSet("broker-action", action).DataSet("command", "broker").
 			Title(line).Text(text).
 			OnClick(func(ctx app.Context, e app.Event) { ApplyFrom(ctx, replicaControl, line) }, line)
 	}

@@ -53,11 +53,11 @@ func (c *TimeControls) Render() app.UI {
 	return app.Section().Class("panel", "time").Aria("label", "virtual time").Body(
 		app.H2().Text("Time"),
 		app.Div().Class("row").Body(
-			app.Button().Type("button").ID("advance-1s").OnClick(c.advance("1s")).Title("shortcut: s").Text("+1 s"),
-			app.Button().Type("button").ID("advance-1m").OnClick(c.advance("1m")).Text("+1 m"),
-			app.Button().Type("button").ID("advance-1h").OnClick(c.advance("1h")).Text("+1 h"),
+			app.Button().Type("button").ID("advance-1s").DataSet("command", "advance").OnClick(c.advance("1s")).Title("shortcut: s").Text("+1 s"),
+			app.Button().Type("button").ID("advance-1m").DataSet("command", "advance").OnClick(c.advance("1m")).Text("+1 m"),
+			app.Button().Type("button").ID("advance-1h").DataSet("command", "advance").OnClick(c.advance("1h")).Text("+1 h"),
 		),
-		app.Form().Class("row").OnSubmit(c.advance("")).Body(
+		app.Form().Class("row").DataSet("command", "advance").OnSubmit(c.advance("")).Body(
 			field("advance-duration", "Advance by", textInput("advance-duration", &c.duration, &c.Compo)),
 			app.Button().Type("submit").ID("advance-go").Text("Advance"),
 		),

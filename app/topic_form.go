@@ -56,19 +56,9 @@ func (f *TopicForm) Line() (string, string) {
 	return l, ""
 }
 
-func (f *TopicForm) submit(ctx app.Context, e app.Event) {
-	e.PreventDefault()
-	l, problem := f.Line()
-	if problem != "" {
-		setControlError(ctx, ControlAlert{Control: topicControl, Message: problem})
-		return
-	}
-	ApplyFrom(ctx, topicControl, l)
-}
-
 // Render draws the form.
 func (f *TopicForm) Render() app.UI {
-	return app.Form().Class("panel", "topic-form").Aria("label", "create a topic").OnSubmit(f.submit).Body(
+	return app.Form().Class("panel", "topic-form").DataSet("command", "topic").Aria("label", "create a topic").OnSubmit(submitLine(topicControl, f.Line)).Body(
 		app.H2().Text("New topic"),
 		app.Div().Class("row").Body(
 			field("topic-name", "Name", textInput("topic-name", &f.name, &f.Compo, "placeholder", "orders")),

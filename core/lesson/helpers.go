@@ -30,6 +30,34 @@ func (c *ctx) allRecords(topic string) []placed {
 	return out
 }
 
+// recordsSince returns the records a partition holds below its high
+// watermark with timestamps after since, in offset order. A record's
+// timestamp is the virtual time it was produced at, which never goes back,
+// so along a partition timestamps never decrease: a binary search over the
+// offsets finds the first, and only the window is read.
+func recordsSince(l *core.PartitionedLog, topic string, partition int, since int64) []core.Record {
+	lo, err := l.LogStartOffset(topic, partition)
+	if err != nil {
+		return nil
+	}
+	hw, _ := l.HighWatermark(topic, partition)
+	hi := hw
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		r, ok := l.FirstRecordAtOrAfter(topic, partition, mid)
+		if !ok || r.Offset >= hw || r.Timestamp > since {
+			hi = mid
+		} else {
+			lo = r.Offset + 1
+		}
+	}
+	if lo >= hw {
+		return nil
+	}
+	recs, _ := l.Consume(topic, partition, lo, int(min(hw-lo, core.MaxConsume)))
+	return recs
+}
+
 // partitionsOf lists, sorted and without repeats, the partitions the
 // records sit in.
 func partitionsOf(recs []placed) []int {

@@ -1,8 +1,9 @@
 // Package lesson holds plog's lessons: short scenarios that teach one idea
 // of the partitioned log by doing. Each lesson has a starting scenario, an
 // explanation in plain words, a goal the engine checks against the state
-// after every action, hints that unlock one at a time, a reference solution
-// and a plausible wrong attempt that one of its hints names.
+// after every action, hints that unlock one at a time and name the page's
+// controls, a reference solution and a plausible wrong attempt that one of
+// its hints describes.
 //
 // A goal reads the state the scenario made (records, offsets, groups,
 // rebalances, deliveries, and where it must, the events of replaying the
@@ -35,12 +36,13 @@ type Lesson struct {
 	Goal string
 	// Script is the starting scenario in the scenario language.
 	Script string
-	// Hints unlock one at a time, the first the gentlest.
+	// Hints unlock one at a time, the first the gentlest. They say which
+	// of the page's controls to use, not which line to write.
 	Hints []string
 	// Solution is a reference solution: lines appended to Script.
 	Solution string
 	// WrongAttempt is lines appended to Script that look plausible but do
-	// not solve the lesson; one of the hints names them.
+	// not solve the lesson; one of the hints describes them.
 	WrongAttempt string
 
 	check func(c *ctx) Result

@@ -32,9 +32,9 @@ join shipping c4 topics=payments
 advance 3s
 `,
 	Hints: []string{
-		"`join robin c1 topics=orders strategy=roundrobin`, `join robin c2 topics=orders`, then `advance 3s` for the rebalance.",
-		"The first member of a group chooses its strategy and the others must agree. Leaving it out, as in `join robin c1 topics=orders`, gives range, the assignor Kafka's default settings use: the same split as ranged.",
-		"`join shipping c5 topics=payments` and `advance 3s`: shipping's four partitions stay with c1 to c4.",
+		"In Consumer groups, join group `robin` as member `c1` on orders with the Strategy roundrobin, then `c2` the same way, and press +1 s three times for the rebalance.",
+		"The first member of a group chooses its strategy and the others must agree. Leaving the Strategy at the group's default for robin's first member gives range, the assignor Kafka's default settings use: the same split as ranged.",
+		"Join group `shipping` as member `c5` on payments and press +1 s three times: shipping's four partitions stay with c1 to c4.",
 	},
 	Solution: `join robin c1 topics=orders strategy=roundrobin
 join robin c2 topics=orders
@@ -122,8 +122,8 @@ join coop c3 topics=jobs
 advance 3s
 `,
 	Hints: []string{
-		"`leave eager e1` and `leave coop c1`, then `advance 10s`. Or let a fourth consumer join each group.",
-		"A crash, as in `crash eager e1`, is noticed only when the member's session times out (session.timeout.ms, 45 seconds by default): after `advance 10s` nothing has happened yet.",
+		"Press Leave on e1 in eager and on c1 in coop, then press +1 s ten times (or advance by `10s`). Or let a fourth consumer join each group.",
+		"A crash, pressing Crash on e1, is noticed only when the member's session times out (session.timeout.ms, 45 seconds by default): ten seconds later nothing has happened yet.",
 		"Each rebalance in a group's history says how many partitions it stopped (nobody read them while it ran) and how many changed owner.",
 	},
 	Solution: `leave eager e1
@@ -234,10 +234,10 @@ join storm s3 topics=events
 advance 5s
 `,
 	Hints: []string{
-		"Join calm's consumers with an instance id: `join calm k1 topics=events instance=k1`, likewise k2 and k3, then `advance 3s`.",
-		"Restart each in turn: `leave calm k1`, `advance 5s`, `join calm k1 topics=events instance=k1`, `advance 5s`; then k2, then k3.",
-		"A restart slower than the session timeout, as with `advance 1m` between `leave calm k1` and its join, lets k1's session expire: the group rebalances after all. Keep restarts shorter than session.timeout.ms, or raise it (`config group calm session.timeout.ms=2m`).",
-		"cooperative-sticky (strategy=cooperative-sticky on the first join) calms the storm too, even with dynamic members.",
+		"Join calm's consumers with an instance id: join group `calm` as member `k1` on events with the Instance id (static) `k1`, likewise k2 and k3, then press +1 s three times.",
+		"Restart each in turn: press Leave on k1, advance by `5s`, press Come back as k1, advance by `5s`; then k2, then k3.",
+		"A restart slower than the session timeout, as when the clock advances by a minute between k1's Leave and its come-back, lets k1's session expire: the group rebalances after all. Keep restarts shorter than session.timeout.ms, or raise it (type `2m` in calm's session timeout and press Set).",
+		"cooperative-sticky (the Strategy of the first member to join) calms the storm too, even with dynamic members.",
 	},
 	Solution: `join calm k1 topics=events instance=k1
 join calm k2 topics=events instance=k2

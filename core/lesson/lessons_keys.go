@@ -29,9 +29,9 @@ produce orders value=promo
 produce orders value=promo
 `,
 	Hints: []string{
-		"Give each record its key: `produce orders key=acct-1 value=created`, then the same with value=updated and value=shipped.",
+		"In Produce, type `acct-1` as the key and `created` as the value, and press Produce; then the same key with the values `updated` and `shipped`.",
 		"The page says why each record went where: murmur2 of the key, modulo 4 partitions. Try other keys and see them land elsewhere, always the same place for the same key.",
-		"Spreading acct-1's events by hand to share the load, as in `produce orders key=acct-1 value=created partition=0`, then updated in partition=1 and shipped in partition=2, splits acct-1 over three partitions: a partition named in the request overrides the key, and a consumer could see shipped before created.",
+		"Spreading acct-1's events by hand to share the load, by choosing orders/0 in Produce's Partition for created, orders/1 for updated and orders/2 for shipped, splits acct-1 over three partitions: a partition named in the request overrides the key, and a consumer could see shipped before created.",
 	},
 	Solution: `produce orders key=acct-1 value=created
 produce orders key=acct-1 value=updated
@@ -85,7 +85,7 @@ var hotPartition = Lesson{
 		"All of key-0's records go to one partition, and within a group one partition is read by one consumer. That consumer falls behind while the others have little to do: lag grows on one partition only. Per-partition record counts and per-partition lag show it; the group's total lag hides where it is.",
 		"More partitions do not help: a key still maps to exactly one of them. More consumers do not help either: a partition is never shared within a group. The fix is the key. Choose one with many values spread evenly that still keeps together what must stay in order; page views only need order per user, so key them by user.",
 	},
-	Goal: "Find the hot partition and fix its cause: over the last minute views must spread evenly (skew at most 1.5), and stats must be at most 50 records behind on every partition.",
+	Goal: "Find the hot partition and fix its cause: over the last minute, and over the next one with the producers running now, views must spread evenly (skew at most 1.5), and stats must be at most 50 records behind on every partition.",
 	Script: `seed 7
 topic views partitions=4 retention.ms=10m
 join stats s1 topics=views
@@ -102,8 +102,8 @@ advance 2m
 `,
 	Hints: []string{
 		"Compare the record counts and the lag of views' four partitions. Which partition is busy, and which key fills it?",
-		"Adding partitions, as in `partitions views count=8`, moves keys around, but key-0 still maps to a single partition, now one of eight.",
-		"Replace the producer with one that keys by user: `stop web`, then `producer web views rate=40/s keys=uniform keyspace=10000`, and `advance 5m` so that s2 works off its backlog.",
+		"Adding partitions, typing 8 in views' Partitions (new total) and pressing Add partitions, moves keys around, but key-0 still maps to a single partition, now one of eight.",
+		"In Workloads, press Stop beside web, then start a producer named `web` on views at `40/s` with Keys uniform and a Keyspace of `10000` (one key per user); filling the form first and pressing Replace producer web does both at once. Then type `5m` in Advance by and press Advance so that s2 works off its backlog.",
 	},
 	Solution: `stop web
 producer web views rate=40/s keys=uniform keyspace=10000
@@ -123,31 +123,62 @@ const (
 	hotMaxLag     = 50
 )
 
+// spread is how a topic's records of one minute fall over its partitions.
+type spread struct {
+	counts     []int
+	total      int
+	top        int           // the partition with the most records
+	skew       float64       // the top partition's count over the mean; 1 is even
+	topRecords []core.Record // the top partition's records of the minute
+}
+
+// spreadOf counts the records of a topic produced after since.
+func spreadOf(l *core.PartitionedLog, topic string, since int64) spread {
+	n, _ := l.Partitions(topic)
+	s := spread{counts: make([]int, n)}
+	for p := range n {
+		recs := recordsSince(l, topic, p, since)
+		s.counts[p] = len(recs)
+		s.total += len(recs)
+		if len(recs) > s.counts[s.top] || p == 0 {
+			s.top, s.topRecords = p, recs
+		}
+	}
+	if s.total > 0 {
+		s.skew = float64(s.counts[s.top]) * float64(n) / float64(s.total)
+	}
+	return s
+}
+
+// checkHotPartition reads the goal twice: over the last minute of the state,
+// and over the next minute, as the workloads running now would make it
+// (Session.ProducedAhead). A spread that is even only for now, because a burst of
+// other keys dilutes a skewed producer that still runs, is not the fix.
 func checkHotPartition(c *ctx) Result {
 	n := c.partitions("views")
-	counts := make([]int, n)
-	total := 0
-	since := c.log.Now() - hotWindowMs
-	for _, r := range c.allRecords("views") {
-		if r.Timestamp > since {
-			counts[r.partition]++
-			total++
-		}
+	now := c.log.Now()
+	last := spreadOf(c.log, "views", now-hotWindowMs)
+	if last.total < hotMinRecords {
+		return pending("views got %s in the last minute: keep a producer running so that the spread shows", plural(int64(last.total), "record"))
 	}
-	if total < hotMinRecords {
-		return pending("views got %s in the last minute: keep a producer running so that the spread shows", plural(int64(total), "record"))
-	}
-	top := 0
-	for p, k := range counts {
-		if k > counts[top] {
-			top = p
-		}
-	}
-	skew := float64(counts[top]) * float64(n) / float64(total)
-	if skew > hotMaxSkew {
-		key, keyCount := hottestKey(c, "views", top, since)
+	if last.skew > hotMaxSkew {
+		key, keyCount := hottestKey(last.topRecords)
 		return pending("in the last minute views/%d got %d%% of the records (skew %.1f; 1 is even), %d of them with key %s: every record of a key goes to the same partition",
-			top, counts[top]*100/total, skew, keyCount, key)
+			last.top, last.counts[last.top]*100/last.total, last.skew, keyCount, key)
+	}
+	ahead, err := c.s.ProducedAhead(hotWindowMs)
+	if err != nil {
+		return pending("the next minute of views cannot be foreseen: %v", err)
+	}
+	next := spreadOf(ahead, "views", now)
+	if next.total < hotMinRecords {
+		return pending("the last minute of views spreads evenly, but with the producers running now views would get %s in the next minute: keep a producer with well-spread keys running",
+			plural(int64(next.total), "record"))
+	}
+	if next.skew > hotMaxSkew {
+		key, keyCount := hottestKey(next.topRecords)
+		return pending("the last minute of views spreads evenly, but a producer with skewed keys still runs: in the next minute views/%d would get %d%% of the records (skew %.1f), %d of them with key %s. Stop it, or replace it with one keyed by user",
+			next.top, next.counts[next.top]*100/next.total, next.skew, keyCount, key)
 	}
 	v, ok := c.group("stats")
 	if !ok {
@@ -159,17 +190,17 @@ func checkHotPartition(c *ctx) Result {
 				plural(p.Lag, "record"), p.Partition)
 		}
 	}
-	return solved("over the last minute views spread %d records over %d partitions with skew %.2f, and stats is at most %d records behind on every partition.",
-		total, n, skew, hotMaxLag)
+	return solved("over the last minute views spread %d records over %d partitions with skew %.2f, the producers running now keep the skew at %.2f over the next minute, and stats is at most %d records behind on every partition.",
+		last.total, n, last.skew, next.skew, hotMaxLag)
 }
 
-// hottestKey returns the key with the most records in a partition since a
-// time, and how many it has; ties go to the smaller key.
-func hottestKey(c *ctx, topic string, partition int, since int64) (string, int) {
+// hottestKey returns the key with the most records, and how many it has;
+// ties go to the smaller key.
+func hottestKey(recs []core.Record) (string, int) {
 	counts := map[string]int{}
 	var keys []string
-	for _, r := range c.records(topic, partition) {
-		if r.Timestamp > since && r.HasKey {
+	for _, r := range recs {
+		if r.HasKey {
 			if counts[r.Key] == 0 {
 				keys = append(keys, r.Key)
 			}
@@ -194,7 +225,7 @@ var outOfOrder = Lesson{
 	Title: "Events out of order after a key change",
 	Text: []string{
 		"The orders topic was keyed by order id, so each order's events shared a partition and group shipping read them in order. To cure a hot partition, someone switched the key to a random id for every event.",
-		"Now one order's events land in different partitions. A consumer fetches its partitions one after another, and in a group with several consumers each partition goes its own pace, so shipping can be handed OrderUpdated before OrderCreated. It just was, for order-7: look at its deliveries.",
+		"Now one order's events land in different partitions. A consumer fetches its partitions one after another, and in a group with several consumers each partition goes its own pace, so shipping can be handed OrderUpdated before OrderCreated. It just was, for order-7, whose events went out with the random keys r-1137, r-3603 and r-1411: find them in the lanes (a record shows its value on hover), and see in shipping's latest deliveries which it read first.",
 		"Waiting between events does not help: once they are in different partitions, nothing orders them. Order is a property of one partition, so the events that must stay in order need one key. A random key buys spread by giving up order; the order id gives both, because there are many orders.",
 	},
 	Goal: "Produce the created, updated and shipped events of two new orders so that each order's events share a key and a partition, with a key per order so the load can spread, and let shipping read them in order.",
@@ -218,17 +249,17 @@ poll shipping s1
 commit shipping s1
 `,
 	Hints: []string{
-		"Look at the partitions order-7's events went to, and at the order in which shipping received them.",
-		"Random keys with a pause between events, as in `produce orders key=r-4425 value=order-8:created`, `advance 1s`, `produce orders key=r-4973 value=order-8:updated`, still put order-8's events in different partitions.",
-		"Key every event by its order: `produce orders key=order-8 value=order-8:created`, then updated and shipped; then order-9 the same way; then `poll shipping s1`.",
+		"Look at the partitions order-7's events went to (its records carry the keys r-1137, r-3603 and r-1411; a record shows its value on hover), and at the order of shipping's latest deliveries.",
+		"Random keys with a pause between events, producing order-8's created with the key `r-4425`, pressing +1 s, then its updated with the key `r-4973`, still put order-8's events in different partitions.",
+		"Key every event by its order: in Produce, type `order-8` as the key and `created` as the value and press Produce, then updated and shipped; then order-9 the same way; then press Poll on s1 in shipping.",
 		"One fixed key for every order would keep each order in order too, but would put all orders in one partition: the hot partition again.",
 	},
-	Solution: `produce orders key=order-8 value=order-8:created
-produce orders key=order-8 value=order-8:updated
-produce orders key=order-8 value=order-8:shipped
-produce orders key=order-9 value=order-9:created
-produce orders key=order-9 value=order-9:updated
-produce orders key=order-9 value=order-9:shipped
+	Solution: `produce orders key=order-8 value=created
+produce orders key=order-8 value=updated
+produce orders key=order-8 value=shipped
+produce orders key=order-9 value=created
+produce orders key=order-9 value=updated
+produce orders key=order-9 value=shipped
 poll shipping s1
 commit shipping s1
 `,
@@ -249,18 +280,26 @@ commit shipping s1
 	check: checkOutOfOrder,
 }
 
-// orderEvent reads a value such as "order-8:created".
-func orderEvent(value string) (order, event string, ok bool) {
-	order, event, ok = strings.Cut(value, ":")
-	return order, event, ok && order != "" && event != ""
+// orderEvent reads which order a record is an event of, and which event:
+// a value that names its order, such as "order-8:created" (the start's
+// records), or a lifecycle event as the value with the order as the key
+// (key=order-8 value=created). Either way of writing it is an order's event.
+func orderEvent(r core.Record) (order, event string, ok bool) {
+	if order, event, ok = strings.Cut(r.Value, ":"); ok && order != "" && event != "" {
+		return order, event, true
+	}
+	if r.HasKey && r.Key != "" && slices.Contains(lifecycle, r.Value) {
+		return r.Key, r.Value, true
+	}
+	return "", "", false
 }
 
-// ordersIn groups a topic's records by the order their value names.
+// ordersIn groups a topic's records by the order they are events of.
 func ordersIn(recs []placed) (map[string][]placed, []string) {
 	byOrder := map[string][]placed{}
 	var names []string
 	for _, r := range recs {
-		if order, _, ok := orderEvent(r.Value); ok {
+		if order, _, ok := orderEvent(r.Record); ok {
 			if _, seen := byOrder[order]; !seen {
 				names = append(names, order)
 			}
@@ -284,7 +323,7 @@ func checkOutOfOrder(c *ctx) Result {
 	if len(fresh) == 0 {
 		return pending("no new order yet: produce the created, updated and shipped events of order-8")
 	}
-	event := func(r placed) string { _, e, _ := orderEvent(r.Value); return e }
+	event := func(r placed) string { _, e, _ := orderEvent(r.Record); return e }
 	keyOf := map[string]string{}
 	for _, name := range fresh {
 		recs := byOrder[name]
@@ -332,7 +371,7 @@ func checkOutOfOrder(c *ctx) Result {
 func readInOrder(v core.GroupView, order string) string {
 	first := map[string]int{}
 	for i, d := range v.Deliveries {
-		if o, e, ok := orderEvent(d.Record.Value); ok && o == order {
+		if o, e, ok := orderEvent(d.Record); ok && o == order {
 			if _, seen := first[e]; !seen {
 				first[e] = i
 			}
@@ -374,9 +413,9 @@ poll ledger l1 max=3
 commit ledger l1
 `,
 	Hints: []string{
-		"Growing the topic in place, as in `partitions accounts count=3` and then `produce accounts key=alice value=withdrawal`, puts alice's withdrawal in partition 0 while her older events are in partition 1.",
-		"Drain first: `poll ledger l1` and `commit ledger l1` until ledger's lag on accounts is 0.",
-		"Then `topic accounts-v2 partitions=3`, `join ledger l1 topics=accounts,accounts-v2` (the member changes its subscription), `advance 3s`, produce the new events to accounts-v2, and poll ledger again.",
+		"Growing the topic in place, typing 3 in accounts' Partitions (new total) and pressing Add partitions, then producing alice's withdrawal, puts it in partition 0 while her older events are in partition 1.",
+		"Drain first: press Poll and Commit on l1 until ledger's lag on accounts is 0.",
+		"Then create the topic `accounts-v2` with 3 partitions in New topic, join ledger again as l1 with the topics `accounts,accounts-v2` (the member changes its subscription), press +1 s three times, produce the new events to accounts-v2, and poll ledger again.",
 	},
 	Solution: `poll ledger l1
 commit ledger l1

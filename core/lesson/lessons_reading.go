@@ -30,9 +30,9 @@ produce events value=logout
 truncate events/0 before=2
 `,
 	Hints: []string{
-		"Join a group and read: `join audit a1 topics=events`, `advance 3s` (the group's first rebalance), `poll audit a1`. Do the same with a second group, say search.",
-		"Polling once more, with a second `poll audit a1`, reads nothing new: a member goes on from its position. Going back means resetting the group's offsets.",
-		"A reset needs a group without active members: `leave audit a1`, `reset audit to-earliest topic=events`, then join again, `advance 3s` and poll.",
+		"Join a group and read: in Consumer groups, type the group `audit`, the member `a1` and the topic `events` and press Join, press +1 s three times (the group's first rebalance), then press Poll on a1. Do the same with a second group, say search.",
+		"Pressing a1's Poll once more reads nothing new: a member goes on from its position. Going back means resetting the group's offsets.",
+		"A reset needs a group without active members: press Leave on a1, then in audit's Reset offsets choose to-earliest, type `events` as the topic and press Reset; then join again, press +1 s three times and poll.",
 	},
 	Solution: `join audit a1 topics=events
 join search s1 topics=events
@@ -115,10 +115,10 @@ join billing b1 topics=orders
 advance 3s
 `,
 	Hints: []string{
-		"`poll billing b1 max=5` reads five records; `commit billing b1` stores offset 5 for orders/2.",
-		"Restart the consumer: `leave billing b1`, `join billing b1 topics=orders`, `advance 3s` for the rebalance, then `poll billing b1`.",
-		"Restarting without `commit billing b1` after `poll billing b1 max=5` makes the new b1 begin at offset 0 and read the five records again.",
-		"A second group: `join audit a1 topics=orders`, `advance 3s`, `poll audit a1`.",
+		"Press Poll on b1 with max 5: it reads five records; press Commit on b1 to store offset 5 for orders/2.",
+		"Restart the consumer: press Leave on b1, join billing again as b1 on orders with the join form, press +1 s three times for the rebalance, then press Poll on b1.",
+		"Restarting without pressing Commit on b1 after polling with max 5 makes the new b1 begin at offset 0 and read the five records again.",
+		"A second group: join group `audit` as member `a1` on orders, press +1 s three times, then press Poll on a1.",
 	},
 	Solution: `poll billing b1 max=5
 commit billing b1
@@ -231,9 +231,9 @@ join risky r2 topics=payments
 advance 3s
 `,
 	Hints: []string{
-		"`poll safe a1 max=3`, then `crash safe a1` before it commits. a2 takes over once a1's session times out: `advance 1m`, then `poll safe a2`.",
-		"Crashing after the commit, as in `commit safe a1` and then `crash safe a1`, redelivers nothing: the group had finished those records.",
-		"For risky: `poll risky r1 max=3`, `commit risky r1` (at-most-once: the commit comes before the processing), `crash risky r1`, `advance 1m`, `poll risky r2`.",
+		"Press Poll on a1 in safe with max 3, then Crash on a1 before it commits. a2 takes over once a1's session times out: press +1 m, then Poll on a2.",
+		"Crashing after the commit, pressing Commit on a1 and then Crash, redelivers nothing: the group had finished those records.",
+		"For risky: press Poll on r1 with max 3, Commit on r1 (at-most-once: the commit comes before the processing), Crash on r1, +1 m, then Poll on r2.",
 	},
 	Solution: `poll safe a1 max=3
 crash safe a1

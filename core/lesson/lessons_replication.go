@@ -33,10 +33,10 @@ produce orders key=order-2 value=created acks=1
 advance 1m
 `,
 	Hints: []string{
-		"Start with the loss: `produce orders key=order-3 value=created acks=1`, then at once `broker crash 1`. Broker 1 answered the producer as soon as it had the record; its followers fetch every 500ms and had not copied it yet.",
-		"Next, guard the writes: `config topic orders min.insync.replicas=2`. Broker 2 is then alone in the ISR (broker 1 is down, broker 3 cut off), so acks=all is refused until a second replica is in sync: `broker restart 1`, then `advance 1s` while it catches up and rejoins.",
-		"`produce orders key=order-4 value=created acks=all` and `advance 1s`: the record is acknowledged once brokers 1 and 2 both hold it. Then crash the leader, `broker crash 2`: broker 1 leads, with the record.",
-		"acks=all without min.insync.replicas=2 is not enough. Writing `produce orders key=order-4 value=created acks=all` right after broker 1's crash, then `broker crash 2`, loses the record: acks=all waited for the ISR, which was broker 2 alone, and the unclean election let broker 3, which missed the writes, lead.",
+		"Start with the loss: in Produce choose acks 1 and press Produce, then at once press crash on broker 1 under Brokers and replicas. Broker 1 answered the producer as soon as it had the record; its followers fetch every 500ms and had not copied it yet.",
+		"Next, guard the writes: in Topic configs choose orders, the Config min.insync.replicas and the Value 2, and press Set config. Broker 2 is then alone in the ISR (broker 1 is down, broker 3 cut off), so acks=all is refused until a second replica is in sync: press restart on broker 1, then +1 s while it catches up and rejoins.",
+		"In Produce choose acks all, press Produce and then +1 s: the record is acknowledged once brokers 1 and 2 both hold it. Then crash the leader, broker 2: broker 1 leads, with the record.",
+		"acks=all without min.insync.replicas=2 is not enough. Producing with acks all right after broker 1's crash, then crashing broker 2, loses the record: acks=all waited for the ISR, which was broker 2 alone, and the unclean election let broker 3, which missed the writes, lead.",
 	},
 	Solution: `produce orders key=order-3 value=created acks=1
 broker crash 1

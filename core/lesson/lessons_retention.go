@@ -31,9 +31,9 @@ consumer slow s1 rate=1/s max=1 commit
 advance 1m
 `,
 	Hints: []string{
-		"`config group slow lag.alert.ms=2m` raises an alert once slow's oldest unread record is 2 minutes old.",
-		"Advance a few minutes at a time (`advance 5m`) and watch slow's lag and its alert.",
-		"An alert such as `config group slow lag.alert.ms=2h` never fires in time: records older than 5 minutes are deleted, so slow loses records long before it is 2 hours behind.",
+		"In slow's card, type `2m` in lag alert (time) and press Set: slow then alerts once its oldest unread record is 2 minutes old.",
+		"Advance a few minutes at a time (type `5m` in Advance by and press Advance) and watch slow's lag and its alert.",
+		"An alert of `2h` in slow's lag alert (time) never fires in time: records older than 5 minutes are deleted, so slow loses records long before it is 2 hours behind.",
 		"Keep advancing until slow's position jumps: the lost-to-reset event counts the records it never read.",
 	},
 	Solution: `config group slow lag.alert.ms=2m
@@ -143,8 +143,8 @@ stop pay
 `,
 	Hints: []string{
 		"Compare the two groups' lag in records and in time.",
-		"An alert on records, as in `config group analytics lag.alert.records=1000` and the same for ledger, fires for analytics and not for ledger: the wrong way round.",
-		"Alert on time instead: `config group analytics lag.alert.ms=10m` and `config group ledger lag.alert.ms=10m`. A group with both settings alerts when either is reached; lag.alert.records=0 turns the records alert off.",
+		"An alert on records, typing `1000` in lag alert (records) of analytics and of ledger and pressing Set, fires for analytics and not for ledger: the wrong way round.",
+		"Alert on time instead: type `10m` in lag alert (time) of analytics and of ledger and press Set on each. A group with both settings alerts when either is reached; a lag alert (records) of 0 turns the records alert off.",
 	},
 	Solution: `config group analytics lag.alert.ms=10m
 config group ledger lag.alert.ms=10m
@@ -201,10 +201,10 @@ produce balances key=acct-1 value=90
 produce balances key=acct-3 value=75
 `,
 	Hints: []string{
-		"`produce balances key=acct-3 tombstone` writes a tombstone.",
-		"Setting the balance to nothing, as in `produce balances key=acct-3 value=\"\"`, leaves acct-3 in the table with an empty balance.",
-		"The cleaner skips the active segment (3 records a segment here): produce a few more updates so that the tombstone's segment rolls, then `compact balances`.",
-		"`join rebuild r1 topics=balances`, `advance 3s`, `poll rebuild r1`: its deliveries are the compacted log. To see the tombstone go too, `advance 1m` and compact again.",
+		"In Produce, type `acct-3` as the key, tick tombstone and press Produce: that writes a tombstone.",
+		"Setting the balance to nothing, producing acct-3 with an empty value, leaves acct-3 in the table with an empty balance.",
+		"The cleaner skips the active segment (3 records a segment here): produce a few more updates so that the tombstone's segment rolls, then press Compact now for balances.",
+		"Join group `rebuild` as member `r1` on balances, press +1 s three times, then Poll on r1: its deliveries are the compacted log. To see the tombstone go too, press +1 m and compact again.",
 	},
 	Solution: `produce balances key=acct-3 tombstone
 produce balances key=acct-2 value=45
@@ -329,8 +329,8 @@ produce logs value=warmup count=2
 `,
 	Hints: []string{
 		"Past 10 minutes the boot segment goes. The warmup records reach 10 minutes of age at 15 minutes; what could keep their segment alive after that?",
-		"Waiting long, as in `advance 20m`, deletes every segment, the warmup one included: nothing older than 10 minutes is left.",
-		"Put younger records in the warmup segment before it expires: `advance 4m`, `produce logs value=late count=2`, then `advance 8m`.",
+		"Waiting long, advancing by `20m`, deletes every segment, the warmup one included: nothing older than 10 minutes is left.",
+		"Put younger records in the warmup segment before it expires: advance by `4m`, produce two records with the value `late` (Count 2, no key), then advance by `8m`.",
 	},
 	Solution: `advance 4m
 produce logs value=late count=2

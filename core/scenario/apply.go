@@ -319,6 +319,7 @@ func (w *world) startProducer(c Command) error {
 	if err != nil {
 		return err
 	}
+	p.command = c.String()
 	w.loads = append(w.loads, p)
 	return nil
 }
@@ -331,6 +332,7 @@ func (w *world) startConsumer(c Command) error {
 	if err := w.checkMember(l.group, l.member); err != nil {
 		return err
 	}
+	l.command = c.String()
 	w.loads = append(w.loads, l)
 	return nil
 }

@@ -298,6 +298,48 @@ func CommandNames() []string {
 	return names
 }
 
+// CommandArgs lists what a command takes besides its plain positionals:
+// its name=value arguments and bare flags, by name, and for a positional
+// that is one of a few words (config topic|group, broker crash|...), each
+// word. Config names are not listed: TopicConfigNames and GroupConfigNames
+// list them.
+func CommandArgs(command string) []string {
+	s, ok := specByName[command]
+	if !ok {
+		return nil
+	}
+	var args []string
+	for _, p := range s.positional {
+		if p.kind == kindChoice {
+			args = append(args, p.choices...)
+		}
+	}
+	for _, n := range s.named {
+		args = append(args, n.name)
+	}
+	return append(args, s.flags...)
+}
+
+// GroupConfigNames lists the consumer group configs the language accepts,
+// sorted: what config group takes.
+func GroupConfigNames() []string {
+	names := make([]string, len(groupConfigs))
+	for i, c := range groupConfigs {
+		names[i] = c.name
+	}
+	return names
+}
+
+// TopicConfigNames lists the topic configs the language accepts, by
+// Kafka's names, sorted: what topic and config topic take.
+func TopicConfigNames() []string {
+	names := make([]string, len(topicConfigs))
+	for i, c := range topicConfigs {
+		names[i] = c.name
+	}
+	return names
+}
+
 // Usage returns the usage line of a command, or "" for an unknown one.
 func Usage(command string) string {
 	if s, ok := specByName[command]; ok {

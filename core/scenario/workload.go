@@ -30,8 +30,9 @@ type workload struct {
 	producer bool
 	name     string // producer: its name; consumer: "group member"
 	rate     Rate
-	start    int64 // virtual time the workload started
-	fired    int64 // actions done so far; the k-th is due at start + ceil(k*Per/Count)
+	command  string // the canonical line that started it, for the page
+	start    int64  // virtual time the workload started
+	fired    int64  // actions done so far; the k-th is due at start + ceil(k*Per/Count)
 
 	// producer
 	topic    string

@@ -1,0 +1,92 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+
+	"plog/core"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// BrokersForm sizes the cluster (brokers N, with replica.lag.time.max.ms,
+// the time a follower may lag before it leaves the ISR) and slows one
+// broker's followers to a pace (broker slow ID pace=N/s). The buttons of
+// each broker in ReplicaView do the rest.
+type BrokersForm struct {
+	app.Compo
+
+	Brokers  int   // the cluster's size
+	LagMaxMs int64 // replica.lag.time.max.ms
+
+	count, lagMax string // as typed; "" keeps the cluster's
+	slowID, pace  string
+}
+
+// The form's error names.
+const (
+	brokersControl    = "brokers"
+	brokerSlowControl = "broker-slow"
+)
+
+// OnInit suggests a pace.
+func (f *BrokersForm) OnInit() {
+	f.pace = defaultSlowPace
+}
+
+// BrokersLine writes the brokers command.
+func (f *BrokersForm) BrokersLine() (string, string) {
+	n := strings.TrimSpace(f.count)
+	if n == "" {
+		n = strconv.Itoa(f.Brokers)
+	}
+	if lag := strings.TrimSpace(f.lagMax); lag != "" {
+		return line("brokers", positional(n), named("replica.lag.time.max.ms", lag)), ""
+	}
+	return line("brokers", positional(n)), ""
+}
+
+// SlowLine writes the broker slow command.
+func (f *BrokersForm) SlowLine() (string, string) {
+	id, pace := strings.TrimSpace(f.slowID), strings.TrimSpace(f.pace)
+	if id == "" {
+		id = "1"
+	}
+	if pace == "" {
+		return "", "How fast may its followers copy? Write a pace such as 1/s."
+	}
+	return line("broker", positional("slow"), positional(id), named("pace", pace)), ""
+}
+
+// Render draws both forms.
+func (f *BrokersForm) Render() app.UI {
+	ids := make([]string, f.Brokers)
+	for i := range ids {
+		ids[i] = strconv.Itoa(i + 1)
+	}
+	return app.Section().Class("panel", "cluster").Aria("label", "the cluster").Body(
+		app.H2().Body(app.Text("Cluster "), &Help{Topic: "broker"}),
+		app.Form().ID("brokers-form").DataSet("command", "brokers").OnSubmit(submitLine(brokersControl, f.BrokersLine)).Body(
+			app.Div().Class("row").Body(
+				field("brokers-count", "Brokers", numberInput("brokers-count", &f.count, &f.Compo).Placeholder(strconv.Itoa(f.Brokers))),
+				field("brokers-lag", "replica.lag.time.max.ms", textInput("brokers-lag", &f.lagMax, &f.Compo,
+					"placeholder", core.FormatDuration(f.LagMaxMs))),
+				&Help{Topic: "isr"},
+			),
+			app.Button().Type("submit").ID("brokers-set").Text("Set brokers"),
+			&ControlError{Control: brokersControl},
+		),
+		app.Form().ID("broker-slow-form").DataSet("command", "broker").OnSubmit(submitLine(brokerSlowControl, f.SlowLine)).Body(
+			app.Div().Class("row").Body(
+				field("broker-slow-id", "Slow broker", app.Select().ID("broker-slow-id").Name("broker-slow-id").OnChange(f.ValueTo(&f.slowID)).Body(
+					app.Range(ids).Slice(func(i int) app.UI {
+						return app.Option().Value(ids[i]).Selected(ids[i] == f.slowID).Text("broker " + ids[i])
+					}),
+				)),
+				field("broker-slow-pace", "to (records a second)", textInput("broker-slow-pace", &f.pace, &f.Compo)),
+			),
+			app.Button().Type("submit").ID("broker-slow-go").Text("Slow"),
+			&ControlError{Control: brokerSlowControl},
+		),
+	)
+}
