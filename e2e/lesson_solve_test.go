@@ -376,9 +376,9 @@ var lessonSteps = map[string]func(x *learner){
 	"out-of-order": func(x *learner) {
 		for _, order := range []string{"order-8", "order-9"} {
 			for _, event := range []string{"created", "updated", "shipped"} {
-				// The value names the order and the event, as the
-				// start's events do.
-				x.produce("orders", order, order+":"+event, 1)
+				// The key names the order and the value the event, as
+				// a learner who has not read the hints writes them.
+				x.produce("orders", order, event, 1)
 			}
 		}
 		x.poll("shipping", "s1", 10)
