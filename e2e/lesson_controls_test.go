@@ -20,17 +20,17 @@ func (b *browser) lastLine(t *testing.T) string {
 	return strings.TrimSpace(b.text(t, "#timeline-script li:last-child .script-line"))
 }
 
-// learner follows a lesson through the page: after each gesture it checks
+// walk follows a lesson through the page: after each gesture it checks
 // that the timeline holds the lines the gesture sends and that the lesson
 // panel says what the goal's check says of the lines so far.
-type learner struct {
+type walk struct {
 	b     *browser
 	l     lesson.Lesson
 	lines []string
 }
 
 // did checks the gesture just made sent lines, and the panel's progress.
-func (r *learner) did(t *testing.T, lines ...string) lesson.Result {
+func (r *walk) did(t *testing.T, lines ...string) lesson.Result {
 	t.Helper()
 	r.lines = append(r.lines, lines...)
 	r.b.waitFor(t, fmt.Sprintf(`document.querySelector(".timeline").dataset.length === "%d"`, r.startLen(t)+len(r.lines)))
@@ -44,7 +44,7 @@ func (r *learner) did(t *testing.T, lines ...string) lesson.Result {
 }
 
 // startLen is how many commands the lesson's start holds.
-func (r *learner) startLen(t *testing.T) int {
+func (r *walk) startLen(t *testing.T) int {
 	t.Helper()
 	cmds, err := scenario.Parse(r.l.Script)
 	if err != nil {
@@ -54,7 +54,7 @@ func (r *learner) startLen(t *testing.T) int {
 }
 
 // openLesson opens a lesson from its start, as the lesson list's links do.
-func openLesson(t *testing.T, name string) *learner {
+func openLesson(t *testing.T, name string) *walk {
 	t.Helper()
 	l, err := lesson.Find(name)
 	if err != nil {
@@ -64,7 +64,7 @@ func openLesson(t *testing.T, name string) *learner {
 	b := newBrowser(t)
 	b.open(t, s.URL+"#lesson="+name)
 	b.waitCount(t, panel(name)+`[data-solved="false"]`, 1)
-	return &learner{b: b, l: l}
+	return &walk{b: b, l: l}
 }
 
 // replication: acks on the produce form, the brokers' buttons and the
