@@ -14,8 +14,9 @@ import (
 
 // A link carries a scenario in a URL fragment: "v1." followed by base64url
 // without padding of the raw DEFLATE (RFC 1951) of the canonical script in
-// UTF-8. Links are shared by strangers, so decoding trusts nothing: every
-// stage has a bound and a plain error.
+// UTF-8 (DecodeLink also reads the payload padded with '='). Links are
+// shared by strangers, so decoding trusts nothing: every stage has a bound
+// and a plain error.
 
 // LinkPrefix starts every version 1 link fragment.
 const LinkPrefix = "v1."
