@@ -87,8 +87,9 @@ func TestTopicNamedLikeAFlagKeepsItsRecords(t *testing.T) {
 	b.noErrors(t)
 }
 
-// A link whose payload carries base64's '=' padding, and one whose script
-// starts with a byte-order mark, open their scenarios.
+// A link whose payload carries base64's '=' padding, one that names a topic
+// tombstone without quotes (as links were written before), and one whose
+// script starts with a byte-order mark, open their scenarios.
 func TestPaddedAndByteOrderMarkedLinksOpen(t *testing.T) {
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
@@ -111,6 +112,12 @@ func TestPaddedAndByteOrderMarkedLinksOpen(t *testing.T) {
 	if got := b.position(t); got != "1/2" {
 		t.Errorf("a padded link with at=1 opened at %s", got)
 	}
+	// A link written before names spelled like flags were quoted.
+	unquoted := "topic tombstone partitions=2\nproduce tombstone key=a count=2\nproduce tombstone key=a tombstone\n"
+	b.reopen(t, srv.URL+linkOf(t, unquoted))
+	b.waitCount(t, `[data-topic=tombstone] [data-offset]`, 3)
+	checkLanes(t, b, unquoted)
+
 	bom := "\uFEFFtopic marked partitions=2\nproduce marked key=a count=2\n"
 	b.reopen(t, srv.URL+linkOf(t, bom))
 	b.waitCount(t, `[data-topic=marked][data-partition]`, 2)

@@ -98,3 +98,33 @@ func TestFlagWordNamesRoundTrip(t *testing.T) {
 		t.Fatalf("DecodeLink = %q, %v", got, err)
 	}
 }
+
+// Lines written before Format quoted such names (produce tombstone key=k,
+// in links and saved workspaces) read as the names they meant.
+func TestUnquotedFlagWordNamesStillRead(t *testing.T) {
+	for _, script := range flagWordScripts() {
+		cmds, err := Parse(script)
+		if err != nil {
+			t.Fatalf("%s: %v", script, err)
+		}
+		// The line as Format wrote it before: positionals quoted only
+		// where they would not read as one word.
+		var b strings.Builder
+		b.WriteString(cmds[0].Name)
+		for _, a := range cmds[0].Args {
+			b.WriteByte(' ')
+			switch {
+			case a.Flag:
+				b.WriteString(a.Name)
+			case a.Name == "":
+				b.WriteString(quoteIfNeeded(a.Value, true))
+			default:
+				b.WriteString(a.Name + "=" + quoteIfNeeded(a.Value, false))
+			}
+		}
+		old, err := Parse(b.String())
+		if err != nil || !old[0].Equal(cmds[0]) {
+			t.Errorf("%s reads as %v, %v; want %s", b.String(), old, err, cmds[0])
+		}
+	}
+}

@@ -344,7 +344,11 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 	var configs []Arg
 	for _, t := range toks[1:] {
 		if !t.named {
-			if len(positional) < len(spec.positional) && len(flags) == 0 && !isFlag(spec, t) {
+			// A bare word fills the next required positional even when
+			// it is spelled like a flag: flags come after the positionals,
+			// so produce tombstone key=k is a record for topic tombstone
+			// (as Format wrote such a line before it quoted the name).
+			if free := len(positional) < len(spec.positional) && len(flags) == 0; free && (!isFlag(spec, t) || !spec.positional[len(positional)].optional) {
 				ps := spec.positional[len(positional)]
 				v, err := canonicalValue(ps, t.value)
 				if err != nil {
