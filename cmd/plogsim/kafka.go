@@ -99,7 +99,8 @@ func runKafka(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	// Ctrl-C and SIGTERM stop the run; Run then deletes what it created,
-	// on deadlines of its own.
+	// on deadlines of its own. A second signal quits at once, as it would
+	// without this handler.
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	signals := make(chan os.Signal, 1)
@@ -108,7 +109,8 @@ func runKafka(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	go func() {
 		select {
 		case sig := <-signals:
-			fmt.Fprintf(stderr, "plogsim kafka: %v: stopping the run and deleting what it created (at most %s)\n", sig, 2**timeout)
+			signal.Stop(signals)
+			fmt.Fprintf(stderr, "plogsim kafka: %v: stopping the run and deleting what it created (at most %s; again to quit at once)\n", sig, 2**timeout)
 			cancel(fmt.Errorf("interrupted by %v", sig))
 		case <-ctx.Done():
 		}
