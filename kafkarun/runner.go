@@ -127,6 +127,7 @@ func randomPrefix() string {
 const (
 	maxTopicName   = 249
 	internalPrefix = "__"
+	internalTopics = `names starting with "__" are Kafka's internal topics (__consumer_offsets, __transaction_state, ...); choose another --prefix`
 )
 
 // checkPrefix refuses a prefix Kafka would refuse in a topic name, and one
@@ -138,7 +139,7 @@ func checkPrefix(prefix string) error {
 		}
 	}
 	if strings.HasPrefix(prefix, internalPrefix) {
-		return fmt.Errorf("prefix %q: names starting with %q are Kafka's internal topics (__consumer_offsets, __transaction_state, ...); choose another --prefix", prefix, internalPrefix)
+		return fmt.Errorf("prefix %q: %s", prefix, internalTopics)
 	}
 	if len(prefix) >= maxTopicName {
 		return fmt.Errorf("prefix %q is %d characters: Kafka's topic names hold at most %d, the script's name included", prefix, len(prefix), maxTopicName)
@@ -159,7 +160,7 @@ func checkTopicNames(cmds []scenario.Command, prefix string) error {
 		case len(name) > maxTopicName:
 			return fmt.Errorf("line %d: topic %s would be %s on the cluster, %d characters: Kafka's topic names hold at most %d; shorten the name or the --prefix", c.Line, c.Positional(0), name, len(name), maxTopicName)
 		case strings.HasPrefix(name, internalPrefix):
-			return fmt.Errorf("line %d: topic %s would be %s on the cluster: names starting with %q are Kafka's internal topics (__consumer_offsets, __transaction_state, ...); choose another --prefix", c.Line, c.Positional(0), name, internalPrefix)
+			return fmt.Errorf("line %d: topic %s would be %s on the cluster: %s", c.Line, c.Positional(0), name, internalTopics)
 		}
 	}
 	return nil
@@ -331,11 +332,12 @@ func (r *runner) close(keep bool) error {
 		ids := r.prefixed(r.groupNames)
 		resp, err := r.admin.DeleteGroups(ctx, ids...)
 		for _, id := range ids {
-			// A group that never got a commit or member may not
-			// exist: nothing to delete.
-			if g, ok := resp[id]; err == nil && (!ok || g.Err == nil || isGroupGone(g.Err)) {
-				continue
-			} else if err == nil {
+			g, ok := resp[id]
+			switch {
+			case err != nil: // the request failed: every group is left
+			case !ok || g.Err == nil || isGroupGone(g.Err):
+				continue // deleted, or never made: a group with no commit nor member
+			default:
 				problems = append(problems, fmt.Sprintf("group %s: %v", id, explain(g.Err)))
 			}
 			leftGroups = append(leftGroups, id)
@@ -348,9 +350,12 @@ func (r *runner) close(keep bool) error {
 		names := r.prefixed(r.created)
 		resp, err := r.admin.DeleteTopics(ctx, names...)
 		for _, name := range names {
-			if t, ok := resp[name]; err == nil && (!ok || t.Err == nil || errors.Is(t.Err, kerr.UnknownTopicOrPartition)) {
-				continue
-			} else if err == nil {
+			t, ok := resp[name]
+			switch {
+			case err != nil: // the request failed: every topic is left
+			case !ok || t.Err == nil || errors.Is(t.Err, kerr.UnknownTopicOrPartition):
+				continue // deleted, or gone already
+			default:
 				problems = append(problems, fmt.Sprintf("topic %s: %v", name, explain(t.Err)))
 			}
 			leftTopics = append(leftTopics, name)
