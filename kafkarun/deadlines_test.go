@@ -42,8 +42,8 @@ func startFreezable(t *testing.T, freezeAt kmsg.Key) *freezable {
 }
 
 // runFrozen runs script with short deadlines (3 s a command, 1 s to close
-// the members, 1 s to delete) and checks that it fails in time, saying
-// each of want.
+// the members, 1 s to delete) and checks that it fails in time (5 s, and
+// room for a busy machine), saying each of want.
 func runFrozen(t *testing.T, f *freezable, script string, want ...string) error {
 	t.Helper()
 	opts := testOptions(f.brokers)
@@ -53,7 +53,7 @@ func runFrozen(t *testing.T, f *freezable, script string, want ...string) error 
 	if err == nil {
 		t.Fatalf("Run on a frozen broker succeeded: %+v", res)
 	}
-	if took := time.Since(start); took > 8*time.Second {
+	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("the run took %s to fail on a frozen broker", took)
 	}
 	for _, w := range want {
@@ -111,19 +111,20 @@ func TestCancelledRunStopsAndCleansUp(t *testing.T) {
 	defer cancel(nil)
 	// Cancel as the member's poll starts to fetch: the group is formed,
 	// the topic has records.
+	var cancelled atomic.Int64
 	cluster.ControlKey(int16(kmsg.Fetch), func(kmsg.Request) (kmsg.Response, error, bool) {
+		cancelled.CompareAndSwap(0, time.Now().UnixNano())
 		cancel(errors.New("interrupted by a test"))
 		return nil, nil, false
 	})
 	opts := testOptions(brokers)
 	opts.Prefix = "stopped-"
-	start := time.Now()
 	_, err = Run(ctx, "topic orders\nproduce orders key=k count=3\njoin billing c1 topics=orders\nadvance 1s\npoll billing c1\ncommit billing c1\n", opts)
 	if err == nil || !strings.Contains(err.Error(), "the run was stopped (interrupted by a test)") {
 		t.Fatalf("want the run stopped, got %v", err)
 	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("a cancelled run took %s to stop", took)
+	if took := time.Since(time.Unix(0, cancelled.Load())); took > 3*time.Second {
+		t.Errorf("a cancelled run took %s to stop and clean up", took)
 	}
 	if got := topicsOn(t, brokers); len(got) != 0 {
 		t.Errorf("topics left after a cancelled run: %v", got)
