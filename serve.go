@@ -182,7 +182,7 @@ func clearPreviousSite(dir string) error {
 
 // handler describes the page to go-app. Every icon is a local file: go-app
 // falls back to icons on GitHub for any field left empty.
-func handler(cfg siteConfig, version string) *app.Handler {
+func handler(cfg siteConfig, version string, staticResources []string) *app.Handler {
 	resources := app.LocalDir("")
 	if cfg.Prefix != "/" {
 		resources = app.CustomProvider("", cfg.Prefix)
@@ -210,7 +210,9 @@ func handler(cfg siteConfig, version string) *app.Handler {
 		Scripts: []string{"/web/static/storage-guard.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js"},
 		// go-app caches the site's root without its trailing slash; under a
 		// sub-path the page is fetched as /plog/, which must be cached too.
-		CacheableResources: []string{"/web/static/icon.svg", cfg.Prefix},
+		// Every file of web/static is cached, so that the embedding example
+		// (embed.html) opens offline as the page does.
+		CacheableResources: append(staticResources, cfg.Prefix),
 		RawHeaders: []string{
 			`<meta http-equiv="Content-Security-Policy" content="` + contentSecurityPolicy + `">`,
 			// Chat apps show og:image large only when asked to.
@@ -249,8 +251,20 @@ const contentSecurityPolicy = "default-src 'self'; " +
 // writePages has go-app write the HTML page, app.js, the service worker and
 // the manifest, then corrects what go-app gets wrong for a static site.
 func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) error {
-	if err := app.GenerateStaticWebsite(cfg.Out, handler(cfg, version)); err != nil {
+	static, err := siteFiles(cfg.Static)
+	if err != nil {
+		return fmt.Errorf("listing static files: %w", err)
+	}
+	for i, rel := range static {
+		static[i] = "/web/static/" + rel
+	}
+	if err := app.GenerateStaticWebsite(cfg.Out, handler(cfg, version, static)); err != nil {
 		return fmt.Errorf("generating the site: %w", err)
+	}
+	if err := editFile(filepath.Join(cfg.Out, "app-worker.js"), func(js string) (string, error) {
+		return answerEveryAddressOfThePage(js, cfg.Prefix)
+	}); err != nil {
+		return err
 	}
 	if err := os.WriteFile(filepath.Join(cfg.Out, "wasm_exec.js"), wasmExec, 0o644); err != nil {
 		return err
@@ -290,6 +304,35 @@ func measureProgressAgainstRawSize(js string, wasmSize int) (string, error) {
 	}
 	return strings.Replace(js, goappProgressTotal,
 		"const total = "+strconv.Itoa(wasmSize)+"; // plog: the raw size of app.wasm, whatever the transfer encoding", 1), nil
+}
+
+// goappWorkerMatch is the line of go-app's app-worker.js that looks a
+// request up in the cache: by its exact URL, query string included.
+const goappWorkerMatch = "caches.match(event.request).then((response) => {"
+
+// answerEveryAddressOfThePage makes the service worker answer, offline, every
+// address the page is opened at: the prefix, prefix + "index.html", either with
+// a query string (a link shared with ?utm_source=… appended). go-app's worker
+// matches the cache by the exact URL and so fails at all but the prefix
+// itself. Other files are matched without their query string too.
+func answerEveryAddressOfThePage(js, prefix string) (string, error) {
+	if n := strings.Count(js, goappWorkerMatch); n != 1 {
+		return "", fmt.Errorf("go-app's app-worker.js has %d copies of %q, want 1: its worker changed, revisit the offline fix", n, goappWorkerMatch)
+	}
+	js = strings.Replace(js, goappWorkerMatch, "plogCached(event.request).then((response) => {", 1)
+	return js + `
+// plog: the page is one file, whatever the query string and whether it is
+// asked for as index.html; other files are matched without their query.
+const plogPage = ` + strconv.Quote(prefix) + `;
+function plogCached(request) {
+  const url = new URL(request.url);
+  if (request.method === "GET" && url.origin === self.location.origin &&
+      (url.pathname === plogPage || url.pathname === plogPage + "index.html")) {
+    return caches.match(plogPage);
+  }
+  return caches.match(request, { ignoreSearch: true });
+}
+`, nil
 }
 
 var (
@@ -472,7 +515,7 @@ func serve(addr, dir, prefix string) error {
 	// Tests and scripts read this line to learn the port.
 	fmt.Printf("plog: serving %s on http://%s%s\n", dir, ln.Addr(), prefix)
 
-	srv := &http.Server{Handler: site, ReadHeaderTimeout: 10 * time.Second}
+	srv := newHTTPServer(site)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -486,6 +529,62 @@ func serve(addr, dir, prefix string) error {
 	}
 	return nil
 }
+
+// The server's deadlines. A client gets 10 s to send its request's headers
+// and 30 s for the whole request (the site takes GET and HEAD only); an idle
+// keep-alive connection is closed after 60 s. A response may take 10 minutes,
+// time for the raw 11.5 MB wasm at 20 KB/s (its brotli copy, 2.3 MB, at
+// 4 KB/s), but a client that takes nothing for 30 s is dropped: one that
+// never reads would hold its connection and its file open for the 10
+// minutes. Each write must go through within stallTimeout.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 10 * time.Minute
+	idleTimeout       = 60 * time.Second
+)
+
+// stallTimeout is how long one write of a response may wait for the client
+// to take it (a variable for the tests).
+var stallTimeout = 30 * time.Second
+
+// newHTTPServer serves handler with the server's deadlines.
+func newHTTPServer(handler http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           stallGuard(handler),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+	}
+}
+
+// stallGuard gives each write of a response stallTimeout to go through,
+// within the response's writeTimeout.
+func stallGuard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(&stallWriter{ResponseWriter: w, rc: http.NewResponseController(w), end: time.Now().Add(writeTimeout)}, r)
+	})
+}
+
+// stallWriter moves the connection's write deadline before each write.
+type stallWriter struct {
+	http.ResponseWriter
+	rc  *http.ResponseController
+	end time.Time
+}
+
+func (w *stallWriter) Write(b []byte) (int, error) {
+	deadline := time.Now().Add(stallTimeout)
+	if deadline.After(w.end) {
+		deadline = w.end
+	}
+	w.rc.SetWriteDeadline(deadline)
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *stallWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // siteServer serves a generated site like a careful static host.
 type siteServer struct {

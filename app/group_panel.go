@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -100,11 +101,11 @@ func groupControl(group string, parts ...string) string {
 }
 
 // word writes a value as one word of a scenario line, quoted when it would
-// otherwise read as something else, so that what a learner types can only
-// ever be one argument.
+// otherwise read as something else (a flag word such as to-earliest among
+// them), so that what a learner types can only ever be one argument.
 func word(v string) string {
-	if v == "" {
-		return `""`
+	if v == "" || slices.Contains(scenario.FlagWords(), v) {
+		return strconv.Quote(v)
 	}
 	for _, c := range v {
 		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._-/,", c)

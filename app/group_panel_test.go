@@ -218,6 +218,28 @@ func TestGroupControlsSayWhatIsWrongWithTheirInput(t *testing.T) {
 	}
 }
 
+// A group or member named like a flag word (to-earliest, commit) stays a
+// name in the lines the controls write.
+func TestGroupControlsQuoteFlagWords(t *testing.T) {
+	for _, w := range scenario.FlagWords() {
+		r := &GroupResetForm{Group: w, mode: "to-earliest"}
+		m := &GroupMember{Group: w}
+		m.Member.ID = w
+		commit, _ := m.line("commit")
+		reset, _ := r.resetLine()
+		for _, line := range []string{reset, commit, "consumer " + word(w) + " " + word(w) + " rate=1/s commit"} {
+			cmds, err := scenario.Parse(line)
+			if err != nil {
+				t.Errorf("%s: %v", line, err)
+				continue
+			}
+			if cmds[0].Positional(0) != w {
+				t.Errorf("%s: the group reads as %q", line, cmds[0].Positional(0))
+			}
+		}
+	}
+}
+
 func TestNextMemberID(t *testing.T) {
 	for id, want := range map[string]string{"c1": "c2", "c9": "c10", "worker": "worker2", "a-07": "a-8", "": "2"} {
 		if got := nextMemberID(id); got != want {

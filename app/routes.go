@@ -10,7 +10,11 @@ package app
 import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
 // Routes registers the page's paths with go-app. The playground is a single
-// page; the scenario lives in the URL fragment, not in the path.
+// page; the scenario lives in the URL fragment, not in the path. It is also
+// opened as index.html, the file that holds it (a host's address for it,
+// or a link copied from one): a pattern route, which the site generator
+// does not render again into the same file.
 func Routes() {
 	app.Route("/", &Playground{})
+	app.RouteWithRegexp(`^/index\.html$`, &Playground{})
 }

@@ -190,13 +190,7 @@ func TestShareTooLongOffersAFileThatOpensAgain(t *testing.T) {
 
 	// A file dropped on the page opens too.
 	dropped := "topic dropped partitions=3\nproduce dropped key=k value=v count=2\n"
-	eval[bool](t, b, `(() => {
-		const dt = new DataTransfer();
-		dt.items.add(new File([`+js(dropped)+`], "dropped.plog", {type: "text/plain"}));
-		for (const type of ["dragenter", "dragover", "drop"]) {
-			document.body.dispatchEvent(new DragEvent(type, {dataTransfer: dt, bubbles: true, cancelable: true}));
-		}
-		return true })()`)
+	b.dropFile(t, "dropped.plog", dropped)
 	b.waitCount(t, "[data-topic=dropped][data-partition]", 3)
 	checkLanes(t, b, dropped)
 

@@ -181,6 +181,31 @@ func TestOfflineAfterFirstVisitAtRoot(t *testing.T) {
 	checkLanes(t, b, ordersScenario)
 }
 
+// Offline, the page opens at every address it is shared under: as
+// index.html, with a query string a chat app or a mailing added, and the
+// embedding example with its frames.
+func TestOfflinePageOpensAtEveryAddress(t *testing.T) {
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.open(t, srv.URL+"index.html"+linkOf(t, ordersScenario))
+	checkLanes(t, b, ordersScenario)
+	b.waitServiceWorker(t)
+	srv.stop()
+	if _, err := http.Get(srv.URL); err == nil {
+		t.Fatal("the server still answers after it was stopped")
+	}
+	for _, address := range []string{"index.html", "?utm_source=chat", "index.html?utm_source=mail&utm_medium=email"} {
+		b.reopen(t, srv.URL+address+linkOf(t, ordersScenario))
+		checkLanes(t, b, ordersScenario)
+	}
+	b.do(t, chromedp.Navigate("about:blank"))
+	b.do(t, chromedp.Navigate(srv.URL+"web/static/embed.html"))
+	for _, frame := range []string{"scenario-keys", "scenario-groups"} {
+		eval[bool](t, b, `(document.getElementById(`+js(frame)+`).scrollIntoView(), true)`)
+		b.waitInFrame(t, frame, `doc.querySelector('main[data-ready="true"] [data-topic][data-partition]')`)
+	}
+}
+
 func TestSubPathOnPlainStaticServerWorksOffline(t *testing.T) {
 	srv := startPlainServer(t, build.subSite, subPath)
 	b := newBrowser(t)
@@ -194,6 +219,8 @@ func TestSubPathOnPlainStaticServerWorksOffline(t *testing.T) {
 	if got := eval[string](t, b, `location.pathname`); got != subPath {
 		t.Errorf("offline page is at %q, want %q", got, subPath)
 	}
+	checkLanes(t, b, ordersScenario)
+	b.reopen(t, srv.URL+"index.html?utm_source=chat"+linkOf(t, ordersScenario))
 	checkLanes(t, b, ordersScenario)
 }
 

@@ -6,7 +6,13 @@
 // Everything the run creates lives under a prefix (topics and group ids
 // start with it), so it never touches other topics or groups; at the end it
 // deletes what it created, unless told to keep it. When the run fails part
-// way, it deletes what it created whatever it was told.
+// way, or is stopped (its context cancelled), it deletes what it created
+// whatever it was told, on deadlines of its own; what it could not delete,
+// its error (a LeftBehindError) lists with the Kafka commands that delete
+// it. Every wait on the cluster has a deadline (see Options.WaitTimeout):
+// a broker that stops answering fails the run at the command it stopped
+// in, and the run creates no topic that Kafka would refuse (a name longer
+// than 249 characters once prefixed) or read as its own (starting "__").
 //
 // How each command runs on the cluster:
 //

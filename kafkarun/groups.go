@@ -58,14 +58,13 @@ type member struct {
 	positions map[tp]int64 // next offset to read, as the Java consumer keeps them
 }
 
-// closeMembers closes the members' clients and returns the instance ids
-// of the static members, live or gone, which the broker keeps until their
-// sessions time out.
-func (g *groupRun) closeMembers() []string {
-	var static []string
+// closeMembers takes the members out of the group run and returns their
+// clients, to close, and the instance ids of the static members, live or
+// gone, which the broker keeps until their sessions time out.
+func (g *groupRun) closeMembers() (clients []*kgo.Client, static []string) {
 	for _, name := range slices.Sorted(maps.Keys(g.members)) {
 		m := g.members[name]
-		m.client.Close()
+		clients = append(clients, m.client)
 		if m.instance != "" {
 			g.goneStatic[name] = m.instance
 		}
@@ -74,7 +73,7 @@ func (g *groupRun) closeMembers() []string {
 	for _, name := range slices.Sorted(maps.Keys(g.goneStatic)) {
 		static = append(static, g.goneStatic[name])
 	}
-	return static
+	return clients, static
 }
 
 func (g *groupRun) liveNames() []string {
@@ -132,12 +131,11 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 		// Close sends LeaveGroup, except for a static member; a real
 		// crash would send nothing and the broker would notice after
 		// session.timeout.ms (markAfter notes the difference).
-		m.client.Close()
 		delete(g.members, name)
 		if m.instance != "" {
 			g.goneStatic[name] = m.instance
 		}
-		return nil
+		return within(ctx, func() error { closeClient(ctx, m.client); return nil })
 	case "poll":
 		max := 500 // Kafka's max.poll.records
 		if _, ok := c.Value("max"); ok {
@@ -510,19 +508,26 @@ func (r *runner) commitThrough(ctx context.Context, client *kgo.Client, offsets 
 		request[topic][int32(t.partition)] = kgo.EpochOffset{Epoch: -1, Offset: offset}
 	}
 	var commitErr error
-	client.CommitOffsetsSync(ctx, request, func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
-		if err != nil {
-			commitErr = err
-			return
-		}
-		for _, t := range resp.Topics {
-			for _, p := range t.Partitions {
-				if err := kerr.ErrorForCode(p.ErrorCode); err != nil {
-					commitErr = fmt.Errorf("committing %s/%d: %w", t.Topic, p.Partition, err)
+	// The commit waits for a rebalance in progress, which a frozen broker
+	// never ends.
+	if err := within(ctx, func() error {
+		client.CommitOffsetsSync(ctx, request, func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
+			if err != nil {
+				commitErr = err
+				return
+			}
+			for _, t := range resp.Topics {
+				for _, p := range t.Partitions {
+					if err := kerr.ErrorForCode(p.ErrorCode); err != nil {
+						commitErr = fmt.Errorf("committing %s/%d: %w", t.Topic, p.Partition, err)
+					}
 				}
 			}
-		}
-	})
+		})
+		return nil
+	}); err != nil {
+		return err
+	}
 	return commitErr
 }
 

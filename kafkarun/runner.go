@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"
 
@@ -30,7 +32,12 @@ type Options struct {
 	// DialTimeout bounds connecting to a broker (default 5s).
 	DialTimeout time.Duration
 	// WaitTimeout bounds each wait on the cluster: a group settling, a poll
-	// filling, the records being read back (default 15s).
+	// filling, the records being read back (default 15s). It also sets the
+	// run's other deadlines: one command may take 3 × WaitTimeout on the
+	// cluster in all (a poll settles its group, then waits for records),
+	// and the cleanup WaitTimeout to close the members and WaitTimeout to
+	// delete what the run created. A frozen broker fails the run at the
+	// command it froze in, within its deadline.
 	WaitTimeout time.Duration
 	// ClientOpts are added to every client the run makes: TLS, SASL, a
 	// logger.
@@ -81,6 +88,9 @@ func Run(ctx context.Context, script string, opts Options) (*Result, error) {
 	if err := checkPrefix(opts.Prefix); err != nil {
 		return nil, err
 	}
+	if err := checkTopicNames(cmds, opts.Prefix); err != nil {
+		return nil, err
+	}
 
 	r, err := newRunner(ctx, opts)
 	if err != nil {
@@ -88,8 +98,10 @@ func Run(ctx context.Context, script string, opts Options) (*Result, error) {
 	}
 	res, err := r.run(ctx, cmds)
 	keep := err == nil && opts.Keep
-	if cerr := r.close(keep); cerr != nil && err == nil {
-		err = cerr
+	// The cleanup runs on its own deadlines, whatever became of ctx: a
+	// run stopped by Ctrl-C still deletes what it created.
+	if cerr := r.close(keep); cerr != nil {
+		err = errors.Join(err, cerr)
 	}
 	if err != nil {
 		return nil, err
@@ -105,11 +117,50 @@ func randomPrefix() string {
 	return "plog-" + hex.EncodeToString(b[:]) + "-"
 }
 
-// checkPrefix refuses a prefix Kafka would refuse in a topic name.
+// Kafka's rules for topic names, as Kafka 4.x's
+// org.apache.kafka.common.internals.Topic has them: at most
+// MAX_NAME_LENGTH = 249 characters of [a-zA-Z0-9._-]; its internal topics
+// (INTERNAL_TOPICS: __consumer_offsets, __transaction_state,
+// __share_group_state, and the KRaft log __cluster_metadata) all start
+// with "__", so the run creates no topic whose name does: one it created
+// and deleted could be one of them.
+const (
+	maxTopicName   = 249
+	internalPrefix = "__"
+	internalTopics = `names starting with "__" are Kafka's internal topics (__consumer_offsets, __transaction_state, ...); choose another --prefix`
+)
+
+// checkPrefix refuses a prefix Kafka would refuse in a topic name, and one
+// that starts every name like Kafka's internal topics.
 func checkPrefix(prefix string) error {
 	for _, c := range prefix {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
 			return fmt.Errorf("prefix %q: topic names may hold only letters, digits, '.', '_' and '-'", prefix)
+		}
+	}
+	if strings.HasPrefix(prefix, internalPrefix) {
+		return fmt.Errorf("prefix %q: %s", prefix, internalTopics)
+	}
+	if len(prefix) >= maxTopicName {
+		return fmt.Errorf("prefix %q is %d characters: Kafka's topic names hold at most %d, the script's name included", prefix, len(prefix), maxTopicName)
+	}
+	return nil
+}
+
+// checkTopicNames refuses, before anything is created, a script whose
+// topic names, once prefixed, Kafka would refuse (longer than 249
+// characters) or would read as its own (starting with "__").
+func checkTopicNames(cmds []scenario.Command, prefix string) error {
+	for _, c := range cmds {
+		if c.Name != "topic" {
+			continue
+		}
+		name := prefix + c.Positional(0)
+		switch {
+		case len(name) > maxTopicName:
+			return fmt.Errorf("line %d: topic %s would be %s on the cluster, %d characters: Kafka's topic names hold at most %d; shorten the name or the --prefix", c.Line, c.Positional(0), name, len(name), maxTopicName)
+		case strings.HasPrefix(name, internalPrefix):
+			return fmt.Errorf("line %d: topic %s would be %s on the cluster: %s", c.Line, c.Positional(0), name, internalTopics)
 		}
 	}
 	return nil
@@ -183,20 +234,27 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 			return nil, fmt.Errorf("line %d: %s: the playground refused it on replay: %v", c.Line, c, err)
 		}
 		r.markAfter(c, events)
-		if err := r.apply(ctx, c); err != nil {
-			return nil, fmt.Errorf("line %d: %s: %v", c.Line, c, explain(err))
+		if err := r.step(ctx, fmt.Sprintf("line %d: %s", c.Line, c), func(ctx context.Context) error {
+			return r.apply(ctx, c)
+		}); err != nil {
+			return nil, err
 		}
 	}
 	for _, name := range r.groupNames {
 		if g := r.groups[name]; len(g.members) > 0 {
-			if err := r.settle(ctx, g); err != nil {
-				return nil, fmt.Errorf("at the end of the script: %v", explain(err))
+			if err := r.step(ctx, "at the end of the script", func(ctx context.Context) error {
+				return r.settle(ctx, g)
+			}); err != nil {
+				return nil, err
 			}
 		}
 	}
-	cluster, err := r.readState(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("reading the cluster's state: %v", explain(err))
+	var cluster scenario.State
+	if err := r.step(ctx, "reading the cluster's state", func(ctx context.Context) (err error) {
+		cluster, err = r.readState(ctx)
+		return err
+	}); err != nil {
+		return nil, err
 	}
 	prediction := scenario.Snapshot(r.session.Log())
 	return &Result{
@@ -207,20 +265,60 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 	}, nil
 }
 
-// close stops every client and, unless keep, deletes the groups and topics
-// the run created.
-func (r *runner) close(keep bool) error {
-	static := map[string][]string{}
-	for _, name := range r.groupNames {
-		static[name] = r.groups[name].closeMembers()
+// stepTimeout is the most one command may take on the cluster: a poll
+// waits for its group to settle, then for its records, each up to
+// WaitTimeout, with requests around them.
+func (r *runner) stepTimeout() time.Duration { return 3 * r.opts.WaitTimeout }
+
+// step runs one step of the run under its deadline. Its error says what
+// the step was, and whether the cluster stopped answering or the run was
+// stopped (ctx cancelled, by Ctrl-C in plogsim).
+func (r *runner) step(ctx context.Context, what string, f func(context.Context) error) error {
+	stepCtx, cancel := context.WithTimeout(ctx, r.stepTimeout())
+	defer cancel()
+	err := f(stepCtx)
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s: the run was stopped (%v)", what, context.Cause(ctx))
+	case err != nil && stepCtx.Err() != nil:
+		return fmt.Errorf("%s: the cluster did not answer within %s: is a broker down or frozen? (%v)", what, r.stepTimeout(), explain(err))
+	case err != nil:
+		return fmt.Errorf("%s: %v", what, explain(err))
 	}
+	return nil
+}
+
+// within runs f, a call that may not return while a broker is frozen
+// whatever its context says (franz-go's ProduceSync waits for the answer to
+// a batch it has sent; Close waits for the group to be left), and stops
+// waiting for it when ctx is done. f then finishes in the background, at
+// the latest when the run closes its clients.
+func within(ctx context.Context, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// close stops every client and, unless keep, deletes the groups and topics
+// the run created. It has its own deadlines, WaitTimeout to close the
+// members and WaitTimeout to delete. What it cannot delete, its error
+// names, with the commands that delete it.
+func (r *runner) close(keep bool) error {
+	closing, cancelClosing := context.WithTimeout(context.Background(), r.opts.WaitTimeout)
+	defer cancelClosing()
+	static := r.closeGroups(closing)
 	defer r.base.Close()
 	if keep {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), r.opts.WaitTimeout)
 	defer cancel()
-	var problems []string
+	var problems, leftTopics, leftGroups []string
 	for _, name := range r.groupNames {
 		// Static members send no LeaveGroup; a group that still has
 		// them cannot be deleted, so remove them as an admin does.
@@ -231,36 +329,104 @@ func (r *runner) close(keep bool) error {
 		}
 	}
 	if len(r.groupNames) > 0 {
-		ids := make([]string, len(r.groupNames))
-		for i, name := range r.groupNames {
-			ids[i] = r.opts.Prefix + name
-		}
+		ids := r.prefixed(r.groupNames)
 		resp, err := r.admin.DeleteGroups(ctx, ids...)
-		if err == nil {
-			for _, id := range ids {
-				// A group that never got a commit or member may not
-				// exist: nothing to delete.
-				if g, ok := resp[id]; ok && g.Err != nil && !isGroupGone(g.Err) {
-					problems = append(problems, fmt.Sprintf("group %s: %v", id, explain(g.Err)))
-				}
+		for _, id := range ids {
+			g, ok := resp[id]
+			switch {
+			case err != nil: // the request failed: every group is left
+			case !ok || g.Err == nil || isGroupGone(g.Err):
+				continue // deleted, or never made: a group with no commit nor member
+			default:
+				problems = append(problems, fmt.Sprintf("group %s: %v", id, explain(g.Err)))
 			}
-		} else {
+			leftGroups = append(leftGroups, id)
+		}
+		if err != nil {
 			problems = append(problems, fmt.Sprintf("groups: %v", explain(err)))
 		}
 	}
 	if len(r.created) > 0 {
-		resp, err := r.admin.DeleteTopics(ctx, r.prefixed(r.created)...)
-		if err == nil {
-			err = resp.Error()
+		names := r.prefixed(r.created)
+		resp, err := r.admin.DeleteTopics(ctx, names...)
+		for _, name := range names {
+			t, ok := resp[name]
+			switch {
+			case err != nil: // the request failed: every topic is left
+			case !ok || t.Err == nil || errors.Is(t.Err, kerr.UnknownTopicOrPartition):
+				continue // deleted, or gone already
+			default:
+				problems = append(problems, fmt.Sprintf("topic %s: %v", name, explain(t.Err)))
+			}
+			leftTopics = append(leftTopics, name)
 		}
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("topics: %v", explain(err)))
 		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("could not delete what the run created (prefix %s): %s", r.opts.Prefix, strings.Join(problems, "; "))
+		return &LeftBehindError{Brokers: r.opts.Brokers, Topics: leftTopics, Groups: leftGroups, Problems: problems}
 	}
 	return nil
+}
+
+// closeGroups closes every member's client, all at once, leaving their
+// groups, until ctx is done: a member whose broker is frozen would wait
+// for its LeaveGroup forever. It returns the instance ids of each group's
+// static members, which the broker keeps until their sessions time out.
+func (r *runner) closeGroups(ctx context.Context) map[string][]string {
+	static := map[string][]string{}
+	var closing []*kgo.Client
+	for _, name := range r.groupNames {
+		clients, ids := r.groups[name].closeMembers()
+		closing = append(closing, clients...)
+		static[name] = ids
+	}
+	var wg sync.WaitGroup
+	for _, c := range closing {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			closeClient(ctx, c)
+		}()
+	}
+	within(ctx, func() error { wg.Wait(); return nil })
+	return static
+}
+
+// closeClient leaves the client's group within ctx, then closes it: with
+// the leave given up, Close does not wait for it.
+func closeClient(ctx context.Context, c *kgo.Client) {
+	c.LeaveGroupContext(ctx)
+	c.Close()
+}
+
+// LeftBehindError is a cleanup that could not delete all the run created.
+// Its text names what is left and the Kafka commands that delete it.
+type LeftBehindError struct {
+	Brokers        []string
+	Topics, Groups []string // the names on the cluster, prefixed
+	Problems       []string // what went wrong, for each
+}
+
+func (e *LeftBehindError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "could not delete all the run created: %s", strings.Join(e.Problems, "; "))
+	if len(e.Topics)+len(e.Groups) == 0 {
+		return b.String()
+	}
+	server := strings.Join(e.Brokers, ",")
+	b.WriteString("\nleft on the cluster, to delete by hand once it answers:")
+	for _, t := range e.Topics {
+		fmt.Fprintf(&b, "\n  kafka-topics.sh --bootstrap-server %s --delete --topic %s", server, t)
+	}
+	for _, g := range e.Groups {
+		fmt.Fprintf(&b, "\n  kafka-consumer-groups.sh --bootstrap-server %s --delete --group %s", server, g)
+	}
+	if len(e.Groups) > 0 {
+		b.WriteString("\n(a group whose members are still listed can be deleted once their session.timeout.ms has passed)")
+	}
+	return b.String()
 }
 
 func (r *runner) prefixed(names []string) []string {

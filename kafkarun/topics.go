@@ -182,8 +182,6 @@ func (r *runner) waitFor(ctx context.Context, what string, done func() (bool, er
 // in the script, or round-robin) in its Context.
 type placedKey struct{}
 
-var placed = context.WithValue(context.Background(), placedKey{}, true)
-
 func isPlaced(r *kgo.Record) bool {
 	return r.Context != nil && r.Context.Value(placedKey{}) != nil
 }
@@ -222,6 +220,9 @@ func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 	if err != nil {
 		return err
 	}
+	// A record's context is the command's, so that its deadline fails
+	// the records that were not sent.
+	placed := context.WithValue(ctx, placedKey{}, true)
 	records := make([]*kgo.Record, count)
 	for i := range records {
 		rec := &kgo.Record{Topic: r.opts.Prefix + topic}
@@ -242,7 +243,7 @@ func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 		}
 		records[i] = rec
 	}
-	if err := r.base.ProduceSync(ctx, records...).FirstErr(); err != nil {
+	if err := within(ctx, func() error { return r.base.ProduceSync(ctx, records...).FirstErr() }); err != nil {
 		return fmt.Errorf("producing to %s: %w", r.opts.Prefix+topic, err)
 	}
 	return nil

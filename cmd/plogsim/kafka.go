@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"plog/core/scenario"
@@ -28,7 +29,8 @@ flags:
   --prefix P            prefix of the run's topics and group ids (default plog-<random>-)
   --keep                leave the topics and groups on the cluster afterwards
   --json                print cluster, playground and comparison as JSON
-  --timeout D           longest wait for a group to settle or a poll to fill (default 15s)
+  --timeout D           longest wait for a group to settle or a poll to fill (default 15s);
+                        a command gets 3 times it on the cluster, the cleanup twice it
   --dial-timeout D      longest wait to connect to a broker (default 5s)
   --tls                 connect over TLS
   --sasl-mechanism M    plain, scram-sha-256 or scram-sha-512
@@ -96,9 +98,23 @@ func runKafka(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opts.ClientOpts = append(opts.ClientOpts, auth)
 	}
 
-	// Ctrl-C stops the run; Run then deletes what it created.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	// Ctrl-C and SIGTERM stop the run; Run then deletes what it created,
+	// on deadlines of its own. A second signal quits at once, as it would
+	// without this handler.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	go func() {
+		select {
+		case sig := <-signals:
+			signal.Stop(signals)
+			fmt.Fprintf(stderr, "plogsim kafka: %v: stopping the run and deleting what it created (at most %s; again to quit at once)\n", sig, 2**timeout)
+			cancel(fmt.Errorf("interrupted by %v", sig))
+		case <-ctx.Done():
+		}
+	}()
 	res, err := kafkarun.Run(ctx, src.text, opts)
 	if err != nil {
 		return report(stderr, src.name, err)

@@ -84,16 +84,23 @@ type source struct {
 	name, text string
 }
 
-// readSource reads FILE, or standard input for "-".
+// readSource reads FILE, or standard input for "-". It reads at most one
+// byte beyond the largest script, so an endless input (/dev/zero, a pipe
+// that never closes its end) is refused as too large rather than read
+// until memory runs out.
 func readSource(path string, stdin io.Reader) (source, error) {
-	var data []byte
-	var err error
+	in := stdin
 	if path == "-" {
 		path = "<stdin>"
-		data, err = io.ReadAll(io.LimitReader(stdin, scenario.MaxScriptBytes+1))
 	} else {
-		data, err = os.ReadFile(path)
+		f, err := os.Open(path)
+		if err != nil {
+			return source{}, err
+		}
+		defer f.Close()
+		in = f
 	}
+	data, err := io.ReadAll(io.LimitReader(in, scenario.MaxScriptBytes+1))
 	if err != nil {
 		return source{}, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"plog/core/scenario"
@@ -38,5 +39,36 @@ func TestRunsAFileThePageDownloads(t *testing.T) {
 	}
 	if _, err := scenario.Parse(string(text)); err != nil {
 		t.Errorf("%s does not parse: %v", file, err)
+	}
+}
+
+// An endless input is refused by its size once the limit is passed, not
+// read to the end first.
+func TestRefusesAnEndlessInputAtTheSizeLimit(t *testing.T) {
+	for _, args := range [][]string{{"run", "/dev/zero"}, {"link", "/dev/zero"}} {
+		code, out, errOut := plogsim(t, "", args...)
+		if code != 1 || out != "" || !strings.Contains(errOut, "/dev/zero: larger than 1048576 bytes") {
+			t.Errorf("plogsim %v: exit %d, %q, %q", args, code, out, errOut)
+		}
+	}
+}
+
+// A .plog saved with a byte-order mark (as Notepad saves UTF-8) runs as
+// the script it holds, and makes the same link as without.
+func TestRunsAFileWithAByteOrderMark(t *testing.T) {
+	const text = "topic \"tombstone\" partitions=2\nproduce \"tombstone\" key=k value=v count=3\n"
+	_, plain, _ := plogsim(t, "", "run", writeFile(t, text))
+	code, out, errOut := plogsim(t, "", "run", writeFile(t, "\uFEFF"+text))
+	if code != 0 || errOut != "" || out != plain {
+		t.Fatalf("with a byte-order mark: exit %d, %s\n%s\nwant\n%s", code, errOut, out, plain)
+	}
+	_, link, _ := plogsim(t, "", "link", writeFile(t, text))
+	if _, bomLink, _ := plogsim(t, "", "link", writeFile(t, "\uFEFF"+text)); bomLink != link {
+		t.Errorf("link with a byte-order mark %s, without %s", bomLink, link)
+	}
+	// The link of a topic named like a flag opens to the same scenario.
+	code, out, errOut = plogsim(t, "", "run", "--link", strings.TrimSpace(link))
+	if code != 0 || out != plain {
+		t.Errorf("plogsim run --link %s: exit %d, %s\n%s", link, code, errOut, out)
 	}
 }

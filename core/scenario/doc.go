@@ -7,7 +7,10 @@
 //
 // One command a line; a '#' that begins a word starts a comment; arguments
 // are words or name=value; a value with spaces, quotes or a leading '#' is
-// in double quotes with Go's escapes ("say \"hi\""). Durations: 500ms 10s
+// in double quotes with Go's escapes ("say \"hi\""). Bare words after
+// the names are flags (tombstone, commit, to-earliest, to-latest); a name
+// spelled like one is written in quotes (produce "tombstone" key=k), and
+// read as the name where a name is due. Durations: 500ms 10s
 // 5m 2h 7d. Sizes: 512B 4KB 1MB 1GB (KB = 1024 bytes). Rates: 20/s 3/m
 // 1/h. Topic and group configs use Kafka's names with units allowed, plus
 // the playground's segment.records and partitioner; -1 means unlimited

@@ -13,7 +13,8 @@ import (
 //
 // The link part is optional (#lesson=key-order opens a lesson from its start)
 // and so is every parameter. '&' and '=' never occur in base64url, so the
-// link's end is unambiguous. Parameters a page does not know are kept in
+// link's end is unambiguous (a padded link's trailing '=' aside, which
+// ParseFragment allows for). Parameters a page does not know are kept in
 // Unknown and otherwise ignored, so a link made by a newer page still opens
 // in an older one.
 //
@@ -45,7 +46,10 @@ func ParseFragment(fragment string) (Fragment, error) {
 		return f, nil
 	}
 	parts := strings.Split(fragment, "&")
-	if !strings.Contains(parts[0], "=") {
+	// The first part is the link unless it is a parameter. A link may end
+	// in base64's '=' padding, so one that starts with a version ("v1.")
+	// is the link whatever it holds.
+	if _, isLink := linkVersion(parts[0]); isLink || !strings.Contains(parts[0], "=") {
 		f.Link, parts = parts[0], parts[1:]
 		if strings.Contains(f.Link, "#") {
 			return Fragment{At: -1}, fmt.Errorf("link has a stray '#' in %q", clip(f.Link))

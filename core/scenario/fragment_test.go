@@ -59,6 +59,8 @@ func TestFragmentRoundTrip(t *testing.T) {
 func FuzzParseFragment(f *testing.F) {
 	f.Add("v1.abc&at=3&lesson=x&embed=1")
 	f.Add("&&&=")
+	f.Add("v1.YQ==&at=1")
+	f.Add("v1.A=B&lesson=x")
 	f.Fuzz(func(t *testing.T, s string) {
 		got, err := ParseFragment(s)
 		if err != nil {

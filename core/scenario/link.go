@@ -14,8 +14,9 @@ import (
 
 // A link carries a scenario in a URL fragment: "v1." followed by base64url
 // without padding of the raw DEFLATE (RFC 1951) of the canonical script in
-// UTF-8. Links are shared by strangers, so decoding trusts nothing: every
-// stage has a bound and a plain error.
+// UTF-8 (DecodeLink also reads the payload padded with '='). Links are
+// shared by strangers, so decoding trusts nothing: every stage has a bound
+// and a plain error.
 
 // LinkPrefix starts every version 1 link fragment.
 const LinkPrefix = "v1."
@@ -83,12 +84,19 @@ func DecodeLink(fragment string) (string, error) {
 	}
 	payload, ok := strings.CutPrefix(fragment, LinkPrefix)
 	if !ok {
-		if v, _, found := strings.Cut(fragment, "."); found && len(v) > 1 && v[0] == 'v' && len(v) <= 8 {
+		if v, ok := linkVersion(fragment); ok {
 			return "", fmt.Errorf("link version %s is not known to this playground (it reads %s links)", v, strings.TrimSuffix(LinkPrefix, "."))
 		}
 		return "", errors.New(`not a scenario link: it should start with "v1."`)
 	}
-	compressed, err := base64.RawURLEncoding.DecodeString(payload)
+	// Links are written without padding, but a tool that pads its base64
+	// (or a learner who pasted a payload from one) writes '=' at the end:
+	// read those too, as padded base64url.
+	encoding := base64.RawURLEncoding
+	if strings.HasSuffix(payload, "=") {
+		encoding = base64.URLEncoding
+	}
+	compressed, err := encoding.DecodeString(payload)
 	if err != nil {
 		var bad base64.CorruptInputError
 		if errors.As(err, &bad) {
@@ -116,6 +124,13 @@ func DecodeLink(fragment string) (string, error) {
 		return "", fmt.Errorf("link script produces %d records; at most %d are allowed", n, MaxRecords)
 	}
 	return script, nil
+}
+
+// linkVersion returns the version word of a text that starts like a link
+// ("v1" of "v1.…", "v9" of "v9.…"), and whether it does.
+func linkVersion(s string) (string, bool) {
+	v, _, found := strings.Cut(s, ".")
+	return v, found && len(v) > 1 && v[0] == 'v' && len(v) <= 8 && !strings.ContainsAny(v, "=&")
 }
 
 // firstInvalidUTF8 returns the byte offset of the first invalid UTF-8

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestDecodeLinkRefusesBadInput(t *testing.T) {
 		{"no version", "#abc", `not a scenario link`},
 		{"future version", "#v2.abc", `link version v2 is not known`},
 		{"bad base64", "#v1.ab$d", `not valid base64url: bad character or length at position 5`},
-		{"padding", "#v1.YQ==", `not valid base64url`},
+		{"misplaced padding", "#v1.YQ=x", `not valid base64url`},
 		{"bad deflate", "#v1." + base64.RawURLEncoding.EncodeToString([]byte{0xff, 0xff, 0xff}), `not valid DEFLATE`},
 		{"truncated deflate", rawLink(t, []byte("seed 1\nadvance 1s\n"))[:10], `not valid DEFLATE`},
 		{"bad utf-8", rawLink(t, []byte("seed 1\n\xffx")), `not valid UTF-8 (at byte 7)`},
@@ -108,6 +109,9 @@ func FuzzDecodeLink(f *testing.F) {
 	f.Add("#v1.")
 	f.Add(rawLink(f, []byte("seed 1\ntopic t partitions=3\nproduce t key=a\n")))
 	f.Add(rawLink(f, bytes.Repeat([]byte("a"), 4096)))
+	for _, script := range flagWordScripts() {
+		f.Add(rawLink(f, []byte(script)))
+	}
 	f.Fuzz(func(t *testing.T, fragment string) {
 		script, err := DecodeLink(fragment)
 		if err != nil {
@@ -129,4 +133,39 @@ func FuzzDecodeLink(f *testing.F) {
 			t.Fatalf("round trip changed the script")
 		}
 	})
+}
+
+// A link whose payload carries base64's '=' padding (as a tool that pads
+// writes it) opens the same scenario as without, in a page URL too.
+func TestPaddedLinkOpens(t *testing.T) {
+	padded := 0
+	for n := 1; n <= 12; n++ {
+		script := fmt.Sprintf("topic t partitions=%d\nproduce t key=k value=v count=%d\n", n, n)
+		link, err := EncodeLink(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload := strings.TrimPrefix(link, LinkPrefix)
+		raw, _ := base64.RawURLEncoding.DecodeString(payload)
+		withPadding := LinkPrefix + base64.URLEncoding.EncodeToString(raw)
+		if withPadding == link {
+			continue
+		}
+		padded++
+		f, err := ParseFragment("#" + withPadding + "&at=1")
+		if err != nil || f.Link != withPadding || f.At != 1 {
+			t.Fatalf("ParseFragment(%s&at=1) = %+v, %v", withPadding, f, err)
+		}
+		got, err := DecodeLink(f.Link)
+		if err != nil || got != script {
+			t.Errorf("DecodeLink(%s) = %q, %v, want %q", withPadding, got, err, script)
+		}
+	}
+	if padded == 0 {
+		t.Fatal("no link needed padding: the test tested nothing")
+	}
+	// Padding in the wrong place is still refused, with where it is.
+	if _, err := DecodeLink("v1.A=BC"); err == nil || !strings.Contains(err.Error(), "not valid base64url") {
+		t.Errorf("misplaced padding: %v", err)
+	}
 }

@@ -83,8 +83,11 @@ func (c Command) arg(name string) (Arg, bool) {
 	return Arg{}, false
 }
 
-// String is the command's canonical line.
+// String is the command's canonical line. A positional that is one of the
+// command's flag words is quoted: unquoted, the parser would read it as the
+// flag (produce tombstone key=k is a tombstone to no topic).
 func (c Command) String() string {
+	spec := specByName[c.Name]
 	var b strings.Builder
 	b.WriteString(c.Name)
 	for _, a := range c.Args {
@@ -92,6 +95,8 @@ func (c Command) String() string {
 		switch {
 		case a.Flag:
 			b.WriteString(a.Name)
+		case a.Name == "" && spec != nil && spec.isFlagWord(a.Value):
+			b.WriteString(strconv.Quote(a.Value))
 		case a.Name == "":
 			b.WriteString(quoteIfNeeded(a.Value, true))
 		default:
@@ -161,10 +166,16 @@ func Parse(text string) ([]Command, error) {
 	return cmds, nil
 }
 
+// byteOrderMark is what some editors (Notepad among them) write at the
+// start of a UTF-8 file.
+const byteOrderMark = "\uFEFF"
+
 // eachCommand parses text line by line (a line ends with "\n" or "\r\n")
 // and calls f with each command, stopping at the first error, its own or
-// f's.
+// f's. A byte-order mark at the start of the text is skipped: a .plog saved
+// by such an editor reads as the script it holds.
 func eachCommand(text string, f func(c Command) error) error {
+	text = strings.TrimPrefix(text, byteOrderMark)
 	lineNo := 0
 	for len(text) > 0 {
 		lineNo++
@@ -333,7 +344,11 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 	var configs []Arg
 	for _, t := range toks[1:] {
 		if !t.named {
-			if len(positional) < len(spec.positional) && len(flags) == 0 && !isFlag(spec, t) {
+			// A bare word fills the next required positional even when
+			// it is spelled like a flag: flags come after the positionals,
+			// so produce tombstone key=k is a record for topic tombstone
+			// (as Format wrote such a line before it quoted the name).
+			if free := len(positional) < len(spec.positional) && len(flags) == 0; free && (!isFlag(spec, t) || !spec.positional[len(positional)].optional) {
 				ps := spec.positional[len(positional)]
 				v, err := canonicalValue(ps, t.value)
 				if err != nil {
@@ -428,16 +443,15 @@ func values(args []Arg) []string {
 	return vs
 }
 
+// isFlag reports whether a token reads as one of the command's flags: a
+// quoted word never does.
 func isFlag(spec *commandSpec, t token) bool {
-	if t.quoted {
-		return false
-	}
-	for _, f := range spec.flags {
-		if t.value == f {
-			return true
-		}
-	}
-	return false
+	return !t.quoted && spec.isFlagWord(t.value)
+}
+
+// isFlagWord reports whether word is one of the command's flags.
+func (spec *commandSpec) isFlagWord(word string) bool {
+	return slices.Contains(spec.flags, word)
 }
 
 func hasArg(args []Arg, name string) bool {

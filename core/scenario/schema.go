@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -338,6 +339,22 @@ func TopicConfigNames() []string {
 		names[i] = c.name
 	}
 	return names
+}
+
+// FlagWords lists, sorted, the bare words some command reads as a flag
+// (tombstone, commit, to-earliest, ...): a name spelled like one must be
+// quoted where that command would read the flag instead.
+func FlagWords() []string {
+	var words []string
+	for _, s := range commandSpecs {
+		for _, f := range s.flags {
+			if !slices.Contains(words, f) {
+				words = append(words, f)
+			}
+		}
+	}
+	sort.Strings(words)
+	return words
 }
 
 // Usage returns the usage line of a command, or "" for an unknown one.

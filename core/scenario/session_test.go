@@ -448,6 +448,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add("seed 1\ntopic t partitions=3\nproduce t key=a count=5\njoin g c topics=t\nadvance 3s\npoll g c\ncommit g c\n")
 	f.Add("topic t cleanup.policy=compact segment.records=1\nproduce t key=a tombstone\ncompact t\nadvance 1h\ncompact t\n")
 	f.Add("topic t\nproducer p t rate=9/s keys=zipf keyspace=4 exponent=2\njoin g c topics=t strategy=cooperative-sticky\nconsumer g c rate=3/s commit\nadvance 9s\ncrash g c\nadvance 1m\nreset g to-datetime=1s\n")
+	for _, script := range flagWordScripts() {
+		f.Add("topic x\ntopic \"tombstone\"\njoin x x topics=x\n" + script)
+	}
 	f.Fuzz(func(t *testing.T, script string) {
 		s, err := Load(script)
 		if err != nil && strings.Contains(err.Error(), "internal error") {
