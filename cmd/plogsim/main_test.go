@@ -292,3 +292,27 @@ func TestUsageListsEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// The README's example scenario does what it shows: its poll gets records
+// and its commit commits them.
+func TestREADMEExampleScenarioPollsRecords(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "topic configs use\nKafka's own names:\n\n```\n")
+	example, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed || !strings.Contains(example, "poll billing c1") {
+		t.Fatalf("no example scenario in README.md after \"Kafka's own names:\"")
+	}
+	code, out, errOut := plogsim(t, "", "run", writeFile(t, example))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "got nothing") {
+		t.Errorf("the example's poll gets nothing:\n%s", out)
+	}
+	if !strings.Contains(out, "billing  orders  2          2               3               1    c1") {
+		t.Errorf("the example's commit does not commit the two records polled:\n%s", out)
+	}
+}
