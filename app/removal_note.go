@@ -55,14 +55,14 @@ func removedRecords(before, after LogSnapshot) map[string][]core.Record {
 		for _, p := range t.Partitions {
 			k := laneKey(p.Topic, p.Partition)
 			q, ok := now[k]
-			if !ok || q.Count >= p.Count+int(q.HighWatermark-p.HighWatermark) {
+			if !ok || q.Count >= p.Count+int(q.LogEnd-p.LogEnd) {
 				continue // nothing was removed here
 			}
 			present := map[int64]bool{}
 			for _, r := range q.Records {
 				present[r.Offset] = true
 			}
-			first, last := q.HighWatermark, q.HighWatermark
+			first, last := q.LogEnd, q.LogEnd
 			if len(q.Records) > 0 {
 				first, last = q.Records[0].Offset, q.Records[len(q.Records)-1].Offset
 			}
