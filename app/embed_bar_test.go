@@ -50,4 +50,3 @@ func TestEmbedBarOpensATabOrOffersTheLink(t *testing.T) {
 		t.Error("closing the offer leaves it")
 	}
 }
-
