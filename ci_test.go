@@ -72,6 +72,10 @@ func TestInstallGoWithoutGoOnPath(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), want) {
 		t.Fatalf("go tool compile -V: %v\n%s", err, out)
 	}
+	// And the wasm runner the engine's tests use under wasm (make test-wasm).
+	if info, err := os.Stat(filepath.Join(dest, "lib", "wasm", "go_js_wasm_exec")); err != nil || info.Mode()&0o111 == 0 {
+		t.Errorf("lib/wasm/go_js_wasm_exec is not executable: %v %v", info, err)
+	}
 	// A second run finds it and fetches nothing.
 	if out := install(); !strings.Contains(out, want+" is already in") {
 		t.Errorf("second run:\n%s", out)

@@ -267,15 +267,24 @@ func (b *browser) allowConsole(text, why string) {
 // ends; a test may call it earlier to fail closer to the cause.
 func (b *browser) noErrors(t *testing.T) {
 	t.Helper()
+	for _, e := range b.takeErrors() {
+		t.Errorf("the page reported %s", e)
+	}
+}
+
+// takeErrors returns the errors the pages reported since the last call,
+// but those the test allowed, and counts them judged.
+func (b *browser) takeErrors() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	var errs []string
 	for _, m := range b.console[b.judged:] {
-		if !isError(m) || b.isAllowed(m) {
-			continue
+		if isError(m) && !b.isAllowed(m) {
+			errs = append(errs, fmt.Sprintf("%s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line+1))
 		}
-		t.Errorf("the page reported %s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line+1)
 	}
 	b.judged = len(b.console)
+	return errs
 }
 
 // isError says whether a console message fails a test.
