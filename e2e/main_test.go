@@ -357,18 +357,24 @@ func (b *browser) waitReady(t *testing.T) {
 	}
 }
 
-// do runs actions on the page and fails the test on error.
+// do runs actions on the page and fails the test on error, or when they
+// take longer than readyTimeout.
 func (b *browser) do(t *testing.T, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	if err := chromedp.Do(b.ctx, actions...); err != nil {
+	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// eval evaluates a JavaScript expression in the page, awaiting a promise.
+// eval evaluates a JavaScript expression in the page, awaiting a promise
+// for readyTimeout at most.
 func eval[T any](t *testing.T, b *browser, expression string) T {
 	t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expression, chromedp.EvalAwaitPromise))
+	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expression, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("evaluating %s: %v", expression, err)
 	}
@@ -388,8 +394,10 @@ func (b *browser) waitServiceWorker(t *testing.T) {
 func (b *browser) waitFor(t *testing.T, expression string) {
 	t.Helper()
 	deadline := time.Now().Add(readyTimeout)
+	ctx, cancel := context.WithDeadline(b.ctx, deadline)
+	defer cancel()
 	for {
-		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expression, chromedp.EvalAwaitPromise))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expression, chromedp.EvalAwaitPromise))
 		if err == nil && ok {
 			return
 		}
