@@ -29,20 +29,28 @@ func TestInstallGoWithoutGoOnPath(t *testing.T) {
 		t.Fatal("go.mod has no go line")
 	}
 
-	// PATH without any directory that holds a go.
-	var dirs []string
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if _, err := os.Stat(filepath.Join(dir, "go")); err == nil {
-			continue
-		}
-		dirs = append(dirs, dir)
+	// A PATH with every command of this one but go: a directory of links to
+	// them. (Leaving out the directories that hold a go would leave out
+	// apt-get too where Debian's go is installed in /usr/bin.)
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	path := strings.Join(dirs, string(os.PathListSeparator))
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.Name() == "go" || e.Name() == "gofmt" {
+				continue
+			}
+			os.Symlink(filepath.Join(dir, e.Name()), filepath.Join(bin, e.Name())) // the first of a name wins
+		}
+	}
+	path := bin
 	if _, err := exec.Command("bash", "-c", "PATH="+path+"; command -v go").Output(); err == nil {
 		t.Fatalf("a go is still on PATH=%s", path)
 	}
 
-	tmp := t.TempDir()
 	dest := filepath.Join(tmp, "goroot")
 	install := func() string {
 		t.Helper()
