@@ -34,6 +34,10 @@ type Browser interface {
 	// PostToParent posts a message to the window that embeds the page; it
 	// does nothing when the page is not in a frame.
 	PostToParent(msg map[string]any)
+	// OpenTab opens url in a new top-level tab that has no handle on this
+	// page. An error says the browser would not: a frame sandboxed without
+	// allow-popups opens no window.
+	OpenTab(url string) error
 	// Download offers text to the learner as a file with the given name.
 	Download(name, text string) error
 	// ReadPickedFile reads the file picked in the file input with the given
@@ -92,6 +96,9 @@ type MemoryBrowser struct {
 	Problem string
 	// Clipboard says whether CopyText succeeds.
 	Clipboard bool
+	// Popups says whether OpenTab succeeds; opened lists what it opened.
+	Popups bool
+	opened []string
 	// Picked is what ReadPickedFile returns.
 	Picked    OpenedFile
 	PickedErr error
@@ -148,6 +155,25 @@ func (m *MemoryBrowser) PostToParent(msg map[string]any) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.posted = append(m.posted, msg)
+}
+
+var errNoPopups = errors.New("this page may not open tabs here")
+
+func (m *MemoryBrowser) OpenTab(url string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.Popups {
+		return errNoPopups
+	}
+	m.opened = append(m.opened, url)
+	return nil
+}
+
+// Opened returns the URLs OpenTab opened so far.
+func (m *MemoryBrowser) Opened() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.opened...)
 }
 
 func (m *MemoryBrowser) Download(name, text string) error {

@@ -13,9 +13,10 @@ import (
 )
 
 // LagChart draws one group's lag over virtual time, sampled by the session
-// after every command: the total as a thick line, each partition as a thin
-// one, and the lag.alert.records threshold as a dashed line. Its table lists
-// the samples.
+// after every command and through each advance of the clock: the total as a
+// thick line, each partition as a thin one, and the lag.alert.records
+// threshold as a dashed line. A lone sample is drawn as a dot with its
+// value. Its table lists the samples.
 type LagChart struct {
 	app.Compo
 
@@ -40,7 +41,7 @@ type lagSeries struct {
 
 // Render draws figure[data-chart=lag][data-chart-group=billing].
 func (c *LagChart) Render() app.UI {
-	times, steps, series := c.series()
+	times, steps, during, series := c.series()
 	id := "chart-lag-" + c.Group
 	caption := "Lag of " + c.Group + " over virtual time, in records"
 	if len(times) == 0 {
@@ -76,11 +77,27 @@ func (c *LagChart) Render() app.UI {
 			Attr("x1", num(box.left)).Attr("x2", num(box.width-box.right)).Attr("y1", y).Attr("y2", y))
 	}
 	for i, s := range series {
+		if len(xs) == 1 { // one sample: a dot at its value, as a line needs two
+			lag := atLeastZero(s.Lag)[0]
+			lines = append(lines, svgElem("circle").
+				DataSet("series", s.Name).
+				DataSet("index", i%8).
+				DataSet("lag", strconv.FormatFloat(lag, 'f', 0, 64)).
+				Attr("r", "3").
+				Attr("cx", num(box.x(xs[0]))).Attr("cy", num(box.y(lag))))
+			continue
+		}
 		lines = append(lines, svgElem("polyline").
 			DataSet("series", s.Name).
 			DataSet("index", i%8).
 			Attr("fill", "none").
 			Attr("points", points(box, stepXs(xs), stepYs(atLeastZero(s.Lag)))))
+	}
+	if len(xs) == 1 {
+		total := series[0].Lag[0]
+		lines = append(lines, svgElem("text").Class("chart-value").
+			Attr("x", num(box.x(xs[0])+6)).Attr("y", num(box.y(total)-4)).
+			Text(strconv.FormatFloat(total, 'f', 0, 64)))
 	}
 	entries := []legendEntry{}
 	for i, s := range series {
@@ -90,29 +107,38 @@ func (c *LagChart) Render() app.UI {
 		entries = append(entries, legendEntry{Series: "alert", Text: fmt.Sprintf("alert at %d", c.AlertRecords)})
 	}
 	chart := app.Div().Body(box.svg(id, lines...), legend(entries))
-	figure := chartFigure("lag", id, caption, chart, c.table(times, steps, series))
+	figure := chartFigure("lag", id, caption, chart, c.table(times, steps, during, series))
 	return figure.DataSet("chart-group", c.Group)
 }
 
 // series picks the group's samples (the latest maxLagPoints in which it has
-// a commit) and splits them into lines. It walks the history from its end,
-// so a long history costs no more than the samples drawn.
-func (c *LagChart) series() (times []int64, steps []int, series []lagSeries) {
+// a commit, those taken during an advance included) and splits them into
+// lines. It walks the history from its end, so a long history costs no more
+// than the samples drawn. during[i] says sample i was taken while its step
+// advanced the clock, before the step's end.
+func (c *LagChart) series() (times []int64, steps []int, during []bool, series []lagSeries) {
 	var picked []scenario.GroupLag
-	for i := len(c.Samples) - 1; i >= 0 && len(picked) < maxLagPoints; i-- {
-		s := c.Samples[i]
+	pick := func(s scenario.LagSample, inside bool) {
 		for _, g := range s.Groups {
 			if g.Group == c.Group && g.HasCommitted() {
-				times, steps = append(times, s.TimeMs), append(steps, s.Step)
+				times, steps, during = append(times, s.TimeMs), append(steps, s.Step), append(during, inside)
 				picked = append(picked, g)
 			}
 		}
 	}
+	for i := len(c.Samples) - 1; i >= 0 && len(picked) < maxLagPoints; i-- {
+		s := c.Samples[i]
+		pick(s, false)
+		for j := len(s.During) - 1; j >= 0 && len(picked) < maxLagPoints; j-- {
+			pick(s.During[j], true)
+		}
+	}
 	if len(picked) == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	slices.Reverse(times)
 	slices.Reverse(steps)
+	slices.Reverse(during)
 	slices.Reverse(picked)
 	total := lagSeries{Name: "total"}
 	index := map[string]int{}
@@ -136,11 +162,11 @@ func (c *LagChart) series() (times []int64, steps []int, series []lagSeries) {
 	slices.SortFunc(series, func(a, b lagSeries) int {
 		return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
 	})
-	return times, steps, append([]lagSeries{total}, series...)
+	return times, steps, during, append([]lagSeries{total}, series...)
 }
 
 // stepXs and stepYs turn samples into a staircase: lag holds its value
-// until the next command changes it.
+// until the next sample.
 func stepXs(xs []float64) []float64 {
 	out := make([]float64, 0, 2*len(xs))
 	for i, x := range xs {
@@ -173,7 +199,7 @@ func atLeastZero(vs []float64) []float64 {
 }
 
 // table lists the samples: the text the chart draws.
-func (c *LagChart) table(times []int64, steps []int, series []lagSeries) app.UI {
+func (c *LagChart) table(times []int64, steps []int, during []bool, series []lagSeries) app.UI {
 	return app.Table().Class("chart-table").Body(
 		app.THead().Body(app.Tr().Body(
 			app.Th().Scope("col").Text("command"),
@@ -184,8 +210,14 @@ func (c *LagChart) table(times []int64, steps []int, series []lagSeries) app.UI 
 		)),
 		app.TBody().Body(
 			app.Range(times).Slice(func(i int) app.UI {
-				return app.Tr().DataSet("step", steps[i]).Body(
-					app.Th().Scope("row").Text(fmt.Sprintf("#%d", steps[i])),
+				command := fmt.Sprintf("#%d", steps[i])
+				row := app.Tr().DataSet("step", steps[i])
+				if during[i] {
+					command = fmt.Sprintf("during #%d", steps[i])
+					row = row.DataSet("during", true)
+				}
+				return row.Body(
+					app.Th().Scope("row").Text(command),
 					app.Td().Text(core.FormatDuration(times[i])),
 					app.Range(series).Slice(func(j int) app.UI {
 						if series[j].Lag[i] == noLag {

@@ -134,3 +134,45 @@ func lagCharts(page string) []string {
 	}
 	return charts
 }
+
+// A lag that grows one record a minute through an advance draws as a slope,
+// its samples taken over virtual time, and a single sample draws a dot
+// with its value rather than nothing.
+func TestLagChartSamplesOverVirtualTimeAndDrawsALoneSample(t *testing.T) {
+	p, d := mountAt(t, mustLink(t, "topic t partitions=1\njoin g c1 topics=t\nadvance 3s\ncommit g t/0 offset=0\n"))
+	page := app.HTMLString(p)
+	dots := tagsWith(page, "data-series", "total")
+	if len(dots) != 2 || !strings.HasPrefix(dots[0], "<circle") || !strings.Contains(dots[0], `data-lag="0"`) {
+		t.Fatalf("one sample: want a dot for the total (and its legend entry), got %v", dots)
+	}
+	if !strings.Contains(page, `class="chart-value"`) {
+		t.Error("the lone sample's value is not written")
+	}
+
+	Apply(d.Context(), "producer p t rate=1/m")
+	d.Consume()
+	Apply(d.Context(), "advance 10m")
+	d.Consume()
+	page = app.HTMLString(p)
+	if n := len(tagsWith(page, "data-during", "true")); n != 9 {
+		t.Errorf("%d rows sampled during the advance, want 9 (one a minute)", n)
+	}
+	var total string
+	for _, tag := range tagsWith(page, "data-series", "total") {
+		if strings.HasPrefix(tag, "<polyline") {
+			total = tag
+		}
+	}
+	m := regexp.MustCompile(`points="([^"]*)"`).FindStringSubmatch(total)
+	if m == nil {
+		t.Fatalf("no total line: %v", tagsWith(page, "data-series", "total"))
+	}
+	ys := map[string]bool{}
+	for _, pt := range strings.Fields(m[1]) {
+		ys[pt[strings.Index(pt, ",")+1:]] = true
+	}
+	// 0 at the commit, 0 at the producer's start, then 1…10: eleven levels.
+	if len(ys) != 11 {
+		t.Errorf("the total line has %d levels, want 11 (a stair a minute): %s", len(ys), m[1])
+	}
+}

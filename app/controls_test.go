@@ -273,3 +273,24 @@ func TestGestureAppliesAllOrNothing(t *testing.T) {
 		t.Errorf("the alert %q stayed after the next action", alert.Message)
 	}
 }
+
+// Records an unclean leader change cuts off the log's end (drawn, above the
+// high watermark, before it) are drawn leaving too.
+func TestRecordsLostAtTheLogEndAreDrawnLeaving(t *testing.T) {
+	s, err := scenario.Load("topic t replication.factor=3\nproduce t value=safe acks=1\nadvance 1s\nproduce t value=lost acks=1 count=2\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := snapshotLog(s.Log(), nil)
+	if n := len(before.Topics[0].Partitions[0].Records); n != 3 {
+		t.Fatalf("%d records drawn before the crash, want 3 (2 above the high watermark)", n)
+	}
+	if _, err := s.Apply("broker crash 1"); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := snapshotLog(s.Log(), nil)
+	ghosts := removedRecords(before, after)["t/0"]
+	if len(ghosts) != 2 || ghosts[0].Offset != 1 || ghosts[1].Offset != 2 {
+		t.Errorf("records drawn leaving after the leader lost them: %+v", ghosts)
+	}
+}

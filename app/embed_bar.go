@@ -8,8 +8,13 @@ import (
 
 // EmbedBar heads the page in embed mode (embed=1), where the page is a
 // small iframe in a course page: step back and forth, play, where the
-// timeline is, and a link that opens the same scenario in the full
-// playground, in a tab of its own.
+// timeline is, and a button that opens the same scenario in the full
+// playground, in a top-level tab of its own. Where the frame may open no
+// tab (sandboxed without allow-popups), it offers the link to copy instead.
+//
+// It is a button, not a link with target=_blank: go-app takes every click
+// on a link to the page's own host for a navigation inside the page, and
+// would load the full playground inside the frame.
 type EmbedBar struct {
 	app.Compo
 
@@ -18,10 +23,49 @@ type EmbedBar struct {
 	Playing  bool
 	ReadOnly bool
 	FullURL  string // the same scenario and step, without embed and read-only
+
+	refused string // why the last try to open a tab failed; "" when it did not
+	copied  string // what copying the link did
 }
 
 // embedControl names the bar's errors.
 const embedControl = "embed"
+
+// fullLinkField is the field that offers the full playground's link when no
+// tab may be opened.
+const fullLinkField = "open-full-link"
+
+// openFull opens the full playground in a new tab, or offers its link.
+func (b *EmbedBar) openFull(ctx app.Context, e app.Event) {
+	err := currentBrowser().OpenTab(b.FullURL)
+	b.copied = ""
+	if err == nil {
+		b.refused = ""
+		return
+	}
+	b.refused = err.Error()
+	ctx.Defer(func(app.Context) { currentBrowser().SelectText(fullLinkField) })
+}
+
+// copyFull copies the offered link, or selects it to copy by hand.
+func (b *EmbedBar) copyFull(ctx app.Context, e app.Event) {
+	br, url := currentBrowser(), b.FullURL
+	ctx.Async(func() {
+		err := br.CopyText(url)
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				br.SelectText(fullLinkField)
+				b.copied = "No clipboard here: the link is selected, press Ctrl+C (⌘C on a Mac)."
+				return
+			}
+			b.copied = "Copied."
+		})
+	})
+}
+
+func (b *EmbedBar) closeCopy(ctx app.Context, e app.Event) {
+	b.refused, b.copied = "", ""
+}
 
 func (b *EmbedBar) step(kind string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
@@ -49,9 +93,21 @@ func (b *EmbedBar) Render() app.UI {
 		app.Span().Class("embed-position").DataSet("position", b.Position).DataSet("length", b.Length).
 			Text(fmt.Sprintf("step %d of %d", b.Position, b.Length)),
 		app.If(b.ReadOnly, app.Span().Class("embed-readonly").Text("read-only")),
-		app.A().ID("open-full").Href(b.FullURL).Target("_blank").Rel("noopener").
+		app.Button().Type("button").ID("open-full").DataSet("href", b.FullURL).OnClick(b.openFull).
 			Text("Open in the full playground ↗"),
+		app.If(b.refused != "", b.copyBox()),
 		&ControlError{Control: embedControl},
+	)
+}
+
+// copyBox offers the full playground's link where no tab may be opened.
+func (b *EmbedBar) copyBox() app.UI {
+	return app.Div().Class("embed-copy").DataSet("refused", b.refused).Body(
+		app.Label().For(fullLinkField).Text("This frame may not open a tab; copy the link and open it yourself:"),
+		app.Input().Type("text").ID(fullLinkField).ReadOnly(true).Value(b.FullURL),
+		app.Button().Type("button").ID("open-full-copy").OnClick(b.copyFull).Text("Copy"),
+		app.Button().Type("button").ID("open-full-close").Aria("label", "close").OnClick(b.closeCopy).Text("×"),
+		app.Span().Class("embed-copy-status").Attr("role", "status").Text(b.copied),
 	)
 }
 

@@ -34,7 +34,8 @@ type GroupMember struct {
 const defaultPollMax = "5"
 
 // Render draws the member with DESIGN.md's [data-member] and data-assigned,
-// plus data-idle on an idle member and data-down on a stopped one.
+// plus data-idle on an idle member and data-down on a stopped one, and why
+// its last poll got nothing ([data-poll-empty]) when it did.
 func (m *GroupMember) Render() app.UI {
 	v := m.Member
 	if m.maxOf != v.ID {
@@ -78,6 +79,10 @@ func (m *GroupMember) Render() app.UI {
 			),
 		),
 		app.P().Class("member-assignment").Text(m.assignmentText()),
+		app.If(v.EmptyPoll != "" && v.Down == "",
+			app.P().Class("member-poll-empty").DataSet("poll-empty", "true").Text(
+				"Its poll at "+clockTime(v.EmptyPollAt)+" got nothing: "+v.EmptyPoll+"."),
+		),
 		app.If(v.Down == "",
 			app.Div().Class("member-controls").Body(
 				app.Label().Body(
@@ -199,4 +204,12 @@ func memberCommand(action string) string {
 		return "join"
 	}
 	return action
+}
+
+// clockTime writes a time on the virtual clock exactly: 0s, 3s, 18750ms.
+func clockTime(ms int64) string {
+	if ms == 0 {
+		return "0s" // FormatDuration writes a bare 0, as configs do
+	}
+	return core.FormatDuration(ms)
 }

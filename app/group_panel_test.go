@@ -442,3 +442,21 @@ func TestGroupPanelShowsRedeliveriesAfterACrash(t *testing.T) {
 		t.Errorf("the crashed member's first record should show as unprocessed")
 	}
 }
+
+// A poll that gets nothing says why beside the member, until a poll gets
+// records.
+func TestMemberSaysWhyItsPollGotNothing(t *testing.T) {
+	script := "topic orders partitions=2\nproduce orders value=v count=3\njoin g c1 topics=orders\npoll g c1\n"
+	p, d := mountAt(t, mustLink(t, script))
+	page := app.HTMLString(p)
+	if !strings.Contains(page, `data-poll-empty>Its poll at 0s got nothing: the group is still rebalancing: c1 gets its partitions when the rebalance completes, due at 3s.<`) {
+		t.Fatalf("the member does not say why its poll got nothing:\n%s", page)
+	}
+	Apply(d.Context(), "advance 3s")
+	d.Consume()
+	Apply(d.Context(), "poll g c1")
+	d.Consume()
+	if page := app.HTMLString(p); strings.Contains(page, "data-poll-empty") {
+		t.Errorf("a poll that got records still shows the empty poll's note:\n%s", page)
+	}
+}

@@ -18,7 +18,14 @@ type Help struct {
 	Topic string
 
 	open bool
+	// leftward opens the explanation to the left of the button, which is
+	// too near the window's right edge for it to open to the right.
+	leftward bool
 }
+
+// popoverRoomPx is the room a popover needs to the right of its button:
+// its widest (20rem and its padding, web/static/groups.css) and a margin.
+const popoverRoomPx = 380
 
 // Render draws the button and, when open, the explanation right after it,
 // where a screen reader reaches it next. (It has no aria-controls: that
@@ -45,6 +52,7 @@ func (h *Help) Render() app.UI {
 			app.If(h.open,
 				app.Span().
 					Class("help-popover").
+					Class(h.popoverSide()).
 					Attr("role", "note").
 					Body(
 						app.Strong().Text(topic.Title),
@@ -62,6 +70,30 @@ func (h *Help) Render() app.UI {
 
 func (h *Help) toggle(ctx app.Context, e app.Event) {
 	h.open = !h.open
+	if h.open {
+		h.leftward = nearRightEdge(ctx.JSSrc())
+	}
+}
+
+// popoverSide is the class that opens the popover to the left, or none.
+func (h *Help) popoverSide() string {
+	if h.leftward {
+		return "help-popover-left"
+	}
+	return ""
+}
+
+// nearRightEdge says whether a popover opened to the right of button would
+// run past the window's right edge, and there is room to its left. (On a
+// phone the popover is a sheet across the screen's bottom whatever this
+// says.)
+func nearRightEdge(button app.Value) bool {
+	if !button.Truthy() {
+		return false // no element: natively, in tests
+	}
+	rect := button.Call("getBoundingClientRect")
+	left, right := rect.Get("left").Float(), rect.Get("right").Float()
+	return left+popoverRoomPx > app.Window().Get("innerWidth").Float() && right >= popoverRoomPx
 }
 
 // onKeyDown closes the explanation on Escape, as a popover should.

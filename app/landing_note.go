@@ -24,6 +24,25 @@ type LandedRange struct {
 	From, To  int64    // first and last offset
 	Count     int      // records
 	Reasons   []string // distinct reasons, e.g. murmur2("acct-1") % 4 = 2
+	// HighWatermark is the partition's after the command; Uncommitted how
+	// many of the records are at or above it: stored on the leader, not
+	// yet fetched by every follower in the ISR, so no consumer reads them.
+	HighWatermark int64
+	Uncommitted   int
+}
+
+// noteHighWatermarks sets, for each lane, its high watermark after the
+// command and how many of the records landed above it.
+func (l *Landing) noteHighWatermarks(log *core.PartitionedLog) {
+	for i := range l.Lanes {
+		r := &l.Lanes[i]
+		hw, err := log.HighWatermark(r.Topic, r.Partition)
+		if err != nil {
+			continue // a lane of a topic the command also removed
+		}
+		r.HighWatermark = hw
+		r.Uncommitted = int(max(0, r.To+1-max(r.From, hw)))
+	}
 }
 
 // maxReasons bounds the reasons kept per lane: keys drawn at random give one
@@ -113,6 +132,9 @@ func (n *LandingNote) Render() app.UI {
 						app.Strong().Text(fmt.Sprintf("%s/%d", r.Topic, r.Partition)),
 						app.Text(" "+offsetRange(r.From, r.To)+" · why: "),
 						app.Code().Text(reasonText(r.Reasons)),
+						app.If(r.Uncommitted > 0,
+							app.Span().Class("landing-uncommitted").DataSet("uncommitted", r.Uncommitted).Text(uncommittedText(r)),
+						),
 					)
 			}),
 			app.If(len(l.Lanes) > len(shown),
@@ -120,6 +142,22 @@ func (n *LandingNote) Render() app.UI {
 			),
 		),
 	)
+}
+
+// uncommittedText says why consumers cannot read records yet. Kafka 4.x
+// serves consumers only below the high watermark
+// (kafka.cluster.Partition.fetchRecords with FetchIsolation.HIGH_WATERMARK),
+// and the leader moves it up once every follower in the ISR has fetched the
+// records (kafka.cluster.Partition.maybeIncrementLeaderHW).
+func uncommittedText(r LandedRange) string {
+	which := "They are"
+	if r.Uncommitted < r.Count {
+		which = fmt.Sprintf("%d of them are", r.Uncommitted)
+	} else if r.Count == 1 {
+		which = "It is"
+	}
+	return fmt.Sprintf(". %s not committed yet: the high watermark is %d, and consumers read only below it. It moves up once the followers in the ISR have fetched the records (they fetch every %s of the clock).",
+		which, r.HighWatermark, core.FormatDuration(core.ReplicaFetchIntervalMs))
 }
 
 // reasonText writes the partitioner's reasons for the reader.

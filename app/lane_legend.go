@@ -13,7 +13,8 @@ type LaneLegend struct {
 var legendEntries = []struct{ class, sample, words, help string }{
 	{"record key-1", "3", "a record at its offset, coloured by key", "offset"},
 	{"edge log-start-edge", "start", "log start offset", "log-start"},
-	{"edge hw-edge", "next", "high watermark", "high-watermark"},
+	{"edge hw-edge", "next", "next offset: the log end, and the high watermark unless marked", "high-watermark"},
+	{"edge hw-mark", "HW", "high watermark, before records not committed yet", "high-watermark"},
 	{"record keyless segment-start", "10", "a segment begins", "segment"},
 	{"cliff", "✂", "retention cliff", "retention"},
 	{"gap", "gap", "offsets compaction removed", "compaction"},

@@ -10,9 +10,10 @@ import (
 )
 
 // PartitionLane shows one partition as a lane of records between its log
-// start offset and its high watermark: a window of its records (counts for
-// the rest), segment boundaries, the retention cliff, tombstones, the gaps
-// compaction leaves, where each consumer group stands, and the records the
+// start offset and its log end: a window of its records (counts for the
+// rest), segment boundaries, the retention cliff, tombstones, the gaps
+// compaction leaves, the high watermark with the records above it drawn as
+// not committed yet, where each consumer group stands, and the records the
 // last command added or removed.
 type PartitionLane struct {
 	app.Compo
@@ -54,8 +55,7 @@ func (l *PartitionLane) Render() app.UI {
 		Body(
 			app.Div().Class("lane-head").Body(
 				app.Span().Class("lane-name").Text(name),
-				app.Span().Class("lane-offsets").Text(
-					fmt.Sprintf("log start %d · high watermark %d · %s", p.LogStart, p.HighWatermark, countOf(p.Segments, "segment"))),
+				app.Span().Class("lane-offsets").Text(l.offsetsText()),
 				l.renderCount(),
 			),
 			app.Div().Class("lane-body").Body(
@@ -66,6 +66,17 @@ func (l *PartitionLane) Render() app.UI {
 			),
 			l.renderFoot(),
 		)
+}
+
+// offsetsText is the lane's offsets in words; the log end only when records
+// above the high watermark make it differ.
+func (l *PartitionLane) offsetsText() string {
+	p := l.Partition
+	text := fmt.Sprintf("log start %d · high watermark %d", p.LogStart, p.HighWatermark)
+	if n := p.LogEnd - p.HighWatermark; n > 0 {
+		text += fmt.Sprintf(" · log end %d (%s not committed yet)", p.LogEnd, countOf(int(n), "record"))
+	}
+	return text + " · " + countOf(p.Segments, "segment")
 }
 
 // olderButton moves the window back, when older records are not drawn.
@@ -102,7 +113,8 @@ func (l *PartitionLane) newerButton(name string) app.UI {
 }
 
 // strip is the lane's cells: the log start edge when the window reaches it,
-// the records, and the high watermark edge when it reaches the newest.
+// the records (with the high watermark before the first record above it),
+// and the log end edge when it reaches the newest.
 func (l *PartitionLane) strip() []app.UI {
 	p := l.Partition
 	var cells []app.UI
@@ -113,13 +125,34 @@ func (l *PartitionLane) strip() []app.UI {
 	}
 	cells = append(cells, l.cells()...)
 	if p.After == 0 {
-		cells = append(cells, l.flags(p.HighWatermark)...)
-		cells = append(cells, app.Li().Class("edge", "hw-edge").DataSet("next-offset", p.HighWatermark).
-			Title("high watermark: the offset the next record will get").
-			Text(fmt.Sprintf("next %d", p.HighWatermark)))
+		if p.LogEnd == p.HighWatermark {
+			cells = append(cells, l.flags(p.LogEnd)...)
+		}
+		cells = append(cells, app.Li().Class("edge", "hw-edge").DataSet("next-offset", p.LogEnd).
+			Title(nextOffsetTitle(p)).
+			Text(fmt.Sprintf("next %d", p.LogEnd)))
 	}
 	return cells
 }
+
+func nextOffsetTitle(p PartitionSnapshot) string {
+	if p.LogEnd == p.HighWatermark {
+		return "high watermark and log end: the offset the next record will get"
+	}
+	return "log end: the offset the next record will get"
+}
+
+// hwMark is drawn before the first record above the high watermark: the
+// line consumers read up to.
+func hwMark(hw int64) app.UI {
+	return app.Li().Class("edge", "hw-mark").DataSet("hw-mark", hw).
+		Title("high watermark: consumers read only below it; the records after it are not committed until every follower in the ISR has fetched them").
+		Text(fmt.Sprintf("HW %d", hw))
+}
+
+// uncommittedNote is what a record above the high watermark adds to its
+// title.
+const uncommittedNote = " · not committed yet: stored on the leader, not yet replicated to every in-sync replica, so no consumer reads it"
 
 // renderCount draws the partition's record count and its skew bar.
 func (l *PartitionLane) renderCount() app.UI {
@@ -223,6 +256,9 @@ func (l *PartitionLane) cells() []app.UI {
 		}
 		if !it.ghost {
 			cells = append(cells, l.flags(r.Offset)...)
+			if r.Offset >= p.HighWatermark && (i == 0 || items[i-1].record.Offset < p.HighWatermark) {
+				cells = append(cells, hwMark(p.HighWatermark))
+			}
 		}
 		cells = append(cells, l.renderRecord(it))
 	}
@@ -271,7 +307,14 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 		tabIndex = 0
 	}
 	title := recordTitle(r)
+	uncommitted := !it.ghost && r.Offset >= p.HighWatermark
+	if uncommitted {
+		title += uncommittedNote
+	}
 	li := app.Li().Class("record").TabIndex(tabIndex).Title(title).Aria("label", title)
+	if uncommitted {
+		li = li.Class("uncommitted").DataSet("uncommitted", true)
+	}
 	if it.ghost {
 		li = li.Class("ghost").DataSet("removed-offset", r.Offset)
 	} else {

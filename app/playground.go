@@ -220,6 +220,7 @@ func (p *Playground) refresh() {
 // their newest again, so the learner sees them land.
 func (p *Playground) noteEvents(ctx app.Context, events []core.Event) {
 	p.landing = landingOf(events)
+	p.landing.noteHighWatermarks(p.session.Log())
 	p.removal = removalOf(events)
 	for _, at := range p.landing.Lanes {
 		delete(p.views, laneKey(at.Topic, at.Partition))

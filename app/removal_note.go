@@ -41,8 +41,8 @@ func removalOf(events []core.Event) Removal {
 }
 
 // removedRecords finds the drawn records of before that after no longer
-// holds: below the new log start, or missing from the middle of the new
-// window. Records that merely scrolled out of a window are not removed.
+// holds: below the new log start, at or past a log end that went down, or
+// missing from the middle of the new window. Records that merely scrolled out of a window are not removed.
 func removedRecords(before, after LogSnapshot) map[string][]core.Record {
 	var ghosts map[string][]core.Record
 	now := map[string]PartitionSnapshot{}
@@ -55,19 +55,22 @@ func removedRecords(before, after LogSnapshot) map[string][]core.Record {
 		for _, p := range t.Partitions {
 			k := laneKey(p.Topic, p.Partition)
 			q, ok := now[k]
-			if !ok || q.Count >= p.Count+int(q.HighWatermark-p.HighWatermark) {
+			// An unclean election can cut records off the log's end: the
+			// log end then goes down, and those records are removed too.
+			appended := max(0, q.LogEnd-p.LogEnd)
+			if !ok || q.Count >= p.Count+int(appended) {
 				continue // nothing was removed here
 			}
 			present := map[int64]bool{}
 			for _, r := range q.Records {
 				present[r.Offset] = true
 			}
-			first, last := q.HighWatermark, q.HighWatermark
+			first, last := q.LogEnd, q.LogEnd
 			if len(q.Records) > 0 {
 				first, last = q.Records[0].Offset, q.Records[len(q.Records)-1].Offset
 			}
 			for _, r := range p.Records {
-				gone := r.Offset < q.LogStart || (r.Offset >= first && r.Offset <= last && !present[r.Offset])
+				gone := r.Offset < q.LogStart || r.Offset >= q.LogEnd || (r.Offset >= first && r.Offset <= last && !present[r.Offset])
 				if gone {
 					if ghosts == nil {
 						ghosts = map[string][]core.Record{}

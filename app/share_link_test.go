@@ -144,7 +144,7 @@ func TestReadOnlyStepsButDoesNotEdit(t *testing.T) {
 	}
 	page := app.HTMLString(p)
 	if len(tagsWith(page, "data-readonly", "true")) != 1 || len(tagsWith(page, "id", "open-full")) != 1 {
-		t.Errorf("want main[data-readonly=true] and the link to the full playground in:\n%s", page)
+		t.Errorf("want main[data-readonly=true] and the button to the full playground in:\n%s", page)
 	}
 	full := tagsWith(page, "id", "open-full")[0]
 	if strings.Contains(full, "embed=1") || strings.Contains(full, "readonly=1") {

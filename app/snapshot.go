@@ -45,16 +45,21 @@ type TopicSnapshot struct {
 	Partitions []PartitionSnapshot
 }
 
-// PartitionSnapshot is one partition: the two offsets that bound it (the log
-// start offset, the first retained offset, and the high watermark, the
-// offset the next record will get), how many records it retains, and the
-// window of them that its lane draws.
+// PartitionSnapshot is one partition: the offsets that bound it (the log
+// start offset, the first retained offset; the high watermark, below which
+// records are committed; the log end, the offset the next record will
+// get), how many records it retains, and the window of them that its lane
+// draws.
 type PartitionSnapshot struct {
 	Topic         string
 	Partition     int
 	LogStart      int64
 	HighWatermark int64
-	Count         int // records retained
+	// LogEnd is the offset the next record will get. Records from the high
+	// watermark up to it are stored but not committed yet: the followers
+	// in the ISR have not fetched them, and no consumer may read them.
+	LogEnd int64
+	Count  int // records retained, committed or not
 
 	Records []core.Record // the window drawn, in offset order
 	Before  int           // retained records older than the window
@@ -177,13 +182,16 @@ func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retent
 	if part.HighWatermark, err = l.HighWatermark(topic, p); err != nil {
 		return part, err
 	}
+	if part.LogEnd, err = l.LogEndOffset(topic, p); err != nil {
+		return part, err
+	}
 	if part.Count, err = l.RecordCount(topic, p); err != nil {
 		return part, err
 	}
 	if part.Segments, err = l.SegmentCount(topic, p); err != nil {
 		return part, err
 	}
-	if part.Records, err = window(l, topic, p, part.LogStart, part.HighWatermark, view); err != nil {
+	if part.Records, err = window(l, topic, p, part.LogStart, part.LogEnd, view); err != nil {
 		return part, err
 	}
 	if len(part.Records) > 0 {
@@ -212,17 +220,18 @@ func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retent
 }
 
 // window returns up to laneWindow records of a partition from offset view.
-// When view is followTail or past the high watermark, it returns the
-// newest laneWindow records and the older ones back to a multiple of
+// The window reaches the log end, past the high watermark: the records the
+// followers have not fetched yet are drawn, as not committed. When view is
+// followTail or at the log end, it returns the newest laneWindow records and the older ones back to a multiple of
 // laneStride. A view below the log start starts there.
-func window(l *core.PartitionedLog, topic string, p int, logStart, hw, view int64) ([]core.Record, error) {
-	if hw == logStart {
+func window(l *core.PartitionedLog, topic string, p int, logStart, logEnd, view int64) ([]core.Record, error) {
+	if logEnd == logStart {
 		return nil, nil
 	}
-	if view != followTail && view < hw {
-		return l.Consume(topic, p, max(view, logStart), laneWindow)
+	if view != followTail && view < logEnd {
+		return l.LogRecords(topic, p, max(view, logStart), laneWindow)
 	}
-	newest, err := newestRecords(l, topic, p, logStart, hw)
+	newest, err := newestRecords(l, topic, p, logStart, logEnd)
 	if err != nil || len(newest) < laneWindow {
 		return newest, err
 	}
@@ -234,7 +243,7 @@ func window(l *core.PartitionedLog, topic string, p int, logStart, hw, view int6
 	// The records in [start, first): fewer than laneStride offsets, and
 	// with compaction's gaps maybe fewer records, so the read may run on
 	// past first.
-	older, err := l.Consume(topic, p, start, int(first-start))
+	older, err := l.LogRecords(topic, p, start, int(first-start))
 	if err != nil {
 		return nil, err
 	}
@@ -244,14 +253,13 @@ func window(l *core.PartitionedLog, topic string, p int, logStart, hw, view int6
 	return append(older, newest...), nil
 }
 
-// newestRecords returns the newest laneWindow records below the high
-// watermark, or all of them when there are fewer. Compaction leaves gaps,
-// so it widens its reach until it holds enough of them or reaches the log
-// start.
-func newestRecords(l *core.PartitionedLog, topic string, p int, logStart, hw int64) ([]core.Record, error) {
+// newestRecords returns the newest laneWindow records below the log end,
+// or all of them when there are fewer. Compaction leaves gaps, so it widens
+// its reach until it holds enough of them or reaches the log start.
+func newestRecords(l *core.PartitionedLog, topic string, p int, logStart, logEnd int64) ([]core.Record, error) {
 	for reach := int64(laneWindow); ; reach *= 4 {
-		from := max(hw-reach, logStart)
-		records, err := l.Consume(topic, p, from, int(min(hw-from, core.MaxConsume)))
+		from := max(logEnd-reach, logStart)
+		records, err := l.LogRecords(topic, p, from, int(min(logEnd-from, core.MaxConsume)))
 		if err != nil || len(records) >= laneWindow || from == logStart {
 			return records[max(0, len(records)-laneWindow):], err
 		}

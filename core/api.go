@@ -69,6 +69,7 @@ const (
 	EventLostToReset      EventKind = "lost-to-reset"     // Group, Topic, Partition, From..To, Count: records skipped by auto.offset.reset
 	EventOffsetsReset     EventKind = "offsets-reset"     // Group, Topic, Partition, Offset
 	EventClockAdvanced    EventKind = "clock-advanced"    // Offset = new time in ms
+	EventPolledNothing    EventKind = "polled-nothing"    // Group, Member, Detail: why a poll got no record (the first poll of a streak of empty polls for one reason)
 )
 
 // Event is one thing that happened in the engine. Fields that do not apply to

@@ -140,7 +140,67 @@ func (l *PartitionedLog) Poll(groupName, memberID string, max int) ([]Delivery, 
 	m.inFlightTo = g.deliverySeq
 	m.pollOrder = slices.DeleteFunc(m.pollOrder, func(tp TopicPartition) bool { return slices.Contains(gave, tp) })
 	m.pollOrder = append(m.pollOrder, gave...)
+	l.noteEmptyPoll(g, m, order, len(deliveries) == 0)
 	return deliveries, nil
+}
+
+// noteEmptyPoll keeps why a poll got no record, for the member's view, and
+// says it in a polled-nothing event when the member's polls have not given
+// that reason before: a consumer workload that keeps catching up with its
+// partitions says once that it is at their end, not at every tick. order
+// is the partitions the poll could read.
+func (l *PartitionedLog) noteEmptyPoll(g *group, m *member, order []TopicPartition, empty bool) {
+	if !empty {
+		m.emptyPoll = ""
+		return
+	}
+	why := l.whyNothing(g, m, order)
+	if why != m.saidEmpty {
+		l.emit(Event{Kind: EventPolledNothing, Group: g.name, Member: m.id, Generation: g.generation, Detail: why})
+		m.saidEmpty = why
+	}
+	m.emptyPoll, m.emptyPollAt = why, l.now
+}
+
+// whyNothing says why a poll that could read the partitions in order got
+// no record. It follows Kafka 4.x's consumer
+// (org.apache.kafka.clients.consumer.internals.ClassicKafkaConsumer.poll):
+// while its group rebalances a member fetches nothing from partitions it
+// does not own yet or is giving up (ConsumerCoordinator's join and revoke),
+// a member the assignor gave nothing has nothing to fetch, and a fetch
+// reads only below the high watermark (kafka.cluster.Partition.fetchRecords
+// with FetchIsolation.HIGH_WATERMARK), so records the followers in the ISR
+// have not copied yet are not returned.
+func (l *PartitionedLog) whyNothing(g *group, m *member, order []TopicPartition) string {
+	r := g.rebalance
+	switch {
+	case len(m.assigned) == 0 && r != nil:
+		return fmt.Sprintf("the group is still rebalancing: %s gets its partitions when the rebalance completes, due at %s", m.id, FormatDuration(r.doneAt))
+	case len(m.assigned) == 0:
+		return fmt.Sprintf("%s has no partitions: the assignor gave every partition of its topics to other members", m.id)
+	case len(order) == 0:
+		return fmt.Sprintf("its partitions are paused while the group rebalances, until the rebalance completes, due at %s", FormatDuration(r.doneAt))
+	}
+	offline, unreplicated := 0, int64(0)
+	for _, tp := range order {
+		p := l.topics[tp.Topic].partitions[tp.Partition]
+		if p.offline() {
+			offline++
+			continue
+		}
+		unreplicated += max(0, p.next-p.highWatermark())
+	}
+	paused := ""
+	if n := len(m.assigned) - len(order); n > 0 {
+		paused = fmt.Sprintf("; %d of its partitions are paused while the group rebalances", n)
+	}
+	switch {
+	case offline == len(order):
+		return "its partitions are offline: no leader to fetch from" + paused
+	case unreplicated > 0:
+		return fmt.Sprintf("it is at the high watermark of its partitions: %d records above it are not yet replicated to every in-sync replica, and consumers read only below it%s", unreplicated, paused)
+	}
+	return "it is at the end of its partitions: no record past its positions" + paused
 }
 
 func max64(a, b int64) int64 {

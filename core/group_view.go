@@ -48,6 +48,11 @@ type MemberView struct {
 	// group keeps it until SessionExpiresAt.
 	Down             string
 	SessionExpiresAt int64
+	// EmptyPoll says why the member's last poll got no record, at
+	// EmptyPollAt (see PartitionedLog.Poll); "" when it got records or has
+	// not polled.
+	EmptyPoll   string
+	EmptyPollAt int64
 }
 
 // Position is a member's next offset on one partition.
@@ -114,6 +119,10 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 			Assignment: slices.Clone(m.assigned),
 			Idle:       m.down == "" && len(m.assigned) == 0 && g.rebalance == nil,
 			Down:       m.down,
+			EmptyPoll:  m.emptyPoll,
+		}
+		if m.emptyPoll != "" {
+			mv.EmptyPollAt = m.emptyPollAt
 		}
 		if m.down != "" {
 			mv.SessionExpiresAt = m.expiresAt

@@ -74,6 +74,13 @@ type member struct {
 	// last poll, still being processed.
 	inFlightFrom, inFlightTo int64
 	lastAutoCommit           int64
+	// emptyPoll says why its last poll got no record, at emptyPollAt; ""
+	// when the last poll got records, or before its first poll.
+	emptyPoll   string
+	emptyPollAt int64
+	// saidEmpty is the reason the last polled-nothing event gave: an event
+	// is emitted only for a new reason.
+	saidEmpty string
 
 	// down says why a member stopped without a LeaveGroup: "crashed", or
 	// "left" for a static member that shut down (static members do not

@@ -13,12 +13,9 @@ const MaxConsume = 1 << 20
 // watermark there is nothing yet and the result is empty. On a compacted
 // partition an offset in a gap reads from the next surviving record.
 func (l *PartitionedLog) Consume(topicName string, partition int, offset int64, max int) ([]Record, error) {
-	_, p, err := l.partition(topicName, partition)
+	p, err := l.partitionToRead(topicName, partition, max)
 	if err != nil {
 		return nil, err
-	}
-	if max < 1 || max > MaxConsume {
-		return nil, fmt.Errorf("%s/%d: max must be between 1 and %d, got %d", topicName, partition, MaxConsume, max)
 	}
 	if p.offline() {
 		return nil, offlineError(topicName, partition, p)
@@ -29,6 +26,40 @@ func (l *PartitionedLog) Consume(topicName string, partition int, offset int64, 
 			topicName, partition, offset, p.logStart, hw)
 	}
 	return p.records.collect(offset, hw, max), nil
+}
+
+// LogRecords returns up to max records of a partition at or after offset,
+// in offset order, up to its log end offset: the log as its leader stores
+// it, records above the high watermark included, which no consumer may read
+// yet. Kafka 4.x serves consumers only below the high watermark
+// (kafka.cluster.Partition.fetchRecords with FetchIsolation.HIGH_WATERMARK)
+// and its followers up to the log end (FetchIsolation.LOG_END), so the
+// records the followers in the ISR have not fetched yet are stored but not
+// committed. This read is for showing the log; Consume is the consumer's.
+// An offline partition's records are still there, unavailable, and it
+// returns them.
+func (l *PartitionedLog) LogRecords(topicName string, partition int, offset int64, max int) ([]Record, error) {
+	p, err := l.partitionToRead(topicName, partition, max)
+	if err != nil {
+		return nil, err
+	}
+	if offset < p.logStart || offset > p.next {
+		return nil, fmt.Errorf("%s/%d: offset %d is out of range: the partition holds offsets %d up to the log end %d",
+			topicName, partition, offset, p.logStart, p.next)
+	}
+	return p.records.collect(offset, p.next, max), nil
+}
+
+// partitionToRead finds the partition a read of up to max records asks for.
+func (l *PartitionedLog) partitionToRead(topicName string, partition int, max int) (*partition, error) {
+	_, p, err := l.partition(topicName, partition)
+	if err != nil {
+		return nil, err
+	}
+	if max < 1 || max > MaxConsume {
+		return nil, fmt.Errorf("%s/%d: max must be between 1 and %d, got %d", topicName, partition, MaxConsume, max)
+	}
+	return p, nil
 }
 
 // HighWatermark returns the partition's high watermark: the offset below

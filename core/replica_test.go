@@ -373,3 +373,39 @@ func TestKeylessRecordsSkipOfflinePartitions(t *testing.T) {
 		}
 	}
 }
+
+// LogRecords reads the leader's log to its end, above the high watermark,
+// where Consume, a consumer's fetch, stops at the high watermark.
+func TestLogRecordsReadAboveTheHighWatermark(t *testing.T) {
+	l := replicatedLog(t, map[string]string{"replication.factor": "3"})
+	for _, v := range []string{"a", "b", "c"} {
+		produceAcks(t, l, v, "1")
+	}
+	if hw, _ := l.HighWatermark("t", 0); hw != 0 {
+		t.Fatalf("high watermark %d before the followers fetched, want 0", hw)
+	}
+	if got, err := l.Consume("t", 0, 0, 10); err != nil || len(got) != 0 {
+		t.Errorf("Consume above the high watermark: %v, %v; want nothing", got, err)
+	}
+	got, err := l.LogRecords("t", 0, 0, 10)
+	if err != nil || len(got) != 3 || got[2].Value != "c" {
+		t.Fatalf("LogRecords: %v, %v; want the 3 records", got, err)
+	}
+	if _, err := l.LogRecords("t", 0, 4, 10); err == nil {
+		t.Error("LogRecords past the log end is not out of range")
+	}
+	// An offline partition keeps its records, unavailable: they are still
+	// there to show.
+	mustAdvance(t, l, ReplicaFetchIntervalMs)
+	for _, b := range []int{1, 2, 3} {
+		if err := l.CrashBroker(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.Consume("t", 0, 0, 10); err == nil {
+		t.Error("Consume of an offline partition succeeds")
+	}
+	if got, err := l.LogRecords("t", 0, 0, 10); err != nil || len(got) != 3 {
+		t.Errorf("LogRecords of an offline partition: %v, %v; want its 3 records", got, err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -136,8 +137,8 @@ func TestEmbedSampleCoursePage(t *testing.T) {
 	inFrame[bool](t, b, "scenario-groups", `(doc.getElementById("embed-step").click(), true)`)
 	b.waitText(t, `[data-messages-of=scenario-groups]`, "step: step 3 of 13")
 	// The link follows once the URL has (it is written a moment after a change).
-	b.waitInFrame(t, "scenario-groups", `doc.getElementById("open-full").href.endsWith("&at=3")`)
-	if href := inFrame[string](t, b, "scenario-groups", `doc.getElementById("open-full").href`); strings.Contains(href, "embed=") {
+	b.waitInFrame(t, "scenario-groups", `doc.getElementById("open-full").dataset.href.endsWith("&at=3")`)
+	if href := inFrame[string](t, b, "scenario-groups", `doc.getElementById("open-full").dataset.href`); strings.Contains(href, "embed=") {
 		t.Errorf("open in the full playground goes to %q, want no embed options", href)
 	}
 
@@ -211,5 +212,97 @@ func TestWorksInASandboxedIframe(t *testing.T) {
 	b.waitFor(t, `plogMessages.some(m => m.type === "step" && m.step === 10 && m.steps === 10)`)
 	b.do(t, chromedp.SendKeys(chromedp.CSS("#embed-back"), kb.Enter, inFrame))
 	b.waitFor(t, `plogMessages.some(m => m.type === "step" && m.step === 9 && m.steps === 10)`)
-	b.noErrors(t)
+
+	// "Open in the full playground": the sandbox opens no tab, so the bar
+	// offers the link, selected, to copy.
+	b.allowConsole("Blocked opening", "the frame is sandboxed without allow-popups, and the page tries to open a tab")
+	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.CSS("#open-full"), kb.Enter, inFrame),
+		chromedp.WaitReady(chromedp.CSS("#open-full-link"), inFrame),
+	); err != nil {
+		t.Fatalf("no link offered to copy after open in the full playground: %v", err)
+	}
+	offered, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#open-full-link"), inFrame))
+	if err != nil {
+		t.Fatal(err)
+	}
+	attr, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS("#open-full"), "data-href", inFrame))
+	if err != nil {
+		t.Fatal(err)
+	}
+	href := attr.Value
+	if !strings.HasPrefix(offered, srv.URL+"#v1.") || strings.Contains(offered, "embed=") || offered != href {
+		t.Errorf("the bar offers %q, want the full playground's link %q", offered, href)
+	}
+	if pages := pageTargets(t, b); len(pages) != 1 {
+		t.Errorf("the sandboxed frame opened a tab: %v", pages)
+	}
+}
+
+// pageTargets lists the URLs of the browser's pages (tabs).
+func pageTargets(t *testing.T, b *browser) []string {
+	t.Helper()
+	targets, err := chromedp.Targets(b.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, target := range targets {
+		if target.Type == "page" {
+			urls = append(urls, target.URL)
+		}
+	}
+	return urls
+}
+
+// In a frame that may open tabs, "Open in the full playground" opens the
+// scenario in a new top-level tab, without the embed options, and the frame
+// stays the embedded page it was.
+func TestEmbedOpensTheFullPlaygroundInATab(t *testing.T) {
+	srv := startPlogServer(t, build.rootSite, "/")
+	link := linkOf(t, ordersScenario)
+	course := startCoursePage(t, srv.URL+link+"&embed=1", "")
+	b := newBrowser(t)
+	b.do(t, chromedp.Navigate(course))
+	frames, err := chromedp.Run(b.ctx, chromedp.Nodes(chromedp.CSS("iframe")))
+	if err != nil || len(frames) != 1 {
+		t.Fatalf("want the course page's iframe, got %d (%v)", len(frames), err)
+	}
+	inFrame := chromedp.FromNode(frames[0])
+	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(`main[data-ready="true"][data-embed="true"]`), inFrame)); err != nil {
+		t.Fatalf("the embedded page never became ready: %v", err)
+	}
+	// Enter on the button: a key the learner presses, which lets the page
+	// open a window as a click does.
+	tab := chromedp.WaitNewTarget(ctx, func(info *target.Info) bool { return info.Type == "page" })
+	b.do(t, chromedp.SendKeys(chromedp.CSS("#open-full"), kb.Enter, inFrame))
+	var id target.ID
+	select {
+	case id = <-tab:
+	case <-ctx.Done():
+		t.Fatalf("no tab opened; the browser has %v", pageTargets(t, b))
+	}
+	tabCtx, cancelTab := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id))
+	defer cancelTab()
+	waitCtx, cancelWait := context.WithTimeout(tabCtx, readyTimeout)
+	defer cancelWait()
+	if err := chromedp.Do(waitCtx, chromedp.WaitReady(chromedp.CSS(ready))); err != nil {
+		t.Fatalf("the new tab never showed the playground: %v", err)
+	}
+	url, err := chromedp.Run(waitCtx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if url != srv.URL+link {
+		t.Errorf("the new tab is at %q, want %q", url, srv.URL+link)
+	}
+	if opener, err := chromedp.Run(waitCtx, chromedp.Evaluate[bool](`window.opener === null`)); err != nil || !opener {
+		t.Errorf("the new tab has a handle on the embedding page (window.opener), %v", err)
+	}
+	embedded, err := chromedp.Run(b.ctx, chromedp.Nodes(chromedp.CSSAll(`main[data-embed="true"]`), inFrame))
+	if err != nil || len(embedded) != 1 {
+		t.Errorf("the frame no longer shows the embedded page (%d, %v)", len(embedded), err)
+	}
 }

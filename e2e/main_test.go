@@ -176,18 +176,32 @@ func startPlainServer(t *testing.T, dist, prefix string) *server {
 }
 
 // browser is one headless Chromium with a fresh profile, and the log of every
-// request its page made.
+// request its page made and every message it wrote to its console.
 type browser struct {
 	ctx context.Context
 
 	mu       sync.Mutex
 	requests []string
 	console  []chromedp.ConsoleMessage
+	judged   int              // console messages already judged by noErrors
+	allowed  []allowedMessage // errors the test provokes on purpose
+}
+
+// allowedMessage is a console error a test provokes on purpose: any message
+// that contains text, for the reason why.
+type allowedMessage struct {
+	text, why string
 }
 
 // newBrowser starts Chromium for one test, with any extra flags. Each test
 // gets a fresh profile, so no service worker or cache leaks from one test
 // into another.
+//
+// Every test that drives a browser fails if its pages report an uncaught
+// exception, a console error (console.error or an error of the browser's
+// own log, such as a failed load) or a Content-Security-Policy violation:
+// the check runs when the test ends, with nothing to call. A test that
+// provokes an error on purpose says so with allowConsole.
 func newBrowser(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	opts := headless.Options(build.browser, t.TempDir())
@@ -224,20 +238,67 @@ func newBrowser(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
 			b.mu.Unlock()
 		}
 	}()
+	// The browser logs a violation of the page's policy; the page's own
+	// event says it too, for every frame, whatever the log says of it.
+	const reportViolations = `addEventListener("securitypolicyviolation", (e) => console.error(
+  "Content Security Policy violation: " + e.effectiveDirective + " blocked " + (e.blockedURI || "inline code") +
+  " at " + e.sourceFile + ":" + e.lineNumber));`
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument,
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: reportViolations}); err != nil {
+		t.Fatal(err)
+	}
+	// Registered after the cleanup that stops the browser, so it runs
+	// before it.
+	t.Cleanup(func() { b.noErrors(t) })
 	return b
 }
 
-// noErrors fails the test for every uncaught exception, console error or
-// Content-Security-Policy violation the page has reported.
-func (b *browser) noErrors(t *testing.T) {
-	t.Helper()
+// allowConsole declares a console error the test provokes on purpose: a
+// message containing text does not fail it. why says what provokes it.
+func (b *browser) allowConsole(text, why string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, m := range b.console {
-		if m.IsException() || m.Type == "error" || strings.Contains(m.Text, "Content Security Policy") {
-			t.Errorf("the page reported %s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line+1)
+	b.allowed = append(b.allowed, allowedMessage{text, why})
+}
+
+// noErrors fails the test for every uncaught exception, console error or
+// Content-Security-Policy violation the page has reported since the last
+// call, but for those the test allowed. It runs by itself when the test
+// ends; a test may call it earlier to fail closer to the cause.
+func (b *browser) noErrors(t *testing.T) {
+	t.Helper()
+	for _, e := range b.takeErrors() {
+		t.Errorf("the page reported %s", e)
+	}
+}
+
+// takeErrors returns the errors the pages reported since the last call,
+// but those the test allowed, and counts them judged.
+func (b *browser) takeErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var errs []string
+	for _, m := range b.console[b.judged:] {
+		if isError(m) && !b.isAllowed(m) {
+			errs = append(errs, fmt.Sprintf("%s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line+1))
 		}
 	}
+	b.judged = len(b.console)
+	return errs
+}
+
+// isError says whether a console message fails a test.
+func isError(m chromedp.ConsoleMessage) bool {
+	return m.IsException() || m.Type == chromedp.ConsoleError || strings.Contains(m.Text, "Content Security Policy")
+}
+
+func (b *browser) isAllowed(m chromedp.ConsoleMessage) bool {
+	for _, a := range b.allowed {
+		if strings.Contains(m.Text, a.text) {
+			return true
+		}
+	}
+	return false
 }
 
 // recordLoaderLabels makes the next pages keep every text the loading screen
@@ -296,18 +357,24 @@ func (b *browser) waitReady(t *testing.T) {
 	}
 }
 
-// do runs actions on the page and fails the test on error.
+// do runs actions on the page and fails the test on error, or when they
+// take longer than readyTimeout.
 func (b *browser) do(t *testing.T, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	if err := chromedp.Do(b.ctx, actions...); err != nil {
+	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// eval evaluates a JavaScript expression in the page, awaiting a promise.
+// eval evaluates a JavaScript expression in the page, awaiting a promise
+// for readyTimeout at most.
 func eval[T any](t *testing.T, b *browser, expression string) T {
 	t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expression, chromedp.EvalAwaitPromise))
+	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expression, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("evaluating %s: %v", expression, err)
 	}
@@ -327,8 +394,10 @@ func (b *browser) waitServiceWorker(t *testing.T) {
 func (b *browser) waitFor(t *testing.T, expression string) {
 	t.Helper()
 	deadline := time.Now().Add(readyTimeout)
+	ctx, cancel := context.WithDeadline(b.ctx, deadline)
+	defer cancel()
 	for {
-		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expression, chromedp.EvalAwaitPromise))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expression, chromedp.EvalAwaitPromise))
 		if err == nil && ok {
 			return
 		}

@@ -237,17 +237,25 @@ func TestAutosaveReopensTheWorkspaceAndListsRecentOnes(t *testing.T) {
 func TestFullStorageIsToldOnce(t *testing.T) {
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
-	b.beforeEachPage(t, `Storage.prototype.setItem = function () {
+	// Every save fails, and counts itself in plogSaves.
+	b.beforeEachPage(t, `window.plogSaves = 0; Storage.prototype.setItem = function () {
+		window.plogSaves++;
 		throw new DOMException("Setting the value exceeded the quota.", "QuotaExceededError") }`)
 	b.open(t, srv.URL+linkOf(t, ordersScenario))
 	b.createTopic(t, "first", 1)
 	b.waitText(t, ".notice", "full")
 	b.click(t, "#notice-dismiss")
 	b.waitCount(t, ".notice", 0)
-	b.createTopic(t, "second", 1)
-	time.Sleep(time.Second) // the debounced save, which fails again
-	b.createTopic(t, "third", 1)
-	time.Sleep(time.Second)
+	// Each topic's debounced save is tried, and fails again.
+	for _, topic := range []string{"second", "third"} {
+		saves := eval[int](t, b, `window.plogSaves`)
+		b.createTopic(t, topic, 1)
+		b.waitFor(t, fmt.Sprintf(`window.plogSaves > %d`, saves))
+	}
+	// A click the page handles after the failed save: once it shows, the
+	// page has drawn whatever the save's failure made it say.
+	b.click(t, `[data-help] button[aria-expanded=false]`)
+	b.waitCount(t, `[data-help] button[aria-expanded=true]`, 1)
 	if n := b.count(t, ".notice"); n != 0 {
 		t.Errorf("the page told again that storage is full: %q", b.text(t, ".notice"))
 	}

@@ -141,7 +141,7 @@ func TestShareURLOpensEmbeddedReadOnly(t *testing.T) {
 	}
 	b.waitFor(t, `location.hash.endsWith("&at=3&embed=1&readonly=1")`)
 
-	full := b.attr(t, "#open-full", "href")
+	full := b.attr(t, "#open-full", "data-href")
 	if !strings.HasPrefix(full, srv.URL+"#v1.") || !strings.HasSuffix(full, "&at=3") {
 		t.Errorf("the full playground link is %q, want this scenario at step 3 without embed options", full)
 	}

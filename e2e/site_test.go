@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"plog/core/scenario"
 
@@ -246,8 +247,13 @@ func TestLoadingProgressCountsRawBytes(t *testing.T) {
 	}()
 	b.open(t, srv.URL)
 
-	if enc := <-encoding; enc != "br" {
-		t.Errorf("app.wasm came with Content-Encoding %q, want br", enc)
+	select {
+	case enc := <-encoding:
+		if enc != "br" {
+			t.Errorf("app.wasm came with Content-Encoding %q, want br", enc)
+		}
+	case <-time.After(readyTimeout):
+		t.Fatal("the page is ready, and no response for app.wasm came")
 	}
 	labels := eval[[]string](t, b, `window.plogLoaderLabels`)
 	var percents []int

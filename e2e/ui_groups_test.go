@@ -420,3 +420,21 @@ join h h1 topics=orders
 		}
 	}
 }
+
+// A learner who joins and polls at once, as the README's example once did,
+// is told beside the member why the poll got nothing; once the clock has
+// run the rebalance, the poll gets records and the note goes.
+func TestUIEmptyPollSaysWhy(t *testing.T) {
+	b := openPlayground(t, "topic orders partitions=2\nproduce orders value=v count=3\n")
+	b.joinMember(t, "billing", "c1", "orders", "range", "")
+	c1 := member("billing", "c1")
+	b.waitCount(t, c1, 1)
+	b.click(t, c1+` [data-action=poll]`)
+	b.waitText(t, c1+` [data-poll-empty]`, "got nothing: the group is still rebalancing: c1 gets its partitions when the rebalance completes, due at 3s")
+	b.click(t, "#advance-1m")
+	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
+	b.click(t, c1+` [data-action=poll]`)
+	b.waitCount(t, c1+` [data-poll-empty]`, 0)
+	b.click(t, c1+` [data-action=poll]`)
+	b.waitText(t, c1+` [data-poll-empty]`, "got nothing: it is at the end of its partitions")
+}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -130,8 +131,10 @@ func chromedpKeys(keys string) chromedp.Action[chromedp.Void] {
 // a few seconds, for tests that explain a failure before failing.
 func (b *browser) eventually(expression string) bool {
 	deadline := time.Now().Add(10 * time.Second)
+	ctx, cancel := context.WithDeadline(b.ctx, deadline)
+	defer cancel()
 	for time.Now().Before(deadline) {
-		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expression, chromedp.EvalAwaitPromise))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expression, chromedp.EvalAwaitPromise))
 		if err == nil && ok {
 			return true
 		}

@@ -80,3 +80,43 @@ func TestUILayoutFitsPhoneAndDesktop(t *testing.T) {
 	t.Logf("dark theme: %s", path)
 	b.noErrors(t)
 }
+
+// Every help popover on the page, opened in turn as a learner taps its "?",
+// stays inside the screen of a 360 px phone (and of a 1280 px one) and
+// leaves the page as wide as the screen.
+func TestUIHelpPopoversFitTheScreen(t *testing.T) {
+	b := openPlayground(t, layoutScenario)
+	b.waitCount(t, `[data-topic][data-partition]`, 4)
+	for _, width := range []int64{360, 1280} {
+		b.do(t, chromedp.EmulateViewport(width, 800))
+		b.waitFor(t, fmt.Sprintf(`window.innerWidth === %d`, width))
+		// The help buttons a learner can see, each marked with its index.
+		n := eval[int](t, b, `(() => {
+			const shown = Array.from(document.querySelectorAll(".help-button")).filter(el => el.offsetParent !== null);
+			document.querySelectorAll("[data-help-index]").forEach(el => el.removeAttribute("data-help-index"));
+			shown.forEach((el, i) => el.setAttribute("data-help-index", i));
+			return shown.length })()`)
+		if n < 10 {
+			t.Fatalf("at %d px only %d help buttons show: the test would prove little", width, n)
+		}
+		for i := range n {
+			button := fmt.Sprintf(`[data-help-index="%d"]`, i)
+			// In view, as a button the learner taps is.
+			eval[bool](t, b, fmt.Sprintf(`(document.querySelector(%s).scrollIntoView({block: "center"}), true)`, js(button)))
+			b.click(t, button)
+			b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).getAttribute("aria-expanded") === "true"`, js(button)))
+			popover := fmt.Sprintf(`document.querySelector(%s).parentElement.querySelector(".help-popover")`, js(button))
+			problem := eval[string](t, b, fmt.Sprintf(`(() => {
+				const p = %s, r = p.getBoundingClientRect(), w = document.documentElement.scrollWidth;
+				if (w > innerWidth) return "the page is " + w + " px wide";
+				if (r.left < 0 || r.right > innerWidth || r.top < 0 || r.bottom > innerHeight)
+					return "the popover spans " + Math.round(r.left) + "–" + Math.round(r.right) + " × " + Math.round(r.top) + "–" + Math.round(r.bottom);
+				return "" })()`, popover))
+			if problem != "" {
+				t.Errorf("at %d px, help %q open: %s", width, b.attr(t, button, "aria-label"), problem)
+			}
+			b.click(t, button)
+			b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).getAttribute("aria-expanded") === "false"`, js(button)))
+		}
+	}
+}

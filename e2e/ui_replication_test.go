@@ -64,3 +64,37 @@ broker crash 1
 	b.waitText(t, part+" .offline", "no live in-sync replica")
 	b.noErrors(t)
 }
+
+// Records produced to a replicated topic are drawn at once, marked not
+// committed above the high watermark, and the produce note says why no
+// consumer reads them yet; a tick of the clock later the followers have
+// fetched them and they are committed.
+func TestUIRecordsAboveTheHighWatermark(t *testing.T) {
+	b := openPlayground(t, "")
+	b.fill(t, "#topic-name", "orders")
+	b.fill(t, "#topic-partitions", "1")
+	b.fill(t, "#topic-configs", "replication.factor=3")
+	b.click(t, "#topic-create")
+	lane := `[data-topic=orders][data-partition="0"]`
+	b.waitCount(t, lane, 1)
+	b.fill(t, "#produce-value", "v")
+	b.fill(t, "#produce-count", "3")
+	b.click(t, "#produce-send")
+	b.waitCount(t, lane+` [data-offset][data-uncommitted]`, 3)
+	if got := b.attr(t, lane, "data-high-watermark"); got != "0" {
+		t.Errorf("high watermark %q right after the produce, want 0", got)
+	}
+	if b.count(t, lane+` [data-hw-mark="0"]`) != 1 {
+		t.Error("no high watermark mark before the records above it")
+	}
+	if n := b.count(t, lane+` .lane-nav`); n != 0 {
+		t.Errorf("the lane offers %d buttons to other records, though it draws all 3: %q", n, b.text(t, lane+` .lane-nav`))
+	}
+	b.waitText(t, `.landing [data-uncommitted="3"]`, "not committed yet: the high watermark is 0, and consumers read only below it")
+	b.waitText(t, lane+` .lane-offsets`, "log end 3 (3 records not committed yet)")
+
+	b.click(t, "#advance-1s")
+	b.waitFor(t, `document.querySelector('[data-topic=orders][data-partition="0"]').dataset.highWatermark === "3"`)
+	b.waitCount(t, lane+` [data-uncommitted]`, 0)
+	b.waitCount(t, lane+` [data-offset]`, 3)
+}

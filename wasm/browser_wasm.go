@@ -196,6 +196,26 @@ func (jsBrowser) StorageProblem() string {
 	return "the browser gives this page no storage here (a sandboxed frame, or storage switched off)"
 }
 
+// OpenTab opens the tab with window.open and then cuts the new page's
+// handle on this one (opener), as rel=noopener would: with the noopener
+// feature window.open always returns null, and the page could not tell an
+// opened tab from a refused one.
+func (jsBrowser) OpenTab(url string) error {
+	self, err := global("window")
+	if err != nil {
+		return err
+	}
+	tab, err := self.Call("open", url, "_blank")
+	if err != nil {
+		return describe(err)
+	}
+	if tab.IsNull() || tab.IsUndefined() {
+		return errors.New("the page around this one does not let it open tabs (a frame sandboxed without allow-popups)")
+	}
+	tab.Set("opener", safejs.Null())
+	return nil
+}
+
 func (jsBrowser) PostToParent(msg map[string]any) {
 	self, err := global("window")
 	if err != nil {

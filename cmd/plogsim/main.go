@@ -11,6 +11,9 @@
 //	    --at N                 stop after the first N commands
 //	    --link '#v1.…'         read the scenario from a link instead of FILE
 //	plogsim link FILE          print the link fragment of a scenario
+//	plogsim lesson [NAME]      list the lessons, show one, --check a solution
+//	plogsim kafka --brokers …  run a scenario on a real Kafka cluster and
+//	                           compare it with the playground
 //
 // Errors go to standard error as FILE:LINE:COLUMN: message, and the exit
 // status is 1 (2 for a misused command line).
@@ -29,12 +32,48 @@ import (
 	"plog/core/scenario"
 )
 
-const usage = `usage:
-  plogsim                    run the demo
-  plogsim run [--json] [--events] [--at N] FILE|-
-  plogsim run [--json] [--events] [--at N] --link '#v1.…'
-  plogsim link FILE|-        print the link fragment of a scenario
-`
+// command is one verb of plogsim: its name, the usage lines it adds to
+// plogsim's usage, and what runs it. commands is the one table both the
+// dispatcher and the usage read, so the usage names every command there is.
+type command struct {
+	name  string
+	usage []string
+	run   func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+var commands []command
+
+// usage is plogsim's usage, made from commands.
+var usage string
+
+func init() {
+	commands = []command{
+		{"run", []string{
+			"plogsim run [--json] [--events] [--at N] FILE|-",
+			"plogsim run [--json] [--events] [--at N] --link '#v1.…'",
+			"                             apply a scenario, print the state",
+		}, runScenario},
+		{"link", []string{"plogsim link FILE|-          print the link fragment of a scenario"}, printLink},
+		{"lesson", []string{
+			"plogsim lesson [NAME]        list the lessons, or show one",
+			"plogsim lesson NAME --check FILE|-",
+			"                             check a solution to a lesson",
+		}, runLesson},
+		{"kafka", []string{
+			"plogsim kafka --brokers HOST:PORT FILE|-",
+			"                             run a scenario on a real Kafka cluster",
+		}, runKafka},
+	}
+	var b strings.Builder
+	b.WriteString("usage:\n  plogsim                      run the demo\n")
+	for _, c := range commands {
+		for _, line := range c.usage {
+			b.WriteString("  " + line + "\n")
+		}
+	}
+	b.WriteString("  plogsim help                 print this usage\n")
+	usage = b.String()
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -46,15 +85,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return runDemo(stdout, stderr)
 	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdin, stdout, stderr)
+		}
+	}
 	switch args[0] {
-	case "run":
-		return runScenario(args[1:], stdin, stdout, stderr)
-	case "link":
-		return printLink(args[1:], stdin, stdout, stderr)
-	case "lesson":
-		return runLesson(args[1:], stdin, stdout, stderr)
-	case "kafka":
-		return runKafka(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

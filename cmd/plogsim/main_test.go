@@ -260,3 +260,59 @@ advance 10m
 		}
 	}
 }
+
+// The usage names every command the dispatcher runs, in plogsim --help and
+// after an unknown command, and each command it names is one run dispatches.
+func TestUsageListsEveryCommand(t *testing.T) {
+	code, help, _ := plogsim(t, "", "--help")
+	if code != 0 {
+		t.Fatalf("--help exits %d", code)
+	}
+	code, _, unknown := plogsim(t, "", "nope")
+	if code != 2 || !strings.HasPrefix(unknown, `plogsim: unknown command "nope"`) {
+		t.Fatalf("unknown command: exit %d, %q", code, unknown)
+	}
+	names := map[string]bool{}
+	for _, c := range commands {
+		names[c.name] = true
+		for _, text := range []string{help, unknown} {
+			if !strings.Contains(text, "  plogsim "+c.name+" ") {
+				t.Errorf("usage leaves out %q:\n%s", c.name, text)
+			}
+		}
+		// Dispatched: a command's own --help is never "unknown command".
+		_, _, errOut := plogsim(t, "", c.name, "--help")
+		if strings.Contains(errOut, "unknown command") {
+			t.Errorf("%s is in the usage but run does not dispatch it: %s", c.name, errOut)
+		}
+	}
+	for _, want := range []string{"run", "link", "lesson", "kafka"} {
+		if !names[want] {
+			t.Errorf("no command %q in the table", want)
+		}
+	}
+}
+
+// The README's example scenario does what it shows: its poll gets records
+// and its commit commits them.
+func TestREADMEExampleScenarioPollsRecords(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "topic configs use\nKafka's own names:\n\n```\n")
+	example, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed || !strings.Contains(example, "poll billing c1") {
+		t.Fatalf("no example scenario in README.md after \"Kafka's own names:\"")
+	}
+	code, out, errOut := plogsim(t, "", "run", writeFile(t, example))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "got nothing") {
+		t.Errorf("the example's poll gets nothing:\n%s", out)
+	}
+	if !strings.Contains(out, "billing  orders  2          2               3               1    c1") {
+		t.Errorf("the example's commit does not commit the two records polled:\n%s", out)
+	}
+}

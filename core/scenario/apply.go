@@ -37,6 +37,9 @@ type world struct {
 	// topics, the cleaner's work so far (MaxCompactedRecords).
 	compacted int64
 	errors    []core.Event // workload failures since the last drain
+	// lag samples the lag while the command the session applies advances
+	// the clock; nil otherwise (replays, clones).
+	lag *lagSampler
 }
 
 func newWorld(seed int64) *world {

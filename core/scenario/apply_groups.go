@@ -138,6 +138,9 @@ func groupStates(l *core.PartitionedLog) []GroupState {
 		}
 		for _, m := range v.Members {
 			ms := MemberState{ID: m.ID, Instance: m.InstanceID, Down: m.Down, Assignment: []AssignmentState{}}
+			if m.EmptyPoll != "" {
+				ms.EmptyPoll = &EmptyPollState{TimeMs: m.EmptyPollAt, Why: m.EmptyPoll}
+			}
 			for _, tp := range sortedPartitions(m.Assignment) {
 				if n := len(ms.Assignment); n == 0 || ms.Assignment[n-1].Topic != tp.Topic {
 					ms.Assignment = append(ms.Assignment, AssignmentState{Topic: tp.Topic})

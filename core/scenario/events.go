@@ -39,7 +39,7 @@ func EventText(e core.Event) string {
 		fmt.Fprintf(&b, " %s generation=%d", e.Group, e.Generation)
 	case core.EventRebalanceDone:
 		fmt.Fprintf(&b, " %s generation=%d moved=%d", e.Group, e.Generation, e.Count)
-	case core.EventMemberJoined, core.EventMemberLeft, core.EventMemberStopped:
+	case core.EventMemberJoined, core.EventMemberLeft, core.EventMemberStopped, core.EventPolledNothing:
 		b.WriteString(" " + member)
 	case core.EventLostUnprocessed:
 		fmt.Fprintf(&b, " %s %s offsets=%d..%d lost=%d", member, tp, e.From, e.To, e.Count)

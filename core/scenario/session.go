@@ -22,8 +22,9 @@ import (
 // until the next command is applied.
 //
 // Beside each command of the history the session keeps a sample of every
-// group's lag after it (LagHistory), taken when the command is applied: the
-// engine keeps no history of lag, and a chart of lag over time needs one.
+// group's lag after it (LagHistory), taken when the command is applied, with
+// the samples an advance takes over virtual time: the engine keeps no
+// history of lag, and a chart of lag over time needs one.
 type Session struct {
 	cur     *world
 	history []Command
@@ -150,7 +151,16 @@ func (s *Session) applyCommand(c Command) error {
 		return &Error{Line: c.Line, Col: c.Col, Msg: fmt.Sprintf("a scenario may hold at most %d commands", MaxCommands)}
 	}
 	produced := s.cur.produced
-	if err := s.step(s.cur, c, s.pos); err != nil {
+	var prev LagSample
+	if s.pos > 0 {
+		prev = s.lag[s.pos-1]
+	}
+	sampler := &lagSampler{step: s.pos + 1, prev: prev}
+	s.cur.lag = sampler
+	err := s.step(s.cur, c, s.pos)
+	during := sampler.samples
+	s.cur.lag = nil // the command may have made a new world (seed): it has none
+	if err != nil {
 		if rerr := s.restore(); rerr != nil {
 			return errors.Join(err, rerr)
 		}
@@ -167,13 +177,14 @@ func (s *Session) applyCommand(c Command) error {
 		s.history, s.lag, s.work = s.history[:s.pos], s.lag[:s.pos:s.pos], s.work[:s.pos]
 		s.dropCheckpointsAfter(s.pos)
 	}
-	var prev LagSample
-	if s.pos > 0 {
-		prev = s.lag[s.pos-1]
+	if len(during) > 0 {
+		prev = during[len(during)-1]
 	}
+	sample := sampleLag(s.cur.log, s.pos+1, prev)
+	sample.During = during
 	s.events = s.cur.drainEvents()
 	s.history = append(s.history, c)
-	s.lag = append(s.lag, sampleLag(s.cur.log, s.pos+1, prev))
+	s.lag = append(s.lag, sample)
 	s.work = append(s.work, s.workAfter(s.pos)+s.stepWork(c, produced))
 	s.pos++
 	s.maybeCheckpoint()

@@ -10,11 +10,56 @@ import (
 
 // LagSample is every consumer group's lag in records after one step of a
 // session's history. The engine keeps no history of lag, so the session
-// samples it after each command it applies, for charts of lag over time.
+// samples it after each command it applies, for charts of lag over time,
+// and while a command advances the clock, over virtual time (During): a
+// lag that grows one record a minute through an advance of an hour is a
+// slope, not a jump at the hour.
 type LagSample struct {
 	Step   int        // 1 for the first command
 	TimeMs int64      // the virtual clock after the step
 	Groups []GroupLag // by group name
+	// During holds the samples taken while the step advanced the clock,
+	// before its end, oldest first (their During is empty): with the
+	// step's own, at most maxLagPointsPerStep, at least a
+	// maxLagPointsPerStep-th of the advance apart.
+	During []LagSample
+}
+
+// maxLagPointsPerStep bounds the samples of one advance, its end included:
+// however long it is, its samples are at least a maxLagPointsPerStep-th of
+// it apart.
+const maxLagPointsPerStep = 24
+
+// lagSampler takes the samples during one command's advance. An advance
+// with workloads stops at every action anyway (advanceWithWorkloads); the
+// sampler reads the lag at those stops once a maxLagPointsPerStep-th of the
+// advance has passed since its last sample, so that sampling never changes how the clock moves.
+// Between two stops nothing changes any committed offset, and the lag
+// moves only with the high watermarks.
+type lagSampler struct {
+	step    int
+	every   int64 // virtual ms between samples
+	next    int64 // the earliest time of the next sample
+	prev    LagSample
+	samples []LagSample
+}
+
+// start sets the sampler for an advance of ms from now.
+func (ls *lagSampler) start(now, ms int64) {
+	ls.every = max(1, ms/maxLagPointsPerStep)
+	ls.next = now + ls.every
+}
+
+// stop samples the lag at a stop of the advance at now, before target,
+// when its time has come.
+func (ls *lagSampler) stop(l *core.PartitionedLog, target int64) {
+	now := l.Now()
+	if ls.every == 0 || now < ls.next || now >= target || len(ls.samples) == maxLagPointsPerStep-1 {
+		return
+	}
+	ls.prev = sampleLag(l, ls.step, ls.prev)
+	ls.samples = append(ls.samples, ls.prev)
+	ls.next = now + ls.every
 }
 
 // GroupLag is one group's lag at one step.

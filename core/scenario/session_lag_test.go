@@ -194,3 +194,57 @@ func BenchmarkLagSample(b *testing.B) {
 		b.Fatalf("sample %v", prev)
 	}
 }
+
+// An advance samples the lag over virtual time: a lag that grows one record
+// a minute through ten minutes is a slope of samples, not a jump at the
+// end, and the samples of an advance are bounded however many stops it has.
+func TestLagIsSampledOverVirtualTime(t *testing.T) {
+	s := mustLoad(t, `topic t partitions=1
+join g c1 topics=t
+advance 3s
+commit g t/0 offset=0
+producer p t rate=1/m
+advance 10m
+`)
+	last := s.LagHistory()[s.Position()-1]
+	if last.Groups[0].Total != 10 {
+		t.Fatalf("lag after 10m: %d, want 10", last.Groups[0].Total)
+	}
+	var got []string
+	for _, d := range last.During {
+		got = append(got, fmt.Sprintf("%d@%d", d.Groups[0].Total, d.TimeMs))
+		if d.Step != last.Step || len(d.During) != 0 {
+			t.Errorf("a sample during step %d says step %d, with %d samples of its own", last.Step, d.Step, len(d.During))
+		}
+	}
+	want := []string{}
+	for m := int64(1); m <= 9; m++ {
+		want = append(want, fmt.Sprintf("%d@%d", m, 3000+m*60_000))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("samples during the advance %v, want %v", got, want)
+	}
+	for _, sample := range s.LagHistory()[:s.Position()-1] {
+		if len(sample.During) != 0 {
+			t.Errorf("step %d, which advances with no workload, has samples during it: %v", sample.Step, sample.During)
+		}
+	}
+
+	// A fast workload stops the advance 36 000 times: with the step's own,
+	// the samples stay maxLagPointsPerStep, evenly spread.
+	if _, err := s.Apply("producer q t rate=10/s"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("advance 1h"); err != nil {
+		t.Fatal(err)
+	}
+	during := s.LagHistory()[s.Position()-1].During
+	if len(during) != maxLagPointsPerStep-1 {
+		t.Fatalf("%d samples during an advance of an hour, want %d", len(during), maxLagPointsPerStep-1)
+	}
+	for i := 1; i < len(during); i++ {
+		if gap := during[i].TimeMs - during[i-1].TimeMs; gap < 3_600_000/maxLagPointsPerStep || during[i].Groups[0].Total <= during[i-1].Groups[0].Total {
+			t.Errorf("samples %d and %d: %d ms apart, lag %d then %d", i-1, i, gap, during[i-1].Groups[0].Total, during[i].Groups[0].Total)
+		}
+	}
+}

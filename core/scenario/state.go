@@ -75,6 +75,15 @@ type MemberState struct {
 	// session to time out.
 	Instance string `json:"instance,omitempty"`
 	Down     string `json:"down,omitempty"`
+	// EmptyPoll is the member's last poll when it got no record: when, and
+	// why.
+	EmptyPoll *EmptyPollState `json:"empty_poll,omitempty"`
+}
+
+// EmptyPollState is a poll that got no record.
+type EmptyPollState struct {
+	TimeMs int64  `json:"time_ms"`
+	Why    string `json:"why"`
 }
 
 // AssignmentState is the partitions of one topic a member owns.

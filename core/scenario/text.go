@@ -95,6 +95,9 @@ func writeGroupText(b *strings.Builder, g GroupState) {
 		case len(m.Assignment) == 0:
 			fmt.Fprintf(b, "member %s: no partitions\n", m.ID)
 		}
+		if p := m.EmptyPoll; p != nil {
+			fmt.Fprintf(b, "member %s: its poll at %s got nothing, because %s\n", m.ID, formatDuration(p.TimeMs), p.Why)
+		}
 	}
 }
 

@@ -199,6 +199,9 @@ func (w *world) advanceWithWorkloads(ms int64) error {
 	if w.produced+records > MaxRecords {
 		return fmt.Errorf("the producers would take the scenario to %d records; a scenario may produce at most %d", w.produced+records, MaxRecords)
 	}
+	if w.lag != nil {
+		w.lag.start(w.log.Now(), ms)
+	}
 	for {
 		next, ok := w.nextDue()
 		if !ok || next > target {
@@ -210,6 +213,9 @@ func (w *world) advanceWithWorkloads(ms int64) error {
 			}
 		}
 		w.runDue(next)
+		if w.lag != nil {
+			w.lag.stop(w.log, target)
+		}
 	}
 	if target > w.log.Now() {
 		return w.log.Advance(target - w.log.Now())
