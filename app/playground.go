@@ -140,21 +140,13 @@ func (p *Playground) handleApply(ctx app.Context, a app.Action) {
 	p.run(ctx, req.Control, func() error { return p.applyLines(ctx, req.Lines) })
 }
 
-// applyLines applies lines in order. When one is refused, the lines before
-// it are undone, so a gesture changes all it says or nothing.
+// applyLines applies lines in order, as one gesture: when one is refused,
+// the session is as it was before the first (position, steps ahead and
+// branch), so a gesture changes all it says or nothing.
 func (p *Playground) applyLines(ctx app.Context, lines []string) error {
-	var events []core.Event
-	for i, l := range lines {
-		evs, err := p.session.Apply(l)
-		if err != nil {
-			for range i {
-				if undoErr := p.session.Undo(); undoErr != nil {
-					return fmt.Errorf("%v (and taking back the lines before it failed: %v)", err, undoErr)
-				}
-			}
-			return err
-		}
-		events = append(events, evs...)
+	events, err := p.session.ApplyLines(lines)
+	if err != nil {
+		return err
 	}
 	p.noteEvents(ctx, events)
 	return nil
@@ -286,9 +278,11 @@ func (p *Playground) handleView(ctx app.Context, a app.Action) {
 	p.refresh()
 }
 
-// handlePlay starts or stops the clock. While it plays, every tick applies
-// "advance" by the speed in virtual seconds, so workloads produce and
-// consume as time passes, and the script says so.
+// handlePlay starts or stops the clock. While it plays, every tick steps
+// forward through the steps ahead of the position, if there are any, then
+// applies "advance" by the speed in virtual seconds, so workloads produce
+// and consume as time passes, and the script says so. Play thus never
+// replaces a step; a read-only page stops at the end of its script.
 func (p *Playground) handlePlay(ctx app.Context, a app.Action) {
 	r, ok := a.Value.(playRequest)
 	if !ok {
@@ -315,8 +309,13 @@ func (p *Playground) scheduleTick(ctx app.Context, tick int) {
 		if !p.playing || tick != p.ticks || p.session == nil {
 			return
 		}
-		if p.playsForward(ctx) { // embed_bar.go: a read-only page replays its steps first
+		if p.playsForward(ctx) {
 			p.scheduleTick(ctx, tick)
+			return
+		}
+		if p.share.options.ReadOnly {
+			// A read-only page shows its script; it never adds to it.
+			p.playing = false
 			return
 		}
 		line := fmt.Sprintf("advance %ds", p.speed)
@@ -391,9 +390,10 @@ func (p *Playground) applyLink(link string) {
 func (p *Playground) Render() app.UI {
 	var lines, discarded []string
 	var lag []scenario.LagSample
-	position := 0
+	position, discardedAt := 0, 0
 	if p.session != nil {
 		lines, position, discarded = p.session.Lines(), p.session.Position(), p.session.Discarded()
+		discardedAt = p.session.DiscardedAt()
 		lag = p.session.LagHistory()
 	}
 	return app.Main().
@@ -430,11 +430,12 @@ func (p *Playground) Render() app.UI {
 				),
 			),
 			&Timeline{
-				Lines:     lines,
-				Position:  position,
-				Discarded: discarded,
-				Playing:   p.playing,
-				Speed:     p.speed,
+				Lines:       lines,
+				Position:    position,
+				Discarded:   discarded,
+				DiscardedAt: discardedAt,
+				Playing:     p.playing,
+				Speed:       p.speed,
 			},
 			p.lessonList(),
 			&Shortcuts{},

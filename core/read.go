@@ -13,6 +13,21 @@ const MaxConsume = 1 << 20
 // watermark there is nothing yet and the result is empty. On a compacted
 // partition an offset in a gap reads from the next surviving record.
 func (l *PartitionedLog) Consume(topicName string, partition int, offset int64, max int) ([]Record, error) {
+	return l.read(topicName, partition, offset, max, true)
+}
+
+// StoredRecords returns what Consume would, but also while the partition is
+// offline: the records its log holds, as kafka-dump-log.sh reads them from
+// a broker's files, rather than what a fetch, which needs a leader, gets.
+// The page draws an offline partition's records with it.
+func (l *PartitionedLog) StoredRecords(topicName string, partition int, offset int64, max int) ([]Record, error) {
+	return l.read(topicName, partition, offset, max, false)
+}
+
+// read returns up to max records at or after offset. A fetch (needLeader)
+// fails on an offline partition: in Kafka 4.x a fetch is served by the
+// partition's leader (kafka.server.ReplicaManager), and there is none.
+func (l *PartitionedLog) read(topicName string, partition int, offset int64, max int, needLeader bool) ([]Record, error) {
 	_, p, err := l.partition(topicName, partition)
 	if err != nil {
 		return nil, err
@@ -20,7 +35,7 @@ func (l *PartitionedLog) Consume(topicName string, partition int, offset int64, 
 	if max < 1 || max > MaxConsume {
 		return nil, fmt.Errorf("%s/%d: max must be between 1 and %d, got %d", topicName, partition, MaxConsume, max)
 	}
-	if p.offline() {
+	if needLeader && p.offline() {
 		return nil, offlineError(topicName, partition, p)
 	}
 	hw := p.highWatermark()

@@ -18,8 +18,10 @@ import (
 //
 // After a seek back, the commands ahead of the position stay in the history
 // (redo replays them). Applying a new command there replaces them; the
-// replaced commands are kept and offered back (Discarded, RestoreDiscarded)
-// until the next command is applied.
+// replaced commands are kept as a branch (Discarded) that the learner can
+// take back (RestoreDiscarded, which keeps the commands it replaces as the
+// branch in turn), until a later command at an earlier step replaces
+// others (session_branch.go).
 //
 // Beside each command of the history the session keeps a sample of every
 // group's lag after it (LagHistory), taken when the command is applied: the
@@ -36,10 +38,8 @@ type Session struct {
 	every       int          // a checkpoint is kept at each multiple of every steps
 	workEvery   int64        // and at each step whose work crosses a multiple of workEvery
 
-	discarded     []Command   // commands replaced by the last Apply
-	discardedLag  []LagSample // their lag samples
-	discardedWork []int64     // and their work
-	discardedAt   int         // where they started in the history
+	branch   []Command // the commands the latest command at an earlier step replaced
+	branchAt int       // the step they followed: they were history[branchAt:]
 
 	replayed int64 // work replayed to move in the history, for tests
 }
@@ -95,20 +95,6 @@ func (s *Session) LagHistory() []LagSample { return s.lag[:s.pos:s.pos] }
 // Events returns the events of the last applied command.
 func (s *Session) Events() []core.Event { return slices.Clone(s.events) }
 
-// Discarded returns the canonical lines the last Apply replaced, if it was
-// applied after a seek back; nil otherwise, or once another command is
-// applied.
-func (s *Session) Discarded() []string {
-	if s.discarded == nil {
-		return nil
-	}
-	lines := make([]string, len(s.discarded))
-	for i, c := range s.discarded {
-		lines[i] = c.String()
-	}
-	return lines
-}
-
 // Apply parses one line and applies it. A line that fails changes nothing:
 // it is not added to the history, and the returned events hold one error
 // event with the message. Errors are *Error, with the line being the
@@ -156,17 +142,25 @@ func (s *Session) applyCommand(c Command) error {
 		}
 		return &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
 	}
-	s.discarded, s.discardedLag, s.discardedWork = nil, nil, nil
 	if s.pos < len(s.history) {
-		s.discarded = slices.Clone(s.history[s.pos:])
-		s.discardedLag = slices.Clone(s.lag[s.pos:])
-		s.discardedWork = slices.Clone(s.work[s.pos:])
-		s.discardedAt = s.pos
-		// The samples given out by LagHistory stay as they were: the
-		// next append copies rather than writing over them.
-		s.history, s.lag, s.work = s.history[:s.pos], s.lag[:s.pos:s.pos], s.work[:s.pos]
-		s.dropCheckpointsAfter(s.pos)
+		s.branch, s.branchAt = slices.Clone(s.history[s.pos:]), s.pos
+		s.truncate(s.pos)
 	}
+	s.record(c, produced)
+	return nil
+}
+
+// truncate drops the commands from step on, and what the session keeps of
+// them. The samples given out by LagHistory stay as they were: the next
+// append copies rather than writing over them.
+func (s *Session) truncate(step int) {
+	s.history, s.lag, s.work = s.history[:step:step], s.lag[:step:step], s.work[:step:step]
+	s.dropCheckpointsAfter(step)
+}
+
+// record appends a command just applied to the current state at the end of
+// the history; produced is the state's record count before it.
+func (s *Session) record(c Command, produced int64) {
 	var prev LagSample
 	if s.pos > 0 {
 		prev = s.lag[s.pos-1]
@@ -177,7 +171,6 @@ func (s *Session) applyCommand(c Command) error {
 	s.work = append(s.work, s.workAfter(s.pos)+s.stepWork(c, produced))
 	s.pos++
 	s.maybeCheckpoint()
-	return nil
 }
 
 // step applies c to w, turning a panic into an error: a bug must not take
@@ -262,25 +255,4 @@ func (s *Session) Redo() error {
 		return errors.New("nothing to redo")
 	}
 	return s.Seek(s.pos + 1)
-}
-
-// RestoreDiscarded takes back the last Apply that replaced commands ahead
-// of the position: the history becomes what it was before it, and the
-// position where that command was applied.
-func (s *Session) RestoreDiscarded() error {
-	if s.discarded == nil {
-		return errors.New("no replaced commands to restore")
-	}
-	at := s.discardedAt
-	s.history = append(s.history[:at:at], s.discarded...)
-	s.lag = append(s.lag[:at:at], s.discardedLag...)
-	s.work = append(s.work[:at:at], s.discardedWork...)
-	s.dropCheckpointsAfter(at)
-	s.discarded, s.discardedLag, s.discardedWork = nil, nil, nil
-	w, events, err := s.stateAt(s.discardedAt, false)
-	if err != nil {
-		return err
-	}
-	s.cur, s.events, s.pos = w, events, s.discardedAt
-	return nil
 }
