@@ -23,8 +23,9 @@ const (
 )
 
 const (
-	// maxRecent is how many scenarios the recent list keeps.
-	maxRecent = 8
+	// maxRecent is how many scenarios the recent list keeps. Past it the
+	// oldest goes, and the page says which.
+	maxRecent = 12
 	// maxRecentFragment is the largest fragment kept in the recent list:
 	// a few huge scenarios would fill the browser's few megabytes.
 	maxRecentFragment = 64 << 10
@@ -171,7 +172,12 @@ func (p *Playground) autosave(fragment string) {
 		p.storageTrouble(fmt.Sprintf("Autosave stopped: %v", err))
 		return
 	}
-	p.share.recent = withRecent(p.share.recent, p.recentEntry(fragment))
+	var dropped []recentScenario
+	p.share.recent, dropped = withRecent(p.share.recent, p.recentEntry(fragment))
+	if len(dropped) > 0 {
+		p.share.notice = droppedNotice(dropped)
+	}
+	p.share.unsaved = false
 	r, _ := json.Marshal(p.share.recent)
 	if err := b.SaveItem(recentKey, string(r)); err != nil {
 		p.storageTrouble(fmt.Sprintf("Autosave stopped: %v", err))
@@ -181,28 +187,69 @@ func (p *Playground) autosave(fragment string) {
 // recentEntry describes the current workspace for the recent list.
 func (p *Playground) recentEntry(fragment string) recentScenario {
 	lines := p.session.Lines()
+	title := scenarioTitle(lines)
+	if name := p.lesson.name(); name != "" {
+		title = "lesson " + name + ": " + title
+	}
 	return recentScenario{
 		ID:       p.share.workspace,
 		Fragment: fragment,
-		Title:    scenarioTitle(lines),
+		Title:    title,
 		Steps:    len(lines),
 		Saved:    time.Now().UnixMilli(),
 	}
 }
 
 // withRecent puts an entry at the head of the recent list, in place of the
-// entry of the same workspace. Empty scenarios and huge ones stay out.
-func withRecent(recent []recentScenario, e recentScenario) []recentScenario {
-	out := make([]recentScenario, 0, maxRecent)
+// entry of the same workspace, and returns the entries it dropped to keep
+// the list to maxRecent, the oldest. Empty scenarios and huge ones stay out.
+func withRecent(recent []recentScenario, e recentScenario) (kept, dropped []recentScenario) {
+	kept = make([]recentScenario, 0, maxRecent)
 	if e.Steps > 0 && len(e.Fragment) <= maxRecentFragment {
-		out = append(out, e)
+		kept = append(kept, e)
 	}
 	for _, r := range recent {
-		if r.ID != e.ID && len(out) < maxRecent {
-			out = append(out, r)
+		switch {
+		case r.ID == e.ID:
+		case len(kept) < maxRecent:
+			kept = append(kept, r)
+		default:
+			dropped = append(dropped, r)
 		}
 	}
-	return out
+	return kept, dropped
+}
+
+// droppedNotice says which scenarios the recent list let go.
+func droppedNotice(dropped []recentScenario) string {
+	names := make([]string, len(dropped))
+	for i, d := range dropped {
+		names[i] = fmt.Sprintf("“%s” (%s, saved %s)", d.Title, countOf(d.Steps, "step"), time.UnixMilli(d.Saved).Format("2 Jan 15:04"))
+	}
+	return fmt.Sprintf("Scenarios → Recent keeps the %d latest scenarios: the oldest, %s, is no longer listed.", maxRecent, strings.Join(names, ", "))
+}
+
+// enterWorkspace makes a scenario the page opens by navigation (a link
+// pasted into the address bar, a lesson picked from the list, back and
+// forward) a workspace of its own, so that what the learner does there is
+// never saved over the workspace left behind. That one is saved first if
+// its last change is not yet: the URL, written a moment after a change,
+// already says the new scenario. A fragment that is a recent workspace's
+// reopens that workspace.
+func (p *Playground) enterWorkspace(fragment string) {
+	p.share.notice = ""
+	if p.share.unsaved && p.session != nil {
+		if old, err := p.currentFragment(); err == nil {
+			p.autosave(old)
+		}
+	}
+	p.share.workspace = newWorkspaceID()
+	for _, r := range p.share.recent {
+		if r.Fragment == fragment {
+			p.share.workspace = r.ID
+			break
+		}
+	}
 }
 
 // scenarioTitle names a scenario by its topics, or its first line.

@@ -137,6 +137,7 @@ func (p *Playground) handleApply(ctx app.Context, a app.Action) {
 		p.showError(ctx, req.Control, readOnlyRefusal)
 		return
 	}
+	releaseWorkspaceHeight()
 	p.run(ctx, req.Control, func() error { return p.applyLines(ctx, req.Lines) })
 }
 
@@ -244,6 +245,7 @@ func (p *Playground) handleHistory(ctx app.Context, a app.Action) {
 	if !ok || p.session == nil {
 		return
 	}
+	holdWorkspaceHeight()
 	p.run(ctx, m.Control, func() error {
 		p.landing, p.removal = Landing{}, Removal{}
 		switch m.Kind {
@@ -342,6 +344,7 @@ const urlDebounce = 400 * time.Millisecond
 // adding one: back leaves the playground, as a learner expects.
 func (p *Playground) scheduleURLUpdate(ctx app.Context) {
 	p.postStep()
+	p.share.unsaved = true
 	p.urlUpdates++
 	pending := p.urlUpdates
 	ctx.After(urlDebounce, func(ctx app.Context) {
@@ -351,9 +354,17 @@ func (p *Playground) scheduleURLUpdate(ctx app.Context) {
 	})
 }
 
-// OnNav fires when the fragment changes (a pasted link, back and forward).
+// OnNav fires when the fragment changes (a pasted link, a lesson picked
+// from the list, back and forward): the scenario it holds opens as a
+// workspace of its own (autosave.go).
 func (p *Playground) OnNav(ctx app.Context) {
-	p.applyLink(ctx.Page().URL().Fragment)
+	fragment := currentURL(ctx).Fragment
+	if p.ready && fragment == p.link {
+		return // the page's own URL update
+	}
+	p.enterWorkspace(fragment)
+	p.urlUpdates++ // a pending update belongs to the workspace left behind
+	p.applyLink(fragment)
 }
 
 // applyLink replays the scenario a link carries. A link that cannot be read
@@ -365,6 +376,7 @@ func (p *Playground) applyLink(link string) {
 	}
 	p.link = link
 	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
+	releaseWorkspaceHeight()
 	defer func() {
 		// The engine promises never to panic; this is the page's last line
 		// of defence if it ever does, because a panic in wasm kills the page.
@@ -414,7 +426,7 @@ func (p *Playground) Render() app.UI {
 				app.P().Class("alert").Aria("live", "assertive").Attr("role", "alert").Text(p.err),
 			),
 			p.lessonPanel(),
-			app.Div().Class("workspace").Body(
+			app.Div().ID(workspaceID).Class("workspace").Body(
 				app.Div().Class("controls").Body(
 					&TopicForm{},
 					&ProduceForm{Topics: p.view.Topics, Step: len(lines)},

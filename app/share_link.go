@@ -34,6 +34,7 @@ type sharing struct {
 	recent    []recentScenario // newest first
 	notice    string           // what the page says once: storage, a reopened workspace
 	warned    bool             // the page has said storage is unavailable or full
+	unsaved   bool             // a change waits for the URL and autosave
 
 	postedStep, postedSteps int // the position last posted to the parent window
 	stopDrop                func()

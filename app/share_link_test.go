@@ -6,6 +6,7 @@ import (
 	"errors"
 	goflag "flag"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -185,6 +186,60 @@ func TestAutosaveReopensTheLastWorkspace(t *testing.T) {
 	settle(d2)
 	if p.session.Len() != 4 || len(p.share.recent) != 2 {
 		t.Errorf("opening the recent orders gives %d steps and %d entries", p.session.Len(), len(p.share.recent))
+	}
+}
+
+// A link or a lesson opened in the same tab is a workspace of its own: what
+// the learner does there is never saved over the workspace left behind,
+// not even a change made a moment before, not yet saved.
+func TestNavigationOpensAWorkspaceOfItsOwn(t *testing.T) {
+	useBrowser(t)
+	p, d := mountAt(t, "")
+	Apply(d.Context(), "topic mine")
+	d.Consume()
+	Apply(d.Context(), "produce mine key=k")
+	d.Consume() // the URL update is still waiting
+	if p.session.Len() != 2 {
+		t.Fatalf("the learner built %q (%s)", p.session.Lines(), p.err)
+	}
+	mine := p.share.workspace
+	for _, fragment := range []string{mustLink(t, threeSteps), "lesson=key-order"} {
+		u, _ := url.Parse("https://plog.test/#" + fragment)
+		d.Nav(u)
+		d.Consume()
+		Apply(d.Context(), "advance 1s")
+		settle(d)
+		if p.share.workspace == mine {
+			t.Fatalf("%s opened in the workspace left behind", fragment)
+		}
+	}
+	if len(p.share.recent) != 3 {
+		t.Fatalf("recent list %+v, want the lesson, the link and the learner's own", p.share.recent)
+	}
+	own := p.share.recent[2]
+	if own.ID != mine || own.Steps != 2 || own.Title != "mine" {
+		t.Errorf("the learner's workspace is now %+v", own)
+	}
+	if !strings.HasPrefix(p.share.recent[0].Title, "lesson key-order: ") {
+		t.Errorf("the lesson's workspace is called %q", p.share.recent[0].Title)
+	}
+}
+
+// The recent list is bounded; the page says which scenario it lets go.
+func TestRecentSaysWhenItDropsTheOldest(t *testing.T) {
+	var recent []recentScenario
+	for i := range maxRecent {
+		recent = append(recent, recentScenario{ID: fmt.Sprint(i), Title: fmt.Sprintf("t%d", i), Steps: 61, Saved: 1})
+	}
+	kept, dropped := withRecent(recent, recentScenario{ID: "new", Title: "new", Steps: 1})
+	if len(kept) != maxRecent || kept[0].ID != "new" || len(dropped) != 1 || dropped[0].Title != fmt.Sprintf("t%d", maxRecent-1) {
+		t.Fatalf("kept %d (first %s), dropped %+v", len(kept), kept[0].ID, dropped)
+	}
+	if note := droppedNotice(dropped); !strings.Contains(note, fmt.Sprintf("“t%d” (61 steps", maxRecent-1)) || !strings.Contains(note, "no longer listed") {
+		t.Errorf("notice %q", note)
+	}
+	if _, dropped := withRecent(recent, recentScenario{ID: "3", Title: "again", Steps: 2}); len(dropped) != 0 {
+		t.Errorf("saving a listed workspace again dropped %+v", dropped)
 	}
 }
 

@@ -167,3 +167,37 @@ func (t *Timeline) branchNotice() app.UI {
 			Title("the steps there now are kept aside in their place").Text("Bring them back"),
 	)
 }
+
+// workspaceID is the id of the page's controls and stage, above the
+// timeline.
+const workspaceID = "workspace"
+
+// holdWorkspaceHeight keeps the workspace at least as tall as it is now,
+// before a move in the history. Going back removes topics, lanes and
+// groups above the timeline; the page would shrink under the learner's
+// pointer, the browser would clamp its scroll, and the slider or line just
+// used would jump out of sight. Held, the timeline stays where it is on the
+// screen. A new command or another scenario lets the workspace shrink again
+// (releaseWorkspaceHeight).
+func holdWorkspaceHeight() {
+	w := app.Window().GetElementByID(workspaceID)
+	if w == nil || !w.Truthy() {
+		return
+	}
+	style := w.Get("style")
+	style.Call("setProperty", "min-height", strconv.Itoa(w.Get("offsetHeight").Int())+"px")
+	// Nor may the browser's scroll anchoring follow a lane or a group that
+	// moves up inside it: that scrolls the page as much as a shrink would.
+	style.Call("setProperty", "overflow-anchor", "none")
+}
+
+// releaseWorkspaceHeight lets the workspace take its own height again.
+func releaseWorkspaceHeight() {
+	w := app.Window().GetElementByID(workspaceID)
+	if w == nil || !w.Truthy() {
+		return
+	}
+	style := w.Get("style")
+	style.Call("removeProperty", "min-height")
+	style.Call("removeProperty", "overflow-anchor")
+}
