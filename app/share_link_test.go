@@ -420,8 +420,9 @@ func TestPlogFileRunsWithPlogsim(t *testing.T) {
 	}
 }
 
-// A tick of play on a read-only page redoes the next step; at the end of
-// the script it leaves the tick to the clock. (The ticks themselves run in
+// A tick of play redoes the next step while there is one; at the end of
+// the script it leaves the tick to scheduleTick, which stops a read-only
+// page there. (The ticks themselves run in
 // the browser tests: the client tester cannot wait out an endless play.)
 func TestReadOnlyPlayWalksTheSteps(t *testing.T) {
 	useBrowser(t)

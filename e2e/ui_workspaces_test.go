@@ -64,3 +64,28 @@ func TestUIOpeningALinkOrALessonKeepsTheWorkspace(t *testing.T) {
 	}
 	b.noErrors(t)
 }
+
+// Recent is bounded: when a new workspace takes the oldest's place, the
+// page says which scenario is no longer listed.
+func TestUIRecentSaysWhenItDropsTheOldest(t *testing.T) {
+	s := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	// A browser that already lists twelve scenarios, the oldest "t11".
+	var recent []string
+	for i := range 12 {
+		recent = append(recent, fmt.Sprintf(`{"id":"w%d","fragment":%s,"title":"t%d","steps":1,"saved":%d}`,
+			i, js(strings.TrimPrefix(linkOf(t, fmt.Sprintf("topic t%d\n", i)), "#")), i, 1700000000000-i))
+	}
+	b.beforeEachPage(t, fmt.Sprintf(`if (!sessionStorage.getItem("seeded")) { sessionStorage.setItem("seeded", "1"); localStorage.setItem("plog.recent", %s) }`,
+		js("["+strings.Join(recent, ",")+"]")))
+	b.open(t, s.URL)
+	b.createTopic(t, "mine", 1)
+	b.waitText(t, ".notice", "the oldest, “t11” (1 step")
+	b.waitText(t, ".notice", "is no longer listed")
+	b.openScenarios(t)
+	b.waitCount(t, ".recent li", 12)
+	if got := b.recentTitles(t); got[0] != "mine:1 step" || got[11] != "t10:1 step" {
+		t.Errorf("Recent lists %q, want mine first and t10 last", got)
+	}
+	b.noErrors(t)
+}
