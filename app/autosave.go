@@ -90,11 +90,14 @@ func (p *Playground) startingFragment(ctx app.Context) string {
 	if w.ID != "" {
 		p.share.workspace = w.ID
 	}
-	p.share.notice = "Welcome back: this is the scenario you were working on. Scenarios lists the others, and starts a new one."
+	p.share.notice = welcomeBack
 	u.Fragment = w.Fragment
 	ctx.Page().ReplaceURL(&u)
 	return w.Fragment
 }
+
+// welcomeBack is the notice of a page that reopens the saved workspace.
+const welcomeBack = "Welcome back: this is the scenario you were working on. Scenarios lists the others, and starts a new one."
 
 // currentURL is a copy of the page's URL. go-app has none when the
 // browser's address does not parse; web/static/link-guard.js sees to it
@@ -237,7 +240,9 @@ func droppedNotice(dropped []recentScenario) string {
 // already says the new scenario. A fragment that is a recent workspace's
 // reopens that workspace.
 func (p *Playground) enterWorkspace(fragment string) {
-	p.share.notice = ""
+	if p.share.notice == welcomeBack {
+		p.share.notice = "" // it speaks of the workspace left behind
+	}
 	if p.share.unsaved && p.session != nil {
 		if old, err := p.currentFragment(); err == nil {
 			p.autosave(old)
