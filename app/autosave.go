@@ -232,6 +232,34 @@ func droppedNotice(dropped []recentScenario) string {
 	return fmt.Sprintf("Scenarios → Recent keeps the %d latest scenarios: the oldest, %s, is no longer listed.", maxRecent, strings.Join(names, ", "))
 }
 
+// keepSuperseded keeps in the recent list, as a workspace of its own, the
+// scenario a command let go when it put other steps aside in place of
+// those kept aside before (scenario.Session.Superseded): no step a learner
+// made is lost. The next autosave writes it to storage.
+func (p *Playground) keepSuperseded(lines []string) {
+	if lines == nil || p.share.options.Embed {
+		return
+	}
+	fragment, err := fragmentOf(lines, len(lines), linkOptions{Lesson: p.lesson.name()})
+	if err != nil {
+		return
+	}
+	e := recentScenario{
+		ID:       newWorkspaceID() + "-aside",
+		Fragment: fragment,
+		Title:    scenarioTitle(lines) + " (steps put aside)",
+		Steps:    len(lines),
+		Saved:    time.Now().UnixMilli(),
+	}
+	var dropped []recentScenario
+	p.share.recent, dropped = withRecent(p.share.recent, e)
+	p.share.notice = fmt.Sprintf("The steps kept aside before are not lost: the scenario they made (%s) is in Scenarios → Recent as “%s”.",
+		countOf(len(lines), "step"), e.Title)
+	if len(dropped) > 0 {
+		p.share.notice += " " + droppedNotice(dropped)
+	}
+}
+
 // enterWorkspace makes a scenario the page opens by navigation (a link
 // pasted into the address bar, a lesson picked from the list, back and
 // forward) a workspace of its own, so that what the learner does there is

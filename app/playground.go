@@ -149,6 +149,7 @@ func (p *Playground) applyLines(ctx app.Context, lines []string) error {
 	if err != nil {
 		return err
 	}
+	p.keepSuperseded(p.session.Superseded()) // autosave.go
 	p.noteEvents(ctx, events)
 	return nil
 }

@@ -225,6 +225,33 @@ func TestNavigationOpensAWorkspaceOfItsOwn(t *testing.T) {
 	}
 }
 
+// Steps kept aside that a later command at an earlier step puts aside in
+// turn go to the recent list, whole, as a scenario of their own.
+func TestStepsPutAsideTwiceAreKeptInRecent(t *testing.T) {
+	useBrowser(t)
+	p, d := mountAt(t, mustLink(t, threeSteps))
+	for _, step := range []int{2, 1} {
+		d.Context().NewActionWithValue(historyAction, historyMove{Kind: "seek", Step: step})
+		d.Consume()
+		Apply(d.Context(), "advance 1s")
+		d.Consume()
+	}
+	settle(d)
+	var aside *recentScenario
+	for i, r := range p.share.recent {
+		if strings.HasSuffix(r.Title, "(steps put aside)") {
+			aside = &p.share.recent[i]
+		}
+	}
+	if aside == nil || aside.Steps != 3 || !strings.Contains(p.share.notice, "not lost") {
+		t.Fatalf("recent %+v, notice %q: want the three steps first made, kept", p.share.recent, p.share.notice)
+	}
+	s, _, problem := loadFragment(aside.Fragment)
+	if problem != "" || strings.Join(s.Lines(), "\n")+"\n" != threeSteps {
+		t.Errorf("the kept scenario opens as %q (%s)", s.Lines(), problem)
+	}
+}
+
 // The recent list is bounded; the page says which scenario it lets go.
 func TestRecentSaysWhenItDropsTheOldest(t *testing.T) {
 	var recent []recentScenario

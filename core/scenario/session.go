@@ -40,6 +40,9 @@ type Session struct {
 
 	branch   []Command // the commands the latest command at an earlier step replaced
 	branchAt int       // the step they followed: they were history[branchAt:]
+	// superseded is the scenario the last command let go, replacing the
+	// branch with another: the history up to branchAt, then the branch.
+	superseded []Command
 
 	replayed int64 // work replayed to move in the history, for tests
 }
@@ -73,11 +76,10 @@ func (s *Session) Script() string { return Format(s.history[:s.pos]) }
 // Lines returns the canonical line of every command in the history,
 // including those ahead of the position after a seek back.
 func (s *Session) Lines() []string {
-	lines := make([]string, len(s.history))
-	for i, c := range s.history {
-		lines[i] = c.String()
+	if len(s.history) == 0 {
+		return []string{}
 	}
-	return lines
+	return commandLines(s.history)
 }
 
 // Position returns how many commands of the history are applied.
@@ -142,7 +144,11 @@ func (s *Session) applyCommand(c Command) error {
 		}
 		return &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
 	}
+	s.superseded = nil
 	if s.pos < len(s.history) {
+		if s.branch != nil {
+			s.superseded = append(slices.Clone(s.history[:s.branchAt]), s.branch...)
+		}
 		s.branch, s.branchAt = slices.Clone(s.history[s.pos:]), s.pos
 		s.truncate(s.pos)
 	}

@@ -13,8 +13,10 @@ import (
 // brings back, keeping the steps it replaces in their place as the branch
 // in turn, so that the learner may go back and forth between the two. One
 // branch is kept: the latest command at an earlier step makes the steps it
-// replaces the branch. A page keeps it in its link (the branch= parameter
-// of Fragment), so a reload loses nothing either.
+// replaces the branch, and gives out the scenario the branch before made
+// (Superseded) for the page to keep elsewhere. A page keeps the branch in
+// its link (the branch= parameter of Fragment), so a reload loses nothing
+// either.
 //
 // A gesture of several lines (ApplyLines) is all or nothing: when one line
 // is refused, the session is as it was before the first, steps ahead and
@@ -23,12 +25,21 @@ import (
 // Discarded returns the canonical lines of the branch: the steps the latest
 // command at an earlier step replaced, or that RestoreDiscarded put aside;
 // nil when there are none.
-func (s *Session) Discarded() []string {
-	if s.branch == nil {
+func (s *Session) Discarded() []string { return commandLines(s.branch) }
+
+// Superseded returns the canonical lines of the scenario the last command
+// let go when it made other steps the branch: the history up to where the
+// old branch started, then the old branch. A page keeps it elsewhere (the
+// recent list), so that no step a learner made is lost. Nil otherwise.
+func (s *Session) Superseded() []string { return commandLines(s.superseded) }
+
+// commandLines writes commands in canonical form, one a line; nil for nil.
+func commandLines(commands []Command) []string {
+	if commands == nil {
 		return nil
 	}
-	lines := make([]string, len(s.branch))
-	for i, c := range s.branch {
+	lines := make([]string, len(commands))
+	for i, c := range commands {
 		lines[i] = c.String()
 	}
 	return lines
@@ -85,7 +96,7 @@ func (s *Session) RestoreDiscarded() error {
 	if err != nil {
 		return errors.Join(fmt.Errorf("restoring the replaced steps failed: %w", err), s.rollback(saved))
 	}
-	s.branch = nil
+	s.branch, s.superseded = nil, nil
 	if len(tail) > 0 {
 		s.branch = tail
 	}
@@ -117,12 +128,22 @@ func (s *Session) replaceFrom(step int, commands []Command) error {
 func (s *Session) ApplyLines(lines []string) ([]core.Event, error) {
 	saved := s.save()
 	var events []core.Event
+	var superseded []Command
+	defer func() {
+		if superseded != nil {
+			s.superseded = superseded
+		}
+	}()
 	for i, l := range lines {
 		evs, err := s.Apply(l)
+		if err == nil && s.superseded != nil {
+			superseded = s.superseded
+		}
 		if err != nil {
 			if i == 0 { // a refused line changes nothing
 				return evs, err
 			}
+			superseded = nil
 			if rerr := s.rollback(saved); rerr != nil {
 				err = errors.Join(err, rerr)
 			}
@@ -145,6 +166,7 @@ type savedHistory struct {
 	workEvery   int64
 	branch      []Command
 	branchAt    int
+	superseded  []Command
 }
 
 // save takes what rollback puts back. It costs no copy of the history: the
@@ -156,7 +178,7 @@ func (s *Session) save() savedHistory {
 	return savedHistory{
 		history: s.history, lag: s.lag, work: s.work, pos: s.pos,
 		checkpoints: slices.Clone(s.checkpoints), every: s.every, workEvery: s.workEvery,
-		branch: s.branch, branchAt: s.branchAt,
+		branch: s.branch, branchAt: s.branchAt, superseded: s.superseded,
 	}
 }
 
@@ -166,6 +188,6 @@ func (s *Session) save() savedHistory {
 func (s *Session) rollback(h savedHistory) error {
 	s.history, s.lag, s.work, s.pos = h.history, h.lag, h.work, h.pos
 	s.checkpoints, s.every, s.workEvery = h.checkpoints, h.every, h.workEvery
-	s.branch, s.branchAt = h.branch, h.branchAt
+	s.branch, s.branchAt, s.superseded = h.branch, h.branchAt, h.superseded
 	return s.restore()
 }

@@ -194,10 +194,28 @@ func TestApplyAfterSeekReplacesAndOffersBack(t *testing.T) {
 	if fmt.Sprint(s.Discarded()) != fmt.Sprint(want) {
 		t.Fatalf("branch %v after two more commands", s.Discarded())
 	}
+	if s.Superseded() != nil {
+		t.Fatalf("commands at the end let go of %v", s.Superseded())
+	}
 	s.Seek(1)
 	s.Apply("topic u")
 	if fmt.Sprint(s.Discarded()) != "[topic t produce t key=y produce t key=x]" || s.DiscardedAt() != 1 {
 		t.Fatalf("branch %v after %d", s.Discarded(), s.DiscardedAt())
+	}
+	// The branch it replaced is given out whole, for the page to keep.
+	if got := strings.Join(s.Superseded(), "|"); got != "seed 1|topic t|produce t key=a|produce t key=b|produce t key=c" {
+		t.Fatalf("superseded %q", got)
+	}
+	if _, err := s.ApplyLines([]string{"topic v", "topic w"}); err != nil || s.Superseded() != nil {
+		t.Fatalf("the next gesture: %v, superseded %v", err, s.Superseded())
+	}
+	// A gesture that branches gives it out too, whatever its later lines.
+	s.Seek(1)
+	if _, err := s.ApplyLines([]string{"topic x", "topic y"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Superseded(), "|"); got != "seed 1|topic t|produce t key=y|produce t key=x" {
+		t.Fatalf("superseded by a gesture %q", got)
 	}
 }
 
