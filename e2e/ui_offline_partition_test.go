@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -69,6 +70,9 @@ func TestUIBrokerCrashLeavesAnOfflinePartitionDrawn(t *testing.T) {
 		}
 	}
 	checkOffline("after the crash")
+	for _, v := range runAxe(t, b) {
+		t.Errorf("with an offline partition: %s (%s): %s at %s", v.ID, v.Impact, v.Help, strings.Join(v.Targets, ", "))
+	}
 
 	// The link of that step opens the same way.
 	b.waitURLSteps(t, 7)
