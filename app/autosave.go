@@ -260,6 +260,19 @@ func (p *Playground) keepSuperseded(lines []string) {
 	}
 }
 
+// leaveWorkspace saves the workspace the page is about to leave, if its
+// last change is not saved yet (the save waits for the URL, a moment after
+// a change), and cancels that pending save: it would write the next
+// scenario under this workspace's id.
+func (p *Playground) leaveWorkspace() {
+	p.urlUpdates++
+	if p.share.unsaved && p.session != nil {
+		if old, err := p.currentFragment(); err == nil {
+			p.autosave(old)
+		}
+	}
+}
+
 // enterWorkspace makes a scenario the page opens by navigation (a link
 // pasted into the address bar, a lesson picked from the list, back and
 // forward) a workspace of its own, so that what the learner does there is
@@ -271,11 +284,7 @@ func (p *Playground) enterWorkspace(fragment string) {
 	if p.share.notice == welcomeBack {
 		p.share.notice = "" // it speaks of the workspace left behind
 	}
-	if p.share.unsaved && p.session != nil {
-		if old, err := p.currentFragment(); err == nil {
-			p.autosave(old)
-		}
-	}
+	p.leaveWorkspace()
 	p.share.workspace = newWorkspaceID()
 	for _, r := range p.share.recent {
 		if r.Fragment == fragment {
@@ -312,11 +321,12 @@ func (p *Playground) handleOpen(ctx app.Context, a app.Action) {
 	if !ok {
 		return
 	}
+	p.share.notice = ""
+	p.leaveWorkspace()
 	p.share.workspace = req.ID
 	if req.ID == "" {
 		p.share.workspace = newWorkspaceID()
 	}
-	p.share.notice = ""
 	p.applyLink(req.Fragment)
 	p.writeURL(ctx)
 }

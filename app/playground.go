@@ -364,7 +364,6 @@ func (p *Playground) OnNav(ctx app.Context) {
 		return // the page's own URL update
 	}
 	p.enterWorkspace(fragment)
-	p.urlUpdates++ // a pending update belongs to the workspace left behind
 	p.applyLink(fragment)
 }
 

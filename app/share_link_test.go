@@ -223,6 +223,17 @@ func TestNavigationOpensAWorkspaceOfItsOwn(t *testing.T) {
 	if !strings.HasPrefix(p.share.recent[0].Title, "lesson key-order: ") {
 		t.Errorf("the lesson's workspace is called %q", p.share.recent[0].Title)
 	}
+
+	// A new scenario from the Scenarios panel, right after a change: the
+	// change is saved in the workspace it was made in.
+	Apply(d.Context(), "advance 2s")
+	d.Consume()
+	lessonSteps := p.session.Len()
+	d.Context().NewActionWithValue(openAction, openRequest{})
+	settle(d)
+	if got := p.share.recent[0]; got.Steps != lessonSteps || !strings.HasPrefix(got.Title, "lesson key-order: ") {
+		t.Errorf("the lesson's workspace was saved as %+v, want its %d steps", got, lessonSteps)
+	}
 }
 
 // Steps kept aside that a later command at an earlier step puts aside in
