@@ -318,8 +318,8 @@ func scenarioTitle(lines []string) string {
 // workspace left behind stays in the list.
 func (p *Playground) handleOpen(ctx app.Context, a app.Action) {
 	req, ok := a.Value.(openRequest)
-	if !ok {
-		return
+	if !ok || req.ID != "" && req.ID == p.share.workspace {
+		return // it is open, and newer than its entry may be
 	}
 	p.share.notice = ""
 	p.leaveWorkspace()

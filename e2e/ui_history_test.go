@@ -89,6 +89,22 @@ func TestUIPlayAndActingAtAnEarlierStepKeepEveryStep(t *testing.T) {
 	b.waitURLSteps(t, 10)
 	b.click(t, "#redo")
 	b.waitPosition(t, "4/10")
+
+	// A command at step 2 puts other steps aside: the scenario the steps
+	// kept aside before made goes to Scenarios → Recent, whole.
+	b.click(t, `.script-line[data-step="2"]`)
+	b.waitPosition(t, "2/10")
+	b.click(t, "#advance-1h")
+	b.waitPosition(t, "3/3")
+	b.waitText(t, ".discarded", "Kept aside: 8 steps that followed step 2")
+	b.waitText(t, ".notice", "are not lost")
+	b.openScenarios(t)
+	b.waitText(t, ".recent", "(steps put aside)")
+	eval[bool](t, b, `(() => { Array.from(document.querySelectorAll(".recent-open")).find(el => el.textContent.endsWith("(steps put aside)")).click(); return true })()`)
+	b.waitPosition(t, "4/4")
+	if got := b.timelineLines(t); !slices.Equal(got, append(played[:3:3], "advance 1m")) {
+		t.Errorf("the scenario put aside opens as %q", got)
+	}
 	b.noErrors(t)
 
 	// A read-only embed plays its steps, then stops: its script never grows.
