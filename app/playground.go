@@ -240,7 +240,7 @@ func (p *Playground) animateRemovals(ctx app.Context, before LogSnapshot) {
 const removalAnimation = 1500 * time.Millisecond
 
 // handleHistory moves in the session's history: undo, redo, seek, and
-// taking back the steps the last command replaced.
+// bringing back the steps kept aside (core/scenario/session_branch.go).
 func (p *Playground) handleHistory(ctx app.Context, a app.Action) {
 	m, ok := a.Value.(historyMove)
 	if !ok || p.session == nil {
