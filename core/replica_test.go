@@ -194,7 +194,7 @@ func TestAcksAllSurvivesLeaderFailure(t *testing.T) {
 		t.Fatalf("consume from offline: %v", err)
 	}
 	// Its replicas keep its records: the page draws them, unavailable.
-	if stored, err := l.StoredRecords("t", 0, 0, 10); err != nil || len(stored) != 3 {
+	if stored, err := l.StoredRecords("t", 0, 0, 10); err != nil || len(stored) != 4 || stored[3].Value != "d" {
 		t.Fatalf("stored records of the offline partition: %v, %v", stored, err)
 	}
 	if why, brokers, err := l.Offline("t", 0); err != nil || why == "" || !slices.Equal(brokers, []int{1, 2, 3}) {
