@@ -89,8 +89,14 @@ func syncSlider(length, position int) {
 	if slider == nil || !slider.Truthy() {
 		return
 	}
-	slider.Set("max", length)
-	slider.Set("value", strconv.Itoa(position))
+	// Only what differs is written: a write is a change to the page even
+	// when the value is the same.
+	if slider.Get("max").String() != strconv.Itoa(length) {
+		slider.Set("max", length)
+	}
+	if slider.Get("value").String() != strconv.Itoa(position) {
+		slider.Set("value", strconv.Itoa(position))
+	}
 }
 
 func showCurrentLine(ctx app.Context) {
