@@ -23,8 +23,9 @@ const (
 )
 
 const (
-	// maxRecent is how many scenarios the recent list keeps.
-	maxRecent = 8
+	// maxRecent is how many scenarios the recent list keeps. Past it the
+	// oldest goes, and the page says which.
+	maxRecent = 12
 	// maxRecentFragment is the largest fragment kept in the recent list:
 	// a few huge scenarios would fill the browser's few megabytes.
 	maxRecentFragment = 64 << 10
@@ -89,11 +90,14 @@ func (p *Playground) startingFragment(ctx app.Context) string {
 	if w.ID != "" {
 		p.share.workspace = w.ID
 	}
-	p.share.notice = "Welcome back: this is the scenario you were working on. Scenarios lists the others, and starts a new one."
+	p.share.notice = welcomeBack
 	u.Fragment = w.Fragment
 	ctx.Page().ReplaceURL(&u)
 	return w.Fragment
 }
+
+// welcomeBack is the notice of a page that reopens the saved workspace.
+const welcomeBack = "Welcome back: this is the scenario you were working on. Scenarios lists the others, and starts a new one."
 
 // currentURL is a copy of the page's URL. go-app has none when the
 // browser's address does not parse; web/static/link-guard.js sees to it
@@ -171,7 +175,12 @@ func (p *Playground) autosave(fragment string) {
 		p.storageTrouble(fmt.Sprintf("Autosave stopped: %v", err))
 		return
 	}
-	p.share.recent = withRecent(p.share.recent, p.recentEntry(fragment))
+	var dropped []recentScenario
+	p.share.recent, dropped = withRecent(p.share.recent, p.recentEntry(fragment))
+	if len(dropped) > 0 {
+		p.share.notice = droppedNotice(dropped)
+	}
+	p.share.unsaved = false
 	r, _ := json.Marshal(p.share.recent)
 	if err := b.SaveItem(recentKey, string(r)); err != nil {
 		p.storageTrouble(fmt.Sprintf("Autosave stopped: %v", err))
@@ -181,28 +190,108 @@ func (p *Playground) autosave(fragment string) {
 // recentEntry describes the current workspace for the recent list.
 func (p *Playground) recentEntry(fragment string) recentScenario {
 	lines := p.session.Lines()
+	title := scenarioTitle(lines)
+	if name := p.lesson.name(); name != "" {
+		title = "lesson " + name + ": " + title
+	}
 	return recentScenario{
 		ID:       p.share.workspace,
 		Fragment: fragment,
-		Title:    scenarioTitle(lines),
+		Title:    title,
 		Steps:    len(lines),
 		Saved:    time.Now().UnixMilli(),
 	}
 }
 
 // withRecent puts an entry at the head of the recent list, in place of the
-// entry of the same workspace. Empty scenarios and huge ones stay out.
-func withRecent(recent []recentScenario, e recentScenario) []recentScenario {
-	out := make([]recentScenario, 0, maxRecent)
+// entry of the same workspace, and returns the entries it dropped to keep
+// the list to maxRecent, the oldest. Empty scenarios and huge ones stay out.
+func withRecent(recent []recentScenario, e recentScenario) (kept, dropped []recentScenario) {
+	kept = make([]recentScenario, 0, maxRecent)
 	if e.Steps > 0 && len(e.Fragment) <= maxRecentFragment {
-		out = append(out, e)
+		kept = append(kept, e)
 	}
 	for _, r := range recent {
-		if r.ID != e.ID && len(out) < maxRecent {
-			out = append(out, r)
+		switch {
+		case r.ID == e.ID:
+		case len(kept) < maxRecent:
+			kept = append(kept, r)
+		default:
+			dropped = append(dropped, r)
 		}
 	}
-	return out
+	return kept, dropped
+}
+
+// droppedNotice says which scenarios the recent list let go.
+func droppedNotice(dropped []recentScenario) string {
+	names := make([]string, len(dropped))
+	for i, d := range dropped {
+		names[i] = fmt.Sprintf("“%s” (%s, saved %s)", d.Title, countOf(d.Steps, "step"), time.UnixMilli(d.Saved).Format("2 Jan 15:04"))
+	}
+	return fmt.Sprintf("Scenarios → Recent keeps the %d latest scenarios: the oldest, %s, is no longer listed.", maxRecent, strings.Join(names, ", "))
+}
+
+// keepSuperseded keeps in the recent list, as a workspace of its own, the
+// scenario a command let go when it put other steps aside in place of
+// those kept aside before (scenario.Session.Superseded): no step a learner
+// made is lost. The next autosave writes it to storage.
+func (p *Playground) keepSuperseded(lines []string) {
+	if lines == nil || p.share.options.Embed {
+		return
+	}
+	fragment, err := fragmentOf(lines, len(lines), linkOptions{Lesson: p.lesson.name()})
+	if err != nil {
+		return
+	}
+	e := recentScenario{
+		ID:       newWorkspaceID() + "-aside",
+		Fragment: fragment,
+		Title:    scenarioTitle(lines) + " (steps put aside)",
+		Steps:    len(lines),
+		Saved:    time.Now().UnixMilli(),
+	}
+	var dropped []recentScenario
+	p.share.recent, dropped = withRecent(p.share.recent, e)
+	p.share.notice = fmt.Sprintf("The steps kept aside before are not lost: the scenario they made (%s) is in Scenarios → Recent as “%s”.",
+		countOf(len(lines), "step"), e.Title)
+	if len(dropped) > 0 {
+		p.share.notice += " " + droppedNotice(dropped)
+	}
+}
+
+// leaveWorkspace saves the workspace the page is about to leave, if its
+// last change is not saved yet (the save waits for the URL, a moment after
+// a change), and cancels that pending save: it would write the next
+// scenario under this workspace's id.
+func (p *Playground) leaveWorkspace() {
+	p.urlUpdates++
+	if p.share.unsaved && p.session != nil {
+		if old, err := p.currentFragment(); err == nil {
+			p.autosave(old)
+		}
+	}
+}
+
+// enterWorkspace makes a scenario the page opens by navigation (a link
+// pasted into the address bar, a lesson picked from the list, back and
+// forward) a workspace of its own, so that what the learner does there is
+// never saved over the workspace left behind. That one is saved first if
+// its last change is not yet: the URL, written a moment after a change,
+// already says the new scenario. A fragment that is a recent workspace's
+// reopens that workspace.
+func (p *Playground) enterWorkspace(fragment string) {
+	if p.share.notice == welcomeBack {
+		p.share.notice = "" // it speaks of the workspace left behind
+	}
+	p.leaveWorkspace()
+	p.share.workspace = newWorkspaceID()
+	for _, r := range p.share.recent {
+		if r.Fragment == fragment {
+			p.share.workspace = r.ID
+			break
+		}
+	}
 }
 
 // scenarioTitle names a scenario by its topics, or its first line.
@@ -229,14 +318,15 @@ func scenarioTitle(lines []string) string {
 // workspace left behind stays in the list.
 func (p *Playground) handleOpen(ctx app.Context, a app.Action) {
 	req, ok := a.Value.(openRequest)
-	if !ok {
-		return
+	if !ok || req.ID != "" && req.ID == p.share.workspace {
+		return // it is open, and newer than its entry may be
 	}
+	p.share.notice = ""
+	p.leaveWorkspace()
 	p.share.workspace = req.ID
 	if req.ID == "" {
 		p.share.workspace = newWorkspaceID()
 	}
-	p.share.notice = ""
 	p.applyLink(req.Fragment)
 	p.writeURL(ctx)
 }

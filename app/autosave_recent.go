@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -61,7 +60,7 @@ func (r *RecentScenarios) Render() app.UI {
 					if s.ID == r.Current {
 						li = li.Class("current").Aria("current", "true")
 					}
-					return li.Body(b, app.Span().Class("hint").Text(fmt.Sprintf(" %d steps · %s", s.Steps, saved)))
+					return li.Body(b, app.Span().Class("hint").Text(" "+countOf(s.Steps, "step")+" · "+saved))
 				}),
 			),
 		),

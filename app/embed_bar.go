@@ -127,14 +127,19 @@ func (p *Playground) embedBar() app.UI {
 	}
 }
 
-// playsForward makes play on a read-only page a walk through its steps: a
-// tick redoes the next step while there is one, so the script is shown, not
-// replaced. It reports whether it took the tick; at the end of the script
-// the clock advances as on any page.
+// playsForward makes play a walk through the steps ahead of the position:
+// a tick redoes the next step while there is one, so that play from an
+// earlier step shows the script rather than replacing it. It reports
+// whether it took the tick; at the end of the script the clock advances
+// (playground.go), on a page that may edit.
 func (p *Playground) playsForward(ctx app.Context) bool {
-	if !p.share.options.ReadOnly || p.session.Position() >= p.session.Len() {
+	if p.session.Position() >= p.session.Len() {
 		return false
 	}
-	p.run(ctx, embedControl, p.session.Redo)
+	control := timelineControl
+	if p.share.options.Embed {
+		control = embedControl
+	}
+	p.run(ctx, control, p.session.Redo)
 	return true
 }

@@ -65,7 +65,9 @@ func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
 	}
 	p.playing = false
 	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
-	p.share.workspace, p.share.notice = newWorkspaceID(), ""
+	p.share.notice = ""
+	p.leaveWorkspace() // autosave.go
+	p.share.workspace = newWorkspaceID()
 	p.err = ""
 	func() {
 		defer func() {

@@ -43,8 +43,12 @@ type laneItem struct {
 func (l *PartitionLane) Render() app.UI {
 	p := l.Partition
 	name := fmt.Sprintf("%s/%d", p.Topic, p.Partition)
-	return app.Div().
-		Class("lane").
+	lane := app.Div().Class("lane")
+	if p.Offline != "" {
+		lane = lane.Class("offline")
+	}
+	return lane.
+		DataSet("offline", p.Offline != "").
 		DataSet("topic", p.Topic).
 		DataSet("partition", p.Partition).
 		DataSet("log-start", p.LogStart).
@@ -57,6 +61,9 @@ func (l *PartitionLane) Render() app.UI {
 				app.Span().Class("lane-name").Text(name),
 				app.Span().Class("lane-offsets").Text(l.offsetsText()),
 				l.renderCount(),
+			),
+			app.If(p.Offline != "",
+				app.P().Class("lane-offline").Attr("role", "status").Text(offlineNote(p)),
 			),
 			app.Div().Class("lane-body").Body(
 				l.olderButton(name),
@@ -171,6 +178,17 @@ func (l *PartitionLane) renderCount() app.UI {
 			app.Span().Style("width", l.Share+"%"),
 		),
 	)
+}
+
+// offlineNote says why a partition has no leader and what follows: its
+// records are kept by its replicas, and nobody can read or add to them.
+func offlineNote(p PartitionSnapshot) string {
+	where := fmt.Sprintf("%s (its replicas are on brokers %s)", p.Offline, joinIDs(p.OfflineBrokers))
+	if len(p.OfflineBrokers) == 1 {
+		where = fmt.Sprintf("its only replica is on broker %d, which is down", p.OfflineBrokers[0])
+	}
+	return fmt.Sprintf("Offline, no leader: %s. Its %s are kept but unavailable: producing to it and reading from it fail (LEADER_NOT_AVAILABLE) until a broker that holds it restarts.",
+		where, countOf(p.Count, "record"))
 }
 
 // renderFoot draws the retention cliff and the groups' marks in words. The

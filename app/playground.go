@@ -137,25 +137,19 @@ func (p *Playground) handleApply(ctx app.Context, a app.Action) {
 		p.showError(ctx, req.Control, readOnlyRefusal)
 		return
 	}
+	releaseWorkspaceHeight()
 	p.run(ctx, req.Control, func() error { return p.applyLines(ctx, req.Lines) })
 }
 
-// applyLines applies lines in order. When one is refused, the lines before
-// it are undone, so a gesture changes all it says or nothing.
+// applyLines applies lines in order, as one gesture: when one is refused,
+// the session is as it was before the first (position, steps ahead and
+// branch), so a gesture changes all it says or nothing.
 func (p *Playground) applyLines(ctx app.Context, lines []string) error {
-	var events []core.Event
-	for i, l := range lines {
-		evs, err := p.session.Apply(l)
-		if err != nil {
-			for range i {
-				if undoErr := p.session.Undo(); undoErr != nil {
-					return fmt.Errorf("%v (and taking back the lines before it failed: %v)", err, undoErr)
-				}
-			}
-			return err
-		}
-		events = append(events, evs...)
+	events, err := p.session.ApplyLines(lines)
+	if err != nil {
+		return err
 	}
+	p.keepSuperseded(p.session.Superseded()) // autosave.go
 	p.noteEvents(ctx, events)
 	return nil
 }
@@ -247,12 +241,13 @@ func (p *Playground) animateRemovals(ctx app.Context, before LogSnapshot) {
 const removalAnimation = 1500 * time.Millisecond
 
 // handleHistory moves in the session's history: undo, redo, seek, and
-// taking back the steps the last command replaced.
+// bringing back the steps kept aside (core/scenario/session_branch.go).
 func (p *Playground) handleHistory(ctx app.Context, a app.Action) {
 	m, ok := a.Value.(historyMove)
 	if !ok || p.session == nil {
 		return
 	}
+	holdWorkspaceHeight()
 	p.run(ctx, m.Control, func() error {
 		p.landing, p.removal = Landing{}, Removal{}
 		switch m.Kind {
@@ -287,9 +282,11 @@ func (p *Playground) handleView(ctx app.Context, a app.Action) {
 	p.refresh()
 }
 
-// handlePlay starts or stops the clock. While it plays, every tick applies
-// "advance" by the speed in virtual seconds, so workloads produce and
-// consume as time passes, and the script says so.
+// handlePlay starts or stops the clock. While it plays, every tick steps
+// forward through the steps ahead of the position, if there are any, then
+// applies "advance" by the speed in virtual seconds, so workloads produce
+// and consume as time passes, and the script says so. Play thus never
+// replaces a step; a read-only page stops at the end of its script.
 func (p *Playground) handlePlay(ctx app.Context, a app.Action) {
 	r, ok := a.Value.(playRequest)
 	if !ok {
@@ -316,8 +313,13 @@ func (p *Playground) scheduleTick(ctx app.Context, tick int) {
 		if !p.playing || tick != p.ticks || p.session == nil {
 			return
 		}
-		if p.playsForward(ctx) { // embed_bar.go: a read-only page replays its steps first
+		if p.playsForward(ctx) {
 			p.scheduleTick(ctx, tick)
+			return
+		}
+		if p.share.options.ReadOnly {
+			// A read-only page shows its script; it never adds to it.
+			p.playing = false
 			return
 		}
 		line := fmt.Sprintf("advance %ds", p.speed)
@@ -344,6 +346,7 @@ const urlDebounce = 400 * time.Millisecond
 // adding one: back leaves the playground, as a learner expects.
 func (p *Playground) scheduleURLUpdate(ctx app.Context) {
 	p.postStep()
+	p.share.unsaved = true
 	p.urlUpdates++
 	pending := p.urlUpdates
 	ctx.After(urlDebounce, func(ctx app.Context) {
@@ -353,9 +356,16 @@ func (p *Playground) scheduleURLUpdate(ctx app.Context) {
 	})
 }
 
-// OnNav fires when the fragment changes (a pasted link, back and forward).
+// OnNav fires when the fragment changes (a pasted link, a lesson picked
+// from the list, back and forward): the scenario it holds opens as a
+// workspace of its own (autosave.go).
 func (p *Playground) OnNav(ctx app.Context) {
-	p.applyLink(ctx.Page().URL().Fragment)
+	fragment := currentURL(ctx).Fragment
+	if p.ready && fragment == p.link {
+		return // the page's own URL update
+	}
+	p.enterWorkspace(fragment)
+	p.applyLink(fragment)
 }
 
 // applyLink replays the scenario a link carries. A link that cannot be read
@@ -367,6 +377,7 @@ func (p *Playground) applyLink(link string) {
 	}
 	p.link = link
 	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
+	releaseWorkspaceHeight()
 	defer func() {
 		// The engine promises never to panic; this is the page's last line
 		// of defence if it ever does, because a panic in wasm kills the page.
@@ -392,9 +403,10 @@ func (p *Playground) applyLink(link string) {
 func (p *Playground) Render() app.UI {
 	var lines, discarded []string
 	var lag []scenario.LagSample
-	position, brokers, lagMaxMs := 0, core.DefaultBrokers, int64(0)
+	position, discardedAt, brokers, lagMaxMs := 0, 0, core.DefaultBrokers, int64(0)
 	if p.session != nil {
 		lines, position, discarded = p.session.Lines(), p.session.Position(), p.session.Discarded()
+		discardedAt = p.session.DiscardedAt()
 		lag = p.session.LagHistory()
 		brokers, lagMaxMs = len(p.session.Log().Brokers()), p.session.Log().ReplicaLagTimeMaxMs()
 	}
@@ -416,7 +428,7 @@ func (p *Playground) Render() app.UI {
 				app.P().Class("alert").Aria("live", "assertive").Attr("role", "alert").Text(p.err),
 			),
 			p.lessonPanel(),
-			app.Div().Class("workspace").Body(
+			app.Div().ID(workspaceID).Class("workspace").Body(
 				app.Div().Class("controls").Body(
 					&TopicForm{},
 					&ProduceForm{Topics: p.view.Topics, Step: len(lines)},
@@ -435,11 +447,12 @@ func (p *Playground) Render() app.UI {
 				),
 			),
 			&Timeline{
-				Lines:     lines,
-				Position:  position,
-				Discarded: discarded,
-				Playing:   p.playing,
-				Speed:     p.speed,
+				Lines:       lines,
+				Position:    position,
+				Discarded:   discarded,
+				DiscardedAt: discardedAt,
+				Playing:     p.playing,
+				Speed:       p.speed,
 			},
 			p.lessonList(),
 			&Shortcuts{},

@@ -34,6 +34,7 @@ type sharing struct {
 	recent    []recentScenario // newest first
 	notice    string           // what the page says once: storage, a reopened workspace
 	warned    bool             // the page has said storage is unavailable or full
+	unsaved   bool             // a change waits for the URL and autosave
 
 	postedStep, postedSteps int // the position last posted to the parent window
 	stopDrop                func()
@@ -42,24 +43,42 @@ type sharing struct {
 // fragmentOf writes the fragment (without '#') that reopens a history at a
 // position with the given options.
 func fragmentOf(lines []string, position int, o linkOptions) (string, error) {
+	f, err := historyFragment(lines, position, o)
+	return f.String(), err
+}
+
+func historyFragment(lines []string, position int, o linkOptions) (scenario.Fragment, error) {
 	f := scenario.Fragment{At: -1, Lesson: o.Lesson, Embed: o.Embed, ReadOnly: o.ReadOnly}
 	if len(lines) > 0 {
 		link, err := scenario.EncodeLink(strings.Join(lines, "\n"))
 		if err != nil {
-			return "", err
+			return f, err
 		}
 		f.Link = link
 	}
 	if position < len(lines) {
 		f.At = position
 	}
-	return f.String(), nil
+	return f, nil
 }
 
 // currentFragment is the fragment of what the page shows, with the lesson
-// the lesson panel runs.
+// the lesson panel runs, and the steps a command at an earlier step
+// replaced (branch=), so that a reload or the reopened workspace can still
+// bring them back. The Share dialog's link leaves them out: it shares the
+// scenario, not the learner's drafts.
 func (p *Playground) currentFragment() (string, error) {
-	return fragmentOf(p.session.Lines(), p.session.Position(), p.linkOptions())
+	f, err := historyFragment(p.session.Lines(), p.session.Position(), p.linkOptions())
+	if err != nil {
+		return "", err
+	}
+	if branch := p.session.Discarded(); len(branch) > 0 {
+		if f.Branch, err = scenario.EncodeLink(strings.Join(branch, "\n")); err != nil {
+			return "", err
+		}
+		f.BranchAt = p.session.DiscardedAt()
+	}
+	return f.String(), nil
 }
 
 // linkOptions are the options the page's links carry: those it was opened
@@ -106,6 +125,11 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 	if err != nil {
 		problems = append(problems, "The scenario stopped early: "+err.Error())
 	}
+	if f.Branch != "" {
+		if err := keepBranch(session, f); err != nil {
+			problems = append(problems, "The replaced steps this link kept cannot be brought back: "+err.Error())
+		}
+	}
 	if f.At >= 0 {
 		if f.At > session.Len() {
 			problems = append(problems, fmt.Sprintf("The link asks for step %d, but the scenario has %d steps: it opens at the last.", f.At, session.Len()))
@@ -114,6 +138,15 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 		}
 	}
 	return session, opts, strings.Join(problems, " ")
+}
+
+// keepBranch gives the session the replaced steps a fragment holds.
+func keepBranch(s *scenario.Session, f scenario.Fragment) error {
+	script, err := scenario.DecodeLink(f.Branch)
+	if err != nil {
+		return err
+	}
+	return s.KeepBranch(f.BranchAt, script)
 }
 
 // withOptions rewrites a fragment with other view options, keeping its

@@ -6,6 +6,7 @@ import (
 	"errors"
 	goflag "flag"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -188,6 +189,98 @@ func TestAutosaveReopensTheLastWorkspace(t *testing.T) {
 	}
 }
 
+// A link or a lesson opened in the same tab is a workspace of its own: what
+// the learner does there is never saved over the workspace left behind,
+// not even a change made a moment before, not yet saved.
+func TestNavigationOpensAWorkspaceOfItsOwn(t *testing.T) {
+	useBrowser(t)
+	p, d := mountAt(t, "")
+	Apply(d.Context(), "topic mine")
+	d.Consume()
+	Apply(d.Context(), "produce mine key=k")
+	d.Consume() // the URL update is still waiting
+	if p.session.Len() != 2 {
+		t.Fatalf("the learner built %q (%s)", p.session.Lines(), p.err)
+	}
+	mine := p.share.workspace
+	for _, fragment := range []string{mustLink(t, threeSteps), "lesson=key-order"} {
+		u, _ := url.Parse("https://plog.test/#" + fragment)
+		d.Nav(u)
+		d.Consume()
+		Apply(d.Context(), "advance 1s")
+		settle(d)
+		if p.share.workspace == mine {
+			t.Fatalf("%s opened in the workspace left behind", fragment)
+		}
+	}
+	if len(p.share.recent) != 3 {
+		t.Fatalf("recent list %+v, want the lesson, the link and the learner's own", p.share.recent)
+	}
+	own := p.share.recent[2]
+	if own.ID != mine || own.Steps != 2 || own.Title != "mine" {
+		t.Errorf("the learner's workspace is now %+v", own)
+	}
+	if !strings.HasPrefix(p.share.recent[0].Title, "lesson key-order: ") {
+		t.Errorf("the lesson's workspace is called %q", p.share.recent[0].Title)
+	}
+
+	// A new scenario from the Scenarios panel, right after a change: the
+	// change is saved in the workspace it was made in.
+	Apply(d.Context(), "advance 2s")
+	d.Consume()
+	lessonSteps := p.session.Len()
+	d.Context().NewActionWithValue(openAction, openRequest{})
+	settle(d)
+	if got := p.share.recent[0]; got.Steps != lessonSteps || !strings.HasPrefix(got.Title, "lesson key-order: ") {
+		t.Errorf("the lesson's workspace was saved as %+v, want its %d steps", got, lessonSteps)
+	}
+}
+
+// Steps kept aside that a later command at an earlier step puts aside in
+// turn go to the recent list, whole, as a scenario of their own.
+func TestStepsPutAsideTwiceAreKeptInRecent(t *testing.T) {
+	useBrowser(t)
+	p, d := mountAt(t, mustLink(t, threeSteps))
+	for _, step := range []int{2, 1} {
+		d.Context().NewActionWithValue(historyAction, historyMove{Kind: "seek", Step: step})
+		d.Consume()
+		Apply(d.Context(), "advance 1s")
+		d.Consume()
+	}
+	settle(d)
+	var aside *recentScenario
+	for i, r := range p.share.recent {
+		if strings.HasSuffix(r.Title, "(steps put aside)") {
+			aside = &p.share.recent[i]
+		}
+	}
+	if aside == nil || aside.Steps != 3 || !strings.Contains(p.share.notice, "not lost") {
+		t.Fatalf("recent %+v, notice %q: want the three steps first made, kept", p.share.recent, p.share.notice)
+	}
+	s, _, problem := loadFragment(aside.Fragment)
+	if problem != "" || strings.Join(s.Lines(), "\n")+"\n" != threeSteps {
+		t.Errorf("the kept scenario opens as %q (%s)", s.Lines(), problem)
+	}
+}
+
+// The recent list is bounded; the page says which scenario it lets go.
+func TestRecentSaysWhenItDropsTheOldest(t *testing.T) {
+	var recent []recentScenario
+	for i := range maxRecent {
+		recent = append(recent, recentScenario{ID: fmt.Sprint(i), Title: fmt.Sprintf("t%d", i), Steps: 61, Saved: 1})
+	}
+	kept, dropped := withRecent(recent, recentScenario{ID: "new", Title: "new", Steps: 1})
+	if len(kept) != maxRecent || kept[0].ID != "new" || len(dropped) != 1 || dropped[0].Title != fmt.Sprintf("t%d", maxRecent-1) {
+		t.Fatalf("kept %d (first %s), dropped %+v", len(kept), kept[0].ID, dropped)
+	}
+	if note := droppedNotice(dropped); !strings.Contains(note, fmt.Sprintf("“t%d” (61 steps", maxRecent-1)) || !strings.Contains(note, "no longer listed") {
+		t.Errorf("notice %q", note)
+	}
+	if _, dropped := withRecent(recent, recentScenario{ID: "3", Title: "again", Steps: 2}); len(dropped) != 0 {
+		t.Errorf("saving a listed workspace again dropped %+v", dropped)
+	}
+}
+
 func TestEmbeddedPagesDoNotAutosave(t *testing.T) {
 	b := useBrowser(t)
 	_, d := mountAt(t, mustLink(t, threeSteps)+"&embed=1")
@@ -365,8 +458,9 @@ func TestPlogFileRunsWithPlogsim(t *testing.T) {
 	}
 }
 
-// A tick of play on a read-only page redoes the next step; at the end of
-// the script it leaves the tick to the clock. (The ticks themselves run in
+// A tick of play redoes the next step while there is one; at the end of
+// the script it leaves the tick to scheduleTick, which stops a read-only
+// page there. (The ticks themselves run in
 // the browser tests: the client tester cannot wait out an endless play.)
 func TestReadOnlyPlayWalksTheSteps(t *testing.T) {
 	useBrowser(t)

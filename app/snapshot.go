@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -77,6 +78,12 @@ type PartitionSnapshot struct {
 	NextExpiry string
 
 	Marks []GroupMark // the groups reading this partition
+
+	// Offline says why the partition has no leader ("" while it has one),
+	// and OfflineBrokers where its replicas are: its records are drawn, as
+	// its replicas keep them, but nothing can be produced to or read from it.
+	Offline        string
+	OfflineBrokers []int
 }
 
 // laneWindow is how many records a lane draws. Enough to see segments and
@@ -102,24 +109,25 @@ func laneKey(topic string, partition int) string {
 // each lane's window starts (its first offset), by laneKey; a lane missing
 // from it follows the newest records. The engine only fails these reads for a
 // topic or partition that does not exist, which would mean the engine
-// contradicts its own TopicNames: that is reported, not hidden.
+// contradicts its own TopicNames: that is reported, not hidden, and the
+// snapshot keeps all it could read, so that one unreadable part never
+// blanks the page.
 func snapshotLog(l *core.PartitionedLog, views map[string]int64) (LogSnapshot, error) {
-	groups, err := snapshotGroups(l)
-	if err != nil {
-		return LogSnapshot{}, err
-	}
+	groups, groupsErr := snapshotGroups(l)
 	snap := LogSnapshot{TimeMs: l.Now(), Groups: groups, PollTarget: pollTarget(groups)}
+	errs := []error{groupsErr}
 	for _, name := range l.TopicNames() {
 		topic, err := snapshotTopic(l, name, views)
 		if err != nil {
-			return LogSnapshot{}, err
+			errs = append(errs, err)
+			continue
 		}
 		for i := range topic.Partitions {
 			topic.Partitions[i].Marks = snap.CommittedFor(name, i)
 		}
 		snap.Topics = append(snap.Topics, topic)
 	}
-	return snap, nil
+	return snap, errors.Join(errs...)
 }
 
 // pollTarget is the first running member of the first group that has one.
@@ -191,6 +199,9 @@ func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retent
 	if part.Segments, err = l.SegmentCount(topic, p); err != nil {
 		return part, err
 	}
+	if part.Offline, part.OfflineBrokers, err = l.Offline(topic, p); err != nil {
+		return part, err
+	}
 	if part.Records, err = window(l, topic, p, part.LogStart, part.LogEnd, view); err != nil {
 		return part, err
 	}
@@ -221,9 +232,11 @@ func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retent
 
 // window returns up to laneWindow records of a partition from offset view.
 // The window reaches the log end, past the high watermark: the records the
-// followers have not fetched yet are drawn, as not committed. When view is
-// followTail or at the log end, it returns the newest laneWindow records and the older ones back to a multiple of
-// laneStride. A view below the log start starts there.
+// followers have not fetched yet are drawn, as not committed. It reads what
+// the partition's log holds, not a fetch: an offline partition's records are
+// drawn too, as its replicas keep them. When view is followTail or at the
+// log end, it returns the newest laneWindow records and the older ones back
+// to a multiple of laneStride. A view below the log start starts there.
 func window(l *core.PartitionedLog, topic string, p int, logStart, logEnd, view int64) ([]core.Record, error) {
 	if logEnd == logStart {
 		return nil, nil

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"plog/core"
@@ -157,4 +158,46 @@ func offsetsOf(records []core.Record) []int64 {
 		offsets[i] = r.Offset
 	}
 	return offsets
+}
+
+// A crashed broker takes the partitions it alone holds offline. The page
+// still draws them, with their records, marked unavailable and saying why;
+// everything else is as before the crash.
+func TestSnapshotDrawsAnOfflinePartition(t *testing.T) {
+	const before = "topic solo partitions=2 replication.factor=1\ntopic safe replication.factor=3\n" +
+		"produce solo key=k value=v count=3 partition=0\nproduce safe key=k value=v count=2\n" +
+		"join g c1 topics=safe\nadvance 1s\n"
+	s, err := scenario.Load(before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was, err := snapshotLog(s.Log(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("broker crash 1"); err != nil {
+		t.Fatal(err)
+	}
+	now, err := snapshotLog(s.Log(), nil)
+	if err != nil {
+		t.Fatalf("the snapshot of a cluster with an offline partition failed: %v", err)
+	}
+	if now.TimeMs != was.TimeMs || len(now.Topics) != 2 || len(now.Groups) != 1 {
+		t.Fatalf("after the crash: time %d (was %d), %d topics, %d groups", now.TimeMs, was.TimeMs, len(now.Topics), len(now.Groups))
+	}
+	solo := now.Topics[1].Partitions[0]
+	if now.Topics[1].Name != "solo" || solo.Offline == "" || len(solo.Records) != 3 || !slices.Equal(solo.OfflineBrokers, []int{1}) {
+		t.Fatalf("solo/0 after broker 1 crashed: offline %q on %v, %d records drawn", solo.Offline, solo.OfflineBrokers, len(solo.Records))
+	}
+	if note := offlineNote(solo); !strings.Contains(note, "its only replica is on broker 1, which is down") || !strings.Contains(note, "3 records are kept") {
+		t.Errorf("offline note %q", note)
+	}
+	if other := now.Topics[1].Partitions[1]; other.Offline != "" {
+		t.Errorf("solo/1 is on another broker, yet offline: %q", other.Offline)
+	}
+	for _, p := range now.Topics[0].Partitions {
+		if p.Offline != "" || len(p.Records) != 2 {
+			t.Errorf("safe/%d, replicated on three brokers: offline %q, %d records", p.Partition, p.Offline, len(p.Records))
+		}
+	}
 }

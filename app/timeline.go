@@ -16,9 +16,11 @@ type Timeline struct {
 
 	Lines     []string // the whole history, including steps ahead after going back
 	Position  int      // how many lines are applied
-	Discarded []string // lines the last command replaced, offered back
-	Playing   bool
-	Speed     int // virtual seconds per tick while playing
+	Discarded []string // the branch: lines a command at an earlier step replaced, offered back
+	// DiscardedAt is the step the branch followed.
+	DiscardedAt int
+	Playing     bool
+	Speed       int // virtual seconds per tick while playing
 }
 
 // timelineControl names the timeline's errors.
@@ -67,9 +69,35 @@ func (t *Timeline) setSpeed(ctx app.Context, e app.Event) {
 }
 
 // OnMount and OnUpdate keep the current line in sight in the script's box,
-// without scrolling the page itself.
-func (t *Timeline) OnMount(ctx app.Context)  { ctx.Defer(showCurrentLine) }
-func (t *Timeline) OnUpdate(ctx app.Context) { ctx.Defer(showCurrentLine) }
+// without scrolling the page itself, and the slider's thumb on the
+// position.
+func (t *Timeline) OnMount(ctx app.Context)  { ctx.Defer(t.afterRender) }
+func (t *Timeline) OnUpdate(ctx app.Context) { ctx.Defer(t.afterRender) }
+
+func (t *Timeline) afterRender(ctx app.Context) {
+	syncSlider(len(t.Lines), t.Position)
+	showCurrentLine(ctx)
+}
+
+// syncSlider sets the slider's range, then its value. go-app writes an
+// element's attributes in no fixed order, and a browser clamps a range's
+// value to its max at once: a value written before the max that makes
+// room for it would leave the thumb behind its label (at 0 for a link
+// just opened, one step back after a command).
+func syncSlider(length, position int) {
+	slider := app.Window().GetElementByID("timeline-slider")
+	if slider == nil || !slider.Truthy() {
+		return
+	}
+	// Only what differs is written: a write is a change to the page even
+	// when the value is the same.
+	if slider.Get("max").String() != strconv.Itoa(length) {
+		slider.Set("max", length)
+	}
+	if slider.Get("value").String() != strconv.Itoa(position) {
+		slider.Set("value", strconv.Itoa(position))
+	}
+}
 
 func showCurrentLine(ctx app.Context) {
 	list := app.Window().GetElementByID("timeline-script")
@@ -108,12 +136,7 @@ func (t *Timeline) Render() app.UI {
 				Value(strconv.Itoa(t.Position)).OnChange(t.scrub),
 		),
 		&ControlError{Control: timelineControl},
-		app.If(len(t.Discarded) > 0,
-			app.P().Class("discarded").Body(
-				app.Text(fmt.Sprintf("This command replaced %d later steps. ", len(t.Discarded))),
-				app.Button().Type("button").ID("restore").OnClick(move("restore", 0)).Text("Bring them back"),
-			),
-		),
+		t.branchNotice(),
 		app.If(from > 0, app.P().Class("lines-hidden").Text(fmt.Sprintf("%d earlier lines", from))),
 		app.Ol().ID("timeline-script").Class("script").Attr("start", from+1).Body(
 			app.Range(shown).Slice(func(i int) app.UI {
@@ -134,4 +157,53 @@ func (t *Timeline) Render() app.UI {
 		app.If(to < len(t.Lines), app.P().Class("lines-hidden").Text(fmt.Sprintf("%d later lines", len(t.Lines)-to))),
 		app.If(len(t.Lines) == 0, app.P().Class("hint").Text("Each thing you do becomes a line here, as in a shared link.")),
 	)
+}
+
+// branchNotice offers back the steps a command at an earlier step
+// replaced; nil when there are none.
+func (t *Timeline) branchNotice() app.UI {
+	if len(t.Discarded) == 0 {
+		return nil
+	}
+	return app.P().Class("discarded").Attr("role", "status").
+		DataSet("branch-at", t.DiscardedAt).DataSet("branch-length", len(t.Discarded)).Body(
+		app.Text(fmt.Sprintf("Kept aside: %s that followed step %d before the steps there now replaced them (the first was %s). ",
+			countOf(len(t.Discarded), "step"), t.DiscardedAt, t.Discarded[0])),
+		app.Button().Type("button").ID("restore").OnClick(move("restore", 0)).
+			Title("the steps there now are kept aside in their place").Text("Bring them back"),
+	)
+}
+
+// workspaceID is the id of the page's controls and stage, above the
+// timeline.
+const workspaceID = "workspace"
+
+// holdWorkspaceHeight keeps the workspace at least as tall as it is now,
+// before a move in the history. Going back removes topics, lanes and
+// groups above the timeline; the page would shrink under the learner's
+// pointer, the browser would clamp its scroll, and the slider or line just
+// used would jump out of sight. Held, the timeline stays where it is on the
+// screen. A new command or another scenario lets the workspace shrink again
+// (releaseWorkspaceHeight).
+func holdWorkspaceHeight() {
+	w := app.Window().GetElementByID(workspaceID)
+	if w == nil || !w.Truthy() {
+		return
+	}
+	style := w.Get("style")
+	style.Call("setProperty", "min-height", strconv.Itoa(w.Get("offsetHeight").Int())+"px")
+	// Nor may the browser's scroll anchoring follow a lane or a group that
+	// moves up inside it: that scrolls the page as much as a shrink would.
+	style.Call("setProperty", "overflow-anchor", "none")
+}
+
+// releaseWorkspaceHeight lets the workspace take its own height again.
+func releaseWorkspaceHeight() {
+	w := app.Window().GetElementByID(workspaceID)
+	if w == nil || !w.Truthy() {
+		return
+	}
+	style := w.Get("style")
+	style.Call("removeProperty", "min-height")
+	style.Call("removeProperty", "overflow-anchor")
 }

@@ -193,6 +193,13 @@ func TestAcksAllSurvivesLeaderFailure(t *testing.T) {
 	if _, err := l.Consume("t", 0, 0, 1); err == nil || !strings.Contains(err.Error(), "offline") {
 		t.Fatalf("consume from offline: %v", err)
 	}
+	// Its replicas keep its records: the page draws them, unavailable.
+	if stored, err := l.LogRecords("t", 0, 0, 10); err != nil || len(stored) != 4 || stored[3].Value != "d" {
+		t.Fatalf("stored records of the offline partition: %v, %v", stored, err)
+	}
+	if why, brokers, err := l.Offline("t", 0); err != nil || why == "" || !slices.Equal(brokers, []int{1, 2, 3}) {
+		t.Fatalf("Offline: %q on %v, %v", why, brokers, err)
+	}
 	// Broker 1 is not in the ISR: it may not lead.
 	if err := l.RestartBroker(1); err != nil {
 		t.Fatal(err)

@@ -76,6 +76,20 @@ func (l *PartitionedLog) Replication(topicName string, partition int) (Partition
 	return v, nil
 }
 
+// Offline says why a partition has no leader, and the brokers its replicas
+// are on; "" and nil while it has a leader or has no replicas to speak of.
+func (l *PartitionedLog) Offline(topicName string, partition int) (string, []int, error) {
+	_, p, err := l.partition(topicName, partition)
+	if err != nil || !p.offline() {
+		return "", nil, err
+	}
+	brokers := make([]int, len(p.replicas.replicas))
+	for i, r := range p.replicas.replicas {
+		brokers[i] = r.broker
+	}
+	return p.replicas.offline, brokers, nil
+}
+
 // AckOf returns what the producer of the record at offset was told, and
 // false for an offset the partition's log does not hold.
 func (l *PartitionedLog) AckOf(topicName string, partition int, offset int64) (AckStatus, bool) {

@@ -46,7 +46,7 @@ produce orders key=c value=3
 	// A new command after going back replaces the steps ahead, and offers
 	// them back.
 	b.click(t, "#produce-send")
-	b.waitText(t, ".discarded", "replaced 3 later steps")
+	b.waitText(t, ".discarded", "Kept aside: 3 steps that followed step 2")
 	b.click(t, "#restore")
 	b.waitFor(t, `document.querySelector(".timeline").dataset.length === "5"`)
 

@@ -9,7 +9,7 @@ import (
 // A page URL's fragment holds the scenario link followed by view parameters,
 // each introduced by '&':
 //
-//	#v1.PAYLOAD&at=12&lesson=compaction&embed=1&readonly=1
+//	#v1.PAYLOAD&at=12&branch=9.v1.PAYLOAD&lesson=compaction&embed=1&readonly=1
 //
 // The link part is optional (#lesson=key-order opens a lesson from its start)
 // and so is every parameter. '&' and '=' never occur in base64url, so the
@@ -20,12 +20,19 @@ import (
 //
 //	at        the timeline position: how many steps of the script are applied
 //	          (the rest stay in the history, to redo or step through)
+//	branch    AT.LINK: the steps that followed step AT before a command at
+//	          that step replaced them (Session.Discarded), as a link of their
+//	          own, for the learner to bring back
 //	lesson    the name of a lesson (package lesson) this scenario belongs to
 //	embed     1: the compact layout for an iframe
 //	readonly  1: step and play only, no editing
 type Fragment struct {
-	Link     string // "v1.…", or "" for no scenario
-	At       int    // timeline position; -1 when absent (all steps applied)
+	Link string // "v1.…", or "" for no scenario
+	At   int    // timeline position; -1 when absent (all steps applied)
+	// Branch is the link of the replaced steps that followed step
+	// BranchAt; "" when there are none.
+	Branch   string
+	BranchAt int
 	Lesson   string
 	Embed    bool
 	ReadOnly bool
@@ -70,6 +77,13 @@ func ParseFragment(fragment string) (Fragment, error) {
 				return Fragment{At: -1}, fmt.Errorf("link parameter at=%q should be a step number from 0 to %d", clip(value), MaxCommands)
 			}
 			f.At = n
+		case "branch":
+			at, link, _ := strings.Cut(value, ".")
+			n, err := strconv.Atoi(at)
+			if err != nil || n < 0 || n > MaxCommands || !strings.HasPrefix(link, "v1.") {
+				return Fragment{At: -1}, fmt.Errorf("link parameter branch=%q should be a step number, '.' and a link (v1.…)", clip(value))
+			}
+			f.BranchAt, f.Branch = n, link
 		case "lesson":
 			if value == "" || len(value) > 64 {
 				return Fragment{At: -1}, fmt.Errorf("link parameter lesson=%q should name a lesson", clip(value))
@@ -112,7 +126,7 @@ func clip(s string) string {
 }
 
 // String writes the fragment (without '#') in canonical order: the link,
-// then at, lesson, embed, readonly. Unknown parameters are dropped.
+// then at, branch, lesson, embed, readonly. Unknown parameters are dropped.
 func (f Fragment) String() string {
 	var parts []string
 	if f.Link != "" {
@@ -120,6 +134,9 @@ func (f Fragment) String() string {
 	}
 	if f.At >= 0 {
 		parts = append(parts, "at="+strconv.Itoa(f.At))
+	}
+	if f.Branch != "" {
+		parts = append(parts, "branch="+strconv.Itoa(f.BranchAt)+"."+f.Branch)
 	}
 	if f.Lesson != "" {
 		parts = append(parts, "lesson="+f.Lesson)

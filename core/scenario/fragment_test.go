@@ -16,6 +16,7 @@ func TestParseFragment(t *testing.T) {
 		{"lesson=key-order", Fragment{At: -1, Lesson: "key-order"}},
 		{"v1.abc&theme=dark", Fragment{Link: "v1.abc", At: -1, Unknown: []string{"theme=dark"}}},
 		{"v1.abc&embed=0", Fragment{Link: "v1.abc", At: -1}},
+		{"v1.abc&at=2&branch=2.v1.def", Fragment{Link: "v1.abc", At: 2, BranchAt: 2, Branch: "v1.def"}},
 	}
 	for _, c := range cases {
 		got, err := ParseFragment(c.in)
@@ -35,6 +36,9 @@ func TestParseFragmentErrors(t *testing.T) {
 		"v1.abc&embed=yes":                    "1 or 0",
 		"v1.abc&lesson=":                      "name a lesson",
 		"v1.abc&junk":                         "name=value",
+		"v1.abc&branch=v1.def":                "branch=",
+		"v1.abc&branch=3":                     "branch=",
+		"v1.abc&branch=-1.v1.def":             "branch=",
 		"v1.abc" + strings.Repeat("&a=1", 17): "at most 16",
 	}
 	for in, want := range cases {
@@ -61,6 +65,7 @@ func FuzzParseFragment(f *testing.F) {
 	f.Add("&&&=")
 	f.Add("v1.YQ==&at=1")
 	f.Add("v1.A=B&lesson=x")
+	f.Add("v1.abc&at=1&branch=1.v1.def")
 	f.Fuzz(func(t *testing.T, s string) {
 		got, err := ParseFragment(s)
 		if err != nil {

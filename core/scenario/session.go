@@ -18,8 +18,10 @@ import (
 //
 // After a seek back, the commands ahead of the position stay in the history
 // (redo replays them). Applying a new command there replaces them; the
-// replaced commands are kept and offered back (Discarded, RestoreDiscarded)
-// until the next command is applied.
+// replaced commands are kept as a branch (Discarded) that the learner can
+// take back (RestoreDiscarded, which keeps the commands it replaces as the
+// branch in turn), until a later command at an earlier step replaces
+// others (session_branch.go).
 //
 // Beside each command of the history the session keeps a sample of every
 // group's lag after it (LagHistory), taken when the command is applied, with
@@ -37,10 +39,11 @@ type Session struct {
 	every       int          // a checkpoint is kept at each multiple of every steps
 	workEvery   int64        // and at each step whose work crosses a multiple of workEvery
 
-	discarded     []Command   // commands replaced by the last Apply
-	discardedLag  []LagSample // their lag samples
-	discardedWork []int64     // and their work
-	discardedAt   int         // where they started in the history
+	branch   []Command // the commands the latest command at an earlier step replaced
+	branchAt int       // the step they followed: they were history[branchAt:]
+	// superseded is the scenario the last command let go, replacing the
+	// branch with another: the history up to branchAt, then the branch.
+	superseded []Command
 
 	replayed int64 // work replayed to move in the history, for tests
 }
@@ -74,11 +77,10 @@ func (s *Session) Script() string { return Format(s.history[:s.pos]) }
 // Lines returns the canonical line of every command in the history,
 // including those ahead of the position after a seek back.
 func (s *Session) Lines() []string {
-	lines := make([]string, len(s.history))
-	for i, c := range s.history {
-		lines[i] = c.String()
+	if len(s.history) == 0 {
+		return []string{}
 	}
-	return lines
+	return commandLines(s.history)
 }
 
 // Position returns how many commands of the history are applied.
@@ -95,20 +97,6 @@ func (s *Session) LagHistory() []LagSample { return s.lag[:s.pos:s.pos] }
 
 // Events returns the events of the last applied command.
 func (s *Session) Events() []core.Event { return slices.Clone(s.events) }
-
-// Discarded returns the canonical lines the last Apply replaced, if it was
-// applied after a seek back; nil otherwise, or once another command is
-// applied.
-func (s *Session) Discarded() []string {
-	if s.discarded == nil {
-		return nil
-	}
-	lines := make([]string, len(s.discarded))
-	for i, c := range s.discarded {
-		lines[i] = c.String()
-	}
-	return lines
-}
 
 // Apply parses one line and applies it. A line that fails changes nothing:
 // it is not added to the history, and the returned events hold one error
@@ -151,6 +139,28 @@ func (s *Session) applyCommand(c Command) error {
 		return &Error{Line: c.Line, Col: c.Col, Msg: fmt.Sprintf("a scenario may hold at most %d commands", MaxCommands)}
 	}
 	produced := s.cur.produced
+	during, err := s.stepSampled(c)
+	if err != nil {
+		if rerr := s.restore(); rerr != nil {
+			return errors.Join(err, rerr)
+		}
+		return &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
+	}
+	s.superseded = nil
+	if s.pos < len(s.history) {
+		if s.branch != nil {
+			s.superseded = append(slices.Clone(s.history[:s.branchAt]), s.branch...)
+		}
+		s.branch, s.branchAt = slices.Clone(s.history[s.pos:]), s.pos
+		s.truncate(s.pos)
+	}
+	s.record(c, produced, during)
+	return nil
+}
+
+// stepSampled applies c at the position to the current state, and returns
+// the lag samples it took over the virtual time it advanced.
+func (s *Session) stepSampled(c Command) ([]LagSample, error) {
 	var prev LagSample
 	if s.pos > 0 {
 		prev = s.lag[s.pos-1]
@@ -158,24 +168,25 @@ func (s *Session) applyCommand(c Command) error {
 	sampler := &lagSampler{step: s.pos + 1, prev: prev}
 	s.cur.lag = sampler
 	err := s.step(s.cur, c, s.pos)
-	during := sampler.samples
 	s.cur.lag = nil // the command may have made a new world (seed): it has none
-	if err != nil {
-		if rerr := s.restore(); rerr != nil {
-			return errors.Join(err, rerr)
-		}
-		return &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
-	}
-	s.discarded, s.discardedLag, s.discardedWork = nil, nil, nil
-	if s.pos < len(s.history) {
-		s.discarded = slices.Clone(s.history[s.pos:])
-		s.discardedLag = slices.Clone(s.lag[s.pos:])
-		s.discardedWork = slices.Clone(s.work[s.pos:])
-		s.discardedAt = s.pos
-		// The samples given out by LagHistory stay as they were: the
-		// next append copies rather than writing over them.
-		s.history, s.lag, s.work = s.history[:s.pos], s.lag[:s.pos:s.pos], s.work[:s.pos]
-		s.dropCheckpointsAfter(s.pos)
+	return sampler.samples, err
+}
+
+// truncate drops the commands from step on, and what the session keeps of
+// them. The samples given out by LagHistory stay as they were: the next
+// append copies rather than writing over them.
+func (s *Session) truncate(step int) {
+	s.history, s.lag, s.work = s.history[:step:step], s.lag[:step:step], s.work[:step:step]
+	s.dropCheckpointsAfter(step)
+}
+
+// record appends a command just applied to the current state at the end of
+// the history; produced is the state's record count before it, during the
+// lag samples it took while it advanced the clock.
+func (s *Session) record(c Command, produced int64, during []LagSample) {
+	var prev LagSample
+	if s.pos > 0 {
+		prev = s.lag[s.pos-1]
 	}
 	if len(during) > 0 {
 		prev = during[len(during)-1]
@@ -188,7 +199,6 @@ func (s *Session) applyCommand(c Command) error {
 	s.work = append(s.work, s.workAfter(s.pos)+s.stepWork(c, produced))
 	s.pos++
 	s.maybeCheckpoint()
-	return nil
 }
 
 // step applies c to w, turning a panic into an error: a bug must not take
@@ -273,25 +283,4 @@ func (s *Session) Redo() error {
 		return errors.New("nothing to redo")
 	}
 	return s.Seek(s.pos + 1)
-}
-
-// RestoreDiscarded takes back the last Apply that replaced commands ahead
-// of the position: the history becomes what it was before it, and the
-// position where that command was applied.
-func (s *Session) RestoreDiscarded() error {
-	if s.discarded == nil {
-		return errors.New("no replaced commands to restore")
-	}
-	at := s.discardedAt
-	s.history = append(s.history[:at:at], s.discarded...)
-	s.lag = append(s.lag[:at:at], s.discardedLag...)
-	s.work = append(s.work[:at:at], s.discardedWork...)
-	s.dropCheckpointsAfter(at)
-	s.discarded, s.discardedLag, s.discardedWork = nil, nil, nil
-	w, events, err := s.stateAt(s.discardedAt, false)
-	if err != nil {
-		return err
-	}
-	s.cur, s.events, s.pos = w, events, s.discardedAt
-	return nil
 }

@@ -12,6 +12,8 @@ import (
 //
 //	run [events] [json]   load the input as a fresh session; print its state
 //	apply                 apply each input line in turn; print its events
+//	gesture               apply the input's lines as one gesture (ApplyLines);
+//	                      print its events, or its error, then the history
 //	state | json          print the current state as text or JSON
 //	undo | redo | seek step=N | restore
 //	                      move in the history; print the history
@@ -52,6 +54,18 @@ func (h *harness) runSession(t *testing.T, d *datadriven.TestData) (string, bool
 				b.WriteString(EventText(e) + "\n")
 			}
 		}
+	case "gesture":
+		s := h.sessionFor()
+		events, err := s.ApplyLines(strings.Split(d.Input, "\n"))
+		if err != nil {
+			fmt.Fprintf(&b, "error: %v\n", err)
+		} else {
+			for _, e := range events {
+				b.WriteString(EventText(e) + "\n")
+			}
+		}
+		b.WriteString(historyText(s))
+		b.WriteString(StateText(s.Log()))
 	case "state":
 		b.WriteString(StateText(h.sessionFor().Log()))
 	case "json":

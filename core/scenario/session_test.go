@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -175,8 +176,9 @@ func TestApplyAfterSeekReplacesAndOffersBack(t *testing.T) {
 	if err := s.RestoreDiscarded(); err != nil {
 		t.Fatal(err)
 	}
-	if s.Len() != 5 || s.Position() != 2 || s.Discarded() != nil {
-		t.Fatalf("restore: len %d pos %d", s.Len(), s.Position())
+	// The step it replaced is the branch now.
+	if s.Len() != 5 || s.Position() != 2 || fmt.Sprint(s.Discarded()) != "[produce t key=z]" || s.DiscardedAt() != 2 {
+		t.Fatalf("restore: len %d pos %d, branch %v after %d", s.Len(), s.Position(), s.Discarded(), s.DiscardedAt())
 	}
 	if err := s.Seek(5); err != nil {
 		t.Fatal(err)
@@ -184,12 +186,95 @@ func TestApplyAfterSeekReplacesAndOffersBack(t *testing.T) {
 	if hw, _ := s.Log().HighWatermark("t", 0); hw != 3 {
 		t.Fatalf("high watermark %d after restoring three records", hw)
 	}
-	// The offer lasts until the next command.
+	// The branch outlives later commands at the end; a command at an
+	// earlier step makes the steps it replaces the branch.
 	s.Seek(2)
 	s.Apply("produce t key=y")
 	s.Apply("produce t key=x")
-	if s.Discarded() != nil || s.RestoreDiscarded() == nil {
-		t.Fatal("the offer outlived the next command")
+	if fmt.Sprint(s.Discarded()) != fmt.Sprint(want) {
+		t.Fatalf("branch %v after two more commands", s.Discarded())
+	}
+	if s.Superseded() != nil {
+		t.Fatalf("commands at the end let go of %v", s.Superseded())
+	}
+	s.Seek(1)
+	s.Apply("topic u")
+	if fmt.Sprint(s.Discarded()) != "[topic t produce t key=y produce t key=x]" || s.DiscardedAt() != 1 {
+		t.Fatalf("branch %v after %d", s.Discarded(), s.DiscardedAt())
+	}
+	// The branch it replaced is given out whole, for the page to keep.
+	if got := strings.Join(s.Superseded(), "|"); got != "seed 1|topic t|produce t key=a|produce t key=b|produce t key=c" {
+		t.Fatalf("superseded %q", got)
+	}
+	if _, err := s.ApplyLines([]string{"topic v", "topic w"}); err != nil || s.Superseded() != nil {
+		t.Fatalf("the next gesture: %v, superseded %v", err, s.Superseded())
+	}
+	// A gesture that branches gives it out too, whatever its later lines.
+	s.Seek(1)
+	if _, err := s.ApplyLines([]string{"topic x", "topic y"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Superseded(), "|"); got != "seed 1|topic t|produce t key=y|produce t key=x" {
+		t.Fatalf("superseded by a gesture %q", got)
+	}
+}
+
+// A branch kept in a link comes back as it was replaced.
+func TestKeepBranchFromALink(t *testing.T) {
+	s := mustLoad(t, "seed 1\ntopic t\nproduce t key=z\n")
+	if err := s.KeepBranch(4, "produce t key=a\n"); err == nil {
+		t.Fatal("a branch after step 4 of 3 was kept")
+	}
+	if err := s.KeepBranch(2, "produce t key=a\nbogus\n"); err == nil || s.Discarded() != nil {
+		t.Fatalf("a branch that does not parse: %v, kept %v", err, s.Discarded())
+	}
+	if err := s.KeepBranch(2, "produce t key=a\nproduce t key=b\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RestoreDiscarded(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Lines(), "|"); got != "seed 1|topic t|produce t key=a|produce t key=b" || s.Position() != 2 {
+		t.Fatalf("restored %q at %d", got, s.Position())
+	}
+	// A branch that no longer replays (its topic is gone) changes nothing.
+	if err := s.KeepBranch(1, "produce t key=c\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RestoreDiscarded(); err == nil {
+		t.Fatal("a branch producing to a topic it never made was restored")
+	}
+	if got := strings.Join(s.Lines(), "|"); got != "seed 1|topic t|produce t key=a|produce t key=b" || s.Position() != 2 || s.DiscardedAt() != 1 {
+		t.Fatalf("after a failed restore: %q at %d", got, s.Position())
+	}
+	if hw, _ := s.Log().HighWatermark("t", 0); hw != 0 {
+		t.Fatalf("after a failed restore, the state at step 2 has %d records", hw)
+	}
+}
+
+// A gesture of several lines refused part way changes nothing: the
+// position, the steps ahead, the branch, the state.
+func TestApplyLinesIsAllOrNothing(t *testing.T) {
+	script := "seed 1\ntopic t\n" + strings.Repeat("produce t key=a\n", 100) + "advance 1s\nadvance 1s\nadvance 1s\n"
+	s := mustLoad(t, script)
+	if err := s.Seek(101); err != nil {
+		t.Fatal(err)
+	}
+	lines, pos := s.Lines(), s.Position()
+	if _, err := s.ApplyLines([]string{"produce t key=b", "produce t key=c count=2000000"}); err == nil {
+		t.Fatal("a produce past the record limit was applied")
+	}
+	if !slices.Equal(s.Lines(), lines) || s.Position() != pos || s.Discarded() != nil {
+		t.Fatalf("a refused gesture changed the history: %d of %d, branch %v", s.Position(), s.Len(), s.Discarded())
+	}
+	if hw, _ := s.Log().HighWatermark("t", 0); hw != 99 {
+		t.Fatalf("after a refused gesture, high watermark %d, want 99", hw)
+	}
+	if err := s.Seek(s.Len()); err != nil {
+		t.Fatal(err)
+	}
+	if s.Log().Now() != 3000 {
+		t.Fatalf("the redo steps no longer replay: time %d", s.Log().Now())
 	}
 }
 
