@@ -20,6 +20,29 @@ const (
 	EventAssigned core.EventKind = "assigned"
 )
 
+// workLimitError is the error of a command that takes the scenario's work
+// past MaxWork.
+type workLimitError struct{ before int64 }
+
+func (e workLimitError) Error() string {
+	return fmt.Sprintf("this command takes the scenario past its limit of %d units of work "+
+		"(one per command, record produced or delivered and event, %d per poll, over all its commands); "+
+		"the commands before it had done %d", MaxWork, PollWork, e.before)
+}
+
+// spend counts n units of work, and refuses them when they would take the
+// scenario past MaxWork; the session then goes back to the last good step.
+func (w *world) spend(n int64) error {
+	if n > MaxWork-w.work {
+		return workLimitError{before: w.workBefore}
+	}
+	if w.pause != nil && (w.work+n)/pauseEvery != w.work/pauseEvery {
+		w.pause()
+	}
+	w.work += n
+	return nil
+}
+
 // MaxTotalPartitions bounds the partitions of all topics together, so that a
 // script of many large topics cannot exhaust the page's memory.
 const MaxTotalPartitions = 10_000
@@ -36,8 +59,20 @@ type world struct {
 	// compacted counts the records the compact commands found in their
 	// topics, the cleaner's work so far (MaxCompactedRecords).
 	compacted int64
-	errors    []core.Event // workload failures since the last drain
+	// work counts the scenario's work so far (MaxWork), and workBefore
+	// what it was before the command being applied, for the error.
+	work, workBefore int64
+	errors           []core.Event // workload failures since the last drain
+
+	// pause, when set, is called every pauseEvery units of work, so that
+	// the page can let the browser breathe in a long command. It changes
+	// nothing in the world.
+	pause func()
 }
+
+// pauseEvery is how much work passes between two calls of world.pause: a
+// few tens of milliseconds in the browser.
+const pauseEvery = 1 << 14
 
 func newWorld(seed int64) *world {
 	return &world{log: core.NewPartitionedLog(seed)}
@@ -46,17 +81,27 @@ func newWorld(seed int64) *world {
 // clone returns an independent copy.
 func (w *world) clone() *world {
 	return &world{
-		log:       w.log.Clone(),
-		loads:     slices.Clone(w.loads),
-		produced:  w.produced,
-		compacted: w.compacted,
-		errors:    slices.Clone(w.errors),
+		log:        w.log.Clone(),
+		loads:      slices.Clone(w.loads),
+		produced:   w.produced,
+		compacted:  w.compacted,
+		work:       w.work,
+		workBefore: w.workBefore,
+		errors:     slices.Clone(w.errors),
 	}
 }
 
 // drainEvents returns the engine's events and the workload errors since the
 // last drain, in time order (stable, so the engine's own order is kept).
+// Each counts as a unit of work: the session refuses the command whose
+// events take the work past MaxWork.
 func (w *world) drainEvents() []core.Event {
+	events := w.drainAll()
+	w.work += int64(len(events))
+	return events
+}
+
+func (w *world) drainAll() []core.Event {
 	events := w.withMoves(lastClockAdvance(w.log.DrainEvents()))
 	if len(w.errors) > 0 {
 		events = append(events, w.errors...)
@@ -159,6 +204,10 @@ func (w *world) totalPartitions() int {
 // must come first). On error the world may be part-changed: the session
 // restores it from a checkpoint.
 func (w *world) apply(c Command, step int) error {
+	w.workBefore = w.work
+	if err := w.spend(1); err != nil {
+		return err
+	}
 	switch c.Name {
 	case "seed":
 		if step != 0 {
@@ -265,6 +314,9 @@ func (w *world) produce(c Command) error {
 	}
 	if w.produced+count > MaxRecords {
 		return fmt.Errorf("this produce would take the scenario to %d records; a scenario may produce at most %d (it has produced %d)", w.produced+count, MaxRecords, w.produced)
+	}
+	if err := w.spend(count); err != nil {
+		return err
 	}
 	req := core.ProduceRequest{Topic: c.Positional(0), Partition: -1, Tombstone: c.HasFlag("tombstone")}
 	req.Key, req.HasKey = c.Value("key")

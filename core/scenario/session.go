@@ -42,6 +42,8 @@ type Session struct {
 	discardedAt   int         // where they started in the history
 
 	replayed int64 // work replayed to move in the history, for tests
+
+	pause func() // given to every world the session steps (world.pause)
 }
 
 // NewSession returns an empty session: seed 0, no topics, the clock at 0.
@@ -150,7 +152,12 @@ func (s *Session) applyCommand(c Command) error {
 		return &Error{Line: c.Line, Col: c.Col, Msg: fmt.Sprintf("a scenario may hold at most %d commands", MaxCommands)}
 	}
 	produced := s.cur.produced
-	if err := s.step(s.cur, c, s.pos); err != nil {
+	err := s.step(s.cur, c, s.pos)
+	events := s.cur.drainEvents()
+	if err == nil && s.cur.work > MaxWork {
+		err = workLimitError{before: s.cur.workBefore} // its events
+	}
+	if err != nil {
 		if rerr := s.restore(); rerr != nil {
 			return errors.Join(err, rerr)
 		}
@@ -171,7 +178,7 @@ func (s *Session) applyCommand(c Command) error {
 	if s.pos > 0 {
 		prev = s.lag[s.pos-1]
 	}
-	s.events = s.cur.drainEvents()
+	s.events = events
 	s.history = append(s.history, c)
 	s.lag = append(s.lag, sampleLag(s.cur.log, s.pos+1, prev))
 	s.work = append(s.work, s.workAfter(s.pos)+s.stepWork(c, produced))
@@ -188,6 +195,7 @@ func (s *Session) step(w *world, c Command, at int) (err error) {
 			err = fmt.Errorf("internal error applying %q: %v", c.Name, r)
 		}
 	}()
+	w.pause = s.pause
 	return w.apply(c, at)
 }
 
