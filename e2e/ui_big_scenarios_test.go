@@ -1,0 +1,146 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Short links can ask for big scenarios: a thousand partitions, hundreds
+// of groups or topics, a hundred brokers, or work that would take hours.
+// Whatever a link asks within the language's limits, the page draws a
+// bounded part of it, says what it left out, refuses what is too much with
+// an alert, and keeps working.
+
+// numberedLines writes line once for each i in [0, n), with %d as i.
+func numberedLines(n int, line string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, line+"\n", i)
+	}
+	return b.String()
+}
+
+// bigScenarios are links of a few hundred characters at most that once
+// killed the page.
+var bigScenarios = []struct {
+	name   string
+	script string
+	alert  string // a phrase the page's alert must hold; "" for none
+	window string // the list the page draws a window of, with how many it holds
+	total  int
+}{
+	{"a thousand partitions of three replicas", "brokers 3\ntopic t partitions=1000 replication.factor=3\n", "", "replicas", 1000},
+	{"250 groups of one member", "topic t\n" + numberedLines(250, "join g%d m topics=t"), "", "groups", 250},
+	{"1,400 topics", numberedLines(1400, "topic t%d"), "", "topics", 1400},
+	{"a group of 600 members", "topic t partitions=4\n" + numberedLines(600, "join g m%d topics=t"), "", "members-g", 600},
+	{"a hundred brokers and ten topics of 1,000 partitions at replication.factor=100",
+		"brokers 100\n" + numberedLines(10, "topic t%d partitions=1000 replication.factor=100"), "", "replicas", 10_000},
+	{"a consumer polling through 19,997 advances of 1000s",
+		"topic t\njoin g m topics=t\nconsumer g m rate=1000/s\n" + strings.Repeat("advance 1000s\n", 19_997), "units of work", "", 0},
+}
+
+// goExited says whether the page's Go program has died: it writes Go's
+// fatal error to the console, and every later event throws.
+func (b *browser) goExited() string {
+	for _, m := range b.consoleTexts() {
+		if strings.Contains(m, "fatal error") || strings.Contains(m, "has already exited") || strings.Contains(m, "out of memory") {
+			return m
+		}
+	}
+	return ""
+}
+
+// maxStall is the longest the page may go without answering while it
+// opens a link: the browser runs scripts and paints between the slices of
+// work of the scenario's replay.
+const maxStall = 5 * time.Second
+
+// openAnswering opens url as a fresh page, and asks the page a question
+// every moment until it is ready. From the moment the playground is drawn
+// (main is there, not yet ready: it replays the link's scenario) until it is
+// ready, it notes how long the page took to answer each question; it returns
+// the longest of these, and how long the replay took.
+func (b *browser) openAnswering(t *testing.T, url string) (stall, loading time.Duration) {
+	t.Helper()
+	b.do(t, chromedp.Navigate("about:blank"))
+	b.do(t, chromedp.Navigate(url))
+	var drawn time.Time
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		asked := time.Now()
+		state, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](
+			`document.querySelector(`+js(ready)+`) ? "ready" : document.querySelector("main") ? "loading" : "starting"`))
+		if !drawn.IsZero() {
+			stall = max(stall, time.Since(asked))
+		}
+		switch {
+		case err == nil && state == "ready":
+			if !drawn.IsZero() {
+				loading = time.Since(drawn)
+			}
+			return stall, loading
+		case err == nil && state == "loading" && drawn.IsZero():
+			drawn = asked
+		case time.Now().After(deadline):
+			t.Fatalf("page not ready after %s (last error: %v)", readyTimeout, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// maxElements bounds what the page may draw of any scenario: the small
+// ones draw a few thousand elements.
+const maxElements = 20_000
+
+func TestUIBigScenariosLeaveAWorkingPage(t *testing.T) {
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.open(t, srv.URL) // the service worker makes the reopenings below quick
+	for _, tc := range bigScenarios {
+		link := linkOf(t, tc.script)
+		stall, loading := b.openAnswering(t, srv.URL+link)
+		t.Logf("%s: a link of %d characters; the page replayed it in %s, answering within %s at worst", tc.name, len(link), loading, stall)
+		if stall > maxStall {
+			t.Errorf("%s: the page did not answer for %s while it loaded", tc.name, stall)
+		}
+		if died := b.goExited(); died != "" {
+			t.Fatalf("%s: the page died: %s", tc.name, died)
+		}
+		alert := eval[string](t, b, `Array.from(document.querySelectorAll("main > [role=alert]")).map(el => el.textContent).join(" ")`)
+		if tc.alert != "" && !strings.Contains(alert, tc.alert) {
+			t.Errorf("%s: alert %q, want it to say what was refused (%q)", tc.name, alert, tc.alert)
+		}
+		if tc.alert == "" && alert != "" {
+			t.Errorf("%s: unexpected alert %q", tc.name, alert)
+		}
+		n := b.count(t, "main *")
+		t.Logf("%s: %d elements", tc.name, n)
+		if n > maxElements {
+			t.Errorf("%s: the page draws %d elements, more than %d", tc.name, n, maxElements)
+		}
+		if tc.window != "" {
+			// The page says what it left out, and the learner pages
+			// through the rest.
+			nav := fmt.Sprintf(`[data-window=%q]`, tc.window)
+			if got := b.attr(t, nav, "data-total"); got != fmt.Sprint(tc.total) {
+				t.Errorf("%s: the window of %s holds %q items, want %d", tc.name, tc.window, got, tc.total)
+			} else if text := b.text(t, nav); !strings.Contains(text, "not drawn") {
+				t.Errorf("%s: the window of %s says %q, not what it leaves out", tc.name, tc.window, text)
+			}
+			b.click(t, "#"+tc.window+"-next")
+			b.waitFor(t, fmt.Sprintf(`Number((document.querySelector(%s) || {dataset: {}}).dataset.start) > 0`, js(nav)))
+		}
+		// A click after it still works.
+		before := b.attr(t, ".clock", "data-time-ms")
+		b.click(t, "#advance-1s")
+		b.waitFor(t, fmt.Sprintf(`document.querySelector(".clock").dataset.timeMs !== %s || !!document.querySelector("[data-control=time][role=alert]")`, js(before)))
+		if died := b.goExited(); died != "" {
+			t.Fatalf("%s: the page died after a click: %s", tc.name, died)
+		}
+	}
+	b.noErrors(t)
+}
