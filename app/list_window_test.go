@@ -70,13 +70,29 @@ func TestBigScenariosDrawABoundedPage(t *testing.T) {
 		if n := strings.Count(page, tc.count); n == 0 || n > tc.shown {
 			t.Errorf("%s: %d of %q drawn, want 1 to %d", tc.name, n, tc.count, tc.shown)
 		}
+		if n := strings.Count(page, `data-chart="records"`); n > chartTopicsShown {
+			t.Errorf("%s: %d topics charted", tc.name, n)
+		}
 		// Help buttons are the most numerous components.
 		if n := strings.Count(page, "data-help="); n > 300 {
 			t.Errorf("%s: %d help buttons drawn", tc.name, n)
 		}
 	}
 
-	p, _ := mountAt(t, mustLink(t, "brokers 3\ntopic t partitions=3 replication.factor=3\njoin g m topics=t\n"))
+	// A group with commits on a thousand partitions charts the first few.
+	p, _ := mountAt(t, mustLink(t, "topic t partitions=1000\nproduce t value=v count=10000\njoin g m topics=t\nadvance 3s\npoll g m max=10000\ncommit g m\n"))
+	page := app.HTMLString(p)
+	if n := len(tagsWith(page, "data-chart", "lag", "data-chart-group", "g")); n != 1 {
+		t.Fatalf("%d lag charts of g", n)
+	}
+	if n := strings.Count(page, "<polyline"); n != 1+lagPartitionsShown {
+		t.Errorf("the lag chart draws %d lines, want the total and %d partitions", n, lagPartitionsShown)
+	}
+	if !strings.Contains(page, "988 more partitions are not drawn") {
+		t.Error("the lag chart does not say how many partitions it leaves out")
+	}
+
+	p, _ = mountAt(t, mustLink(t, "brokers 3\ntopic t partitions=3 replication.factor=3\njoin g m topics=t\n"))
 	if page := app.HTMLString(p); strings.Contains(page, "data-window=") {
 		t.Error("a small scenario draws a window")
 	}
