@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -36,10 +37,11 @@ func (w listWindow) end() int { return min(w.start+w.size, w.total) }
 func (w listWindow) partial() bool { return w.total > w.size }
 
 // windowNav says which items of a list are drawn and how many are not, with
-// buttons to the previous and next page; nothing when the whole list is
-// drawn. id names the list: the buttons are #ID-previous and #ID-next, and
-// the nav [data-window=ID] carries data-start and data-total. noun is the
-// plural of what the list holds.
+// buttons to the previous and next page and a box to go to any item by its
+// number; nothing when the whole list is drawn. id names the list: the
+// buttons are #ID-previous and #ID-next, the box #ID-from, and the nav
+// [data-window=ID] carries data-start and data-total. noun is the plural of
+// what the list holds.
 func windowNav(id, noun string, w listWindow, move func(ctx app.Context, start int)) app.UI {
 	if !w.partial() {
 		return nil
@@ -60,5 +62,17 @@ func windowNav(id, noun string, w listWindow, move func(ctx app.Context, start i
 				noun, w.start+1, w.end(), w.total, w.total-(w.end()-w.start), noun)),
 			button("previous", "previous "+strconv.Itoa(w.size), w.start-w.size, w.start > 0),
 			button("next", "next "+strconv.Itoa(w.size), w.start+w.size, w.end() < w.total),
+			app.Label().Class("window-from").Body(
+				app.Text("from number "),
+				app.Input().Type("text").ID(id+"-from").Attr("inputmode", "numeric").Size(6).
+					Value(w.start+1).
+					OnChange(func(ctx app.Context, e app.Event) {
+						// A number out of the list moves to its end; anything
+						// else is left as it was.
+						if n, err := strconv.Atoi(strings.TrimSpace(ctx.JSSrc().Get("value").String())); err == nil {
+							move(ctx, n-1)
+						}
+					}, id),
+			),
 		)
 }

@@ -101,6 +101,7 @@ func (w *world) drainEvents() []core.Event {
 	return events
 }
 
+// drainAll is drainEvents before the events are counted.
 func (w *world) drainAll() []core.Event {
 	events := w.withMoves(lastClockAdvance(w.log.DrainEvents()))
 	if len(w.errors) > 0 {
