@@ -156,3 +156,27 @@ func TestUIBigScenariosLeaveAWorkingPage(t *testing.T) {
 	}
 	b.noErrors(t)
 }
+
+// Every window at its fullest at once: topics of 200 partitions, one of them
+// with all its lanes drawn, groups of many members, the replicas view.
+func TestUIEveryWindowFullAtOnce(t *testing.T) {
+	var script strings.Builder
+	script.WriteString("brokers 3\n")
+	script.WriteString(numberedLines(12, "topic t%02d partitions=200 replication.factor=3"))
+	for g := range 8 {
+		script.WriteString(numberedLines(20, fmt.Sprintf("join g%d m%%d topics=t00,t01", g)))
+	}
+	script.WriteString("advance 5s\nproduce t00 value=v count=500\n") // keyless: it lands in every partition
+	b := openPlayground(t, script.String())
+	b.click(t, "#more-lanes-t00")
+	b.waitCount(t, `[data-topic=t00][data-partition]`, 200)
+	b.click(t, "#advance-1s")
+	b.waitFor(t, `document.querySelector(".clock").dataset.timeMs === "6000"`)
+	if n := b.count(t, "main *"); n > maxElements {
+		t.Errorf("the page draws %d elements, more than %d", n, maxElements)
+	}
+	if died := b.goExited(); died != "" {
+		t.Fatalf("the page died: %s", died)
+	}
+	b.noErrors(t)
+}
