@@ -428,6 +428,11 @@ func (p *Playground) Render() app.UI {
 				p.lessonListButton(),
 				p.shareMenu(),
 			),
+			// What the page shows while it replays the link's scenario:
+			// a long one takes seconds (scenario.LoadYielding).
+			app.If(!p.ready,
+				app.P().Class("opening").Attr("role", "status").Text("Opening the scenario…"),
+			),
 			app.If(p.err != "",
 				app.P().Class("alert").Aria("live", "assertive").Attr("role", "alert").Text(p.err),
 			),

@@ -69,7 +69,7 @@ const maxStall = 5 * time.Second
 // (main is there, not yet ready: it replays the link's scenario) until it is
 // ready, it notes how long the page took to answer each question; it returns
 // the longest of these, and how long the replay took.
-func (b *browser) openAnswering(t *testing.T, url string) (stall, loading time.Duration) {
+func (b *browser) openAnswering(t *testing.T, url string) (stall, loading time.Duration, said string) {
 	t.Helper()
 	b.do(t, chromedp.Navigate("about:blank"))
 	b.do(t, chromedp.Navigate(url))
@@ -79,6 +79,9 @@ func (b *browser) openAnswering(t *testing.T, url string) (stall, loading time.D
 		asked := time.Now()
 		state, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](
 			`document.querySelector(`+js(ready)+`) ? "ready" : document.querySelector("main") ? "loading" : "starting"`))
+		if err == nil && state == "loading" && said == "" {
+			said = eval[string](t, b, `(document.querySelector("main > .opening[role=status]") || {}).textContent || ""`)
+		}
 		if !drawn.IsZero() {
 			stall = max(stall, time.Since(asked))
 		}
@@ -87,7 +90,7 @@ func (b *browser) openAnswering(t *testing.T, url string) (stall, loading time.D
 			if !drawn.IsZero() {
 				loading = time.Since(drawn)
 			}
-			return stall, loading
+			return stall, loading, said
 		case err == nil && state == "loading" && drawn.IsZero():
 			drawn = asked
 		case time.Now().After(deadline):
@@ -110,10 +113,13 @@ func TestUIBigScenariosLeaveAWorkingPage(t *testing.T) {
 	b.open(t, srv.URL) // the service worker makes the reopenings below quick
 	for _, tc := range bigScenarios {
 		link := linkOf(t, tc.script)
-		stall, loading := b.openAnswering(t, srv.URL+link)
+		stall, loading, said := b.openAnswering(t, srv.URL+link)
 		t.Logf("%s: a link of %d characters; the page replayed it in %s, answering within %s at worst", tc.name, len(link), loading, stall)
 		if tc.long && stall > maxStall {
 			t.Errorf("%s: the page did not answer for %s while it loaded", tc.name, stall)
+		}
+		if tc.long && !strings.Contains(said, "Opening") {
+			t.Errorf("%s: while it replayed the scenario the page said %q, not that it was opening it", tc.name, said)
 		}
 		if died := b.goExited(); died != "" {
 			t.Fatalf("%s: the page died: %s", tc.name, died)
