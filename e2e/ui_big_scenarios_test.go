@@ -43,6 +43,8 @@ var bigScenarios = []struct {
 	{"a group of 600 members", "topic t partitions=4\n" + numberedLines(600, "join g m%d topics=t"), "", "members-g", 600, false},
 	{"a hundred brokers and ten topics of 1,000 partitions at replication.factor=100",
 		"brokers 100\n" + numberedLines(10, "topic t%d partitions=1000 replication.factor=100"), "", "replicas", 10_000, false},
+	{"a hundred brokers, ten topics of 1,000 partitions at replication.factor=100 and 19,989 advances of 1s",
+		"brokers 100\n" + numberedLines(10, "topic t%d partitions=1000 replication.factor=100") + strings.Repeat("advance 1s\n", 19_989), "units of work", "replicas", 10_000, false},
 	{"a consumer polling through 19,997 advances of 1000s",
 		"topic t\njoin g m topics=t\nconsumer g m rate=1000/s\n" + strings.Repeat("advance 1000s\n", 19_997), "units of work", "", 0, true},
 }

@@ -26,8 +26,8 @@ type workLimitError struct{ before int64 }
 
 func (e workLimitError) Error() string {
 	return fmt.Sprintf("this command takes the scenario past its limit of %d units of work "+
-		"(one per command, record produced or delivered and event, %d per poll, over all its commands); "+
-		"the commands before it had done %d", MaxWork, PollWork, e.before)
+		"(one per command, record produced or delivered and event, %d per poll, one per replica for a broker command or a topic's config change and per %d replicas for an advance, over all its commands); "+
+		"the commands before it had done %d", MaxWork, PollWork, ReplicasPerAdvanceWork, e.before)
 }
 
 // spend counts n units of work, and refuses them when they would take the
@@ -191,6 +191,19 @@ func (w *world) recordCount() int64 {
 	return n
 }
 
+// replicas counts the replicas of every partition (one for a partition of
+// replication.factor=1): what an advance, a broker command and a topic's
+// config change go through, for MaxWork.
+func (w *world) replicas() int64 {
+	var n int64
+	for _, t := range w.log.TopicNames() {
+		p, _ := w.log.Partitions(t)
+		cfg, _ := w.log.TopicConfig(t)
+		n += int64(p) * max(cfg.ReplicationFactor, 1)
+	}
+	return n
+}
+
 // totalPartitions counts the partitions of every topic.
 func (w *world) totalPartitions() int {
 	n := 0
@@ -222,6 +235,9 @@ func (w *world) apply(c Command, step int) error {
 	case "produce":
 		return w.produce(c)
 	case "advance":
+		if err := w.spend(w.replicas() / ReplicasPerAdvanceWork); err != nil {
+			return err
+		}
 		ms, _ := parseDuration(c.Positional(0))
 		return w.advanceWithWorkloads(ms)
 	case "partitions":
@@ -238,6 +254,9 @@ func (w *world) apply(c Command, step int) error {
 		if c.Positional(0) == "group" {
 			return w.configGroup(c)
 		}
+		if err := w.spend(w.replicas()); err != nil { // it changes a copy of the whole log
+			return err
+		}
 		return w.configTopic(c)
 	case "truncate":
 		topic, partition, _ := parseTopicPartition(c.Positional(0))
@@ -252,6 +271,9 @@ func (w *world) apply(c Command, step int) error {
 	case "stop":
 		return w.stop(c)
 	case "brokers", "broker":
+		if err := w.spend(w.replicas()); err != nil {
+			return err
+		}
 		return w.applyBrokerCommand(c)
 	}
 	return w.applyGroupCommand(c)

@@ -149,11 +149,37 @@ func TestWorkLimitCountsEveryKindOfWork(t *testing.T) {
 		t.Errorf("10 polls delivering 6 records counted %d units of work", got)
 	}
 
-	for _, tc := range []struct{ line, script string }{
-		{"produce t value=v count=100", "topic t\n"},
-		{"poll g m max=100", "topic t\nproduce t value=v count=100\njoin g m topics=t\nadvance 3s\n"},
-		{"advance 1s", "topic t\njoin g m topics=t\nconsumer g m rate=100/s\n"},                                                // refused before it polls
-		{"advance 1s", "topic t\nproduce t value=v count=100\njoin g m topics=t\nadvance 3s\nconsumer g m rate=1/s max=100\n"}, // by the records it delivers
+	// A command that goes through the whole cluster costs its replicas.
+	s = mustLoad(t, "brokers 3\ntopic t partitions=16 replication.factor=3\ntopic u partitions=8\n")
+	for _, tc := range []struct {
+		line string
+		want int64
+	}{
+		{"advance 1s", 1 + (16*3+8)/ReplicasPerAdvanceWork},
+		{"broker isolate 2", 1 + 16*3 + 8},
+		{"config topic u retention.ms=1h", 1 + 16*3 + 8},
+	} {
+		base := s.cur.work
+		events, err := s.Apply(tc.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.cur.work - base - int64(len(events)); got != tc.want {
+			t.Errorf("%s counted %d units of work besides its events, want %d", tc.line, got, tc.want)
+		}
+	}
+
+	for _, tc := range []struct {
+		line, script string
+		partWay      bool // refused once it passes the limit: the session restores the state
+	}{
+		{"produce t value=v count=100", "topic t\n", false},
+		{"advance 1s", "topic t partitions=1000\n", false},
+		{"broker crash 1", "brokers 3\ntopic t partitions=30 replication.factor=3\n", false},
+		{"config topic t retention.ms=1h", "topic t partitions=100\n", false},
+		{"advance 1s", "topic t\njoin g m topics=t\nconsumer g m rate=100/s\n", false},
+		{"poll g m max=100", "topic t\nproduce t value=v count=100\njoin g m topics=t\nadvance 3s\n", true},
+		{"advance 1s", "topic t\nproduce t value=v count=100\njoin g m topics=t\nadvance 3s\nconsumer g m rate=1/s max=100\n", true},
 	} {
 		s := mustLoad(t, tc.script)
 		w := s.cur.clone()
@@ -168,8 +194,8 @@ func TestWorkLimitCountsEveryKindOfWork(t *testing.T) {
 		if !errors.As(err, &limit) || limit.before != before {
 			t.Errorf("%s after %q: %v, want the work limit", tc.line, tc.script, err)
 		}
-		if tc.line != "advance 1s" || strings.Contains(tc.script, "max=100") {
-			continue // refused part way: the session restores the state
+		if tc.partWay {
+			continue
 		}
 		if StateText(w.log) != state {
 			t.Errorf("%s after %q: refused, but the state changed", tc.line, tc.script)

@@ -46,8 +46,10 @@ const (
 	MaxCompactedRecords = 10 * MaxRecords
 	// MaxWork bounds what one scenario makes the engine do over all its
 	// commands together, in units of work: one per command, per record
-	// produced or delivered and per event the commands report, and
-	// PollWork per poll, by commands and workloads alike. Each command is
+	// produced or delivered and per event the commands report, PollWork
+	// per poll, by commands and workloads alike, and for the commands that
+	// go through the whole cluster, a unit per replica it has
+	// (ReplicasPerAdvanceWork for an advance). Each command is
 	// bounded on its own (MaxProduceCount, MaxPollRecords,
 	// MaxWorkloadActions), but a short link can repeat one: a consumer
 	// at 1000/s and twenty thousand "advance 1000s" would poll twenty
@@ -57,6 +59,13 @@ const (
 	// producing the most records a scenario may, then reading them twice,
 	// fits.
 	MaxWork = 5 * MaxRecords
+	// ReplicasPerAdvanceWork is how many replicas of the cluster make a
+	// unit of an advance's work: each advance checks the retention of every
+	// partition and the replication of every replica, at about a tenth of
+	// a unit's time each. A broker command and a topic's config change go
+	// through the whole cluster at more: a unit per replica. (A partition
+	// of replication.factor=1 is one replica.)
+	ReplicasPerAdvanceWork = 8
 	// PollWork is the work of one poll beyond the records it delivers: a
 	// poll moves the member's positions on every partition it owns, and a
 	// workload's poll moves the clock first, several times the work of a
