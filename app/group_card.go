@@ -18,7 +18,8 @@ type GroupCard struct {
 
 	Group GroupSnapshot
 
-	memberStart int // the first member drawn
+	memberStart int             // the first member drawn
+	known       map[string]bool // the members at the last render, to follow a new one (followNew)
 }
 
 // membersShown is how many members a card draws at once (list_window.go).
@@ -29,6 +30,11 @@ const membersShown = 12
 // partitions with a commit) and data-alert.
 func (c *GroupCard) Render() app.UI {
 	g := c.Group
+	ids := make([]string, len(g.Members))
+	for i, m := range g.Members {
+		ids[i] = m.ID
+	}
+	c.memberStart, c.known = followNew(c.memberStart, membersShown, ids, c.known)
 	members := windowAt(c.memberStart, membersShown, len(g.Members))
 	shownMembers := g.Members[members.start:members.end()]
 	return app.Article().

@@ -23,7 +23,8 @@ type GroupPanel struct {
 	// LagHistory, for the lag charts.
 	Lag []scenario.LagSample
 
-	groupStart int // the first group drawn
+	groupStart int             // the first group drawn
+	known      map[string]bool // the groups at the last render, to follow a new one (followNew)
 }
 
 // groupsShown is how many groups the panel draws at once, with their lag
@@ -36,6 +37,7 @@ func (p *GroupPanel) Render() app.UI {
 	for i, t := range p.Records {
 		topics[i] = t.Topic
 	}
+	p.groupStart, p.known = followNew(p.groupStart, groupsShown, groupNames(p.Groups), p.known)
 	window := windowAt(p.groupStart, groupsShown, len(p.Groups))
 	shown := p.Groups[window.start:window.end()]
 	return app.Section().

@@ -36,6 +36,31 @@ func (w listWindow) end() int { return min(w.start+w.size, w.total) }
 // partial says whether the window leaves items out.
 func (w listWindow) partial() bool { return w.total > w.size }
 
+// followNew moves a window of size items from start so that it shows the
+// first of names that known does not hold: what the learner just created
+// is drawn, wherever the window was. known is what the list held at the
+// last render (nil the first time: nothing is new then); followNew returns
+// the start and what the list holds now.
+func followNew(start, size int, names []string, known map[string]bool) (int, map[string]bool) {
+	changed := known == nil || len(known) != len(names)
+	for i, name := range names {
+		if known != nil && !known[name] {
+			if w := windowAt(start, size, len(names)); i < w.start || i >= w.end() {
+				start = i
+			}
+			changed = true
+			break
+		}
+	}
+	if changed {
+		known = make(map[string]bool, len(names))
+		for _, name := range names {
+			known[name] = true
+		}
+	}
+	return start, known
+}
+
 // windowNav says which items of a list are drawn and how many are not, with
 // buttons to the previous and next page and a box to go to any item by its
 // number; nothing when the whole list is drawn. id names the list: the

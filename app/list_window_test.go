@@ -138,3 +138,36 @@ func TestReplicaWindowAcrossTopics(t *testing.T) {
 		t.Errorf("with 100 brokers the view draws %d partitions at once", got)
 	}
 }
+
+// A window moves to what the learner just created, wherever it was; what
+// was there before, and removals, leave it where it is.
+func TestFollowNewShowsWhatWasJustCreated(t *testing.T) {
+	names := func(n int) []string {
+		var out []string
+		for i := range n {
+			out = append(out, fmt.Sprintf("t%02d", i))
+		}
+		return out
+	}
+	start, known := followNew(0, 10, names(25), nil)
+	if start != 0 || len(known) != 25 {
+		t.Fatalf("first render: start %d, %d known", start, len(known))
+	}
+	start, known = followNew(start, 10, append(names(25), "zz"), known)
+	if start != 25 || !known["zz"] {
+		t.Errorf("after zz was created, the window starts at %d, want 25", start)
+	}
+	start, _ = followNew(start, 10, names(25), known)
+	if start != 25 {
+		t.Errorf("a removal moved the window to %d", start)
+	}
+	start, known = followNew(3, 10, names(25), nil)
+	if start, _ = followNew(start, 10, append([]string{"a"}, names(25)...), known); start != 0 {
+		t.Errorf("a topic created before the window: start %d, want 0", start)
+	}
+	// Within the window, it stays where it is.
+	_, known = followNew(0, 10, names(25), nil)
+	if start, _ = followNew(0, 10, append(names(5), append([]string{"t04a"}, names(25)[5:]...)...), known); start != 0 {
+		t.Errorf("a topic created inside the window moved it to %d", start)
+	}
+}

@@ -21,9 +21,10 @@ type TopicList struct {
 	Landing Landing                  // highlighted in the lanes
 	Ghosts  map[string][]core.Record // removed records drawn leaving, by laneKey
 
-	topicStart int            // the first topic drawn
-	laneStart  map[string]int // the first lane drawn, by topic
-	allLanes   string         // the topic whose every lane the learner asked to see
+	topicStart int             // the first topic drawn
+	known      map[string]bool // the topics at the last render, to follow a new one (followNew)
+	laneStart  map[string]int  // the first lane drawn, by topic
+	allLanes   string          // the topic whose every lane the learner asked to see
 }
 
 // topicsShown is how many topics the list draws at once, and lanesShown how
@@ -133,6 +134,11 @@ func (t *TopicList) Render() app.UI {
 			app.P().Text("No topics yet. Create one with the form, or open a scenario link."),
 		)
 	}
+	names := make([]string, len(t.Topics))
+	for i, topic := range t.Topics {
+		names[i] = topic.Name
+	}
+	t.topicStart, t.known = followNew(t.topicStart, topicsShown, names, t.known)
 	shown := t.shownTopics()
 	return app.Section().Class("topics").Aria("label", "topics").Body(
 		&LaneLegend{},

@@ -183,6 +183,13 @@ func TestUIEveryWindowFullAtOnce(t *testing.T) {
 	if n := b.count(t, "main *"); n > maxElements {
 		t.Errorf("the page draws %d elements, more than %d", n, maxElements)
 	}
+	// What the learner creates beyond the windows is drawn at once: the
+	// windows move to it.
+	b.createTopic(t, "zz", 1)
+	b.joinMember(t, "zz", "c1", "t00", "range", "")
+	b.waitCount(t, group("zz"), 1)
+	b.joinMember(t, "g7", "zz", "t00,t01", "", "")
+	b.waitCount(t, member("g7", "zz"), 1)
 	if died := b.goExited(); died != "" {
 		t.Fatalf("the page died: %s", died)
 	}
