@@ -28,6 +28,11 @@ type LagChart struct {
 // maxLagPoints bounds the samples drawn and listed: the latest ones.
 const maxLagPoints = 120
 
+// lagPartitionsShown bounds the partitions charted beside the total: the
+// first ones. A group may read a thousand partitions, and the table would
+// have a column for each (list_window.go).
+const lagPartitionsShown = 12
+
 // noLag marks a sample where a partition had no commit, hence no lag.
 const noLag = -1
 
@@ -44,6 +49,10 @@ func (c *LagChart) Render() app.UI {
 	times, steps, during, series := c.series()
 	id := "chart-lag-" + c.Group
 	caption := "Lag of " + c.Group + " over virtual time, in records"
+	if hidden := len(series) - 1 - lagPartitionsShown; hidden > 0 {
+		series = series[:1+lagPartitionsShown]
+		caption += fmt.Sprintf(" (the total and the first %d partitions: %d more partitions are not drawn)", lagPartitionsShown, hidden)
+	}
 	if len(times) == 0 {
 		return app.Figure().Class("chart").DataSet("chart", "lag").DataSet("chart-group", c.Group).Body(
 			app.FigCaption().ID(id).Text(caption),

@@ -10,19 +10,34 @@ import (
 // RecordsChart draws, for each topic, the records each partition retains as
 // bars, with the topic's skew (largest count over the mean): a hot key shows
 // as one tall bar. Its table lists the counts.
+//
+// It charts a window of chartTopicsShown topics, and its table lists at
+// most chartRowsShown partitions of each, saying how many it leaves out
+// (list_window.go): ten topics of a thousand partitions would be forty
+// thousand elements.
 type RecordsChart struct {
 	app.Compo
 
 	Topics []TopicRecordCounts
+
+	start int // the first topic charted
 }
+
+const (
+	chartTopicsShown = 4
+	chartRowsShown   = 50
+)
 
 // Render draws figure[data-chart=records][data-chart-topic=orders] per topic.
 func (c *RecordsChart) Render() app.UI {
 	if len(c.Topics) == 0 {
 		return app.Div().Class("chart-empty").Text("No topics yet, so no records to chart.")
 	}
+	window := windowAt(c.start, chartTopicsShown, len(c.Topics))
+	shown := c.Topics[window.start:window.end()]
 	return app.Div().Class("records-charts").Body(
-		app.Range(c.Topics).Slice(func(i int) app.UI { return recordsFigure(c.Topics[i]) }),
+		windowNav("chart-topics", "topics", window, func(ctx app.Context, start int) { c.start = start }),
+		app.Range(shown).Slice(func(i int) app.UI { return recordsFigure(shown[i]) }),
 	)
 }
 
@@ -47,18 +62,24 @@ func recordsFigure(t TopicRecordCounts) app.UI {
 			Attr("width", num(width)).
 			Attr("height", num(box.y(0)-top)))
 	}
+	rows := t.Counts[:min(len(t.Counts), chartRowsShown)]
 	table := app.Table().Class("chart-table").Body(
 		app.THead().Body(app.Tr().Body(
 			app.Th().Scope("col").Text("partition"),
 			app.Th().Scope("col").Text("records"),
 		)),
 		app.TBody().Body(
-			app.Range(t.Counts).Slice(func(p int) app.UI {
+			app.Range(rows).Slice(func(p int) app.UI {
 				return app.Tr().DataSet("records-of", t.Topic+"/"+strconv.Itoa(p)).Body(
 					app.Th().Scope("row").Text(t.Topic+"/"+strconv.Itoa(p)),
 					app.Td().Text(strconv.Itoa(t.Counts[p])),
 				)
 			}),
+			app.If(len(rows) < len(t.Counts),
+				app.Tr().Class("chart-more").Body(
+					app.Td().ColSpan(2).Text(fmt.Sprintf("%d more partitions are not listed; their lanes show their records.", len(t.Counts)-len(rows))),
+				),
+			),
 		),
 	)
 	return chartFigure("records", id, caption, box.svg(id, bars...), table).

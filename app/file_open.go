@@ -64,7 +64,7 @@ func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
 		return
 	}
 	p.playing = false
-	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
+	p.views, p.landing, p.removal, p.replicaStart = nil, Landing{}, Removal{}, 0
 	p.share.notice = ""
 	p.leaveWorkspace() // autosave.go
 	p.share.workspace = newWorkspaceID()
@@ -77,7 +77,7 @@ func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
 				p.err = fmt.Sprintf("plog hit a bug while opening %s (please report it with the file): %v", name, r)
 			}
 		}()
-		session, err := scenario.Load(f.Text)
+		session, err := scenario.LoadYielding(f.Text) // the page keeps answering while a big file replays
 		if session == nil {
 			session = scenario.NewSession()
 		}

@@ -17,13 +17,26 @@ type GroupCard struct {
 	app.Compo
 
 	Group GroupSnapshot
+
+	memberStart int             // the first member drawn
+	known       map[string]bool // the members at the last render, to follow a new one (followNew)
 }
+
+// membersShown is how many members a card draws at once (list_window.go).
+const membersShown = 12
 
 // Render draws the card with DESIGN.md's [data-group] and the attributes
 // tests read: data-state, data-generation, data-lag (records over the
 // partitions with a commit) and data-alert.
 func (c *GroupCard) Render() app.UI {
 	g := c.Group
+	ids := make([]string, len(g.Members))
+	for i, m := range g.Members {
+		ids[i] = m.ID
+	}
+	c.memberStart, c.known = followNew(c.memberStart, membersShown, ids, c.known)
+	members := windowAt(c.memberStart, membersShown, len(g.Members))
+	shownMembers := g.Members[members.start:members.end()]
 	return app.Article().
 		Class("group").
 		DataSet("group", g.Name).
@@ -55,9 +68,10 @@ func (c *GroupCard) Render() app.UI {
 			app.If(len(g.Members) == 0,
 				app.P().Class("group-no-members").Text("No members: the group only keeps its committed offsets."),
 			),
+			windowNav("members-"+g.Name, "members", members, func(ctx app.Context, start int) { c.memberStart = start }),
 			app.Ul().Class("members").Body(
-				app.Range(g.Members).Slice(func(i int) app.UI {
-					m := g.Members[i]
+				app.Range(shownMembers).Slice(func(i int) app.UI {
+					m := shownMembers[i]
 					return &GroupMember{
 						Group: g.Name, Strategy: g.Strategy, Now: g.Now, Member: m,
 						ComeBackID: comeBackID(g, m),

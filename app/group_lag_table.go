@@ -16,11 +16,26 @@ type GroupLagTable struct {
 
 	Group      string
 	Partitions []core.PartitionView
+
+	start int // the first partition drawn
 }
+
+// lagRowsShown is how many partitions the table draws at once
+// (list_window.go): a group may read ten thousand.
+const lagRowsShown = 50
 
 // Render draws one row per partition, [data-lag-of="orders/0"] with data-lag
 // ("-" without a commit), data-group-committed and data-paused.
 func (t *GroupLagTable) Render() app.UI {
+	window := windowAt(t.start, lagRowsShown, len(t.Partitions))
+	rows := t.Partitions[window.start:window.end()]
+	return app.Div().Class("lag-table-window").Body(
+		windowNav("lag-"+t.Group, "partitions", window, func(ctx app.Context, start int) { t.start = start }),
+		t.table(rows),
+	)
+}
+
+func (t *GroupLagTable) table(rows []core.PartitionView) app.UI {
 	return app.Table().Class("lag-table").Body(
 		app.Caption().Body(app.Text("Offsets and lag of "+t.Group+" "), &Help{Topic: "committed-offset"}),
 		app.THead().Body(app.Tr().Body(
@@ -32,8 +47,8 @@ func (t *GroupLagTable) Render() app.UI {
 			app.Th().Scope("col").Text("time lag"),
 		)),
 		app.TBody().Body(
-			app.Range(t.Partitions).Slice(func(i int) app.UI {
-				p := t.Partitions[i]
+			app.Range(rows).Slice(func(i int) app.UI {
+				p := rows[i]
 				committed, lag, timeLag := "-", "-", "-"
 				if p.HasCommitted {
 					committed = strconv.FormatInt(p.Committed, 10)

@@ -23,7 +23,14 @@ type GroupPanel struct {
 	// Lag is every group's lag after each applied command, the session's
 	// LagHistory, for the lag charts.
 	Lag []scenario.LagSample
+
+	groupStart int             // the first group drawn
+	known      map[string]bool // the groups at the last render, to follow a new one (followNew)
 }
+
+// groupsShown is how many groups the panel draws at once, with their lag
+// charts (list_window.go): each card is a score of components.
+const groupsShown = 6
 
 // Render draws the join form, one card per group and the charts.
 func (p *GroupPanel) Render() app.UI {
@@ -31,6 +38,9 @@ func (p *GroupPanel) Render() app.UI {
 	for i, t := range p.Records {
 		topics[i] = t.Topic
 	}
+	p.groupStart, p.known = followNew(p.groupStart, groupsShown, groupNames(p.Groups), p.known)
+	window := windowAt(p.groupStart, groupsShown, len(p.Groups))
+	shown := p.Groups[window.start:window.end()]
 	return app.Section().
 		Class("groups-panel").
 		Aria("labelledby", "groups-title").
@@ -43,16 +53,17 @@ func (p *GroupPanel) Render() app.UI {
 			app.If(len(p.Groups) == 0,
 				app.P().Class("groups-empty").Text("No consumer groups yet. Add a member to start one."),
 			).Else(
+				windowNav("groups", "groups", window, func(ctx app.Context, start int) { p.groupStart = start }),
 				app.Div().Class("group-list").Body(
-					app.Range(p.Groups).Slice(func(i int) app.UI {
-						return &GroupCard{Group: p.Groups[i]}
+					app.Range(shown).Slice(func(i int) app.UI {
+						return &GroupCard{Group: shown[i]}
 					}),
 				),
 			),
 			app.Section().Class("group-charts").Aria("label", "Charts").Body(
 				app.H3().Text("Charts"),
-				app.Range(p.Groups).Slice(func(i int) app.UI {
-					g := p.Groups[i]
+				app.Range(shown).Slice(func(i int) app.UI {
+					g := shown[i]
 					return &LagChart{Group: g.Name, Samples: p.Lag, AlertRecords: g.Config.LagAlertRecords}
 				}),
 				&RecordsChart{Topics: p.Records},

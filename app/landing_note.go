@@ -87,6 +87,16 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// landedIn says whether records landed in a topic.
+func (l Landing) landedIn(topic string) bool {
+	for _, r := range l.Lanes {
+		if r.Topic == topic {
+			return true
+		}
+	}
+	return false
+}
+
 // rangeFor returns the landed range of one partition, if any.
 func (l Landing) rangeFor(topic string, partition int) (LandedRange, bool) {
 	for _, r := range l.Lanes {

@@ -25,6 +25,11 @@ type Playground struct {
 	err     string            // why the scenario in the link could not be (fully) applied
 	ready   bool              // the scenario from the URL has been applied
 
+	// replicas is the cluster the replicas view draws, from the
+	// replicaStart-th partition (snapshot_replicas.go).
+	replicas     ReplicaSnapshot
+	replicaStart int
+
 	// views holds where each lane's window starts, by laneKey; a lane not
 	// in it follows its newest records. It is how the page is looked at,
 	// not state: it is in no script.
@@ -48,10 +53,11 @@ type Playground struct {
 
 // The go-app actions by which components reach the root.
 const (
-	applyAction   = "plog/apply"   // value: applyRequest or a line
-	historyAction = "plog/history" // value: historyMove
-	viewAction    = "plog/view"    // value: laneView
-	playAction    = "plog/play"    // value: playRequest
+	applyAction    = "plog/apply"    // value: applyRequest or a line
+	historyAction  = "plog/history"  // value: historyMove
+	viewAction     = "plog/view"     // value: laneView
+	playAction     = "plog/play"     // value: playRequest
+	replicasAction = "plog/replicas" // value: the first partition the replicas view draws
 )
 
 // applyRequest is lines and the control they came from, so an error shows
@@ -106,6 +112,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(historyAction, p.handleHistory)
 	ctx.Handle(viewAction, p.handleView)
 	ctx.Handle(playAction, p.handlePlay)
+	ctx.Handle(replicasAction, p.handleReplicas)
 	ctx.Handle(lessonAction, p.handleLesson)
 	p.stopShortcuts = app.Window().AddEventListener("keydown", p.onKeyDown)
 	p.speed = 1
@@ -207,6 +214,17 @@ func (p *Playground) refresh() {
 		p.err = err.Error()
 	}
 	p.view = view
+	p.replicas = replicaSnapshotOf(p.session, p.replicaStart)
+}
+
+// handleReplicas moves the replicas view's window of partitions.
+func (p *Playground) handleReplicas(ctx app.Context, a app.Action) {
+	start, ok := a.Value.(int)
+	if !ok || p.session == nil {
+		return
+	}
+	p.replicaStart = start
+	p.refresh()
 }
 
 // noteEvents keeps what the page says about the last command: where its
@@ -376,13 +394,13 @@ func (p *Playground) applyLink(link string) {
 		return
 	}
 	p.link = link
-	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
+	p.views, p.landing, p.removal, p.replicaStart = nil, Landing{}, Removal{}, 0
 	releaseWorkspaceHeight()
 	defer func() {
 		// The engine promises never to panic; this is the page's last line
 		// of defence if it ever does, because a panic in wasm kills the page.
 		if r := recover(); r != nil {
-			p.session, p.view = scenario.NewSession(), LogSnapshot{}
+			p.session, p.view, p.replicas = scenario.NewSession(), LogSnapshot{}, ReplicaSnapshot{}
 			p.err = fmt.Sprintf("plog hit a bug while applying this scenario (please report it with the link): %v", r)
 		}
 	}()
@@ -424,6 +442,11 @@ func (p *Playground) Render() app.UI {
 				p.lessonListButton(),
 				p.shareMenu(),
 			),
+			// What the page shows while it replays the link's scenario:
+			// a long one takes seconds (scenario.LoadYielding).
+			app.If(!p.ready,
+				app.P().Class("opening").Attr("role", "status").Text("Opening the scenario…"),
+			),
 			app.If(p.err != "",
 				app.P().Class("alert").Aria("live", "assertive").Attr("role", "alert").Text(p.err),
 			),
@@ -442,7 +465,7 @@ func (p *Playground) Render() app.UI {
 					&LandingNote{Landing: p.landing},
 					&RemovalNote{Removal: p.removal},
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing},
-					&ReplicaView{Cluster: replicaSnapshotOf(p.session)},
+					&ReplicaView{Cluster: p.replicas},
 					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Lag: lag},
 				),
 			),

@@ -13,7 +13,9 @@ import (
 // ReplicaView draws the cluster: each broker with buttons to crash,
 // restart, isolate, slow and heal it, and for each partition its replicas
 // by broker, the leader, the ISR, and each replica's log end offset against
-// the high watermark. An offline partition says why.
+// the high watermark. An offline partition says why. It draws a window of
+// the partitions, the snapshot's, and asks the page for another
+// (replicasAction).
 //
 // Testable names: a broker [data-broker="1"] with data-status (up, down,
 // isolated, slowed); a partition [data-replicas-of="orders/0"] with
@@ -49,6 +51,9 @@ func (v *ReplicaView) Render() app.UI {
 		app.Ul().Class("brokers").Body(
 			app.Range(v.Cluster.Brokers).Slice(func(i int) app.UI { return v.broker(v.Cluster.Brokers[i]) }),
 		),
+		windowNav("replicas", "partitions", v.Cluster.window(), func(ctx app.Context, start int) {
+			ctx.NewActionWithValue(replicasAction, start)
+		}),
 		app.Div().Class("replica-partitions").Body(
 			app.Range(v.Cluster.Partitions).Slice(func(i int) app.UI { return v.partition(v.Cluster.Partitions[i]) }),
 		),

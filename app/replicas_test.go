@@ -39,7 +39,7 @@ broker crash 1
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := app.HTMLString(&ReplicaView{Cluster: replicaSnapshotOf(s)})
+	view := app.HTMLString(&ReplicaView{Cluster: replicaSnapshotOf(s, 0)})
 	want := []string{"acks", "broker", "high-watermark", "isr", "leader", "min-insync-replicas", "replica"}
 	if got := helpsIn(view); !slices.Equal(got, want) {
 		t.Errorf("a partition with a leader offers help on %v, want %v", got, want)
@@ -54,7 +54,7 @@ broker crash 1
 			t.Fatal(err)
 		}
 	}
-	view = app.HTMLString(&ReplicaView{Cluster: replicaSnapshotOf(s)})
+	view = app.HTMLString(&ReplicaView{Cluster: replicaSnapshotOf(s, 0)})
 	offline := view[strings.Index(view, `class="offline"`):]
 	offline = offline[:strings.Index(offline, "</p>")]
 	if got := helpsIn(offline); !slices.Equal(got, []string{"offline-partition", "unclean-election"}) {

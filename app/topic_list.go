@@ -10,8 +10,10 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// TopicList shows every topic: its configs, how evenly its partitions are
-// filled, a form to add partitions, and each partition as a lane.
+// TopicList shows the topics: its configs, how evenly its partitions are
+// filled, a form to add partitions, and each partition as a lane. It draws
+// a window of topicsShown topics, and of each at most lanesShown lanes
+// (list_window.go says why), and moves through the rest a page at a time.
 type TopicList struct {
 	app.Compo
 
@@ -19,31 +21,69 @@ type TopicList struct {
 	Landing Landing                  // highlighted in the lanes
 	Ghosts  map[string][]core.Record // removed records drawn leaving, by laneKey
 
-	allLanes map[string]bool // topics whose every lane the learner asked to see
+	topicStart int             // the first topic drawn
+	known      map[string]bool // the topics at the last render, to follow a new one (followNew)
+	laneStart  map[string]int  // the first lane drawn, by topic
+	allLanes   string          // the topic whose every lane the learner asked to see
 }
 
-// lanesShown is how many lanes a topic draws until the learner asks for all:
-// a topic may have 1,000 partitions, and the page must stay quick.
-const lanesShown = 24
+// topicsShown is how many topics the list draws at once, and lanesShown how
+// many lanes a topic draws until the learner asks for all, which a topic of
+// at most allLanesMax partitions may: a topic may have 1,000 partitions, a
+// scenario 10,000, and the page must stay quick. Only one topic draws all
+// its lanes at a time.
+const (
+	topicsShown = 10
+	lanesShown  = 24
+	allLanesMax = 200
+)
 
-// lanes lists the partitions of a topic that are drawn: the first
-// lanesShown, and those the last produce landed in, so a landing is always
-// seen.
+// topicWindow is the window of topics drawn.
+func (t *TopicList) topicWindow() listWindow {
+	return windowAt(t.topicStart, topicsShown, len(t.Topics))
+}
+
+// shownTopics lists the indexes of the topics drawn: the window, and the
+// topics the last produce landed in, so a landing is always seen.
+func (t *TopicList) shownTopics() []int {
+	w := t.topicWindow()
+	shown := make([]int, 0, topicsShown+1)
+	for i := w.start; i < w.end(); i++ {
+		shown = append(shown, i)
+	}
+	for i, topic := range t.Topics {
+		if (i < w.start || i >= w.end()) && t.Landing.landedIn(topic.Name) {
+			shown = append(shown, i)
+		}
+	}
+	slices.Sort(shown)
+	return shown
+}
+
+// laneWindow is the window of a topic's lanes drawn.
+func (t *TopicList) laneWindow(topic TopicSnapshot) listWindow {
+	n := len(topic.Partitions)
+	if t.allLanes == topic.Name && n <= allLanesMax {
+		return windowAt(0, n, n)
+	}
+	return windowAt(t.laneStart[topic.Name], lanesShown, n)
+}
+
+// lanes lists the partitions of a topic that are drawn: the window, and
+// the first lanesShown others the last produce landed in (a produce of many
+// keys lands in every partition; the landing note says where).
 func (t *TopicList) lanes(topic TopicSnapshot) []int {
 	n := len(topic.Partitions)
-	if n <= lanesShown || t.allLanes[topic.Name] {
-		lanes := make([]int, n)
-		for i := range lanes {
-			lanes[i] = i
-		}
-		return lanes
-	}
-	lanes := make([]int, 0, lanesShown+len(t.Landing.Lanes))
-	for i := range lanesShown {
+	w := t.laneWindow(topic)
+	lanes := make([]int, 0, w.size+lanesShown)
+	for i := w.start; i < w.end(); i++ {
 		lanes = append(lanes, i)
 	}
 	for _, r := range t.Landing.Lanes {
-		if r.Topic == topic.Name && r.Partition >= lanesShown && r.Partition < n && !slices.Contains(lanes, r.Partition) {
+		if len(lanes) == w.end()-w.start+lanesShown {
+			break
+		}
+		if r.Topic == topic.Name && (r.Partition < w.start || r.Partition >= w.end()) && r.Partition < n && !slices.Contains(lanes, r.Partition) {
 			lanes = append(lanes, r.Partition)
 		}
 	}
@@ -51,26 +91,35 @@ func (t *TopicList) lanes(topic TopicSnapshot) []int {
 	return lanes
 }
 
-// moreLanesButton shows every lane of a topic, or the first few again.
-func (t *TopicList) moreLanesButton(topic TopicSnapshot) app.UI {
+// moreLanes shows every lane of a topic, or the first few again; past
+// allLanesMax partitions it moves through them a page at a time.
+func (t *TopicList) moreLanes(topic TopicSnapshot) app.UI {
 	n := len(topic.Partitions)
 	if n <= lanesShown {
 		return nil
 	}
-	all := t.allLanes[topic.Name]
+	if n > allLanesMax {
+		return windowNav("lanes-"+topic.Name, "partitions", t.laneWindow(topic), func(ctx app.Context, start int) {
+			if t.laneStart == nil {
+				t.laneStart = map[string]int{}
+			}
+			t.laneStart[topic.Name] = start
+		})
+	}
+	all := t.allLanes == topic.Name
 	text := fmt.Sprintf("Show all %d partitions", n)
 	if all {
 		text = fmt.Sprintf("Show the first %d partitions", lanesShown)
 	} else {
 		text += fmt.Sprintf(" (%d not drawn)", n-lanesShown)
 	}
-	return app.Button().Type("button").Class("more-lanes").ID("more-lanes-" + topic.Name).
+	return app.Button().Type("button").Class("more-lanes").ID("more-lanes-"+topic.Name).
 		OnClick(func(ctx app.Context, e app.Event) {
-			if t.allLanes == nil {
-				t.allLanes = map[string]bool{}
+			t.allLanes = ""
+			if !all {
+				t.allLanes = topic.Name
 			}
-			t.allLanes[topic.Name] = !all
-		}).
+		}, topic.Name, all). // the scope: the button may be another topic's after the topics move
 		Text(text)
 }
 
@@ -85,10 +134,17 @@ func (t *TopicList) Render() app.UI {
 			app.P().Text("No topics yet. Create one with the form, or open a scenario link."),
 		)
 	}
+	names := make([]string, len(t.Topics))
+	for i, topic := range t.Topics {
+		names[i] = topic.Name
+	}
+	t.topicStart, t.known = followNew(t.topicStart, topicsShown, names, t.known)
+	shown := t.shownTopics()
 	return app.Section().Class("topics").Aria("label", "topics").Body(
 		&LaneLegend{},
-		app.Range(t.Topics).Slice(func(i int) app.UI {
-			topic := t.Topics[i]
+		windowNav("topics", "topics", t.topicWindow(), func(ctx app.Context, start int) { t.topicStart = start }),
+		app.Range(shown).Slice(func(i int) app.UI {
+			topic := t.Topics[shown[i]]
 			lanes := t.lanes(topic)
 			return app.Article().Class("topic").DataSet("topic", topic.Name).Aria("label", "topic "+topic.Name).Body(
 				app.Div().Class("topic-head").Body(
@@ -108,7 +164,7 @@ func (t *TopicList) Render() app.UI {
 						Ghosts:    t.Ghosts[laneKey(p.Topic, p.Partition)],
 					}
 				}),
-				t.moreLanesButton(topic),
+				t.moreLanes(topic),
 			)
 		}),
 	)

@@ -20,6 +20,29 @@ const (
 	EventAssigned core.EventKind = "assigned"
 )
 
+// workLimitError is the error of a command that takes the scenario's work
+// past MaxWork.
+type workLimitError struct{ before int64 }
+
+func (e workLimitError) Error() string {
+	return fmt.Sprintf("this command takes the scenario past its limit of %d units of work "+
+		"(one per command, record produced or delivered and event, %d per poll, one per replica for a broker command or a topic's config change and per %d replicas for an advance, over all its commands); "+
+		"the commands before it had done %d", MaxWork, PollWork, ReplicasPerAdvanceWork, e.before)
+}
+
+// spend counts n units of work, and refuses them when they would take the
+// scenario past MaxWork; the session then goes back to the last good step.
+func (w *world) spend(n int64) error {
+	if n > MaxWork-w.work {
+		return workLimitError{before: w.workBefore}
+	}
+	if w.pause != nil && (w.work+n)/pauseEvery != w.work/pauseEvery {
+		w.pause()
+	}
+	w.work += n
+	return nil
+}
+
 // MaxTotalPartitions bounds the partitions of all topics together, so that a
 // script of many large topics cannot exhaust the page's memory.
 const MaxTotalPartitions = 10_000
@@ -36,11 +59,23 @@ type world struct {
 	// compacted counts the records the compact commands found in their
 	// topics, the cleaner's work so far (MaxCompactedRecords).
 	compacted int64
-	errors    []core.Event // workload failures since the last drain
+	// work counts the scenario's work so far (MaxWork), and workBefore
+	// what it was before the command being applied, for the error.
+	work, workBefore int64
+	errors           []core.Event // workload failures since the last drain
 	// lag samples the lag while the command the session applies advances
 	// the clock; nil otherwise (replays, clones).
 	lag *lagSampler
+
+	// pause, when set, is called every pauseEvery units of work, so that
+	// the page can let the browser breathe in a long command. It changes
+	// nothing in the world.
+	pause func()
 }
+
+// pauseEvery is how much work passes between two calls of world.pause: a
+// few tens of milliseconds in the browser.
+const pauseEvery = 1 << 14
 
 func newWorld(seed int64) *world {
 	return &world{log: core.NewPartitionedLog(seed)}
@@ -49,17 +84,28 @@ func newWorld(seed int64) *world {
 // clone returns an independent copy.
 func (w *world) clone() *world {
 	return &world{
-		log:       w.log.Clone(),
-		loads:     slices.Clone(w.loads),
-		produced:  w.produced,
-		compacted: w.compacted,
-		errors:    slices.Clone(w.errors),
+		log:        w.log.Clone(),
+		loads:      slices.Clone(w.loads),
+		produced:   w.produced,
+		compacted:  w.compacted,
+		work:       w.work,
+		workBefore: w.workBefore,
+		errors:     slices.Clone(w.errors),
 	}
 }
 
 // drainEvents returns the engine's events and the workload errors since the
 // last drain, in time order (stable, so the engine's own order is kept).
+// Each counts as a unit of work: the session refuses the command whose
+// events take the work past MaxWork.
 func (w *world) drainEvents() []core.Event {
+	events := w.drainAll()
+	w.work += int64(len(events))
+	return events
+}
+
+// drainAll is drainEvents before the events are counted.
+func (w *world) drainAll() []core.Event {
 	events := w.withMoves(lastClockAdvance(w.log.DrainEvents()))
 	if len(w.errors) > 0 {
 		events = append(events, w.errors...)
@@ -135,6 +181,19 @@ func (w *world) withMoves(events []core.Event) []core.Event {
 	return out
 }
 
+// replicas counts the replicas of every partition (one for a partition of
+// replication.factor=1): what an advance, a broker command and a topic's
+// config change go through, for MaxWork.
+func (w *world) replicas() int64 {
+	var n int64
+	for _, t := range w.log.TopicNames() {
+		p, _ := w.log.Partitions(t)
+		cfg, _ := w.log.TopicConfig(t)
+		n += int64(p) * max(cfg.ReplicationFactor, 1)
+	}
+	return n
+}
+
 // totalPartitions counts the partitions of every topic.
 func (w *world) totalPartitions() int {
 	n := 0
@@ -149,6 +208,10 @@ func (w *world) totalPartitions() int {
 // must come first). On error the world may be part-changed: the session
 // restores it from a checkpoint.
 func (w *world) apply(c Command, step int) error {
+	w.workBefore = w.work
+	if err := w.spend(1); err != nil {
+		return err
+	}
 	switch c.Name {
 	case "seed":
 		if step != 0 {
@@ -162,6 +225,9 @@ func (w *world) apply(c Command, step int) error {
 	case "produce":
 		return w.produce(c)
 	case "advance":
+		if err := w.spend(w.replicas() / ReplicasPerAdvanceWork); err != nil {
+			return err
+		}
 		ms, _ := parseDuration(c.Positional(0))
 		return w.advanceWithWorkloads(ms)
 	case "partitions":
@@ -178,6 +244,9 @@ func (w *world) apply(c Command, step int) error {
 		if c.Positional(0) == "group" {
 			return w.configGroup(c)
 		}
+		if err := w.spend(w.replicas()); err != nil { // it changes a copy of the whole log
+			return err
+		}
 		return w.configTopic(c)
 	case "truncate":
 		topic, partition, _ := parseTopicPartition(c.Positional(0))
@@ -192,6 +261,9 @@ func (w *world) apply(c Command, step int) error {
 	case "stop":
 		return w.stop(c)
 	case "brokers", "broker":
+		if err := w.spend(w.replicas()); err != nil {
+			return err
+		}
 		return w.applyBrokerCommand(c)
 	}
 	return w.applyGroupCommand(c)
@@ -255,6 +327,9 @@ func (w *world) produce(c Command) error {
 	}
 	if w.produced+count > MaxRecords {
 		return fmt.Errorf("this produce would take the scenario to %d records; a scenario may produce at most %d (it has produced %d)", w.produced+count, MaxRecords, w.produced)
+	}
+	if err := w.spend(count); err != nil {
+		return err
 	}
 	req := core.ProduceRequest{Topic: c.Positional(0), Partition: -1, Tombstone: c.HasFlag("tombstone")}
 	req.Key, req.HasKey = c.Value("key")

@@ -76,9 +76,17 @@ func resetSpec(c Command) core.ResetSpec {
 	return spec
 }
 
-// poll polls for a member and, when asked, commits what it got.
+// poll polls for a member and, when asked, commits what it got. The poll
+// and its records count as work (MaxWork), a refused poll too.
 func (w *world) poll(group, member string, max int, commit bool) error {
-	if _, err := w.log.Poll(group, member, max); err != nil {
+	if err := w.spend(PollWork); err != nil {
+		return err
+	}
+	deliveries, err := w.log.Poll(group, member, max)
+	if err != nil {
+		return err
+	}
+	if err := w.spend(int64(len(deliveries))); err != nil {
 		return err
 	}
 	if commit {

@@ -70,7 +70,8 @@
 // workloads together), has at most MaxTotalPartitions partitions over all
 // topics, compacts at most MaxCompactedRecords records over all its compact
 // commands, and its workloads act at most MaxWorkloadActions times in one
-// advance. A link decodes from at most MaxLinkChars characters to at most
+// advance; over all its commands it does at most MaxWork units of work
+// (records produced and delivered, polls, events: MaxWork, PollWork). A link decodes from at most MaxLinkChars characters to at most
 // MaxScriptBytes bytes. Commands and links beyond them are refused with an
 // error, never truncated.
 package scenario

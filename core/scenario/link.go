@@ -45,6 +45,33 @@ const (
 	// of the fullest topic are room enough to learn with, and a link
 	// cannot make the page replay thousands of them.
 	MaxCompactedRecords = 10 * MaxRecords
+	// MaxWork bounds what one scenario makes the engine do over all its
+	// commands together, in units of work: one per command, per record
+	// produced or delivered and per event the commands report, PollWork
+	// per poll, by commands and workloads alike, and for the commands that
+	// go through the whole cluster, a unit per replica it has
+	// (ReplicasPerAdvanceWork for an advance). Each command is
+	// bounded on its own (MaxProduceCount, MaxPollRecords,
+	// MaxWorkloadActions), but a short link can repeat one: a consumer
+	// at 1000/s and twenty thousand "advance 1000s" would poll twenty
+	// billion times, hours in the browser. A unit takes about half a
+	// microsecond natively and a few in the browser, so the limit is
+	// seconds of work; the lessons need under a hundred thousand units, and
+	// producing the most records a scenario may, then reading them twice,
+	// fits.
+	MaxWork = 5 * MaxRecords
+	// ReplicasPerAdvanceWork is how many replicas of the cluster make a
+	// unit of an advance's work: each advance checks the retention of every
+	// partition and the replication of every replica, at about a tenth of
+	// a unit's time each. A broker command and a topic's config change go
+	// through the whole cluster at more: a unit per replica. (A partition
+	// of replication.factor=1 is one replica.)
+	ReplicasPerAdvanceWork = 8
+	// PollWork is the work of one poll beyond the records it delivers: a
+	// poll moves the member's positions on every partition it owns, and a
+	// workload's poll moves the clock first, several times the work of a
+	// record produced.
+	PollWork = 4
 )
 
 // EncodeLink returns the link fragment (without '#') of a script. The

@@ -1,22 +1,41 @@
 package scenario
 
-import "runtime"
+import (
+	"runtime"
+	"time"
+)
 
 // LoadYielding is Load that lets the other goroutines run between
-// commands; the page opens links with it. In the browser the wasm has one
-// thread, and the garbage collector's worker completes a cycle only when
-// the goroutine that allocates yields: a link of a million records
-// replayed without a pause grows the heap, which wasm never gives back, to
-// about 450 MB instead of 170 MB, and takes longer. Yielding changes
-// nothing else: the session is Load's, and so is the error.
+// commands, and the browser between commands and within a long one; the
+// page opens links with it. In the browser the wasm has one thread, and the
+// garbage collector's worker completes a cycle only when the goroutine that
+// allocates yields: a link of a million records replayed without a pause
+// grows the heap, which wasm never gives back, to about 450 MB instead of
+// 170 MB, and takes longer. And the browser handles input and paints only
+// while the wasm waits: a scenario near MaxWork takes seconds to replay, so
+// every yieldEvery of work the load sleeps a moment, and the tab keeps
+// answering. Yielding changes nothing else: the session is Load's, and so
+// is the error; its later moves (seek, undo) yield the same way.
 func LoadYielding(script string) (*Session, error) {
 	s := NewSession()
+	last := time.Now()
+	s.pause = func() {
+		if time.Since(last) >= yieldEvery {
+			time.Sleep(time.Millisecond)
+			last = time.Now()
+		}
+	}
 	err := eachCommand(script, func(c Command) error {
 		if err := s.applyCommand(c); err != nil {
 			return err
 		}
 		runtime.Gosched()
+		s.pause()
 		return nil
 	})
 	return s, err
 }
+
+// yieldEvery is the longest LoadYielding works without letting the
+// browser run.
+const yieldEvery = 50 * time.Millisecond

@@ -46,6 +46,8 @@ type Session struct {
 	superseded []Command
 
 	replayed int64 // work replayed to move in the history, for tests
+
+	pause func() // given to every world the session steps (world.pause)
 }
 
 // NewSession returns an empty session: seed 0, no topics, the clock at 0.
@@ -140,6 +142,10 @@ func (s *Session) applyCommand(c Command) error {
 	}
 	produced := s.cur.produced
 	during, err := s.stepSampled(c)
+	events := s.cur.drainEvents()
+	if err == nil && s.cur.work > MaxWork {
+		err = workLimitError{before: s.cur.workBefore} // its events
+	}
 	if err != nil {
 		if rerr := s.restore(); rerr != nil {
 			return errors.Join(err, rerr)
@@ -154,7 +160,7 @@ func (s *Session) applyCommand(c Command) error {
 		s.branch, s.branchAt = slices.Clone(s.history[s.pos:]), s.pos
 		s.truncate(s.pos)
 	}
-	s.record(c, produced, during)
+	s.record(c, produced, during, events)
 	return nil
 }
 
@@ -182,8 +188,8 @@ func (s *Session) truncate(step int) {
 
 // record appends a command just applied to the current state at the end of
 // the history; produced is the state's record count before it, during the
-// lag samples it took while it advanced the clock.
-func (s *Session) record(c Command, produced int64, during []LagSample) {
+// lag samples it took while it advanced the clock, events what it caused.
+func (s *Session) record(c Command, produced int64, during []LagSample, events []core.Event) {
 	var prev LagSample
 	if s.pos > 0 {
 		prev = s.lag[s.pos-1]
@@ -193,7 +199,7 @@ func (s *Session) record(c Command, produced int64, during []LagSample) {
 	}
 	sample := sampleLag(s.cur.log, s.pos+1, prev)
 	sample.During = during
-	s.events = s.cur.drainEvents()
+	s.events = events
 	s.history = append(s.history, c)
 	s.lag = append(s.lag, sample)
 	s.work = append(s.work, s.workAfter(s.pos)+s.stepWork(c, produced))
@@ -209,6 +215,7 @@ func (s *Session) step(w *world, c Command, at int) (err error) {
 			err = fmt.Errorf("internal error applying %q: %v", c.Name, r)
 		}
 	}()
+	w.pause = s.pause
 	return w.apply(c, at)
 }
 

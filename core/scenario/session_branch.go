@@ -118,7 +118,7 @@ func (s *Session) replaceFrom(step int, commands []Command) error {
 		if err != nil {
 			return fmt.Errorf("replaying line %d (%s): %v", s.pos+1, c, err)
 		}
-		s.record(c, produced, during)
+		s.record(c, produced, during, s.cur.drainEvents())
 	}
 	return nil
 }

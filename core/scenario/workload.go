@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -185,12 +186,14 @@ func (w *world) advanceWithWorkloads(ms int64) error {
 		return fmt.Errorf("advance of %s is longer than the limit of %s", formatDuration(ms), formatDuration(core.MaxAdvanceMs))
 	}
 	target := w.log.Now() + ms
-	var actions, records int64
+	var actions, records, polls int64
 	for i := range w.loads {
 		n := w.loads[i].dueBy(target) - w.loads[i].fired
 		actions += n
 		if w.loads[i].producer {
 			records += n
+		} else {
+			polls += n
 		}
 		if actions > MaxWorkloadActions || actions < 0 {
 			return fmt.Errorf("the workloads would act more than %d times in this advance; advance by less", MaxWorkloadActions)
@@ -198,6 +201,9 @@ func (w *world) advanceWithWorkloads(ms int64) error {
 	}
 	if w.produced+records > MaxRecords {
 		return fmt.Errorf("the producers would take the scenario to %d records; a scenario may produce at most %d", w.produced+records, MaxRecords)
+	}
+	if records+polls*PollWork > MaxWork-w.work {
+		return workLimitError{before: w.workBefore}
 	}
 	if w.lag != nil {
 		w.lag.start(w.log.Now(), ms)
@@ -212,7 +218,9 @@ func (w *world) advanceWithWorkloads(ms int64) error {
 				return err
 			}
 		}
-		w.runDue(next)
+		if err := w.runDue(next); err != nil {
+			return err
+		}
 		if w.lag != nil {
 			w.lag.stop(w.log, target)
 		}
@@ -236,14 +244,18 @@ func (w *world) nextDue() (int64, bool) {
 }
 
 // runDue performs, in the order the workloads started, every action due by
-// now, and drops the workloads that failed.
-func (w *world) runDue(now int64) {
+// now, and drops the workloads that failed. It stops, with the error, when
+// the actions take the scenario past MaxWork: the whole advance is refused.
+func (w *world) runDue(now int64) error {
 	kept := w.loads[:0]
 	for _, l := range w.loads {
 		failed := false
 		for !failed && l.dueAt(l.fired+1) <= now {
 			var err error
 			if l.producer {
+				if err := w.spend(1); err != nil {
+					return err
+				}
 				_, err = w.log.Produce(l.next(l.fired))
 				if err == nil {
 					w.produced++
@@ -252,6 +264,10 @@ func (w *world) runDue(now int64) {
 				err = w.poll(l.group, l.member, l.max, l.commit)
 			}
 			l.fired++
+			var limit workLimitError
+			if errors.As(err, &limit) {
+				return err
+			}
 			if err != nil {
 				w.errors = append(w.errors, core.Event{Kind: EventError, Time: now, Detail: l.label() + " stopped: " + err.Error()})
 				failed = true
@@ -262,4 +278,5 @@ func (w *world) runDue(now int64) {
 		}
 	}
 	w.loads = kept
+	return nil
 }
