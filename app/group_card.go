@@ -25,7 +25,7 @@ type GroupCard struct {
 // membersShown is how many members a card draws at once (list_window.go).
 const membersShown = 12
 
-// Render draws the card with DESIGN.md's [data-group] and the attributes
+// Render draws the card with docs/ARCHITECTURE.md's [data-group] and the attributes
 // tests read: data-state, data-generation, data-lag (records over the
 // partitions with a commit) and data-alert.
 func (c *GroupCard) Render() app.UI {

@@ -33,7 +33,7 @@ type GroupMember struct {
 // show lag and commits better than Kafka's 500.
 const defaultPollMax = "5"
 
-// Render draws the member with DESIGN.md's [data-member] and data-assigned,
+// Render draws the member with docs/ARCHITECTURE.md's [data-member] and data-assigned,
 // plus data-idle on an idle member and data-down on a stopped one, and why
 // its last poll got nothing ([data-poll-empty]) when it did.
 func (m *GroupMember) Render() app.UI {

@@ -36,7 +36,7 @@ type laneItem struct {
 	ghost  bool
 }
 
-// Render draws the lane with the test attributes of DESIGN.md:
+// Render draws the lane with the test attributes of docs/ARCHITECTURE.md:
 // [data-topic][data-partition] with data-log-start and data-high-watermark,
 // one [data-offset] per record with data-key, and [data-group][data-committed]
 // per group that has committed here.

@@ -33,7 +33,7 @@ topic audit partitions=1
 produce audit key=k value=v
 `
 
-// linkOf encodes a script as DESIGN.md defines links, independently of the
+// linkOf encodes a script as docs/ARCHITECTURE.md defines links, independently of the
 // scenario package: "#v1." and base64url, unpadded, of its raw DEFLATE.
 func linkOf(t *testing.T, script string) string {
 	t.Helper()

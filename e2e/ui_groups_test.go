@@ -14,7 +14,7 @@ import (
 
 // The consumer groups panel, driven as a learner does: the join form, each
 // member's buttons, the config and reset forms, the clock. The page is read
-// back through DESIGN.md's attributes and checked against the same commands
+// back through docs/ARCHITECTURE.md's attributes and checked against the same commands
 // run natively on the engine.
 
 // group is the selector of a group's card: lanes carry data-group too, on

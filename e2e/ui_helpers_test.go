@@ -12,7 +12,7 @@ import (
 
 // The playground's browser tests drive the page as a learner does: they type
 // into its controls, click, press keys, and read the page back through the
-// attributes of DESIGN.md.
+// attributes of docs/ARCHITECTURE.md.
 
 // openPlayground serves the root site and opens the page on a scenario
 // ("" for the empty one), waiting for main[data-ready="true"].
