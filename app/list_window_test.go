@@ -79,8 +79,9 @@ func TestBigScenariosDrawABoundedPage(t *testing.T) {
 		}
 	}
 
-	// A group with commits on a thousand partitions charts the first few.
-	p, _ := mountAt(t, mustLink(t, "topic t partitions=1000\nproduce t value=v count=10000\njoin g m topics=t\nadvance 3s\npoll g m max=10000\ncommit g m\n"))
+	// A group with commits on a thousand partitions charts the first few (two
+	// samples, so that each partition draws a line rather than a dot).
+	p, _ := mountAt(t, mustLink(t, "topic t partitions=1000\nproduce t value=v count=10000\njoin g m topics=t\nadvance 3s\npoll g m max=10000\ncommit g m\nadvance 1s\n"))
 	page := app.HTMLString(p)
 	if n := len(tagsWith(page, "data-chart", "lag", "data-chart-group", "g")); n != 1 {
 		t.Fatalf("%d lag charts of g", n)
