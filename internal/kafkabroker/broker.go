@@ -266,8 +266,11 @@ func (c *Cluster) launch(n *node) error {
 	return nil
 }
 
-// waitReady waits until every running node is in the cluster's metadata
-// and a controller is elected.
+// waitReady waits until every running node is in the cluster's metadata,
+// a controller is elected, and group coordinators answer: a new cluster
+// creates __consumer_offsets at the first FindCoordinator and answers
+// COORDINATOR_NOT_AVAILABLE until its partitions are loaded, which a test's
+// first group should not have to wait out.
 func (c *Cluster) waitReady(ctx context.Context) error {
 	client, err := kgo.NewClient(kgo.SeedBrokers(c.Brokers()...), kgo.DialTimeout(2*time.Second))
 	if err != nil {
@@ -291,13 +294,15 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 		reqCtx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		m, err := admin.Metadata(reqCtx)
 		cancel()
-		if err == nil && len(m.Brokers) == want && m.Controller >= 0 {
-			return nil
-		}
-		if err != nil {
+		switch {
+		case err != nil:
 			last = err
-		} else {
+		case len(m.Brokers) != want || m.Controller < 0:
 			last = fmt.Errorf("%d of %d brokers registered", len(m.Brokers), want)
+		default:
+			if last = coordinatorsReady(ctx, admin); last == nil {
+				return nil
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -306,6 +311,23 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// coordinatorsReady asks for the coordinators of groups spread over
+// __consumer_offsets' partitions and says why they are not all there.
+func coordinatorsReady(ctx context.Context, admin *kadm.Client) error {
+	probes := make([]string, 32)
+	for i := range probes {
+		probes[i] = "plog-probe-" + strconv.Itoa(i)
+	}
+	reqCtx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	for _, r := range admin.FindGroupCoordinators(reqCtx, probes...) {
+		if r.Err != nil {
+			return fmt.Errorf("group coordinator for %s: %v", r.Name, r.Err)
+		}
+	}
+	return nil
 }
 
 func (n *node) running() bool {
