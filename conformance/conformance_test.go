@@ -289,6 +289,16 @@ func (c *collector) fidelity() string {
 	for _, r := range rs {
 		fmt.Fprintf(&b, "- %d rows: %s\n", reasons[kafkarun.Reason(r)], r)
 	}
+	b.WriteString("\n## Targeted cases\n\n")
+	b.WriteString("What one scenario cannot show on a cluster in seconds, conformance/targeted_test.go checks against the broker\n")
+	b.WriteString("directly, beside the playground running the same steps in virtual time:\n\n")
+	b.WriteString("- TestRetentionDeletesWholeSegmentsLikeKafka: time retention deletes the closed segment, then the active one\n")
+	b.WriteString("  (rolled), on a broker checking every 500 ms (log.retention.check.interval.ms, log.initial.task.delay.ms=0).\n")
+	b.WriteString("- TestReplicationAcksLikeKafkaWithFollowersDown: on three nodes, replication.factor=3 and min.insync.replicas=2,\n")
+	b.WriteString("  acks=all goes on with one follower stopped and fails with NOT_ENOUGH_REPLICAS with two, acks=1 still\n")
+	b.WriteString("  writes, and a follower that comes back rejoins the ISR.\n\n")
+	b.WriteString("## Known differences of the playground\n\n")
+	fmt.Fprintf(&b, "- %s.\n", knownHighWatermarkBelowMinISR)
 	b.WriteString(simplifications)
 	return b.String()
 }

@@ -49,8 +49,10 @@ type Options struct {
 }
 
 // StopTimeout is how long a node may take to shut down after SIGTERM
-// before it is killed.
-const StopTimeout = 20 * time.Second
+// before it is killed. A controlled shutdown takes a few seconds; a node
+// whose controller quorum is gone (two of three stopped) waits for it
+// forever.
+const StopTimeout = 10 * time.Second
 
 // Cluster is a running Kafka cluster.
 type Cluster struct {
@@ -70,6 +72,7 @@ type node struct {
 	cmd            *exec.Cmd
 	done           chan struct{} // closed when the process has exited
 	waitErr        error
+	stopped        bool // stopped on purpose, by stop
 }
 
 // Start formats and starts a cluster and waits until every node answers.
@@ -258,7 +261,7 @@ func (c *Cluster) launch(n *node) error {
 	if err := n.cmd.Start(); err != nil {
 		return fmt.Errorf("starting node %d: %v", n.id, err)
 	}
-	n.done = make(chan struct{})
+	n.done, n.stopped = make(chan struct{}), false
 	go func() {
 		n.waitErr = n.cmd.Wait()
 		close(n.done)
@@ -287,7 +290,7 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 	var last error
 	for {
 		for _, n := range c.nodes {
-			if n.cmd != nil && !n.running() && n.waitErr != nil {
+			if n.cmd != nil && !n.stopped && !n.running() {
 				return fmt.Errorf("kafka node %d exited while starting (%v); its log ends:\n%s", n.id, n.waitErr, n.logTail(30))
 			}
 		}
@@ -401,11 +404,13 @@ func (c *Cluster) RestartNode(ctx context.Context, i int, timeout time.Duration)
 }
 
 // stop sends SIGTERM, which Kafka answers with a controlled shutdown, and
-// kills the process after StopTimeout.
+// kills the process after StopTimeout; it fails only if the process will
+// not go.
 func (n *node) stop() error {
 	if !n.running() {
 		return nil
 	}
+	n.stopped = true
 	n.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-n.done:
@@ -415,7 +420,7 @@ func (n *node) stop() error {
 	n.cmd.Process.Kill()
 	select {
 	case <-n.done:
-		return fmt.Errorf("kafka node %d did not stop within %s of SIGTERM and was killed", n.id, StopTimeout)
+		return nil
 	case <-time.After(10 * time.Second):
 		return fmt.Errorf("kafka node %d (pid %d) did not exit even when killed", n.id, n.cmd.Process.Pid)
 	}
