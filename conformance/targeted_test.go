@@ -21,7 +21,7 @@ import (
 
 func adminOf(t *testing.T, brokers []string) (*kgo.Client, *kadm.Client) {
 	t.Helper()
-	client, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.ProducerLinger(0))
+	client, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.ProducerLinger(0), kgo.UnknownTopicRetries(-1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -104,7 +104,8 @@ func TestOneNodeAnswersOnLoopbackAndLeavesNothing(t *testing.T) {
 	if _, err := admin.CreateTopic(ctx, 3, 1, nil, "t"); err != nil {
 		t.Fatal(err)
 	}
-	client, err := kgo.NewClient(kgo.SeedBrokers(c.Brokers()...), kgo.DefaultProduceTopic("t"))
+	// A topic just created may be unknown to the broker for a moment.
+	client, err := kgo.NewClient(kgo.SeedBrokers(c.Brokers()...), kgo.DefaultProduceTopic("t"), kgo.UnknownTopicRetries(-1))
 	if err != nil {
 		t.Fatal(err)
 	}

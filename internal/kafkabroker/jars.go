@@ -18,9 +18,11 @@ import (
 // kafka.version.
 const Version = "4.4.0"
 
-// The Maven project: the broker's dependencies.
+// The Maven project: the broker's dependencies, and the assignment oracle
+// the tests call (maven/src, see oracle.go).
 //
 //go:embed maven/pom.xml
+//go:embed maven/src
 var mavenProject embed.FS
 
 // NeedsJava is what the error says when Java or Maven is missing.
@@ -101,11 +103,18 @@ func resolveJars() (string, error) {
 		return "", err
 	}
 	args := []string{"-B", "-q", "-f", filepath.Join(project, "pom.xml"),
-		"dependency:copy-dependencies", "-DincludeScope=runtime",
+		"package", "dependency:copy-dependencies", "-DincludeScope=runtime",
 		"-DoutputDirectory=" + filepath.Join(work, "libs")}
 	if out, err := exec.Command("mvn", args...).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("resolving Kafka %s from Maven Central failed: mvn %s: %v\n%s",
 			Version, strings.Join(args, " "), err, tail(string(out), 40))
+	}
+	oracle, err := os.ReadFile(filepath.Join(project, "target", "plog-oracle.jar"))
+	if err != nil {
+		return "", fmt.Errorf("mvn package built no oracle jar: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "libs", "plog-oracle.jar"), oracle, 0o644); err != nil {
+		return "", err
 	}
 	os.RemoveAll(libs)
 	if err := os.Rename(filepath.Join(work, "libs"), libs); err != nil {
