@@ -157,6 +157,14 @@ var results = &collector{}
 type collector struct {
 	mu    sync.Mutex
 	cases []caseResult
+	// oracle holds a line per strategy from TestAssignorsAgainstKafkaClients.
+	oracle []string
+}
+
+func (c *collector) addOracle(line string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.oracle = append(c.oracle, line)
 }
 
 type caseResult struct {
@@ -297,6 +305,18 @@ func (c *collector) fidelity() string {
 	b.WriteString("- TestReplicationAcksLikeKafkaWithFollowersDown: on three nodes, replication.factor=3 and min.insync.replicas=2,\n")
 	b.WriteString("  acks=all goes on with one follower stopped and fails with NOT_ENOUGH_REPLICAS with two, acks=1 still\n")
 	b.WriteString("  writes, and a follower that comes back rejoins the ISR.\n\n")
+	if len(c.oracle) > 0 {
+		b.WriteString("## The assignors against kafka-clients\n\n")
+		b.WriteString("conformance/assign_oracle_test.go gives random groups (one to three topics, equal and unequal subscriptions,\n")
+		b.WriteString("members leaving and joining with what they owned) to core.Assign and to Kafka's own assignors\n")
+		b.WriteString("(internal/kafkabroker/maven/src/main/java/plog/AssignOracle.java). \"As balanced and as sticky\" means the same\n")
+		b.WriteString("spread of partition counts and as many owned partitions kept: an equally good answer, which Java would\n")
+		b.WriteString("reach only with another iteration order, or not at all.\n\n")
+		for _, line := range c.oracle {
+			fmt.Fprintf(&b, "- %s\n", line)
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString("## Known differences of the playground\n\n")
 	fmt.Fprintf(&b, "- %s.\n", knownHighWatermarkBelowMinISR)
 	b.WriteString(simplifications)
