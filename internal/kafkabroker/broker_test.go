@@ -143,3 +143,19 @@ func TestOneNodeAnswersOnLoopbackAndLeavesNothing(t *testing.T) {
 		}
 	}
 }
+
+// Without Java or Maven, resolving the broker fails with what to install,
+// and creates no cache.
+func TestMissingJavaSaysWhatToInstall(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "cache")
+	t.Setenv("PLOG_KAFKA_CACHE", cache)
+	t.Setenv("PATH", t.TempDir())
+	_, err := resolveJars()
+	if err == nil || !strings.Contains(err.Error(), "java and mvn not found") ||
+		!strings.Contains(err.Error(), "apt-get install -y default-jdk-headless maven") {
+		t.Fatalf("resolveJars without java and mvn: %v, want what to install", err)
+	}
+	if _, err := os.Stat(cache); !os.IsNotExist(err) {
+		t.Errorf("the cache folder was made (%v)", err)
+	}
+}
