@@ -8,10 +8,11 @@ URL     ?=
 
 GOROOT   = $(shell $(GO) env GOROOT)
 WASM    := bin/app.wasm
-# Packages tested natively: everything but the browser tests.
-NATIVE   = $(shell $(GO) list ./... | grep -v '/e2e$$')
+# Packages tested natively: everything but the browser tests and the
+# conformance suite and its broker, which need a JDK: their own targets.
+NATIVE   = $(shell $(GO) list ./... | grep -v -e '/e2e$$' -e '/conformance$$' -e '/internal/kafkabroker$$')
 
-.PHONY: serve dist test bench clean wasm vet test-native test-wasm test-browser chromium
+.PHONY: serve dist test bench clean wasm vet test-native test-wasm test-browser chromium kafka jdk test-conformance conformance
 
 ## serve: build the site into dist/ and serve it on http://$(ADDR)$(PREFIX)
 serve: wasm
@@ -26,8 +27,8 @@ wasm:
 	@mkdir -p bin
 	GOOS=js GOARCH=wasm $(GO) build -ldflags "-s -w" -o $(WASM) ./wasm
 
-## test: vet (gofmt, tidy, staticcheck), native tests, core tests under wasm (Node), browser tests (Chromium)
-test: vet test-native test-wasm test-browser
+## test: vet (gofmt, tidy, staticcheck), native tests, core tests under wasm (Node), browser tests (Chromium), conformance with Kafka (Java)
+test: vet test-native test-wasm test-browser test-conformance
 
 # vet also keeps the tree formatted, go.mod tidy and staticcheck clean.
 STATICCHECK = bin/staticcheck
@@ -67,6 +68,37 @@ chromium:
 		echo "The browser tests need Chromium, which is not installed." >&2; \
 		echo "  Debian/Ubuntu: sudo apt-get install -y chromium" >&2; \
 		echo "  Elsewhere: install Chromium or Chrome and set PLOG_CHROMIUM=/path/to/it" >&2; \
+		exit 1; \
+	fi
+
+## kafka: start Apache Kafka on a free loopback port for plogsim kafka; Ctrl-C stops it
+kafka: jdk
+	$(GO) run ./cmd/kafkabroker
+
+# The conformance suite runs every lesson, the golden scenarios and a fixed
+# sample of random scenarios through plogsim kafka against Apache Kafka's
+# own broker, and the targeted cases (retention, replication).
+test-conformance: jdk
+	$(GO) test -count=1 -timeout 15m -parallel 4 ./conformance/ ./internal/kafkabroker/
+
+## conformance: the suite with 300 random scenarios and 5000 assignor cases; writes FIDELITY.md
+conformance: jdk
+	PLOG_CONFORMANCE_RANDOM=300 PLOG_ORACLE_CASES=5000 PLOG_FIDELITY=$(CURDIR)/FIDELITY.md \
+		$(GO) test -count=1 -timeout 90m -parallel 4 ./conformance/
+
+# The broker needs a JDK and Maven (its jars come from Maven Central).
+# Install them where we can (Debian, as root); elsewhere stop and say how:
+# the conformance suite is never skipped.
+jdk:
+	@if command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; then \
+		exit 0; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing a JDK and Maven for the Kafka broker"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends default-jdk-headless maven; \
+	else \
+		echo "The Kafka broker of the conformance suite needs Java 17+ and Maven, which are not both installed." >&2; \
+		echo "  Debian/Ubuntu: sudo apt-get install -y default-jdk-headless maven" >&2; \
+		echo "  Elsewhere: install a JDK 17 or later and Apache Maven, with java and mvn on PATH" >&2; \
 		exit 1; \
 	fi
 

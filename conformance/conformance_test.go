@@ -1,0 +1,326 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"plog/core/lesson"
+	"plog/internal/kafkabroker"
+	"plog/kafkarun"
+)
+
+// The suite runs against one broker, started in TestMain and shared: each
+// case's topics and groups carry their own prefix (kafkarun), so cases run
+// side by side.
+var brokers []string
+
+// How many random scenarios to run (PLOG_CONFORMANCE_RANDOM; `make
+// conformance` asks for 300), and of how many commands each. CI runs the
+// fixed sample: seeds 1 to ciRandom.
+const (
+	ciRandom    = 16
+	randomSteps = 25
+)
+
+func TestMain(m *testing.M) {
+	c, err := kafkabroker.Start(context.Background(), kafkabroker.Options{})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "conformance: starting Kafka %s: %v\n", kafkabroker.Version, err)
+		os.Exit(1)
+	}
+	brokers = c.Brokers()
+	code := m.Run()
+	if err := c.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance: stopping Kafka:", err)
+		code = 1
+	}
+	if path := os.Getenv("PLOG_FIDELITY"); path != "" {
+		if err := os.WriteFile(path, []byte(results.fidelity()), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "conformance:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// runCase runs one scenario on the broker through kafkarun and fails the
+// test on an error or a difference without a reason, writing the scenario
+// out as a .plog file named in the failure. A failure that is one of the
+// known kafkarun issues (known.go) is recorded, with its issue, and does
+// not fail the test.
+func runCase(t *testing.T, kind, name, script string) {
+	t.Helper()
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := kafkarun.Run(ctx, script, kafkarun.Options{Brokers: brokers, WaitTimeout: 30 * time.Second})
+	var rows, bad []kafkarun.Row
+	if err == nil {
+		rows, bad = res.Comparison.Rows, res.Comparison.Unexpected()
+	}
+	if err == nil && len(bad) == 0 {
+		results.add(kind, name, rows, "")
+		return
+	}
+	if issue := knownIssue(script, err, bad); issue != "" {
+		path := writeScenario(t, name, script)
+		t.Logf("%s: known kafkarun issue, not a failure: %s (scenario: %s)", name, issue, path)
+		results.add(kind, name, rows, "known kafkarun issue: "+issue)
+		return
+	}
+	path := writeScenario(t, name, script)
+	if err != nil {
+		results.add(kind, name, nil, "error: "+err.Error())
+		t.Errorf("%s: kafkarun: %v\nscenario written to %s", name, err, path)
+		return
+	}
+	results.add(kind, name, rows, fmt.Sprintf("%d differences without a reason", len(bad)))
+	var b strings.Builder
+	for _, row := range bad {
+		fmt.Fprintf(&b, "  %s: playground %s, cluster %s\n", row.What, row.Playground, row.Cluster)
+	}
+	t.Errorf("%s: %d differences without a reason:\n%sscenario written to %s\ncomparison:\n%s",
+		name, len(bad), b.String(), path, res.Comparison.Text())
+}
+
+// writeScenario writes a failing case's script into the artifact folder,
+// $PLOG_CONFORMANCE_OUT or plog-conformance in the temporary folder, and
+// returns its path.
+func writeScenario(t *testing.T, name, script string) string {
+	dir := os.Getenv("PLOG_CONFORMANCE_OUT")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "plog-conformance")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Logf("cannot write the scenario: %v", err)
+		return "(not written)"
+	}
+	path := filepath.Join(dir, strings.NewReplacer("/", "-", " ", "-").Replace(name)+".plog")
+	if err := os.WriteFile(path, []byte("# conformance case "+name+": replay with plogsim kafka\n"+script), 0o644); err != nil {
+		t.Logf("cannot write the scenario: %v", err)
+		return "(not written)"
+	}
+	return path
+}
+
+func TestConformanceLessons(t *testing.T) {
+	for _, l := range lesson.All() {
+		t.Run(l.Name+"/start", func(t *testing.T) { runCase(t, "lesson", "lesson-"+l.Name+"-start", l.Script) })
+		t.Run(l.Name+"/solution", func(t *testing.T) {
+			runCase(t, "lesson", "lesson-"+l.Name+"-solution", l.Script+"\n"+l.Solution)
+		})
+	}
+}
+
+func TestConformanceGolden(t *testing.T) {
+	files, err := filepath.Glob("../core/scenario/testdata/golden/*.plog")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden scenarios found (%v)", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "golden-" + strings.TrimSuffix(filepath.Base(f), ".plog")
+		t.Run(filepath.Base(f), func(t *testing.T) { runCase(t, "golden", name, string(b)) })
+	}
+}
+
+func TestConformanceRandom(t *testing.T) {
+	n := ciRandom
+	if v := os.Getenv("PLOG_CONFORMANCE_RANDOM"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n < 1 {
+			t.Fatalf("PLOG_CONFORMANCE_RANDOM=%q: want a number of scenarios", v)
+		}
+	}
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		name := fmt.Sprintf("random-%d", seed)
+		t.Run(name, func(t *testing.T) { runCase(t, "random", name, Generate(seed, randomSteps)) })
+	}
+}
+
+// results collects every case's rows for FIDELITY.md.
+var results = &collector{}
+
+type collector struct {
+	mu    sync.Mutex
+	cases []caseResult
+	// oracle holds a line per strategy from TestAssignorsAgainstKafkaClients.
+	oracle []string
+}
+
+func (c *collector) addOracle(line string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.oracle = append(c.oracle, line)
+}
+
+type caseResult struct {
+	kind, name string
+	rows       []kafkarun.Row
+	problem    string // an error, or why the case was left out
+}
+
+func (c *collector) add(kind, name string, rows []kafkarun.Row, problem string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cases = append(c.cases, caseResult{kind, name, rows, problem})
+}
+
+// behaviour names what a comparison row checks, from its What.
+func behaviour(what string) string {
+	for _, b := range []string{"total lag", "log start", "high watermark", "records", "partitions",
+		"state", "strategy", "generation", "members", "owns", "committed", "lag"} {
+		if strings.HasSuffix(what, " "+b) {
+			return b
+		}
+	}
+	if strings.HasPrefix(what, "topic ") {
+		return "topic exists"
+	}
+	return what
+}
+
+// behaviourText says in words what each behaviour is.
+var behaviourText = map[string]string{
+	"topic exists":   "the scenario's topics exist",
+	"partitions":     "each topic's partition count (topic, partitions)",
+	"log start":      "each partition's log start offset (truncate, retention)",
+	"high watermark": "each partition's high watermark",
+	"records":        "each partition's records: offset, key, value (murmur2 partitioner, round-robin, explicit partitions, tombstones)",
+	"state":          "each group's state (Stable, Empty, ...)",
+	"strategy":       "each group's assignment strategy",
+	"generation":     "each group's generation",
+	"members":        "each group's members",
+	"owns":           "which partitions each member owns (range, roundrobin, sticky, cooperative-sticky)",
+	"committed":      "each group's committed offsets (commit, commit offset=, reset)",
+	"lag":            "each group's lag per partition",
+	"total lag":      "each group's total lag",
+}
+
+func (c *collector) fidelity() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sort.Slice(c.cases, func(i, j int) bool {
+		if c.cases[i].kind != c.cases[j].kind {
+			return c.cases[i].kind < c.cases[j].kind
+		}
+		return c.cases[i].name < c.cases[j].name
+	})
+	type tally struct{ same, expected, unexpected, knownIssue int }
+	byBehaviour := map[string]*tally{}
+	reasons := map[kafkarun.Reason]int{}
+	kinds := map[string]int{}
+	var problems []string
+	known := map[string][]string{} // issue → cases
+	for _, cr := range c.cases {
+		kinds[cr.kind]++
+		if issue, ok := strings.CutPrefix(cr.problem, "known kafkarun issue: "); ok {
+			known[issue] = append(known[issue], cr.name)
+		} else if cr.problem != "" {
+			problems = append(problems, cr.name+": "+cr.problem)
+		}
+		for _, row := range cr.rows {
+			b := behaviour(row.What)
+			if byBehaviour[b] == nil {
+				byBehaviour[b] = &tally{}
+			}
+			switch {
+			case row.Match:
+				byBehaviour[b].same++
+			case row.Reason != "":
+				byBehaviour[b].expected++
+				reasons[row.Reason]++
+			case strings.HasPrefix(cr.problem, "known kafkarun issue: "):
+				byBehaviour[b].knownIssue++
+			default:
+				byBehaviour[b].unexpected++
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Fidelity: plog against Apache Kafka %s\n\n", kafkabroker.Version)
+	fmt.Fprintf(&b, "Written by `make conformance` (conformance/conformance_test.go) on %s: every case ran through\n", time.Now().UTC().Format("2006-01-02"))
+	b.WriteString("`plogsim kafka`'s runner (kafkarun) against Apache Kafka's own broker from Maven Central\n")
+	b.WriteString("(`org.apache.kafka:kafka_2.13`, internal/kafkabroker): one KRaft node, broker and controller,\n")
+	b.WriteString("with Kafka's default configs but for those internal/kafkabroker/broker.go names.\n\n")
+	fmt.Fprintf(&b, "Cases: %d lesson scenarios (every lesson's start and solution), %d golden scenarios\n", kinds["lesson"], kinds["golden"])
+	fmt.Fprintf(&b, "(core/scenario/testdata/golden), %d random scenarios (conformance.Generate, seeds 1 to %d, %d commands each).\n\n",
+		kinds["random"], kinds["random"], randomSteps)
+	b.WriteString("## Each behaviour checked\n\n")
+	b.WriteString("| behaviour | rows the same | differ, with a reason | differ, without a reason | without a reason, in a known kafkarun issue's case |\n|---|---|---|---|---|\n")
+	var names []string
+	for name := range byBehaviour {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t := byBehaviour[name]
+		text := behaviourText[name]
+		if text == "" {
+			text = name
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", text, t.same, t.expected, t.unexpected, t.knownIssue)
+	}
+	b.WriteString("\n## Result\n\n")
+	if len(problems) == 0 {
+		fmt.Fprintf(&b, "%d cases ran; none failed but for the known kafkarun issues below.\n", len(c.cases))
+	} else {
+		fmt.Fprintf(&b, "%d cases ran; %d failed (their scenarios are in $PLOG_CONFORMANCE_OUT, by default plog-conformance in the temporary folder):\n\n", len(c.cases), len(problems))
+		for _, p := range problems {
+			fmt.Fprintf(&b, "- %s\n", p)
+		}
+	}
+	if len(known) > 0 {
+		b.WriteString("\n## Known kafkarun issues\n\n")
+		b.WriteString("Cases whose run failed in one of the ways conformance/known_test.go matches; not counted as failures.\n\n")
+		for _, issue := range slices.Sorted(maps.Keys(known)) {
+			fmt.Fprintf(&b, "- %s: %d cases: %s\n", issue, len(known[issue]), strings.Join(known[issue], ", "))
+		}
+	}
+	b.WriteString("\n## Expected differences, by reason\n\n")
+	var rs []string
+	for r := range reasons {
+		rs = append(rs, string(r))
+	}
+	sort.Strings(rs)
+	for _, r := range rs {
+		fmt.Fprintf(&b, "- %d rows: %s\n", reasons[kafkarun.Reason(r)], r)
+	}
+	b.WriteString("\n## Targeted cases\n\n")
+	b.WriteString("What one scenario cannot show on a cluster in seconds, conformance/targeted_test.go checks against the broker\n")
+	b.WriteString("directly, beside the playground running the same steps in virtual time:\n\n")
+	b.WriteString("- TestRetentionDeletesWholeSegmentsLikeKafka: time retention deletes the closed segment, then the active one\n")
+	b.WriteString("  (rolled), on a broker checking every 500 ms (log.retention.check.interval.ms, log.initial.task.delay.ms=0).\n")
+	b.WriteString("- TestReplicationAcksLikeKafkaWithFollowersDown: on three nodes, replication.factor=3 and min.insync.replicas=2,\n")
+	b.WriteString("  acks=all goes on with one follower stopped and fails with NOT_ENOUGH_REPLICAS with two, acks=1 still\n")
+	b.WriteString("  writes, and a follower that comes back rejoins the ISR.\n\n")
+	if len(c.oracle) > 0 {
+		b.WriteString("## The assignors against kafka-clients\n\n")
+		b.WriteString("conformance/assign_oracle_test.go gives random groups (one to three topics, equal and unequal subscriptions,\n")
+		b.WriteString("members leaving and joining with what they owned) to core.Assign and to Kafka's own assignors\n")
+		b.WriteString("(internal/kafkabroker/maven/src/main/java/plog/AssignOracle.java). \"As balanced and as sticky\" means the same\n")
+		b.WriteString("spread of partition counts and as many owned partitions kept: an equally good answer, which Java would\n")
+		b.WriteString("reach only with another iteration order, or not at all.\n\n")
+		for _, line := range c.oracle {
+			fmt.Fprintf(&b, "- %s\n", line)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("## Known differences of the playground\n\n")
+	fmt.Fprintf(&b, "- %s.\n", knownHighWatermarkBelowMinISR)
+	b.WriteString(simplifications)
+	return b.String()
+}

@@ -1,0 +1,246 @@
+// Package conformance checks the playground against Apache Kafka's own
+// broker (internal/kafkabroker): its tests run every lesson's start and
+// solution, the golden scenarios and seeded random scenarios through
+// kafkarun, as `plogsim kafka` does, and require that every difference
+// between the two has its reason.
+//
+// Generate, the random scenario generator, lives outside the tests so that a
+// failing seed can be replayed by hand: `plogsim run` and `plogsim kafka`
+// take the .plog file the test writes for it.
+package conformance
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"plog/core/scenario"
+)
+
+// Commands are the commands Generate uses: every command kafkarun runs on a
+// cluster (kafkarun/runner.go's apply), and compact, which it reports as not
+// run.
+var Commands = []string{"seed", "topic", "produce", "partitions", "truncate", "config",
+	"join", "leave", "crash", "poll", "commit", "reset", "advance", "compact"}
+
+// Generate returns a random scenario for seed: topics, records, consumer
+// groups and what their members do, of about steps commands. Every line is
+// one the playground accepts where it stands: a line it refuses is drawn
+// again. The same seed gives the same scenario.
+func Generate(seed uint64, steps int) string {
+	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x706c6f67)), s: scenario.NewSession()}
+	g.add(fmt.Sprintf("seed %d", seed%1000))
+	g.add(g.topicLine("t0"))
+	if g.rng.IntN(2) == 0 {
+		g.add(g.topicLine("t1"))
+	}
+	for tries := 0; len(g.lines) < steps && tries < 20*steps; tries++ {
+		g.add(g.next())
+	}
+	if len(g.groups) > 0 && g.rng.IntN(2) == 0 {
+		g.windDown(g.groups[0])
+	}
+	// A last advance lets the groups settle on both sides, as a script
+	// that ends mid-rebalance would not.
+	g.add("advance 5s")
+	return strings.Join(g.lines, "\n") + "\n"
+}
+
+type generator struct {
+	rng     *rand.Rand
+	s       *scenario.Session
+	lines   []string
+	topics  []string
+	members map[string][]string // group → live members
+	groups  []string
+}
+
+// add keeps line if the playground accepts it.
+func (g *generator) add(line string) {
+	if line == "" {
+		return
+	}
+	if _, err := g.s.Apply(line); err != nil {
+		return
+	}
+	g.lines = append(g.lines, line)
+	f := strings.Fields(line)
+	switch f[0] {
+	case "topic":
+		g.topics = append(g.topics, f[1])
+	case "join":
+		if g.members == nil {
+			g.members = map[string][]string{}
+		}
+		if _, ok := g.members[f[1]]; !ok {
+			g.groups = append(g.groups, f[1])
+		}
+		g.members[f[1]] = append(g.members[f[1]], f[2])
+	case "leave", "crash":
+		ms := g.members[f[1]]
+		for i, m := range ms {
+			if m == f[2] {
+				g.members[f[1]] = append(ms[:i:i], ms[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+func (g *generator) pick(choices ...string) string { return choices[g.rng.IntN(len(choices))] }
+
+func (g *generator) topicLine(name string) string {
+	line := fmt.Sprintf("topic %s partitions=%d", name, 1+g.rng.IntN(4))
+	switch g.rng.IntN(8) {
+	case 0:
+		line += " cleanup.policy=compact"
+	case 1:
+		line += " retention.ms=" + g.pick("1h", "7d")
+	case 2:
+		line += " partitioner=sticky"
+	case 3:
+		line += " segment.records=" + g.pick("5", "20")
+	}
+	return line
+}
+
+func (g *generator) topic() string { return g.topics[g.rng.IntN(len(g.topics))] }
+
+// group returns a group with a live member and that member, or "" when
+// there is none.
+func (g *generator) liveMember() (string, string) {
+	var live []string
+	for _, name := range g.groups {
+		if len(g.members[name]) > 0 {
+			live = append(live, name)
+		}
+	}
+	if len(live) == 0 {
+		return "", ""
+	}
+	group := live[g.rng.IntN(len(live))]
+	ms := g.members[group]
+	return group, ms[g.rng.IntN(len(ms))]
+}
+
+func (g *generator) key() string {
+	return fmt.Sprintf("k%d", g.rng.IntN(6))
+}
+
+// next draws one command, weighted towards producing and reading.
+func (g *generator) next() string {
+	group, member := g.liveMember()
+	switch n := g.rng.IntN(100); {
+	case n < 25:
+		return g.produce()
+	case n < 37:
+		return g.join()
+	case n < 52 && group != "":
+		if g.rng.IntN(2) == 0 {
+			return fmt.Sprintf("poll %s %s max=%d", group, member, 1+g.rng.IntN(8))
+		}
+		return fmt.Sprintf("poll %s %s", group, member)
+	case n < 62 && group != "":
+		return fmt.Sprintf("commit %s %s", group, member)
+	case n < 70:
+		return "advance " + g.pick("1s", "3s", "5s", "10s")
+	case n < 73 && group != "":
+		return fmt.Sprintf("leave %s %s", group, member)
+	case n < 75 && group != "":
+		return fmt.Sprintf("crash %s %s", group, member)
+	case n < 80 && g.emptyGroup() != "":
+		return g.reset(g.emptyGroup())
+	case n < 81 && len(g.groups) > 0:
+		return fmt.Sprintf("commit %s %s/%d offset=%d", g.groups[g.rng.IntN(len(g.groups))], g.topic(), g.rng.IntN(2), g.rng.IntN(4))
+	case n < 83:
+		return fmt.Sprintf("truncate %s/%d before=%d", g.topic(), g.rng.IntN(2), 1+g.rng.IntN(3))
+	case n < 85:
+		return fmt.Sprintf("partitions %s count=%d", g.topic(), 2+g.rng.IntN(4))
+	case n < 88:
+		return fmt.Sprintf("config topic %s retention.ms=%s", g.topic(), g.pick("1h", "1d", "7d"))
+	case n < 91:
+		name := fmt.Sprintf("g%d", g.rng.IntN(2))
+		return fmt.Sprintf("config group %s %s", name, g.pick("auto.offset.reset=latest", "auto.offset.reset=earliest", "session.timeout.ms=10s"))
+	case n < 92:
+		return "compact " + g.topic()
+	case n < 94 && len(g.topics) < 3:
+		return g.topicLine(fmt.Sprintf("t%d", len(g.topics)))
+	}
+	return g.produce()
+}
+
+func (g *generator) produce() string {
+	line := "produce " + g.topic()
+	switch g.rng.IntN(6) {
+	case 0, 1, 2:
+		line += " key=" + g.key()
+	case 3:
+		line += fmt.Sprintf(" partition=%d", g.rng.IntN(2))
+	}
+	if g.rng.IntN(10) == 0 && strings.Contains(line, "key=") {
+		line += " tombstone"
+	} else {
+		line += " value=" + g.pick("a", "b", "c")
+	}
+	if g.rng.IntN(2) == 0 {
+		line += fmt.Sprintf(" count=%d", 1+g.rng.IntN(5))
+	}
+	return line
+}
+
+func (g *generator) join() string {
+	group := fmt.Sprintf("g%d", g.rng.IntN(2))
+	member := fmt.Sprintf("m%d", g.rng.IntN(4))
+	topics := g.topic()
+	if len(g.topics) > 1 && g.rng.IntN(3) == 0 {
+		topics = strings.Join(g.topics[:2], ",")
+	}
+	// Every member of a group joins with the strategy the group first
+	// used: the playground refuses a member with another.
+	strategy := scenario.Strategies[int(g.rng.IntN(4)+len(group))%4]
+	if v, err := g.s.Log().Group(group); err == nil && v.Strategy != "" {
+		strategy = string(v.Strategy)
+	}
+	line := fmt.Sprintf("join %s %s topics=%s strategy=%s", group, member, topics, strategy)
+	if g.rng.IntN(8) == 0 {
+		line += " instance=host-" + member
+	}
+	return line
+}
+
+// windDown stops every member of a group, lets a crashed one's session
+// run out, resets the group's offsets as an admin would, and has a member
+// come back and read from where the reset put it.
+func (g *generator) windDown(group string) {
+	members := slices.Clone(g.members[group])
+	for _, m := range members {
+		g.add(fmt.Sprintf("leave %s %s", group, m))
+	}
+	g.add("advance 1m")
+	g.add(g.reset(group))
+	if len(members) > 0 {
+		g.add(fmt.Sprintf("join %s %s topics=%s", group, members[0], g.topics[0]))
+		g.add("advance 5s")
+		g.add(fmt.Sprintf("poll %s %s", group, members[0]))
+	}
+}
+
+// emptyGroup returns a group with no live member, which Kafka lets an
+// admin reset, or "".
+func (g *generator) emptyGroup() string {
+	for _, name := range g.groups {
+		if len(g.members[name]) == 0 {
+			return name
+		}
+	}
+	return ""
+}
+
+func (g *generator) reset(group string) string {
+	line := "reset " + group + " " + g.pick("to-earliest", "to-latest", fmt.Sprintf("to-offset=%d", g.rng.IntN(4)))
+	if g.rng.IntN(2) == 0 {
+		line += " topic=" + g.topic()
+	}
+	return line
+}
