@@ -16,17 +16,12 @@ import (
 // In the CI sample (seeds 1 to ciRandom, every lesson, the golden
 // scenarios) they excuse, at Kafka 4.4.0:
 //
-//   - issueResubscribe: lesson-repartition-solution, random-8
 //   - issueStaticMember: random-11
 //   - issueConfigOnlyGroup: random-1, random-3, random-6, random-10
 //   - issueStickyTruncate: none (random-228 in `make conformance`)
 //
 // FIDELITY.md lists every case excused in a `make conformance` run.
 const (
-	// Not among issue 16's items 1 to 5.
-	issueResubscribe = "a join of a member already in its group (a change of subscription) opens a second " +
-		"client with the same client id beside the first, which stays; the group never settles as " +
-		"kafkarun expects (kafkarun/groups.go, join)"
 	// Issue 16, item 5.
 	issueStaticMember = "a static member that left stays in the group until its session times out on the " +
 		"wall clock, and the run gives up waiting for the group to settle (issue 16, item 5)"
@@ -51,9 +46,6 @@ func knownIssue(script string, err error, bad []kafkarun.Row) string {
 	if err != nil {
 		if !strings.Contains(err.Error(), "to settle") && !strings.Contains(err.Error(), "UNKNOWN_MEMBER_ID") {
 			return ""
-		}
-		if rejoinsLiveMember(cmds) {
-			return issueResubscribe
 		}
 		if staticLeaves(cmds) {
 			return issueStaticMember
@@ -92,25 +84,6 @@ func truncatesSticky(cmds []scenario.Command, err error) bool {
 		topic, _, _ := strings.Cut(c.Positional(0), "/")
 		if c.Name == "truncate" && sticky[topic] && strings.HasPrefix(err.Error(), "line "+strconv.Itoa(c.Line)+":") {
 			return true
-		}
-	}
-	return false
-}
-
-// rejoinsLiveMember says a script joins a member that is already in its
-// group.
-func rejoinsLiveMember(cmds []scenario.Command) bool {
-	live := map[string]bool{}
-	for _, c := range cmds {
-		key := c.Positional(0) + " " + c.Positional(1)
-		switch c.Name {
-		case "join":
-			if live[key] {
-				return true
-			}
-			live[key] = true
-		case "leave", "crash":
-			delete(live, key)
 		}
 	}
 	return false

@@ -169,6 +169,10 @@ func (r *runner) isStatic(group, name string) bool {
 
 func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 	topics := strings.Split(mustArg(c, "topics"), ",")
+	if m := g.members[name]; m != nil {
+		r.resubscribe(m, topics)
+		return nil
+	}
 	cfg := r.groupConfig(g.name)
 	strategy := core.StrategyRange
 	if v, err := r.session.Log().Group(g.name); err == nil && v.Strategy != "" {
@@ -221,6 +225,38 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 	m.client = client
 	g.members[name] = m
 	return nil
+}
+
+// resubscribe changes the subscription of a member that is already in its
+// group, as the playground's join does (core.PartitionedLog.Join): the same
+// consumer subscribes to other topics, keeps its member id, and the group
+// rebalances. It is what the Java consumer does when subscribe() is called
+// again (Kafka 4.x KafkaConsumer.subscribe, ConsumerCoordinator rejoining on
+// a changed subscription); franz-go adds and purges the topics in the live
+// client, which then rejoins the group.
+func (r *runner) resubscribe(m *member, topics []string) {
+	var added, dropped []string
+	for _, t := range topics {
+		if !slices.Contains(m.topics, t) {
+			added = append(added, t)
+		}
+	}
+	for _, t := range m.topics {
+		if !slices.Contains(topics, t) {
+			dropped = append(dropped, t)
+		}
+	}
+	m.client.AddConsumeTopics(r.prefixed(added)...)
+	m.client.PurgeTopicsFromConsuming(r.prefixed(dropped)...)
+	m.mu.Lock()
+	m.topics = topics
+	for t := range m.assigned {
+		if slices.Contains(dropped, t.topic) {
+			delete(m.assigned, t)
+			delete(m.positions, t)
+		}
+	}
+	m.mu.Unlock()
 }
 
 // change applies an assignment change the client reports. A member loses

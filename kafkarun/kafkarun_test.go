@@ -522,3 +522,34 @@ produce orders key=acct-2 value=b acks=1
 		t.Errorf("the cluster holds %d records, want 4", n)
 	}
 }
+
+// A member that joins again with another subscription is the same consumer
+// subscribing anew, as in the repartition lesson: it keeps its place in the
+// group, which settles with it owning the new topic's partitions too.
+func TestJoinAgainChangesTheSubscription(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic accounts partitions=2
+topic accounts-v2 partitions=3
+produce accounts key=alice value=deposit count=2
+produce accounts-v2 key=alice value=withdrawal count=2
+join ledger l1 topics=accounts
+advance 3s
+poll ledger l1
+commit ledger l1
+join ledger l1 topics=accounts,accounts-v2
+advance 3s
+poll ledger l1
+commit ledger l1
+join ledger l1 topics=accounts-v2
+advance 3s
+poll ledger l1
+commit ledger l1
+`)
+	allSame(t, res, nil)
+	for _, g := range res.Cluster.Groups {
+		if len(g.Members) != 1 {
+			t.Errorf("group %s has %d members on the cluster, want the one l1", g.Name, len(g.Members))
+		}
+	}
+}
