@@ -15,8 +15,7 @@ type PartitionsForm struct {
 	Topic      string
 	Partitions int
 
-	count    string
-	countFor string // the topic the count was typed for
+	count string
 }
 
 // partitionsControl names the form's errors; one per topic.
@@ -39,12 +38,6 @@ func (f *PartitionsForm) submit(ctx app.Context, e app.Event) {
 
 // Render draws the box and its button.
 func (f *PartitionsForm) Render() app.UI {
-	if f.countFor != f.Topic {
-		// go-app hands a list's components to its items by position: when
-		// a topic sorted before this one appears, this form shows another
-		// topic, which must not be sent the count typed for this one.
-		f.count, f.countFor = "", f.Topic
-	}
 	id := "partitions-" + f.Topic
 	return app.Form().Class("partitions-form").DataSet("command", "partitions").OnSubmit(f.submit).Body(
 		field(id, "Partitions (new total)",

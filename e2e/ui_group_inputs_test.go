@@ -52,24 +52,3 @@ advance 3s
 	}
 	b.noErrors(t)
 }
-
-// A count typed into one topic's Add partitions box stays with that topic:
-// a topic sorted before it appearing never hands the count to another one.
-func TestTypedPartitionCountStaysWithItsTopic(t *testing.T) {
-	b := openPlayground(t, "topic orders partitions=2\n")
-	b.fill(t, "#partitions-orders", "6")
-	b.createTopic(t, "audit", 1)
-	value := func(selector string) string {
-		return eval[string](t, b, fmt.Sprintf(`document.querySelector(%s).value`, js(selector)))
-	}
-	if got := value("#partitions-audit"); got != "" {
-		t.Errorf("audit's Add partitions box shows %q, typed for orders", got)
-	}
-	steps := b.steps(t)
-	b.click(t, "#partitions-go-audit")
-	b.waitFor(t, fmt.Sprintf(`document.querySelector(".timeline").dataset.length !== %s`, js(steps)))
-	if got := b.text(t, ".timeline .script-line[data-step="+js(b.steps(t))+"]"); got != "partitions audit count=2" {
-		t.Errorf("audit's Add partitions wrote %q, want partitions audit count=2", got)
-	}
-	b.noErrors(t)
-}
