@@ -3,7 +3,6 @@ package scenario
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	"plog/core"
 )
@@ -213,34 +212,32 @@ func (w *world) apply(c Command, step int) error {
 		return err
 	}
 	switch c.Name {
-	case "seed":
+	case CmdSeed:
 		if step != 0 {
 			return fmt.Errorf("seed must be the first command: it chooses every random draw from the start")
 		}
-		n, _ := strconv.ParseInt(c.Positional(0), 10, 64)
-		*w = *newWorld(n)
-		return nil
-	case "topic":
-		return w.createTopic(c)
-	case "produce":
-		return w.produce(c)
-	case "advance":
-		if err := w.spend(w.replicas() / ReplicasPerAdvanceWork); err != nil {
-			return err
-		}
-		ms, _ := parseDuration(c.Positional(0))
-		return w.advanceWithWorkloads(ms)
-	case "partitions":
-		count := intValue(c, "count")
-		current, err := w.log.Partitions(c.Positional(0))
+		n, err := c.CountAt(0)
 		if err != nil {
 			return err
 		}
-		if w.totalPartitions()-current+count > MaxTotalPartitions {
-			return fmt.Errorf("a scenario may have at most %d partitions over all topics", MaxTotalPartitions)
+		*w = *newWorld(n)
+		return nil
+	case CmdTopic:
+		return w.createTopic(c)
+	case CmdProduce:
+		return w.produce(c)
+	case CmdAdvance:
+		ms, err := c.DurationAt(0)
+		if err != nil {
+			return err
 		}
-		return w.log.AddPartitions(c.Positional(0), count)
-	case "config":
+		if err := w.spend(w.replicas() / ReplicasPerAdvanceWork); err != nil {
+			return err
+		}
+		return w.advanceWithWorkloads(ms)
+	case CmdPartitions:
+		return w.addPartitions(c)
+	case CmdConfig:
 		if c.Positional(0) == "group" {
 			return w.configGroup(c)
 		}
@@ -248,19 +245,25 @@ func (w *world) apply(c Command, step int) error {
 			return err
 		}
 		return w.configTopic(c)
-	case "truncate":
-		topic, partition, _ := parseTopicPartition(c.Positional(0))
-		before, _ := strconv.ParseInt(mustValue(c, "before"), 10, 64)
+	case CmdTruncate:
+		topic, partition, err := c.TopicPartitionAt(0)
+		if err != nil {
+			return err
+		}
+		before, err := c.Count("before")
+		if err != nil {
+			return err
+		}
 		return w.log.Truncate(topic, partition, before)
-	case "compact":
+	case CmdCompact:
 		return w.compact(c.Positional(0))
-	case "producer":
+	case CmdProducer:
 		return w.startProducer(c)
-	case "consumer":
+	case CmdConsumer:
 		return w.startConsumer(c)
-	case "stop":
+	case CmdStop:
 		return w.stop(c)
-	case "brokers", "broker":
+	case CmdBrokers, CmdBroker:
 		if err := w.spend(w.replicas()); err != nil {
 			return err
 		}
@@ -269,10 +272,19 @@ func (w *world) apply(c Command, step int) error {
 	return w.applyGroupCommand(c)
 }
 
-// intValue returns a whole-number argument the grammar has already checked.
-func intValue(c Command, name string) int {
-	n, _ := strconv.Atoi(mustValue(c, name))
-	return n
+func (w *world) addPartitions(c Command) error {
+	count, err := c.Count("count")
+	if err != nil {
+		return err
+	}
+	current, err := w.log.Partitions(c.Positional(0))
+	if err != nil {
+		return err
+	}
+	if int64(w.totalPartitions()-current)+count > MaxTotalPartitions {
+		return fmt.Errorf("a scenario may have at most %d partitions over all topics", MaxTotalPartitions)
+	}
+	return w.log.AddPartitions(c.Positional(0), int(count))
 }
 
 // configs returns the command's config=value arguments.
@@ -291,14 +303,14 @@ func configs(c Command) map[string]string {
 }
 
 func (w *world) createTopic(c Command) error {
-	partitions := 1 // Kafka's num.partitions default
-	if _, ok := c.Value("partitions"); ok {
-		partitions = intValue(c, "partitions")
+	partitions, err := c.CountOr("partitions", 1) // Kafka's num.partitions default
+	if err != nil {
+		return err
 	}
-	if w.totalPartitions()+partitions > MaxTotalPartitions {
+	if int64(w.totalPartitions())+partitions > MaxTotalPartitions {
 		return fmt.Errorf("a scenario may have at most %d partitions over all topics", MaxTotalPartitions)
 	}
-	return w.log.CreateTopic(c.Positional(0), partitions, configs(c))
+	return w.log.CreateTopic(c.Positional(0), int(partitions), configs(c))
 }
 
 // configTopic sets several configs at once, all or none.
@@ -321,9 +333,13 @@ func (w *world) configTopic(c Command) error {
 }
 
 func (w *world) produce(c Command) error {
-	count := int64(1)
-	if _, ok := c.Value("count"); ok {
-		count = int64(intValue(c, "count"))
+	count, err := c.CountOr("count", 1)
+	if err != nil {
+		return err
+	}
+	partition, err := c.CountOr("partition", -1) // -1: the partitioner chooses
+	if err != nil {
+		return err
 	}
 	if w.produced+count > MaxRecords {
 		return fmt.Errorf("this produce would take the scenario to %d records; a scenario may produce at most %d (it has produced %d)", w.produced+count, MaxRecords, w.produced)
@@ -331,13 +347,10 @@ func (w *world) produce(c Command) error {
 	if err := w.spend(count); err != nil {
 		return err
 	}
-	req := core.ProduceRequest{Topic: c.Positional(0), Partition: -1, Tombstone: c.HasFlag("tombstone")}
+	req := core.ProduceRequest{Topic: c.Positional(0), Partition: int(partition), Tombstone: c.HasFlag("tombstone")}
 	req.Key, req.HasKey = c.Value("key")
 	req.Value, _ = c.Value("value")
 	req.Acks, _ = c.Value("acks")
-	if _, ok := c.Value("partition"); ok {
-		req.Partition = intValue(c, "partition")
-	}
 	// Every copy of the record passes the same checks, so if the first is
 	// accepted, so are the others.
 	for range count {
@@ -403,7 +416,10 @@ func (w *world) startProducer(c Command) error {
 }
 
 func (w *world) startConsumer(c Command) error {
-	l := newConsumer(c, w.log.Now())
+	l, err := newConsumer(c, w.log.Now())
+	if err != nil {
+		return err
+	}
 	if w.findLoad(false, l.name) >= 0 {
 		return fmt.Errorf("consumer %s/%s is already running; stop it first", l.group, l.member)
 	}

@@ -3,8 +3,6 @@ package scenario
 import (
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 
 	"plog/core"
 )
@@ -13,67 +11,87 @@ import (
 func (w *world) applyGroupCommand(c Command) error {
 	group, second := c.Positional(0), c.Positional(1)
 	switch c.Name {
-	case "join":
-		opts := core.JoinOptions{Topics: strings.Split(mustValue(c, "topics"), ",")}
+	case CmdJoin:
+		topics, err := c.Names("topics")
+		if err != nil {
+			return err
+		}
+		opts := core.JoinOptions{Topics: topics}
 		opts.Strategy, _ = c.Value("strategy")
 		opts.InstanceID, _ = c.Value("instance")
 		return w.log.Join(group, second, opts)
-	case "leave":
+	case CmdLeave:
 		if err := w.log.Leave(group, second); err != nil {
 			return err
 		}
 		w.stopConsumer(group, second)
 		return nil
-	case "crash":
+	case CmdCrash:
 		if err := w.log.Crash(group, second); err != nil {
 			return err
 		}
 		w.stopConsumer(group, second)
 		return nil
-	case "poll":
-		max := defaultPollMax
-		if _, ok := c.Value("max"); ok {
-			max = intValue(c, "max")
+	case CmdPoll:
+		max, err := c.CountOr("max", defaultPollMax)
+		if err != nil {
+			return err
 		}
-		return w.poll(group, second, max, false)
-	case "commit":
-		if offset, ok := c.Value("offset"); ok {
-			topic, partition, _ := parseTopicPartition(second)
-			n, _ := strconv.ParseInt(offset, 10, 64)
-			return w.log.CommitOffset(group, topic, partition, n)
+		return w.poll(group, second, int(max), false)
+	case CmdCommit:
+		if !c.Has("offset") {
+			return w.log.Commit(group, second)
 		}
-		return w.log.Commit(group, second)
-	case "reset":
-		return w.log.ResetOffsets(group, resetSpec(c))
+		topic, partition, err := c.TopicPartitionAt(1)
+		if err != nil {
+			return err
+		}
+		offset, err := c.Count("offset")
+		if err != nil {
+			return err
+		}
+		return w.log.CommitOffset(group, topic, partition, offset)
+	case CmdReset:
+		spec, err := resetSpec(c)
+		if err != nil {
+			return err
+		}
+		return w.log.ResetOffsets(group, spec)
 	}
 	return &Error{Line: c.Line, Col: c.Col, Msg: "no way to apply " + c.Name}
 }
 
 // resetSpec reads a reset command: reset GROUP to-earliest | to-latest |
 // to-offset=N | to-datetime=T [topic=T[/P]].
-func resetSpec(c Command) core.ResetSpec {
+func resetSpec(c Command) (core.ResetSpec, error) {
 	var spec core.ResetSpec
+	var err error
 	switch {
 	case c.HasFlag("to-earliest"):
 		spec.To = core.ResetToEarliest
 	case c.HasFlag("to-latest"):
 		spec.To = core.ResetToLatest
-	}
-	if v, ok := c.Value("to-offset"); ok {
+	case c.Has("to-offset"):
 		spec.To = core.ResetToOffset
-		spec.Offset, _ = strconv.ParseInt(v, 10, 64)
-	}
-	if v, ok := c.Value("to-datetime"); ok {
+		spec.Offset, err = c.Count("to-offset")
+	case c.Has("to-datetime"):
 		spec.To = core.ResetToDatetime
-		spec.Datetime, _ = parseDuration(v)
+		spec.Datetime, err = c.Duration("to-datetime")
 	}
-	if v, ok := c.Value("topic"); ok {
-		spec.Topic = v
-		if topic, partition, err := parseTopicPartition(v); err == nil {
-			spec.Topic, spec.Partitions = topic, []int{partition}
+	if err != nil {
+		return spec, err
+	}
+	if c.Has("topic") {
+		topic, partition, err := c.TopicOrPartition("topic")
+		if err != nil {
+			return spec, err
+		}
+		spec.Topic = topic
+		if partition >= 0 {
+			spec.Partitions = []int{partition}
 		}
 	}
-	return spec
+	return spec, nil
 }
 
 // poll polls for a member and, when asked, commits what it got. The poll

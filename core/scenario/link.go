@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -147,7 +146,11 @@ func DecodeLink(fragment string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("link script: %w", err)
 	}
-	if n := declaredRecords(cmds); n > MaxRecords {
+	n, err := declaredRecords(cmds)
+	if err != nil {
+		return "", fmt.Errorf("link script: %w", err)
+	}
+	if n > MaxRecords {
 		return "", fmt.Errorf("link script produces %d records; at most %d are allowed", n, MaxRecords)
 	}
 	return script, nil
@@ -175,17 +178,17 @@ func firstInvalidUTF8(data []byte) int {
 }
 
 // declaredRecords sums the records the produce commands of a script ask for.
-func declaredRecords(cmds []Command) int64 {
+func declaredRecords(cmds []Command) (int64, error) {
 	var n int64
 	for _, c := range cmds {
-		if c.Name != "produce" {
+		if c.Name != CmdProduce {
 			continue
 		}
-		count := int64(1)
-		if v, ok := c.Value("count"); ok {
-			count, _ = strconv.ParseInt(v, 10, 64)
+		count, err := c.CountOr("count", 1)
+		if err != nil {
+			return 0, err
 		}
 		n += count
 	}
-	return n
+	return n, nil
 }

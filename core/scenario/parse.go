@@ -47,19 +47,18 @@ type Arg struct {
 	Value string // the value; "" for a flag
 	Flag  bool
 	Col   int // column where the argument starts
+
+	// typed is Value read as the grammar's kind says, filled by the
+	// parser; an Arg built in code has none, and the accessors (Count,
+	// Duration, ...) read its Value.
+	typed value
 }
 
-// Positional returns the i-th positional argument, or "".
+// Positional returns the text of the i-th positional argument (from 0),
+// or "" when there is none.
 func (c Command) Positional(i int) string {
-	for _, a := range c.Args {
-		if a.Name == "" {
-			if i == 0 {
-				return a.Value
-			}
-			i--
-		}
-	}
-	return ""
+	a, _ := c.positionalArg(i)
+	return a.Value
 }
 
 // Value returns the value of the name=value argument called name.
@@ -350,11 +349,11 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 			// (as Format wrote such a line before it quoted the name).
 			if free := len(positional) < len(spec.positional) && len(flags) == 0; free && (!isFlag(spec, t) || !spec.positional[len(positional)].optional) {
 				ps := spec.positional[len(positional)]
-				v, err := canonicalValue(ps, t.value)
+				v, typed, err := readArg(ps, t.value)
 				if err != nil {
 					return c, errf(t.col, "%s: %v", ps.name, err)
 				}
-				positional = append(positional, Arg{Value: v, Col: t.col})
+				positional = append(positional, Arg{Value: v, Col: t.col, typed: typed})
 				continue
 			}
 			if isFlag(spec, t) {
@@ -373,20 +372,20 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 			return c, errf(t.col, "%s= is given twice", t.name)
 		}
 		if as, ok := findSpec(spec.named, t.name); ok {
-			v, err := canonicalValue(as, t.value)
+			v, typed, err := readArg(as, t.value)
 			if err != nil {
 				return c, errf(t.textCol, "%s: %v", t.name, err)
 			}
-			named = append(named, Arg{Name: t.name, Value: v, Col: t.col})
+			named = append(named, Arg{Name: t.name, Value: v, Col: t.col, typed: typed})
 			continue
 		}
 		if spec.configs != nil {
 			if as, ok := findSpec(spec.configs(values(positional)), t.name); ok {
-				v, err := canonicalValue(as, t.value)
+				v, typed, err := readArg(as, t.value)
 				if err != nil {
 					return c, errf(t.textCol, "%s: %v", t.name, err)
 				}
-				configs = append(configs, Arg{Name: t.name, Value: v, Col: t.col})
+				configs = append(configs, Arg{Name: t.name, Value: v, Col: t.col, typed: typed})
 				continue
 			}
 		}

@@ -130,19 +130,19 @@ func pos(name string, k kind) argSpec { return argSpec{name: name, kind: k} }
 
 var commandSpecs = []*commandSpec{
 	{
-		name:       "seed",
+		name:       CmdSeed,
 		usage:      "seed N",
 		positional: []argSpec{pos("number", kindSigned)},
 	},
 	{
-		name:       "topic",
+		name:       CmdTopic,
 		usage:      "topic NAME [partitions=N] [config=value ...]",
 		positional: []argSpec{pos("topic", kindName)},
 		named:      []argSpec{{name: "partitions", kind: kindCount, min: 1, max: MaxPartitions}},
 		configs:    func([]string) []argSpec { return topicConfigs },
 	},
 	{
-		name:       "produce",
+		name:       CmdProduce,
 		usage:      "produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all]",
 		positional: []argSpec{pos("topic", kindName)},
 		flags:      []string{"tombstone"},
@@ -156,19 +156,19 @@ var commandSpecs = []*commandSpec{
 		check: checkProduce,
 	},
 	{
-		name:       "advance",
+		name:       CmdAdvance,
 		usage:      "advance DURATION",
 		positional: []argSpec{pos("duration", kindDuration)},
 		check:      checkAdvance,
 	},
 	{
-		name:       "partitions",
+		name:       CmdPartitions,
 		usage:      "partitions TOPIC count=N",
 		positional: []argSpec{pos("topic", kindName)},
 		named:      []argSpec{{name: "count", kind: kindCount, min: 1, max: MaxPartitions, required: true}},
 	},
 	{
-		name:       "config",
+		name:       CmdConfig,
 		usage:      "config topic NAME config=value ... | config group NAME config=value ...",
 		positional: []argSpec{{name: "topic or group", kind: kindChoice, choices: []string{"topic", "group"}}, pos("name", kindName)},
 		configs: func(p []string) []argSpec {
@@ -180,18 +180,18 @@ var commandSpecs = []*commandSpec{
 		check: checkConfig,
 	},
 	{
-		name:       "truncate",
+		name:       CmdTruncate,
 		usage:      "truncate TOPIC/PARTITION before=OFFSET",
 		positional: []argSpec{pos("topic/partition", kindTopicPartition)},
 		named:      []argSpec{{name: "before", kind: kindCount, min: 0, max: 1 << 62, required: true}},
 	},
 	{
-		name:       "compact",
+		name:       CmdCompact,
 		usage:      "compact TOPIC",
 		positional: []argSpec{pos("topic", kindName)},
 	},
 	{
-		name:       "join",
+		name:       CmdJoin,
 		usage:      "join GROUP MEMBER topics=T1,T2 [strategy=range|roundrobin|sticky|cooperative-sticky] [instance=ID]",
 		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
 		named: []argSpec{
@@ -201,30 +201,30 @@ var commandSpecs = []*commandSpec{
 		},
 	},
 	{
-		name:       "leave",
+		name:       CmdLeave,
 		usage:      "leave GROUP MEMBER",
 		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
 	},
 	{
-		name:       "crash",
+		name:       CmdCrash,
 		usage:      "crash GROUP MEMBER",
 		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
 	},
 	{
-		name:       "poll",
+		name:       CmdPoll,
 		usage:      "poll GROUP MEMBER [max=N]",
 		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
 		named:      []argSpec{{name: "max", kind: kindCount, min: 1, max: MaxPollRecords}},
 	},
 	{
-		name:       "commit",
+		name:       CmdCommit,
 		usage:      "commit GROUP MEMBER | commit GROUP TOPIC/PARTITION offset=N",
 		positional: []argSpec{pos("group", kindName), pos("member or topic/partition", kindMemberOrPartition)},
 		named:      []argSpec{{name: "offset", kind: kindCount, min: 0, max: 1 << 62}},
 		check:      checkCommit,
 	},
 	{
-		name:       "reset",
+		name:       CmdReset,
 		usage:      "reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]",
 		positional: []argSpec{pos("group", kindName)},
 		flags:      []string{"to-earliest", "to-latest"},
@@ -237,7 +237,7 @@ var commandSpecs = []*commandSpec{
 		check: checkReset,
 	},
 	{
-		name:       "producer",
+		name:       CmdProducer,
 		usage:      "producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all]",
 		positional: []argSpec{pos("workload", kindName), pos("topic", kindName)},
 		named: []argSpec{
@@ -251,7 +251,7 @@ var commandSpecs = []*commandSpec{
 		check: checkProducer,
 	},
 	{
-		name:       "consumer",
+		name:       CmdConsumer,
 		usage:      "consumer GROUP MEMBER rate=N/s [max=N] [commit]",
 		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
 		flags:      []string{"commit"},
@@ -261,18 +261,18 @@ var commandSpecs = []*commandSpec{
 		},
 	},
 	{
-		name:       "stop",
+		name:       CmdStop,
 		usage:      "stop PRODUCER | stop GROUP MEMBER",
 		positional: []argSpec{pos("workload", kindName), {name: "member", kind: kindName, optional: true}},
 	},
 	{
-		name:       "brokers",
+		name:       CmdBrokers,
 		usage:      "brokers N [replica.lag.time.max.ms=DURATION]",
 		positional: []argSpec{{name: "count", kind: kindCount, min: 1, max: MaxBrokers}},
 		named:      []argSpec{{name: "replica.lag.time.max.ms", kind: kindMs}},
 	},
 	{
-		name:       "broker",
+		name:       CmdBroker,
 		usage:      "broker crash|restart|isolate|heal ID | broker slow ID pace=N/s",
 		positional: []argSpec{{name: "action", kind: kindChoice, choices: BrokerActions}, {name: "broker", kind: kindCount, min: 1, max: MaxBrokers}},
 		named:      []argSpec{{name: "pace", kind: kindRate}},
@@ -529,8 +529,11 @@ func checkProduce(c *Command) error {
 	return nil
 }
 
+// The checks run inside the parser, on arguments it has just read: they
+// read the typed values it filled.
+
 func checkAdvance(c *Command) error {
-	if d, _ := parseDuration(c.Args[0].Value); d == 0 {
+	if c.Args[0].typed.n == 0 {
 		return errAt(c, c.Args[0], "advance needs a duration above 0")
 	}
 	return nil
@@ -548,7 +551,7 @@ func checkConfig(c *Command) error {
 func checkCommit(c *Command) error {
 	target := c.Args[1]
 	off, hasOffset := c.arg("offset")
-	isPartition := strings.Contains(target.Value, "/")
+	isPartition := target.typed.isPartition
 	switch {
 	case isPartition && !hasOffset:
 		return errAt(c, target, "an explicit commit of %s needs offset=N", target.Value)

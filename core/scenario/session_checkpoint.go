@@ -85,7 +85,7 @@ func (w *world) ownBytes() int64 {
 // compaction reads.
 func (s *Session) stepWork(c Command, producedBefore int64) int64 {
 	work := 1 + max(int64(len(s.events)), s.cur.produced-producedBefore)
-	if c.Name == "compact" {
+	if c.Name == CmdCompact {
 		counts, _ := s.cur.log.PartitionRecordCounts(c.Positional(0))
 		for _, n := range counts {
 			work += int64(n)

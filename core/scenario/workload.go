@@ -124,7 +124,10 @@ func (w *workload) next(n int64) core.ProduceRequest {
 
 // newProducer builds a producer workload from a producer command.
 func newProducer(c Command, seed, now int64) (workload, error) {
-	rate, _ := parseRate(mustValue(c, "rate"))
+	rate, err := c.Rate("rate")
+	if err != nil {
+		return workload{}, err
+	}
 	w := workload{
 		producer: true,
 		name:     c.Positional(0),
@@ -137,17 +140,19 @@ func newProducer(c Command, seed, now int64) (workload, error) {
 	if v, ok := c.Value("keys"); ok {
 		w.keys = v
 	}
-	if v, ok := c.Value("keyspace"); ok {
-		w.keyspace, _ = strconv.Atoi(v)
+	if w.keys == "uniform" || w.keys == "zipf" {
+		keyspace, err := c.Count("keyspace")
+		if err != nil {
+			return w, err
+		}
+		w.keyspace = int(keyspace)
 	}
-	if v, ok := c.Value("value"); ok {
-		w.value, w.hasValue = v, true
-	}
+	w.value, w.hasValue = c.Value("value")
 	w.acks, _ = c.Value("acks")
 	if w.keys == "zipf" {
-		s, err := strconv.ParseFloat(mustValue(c, "exponent"), 64)
+		s, err := c.Decimal("exponent")
 		if err != nil {
-			return w, fmt.Errorf("exponent: %v", err)
+			return w, err
 		}
 		w.zipf = newZipfTable(w.keyspace, s)
 	}
@@ -155,27 +160,25 @@ func newProducer(c Command, seed, now int64) (workload, error) {
 }
 
 // newConsumer builds a consumer workload from a consumer command.
-func newConsumer(c Command, now int64) workload {
-	rate, _ := parseRate(mustValue(c, "rate"))
+func newConsumer(c Command, now int64) (workload, error) {
+	rate, err := c.Rate("rate")
+	if err != nil {
+		return workload{}, err
+	}
+	max, err := c.CountOr("max", defaultPollMax)
+	if err != nil {
+		return workload{}, err
+	}
 	w := workload{
 		group:  c.Positional(0),
 		member: c.Positional(1),
 		rate:   rate,
 		start:  now,
-		max:    defaultPollMax,
+		max:    int(max),
 		commit: c.HasFlag("commit"),
 	}
 	w.name = w.group + " " + w.member
-	if v, ok := c.Value("max"); ok {
-		w.max, _ = strconv.Atoi(v)
-	}
-	return w
-}
-
-// mustValue returns an argument the grammar requires (so it is present).
-func mustValue(c Command, name string) string {
-	v, _ := c.Value(name)
-	return v
+	return w, nil
 }
 
 // advanceWithWorkloads moves the clock by ms, stopping at every time a

@@ -24,9 +24,9 @@ type Workload struct {
 // StopLine is the command that stops the workload.
 func (w Workload) StopLine() string {
 	if w.Producer {
-		return Command{Name: "stop", Args: []Arg{{Value: w.Name}}}.String()
+		return Command{Name: CmdStop, Args: []Arg{{Value: w.Name}}}.String()
 	}
-	return Command{Name: "stop", Args: []Arg{{Value: w.Group}, {Value: w.Member}}}.String()
+	return Command{Name: CmdStop, Args: []Arg{{Value: w.Group}, {Value: w.Member}}}.String()
 }
 
 // Workloads lists the workloads running at the position, in the order they
