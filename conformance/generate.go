@@ -21,8 +21,9 @@ import (
 // Commands are the commands Generate uses: every command kafkarun runs on a
 // cluster (kafkarun/runner.go's apply), and compact, which it reports as not
 // run.
-var Commands = []string{"seed", "topic", "produce", "partitions", "truncate", "config",
-	"join", "leave", "crash", "poll", "commit", "reset", "advance", "compact"}
+var Commands = []string{scenario.CmdSeed, scenario.CmdTopic, scenario.CmdProduce, scenario.CmdPartitions,
+	scenario.CmdTruncate, scenario.CmdConfig, scenario.CmdJoin, scenario.CmdLeave, scenario.CmdCrash,
+	scenario.CmdPoll, scenario.CmdCommit, scenario.CmdReset, scenario.CmdAdvance, scenario.CmdCompact}
 
 // Generate returns a random scenario for seed: topics, records, consumer
 // groups and what their members do, of about steps commands. Every line is
@@ -61,27 +62,31 @@ func (g *generator) add(line string) {
 	if line == "" {
 		return
 	}
-	if _, err := g.s.Apply(line); err != nil {
+	c, ok, err := scenario.ParseLine(line, len(g.lines)+1)
+	if err != nil || !ok {
+		return
+	}
+	if _, err := g.s.ApplyCommand(c); err != nil {
 		return
 	}
 	g.lines = append(g.lines, line)
-	f := strings.Fields(line)
-	switch f[0] {
-	case "topic":
-		g.topics = append(g.topics, f[1])
-	case "join":
+	group, member := c.Positional(0), c.Positional(1)
+	switch c.Name {
+	case scenario.CmdTopic:
+		g.topics = append(g.topics, c.Positional(0))
+	case scenario.CmdJoin:
 		if g.members == nil {
 			g.members = map[string][]string{}
 		}
-		if _, ok := g.members[f[1]]; !ok {
-			g.groups = append(g.groups, f[1])
+		if _, ok := g.members[group]; !ok {
+			g.groups = append(g.groups, group)
 		}
-		g.members[f[1]] = append(g.members[f[1]], f[2])
-	case "leave", "crash":
-		ms := g.members[f[1]]
+		g.members[group] = append(g.members[group], member)
+	case scenario.CmdLeave, scenario.CmdCrash:
+		ms := g.members[group]
 		for i, m := range ms {
-			if m == f[2] {
-				g.members[f[1]] = append(ms[:i:i], ms[i+1:]...)
+			if m == member {
+				g.members[group] = append(ms[:i:i], ms[i+1:]...)
 				break
 			}
 		}

@@ -118,12 +118,16 @@ func (r *runner) unprefix(topic string) string {
 	return strings.TrimPrefix(topic, r.opts.Prefix)
 }
 
+// maxPollRecords is max.poll.records' default in Kafka's Java client, the
+// most records a poll without max= returns.
+const maxPollRecords = 500
+
 func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) error {
 	g, name := r.group(c.Positional(0)), c.Positional(1)
 	switch c.Name {
-	case "join":
+	case scenario.CmdJoin:
 		return r.join(g, name, c)
-	case "leave", "crash":
+	case scenario.CmdLeave, scenario.CmdCrash:
 		m := g.members[name]
 		if m == nil {
 			return fmt.Errorf("group %s has no member %s on the cluster", g.name, name)
@@ -136,19 +140,25 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 			g.goneStatic[name] = m.instance
 		}
 		return within(ctx, func() error { closeClient(ctx, m.client); return nil })
-	case "poll":
-		max := 500 // Kafka's max.poll.records
-		if _, ok := c.Value("max"); ok {
-			max = intArg(c, "max")
+	case scenario.CmdPoll:
+		max, err := c.CountOr("max", maxPollRecords)
+		if err != nil {
+			return err
 		}
-		return r.poll(ctx, g, name, max)
-	case "commit":
-		if offset, ok := c.Value("offset"); ok {
-			topic, partition := topicPartition(name)
-			n, _ := strconv.ParseInt(offset, 10, 64)
-			return r.commitOffset(ctx, g, tp{topic, partition}, n)
+		return r.poll(ctx, g, name, int(max))
+	case scenario.CmdCommit:
+		if !c.Has("offset") {
+			return r.commitMember(ctx, g, name)
 		}
-		return r.commitMember(ctx, g, name)
+		topic, partition, err := c.TopicPartitionAt(1)
+		if err != nil {
+			return err
+		}
+		offset, err := c.Count("offset")
+		if err != nil {
+			return err
+		}
+		return r.commitOffset(ctx, g, tp{topic, partition}, offset)
 	}
 	return r.reset(ctx, g, c)
 }
@@ -168,7 +178,10 @@ func (r *runner) isStatic(group, name string) bool {
 }
 
 func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
-	topics := strings.Split(mustArg(c, "topics"), ",")
+	topics, err := c.Names("topics")
+	if err != nil {
+		return err
+	}
 	if m := g.members[name]; m != nil {
 		r.resubscribe(m, topics)
 		return nil
@@ -597,7 +610,7 @@ func (r *runner) adminCommit(ctx context.Context, g *groupRun, offsets map[tp]in
 // reset moves committed offsets as kafka-consumer-groups --reset-offsets
 // does, on the partitions the playground resets.
 func (r *runner) reset(ctx context.Context, g *groupRun, c scenario.Command) error {
-	if _, ok := c.Value("to-datetime"); ok {
+	if c.Has("to-datetime") {
 		return nil // record times differ from virtual time: markAfter notes it
 	}
 	committed, err := r.committed(ctx, g)
@@ -605,13 +618,16 @@ func (r *runner) reset(ctx context.Context, g *groupRun, c scenario.Command) err
 		return err
 	}
 	var targets []tp
-	if v, ok := c.Value("topic"); ok {
-		if topic, p, found := strings.Cut(v, "/"); found {
-			n, _ := strconv.Atoi(p)
-			targets = []tp{{topic, n}}
+	if c.Has("topic") {
+		topic, partition, err := c.TopicOrPartition("topic")
+		if err != nil {
+			return err
+		}
+		if partition >= 0 {
+			targets = []tp{{topic, partition}}
 		} else {
-			for p := range r.partitions[v] {
-				targets = append(targets, tp{v, p})
+			for p := range r.partitions[topic] {
+				targets = append(targets, tp{topic, p})
 			}
 		}
 	} else {
@@ -627,6 +643,12 @@ func (r *runner) reset(ctx context.Context, g *groupRun, c scenario.Command) err
 	if err != nil {
 		return err
 	}
+	var to int64
+	if !c.HasFlag("to-earliest") && !c.HasFlag("to-latest") {
+		if to, err = c.Count("to-offset"); err != nil {
+			return err
+		}
+	}
 	offsets := map[tp]int64{}
 	for _, t := range targets {
 		switch {
@@ -635,8 +657,7 @@ func (r *runner) reset(ctx context.Context, g *groupRun, c scenario.Command) err
 		case c.HasFlag("to-latest"):
 			offsets[t] = ends[t]
 		default:
-			n, _ := strconv.ParseInt(mustArg(c, "to-offset"), 10, 64)
-			offsets[t] = min(max(n, starts[t]), ends[t])
+			offsets[t] = min(max(to, starts[t]), ends[t])
 		}
 	}
 	return r.adminCommit(ctx, g, offsets)

@@ -111,10 +111,10 @@ func (r *runner) markBefore(c scenario.Command) {
 		return
 	}
 	switch c.Name {
-	case "poll", "commit":
+	case scenario.CmdPoll, scenario.CmdCommit:
 		r.marks.group(v.Name, ReasonRebalanceTiming)
 		r.marks.note(fmt.Sprintf("line %d: %s: the playground's group %s was still rebalancing; advance past its rebalance.ms before it to compare", c.Line, c, v.Name))
-	case "join", "leave", "crash":
+	case scenario.CmdJoin, scenario.CmdLeave, scenario.CmdCrash:
 		if v.Strategy == core.StrategySticky || v.Strategy == core.StrategyCooperativeSticky {
 			r.marks.group(v.Name, ReasonRebalanceTiming)
 		}
@@ -123,7 +123,7 @@ func (r *runner) markBefore(c scenario.Command) {
 
 // markAfter records what a command the playground applied means for the
 // comparison, from the command and the events it caused.
-func (r *runner) markAfter(c scenario.Command, events []core.Event) {
+func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 	for _, e := range events {
 		switch e.Kind {
 		case core.EventSegmentDeleted:
@@ -133,61 +133,71 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) {
 		}
 	}
 	switch c.Name {
-	case "advance":
-		ms, _ := core.ParseDuration(c.Positional(0))
+	case scenario.CmdAdvance:
+		ms, err := c.DurationAt(0)
+		if err != nil {
+			return err
+		}
 		r.marks.advancedMs += ms
-	case "broker":
+	case scenario.CmdBroker:
 		r.marks.brokerFailures = true
 		r.marks.note(fmt.Sprintf("line %d: %s: not run; the cluster's brokers stay up", c.Line, c))
-	case "brokers":
+	case scenario.CmdBrokers:
 		r.marks.note(fmt.Sprintf("line %d: %s: not run; the cluster has the brokers it has", c.Line, c))
-	case "compact":
+	case scenario.CmdCompact:
 		r.marks.note("compact " + c.Positional(0) + ": not run; the broker's cleaner compacts on its own schedule")
-	case "producer":
+	case scenario.CmdProducer:
 		r.marks.topic(c.Positional(1), ReasonWorkload)
 		r.marks.note(fmt.Sprintf("producer %s: not run on the cluster", c.Positional(0)))
-	case "consumer":
+	case scenario.CmdConsumer:
 		r.marks.group(c.Positional(0), ReasonWorkload)
 		r.marks.note(fmt.Sprintf("consumer %s %s: not run on the cluster", c.Positional(0), c.Positional(1)))
-	case "crash":
+	case scenario.CmdCrash:
 		r.marks.group(c.Positional(0), ReasonCrash)
-	case "leave":
+	case scenario.CmdLeave:
 		if r.isStatic(c.Positional(0), c.Positional(1)) {
 			// A static member sends no LeaveGroup: it stays until its
 			// session times out, in virtual time in the playground and
 			// in wall-clock time on the cluster.
 			r.marks.group(c.Positional(0), ReasonRebalanceTiming)
 		}
-	case "produce":
-		_, keyed := c.Value("key")
-		_, explicit := c.Value("partition")
+	case scenario.CmdProduce:
+		keyed, explicit := c.Has("key"), c.Has("partition")
 		if cfg, err := r.session.Log().TopicConfig(c.Positional(0)); err == nil && !keyed && !explicit && cfg.Partitioner == core.PartitionerSticky {
 			r.marks.topic(c.Positional(0), ReasonSticky)
 		}
-	case "reset":
-		if _, ok := c.Value("to-datetime"); ok {
+	case scenario.CmdReset:
+		if c.Has("to-datetime") {
 			r.marks.group(c.Positional(0), ReasonDatetime)
 			r.marks.note("reset " + c.Positional(0) + " to-datetime: not run on the cluster")
 		}
-	case "config":
-		if v, ok := c.Value("auto.commit"); ok && v == "true" && c.Positional(0) == "group" {
+	case scenario.CmdConfig:
+		if c.Positional(0) != "group" || !c.Has("auto.commit") {
+			break
+		}
+		on, err := c.Bool("auto.commit")
+		if err != nil {
+			return err
+		}
+		if on {
 			r.marks.group(c.Positional(1), ReasonAutoCommit)
 		}
-	case "poll":
-		r.markPollOrder(c, events)
+	case scenario.CmdPoll:
+		return r.markPollOrder(c, events)
 	}
+	return nil
 }
 
 // markPollOrder marks a group whose poll stopped at max while the member
 // owned more than one partition: which records it got depends on the order
 // the client reads partitions in.
-func (r *runner) markPollOrder(c scenario.Command, events []core.Event) {
+func (r *runner) markPollOrder(c scenario.Command, events []core.Event) error {
 	group, name := c.Positional(0), c.Positional(1)
-	max := 500
-	if _, ok := c.Value("max"); ok {
-		max = intArg(c, "max")
+	max, err := c.CountOr("max", maxPollRecords)
+	if err != nil {
+		return err
 	}
-	delivered := 0
+	var delivered int64
 	for _, e := range events {
 		if e.Kind == core.EventDelivered {
 			delivered++
@@ -195,11 +205,12 @@ func (r *runner) markPollOrder(c scenario.Command, events []core.Event) {
 	}
 	v, err := r.session.Log().Group(group)
 	if err != nil || delivered < max {
-		return
+		return nil // the poll found no group, or stopped short of max: nothing depends on the order
 	}
 	for _, m := range v.Members {
 		if m.ID == name && len(m.Assignment) > 1 {
 			r.marks.group(group, ReasonPollOrder)
 		}
 	}
+	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -152,7 +151,7 @@ func checkPrefix(prefix string) error {
 // characters) or would read as its own (starting with "__").
 func checkTopicNames(cmds []scenario.Command, prefix string) error {
 	for _, c := range cmds {
-		if c.Name != "topic" {
+		if c.Name != scenario.CmdTopic {
 			continue
 		}
 		name := prefix + c.Positional(0)
@@ -233,7 +232,9 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 			// rather than run on with the two sides apart.
 			return nil, fmt.Errorf("line %d: %s: the playground refused it on replay: %v", c.Line, c, err)
 		}
-		r.markAfter(c, events)
+		if err := r.markAfter(c, events); err != nil {
+			return nil, fmt.Errorf("line %d: %s: %v", c.Line, c, err)
+		}
 		if err := r.step(ctx, fmt.Sprintf("line %d: %s", c.Line, c), func(ctx context.Context) error {
 			return r.apply(ctx, c)
 		}); err != nil {
@@ -440,24 +441,24 @@ func (r *runner) prefixed(names []string) []string {
 // apply runs one command on the cluster.
 func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 	switch c.Name {
-	case "seed", "compact", "producer", "consumer", "stop", "brokers", "broker":
+	case scenario.CmdSeed, scenario.CmdCompact, scenario.CmdProducer, scenario.CmdConsumer, scenario.CmdStop, scenario.CmdBrokers, scenario.CmdBroker:
 		return nil // not run on a cluster: markAfter noted what they change
-	case "advance":
+	case scenario.CmdAdvance:
 		return r.settleStable(ctx)
-	case "topic":
+	case scenario.CmdTopic:
 		return r.createTopic(ctx, c)
-	case "produce":
+	case scenario.CmdProduce:
 		return r.produce(ctx, c)
-	case "partitions":
+	case scenario.CmdPartitions:
 		return r.addPartitions(ctx, c)
-	case "truncate":
+	case scenario.CmdTruncate:
 		return r.truncate(ctx, c)
-	case "config":
+	case scenario.CmdConfig:
 		if c.Positional(0) == "group" {
 			return nil // applied when members join: see groupConfig
 		}
 		return r.alterTopicConfigs(ctx, c)
-	case "join", "leave", "crash", "poll", "commit", "reset":
+	case scenario.CmdJoin, scenario.CmdLeave, scenario.CmdCrash, scenario.CmdPoll, scenario.CmdCommit, scenario.CmdReset:
 		return r.applyGroupCommand(ctx, c)
 	}
 	r.marks.note(fmt.Sprintf("line %d: %s: not run on the cluster", c.Line, c))
@@ -480,24 +481,6 @@ func (r *runner) settleStable(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// intArg returns a whole-number argument the grammar has already checked.
-func intArg(c scenario.Command, name string) int {
-	n, _ := strconv.Atoi(mustArg(c, name))
-	return n
-}
-
-func mustArg(c scenario.Command, name string) string {
-	v, _ := c.Value(name)
-	return v
-}
-
-// topicPartition splits orders/0, which the grammar has already checked.
-func topicPartition(text string) (string, int) {
-	topic, num, _ := strings.Cut(text, "/")
-	n, _ := strconv.Atoi(num)
-	return topic, n
 }
 
 // groupConfig returns a group's configuration in the playground right now.

@@ -73,17 +73,21 @@ func notSentWhy(name string) string {
 
 func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
 	topic := c.Positional(0)
-	partitions := 1
-	if _, ok := c.Value("partitions"); ok {
-		partitions = intArg(c, "partitions")
+	partitions, err := c.CountOr("partitions", 1)
+	if err != nil {
+		return err
 	}
 	configs, err := r.topicConfigs(c, topic)
 	if err != nil {
 		return err
 	}
 	replicas := -1 // the broker's default.replication.factor
-	if _, ok := c.Value("replication.factor"); ok {
-		if replicas, err = r.fitReplicas(ctx, topic, configs, intArg(c, "replication.factor")); err != nil {
+	if c.Has("replication.factor") {
+		want, err := c.Count("replication.factor")
+		if err != nil {
+			return err
+		}
+		if replicas, err = r.fitReplicas(ctx, topic, configs, int(want)); err != nil {
 			return err
 		}
 	}
@@ -104,8 +108,8 @@ func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
 		return fmt.Errorf("creating topic %s: %w", r.opts.Prefix+topic, err)
 	}
 	r.created = append(r.created, topic)
-	r.partitions[topic] = partitions
-	return r.waitForPartitions(ctx, topic, partitions)
+	r.partitions[topic] = int(partitions)
+	return r.waitForPartitions(ctx, topic, int(partitions))
 }
 
 // fitReplicas lowers a replication factor the cluster has too few brokers
@@ -209,13 +213,16 @@ func (p scriptTopicPartitioner) Partition(r *kgo.Record, n int) int {
 
 func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 	topic := c.Positional(0)
-	count := 1
-	if _, ok := c.Value("count"); ok {
-		count = intArg(c, "count")
+	count, err := c.CountOr("count", 1)
+	if err != nil {
+		return err
+	}
+	partition, err := c.CountOr("partition", -1) // -1: no partition= in the script
+	if err != nil {
+		return err
 	}
 	key, hasKey := c.Value("key")
 	value, _ := c.Value("value")
-	_, explicit := c.Value("partition")
 	cfg, err := r.session.Log().TopicConfig(topic)
 	if err != nil {
 		return err
@@ -233,8 +240,8 @@ func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 			rec.Value = []byte(value)
 		}
 		switch {
-		case explicit:
-			rec.Partition, rec.Context = int32(intArg(c, "partition")), placed
+		case partition >= 0:
+			rec.Partition, rec.Context = int32(partition), placed
 		case !hasKey && cfg.Partitioner == core.PartitionerRoundRobin:
 			// The Java client's RoundRobinPartitioner: a counter per
 			// topic, from 0, modulo the partition count.
@@ -250,7 +257,12 @@ func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 }
 
 func (r *runner) addPartitions(ctx context.Context, c scenario.Command) error {
-	topic, count := c.Positional(0), intArg(c, "count")
+	topic := c.Positional(0)
+	n, err := c.Count("count")
+	if err != nil {
+		return err
+	}
+	count := int(n)
 	resp, err := r.admin.UpdatePartitions(ctx, count, r.opts.Prefix+topic)
 	if err == nil {
 		err = resp.Error()
@@ -286,8 +298,14 @@ func (r *runner) addPartitions(ctx context.Context, c scenario.Command) error {
 }
 
 func (r *runner) truncate(ctx context.Context, c scenario.Command) error {
-	topic, partition := topicPartition(c.Positional(0))
-	before, _ := strconv.ParseInt(mustArg(c, "before"), 10, 64)
+	topic, partition, err := c.TopicPartitionAt(0)
+	if err != nil {
+		return err
+	}
+	before, err := c.Count("before")
+	if err != nil {
+		return err
+	}
 	var os kadm.Offsets
 	os.AddOffset(r.opts.Prefix+topic, int32(partition), before, -1)
 	resp, err := r.admin.DeleteRecords(ctx, os)

@@ -159,7 +159,7 @@ func (l Lesson) Attempt(script string) (*scenario.Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lesson %s: starting scenario: %w", l.Name, err)
 	}
-	if len(cmds) > 0 && cmds[0].Name == "seed" {
+	if len(cmds) > 0 && cmds[0].Name == scenario.CmdSeed {
 		for i, c := range start {
 			if i >= len(cmds) {
 				return nil, &scenario.Error{Line: cmds[len(cmds)-1].Line, Col: 1,
