@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"plog/core/scenario"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -298,7 +300,7 @@ func (p *Playground) enterWorkspace(fragment string) {
 func scenarioTitle(lines []string) string {
 	var topics []string
 	for _, l := range lines {
-		if name, ok := strings.CutPrefix(l, "topic "); ok {
+		if name, ok := strings.CutPrefix(l, scenario.CmdTopic+" "); ok {
 			name, _, _ = strings.Cut(name, " ")
 			topics = append(topics, name)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -41,9 +42,9 @@ func (f *BrokersForm) BrokersLine() (string, string) {
 		n = strconv.Itoa(f.Brokers)
 	}
 	if lag := strings.TrimSpace(f.lagMax); lag != "" {
-		return line("brokers", positional(n), named("replica.lag.time.max.ms", lag)), ""
+		return line(scenario.CmdBrokers, positional(n), named("replica.lag.time.max.ms", lag)), ""
 	}
-	return line("brokers", positional(n)), ""
+	return line(scenario.CmdBrokers, positional(n)), ""
 }
 
 // SlowLine writes the broker slow command.
@@ -55,7 +56,7 @@ func (f *BrokersForm) SlowLine() (string, string) {
 	if pace == "" {
 		return "", "How fast may its followers copy? Write a pace such as 1/s."
 	}
-	return line("broker", positional("slow"), positional(id), named("pace", pace)), ""
+	return line(scenario.CmdBroker, positional("slow"), positional(id), named("pace", pace)), ""
 }
 
 // Render draws both forms.
@@ -66,7 +67,7 @@ func (f *BrokersForm) Render() app.UI {
 	}
 	return app.Section().Class("panel", "cluster").Aria("label", "the cluster").Body(
 		app.H2().Body(app.Text("Cluster "), &Help{Topic: "broker"}),
-		app.Form().ID("brokers-form").DataSet("command", "brokers").OnSubmit(submitLine(brokersControl, f.BrokersLine)).Body(
+		app.Form().ID("brokers-form").DataSet("command", scenario.CmdBrokers).OnSubmit(submitLine(brokersControl, f.BrokersLine)).Body(
 			app.Div().Class("row").Body(
 				field("brokers-count", "Brokers", numberInput("brokers-count", &f.count, &f.Compo).Placeholder(strconv.Itoa(f.Brokers))),
 				field("brokers-lag", "replica.lag.time.max.ms", textInput("brokers-lag", &f.lagMax, &f.Compo,
@@ -76,7 +77,7 @@ func (f *BrokersForm) Render() app.UI {
 			app.Button().Type("submit").ID("brokers-set").Text("Set brokers"),
 			&ControlError{Control: brokersControl},
 		),
-		app.Form().ID("broker-slow-form").DataSet("command", "broker").OnSubmit(submitLine(brokerSlowControl, f.SlowLine)).Body(
+		app.Form().ID("broker-slow-form").DataSet("command", scenario.CmdBroker).OnSubmit(submitLine(brokerSlowControl, f.SlowLine)).Body(
 			app.Div().Class("row").Body(
 				field("broker-slow-id", "Slow broker", app.Select().ID("broker-slow-id").Name("broker-slow-id").OnChange(f.ValueTo(&f.slowID)).Body(
 					app.Range(ids).Slice(func(i int) app.UI {

@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 
+	"plog/core/scenario"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -40,7 +42,7 @@ func (c *CleanupControls) TruncateLine() (string, string) {
 	if before == "" {
 		return "", "Truncate before which offset? Records below it go."
 	}
-	return line("truncate", positional(t.Name+"/"+part), named("before", before)), ""
+	return line(scenario.CmdTruncate, positional(t.Name+"/"+part), named("before", before)), ""
 }
 
 // CompactLine writes the compact command.
@@ -49,7 +51,7 @@ func (c *CleanupControls) CompactLine() (string, string) {
 	if !ok {
 		return "", "There is no topic to compact yet."
 	}
-	return line("compact", positional(t.Name)), ""
+	return line(scenario.CmdCompact, positional(t.Name)), ""
 }
 
 // Render draws both forms.
@@ -57,7 +59,7 @@ func (c *CleanupControls) Render() app.UI {
 	t, _ := chosenTopic(c.truncTopic, c.Topics)
 	return app.Section().Class("panel", "cleanup").Aria("label", "remove records").Body(
 		app.H2().Text("Truncate and compact"),
-		app.Form().DataSet("command", "truncate").OnSubmit(submitLine(truncateControl, c.TruncateLine)).Body(
+		app.Form().DataSet("command", scenario.CmdTruncate).OnSubmit(submitLine(truncateControl, c.TruncateLine)).Body(
 			app.Div().Class("row").Body(
 				field("truncate-topic", "Topic", topicSelect("truncate-topic", c.Topics, &c.truncTopic, &c.Compo)),
 				field("truncate-partition", "Partition", app.Select().ID("truncate-partition").OnChange(c.ValueTo(&c.truncPartition)).Body(
@@ -68,7 +70,7 @@ func (c *CleanupControls) Render() app.UI {
 			app.Button().Type("submit").ID("truncate-go").Text("Truncate"),
 			&ControlError{Control: truncateControl},
 		),
-		app.Form().DataSet("command", "compact").OnSubmit(submitLine(compactControl, c.CompactLine)).Body(
+		app.Form().DataSet("command", scenario.CmdCompact).OnSubmit(submitLine(compactControl, c.CompactLine)).Body(
 			app.Div().Class("row").Body(
 				field("compact-topic", "Topic", topicSelect("compact-topic", c.Topics, &c.compactTopic, &c.Compo)),
 				app.Button().Type("submit").ID("compact-go").Text("Compact now"),

@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 
+	"plog/core/scenario"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -31,7 +33,7 @@ func (f *GroupCommitForm) commitLine() (string, string) {
 	case offset == "":
 		return "", "Which offset? The committed offset is the next record to read."
 	}
-	return line("commit", positional(f.Group), positional(tp), named("offset", offset)), ""
+	return line(scenario.CmdCommit, positional(f.Group), positional(tp), named("offset", offset)), ""
 }
 
 func (f *GroupCommitForm) submit(ctx app.Context, e app.Event) {
@@ -51,7 +53,7 @@ func (f *GroupCommitForm) Render() app.UI {
 	return app.Form().
 		Class("group-commit").
 		DataSet("control", control).
-		DataSet("command", "commit").
+		DataSet("command", scenario.CmdCommit).
 		Aria("label", "Commit an offset of "+f.Group).
 		OnSubmit(f.submit).
 		Body(

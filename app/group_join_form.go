@@ -46,7 +46,7 @@ func (f *GroupJoinForm) joinLine() (string, string) {
 			subscription = append(subscription, t)
 		}
 	}
-	line := "join " + word(group) + " " + word(member) + " topics=" + word(strings.Join(subscription, ","))
+	line := scenario.CmdJoin + " " + word(group) + " " + word(member) + " topics=" + word(strings.Join(subscription, ","))
 	if f.strategy != "" {
 		line += " strategy=" + word(f.strategy)
 	}
@@ -78,7 +78,7 @@ func (f *GroupJoinForm) Render() app.UI {
 	return app.Form().
 		Class("join-form").
 		DataSet("control", joinControl).
-		DataSet("command", "join").
+		DataSet("command", scenario.CmdJoin).
 		Aria("label", "Add a member to a group").
 		OnSubmit(f.submit).
 		Body(

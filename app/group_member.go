@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -92,10 +93,10 @@ func (m *GroupMember) Render() app.UI {
 						Aria("label", "Most records "+v.ID+" polls at once").
 						OnInput(m.onMax),
 				),
-				m.button("poll", "Poll", "Poll "+v.ID),
-				m.button("commit", "Commit", "Commit "+v.ID),
-				m.button("leave", "Leave", "Leave "+v.ID),
-				m.button("crash", "Crash", "Crash "+v.ID),
+				m.button(scenario.CmdPoll, "Poll", "Poll "+v.ID),
+				m.button(scenario.CmdCommit, "Commit", "Commit "+v.ID),
+				m.button(scenario.CmdLeave, "Leave", "Leave "+v.ID),
+				m.button(scenario.CmdCrash, "Crash", "Crash "+v.ID),
 			),
 		).Else(
 			app.Div().Class("member-controls").Body(
@@ -130,16 +131,16 @@ func (m *GroupMember) line(action string) (string, string) {
 	v := m.Member
 	member := word(m.Group) + " " + word(v.ID)
 	switch action {
-	case "poll":
+	case scenario.CmdPoll:
 		max, err := strconv.Atoi(strings.TrimSpace(m.maxText()))
 		if err != nil || max < 1 {
 			return "", fmt.Sprintf("max must be a whole number of records, 1 or more, not %q.", m.maxText())
 		}
-		return fmt.Sprintf("poll %s max=%d", member, max), ""
-	case "commit", "leave", "crash":
+		return fmt.Sprintf("%s %s max=%d", scenario.CmdPoll, member, max), ""
+	case scenario.CmdCommit, scenario.CmdLeave, scenario.CmdCrash:
 		return action + " " + member, ""
 	case "come-back":
-		line := "join " + word(m.Group) + " " + word(m.ComeBackID) + " topics=" + word(strings.Join(v.Topics, ","))
+		line := scenario.CmdJoin + " " + word(m.Group) + " " + word(m.ComeBackID) + " topics=" + word(strings.Join(v.Topics, ","))
 		if m.Strategy != "" {
 			line += " strategy=" + word(m.Strategy)
 		}
@@ -201,7 +202,7 @@ func (m *GroupMember) assignmentText() string {
 // join.
 func memberCommand(action string) string {
 	if action == "come-back" {
-		return "join"
+		return scenario.CmdJoin
 	}
 	return action
 }

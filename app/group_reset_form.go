@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -47,7 +48,7 @@ func (f *GroupResetForm) Render() app.UI {
 	return app.Form().
 		Class("group-reset").
 		DataSet("control", control).
-		DataSet("command", "reset").
+		DataSet("command", scenario.CmdReset).
 		Aria("label", "Reset the offsets of "+f.Group).
 		OnSubmit(f.submit).
 		Body(
@@ -93,7 +94,7 @@ func (f *GroupResetForm) submit(ctx app.Context, e app.Event) {
 func (f *GroupResetForm) resetLine() (string, string) {
 	mode := f.modeOrDefault()
 	value := strings.TrimSpace(f.value)
-	line := "reset " + word(f.Group) + " "
+	line := scenario.CmdReset + " " + word(f.Group) + " "
 	switch mode {
 	case core.ResetToEarliest, core.ResetToLatest:
 		line += mode

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"plog/core/scenario"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -27,7 +29,7 @@ func (f *PartitionsForm) Line() (string, string) {
 	if n == "" {
 		n = strconv.Itoa(f.Partitions + 1)
 	}
-	return line("partitions", positional(f.Topic), named("count", n)), ""
+	return line(scenario.CmdPartitions, positional(f.Topic), named("count", n)), ""
 }
 
 func (f *PartitionsForm) submit(ctx app.Context, e app.Event) {
@@ -39,7 +41,7 @@ func (f *PartitionsForm) submit(ctx app.Context, e app.Event) {
 // Render draws the box and its button.
 func (f *PartitionsForm) Render() app.UI {
 	id := "partitions-" + f.Topic
-	return app.Form().Class("partitions-form").DataSet("command", "partitions").OnSubmit(f.submit).Body(
+	return app.Form().Class("partitions-form").DataSet("command", scenario.CmdPartitions).OnSubmit(f.submit).Body(
 		field(id, "Partitions (new total)",
 			numberInput(id, &f.count, &f.Compo).Placeholder(strconv.Itoa(f.Partitions+1))),
 		app.Button().Type("submit").ID("partitions-go-"+f.Topic).Text("Add partitions"),

@@ -340,7 +340,7 @@ func (p *Playground) scheduleTick(ctx app.Context, tick int) {
 			p.playing = false
 			return
 		}
-		line := fmt.Sprintf("advance %ds", p.speed)
+		line := fmt.Sprintf("%s %ds", scenario.CmdAdvance, p.speed)
 		failed := false
 		p.run(ctx, "timeline", func() error {
 			err := p.applyLines(ctx, []string{line})

@@ -77,7 +77,7 @@ func (f *ProduceForm) Line() (string, string) {
 	if f.tombstone {
 		args = append(args, flag("tombstone"))
 	}
-	return line("produce", args...), ""
+	return line(scenario.CmdProduce, args...), ""
 }
 
 // GeneratorLines writes the commands of one quick generator: "sequence"
@@ -95,14 +95,14 @@ func (f *ProduceForm) GeneratorLines(kind string) ([]string, string) {
 		return nil, fmt.Sprintf("How many records? %q is not a whole number.", n)
 	}
 	if kind == "hot" {
-		return []string{line("produce", positional(t.Name), named("key", "hot"), named("count", n))}, ""
+		return []string{line(scenario.CmdProduce, positional(t.Name), named("key", "hot"), named("count", n))}, ""
 	}
 	name := fmt.Sprintf("burst-%d", f.Step+1)
 	args := []scenario.Arg{positional(name), positional(t.Name), named("rate", n+"/s"), named("keys", kind)}
 	if kind == "uniform" {
 		args = append(args, named("keyspace", n))
 	}
-	return []string{line("producer", args...), "advance 1s", line("stop", positional(name))}, ""
+	return []string{line(scenario.CmdProducer, args...), line(scenario.CmdAdvance, positional("1s")), line(scenario.CmdStop, positional(name))}, ""
 }
 
 func (f *ProduceForm) send(ctx app.Context) {
@@ -141,7 +141,7 @@ func (f *ProduceForm) Render() app.UI {
 	t, _ := chosenTopic(f.topic, f.Topics)
 	return app.Section().Class("panel", "produce").Aria("label", "produce records").Body(
 		app.H2().Text("Produce"),
-		app.Form().ID("produce-form").DataSet("command", "produce").OnSubmit(f.submit).Body(
+		app.Form().ID("produce-form").DataSet("command", scenario.CmdProduce).OnSubmit(f.submit).Body(
 			app.Div().Class("row").Body(
 				field("produce-topic", "Topic", topicSelect("produce-topic", f.Topics, &f.topic, &f.Compo)),
 				field("produce-partition", "Partition", app.Select().ID("produce-partition").OnChange(f.ValueTo(&f.partition)).Body(

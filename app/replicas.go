@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -83,14 +84,14 @@ func (v *ReplicaView) broker(b core.BrokerInfo) app.UI {
 		label = "isolated, slowed to " + core.FormatPace(b.PaceRecords, b.PaceMs)
 	}
 	button := func(action, text string) app.UI {
-		line := "broker " + action + " " + id
+		line := scenario.CmdBroker + " " + action + " " + id
 		if action == "slow" {
 			line += " pace=" + defaultSlowPace
 		}
 		// The line is the handler's scope: go-app reuses a button whose
 		// place in the list another action held, and keeps its old handler
 		// unless the scope differs.
-		return app.Button().Type("button").DataSet("broker-action", action).DataSet("command", "broker").
+		return app.Button().Type("button").DataSet("broker-action", action).DataSet("command", scenario.CmdBroker).
 			Title(line).Text(text).
 			OnClick(func(ctx app.Context, e app.Event) { ApplyFrom(ctx, replicaControl, line) }, line)
 	}

@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 
+	"plog/core/scenario"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -70,10 +72,10 @@ func (p *Playground) shortcut(ctx app.Context, key string) bool {
 				Message: "Nobody to poll or commit for: join a member to a group first."})
 			return true
 		}
-		name := map[string]string{"o": "poll", "c": "commit"}[key]
+		name := map[string]string{"o": scenario.CmdPoll, "c": scenario.CmdCommit}[key]
 		ApplyFrom(ctx, shortcutControl, line(name, positional(member.Group), positional(member.Member)))
 	case "s":
-		ApplyFrom(ctx, shortcutControl, "advance 1s")
+		ApplyFrom(ctx, shortcutControl, line(scenario.CmdAdvance, positional("1s")))
 	case "u":
 		ctx.NewActionWithValue(historyAction, historyMove{Control: shortcutControl, Kind: "undo"})
 	case "r":

@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 
+	"plog/core/scenario"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -29,7 +31,7 @@ func AdvanceLine(duration string) (string, string) {
 	if d == "" {
 		return "", "How long? Write a duration such as 500ms, 10s, 5m, 2h or 7d."
 	}
-	return line("advance", positional(d)), ""
+	return line(scenario.CmdAdvance, positional(d)), ""
 }
 
 func (c *TimeControls) advance(duration string) app.EventHandler {
@@ -53,11 +55,11 @@ func (c *TimeControls) Render() app.UI {
 	return app.Section().Class("panel", "time").Aria("label", "virtual time").Body(
 		app.H2().Text("Time"),
 		app.Div().Class("row").Body(
-			app.Button().Type("button").ID("advance-1s").DataSet("command", "advance").OnClick(c.advance("1s")).Title("shortcut: s").Text("+1 s"),
-			app.Button().Type("button").ID("advance-1m").DataSet("command", "advance").OnClick(c.advance("1m")).Text("+1 m"),
-			app.Button().Type("button").ID("advance-1h").DataSet("command", "advance").OnClick(c.advance("1h")).Text("+1 h"),
+			app.Button().Type("button").ID("advance-1s").DataSet("command", scenario.CmdAdvance).OnClick(c.advance("1s")).Title("shortcut: s").Text("+1 s"),
+			app.Button().Type("button").ID("advance-1m").DataSet("command", scenario.CmdAdvance).OnClick(c.advance("1m")).Text("+1 m"),
+			app.Button().Type("button").ID("advance-1h").DataSet("command", scenario.CmdAdvance).OnClick(c.advance("1h")).Text("+1 h"),
 		),
-		app.Form().Class("row").DataSet("command", "advance").OnSubmit(c.advance("")).Body(
+		app.Form().Class("row").DataSet("command", scenario.CmdAdvance).OnSubmit(c.advance("")).Body(
 			field("advance-duration", "Advance by", textInput("advance-duration", &c.duration, &c.Compo)),
 			app.Button().Type("submit").ID("advance-go").Text("Advance"),
 		),

@@ -49,7 +49,7 @@ func (f *TopicForm) Line() (string, string) {
 			args = append(args, named(c.name, v))
 		}
 	}
-	l := line("topic", args...)
+	l := line(scenario.CmdTopic, args...)
 	if more := strings.TrimSpace(f.more); more != "" {
 		l += " " + more
 	}
@@ -58,7 +58,7 @@ func (f *TopicForm) Line() (string, string) {
 
 // Render draws the form.
 func (f *TopicForm) Render() app.UI {
-	return app.Form().Class("panel", "topic-form").DataSet("command", "topic").Aria("label", "create a topic").OnSubmit(submitLine(topicControl, f.Line)).Body(
+	return app.Form().Class("panel", "topic-form").DataSet("command", scenario.CmdTopic).Aria("label", "create a topic").OnSubmit(submitLine(topicControl, f.Line)).Body(
 		app.H2().Text("New topic"),
 		app.Div().Class("row").Body(
 			field("topic-name", "Name", textInput("topic-name", &f.name, &f.Compo, "placeholder", "orders")),

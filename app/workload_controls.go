@@ -85,7 +85,7 @@ func (c *WorkloadControls) ProducerLines() ([]string, string) {
 	if c.acks != "" {
 		args = append(args, named("acks", c.acks))
 	}
-	lines := []string{line("producer", args...)}
+	lines := []string{line(scenario.CmdProducer, args...)}
 	if w, ok := c.running(true, name); ok {
 		lines = append([]string{w.StopLine()}, lines...)
 	}
@@ -112,7 +112,7 @@ func (c *WorkloadControls) ConsumerLines() ([]string, string) {
 	if c.commit {
 		args = append(args, flag("commit"))
 	}
-	lines := []string{line("consumer", args...)}
+	lines := []string{line(scenario.CmdConsumer, args...)}
 	if w, ok := c.running(false, group+" "+member); ok {
 		lines = append([]string{w.StopLine()}, lines...)
 	}
@@ -125,7 +125,7 @@ func (c *WorkloadControls) SeedLine() (string, string) {
 	if n == "" {
 		return "", "Which seed? Write a whole number."
 	}
-	return line("seed", positional(n)), ""
+	return line(scenario.CmdSeed, positional(n)), ""
 }
 
 func (c *WorkloadControls) keysOrDefault() string {
@@ -168,7 +168,7 @@ func (c *WorkloadControls) Render() app.UI {
 						// The line is the handler's scope: go-app reuses a
 						// button whose place in the list another workload
 						// held, and keeps its old handler otherwise.
-						app.Button().Type("button").DataSet("command", "stop").DataSet("action", "stop").
+						app.Button().Type("button").DataSet("command", scenario.CmdStop).DataSet("action", "stop").
 							Aria("label", "Stop "+w.Name).Title(stop).Text("Stop").
 							OnClick(func(ctx app.Context, e app.Event) { ApplyFrom(ctx, stopControl, stop) }, stop),
 					)
@@ -176,7 +176,7 @@ func (c *WorkloadControls) Render() app.UI {
 			),
 		),
 		&ControlError{Control: stopControl},
-		app.Form().ID("producer-form").DataSet("command", "producer").Aria("label", "start a producer").
+		app.Form().ID("producer-form").DataSet("command", scenario.CmdProducer).Aria("label", "start a producer").
 			OnSubmit(submitLines(producerControl, c.ProducerLines)).Body(
 			app.H3().Text("Producer"),
 			app.Div().Class("row").Body(
@@ -203,7 +203,7 @@ func (c *WorkloadControls) Render() app.UI {
 			app.Button().Type("submit").ID("producer-start").Text(startLabel("producer", strings.TrimSpace(c.name), replacesProducer)),
 			&ControlError{Control: producerControl},
 		),
-		app.Form().ID("consumer-form").DataSet("command", "consumer").Aria("label", "start a consumer").
+		app.Form().ID("consumer-form").DataSet("command", scenario.CmdConsumer).Aria("label", "start a consumer").
 			OnSubmit(submitLines(consumerControl, c.ConsumerLines)).Body(
 			app.H3().Text("Consumer"),
 			app.Div().Class("row").Body(
@@ -221,7 +221,7 @@ func (c *WorkloadControls) Render() app.UI {
 			app.Button().Type("submit").ID("consumer-start").Text(startLabel("consumer", consumer, replacesConsumer)),
 			&ControlError{Control: consumerControl},
 		),
-		app.Form().ID("seed-form").DataSet("command", "seed").Aria("label", "set the seed").OnSubmit(submitLine(seedControl, c.SeedLine)).Body(
+		app.Form().ID("seed-form").DataSet("command", scenario.CmdSeed).Aria("label", "set the seed").OnSubmit(submitLine(seedControl, c.SeedLine)).Body(
 			app.Div().Class("row").Body(
 				field("seed-number", "Seed", numberInput("seed-number", &c.seed, &c.Compo)),
 				&Help{Topic: "seed"},
