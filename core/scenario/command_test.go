@@ -33,7 +33,6 @@ func mustParseLine(t *testing.T, line string) Command {
 // The accessors give the values of parsed commands.
 func TestAccessorsOnParsedCommands(t *testing.T) {
 	type got struct {
-		what  string
 		value any
 		err   error
 	}
