@@ -150,11 +150,7 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 		if !c.Has("offset") {
 			return r.commitMember(ctx, g, name)
 		}
-		topic, partition, err := c.TopicPartitionAt(1)
-		if err != nil {
-			return err
-		}
-		offset, err := c.Count("offset")
+		topic, partition, offset, err := c.PartitionOffset(1, "offset")
 		if err != nil {
 			return err
 		}

@@ -298,11 +298,7 @@ func (r *runner) addPartitions(ctx context.Context, c scenario.Command) error {
 }
 
 func (r *runner) truncate(ctx context.Context, c scenario.Command) error {
-	topic, partition, err := c.TopicPartitionAt(0)
-	if err != nil {
-		return err
-	}
-	before, err := c.Count("before")
+	topic, partition, before, err := c.PartitionOffset(0, "before")
 	if err != nil {
 		return err
 	}

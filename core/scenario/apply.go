@@ -246,11 +246,7 @@ func (w *world) apply(c Command, step int) error {
 		}
 		return w.configTopic(c)
 	case CmdTruncate:
-		topic, partition, err := c.TopicPartitionAt(0)
-		if err != nil {
-			return err
-		}
-		before, err := c.Count("before")
+		topic, partition, before, err := c.PartitionOffset(0, "before")
 		if err != nil {
 			return err
 		}

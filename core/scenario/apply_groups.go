@@ -42,11 +42,7 @@ func (w *world) applyGroupCommand(c Command) error {
 		if !c.Has("offset") {
 			return w.log.Commit(group, second)
 		}
-		topic, partition, err := c.TopicPartitionAt(1)
-		if err != nil {
-			return err
-		}
-		offset, err := c.Count("offset")
+		topic, partition, offset, err := c.PartitionOffset(1, "offset")
 		if err != nil {
 			return err
 		}

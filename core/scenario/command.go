@@ -177,6 +177,19 @@ func (c Command) TopicPartitionAt(i int) (string, int, error) {
 	return v.topic, int(v.n), err
 }
 
+// PartitionOffset returns an offset in a partition, as truncate and an
+// explicit commit name it: the topic/partition of the i-th positional and
+// the offset of the name=value argument called name.
+func (c Command) PartitionOffset(i int, name string) (topic string, partition int, offset int64, err error) {
+	if topic, partition, err = c.TopicPartitionAt(i); err != nil {
+		return "", 0, 0, err
+	}
+	if offset, err = c.Count(name); err != nil {
+		return "", 0, 0, err
+	}
+	return topic, partition, offset, nil
+}
+
 // TopicOrPartition returns what the argument called name names: a whole
 // topic (partition -1) or one partition of it.
 func (c Command) TopicOrPartition(name string) (topic string, partition int, err error) {
