@@ -83,11 +83,7 @@ func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
 	}
 	replicas := -1 // the broker's default.replication.factor
 	if c.Has("replication.factor") {
-		want, err := c.Count("replication.factor")
-		if err != nil {
-			return err
-		}
-		if replicas, err = r.fitReplicas(ctx, topic, configs, int(want)); err != nil {
+		if replicas, err = r.fitReplicas(ctx, c, configs); err != nil {
 			return err
 		}
 	}
@@ -116,25 +112,35 @@ func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
 // for (a playground scenario may have three brokers, a learner's machine
 // one), and min.insync.replicas with it, so that the topic can be created
 // and written with acks=all. The comparison is of the log, which does not
-// depend on how many copies it has.
-func (r *runner) fitReplicas(ctx context.Context, topic string, configs map[string]*string, want int) (int, error) {
+// depend on how many copies it has. configs are the topic command's, as
+// they go to the broker.
+func (r *runner) fitReplicas(ctx context.Context, c scenario.Command, configs map[string]*string) (int, error) {
+	topic := c.Positional(0)
+	want, err := c.Count("replication.factor")
+	if err != nil {
+		return 0, err
+	}
 	brokers, err := r.admin.ListBrokers(ctx)
 	if err != nil {
 		return 0, err
 	}
-	have := len(brokers)
+	have := int64(len(brokers))
 	if have == 0 || want <= have {
-		return want, nil
+		return int(want), nil
 	}
 	r.marks.note(fmt.Sprintf("topic %s: replication.factor=%d lowered to %d, the cluster's number of brokers", topic, want, have))
-	if v := configs["min.insync.replicas"]; v != nil {
-		if n, err := strconv.Atoi(*v); err == nil && n > have {
-			lowered := strconv.Itoa(have)
+	if c.Has("min.insync.replicas") {
+		n, err := c.Count("min.insync.replicas")
+		if err != nil {
+			return 0, err
+		}
+		if n > have {
+			lowered := strconv.FormatInt(have, 10)
 			configs["min.insync.replicas"] = &lowered
 			r.marks.note(fmt.Sprintf("topic %s: min.insync.replicas=%d lowered to %d with it", topic, n, have))
 		}
 	}
-	return have, nil
+	return int(have), nil
 }
 
 // waitForPartitions waits until the cluster's metadata shows the topic with
