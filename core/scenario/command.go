@@ -35,20 +35,20 @@ const (
 // durations, partitions and rates as they are instead of reading the text
 // again.
 type value struct {
-	parsed bool // filled by the parser; false for an argument built in code
-
 	// n is the number of a count or signed number, the milliseconds of a
 	// duration or *.ms config, the bytes of a *.bytes config (-1 for
 	// either when off), and the partition of a topic/partition.
-	n int64
-	// topic is the topic of a topic/partition; isPartition says that a
-	// member-or-partition or name-or-partition argument is one.
-	topic       string
+	n       int64
+	topic   string   // the topic of a topic/partition
+	rate    Rate     // a rate
+	names   []string // a name list or word list, in its canonical order
+	decimal float64  // a decimal number
+	boolean bool     // true or false
+
+	// isPartition says that a member-or-partition or name-or-partition
+	// argument names a partition.
 	isPartition bool
-	rate        Rate
-	names       []string // a name list or word list, in its canonical order
-	decimal     float64
-	boolean     bool
+	parsed      bool // filled by the parser; false for an argument built in code
 }
 
 // readValue reads the canonical text of an argument of spec's kind (what
@@ -246,7 +246,7 @@ func (c Command) named(name string, kinds ...kind) (value, error) {
 	if !ok || a.Flag {
 		return value{}, fmt.Errorf("%s needs %s=", c.Name, name)
 	}
-	return c.typed(as, a, name+"=", kinds)
+	return c.typed(as, a, true, kinds)
 }
 
 // positional finds the i-th positional argument, checks that the grammar
@@ -263,22 +263,29 @@ func (c Command) positional(i int, kinds ...kind) (value, error) {
 	if !ok {
 		return value{}, fmt.Errorf("%s needs a %s", c.Name, ps.name)
 	}
-	return c.typed(ps, a, "the "+ps.name, kinds)
+	return c.typed(ps, a, false, kinds)
 }
 
 // typed returns the typed value of a, which the grammar describes as as:
 // the one the parser filled, or, for an argument built in code, its text
-// read the way the parser reads it.
-func (c Command) typed(as argSpec, a Arg, what string, kinds []kind) (value, error) {
+// read the way the parser reads it. named says whether a is a name=value
+// argument, for the errors.
+func (c Command) typed(as argSpec, a Arg, named bool, kinds []kind) (value, error) {
+	what := func() string {
+		if named {
+			return as.name + "="
+		}
+		return "the " + as.name
+	}
 	if !slices.Contains(kinds, as.kind) {
-		return value{}, fmt.Errorf("%s: %s is a %s, not a %s", c.Name, what, kindWords[as.kind], kindWords[kinds[0]])
+		return value{}, fmt.Errorf("%s: %s is a %s, not a %s", c.Name, what(), kindWords[as.kind], kindWords[kinds[0]])
 	}
 	if a.typed.parsed {
 		return a.typed, nil
 	}
 	_, v, err := readArg(as, a.Value)
 	if err != nil {
-		return value{}, fmt.Errorf("%s: %s: %v", c.Name, what, err)
+		return value{}, fmt.Errorf("%s: %s: %v", c.Name, what(), err)
 	}
 	return v, nil
 }
