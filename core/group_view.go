@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"plog/core/assign"
 )
 
 // GroupView is a read-only snapshot of a consumer group: what
@@ -167,13 +169,13 @@ func (l *PartitionedLog) groupPartitions(g *group) []TopicPartition {
 	set := map[TopicPartition]bool{}
 	for topic, n := range l.partitionCounts(g) {
 		for p := range n {
-			set[TopicPartition{topic, p}] = true
+			set[TopicPartition{Topic: topic, Partition: p}] = true
 		}
 	}
 	for tp := range g.committed {
 		set[tp] = true
 	}
-	return slices.SortedFunc(maps.Keys(set), compareTopicPartitions)
+	return slices.SortedFunc(maps.Keys(set), assign.ComparePartitions)
 }
 
 func (l *PartitionedLog) partitionView(g *group, tp TopicPartition) PartitionView {
@@ -260,8 +262,8 @@ func (l *PartitionedLog) CompareMovement(groupName string, change MembershipChan
 // that changed owner. For cooperative-sticky it runs both rounds.
 func CompareStrategies(before, after []AssignMember, partitions map[string]int) ([]StrategyMovement, error) {
 	var out []StrategyMovement
-	for _, strategy := range Strategies() {
-		first, err := Assign(strategy, before, partitions)
+	for _, strategy := range assign.Strategies() {
+		first, err := assign.Assign(strategy, before, partitions)
 		if err != nil {
 			return nil, err
 		}
@@ -269,19 +271,19 @@ func CompareStrategies(before, after []AssignMember, partitions map[string]int) 
 		for i := range members {
 			members[i].Owned, members[i].Generation = first[members[i].ID], 1
 		}
-		second, err := Assign(strategy, members, partitions)
+		second, err := assign.Assign(strategy, members, partitions)
 		if err != nil {
 			return nil, err
 		}
-		if IsCooperative(strategy) {
+		if assign.IsCooperative(strategy) {
 			for i := range members {
 				members[i].Owned, members[i].Generation = second[members[i].ID], 2
 			}
-			if second, err = Assign(strategy, members, partitions); err != nil {
+			if second, err = assign.Assign(strategy, members, partitions); err != nil {
 				return nil, err
 			}
 		}
-		out = append(out, StrategyMovement{Strategy: strategy, Before: first, After: second, Moved: MovedPartitions(first, second)})
+		out = append(out, StrategyMovement{Strategy: strategy, Before: first, After: second, Moved: assign.MovedPartitions(first, second)})
 	}
 	return out, nil
 }
