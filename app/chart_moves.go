@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"plog/core"
+	"plog/core/assign"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -54,10 +54,10 @@ type strategyTotal struct {
 	Rounds, Moved int
 }
 
-// totals sums the rounds per strategy, in core.Strategies order.
+// totals sums the rounds per strategy, in assign.Strategies order.
 func (c *MovesChart) totals() []strategyTotal {
 	var out []strategyTotal
-	for _, s := range core.Strategies() {
+	for _, s := range assign.Strategies() {
 		t := strategyTotal{Strategy: s}
 		for _, r := range c.Rounds {
 			if r.Strategy == s {

@@ -11,15 +11,16 @@ import (
 
 // GroupRebalance shows a group's rebalance as it happens: while one runs,
 // its cause, the paused partitions and whom it waits for; then, for the
-// last rebalance (both rounds of a cooperative one), what each member lost,
-// gained and kept, and how many partitions moved.
+// last rebalance (both rounds of a cooperative one, as the engine adds them
+// up), what each member lost, gained and kept, and how many partitions
+// moved.
 type GroupRebalance struct {
 	app.Compo
 
 	Group     string
 	Now       int64
 	Rebalance *core.RebalanceView
-	History   []core.RebalanceRecord
+	Last      *core.RebalanceSummary
 }
 
 // Render draws [data-rebalance="running"] with data-paused while a rebalance
@@ -29,8 +30,8 @@ func (r *GroupRebalance) Render() app.UI {
 	if r.Rebalance != nil {
 		parts = append(parts, r.renderRunning())
 	}
-	if last := r.lastRounds(); len(last) > 0 {
-		parts = append(parts, r.renderDone(last))
+	if r.Last != nil {
+		parts = append(parts, r.renderDone(*r.Last))
 	}
 	return app.Div().Class("rebalance").Body(parts...)
 }
@@ -65,28 +66,8 @@ func (r *GroupRebalance) renderRunning() app.UI {
 		)
 }
 
-// lastRounds returns the rounds of the last rebalance: one, or the two of a
-// cooperative rebalance (same cause, consecutive rounds).
-func (r *GroupRebalance) lastRounds() []core.RebalanceRecord {
-	n := len(r.History)
-	if n == 0 {
-		return nil
-	}
-	last := r.History[n-1]
-	if last.Round > 1 && n > 1 && r.History[n-2].Round == last.Round-1 {
-		return r.History[n-2:]
-	}
-	return r.History[n-1:]
-}
-
-func (r *GroupRebalance) renderDone(rounds []core.RebalanceRecord) app.UI {
-	last := rounds[len(rounds)-1]
-	moved, paused := 0, 0
-	for _, round := range rounds {
-		moved += round.Moved
-		paused += round.Paused
-	}
-	changes := mergeChanges(rounds)
+func (r *GroupRebalance) renderDone(last core.RebalanceSummary) app.UI {
+	moved, paused, changes := last.Moved, last.Paused, last.Members
 	return app.Details().
 		Class("rebalance-done").
 		DataSet("rebalance", "done").
@@ -108,51 +89,6 @@ func (r *GroupRebalance) renderDone(rounds []core.RebalanceRecord) app.UI {
 				}),
 			),
 		)
-}
-
-// mergeChanges adds up what each member lost and gained over the rounds of
-// one rebalance; a partition revoked in round 1 and given back in round 2
-// counts as kept.
-func mergeChanges(rounds []core.RebalanceRecord) []core.MemberChange {
-	if len(rounds) == 1 {
-		return rounds[0].Members
-	}
-	byMember := map[string]*core.MemberChange{}
-	var order []string
-	for _, round := range rounds {
-		for _, ch := range round.Members {
-			acc, ok := byMember[ch.Member]
-			if !ok {
-				acc = &core.MemberChange{Member: ch.Member, Kept: ch.Kept}
-				byMember[ch.Member] = acc
-				order = append(order, ch.Member)
-			}
-			acc.Left = ch.Left
-			acc.Revoked = append(acc.Revoked, ch.Revoked...)
-			for _, tp := range ch.Assigned {
-				if i := indexOf(acc.Revoked, tp); i >= 0 {
-					acc.Revoked = append(acc.Revoked[:i], acc.Revoked[i+1:]...)
-					acc.Kept = append(acc.Kept, tp)
-					continue
-				}
-				acc.Assigned = append(acc.Assigned, tp)
-			}
-		}
-	}
-	out := make([]core.MemberChange, 0, len(order))
-	for _, id := range order {
-		out = append(out, *byMember[id])
-	}
-	return out
-}
-
-func indexOf(tps []core.TopicPartition, tp core.TopicPartition) int {
-	for i, t := range tps {
-		if t == tp {
-			return i
-		}
-	}
-	return -1
 }
 
 // changeText says in words what a member lost and gained.

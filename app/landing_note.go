@@ -14,6 +14,8 @@ import (
 type Landing struct {
 	Lanes []LandedRange
 	Count int // records produced
+
+	hwNoted bool // noteHighWatermarks has run
 }
 
 // LandedRange is the records one command appended to one partition: a run
@@ -32,14 +34,21 @@ type LandedRange struct {
 }
 
 // noteHighWatermarks sets, for each lane, its high watermark after the
-// command and how many of the records landed above it.
-func (l *Landing) noteHighWatermarks(log *core.PartitionedLog) {
+// command and how many of the records landed above it, from the snapshot
+// taken right after the command: once, so that later snapshots (a redo, a
+// move of the replicas' window) leave what the command did as it was.
+func (l *Landing) noteHighWatermarks(view LogSnapshot) {
+	if l.hwNoted {
+		return
+	}
+	l.hwNoted = true
 	for i := range l.Lanes {
 		r := &l.Lanes[i]
-		hw, err := log.HighWatermark(r.Topic, r.Partition)
-		if err != nil {
+		part, ok := view.partition(r.Topic, r.Partition)
+		if !ok {
 			continue // a lane of a topic the command also removed
 		}
+		hw := part.HighWatermark
 		r.HighWatermark = hw
 		r.Uncommitted = int(max(0, r.To+1-max(r.From, hw)))
 	}

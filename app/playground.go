@@ -207,14 +207,15 @@ func (p *Playground) showError(ctx app.Context, control, msg string) {
 	setControlError(ctx, ControlAlert{Control: control, Message: msg})
 }
 
-// refresh takes a new snapshot of the engine.
+// refresh takes a new snapshot of the engine: the page renders from it.
 func (p *Playground) refresh() {
-	view, err := snapshotLog(p.session.Log(), p.views)
+	view, err := snapshotOf(p.session, p.views)
 	if err != nil {
 		p.err = err.Error()
 	}
 	p.view = view
 	p.replicas = replicaSnapshotOf(p.session, p.replicaStart)
+	p.landing.noteHighWatermarks(view)
 }
 
 // handleReplicas moves the replicas view's window of partitions.
@@ -231,8 +232,7 @@ func (p *Playground) handleReplicas(ctx app.Context, a app.Action) {
 // records landed and what it removed. Lanes that received records follow
 // their newest again, so the learner sees them land.
 func (p *Playground) noteEvents(ctx app.Context, events []core.Event) {
-	p.landing = landingOf(events)
-	p.landing.noteHighWatermarks(p.session.Log())
+	p.landing = landingOf(events) // its high watermarks come with the next snapshot
 	p.removal = removalOf(events)
 	for _, at := range p.landing.Lanes {
 		delete(p.views, laneKey(at.Topic, at.Partition))
@@ -400,7 +400,8 @@ func (p *Playground) applyLink(link string) {
 		// The engine promises never to panic; this is the page's last line
 		// of defence if it ever does, because a panic in wasm kills the page.
 		if r := recover(); r != nil {
-			p.session, p.view, p.replicas = scenario.NewSession(), LogSnapshot{}, ReplicaSnapshot{}
+			p.session = scenario.NewSession()
+			p.refresh()
 			p.err = fmt.Sprintf("plog hit a bug while applying this scenario (please report it with the link): %v", r)
 		}
 	}()
@@ -426,7 +427,7 @@ func (p *Playground) Render() app.UI {
 		lines, position, discarded = p.session.Lines(), p.session.Position(), p.session.Discarded()
 		discardedAt = p.session.DiscardedAt()
 		lag = p.session.LagHistory()
-		brokers, lagMaxMs = len(p.session.Log().Brokers()), p.session.Log().ReplicaLagTimeMaxMs()
+		brokers, lagMaxMs = p.view.Brokers, p.view.ReplicaLagTimeMaxMs
 	}
 	return app.Main().
 		Class("playground").

@@ -203,10 +203,11 @@ func joinIDs(ids []int) string {
 // ackSummary says what the producers of the retained records were told.
 func ackSummary(p ReplicaPartition) string {
 	var parts []string
+	tally := p.AckTally
 	for _, c := range []struct {
 		n    int64
 		what string
-	}{{p.Acked, "acknowledged"}, {p.Pending, "waiting for acks=all"}, {p.Failed, "failed"}, {p.Sent, "sent with acks=0"}} {
+	}{{tally.Acknowledged, "acknowledged"}, {tally.Pending, "waiting for acks=all"}, {tally.Failed, "failed"}, {tally.Sent, "sent with acks=0"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
 		}

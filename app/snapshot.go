@@ -3,14 +3,16 @@ package app
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"plog/core"
+	"plog/core/scenario"
 )
 
-// LogSnapshot is what the page shows of the engine: a read-only copy taken
-// after each command. Components render from it and never reach into the
-// engine, so a render can never change state.
+// LogSnapshot is what the page shows of the engine: a copy taken after each
+// command through the engine's read-only face (core.ReadOnlyLog). Components
+// render from it and never reach into the engine, so a render can never
+// change state, and the rules the page shows (the retention cliff, a
+// rebalance's rounds, the ack tallies) are the engine's own.
 //
 // A partition may hold a million records in a hundred thousand segments;
 // the snapshot copies only the window of each lane that is drawn, with
@@ -19,8 +21,12 @@ import (
 // the same whatever the log holds.
 type LogSnapshot struct {
 	TimeMs int64 // the virtual clock
-	Topics []TopicSnapshot
-	Groups []GroupSnapshot // in name order
+	// Brokers is the cluster's size, and ReplicaLagTimeMaxMs its
+	// replica.lag.time.max.ms, for the cluster's controls.
+	Brokers             int
+	ReplicaLagTimeMaxMs int64
+	Topics              []TopicSnapshot
+	Groups              []GroupSnapshot // in name order
 	// PollTarget is the member the poll and commit shortcuts act for: the
 	// first running member of the first group. Zero when there is none.
 	PollTarget MemberRef
@@ -33,12 +39,9 @@ type MemberRef struct {
 
 // TopicSnapshot is one topic and its partitions in partition order.
 type TopicSnapshot struct {
-	Name    string
-	Configs []core.ConfigEntry
-	// RetentionMs is retention.ms when the topic's policy deletes, else -1:
-	// with it the lanes draw the retention cliff.
-	RetentionMs int64
-	Compacts    bool // cleanup.policy includes compact
+	Name     string
+	Configs  []core.ConfigEntry
+	Compacts bool // cleanup.policy includes compact
 	// Skew is the largest partition's record count over the mean (1 is
 	// even); MaxCount the largest count, which the skew bars scale to.
 	Skew       float64
@@ -71,7 +74,8 @@ type PartitionSnapshot struct {
 	SegmentStarts []int64
 	Segments      int
 	// Cliff is the retention cliff: records below it are older than
-	// retention.ms and go at the next retention check. -1 for none.
+	// retention.ms and go at the next retention check. -1 for none
+	// (core.RetentionCliff).
 	Cliff int64
 	// NextExpiry says when the next records fall over the cliff, e.g.
 	// "offsets 10–19 in 5m"; "" when none will.
@@ -112,9 +116,15 @@ func laneKey(topic string, partition int) string {
 // contradicts its own TopicNames: that is reported, not hidden, and the
 // snapshot keeps all it could read, so that one unreadable part never
 // blanks the page.
-func snapshotLog(l *core.PartitionedLog, views map[string]int64) (LogSnapshot, error) {
+func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error) {
 	groups, groupsErr := snapshotGroups(l)
-	snap := LogSnapshot{TimeMs: l.Now(), Groups: groups, PollTarget: pollTarget(groups)}
+	snap := LogSnapshot{
+		TimeMs:              l.Now(),
+		Brokers:             len(l.Brokers()),
+		ReplicaLagTimeMaxMs: l.ReplicaLagTimeMaxMs(),
+		Groups:              groups,
+		PollTarget:          pollTarget(groups),
+	}
 	errs := []error{groupsErr}
 	for _, name := range l.TopicNames() {
 		topic, err := snapshotTopic(l, name, views)
@@ -130,6 +140,23 @@ func snapshotLog(l *core.PartitionedLog, views map[string]int64) (LogSnapshot, e
 	return snap, errors.Join(errs...)
 }
 
+// partition finds one partition in the snapshot.
+func (s LogSnapshot) partition(topic string, partition int) (PartitionSnapshot, bool) {
+	for _, t := range s.Topics {
+		if t.Name == topic && partition >= 0 && partition < len(t.Partitions) {
+			return t.Partitions[partition], true
+		}
+	}
+	return PartitionSnapshot{}, false
+}
+
+// snapshotOf is the snapshot of a session's engine, views as for
+// snapshotLog. The page reads the engine in its snapshot files only (a test
+// checks it), and through core.ReadOnlyLog.
+func snapshotOf(s *scenario.Session, views map[string]int64) (LogSnapshot, error) {
+	return snapshotLog(s.Log(), views)
+}
+
 // pollTarget is the first running member of the first group that has one.
 func pollTarget(groups []GroupSnapshot) MemberRef {
 	for _, g := range groups {
@@ -142,7 +169,7 @@ func pollTarget(groups []GroupSnapshot) MemberRef {
 	return MemberRef{}
 }
 
-func snapshotTopic(l *core.PartitionedLog, name string, views map[string]int64) (TopicSnapshot, error) {
+func snapshotTopic(l core.ReadOnlyLog, name string, views map[string]int64) (TopicSnapshot, error) {
 	n, err := l.Partitions(name)
 	if err != nil {
 		return TopicSnapshot{}, err
@@ -156,22 +183,18 @@ func snapshotTopic(l *core.PartitionedLog, name string, views map[string]int64) 
 		return TopicSnapshot{}, err
 	}
 	topic := TopicSnapshot{
-		Name:        name,
-		Configs:     config.Entries(),
-		RetentionMs: -1,
-		Compacts:    config.CleanupPolicy != core.PolicyDelete,
-		Skew:        skew,
-		Partitions:  make([]PartitionSnapshot, n),
-	}
-	if config.Deletes() {
-		topic.RetentionMs = config.RetentionMs
+		Name:       name,
+		Configs:    config.Entries(),
+		Compacts:   config.CleanupPolicy != core.PolicyDelete,
+		Skew:       skew,
+		Partitions: make([]PartitionSnapshot, n),
 	}
 	for p := range n {
 		view, ok := views[laneKey(name, p)]
 		if !ok {
 			view = followTail
 		}
-		part, err := snapshotPartition(l, name, p, view, topic.RetentionMs)
+		part, err := snapshotPartition(l, name, p, view)
 		if err != nil {
 			return TopicSnapshot{}, fmt.Errorf("reading %s/%d: %w", name, p, err)
 		}
@@ -181,8 +204,8 @@ func snapshotTopic(l *core.PartitionedLog, name string, views map[string]int64) 
 	return topic, nil
 }
 
-func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retentionMs int64) (PartitionSnapshot, error) {
-	part := PartitionSnapshot{Topic: topic, Partition: p, Cliff: -1}
+func snapshotPartition(l core.ReadOnlyLog, topic string, p int, view int64) (PartitionSnapshot, error) {
+	part := PartitionSnapshot{Topic: topic, Partition: p}
 	var err error
 	if part.LogStart, err = l.LogStartOffset(topic, p); err != nil {
 		return part, err
@@ -222,12 +245,21 @@ func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retent
 		}
 	}
 	part.After = part.Count - part.Before - len(part.Records)
-	if retentionMs >= 0 {
-		if part.Cliff, part.NextExpiry, err = retentionCliff(l, topic, p, part.LogStart, l.Now(), retentionMs); err != nil {
-			return part, err
-		}
+	cliff, err := l.RetentionCliff(topic, p)
+	if err != nil {
+		return part, err
 	}
+	part.Cliff, part.NextExpiry = cliff.Below, expiryNote(cliff, l.Now())
 	return part, nil
+}
+
+// expiryNote says when the next records fall over the retention cliff, ""
+// when none will.
+func expiryNote(cliff core.RetentionCliff, now int64) string {
+	if cliff.NextAt < 0 {
+		return ""
+	}
+	return fmt.Sprintf("offsets %d–%d pass retention.ms in %s", cliff.NextFrom, cliff.NextTo-1, roughDuration(cliff.NextAt-now))
 }
 
 // window returns up to laneWindow records of a partition from offset view.
@@ -237,7 +269,7 @@ func snapshotPartition(l *core.PartitionedLog, topic string, p int, view, retent
 // drawn too, as its replicas keep them. When view is followTail or at the
 // log end, it returns the newest laneWindow records and the older ones back
 // to a multiple of laneStride. A view below the log start starts there.
-func window(l *core.PartitionedLog, topic string, p int, logStart, logEnd, view int64) ([]core.Record, error) {
+func window(l core.ReadOnlyLog, topic string, p int, logStart, logEnd, view int64) ([]core.Record, error) {
 	if logEnd == logStart {
 		return nil, nil
 	}
@@ -269,50 +301,13 @@ func window(l *core.PartitionedLog, topic string, p int, logStart, logEnd, view 
 // newestRecords returns the newest laneWindow records below the log end,
 // or all of them when there are fewer. Compaction leaves gaps, so it widens
 // its reach until it holds enough of them or reaches the log start.
-func newestRecords(l *core.PartitionedLog, topic string, p int, logStart, logEnd int64) ([]core.Record, error) {
+func newestRecords(l core.ReadOnlyLog, topic string, p int, logStart, logEnd int64) ([]core.Record, error) {
 	for reach := int64(laneWindow); ; reach *= 4 {
 		from := max(logEnd-reach, logStart)
 		records, err := l.LogRecords(topic, p, from, int(min(logEnd-from, core.MaxConsume)))
 		if err != nil || len(records) >= laneWindow || from == logStart {
 			return records[max(0, len(records)-laneWindow):], err
 		}
-	}
-}
-
-// retentionCliff finds the offset below which every segment is older than
-// retention.ms (a segment expires when its newest record is), and when the
-// next segment will follow them. Kafka deletes a segment once now minus its
-// newest timestamp exceeds retention.ms.
-//
-// The engine deletes expired segments at every retention check, so the walk
-// from the oldest segment usually stops at the first; it reads the segments
-// a few at a time, more at each step, so that it never copies the
-// descriptors of a whole partition to find that out.
-func retentionCliff(l *core.PartitionedLog, topic string, p int, logStart, now, retentionMs int64) (int64, string, error) {
-	cliff := int64(-1)
-	// Segments wholly below the log start hold no records.
-	from, span := logStart, int64(laneWindow)
-	for {
-		to := from + span
-		if to < from { // past the largest offset
-			to = math.MaxInt64
-		}
-		segments, err := l.SegmentsBetween(topic, p, from, to)
-		if err != nil || len(segments) == 0 {
-			return cliff, "", err
-		}
-		for _, s := range segments {
-			if s.Records == 0 {
-				continue
-			}
-			expiresAt := s.MaxTimestamp + retentionMs + 1
-			if expiresAt > now {
-				return cliff, fmt.Sprintf("offsets %d–%d pass retention.ms in %s",
-					s.BaseOffset, s.EndOffset-1, roughDuration(expiresAt-now)), nil
-			}
-			cliff = s.EndOffset
-		}
-		from, span = segments[len(segments)-1].EndOffset, min(span, 1<<40)*4
 	}
 }
 

@@ -51,7 +51,7 @@ const deliveriesKept = 12
 // snapshotGroups copies every consumer group out of the engine, sorted by
 // name. The engine fails these reads only for a group it has just listed,
 // which would be a contradiction worth reporting.
-func snapshotGroups(l *core.PartitionedLog) ([]GroupSnapshot, error) {
+func snapshotGroups(l core.ReadOnlyLog) ([]GroupSnapshot, error) {
 	var groups []GroupSnapshot
 	for _, name := range l.GroupNames() {
 		view, err := l.Group(name)
@@ -74,7 +74,7 @@ func snapshotGroups(l *core.PartitionedLog) ([]GroupSnapshot, error) {
 // joined the group with the first running member's subscription, and if the
 // first running member left. A group with no running member has nothing to
 // compare.
-func compareMovements(l *core.PartitionedLog, g core.GroupView) []MovementComparison {
+func compareMovements(l core.ReadOnlyLog, g core.GroupView) []MovementComparison {
 	var running []core.MemberView
 	for _, m := range g.Members {
 		if m.Down == "" {

@@ -36,12 +36,11 @@ func partitionsShown(brokers int) int {
 }
 
 // ReplicaPartition is one partition's replication, with how many of its
-// retained offsets each ack status covers.
+// retained offsets each ack status covers (core.AckTally).
 type ReplicaPartition struct {
 	Topic     string
 	Partition int
 	core.PartitionReplication
-	Acked, Pending, Failed, Sent int64
 }
 
 // window is the window of partitions the snapshot holds.
@@ -51,7 +50,7 @@ func (s ReplicaSnapshot) window() listWindow {
 
 // snapshotReplicas copies the cluster's state out of the engine, for the
 // partitionsShown partitions from the start-th.
-func snapshotReplicas(l *core.PartitionedLog, start int) ReplicaSnapshot {
+func snapshotReplicas(l core.ReadOnlyLog, start int) ReplicaSnapshot {
 	if l == nil || !l.ReplicationInUse() {
 		return ReplicaSnapshot{}
 	}
@@ -72,30 +71,11 @@ func snapshotReplicas(l *core.PartitionedLog, start int) ReplicaSnapshot {
 			if err != nil {
 				continue
 			}
-			snap.Partitions = append(snap.Partitions, replicaPartition(name, p, v))
+			snap.Partitions = append(snap.Partitions, ReplicaPartition{Topic: name, Partition: p, PartitionReplication: v})
 		}
 		first += counts[i]
 	}
 	return snap
-}
-
-// replicaPartition counts a partition's retained offsets by ack status.
-func replicaPartition(topic string, partition int, v core.PartitionReplication) ReplicaPartition {
-	rp := ReplicaPartition{Topic: topic, Partition: partition, PartitionReplication: v}
-	for _, a := range v.Acks {
-		count := a.To - a.From
-		switch a.Status {
-		case core.AckAcknowledged:
-			rp.Acked += count
-		case core.AckPending:
-			rp.Pending += count
-		case core.AckFailed:
-			rp.Failed += count
-		case core.AckSent:
-			rp.Sent += count
-		}
-	}
-	return rp
 }
 
 // replicaSnapshotOf is the cluster of a session from the start-th

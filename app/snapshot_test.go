@@ -11,7 +11,9 @@ import (
 )
 
 // The snapshot asks the engine only about each lane's window; what it says
-// of segments and retention must be what the whole list of segments says.
+// of segments must be what the whole list of segments says, and what it says
+// of retention the engine's retention cliff, whatever the window (the rule
+// is the engine's, tested in core/retention_cliff_test.go).
 func TestSnapshotAgreesWithTheWholePartition(t *testing.T) {
 	scripts := map[string]string{
 		"retention": "topic r partitions=2 retention.ms=1m segment.records=3\n" +
@@ -33,11 +35,6 @@ func TestSnapshotAgreesWithTheWholePartition(t *testing.T) {
 		l := s.Log()
 		for _, topic := range l.TopicNames() {
 			n, _ := l.Partitions(topic)
-			config, _ := l.TopicConfig(topic)
-			retentionMs := int64(-1) // as the lanes draw it: only where the policy deletes
-			if config.Deletes() {
-				retentionMs = config.RetentionMs
-			}
 			for p := range n {
 				for _, view := range []int64{followTail, 0, 1, 50, 122, 123, 124, 199, 290, 1000} {
 					snap, err := snapshotLog(l, map[string]int64{laneKey(topic, p): view})
@@ -45,7 +42,7 @@ func TestSnapshotAgreesWithTheWholePartition(t *testing.T) {
 						t.Fatal(err)
 					}
 					got := snap.Topics[0].Partitions[p]
-					want := wholePartitionView(t, l, topic, p, got.Records, retentionMs)
+					want := wholePartitionView(t, l, topic, p, got.Records)
 					if got.Segments != want.Segments || !slices.Equal(got.SegmentStarts, want.SegmentStarts) ||
 						got.Cliff != want.Cliff || got.NextExpiry != want.NextExpiry {
 						t.Errorf("%s, %s/%d from %d: segments %d, starts %v, cliff %d, expiry %q; want %d, %v, %d, %q",
@@ -75,15 +72,16 @@ func repeatLines(n int, format string, keys int) string {
 	return text
 }
 
-// wholePartitionView works out the segment marks and the retention cliff
-// of a lane drawing records from the partition's whole list of segments.
-func wholePartitionView(t *testing.T, l *core.PartitionedLog, topic string, p int, records []core.Record, retentionMs int64) PartitionSnapshot {
+// wholePartitionView works out the segment marks of a lane drawing records
+// from the partition's whole list of segments, and the engine's retention
+// cliff.
+func wholePartitionView(t *testing.T, l core.ReadOnlyLog, topic string, p int, records []core.Record) PartitionSnapshot {
 	t.Helper()
 	segments, err := l.Segments(topic, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	part := PartitionSnapshot{Segments: len(segments), Cliff: -1}
+	part := PartitionSnapshot{Segments: len(segments)}
 	if len(records) > 0 {
 		first, last := records[0].Offset, records[len(records)-1].Offset
 		for _, s := range segments {
@@ -92,18 +90,13 @@ func wholePartitionView(t *testing.T, l *core.PartitionedLog, topic string, p in
 			}
 		}
 	}
-	if retentionMs < 0 {
-		return part
+	cliff, err := l.RetentionCliff(topic, p)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, s := range segments {
-		if s.Records == 0 {
-			continue
-		}
-		if expiresAt := s.MaxTimestamp + retentionMs + 1; expiresAt > l.Now() {
-			part.NextExpiry = fmt.Sprintf("offsets %d–%d pass retention.ms in %s", s.BaseOffset, s.EndOffset-1, roughDuration(expiresAt-l.Now()))
-			break
-		}
-		part.Cliff = s.EndOffset
+	part.Cliff = cliff.Below
+	if cliff.NextAt >= 0 {
+		part.NextExpiry = fmt.Sprintf("offsets %d–%d pass retention.ms in %s", cliff.NextFrom, cliff.NextTo-1, roughDuration(cliff.NextAt-l.Now()))
 	}
 	return part
 }

@@ -8,25 +8,25 @@ import (
 	"strconv"
 	"testing"
 
-	"plog/core"
+	"plog/core/assign"
 	"plog/internal/kafkabroker"
 )
 
 // The assignors against Kafka's own: random groups (one topic or several,
 // equal and unequal subscriptions, members coming and going with what they
-// owned) given to plog's core.Assign and to kafka-clients 4.4.0's
+// owned) given to plog's assign.Assign and to kafka-clients 4.4.0's
 // RangeAssignor, RoundRobinAssignor, StickyAssignor and
 // CooperativeStickyAssignor (kafkabroker.Oracle).
 //
 // Range and round-robin must agree on every case. The sticky assignors'
 // mismatches are counted and reported, not failed: that they differ is
-// known, and making core agree is its own change. PLOG_ORACLE_CASES sets
+// known, and making the assignors agree is its own change. PLOG_ORACLE_CASES sets
 // how many cases each strategy gets (default 300; `make conformance` asks
 // for 5000).
 
 // drawGroup draws a group: its topics, members and subscriptions, with
 // nothing owned yet.
-func drawGroup(rng *rand.Rand) (map[string]int, []core.AssignMember) {
+func drawGroup(rng *rand.Rand) (map[string]int, []assign.Member) {
 	partitions := map[string]int{}
 	topics := make([]string, 1+rng.IntN(3))
 	for i := range topics {
@@ -34,10 +34,10 @@ func drawGroup(rng *rand.Rand) (map[string]int, []core.AssignMember) {
 		partitions[topics[i]] = 1 + rng.IntN(8)
 	}
 	equal := rng.IntN(2) == 0
-	members := make([]core.AssignMember, 1+rng.IntN(6))
+	members := make([]assign.Member, 1+rng.IntN(6))
 	for i := range members {
 		members[i].ID = fmt.Sprintf("c%d", rng.IntN(20))
-		for slices.ContainsFunc(members[:i], func(m core.AssignMember) bool { return m.ID == members[i].ID }) {
+		for slices.ContainsFunc(members[:i], func(m assign.Member) bool { return m.ID == members[i].ID }) {
 			members[i].ID += "x"
 		}
 		if equal {
@@ -57,7 +57,7 @@ func drawGroup(rng *rand.Rand) (map[string]int, []core.AssignMember) {
 	return partitions, members
 }
 
-func toJava(strategy string, partitions map[string]int, members []core.AssignMember) kafkabroker.AssignCase {
+func toJava(strategy string, partitions map[string]int, members []assign.Member) kafkabroker.AssignCase {
 	c := kafkabroker.AssignCase{Strategy: strategy, Partitions: partitions}
 	for _, m := range members {
 		jm := kafkabroker.AssignMember{ID: m.ID, Instance: m.InstanceID, Topics: m.Topics, Generation: m.Generation}
@@ -69,18 +69,18 @@ func toJava(strategy string, partitions map[string]int, members []core.AssignMem
 	return c
 }
 
-func fromJava(out map[string][][2]any) core.Assignment {
-	a := core.Assignment{}
+func fromJava(out map[string][][2]any) assign.Assignment {
+	a := assign.Assignment{}
 	for id, pairs := range out {
-		a[id] = []core.TopicPartition{}
+		a[id] = []assign.TopicPartition{}
 		for _, p := range pairs {
-			a[id] = append(a[id], core.TopicPartition{Topic: p[0].(string), Partition: int(p[1].(float64))})
+			a[id] = append(a[id], assign.TopicPartition{Topic: p[0].(string), Partition: int(p[1].(float64))})
 		}
 	}
 	return a
 }
 
-func sameAssignment(a, b core.Assignment) bool {
+func sameAssignment(a, b assign.Assignment) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -96,7 +96,7 @@ func sameAssignment(a, b core.Assignment) bool {
 // (the most partitions a member holds minus the fewest) and how many owned
 // partitions stayed with their owner. Two assignments of one shape differ
 // only in which of equally good choices they made.
-func shape(a core.Assignment, members []core.AssignMember) [2]int {
+func shape(a assign.Assignment, members []assign.Member) [2]int {
 	most, fewest, kept := 0, -1, 0
 	for _, m := range members {
 		n := len(a[m.ID])
@@ -105,7 +105,7 @@ func shape(a core.Assignment, members []core.AssignMember) [2]int {
 			fewest = n
 		}
 		for _, tp := range m.Owned {
-			kept += len(slices.DeleteFunc(slices.Clone(a[m.ID]), func(x core.TopicPartition) bool { return x != tp }))
+			kept += len(slices.DeleteFunc(slices.Clone(a[m.ID]), func(x assign.TopicPartition) bool { return x != tp }))
 		}
 	}
 	return [2]int{most - fewest, kept}
@@ -138,7 +138,7 @@ func TestAssignorsAgainstKafkaClients(t *testing.T) {
 					t.Fatal(err)
 				}
 				owned := fromJava(prev)
-				var next []core.AssignMember
+				var next []assign.Member
 				for _, m := range members {
 					if rng.IntN(4) == 0 {
 						continue // left
@@ -162,9 +162,9 @@ func TestAssignorsAgainstKafkaClients(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := fromJava(java)
-			got, err := core.Assign(strategy, slices.Clone(members), partitions)
+			got, err := assign.Assign(strategy, slices.Clone(members), partitions)
 			if err != nil {
-				t.Fatalf("case %d: core.Assign: %v", i, err)
+				t.Fatalf("case %d: assign.Assign: %v", i, err)
 			}
 			if !sameAssignment(got, want) {
 				mismatches++

@@ -133,7 +133,7 @@ func BenchmarkBaselineCommit(b *testing.B) {
 	positions := make([]position, 100)
 	committed := make(map[TopicPartition]int64, 100)
 	for i := range positions {
-		positions[i] = position{TopicPartition{"orders", i}, 10}
+		positions[i] = position{TopicPartition{Topic: "orders", Partition: i}, 10}
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -156,7 +156,7 @@ func BenchmarkBaselineAssign(b *testing.B) {
 		count int
 	}{{"audit", 200}, {"orders", 500}, {"payments", 300}} {
 		for i := range t.count {
-			partitions = append(partitions, TopicPartition{t.name, i})
+			partitions = append(partitions, TopicPartition{Topic: t.name, Partition: i})
 		}
 	}
 	members := make([]string, 100)

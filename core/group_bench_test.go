@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"testing"
+
+	"plog/core/assign"
 )
 
 // BenchmarkGroupRebalance measures a whole rebalance in the engine: a 101st
@@ -10,7 +12,7 @@ import (
 // clock runs until the group is stable again (two rounds for
 // cooperative-sticky).
 func BenchmarkGroupRebalance(b *testing.B) {
-	for _, strategy := range Strategies() {
+	for _, strategy := range assign.Strategies() {
 		b.Run(strategy, func(b *testing.B) {
 			l := NewPartitionedLog(1)
 			if err := l.CreateTopic("orders", 1000, nil); err != nil {

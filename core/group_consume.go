@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"plog/core/assign"
 )
 
 // MaxPollRecords is the most records one Poll may ask for (Kafka's
@@ -309,7 +311,7 @@ func (l *PartitionedLog) finishInFlight(g *group, m *member) {
 func (l *PartitionedLog) abandonInFlight(g *group, m *member) {
 	lost := map[TopicPartition][]int64{}
 	for _, e := range g.inFlightEntries(m) {
-		tp := TopicPartition{e.Topic, e.Partition}
+		tp := TopicPartition{Topic: e.Topic, Partition: e.Partition}
 		if committed, ok := g.committed[tp]; ok && committed > e.Record.Offset {
 			e.Outcome = OutcomeLost
 			lost[tp] = append(lost[tp], e.Record.Offset)
@@ -318,7 +320,7 @@ func (l *PartitionedLog) abandonInFlight(g *group, m *member) {
 			e.Outcome = OutcomeUnprocessed
 		}
 	}
-	tps := slices.SortedFunc(maps.Keys(lost), compareTopicPartitions)
+	tps := slices.SortedFunc(maps.Keys(lost), assign.ComparePartitions)
 	for _, tp := range tps {
 		offsets := lost[tp]
 		l.emit(Event{Kind: EventLostUnprocessed, Group: g.name, Member: m.id, Topic: tp.Topic, Partition: tp.Partition,
@@ -382,7 +384,7 @@ func (l *PartitionedLog) CommitOffset(groupName, topicName string, partition int
 	if hw := p.highWatermark(); offset < 0 || offset > hw {
 		return fmt.Errorf("group %q cannot commit offset %d on %s/%d: offsets go from 0 to the high watermark %d", groupName, offset, topicName, partition, hw)
 	}
-	g.committed[TopicPartition{topicName, partition}] = offset
+	g.committed[TopicPartition{Topic: topicName, Partition: partition}] = offset
 	l.emit(Event{Kind: EventCommitted, Group: groupName, Topic: topicName, Partition: partition, Offset: offset})
 	return nil
 }
@@ -475,7 +477,7 @@ func (l *PartitionedLog) resetPartitions(g *group, spec ResetSpec) ([]TopicParti
 		if len(spec.Partitions) > 0 {
 			return nil, fmt.Errorf("a reset of partitions needs a topic")
 		}
-		tps := slices.SortedFunc(maps.Keys(g.committed), compareTopicPartitions)
+		tps := slices.SortedFunc(maps.Keys(g.committed), assign.ComparePartitions)
 		if len(tps) == 0 {
 			return nil, fmt.Errorf("group %q has no committed offsets: name a topic to reset", g.name)
 		}
@@ -488,7 +490,7 @@ func (l *PartitionedLog) resetPartitions(g *group, spec ResetSpec) ([]TopicParti
 	var tps []TopicPartition
 	if len(spec.Partitions) == 0 {
 		for p := range t.partitions {
-			tps = append(tps, TopicPartition{spec.Topic, p})
+			tps = append(tps, TopicPartition{Topic: spec.Topic, Partition: p})
 		}
 		return tps, nil
 	}
@@ -496,10 +498,10 @@ func (l *PartitionedLog) resetPartitions(g *group, spec ResetSpec) ([]TopicParti
 		if _, _, err := l.partition(spec.Topic, p); err != nil {
 			return nil, err
 		}
-		if tp := (TopicPartition{spec.Topic, p}); !slices.Contains(tps, tp) {
+		if tp := (TopicPartition{Topic: spec.Topic, Partition: p}); !slices.Contains(tps, tp) {
 			tps = append(tps, tp)
 		}
 	}
-	slices.SortFunc(tps, compareTopicPartitions)
+	slices.SortFunc(tps, assign.ComparePartitions)
 	return tps, nil
 }

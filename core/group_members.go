@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"plog/core/assign"
 )
 
 // JoinOptions is what a consumer brings when it joins a group.
@@ -95,7 +97,7 @@ func (l *PartitionedLog) checkJoin(groupName, memberID string, opts JoinOptions)
 			strategy = g.strategy
 		}
 	}
-	if err := checkStrategy(strategy); err != nil {
+	if err := assign.CheckStrategy(strategy); err != nil {
 		return nil, "", err
 	}
 	if g == nil {

@@ -190,7 +190,7 @@ func checkGroupInvariants(l *PartitionedLog) error {
 		if g.state() == GroupStable {
 			for topic, n := range l.partitionCounts(g) {
 				for p := range n {
-					if _, ok := owner[TopicPartition{topic, p}]; !ok {
+					if _, ok := owner[TopicPartition{Topic: topic, Partition: p}]; !ok {
 						return fmt.Errorf("%s: stable, but %s/%d has no owner", name, topic, p)
 					}
 				}

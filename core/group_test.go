@@ -114,7 +114,7 @@ func TestConsumerGroupOffsets(t *testing.T) {
 	must(t, l.Commit("billing", "c1"))
 	offsets, err := l.GroupOffsets("billing")
 	must(t, err)
-	if want := map[TopicPartition]int64{{"orders", 0}: 2}; !reflect.DeepEqual(offsets, want) {
+	if want := map[TopicPartition]int64{{Topic: "orders", Partition: 0}: 2}; !reflect.DeepEqual(offsets, want) {
 		t.Fatalf("GroupOffsets = %v, want %v", offsets, want)
 	}
 	must(t, l.Leave("billing", "c1"))
@@ -200,7 +200,7 @@ func TestCooperativeStickyPausesOnlyMovingPartitions(t *testing.T) {
 	}
 	got := mustPoll(t, l, "g", "c1", 100)
 	for _, d := range got {
-		if slices.Contains(v.Rebalance.Paused, TopicPartition{d.Topic, d.Partition}) {
+		if slices.Contains(v.Rebalance.Paused, TopicPartition{Topic: d.Topic, Partition: d.Partition}) {
 			t.Fatalf("c1 consumed paused %s/%d", d.Topic, d.Partition)
 		}
 	}
@@ -449,7 +449,7 @@ func TestResetOffsets(t *testing.T) {
 			t.Fatalf("%+v: offsets %v, want %v", spec, got, want)
 		}
 	}
-	p0, p1 := TopicPartition{"orders", 0}, TopicPartition{"orders", 1}
+	p0, p1 := TopicPartition{Topic: "orders", Partition: 0}, TopicPartition{Topic: "orders", Partition: 1}
 	// c1's commit covered orders/1 too: its position there was resolved
 	// (to 0) though it read nothing from it, as the Java consumer does.
 	check(ResetSpec{To: ResetToEarliest}, map[TopicPartition]int64{p0: 0, p1: 2})
@@ -596,7 +596,7 @@ func TestAutoCommit(t *testing.T) {
 	settle(t, l) // 3s after the join
 	committed := func() string {
 		offsets, _ := l.GroupOffsets("g")
-		if o, ok := offsets[TopicPartition{"orders", 0}]; ok {
+		if o, ok := offsets[TopicPartition{Topic: "orders", Partition: 0}]; ok {
 			return fmt.Sprint(o)
 		}
 		return "-"

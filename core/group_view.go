@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"plog/core/assign"
 )
 
 // GroupView is a read-only snapshot of a consumer group: what
@@ -18,6 +20,9 @@ type GroupView struct {
 	// Rebalance is the rebalance in progress, nil when there is none.
 	Rebalance *RebalanceView
 	History   []RebalanceRecord // completed rounds, oldest first
+	// LastRebalance is the last completed rebalance, its rounds added up;
+	// nil before the first.
+	LastRebalance *RebalanceSummary
 	// Partitions lists every partition of a topic some member subscribes
 	// to, and every partition with a committed offset, sorted.
 	Partitions []PartitionView
@@ -74,6 +79,79 @@ type RebalanceView struct {
 	Paused     []TopicPartition // partitions nobody consumes until it completes
 }
 
+// RebalanceSummary is one rebalance as a learner sees it: an eager one is a
+// single round, a cooperative one (Kafka 4.x's CooperativeStickyAssignor,
+// KIP-429) two, the first revoking what moves and the second assigning it,
+// and the summary adds them up.
+type RebalanceSummary struct {
+	Rounds     int
+	Generation int    // the generation of its last round
+	Strategy   string // the strategy of its last round
+	Cause      string // the cause of its last round
+	// Moved and Paused add up the rounds' (RebalanceRecord).
+	Moved, Paused int
+	// Members says what each member lost, gained and kept over the rounds,
+	// in the order they first appear: a partition revoked in the first
+	// round and given back in the second was kept.
+	Members []MemberChange
+}
+
+// lastRebalance sums up the last rebalance of a history: its last round,
+// and the round before when the last is the follow-up round of it.
+func lastRebalance(history []RebalanceRecord) *RebalanceSummary {
+	n := len(history)
+	if n == 0 {
+		return nil
+	}
+	rounds := history[n-1:]
+	if last := history[n-1]; last.Round > 1 && n > 1 && history[n-2].Round == last.Round-1 {
+		rounds = history[n-2:]
+	}
+	last := rounds[len(rounds)-1]
+	sum := &RebalanceSummary{Rounds: len(rounds), Generation: last.Generation, Strategy: last.Strategy, Cause: last.Cause}
+	for _, r := range rounds {
+		sum.Moved += r.Moved
+		sum.Paused += r.Paused
+	}
+	sum.Members = mergeMemberChanges(rounds)
+	return sum
+}
+
+// mergeMemberChanges adds up what each member lost and gained over the
+// rounds of one rebalance.
+func mergeMemberChanges(rounds []RebalanceRecord) []MemberChange {
+	if len(rounds) == 1 {
+		return rounds[0].Members
+	}
+	byMember := map[string]*MemberChange{}
+	var order []string
+	for _, round := range rounds {
+		for _, ch := range round.Members {
+			acc, ok := byMember[ch.Member]
+			if !ok {
+				acc = &MemberChange{Member: ch.Member, Kept: slices.Clone(ch.Kept)}
+				byMember[ch.Member] = acc
+				order = append(order, ch.Member)
+			}
+			acc.Left = ch.Left
+			acc.Revoked = append(acc.Revoked, ch.Revoked...)
+			for _, tp := range ch.Assigned {
+				if i := slices.Index(acc.Revoked, tp); i >= 0 {
+					acc.Revoked = slices.Delete(acc.Revoked, i, i+1)
+					acc.Kept = append(acc.Kept, tp)
+					continue
+				}
+				acc.Assigned = append(acc.Assigned, tp)
+			}
+		}
+	}
+	out := make([]MemberChange, 0, len(order))
+	for _, id := range order {
+		out = append(out, *byMember[id])
+	}
+	return out
+}
+
 // PartitionView is one partition as the group sees it. Lag and TimeLagMs
 // mean something only with HasCommitted; without a commit Kafka's tools show
 // "-".
@@ -109,6 +187,7 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 	for _, h := range g.history {
 		v.History = append(v.History, h.clone())
 	}
+	v.LastRebalance = lastRebalance(v.History)
 	owners := map[TopicPartition]string{}
 	for _, m := range g.members {
 		mv := MemberView{
@@ -167,13 +246,13 @@ func (l *PartitionedLog) groupPartitions(g *group) []TopicPartition {
 	set := map[TopicPartition]bool{}
 	for topic, n := range l.partitionCounts(g) {
 		for p := range n {
-			set[TopicPartition{topic, p}] = true
+			set[TopicPartition{Topic: topic, Partition: p}] = true
 		}
 	}
 	for tp := range g.committed {
 		set[tp] = true
 	}
-	return slices.SortedFunc(maps.Keys(set), compareTopicPartitions)
+	return slices.SortedFunc(maps.Keys(set), assign.ComparePartitions)
 }
 
 func (l *PartitionedLog) partitionView(g *group, tp TopicPartition) PartitionView {
@@ -260,8 +339,8 @@ func (l *PartitionedLog) CompareMovement(groupName string, change MembershipChan
 // that changed owner. For cooperative-sticky it runs both rounds.
 func CompareStrategies(before, after []AssignMember, partitions map[string]int) ([]StrategyMovement, error) {
 	var out []StrategyMovement
-	for _, strategy := range Strategies() {
-		first, err := Assign(strategy, before, partitions)
+	for _, strategy := range assign.Strategies() {
+		first, err := assign.Assign(strategy, before, partitions)
 		if err != nil {
 			return nil, err
 		}
@@ -269,19 +348,19 @@ func CompareStrategies(before, after []AssignMember, partitions map[string]int) 
 		for i := range members {
 			members[i].Owned, members[i].Generation = first[members[i].ID], 1
 		}
-		second, err := Assign(strategy, members, partitions)
+		second, err := assign.Assign(strategy, members, partitions)
 		if err != nil {
 			return nil, err
 		}
-		if IsCooperative(strategy) {
+		if assign.IsCooperative(strategy) {
 			for i := range members {
 				members[i].Owned, members[i].Generation = second[members[i].ID], 2
 			}
-			if second, err = Assign(strategy, members, partitions); err != nil {
+			if second, err = assign.Assign(strategy, members, partitions); err != nil {
 				return nil, err
 			}
 		}
-		out = append(out, StrategyMovement{Strategy: strategy, Before: first, After: second, Moved: MovedPartitions(first, second)})
+		out = append(out, StrategyMovement{Strategy: strategy, Before: first, After: second, Moved: assign.MovedPartitions(first, second)})
 	}
 	return out, nil
 }

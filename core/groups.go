@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"plog/core/assign"
 )
 
 // Consumer groups as Kafka's group coordinator and Java consumer run them,
@@ -298,7 +300,7 @@ func (g *group) isPaused(tp TopicPartition) bool {
 	if g.rebalance == nil {
 		return false
 	}
-	_, found := slices.BinarySearchFunc(g.rebalance.paused, tp, compareTopicPartitions)
+	_, found := slices.BinarySearchFunc(g.rebalance.paused, tp, assign.ComparePartitions)
 	return found
 }
 
@@ -371,18 +373,23 @@ func (l *PartitionedLog) partitionCounts(g *group) map[string]int {
 	return counts
 }
 
-// assignInput describes the group's live members to the assignor, each
-// with the partitions it owns now.
-func (l *PartitionedLog) assignInput(g *group) assignInput {
+// assignRound runs the assignor over the group's live members, each with
+// the partitions it owns now, under strategy: the assignment and how many
+// partitions a cooperative round held back (assign.Round). The members come
+// from a valid group and the strategy from assign.Strategies, so this
+// cannot fail; were it to, nobody would be assigned anything.
+func (l *PartitionedLog) assignRound(g *group, strategy string) (Assignment, int) {
 	var members []AssignMember
 	for _, m := range g.members {
 		if m.down == "" {
 			members = append(members, AssignMember{ID: m.id, InstanceID: m.instanceID, Topics: m.topics, Owned: m.assigned, Generation: m.generation})
 		}
 	}
-	// The members come from a valid group, so this cannot fail.
-	in, _ := newAssignInput(members, l.partitionCounts(g))
-	return in
+	plan, held, err := assign.Round(strategy, members, l.partitionCounts(g))
+	if err != nil {
+		return Assignment{}, 0
+	}
+	return plan, held
 }
 
 // startRebalance starts a rebalance, or folds a change into the one
@@ -406,7 +413,7 @@ func (l *PartitionedLog) startRebalance(g *group, cause string, before Assignmen
 		if m.down == "" && g.config.AutoCommit {
 			l.commitPositions(g, m) // Kafka's onJoinPrepare commits before revoking
 		}
-		if !IsCooperative(g.strategy) {
+		if !assign.IsCooperative(g.strategy) {
 			clear(m.positions) // eager: everything is revoked
 		}
 	}
@@ -426,12 +433,12 @@ func (l *PartitionedLog) startRebalance(g *group, cause string, before Assignmen
 // that will change owner.
 func (l *PartitionedLog) pausedBy(g *group) []TopicPartition {
 	var paused []TopicPartition
-	if !IsCooperative(g.strategy) {
+	if !assign.IsCooperative(g.strategy) {
 		for _, m := range g.members {
 			paused = append(paused, m.assigned...)
 		}
 	} else {
-		plan := l.assignInput(g).assignSticky()
+		plan, _ := l.assignRound(g, StrategySticky) // the plan behind cooperative-sticky
 		for _, m := range g.members {
 			for _, tp := range m.assigned {
 				if !slices.Contains(plan[m.id], tp) {
@@ -440,7 +447,7 @@ func (l *PartitionedLog) pausedBy(g *group) []TopicPartition {
 			}
 		}
 	}
-	slices.SortFunc(paused, compareTopicPartitions)
+	slices.SortFunc(paused, assign.ComparePartitions)
 	return paused
 }
 
@@ -448,8 +455,7 @@ func (l *PartitionedLog) pausedBy(g *group) []TopicPartition {
 // out the result as a new generation.
 func (l *PartitionedLog) completeRebalanceRound(g *group) {
 	r := g.rebalance
-	in := l.assignInput(g)
-	plan, held := in.assign(g.strategy)
+	plan, held := l.assignRound(g, g.strategy)
 	g.generation++
 	record := RebalanceRecord{
 		Generation:  g.generation,
@@ -459,7 +465,7 @@ func (l *PartitionedLog) completeRebalanceRound(g *group) {
 		StartedAt:   r.startedAt,
 		CompletedAt: l.now,
 		Paused:      len(r.paused),
-		Moved:       MovedPartitions(r.before, plan),
+		Moved:       assign.MovedPartitions(r.before, plan),
 		HeldBack:    held,
 	}
 	for _, m := range g.members {
@@ -518,7 +524,7 @@ func (l *PartitionedLog) becomeEmpty(g *group, cause string, before Assignment) 
 		Round:       1,
 		StartedAt:   startedAt,
 		CompletedAt: l.now,
-		Moved:       MovedPartitions(before, Assignment{}),
+		Moved:       assign.MovedPartitions(before, Assignment{}),
 		Members:     memberChanges(before, Assignment{}),
 	}
 	g.recordRebalance(record)

@@ -35,8 +35,30 @@ type PartitionReplication struct {
 	Offline                     bool
 	OfflineReason               string
 	MinInsyncReplicas           int64
-	// Acks covers the retained records, oldest first.
-	Acks []AckRange
+	// Acks covers the retained records, oldest first; AckTally adds them up.
+	Acks     []AckRange
+	AckTally AckTally
+}
+
+// AckTally counts a partition's retained offsets by what their producers
+// were told (AckStatus).
+type AckTally struct {
+	Acknowledged, Pending, Failed, Sent int64
+}
+
+// add counts the offsets of one range.
+func (t *AckTally) add(a AckRange) {
+	n := a.To - a.From
+	switch a.Status {
+	case AckAcknowledged:
+		t.Acknowledged += n
+	case AckPending:
+		t.Pending += n
+	case AckFailed:
+		t.Failed += n
+	case AckSent:
+		t.Sent += n
+	}
 }
 
 // Replication describes a partition's replicas.
@@ -70,7 +92,9 @@ func (l *PartitionedLog) Replication(topicName string, partition int) (Partition
 	}
 	for _, run := range rs.acks {
 		if from := max(run.from, p.logStart); from < run.to {
-			v.Acks = append(v.Acks, AckRange{From: from, To: run.to, Status: run.status})
+			a := AckRange{From: from, To: run.to, Status: run.status}
+			v.Acks = append(v.Acks, a)
+			v.AckTally.add(a)
 		}
 	}
 	return v, nil

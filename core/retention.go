@@ -41,7 +41,7 @@ func (l *PartitionedLog) retainByTime(t *topic, partition int, p *partition) {
 	if limit < 0 {
 		return
 	}
-	n := p.deletableSegments(func(s *segment) bool { return l.now-s.maxTimestamp > limit })
+	n := l.expiredSegments(p, limit)
 	l.deleteSegments(t.name, partition, p, n, func(s *segment) string {
 		return fmt.Sprintf("retention.ms: newest record is %s old, more than %s", FormatDuration(l.now-s.maxTimestamp), FormatDuration(limit))
 	})
@@ -66,6 +66,60 @@ func (l *PartitionedLog) retainBySize(t *topic, partition int, p *partition) {
 		left -= s.bytes
 		return fmt.Sprintf("retention.bytes: the partition keeps %dB without it, at least the %s limit", left, formatSize(limit))
 	})
+}
+
+// expiredSegments counts the leading segments a retention check now would
+// delete by retention.ms: those whose newest record is more than limit old,
+// as far as deletableSegments lets deletion go.
+func (l *PartitionedLog) expiredSegments(p *partition, limit int64) int {
+	return p.deletableSegments(func(s *segment) bool { return l.now-s.maxTimestamp > limit })
+}
+
+// RetentionCliff is where retention.ms cuts a partition now, as the lanes
+// draw it: the records below Below are older than retention.ms, and the next
+// retention check deletes them (Kafka 4.x's UnifiedLog.deleteOldSegments,
+// above); then the segment of offsets [NextFrom, NextTo) is the next to pass
+// retention.ms, at NextAt.
+type RetentionCliff struct {
+	Below int64 // -1: the next check deletes nothing by retention.ms
+	// NextAt is -1 when no segment is on its way over the cliff: the topic
+	// does not delete by time, or holds no record that has not expired.
+	NextFrom, NextTo, NextAt int64
+}
+
+// RetentionCliff says where retention.ms cuts a partition now. It walks the
+// expired segments and the one after them only, and the engine deletes
+// expired segments at every check, so it costs little whatever the
+// partition holds. It answers for retention.ms alone: retention.bytes cuts
+// by size, at the same checks.
+func (l *PartitionedLog) RetentionCliff(topicName string, partition int) (RetentionCliff, error) {
+	t, p, err := l.partition(topicName, partition)
+	if err != nil {
+		return RetentionCliff{}, err
+	}
+	cliff := RetentionCliff{Below: -1, NextFrom: -1, NextTo: -1, NextAt: -1}
+	limit := t.config.RetentionMs
+	if !t.config.Deletes() || limit < 0 {
+		return cliff, nil
+	}
+	n := l.expiredSegments(p, limit)
+	if n > 0 {
+		cliff.Below = p.segmentEnd(n - 1)
+	}
+	// Timestamps never decrease along a partition, so the first segment
+	// with records after the expired ones is the next to expire; an expired
+	// one there is held by the high watermark, and waits for it rather than
+	// for time.
+	for i := n; i < len(p.segments); i++ {
+		if p.segmentCount(i) == 0 {
+			continue
+		}
+		if s := &p.segments[i]; l.now-s.maxTimestamp <= limit {
+			cliff.NextFrom, cliff.NextTo, cliff.NextAt = s.base, p.segmentEnd(i), s.maxTimestamp+limit+1
+		}
+		break
+	}
+	return cliff, nil
 }
 
 // deletableSegments counts the leading segments that qualify, stopping at the

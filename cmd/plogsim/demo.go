@@ -18,7 +18,7 @@ import (
 type demoPart struct {
 	title string
 	lines []string
-	check func(l *core.PartitionedLog) (string, error)
+	check func(l core.ReadOnlyLog) (string, error)
 }
 
 func runDemo(stdout, stderr io.Writer) int {
@@ -81,7 +81,7 @@ func demoParts() []demoPart {
 	})...)
 }
 
-func checkKeyOrder(l *core.PartitionedLog) (string, error) {
+func checkKeyOrder(l core.ReadOnlyLog) (string, error) {
 	p := core.PartitionFor("acct-1", 4)
 	records, err := l.Records("orders", p)
 	if err != nil {
@@ -116,7 +116,7 @@ func checkKeyOrder(l *core.PartitionedLog) (string, error) {
 	return fmt.Sprintf("murmur2(\"acct-1\") %% 4 = %d: orders/%d holds acct-1 at %s, in order", p, p, strings.Join(values, ", ")), nil
 }
 
-func checkRetention(l *core.PartitionedLog) (string, error) {
+func checkRetention(l core.ReadOnlyLog) (string, error) {
 	start, _ := l.LogStartOffset("clicks", 0)
 	hw, _ := l.HighWatermark("clicks", 0)
 	records, _ := l.Records("clicks", 0)

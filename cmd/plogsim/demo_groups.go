@@ -43,7 +43,7 @@ func groupDemoParts() []demoPart {
 
 // checkResume checks that c2 got exactly the records c1 had not committed:
 // for each partition, c2's deliveries start at the offset c1 committed.
-func checkResume(l *core.PartitionedLog) (string, error) {
+func checkResume(l core.ReadOnlyLog) (string, error) {
 	v, err := l.Group("billing")
 	if err != nil {
 		return "", err
@@ -90,7 +90,7 @@ func offsetsText(offsets []int64) string {
 
 // checkAssignors checks the seed's case: 5 partitions over 2 consumers give
 // range [0 1 2] and [3 4], round-robin [0 2 4] and [1 3].
-func checkAssignors(l *core.PartitionedLog) (string, error) {
+func checkAssignors(l core.ReadOnlyLog) (string, error) {
 	want := map[string]map[string][]int{
 		"by-range": {"a": {0, 1, 2}, "b": {3, 4}},
 		"by-turns": {"a": {0, 2, 4}, "b": {1, 3}},

@@ -35,7 +35,7 @@ func (c *ctx) allRecords(topic string) []placed {
 // timestamp is the virtual time it was produced at, which never goes back,
 // so along a partition timestamps never decrease: a binary search over the
 // offsets finds the first, and only the window is read.
-func recordsSince(l *core.PartitionedLog, topic string, partition int, since int64) []core.Record {
+func recordsSince(l core.ReadOnlyLog, topic string, partition int, since int64) []core.Record {
 	lo, err := l.LogStartOffset(topic, partition)
 	if err != nil {
 		return nil

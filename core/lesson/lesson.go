@@ -216,13 +216,13 @@ func (l Lesson) Check(s *scenario.Session) (r Result) {
 type ctx struct {
 	lesson   *Lesson
 	s        *scenario.Session
-	log      *core.PartitionedLog
+	log      core.ReadOnlyLog
 	startLen int // commands in the lesson's start
-	base     *core.PartitionedLog
+	base     core.ReadOnlyLog
 }
 
 // baseline returns the engine as the lesson's start left it.
-func (c *ctx) baseline() *core.PartitionedLog {
+func (c *ctx) baseline() core.ReadOnlyLog {
 	if c.base == nil {
 		s, err := scenario.Load(c.lesson.Script)
 		if err != nil {
@@ -238,7 +238,7 @@ func (c *ctx) baseline() *core.PartitionedLog {
 // visit after each command with its 1-based step, the engine (to read, not
 // keep) and the command's events. It is how a goal sees the order in which
 // things happened: when an alert lit, why a segment went.
-func (c *ctx) replay(visit func(step int, l *core.PartitionedLog, events []core.Event)) {
+func (c *ctx) replay(visit func(step int, l core.ReadOnlyLog, events []core.Event)) {
 	cmds, err := scenario.Parse(c.s.Script())
 	if err != nil {
 		return

@@ -288,7 +288,7 @@ type deploy struct {
 func (c *ctx) deploys() map[string]*deploy {
 	all := map[string]*deploy{}
 	gone := map[string]bool{} // "group member" of members that stopped or left
-	c.replay(func(_ int, _ *core.PartitionedLog, events []core.Event) {
+	c.replay(func(_ int, _ core.ReadOnlyLog, events []core.Event) {
 		for _, e := range events {
 			d := all[e.Group]
 			if d == nil {

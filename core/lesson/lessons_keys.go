@@ -133,7 +133,7 @@ type spread struct {
 }
 
 // spreadOf counts the records of a topic produced after since.
-func spreadOf(l *core.PartitionedLog, topic string, since int64) spread {
+func spreadOf(l core.ReadOnlyLog, topic string, since int64) spread {
 	n, _ := l.Partitions(topic)
 	s := spread{counts: make([]int, n)}
 	for p := range n {

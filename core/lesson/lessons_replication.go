@@ -93,7 +93,7 @@ type replicationHistory struct {
 func (c *ctx) leaderChanges(topic string) replicationHistory {
 	h := replicationHistory{guarded: map[int]int64{}}
 	before := map[int]core.PartitionReplication{}
-	c.replay(func(_ int, l *core.PartitionedLog, events []core.Event) {
+	c.replay(func(_ int, l core.ReadOnlyLog, events []core.Event) {
 		cfg, _ := l.TopicConfig(topic)
 		crashed := 0
 		lost := map[int]core.Event{}

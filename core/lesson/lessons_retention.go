@@ -90,7 +90,7 @@ func checkRetentionCliff(c *ctx) Result {
 	// first, so the replay waits until now: it re-runs every workload.
 	warnedAt, lostAt := int64(-1), int64(-1)
 	var lost int64
-	c.replay(func(step int, l *core.PartitionedLog, events []core.Event) {
+	c.replay(func(step int, l core.ReadOnlyLog, events []core.Event) {
 		for _, e := range events {
 			if e.Kind == core.EventLostToReset && e.Group == "slow" {
 				if lostAt < 0 {
@@ -348,7 +348,7 @@ func checkTimeRetention(c *ctx) Result {
 	}
 	var byAge *core.Event
 	truncated := false
-	c.replay(func(_ int, _ *core.PartitionedLog, events []core.Event) {
+	c.replay(func(_ int, _ core.ReadOnlyLog, events []core.Event) {
 		for _, e := range events {
 			switch {
 			case e.Topic != "logs":

@@ -146,7 +146,7 @@ func (w *world) checkMember(group, member string) error {
 }
 
 // groupStates reads every group for the snapshot.
-func groupStates(l *core.PartitionedLog) []GroupState {
+func groupStates(l core.ReadOnlyLog) []GroupState {
 	states := []GroupState{}
 	for _, name := range l.GroupNames() {
 		v, err := l.Group(name)

@@ -68,9 +68,10 @@ func Load(script string) (*Session, error) {
 	return s, err
 }
 
-// Log returns the engine in its current state. Callers only read it: every
-// change goes through Apply, so that the script stays the source of truth.
-func (s *Session) Log() *core.PartitionedLog { return s.cur.log }
+// Log returns the engine in its current state, to read: every change goes
+// through Apply, so that the script stays the source of truth, and the
+// engine is handed out read-only to keep it so.
+func (s *Session) Log() core.ReadOnlyLog { return s.cur.log }
 
 // Script returns the canonical text of the applied commands (those before
 // the position), the scenario that makes the current state.

@@ -188,7 +188,7 @@ func BenchmarkLagSample(b *testing.B) {
 	s := mustLoad(b, script)
 	prev := s.LagHistory()[s.Len()-1]
 	for b.Loop() {
-		prev = sampleLag(s.Log(), s.Len(), prev)
+		prev = sampleLag(s.cur.log, s.Len(), prev)
 	}
 	if len(prev.Groups) != 3 || len(prev.Groups[0].Partitions) != 8 {
 		b.Fatalf("sample %v", prev)

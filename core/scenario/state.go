@@ -106,7 +106,7 @@ type OffsetState struct {
 }
 
 // Snapshot reads the state of an engine.
-func Snapshot(l *core.PartitionedLog) State {
+func Snapshot(l core.ReadOnlyLog) State {
 	st := State{TimeMs: l.Now(), Seed: l.Seed(), Topics: []TopicState{}, Groups: groupStates(l)}
 	for _, name := range l.TopicNames() {
 		t := TopicState{Name: name, Configs: map[string]string{}, Partitions: []PartitionState{}}
@@ -140,7 +140,7 @@ func Snapshot(l *core.PartitionedLog) State {
 
 // StateJSON returns the snapshot of an engine as indented JSON ending in a
 // newline. The same engine state gives the same bytes on every platform.
-func StateJSON(l *core.PartitionedLog) ([]byte, error) {
+func StateJSON(l core.ReadOnlyLog) ([]byte, error) {
 	data, err := json.MarshalIndent(Snapshot(l), "", "  ")
 	if err != nil {
 		return nil, err

@@ -47,7 +47,7 @@ type ReplicaState struct {
 }
 
 // addReplication fills the replication fields when replication is in use.
-func addReplication(l *core.PartitionedLog, st *State) {
+func addReplication(l core.ReadOnlyLog, st *State) {
 	if !l.ReplicationInUse() {
 		return
 	}

@@ -18,7 +18,7 @@ const maxRecordsShown = 20
 // kafka-get-offsets), the records each retains (like kafka-console-consumer
 // with print.key, null for a missing key or value), and one table per group
 // like kafka-consumer-groups --describe.
-func StateText(l *core.PartitionedLog) string {
+func StateText(l core.ReadOnlyLog) string {
 	return Snapshot(l).Text()
 }
 

@@ -1,4 +1,4 @@
-package core
+package assign
 
 import (
 	"fmt"
@@ -37,7 +37,7 @@ func formatAssignment(a Assignment, order ...string) string {
 	return strings.Join(parts, " ")
 }
 
-func mustAssign(t *testing.T, strategy string, members []AssignMember, partitions map[string]int) Assignment {
+func mustAssign(t *testing.T, strategy string, members []Member, partitions map[string]int) Assignment {
 	t.Helper()
 	a, err := Assign(strategy, members, partitions)
 	if err != nil {
@@ -46,10 +46,10 @@ func mustAssign(t *testing.T, strategy string, members []AssignMember, partition
 	return a
 }
 
-func subscribe(topics string, ids ...string) []AssignMember {
-	var ms []AssignMember
+func subscribe(topics string, ids ...string) []Member {
+	var ms []Member
 	for _, id := range ids {
-		ms = append(ms, AssignMember{ID: id, Topics: strings.Split(topics, ",")})
+		ms = append(ms, Member{ID: id, Topics: strings.Split(topics, ",")})
 	}
 	return ms
 }
@@ -78,21 +78,21 @@ func TestRoundRobinAssignment(t *testing.T) {
 func TestJavaDocumentedExamples(t *testing.T) {
 	twoTopics := map[string]int{"t0": 3, "t1": 3}
 	members := subscribe("t0,t1", "C0", "C1")
-	if got, want := formatAssignment(mustAssign(t, StrategyRange, members, twoTopics), "C0", "C1"),
+	if got, want := formatAssignment(mustAssign(t, Range, members, twoTopics), "C0", "C1"),
 		"C0{t0:[0 1] t1:[0 1]} C1{t0:[2] t1:[2]}"; got != want {
 		t.Errorf("range: got %s, want %s", got, want)
 	}
-	if got, want := formatAssignment(mustAssign(t, StrategyRoundRobin, members, twoTopics), "C0", "C1"),
+	if got, want := formatAssignment(mustAssign(t, RoundRobin, members, twoTopics), "C0", "C1"),
 		"C0{t0:[0 2] t1:[1]} C1{t0:[1] t1:[0 2]}"; got != want {
 		t.Errorf("roundrobin: got %s, want %s", got, want)
 	}
 
-	unequal := []AssignMember{
+	unequal := []Member{
 		{ID: "C0", Topics: []string{"t0"}},
 		{ID: "C1", Topics: []string{"t0", "t1"}},
 		{ID: "C2", Topics: []string{"t0", "t1", "t2"}},
 	}
-	got := formatAssignment(mustAssign(t, StrategyRoundRobin, unequal, map[string]int{"t0": 1, "t1": 2, "t2": 3}), "C0", "C1", "C2")
+	got := formatAssignment(mustAssign(t, RoundRobin, unequal, map[string]int{"t0": 1, "t1": 2, "t2": 3}), "C0", "C1", "C2")
 	if want := "C0{t0:[0]} C1{t1:[0]} C2{t1:[1] t2:[0 1 2]}"; got != want {
 		t.Errorf("roundrobin with unequal subscriptions: got %s, want %s", got, want)
 	}
@@ -101,16 +101,16 @@ func TestJavaDocumentedExamples(t *testing.T) {
 // Members sort by string, as Kafka's do: c10 comes before c2. Static members
 // (with a group.instance.id) come before dynamic ones, by instance id.
 func TestMemberOrder(t *testing.T) {
-	got := formatAssignment(mustAssign(t, StrategyRange, subscribe("t", "c2", "c10"), map[string]int{"t": 3}), "c10", "c2")
+	got := formatAssignment(mustAssign(t, Range, subscribe("t", "c2", "c10"), map[string]int{"t": 3}), "c10", "c2")
 	if want := "c10{t:[0 1]} c2{t:[2]}"; got != want {
 		t.Errorf("c10 should sort before c2: got %s, want %s", got, want)
 	}
-	members := []AssignMember{
+	members := []Member{
 		{ID: "a", Topics: []string{"t"}},
 		{ID: "z", InstanceID: "host-2", Topics: []string{"t"}},
 		{ID: "y", InstanceID: "host-1", Topics: []string{"t"}},
 	}
-	got = formatAssignment(mustAssign(t, StrategyRange, members, map[string]int{"t": 3}), "y", "z", "a")
+	got = formatAssignment(mustAssign(t, Range, members, map[string]int{"t": 3}), "y", "z", "a")
 	if want := "y{t:[0]} z{t:[1]} a{t:[2]}"; got != want {
 		t.Errorf("static members first, by instance id: got %s, want %s", got, want)
 	}
@@ -140,15 +140,15 @@ func TestAssignRejectsBadInput(t *testing.T) {
 	cases := []struct {
 		name     string
 		strategy string
-		members  []AssignMember
+		members  []Member
 		counts   map[string]int
 		want     string
 	}{
 		{"unknown strategy", "fair", subscribe("t", "c1"), map[string]int{"t": 1}, `unknown assignment strategy "fair"`},
-		{"duplicate member", StrategyRange, subscribe("t", "c1", "c1"), map[string]int{"t": 1}, `member "c1" appears twice`},
-		{"empty id", StrategyRange, subscribe("t", ""), map[string]int{"t": 1}, "empty id"},
-		{"negative count", StrategyRange, subscribe("t", "c1"), map[string]int{"t": -1}, "negative partition count"},
-		{"duplicate instance", StrategyRange, []AssignMember{{ID: "a", InstanceID: "i"}, {ID: "b", InstanceID: "i"}}, nil, `group.instance.id "i"`},
+		{"duplicate member", Range, subscribe("t", "c1", "c1"), map[string]int{"t": 1}, `member "c1" appears twice`},
+		{"empty id", Range, subscribe("t", ""), map[string]int{"t": 1}, "empty id"},
+		{"negative count", Range, subscribe("t", "c1"), map[string]int{"t": -1}, "negative partition count"},
+		{"duplicate instance", Range, []Member{{ID: "a", InstanceID: "i"}, {ID: "b", InstanceID: "i"}}, nil, `group.instance.id "i"`},
 	}
 	for _, c := range cases {
 		_, err := Assign(c.strategy, c.members, c.counts)
@@ -173,11 +173,11 @@ func TestStickyKeepsPartitionsWhenAMemberLeaves(t *testing.T) {
 	owned := func(topic string) []TopicPartition {
 		return []TopicPartition{{topic, 0}, {topic, 1}, {topic, 2}}
 	}
-	members := []AssignMember{
+	members := []Member{
 		{ID: "M0", Topics: []string{"t0", "t1", "t2"}, Owned: owned("t0"), Generation: 1},
 		{ID: "M1", Topics: []string{"t0", "t1", "t2"}, Owned: owned("t1"), Generation: 1},
 	}
-	a := mustAssign(t, StrategySticky, members, counts)
+	a := mustAssign(t, Sticky, members, counts)
 	if n0, n1 := len(a["M0"]), len(a["M1"]); n0+n1 != 9 || n0-n1 > 1 || n1-n0 > 1 {
 		t.Fatalf("not balanced: %v", a)
 	}
@@ -185,7 +185,7 @@ func TestStickyKeepsPartitionsWhenAMemberLeaves(t *testing.T) {
 	if moved := MovedPartitions(before, a); moved != 3 {
 		t.Errorf("moved %d partitions, want only M2's 3: %v", moved, a)
 	}
-	if r := mustAssign(t, StrategyRange, members, counts); MovedPartitions(before, r) <= 3 {
+	if r := mustAssign(t, Range, members, counts); MovedPartitions(before, r) <= 3 {
 		t.Errorf("range should move more than sticky here: %v", r)
 	}
 }
@@ -201,16 +201,16 @@ func TestCooperativeStickyTwoRounds(t *testing.T) {
 		}
 		return tps
 	}
-	members := []AssignMember{
+	members := []Member{
 		{ID: "c1", Topics: []string{"t"}, Owned: all(0, 1, 2, 3, 4, 5), Generation: 1},
 		{ID: "c2", Topics: []string{"t"}},
 	}
-	round1 := mustAssign(t, StrategyCooperativeSticky, members, counts)
+	round1 := mustAssign(t, CooperativeSticky, members, counts)
 	if len(round1["c1"]) != 3 || len(round1["c2"]) != 0 {
 		t.Fatalf("round 1 should revoke 3 from c1 and give c2 nothing yet: %v", round1)
 	}
 	members[0].Owned, members[0].Generation = round1["c1"], 2
-	round2 := mustAssign(t, StrategyCooperativeSticky, members, counts)
+	round2 := mustAssign(t, CooperativeSticky, members, counts)
 	if !reflect.DeepEqual(round2["c1"], round1["c1"]) || len(round2["c2"]) != 3 {
 		t.Fatalf("round 2 should give c2 the 3 revoked partitions and leave c1 alone: %v", round2)
 	}
@@ -218,7 +218,7 @@ func TestCooperativeStickyTwoRounds(t *testing.T) {
 
 // randomGroup makes a group of up to 8 members over up to 4 topics, with
 // random subscriptions, static ids and previous ownership.
-func randomGroup(rng *rand.Rand) ([]AssignMember, map[string]int) {
+func randomGroup(rng *rand.Rand) ([]Member, map[string]int) {
 	counts := map[string]int{}
 	var topics []string
 	for i := range 1 + rng.Intn(4) {
@@ -226,9 +226,9 @@ func randomGroup(rng *rand.Rand) ([]AssignMember, map[string]int) {
 		topics = append(topics, name)
 		counts[name] = 1 + rng.Intn(8)
 	}
-	var members []AssignMember
+	var members []Member
 	for i := range 1 + rng.Intn(8) {
-		m := AssignMember{ID: fmt.Sprintf("c%d", rng.Intn(20)*10+i), Generation: 1}
+		m := Member{ID: fmt.Sprintf("c%d", rng.Intn(20)*10+i), Generation: 1}
 		if rng.Intn(4) == 0 {
 			m.InstanceID = fmt.Sprintf("host-%d", i)
 		}
@@ -255,7 +255,7 @@ func randomGroup(rng *rand.Rand) ([]AssignMember, map[string]int) {
 
 // checkComplete checks that every subscribed partition has exactly one owner
 // that subscribes to its topic, and nothing else is assigned.
-func checkComplete(t *testing.T, members []AssignMember, counts map[string]int, a Assignment) {
+func checkComplete(t *testing.T, members []Member, counts map[string]int, a Assignment) {
 	t.Helper()
 	seen := map[TopicPartition]string{}
 	for _, m := range members {
@@ -270,7 +270,7 @@ func checkComplete(t *testing.T, members []AssignMember, counts map[string]int, 
 		}
 	}
 	for topic, n := range counts {
-		subscribed := slices.ContainsFunc(members, func(m AssignMember) bool { return slices.Contains(m.Topics, topic) })
+		subscribed := slices.ContainsFunc(members, func(m Member) bool { return slices.Contains(m.Topics, topic) })
 		for p := range n {
 			if _, ok := seen[TopicPartition{topic, p}]; subscribed && !ok {
 				t.Fatalf("%s/%d is subscribed but unassigned: %v", topic, p, a)
@@ -283,7 +283,7 @@ func TestAssignorsCoverEveryPartitionOnce(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for range 2000 {
 		members, counts := randomGroup(rng)
-		for _, strategy := range []string{StrategyRange, StrategyRoundRobin, StrategySticky} {
+		for _, strategy := range []string{Range, RoundRobin, Sticky} {
 			checkComplete(t, members, counts, mustAssign(t, strategy, members, counts))
 		}
 	}
@@ -303,7 +303,7 @@ func TestStickyBalancedAndStickyWithEqualSubscriptions(t *testing.T) {
 		for i := range members {
 			members[i].Topics = topics
 		}
-		a := mustAssign(t, StrategySticky, members, counts)
+		a := mustAssign(t, Sticky, members, counts)
 		checkComplete(t, members, counts, a)
 		total := 0
 		for _, n := range counts {
@@ -331,7 +331,7 @@ func TestStickyBalancedAndStickyWithEqualSubscriptions(t *testing.T) {
 	}
 }
 
-func ownedAssignment(members []AssignMember) Assignment {
+func ownedAssignment(members []Member) Assignment {
 	a := Assignment{}
 	for _, m := range members {
 		a[m.ID] = m.Owned
@@ -339,7 +339,7 @@ func ownedAssignment(members []AssignMember) Assignment {
 	return a
 }
 
-func unowned(members []AssignMember, counts map[string]int) int {
+func unowned(members []Member, counts map[string]int) int {
 	n := 0
 	for _, c := range counts {
 		n += c
@@ -353,7 +353,7 @@ func unowned(members []AssignMember, counts map[string]int) int {
 // A fresh sticky group is dealt partitions one at a time, as Java's sticky
 // assignor deals unassigned partitions.
 func TestStickyFreshGroupDeals(t *testing.T) {
-	a := mustAssign(t, StrategySticky, subscribe("t", "c1", "c2"), map[string]int{"t": 5})
+	a := mustAssign(t, Sticky, subscribe("t", "c1", "c2"), map[string]int{"t": 5})
 	if got, want := formatAssignment(a, "c1", "c2"), "c1{t:[0 2 4]} c2{t:[1 3]}"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
@@ -364,41 +364,5 @@ func TestMovedPartitions(t *testing.T) {
 	after := Assignment{"a": {{"t", 0}}, "b": {{"t", 2}, {"t", 3}}, "c": {}}
 	if got := MovedPartitions(before, after); got != 1 {
 		t.Errorf("moved %d, want 1 (t/1 left a for nobody; t/3 was new)", got)
-	}
-}
-
-// BenchmarkAssign1000PartitionsTo100Members assigns 1,000 partitions of
-// three topics to 100 members that owned them before one more member left,
-// with equal subscriptions (sticky's direct path) and with every member
-// reading two of the three topics (sticky's flow).
-func BenchmarkAssign1000PartitionsTo100Members(b *testing.B) {
-	counts := map[string]int{"orders": 500, "payments": 300, "audit": 200}
-	all := []string{"audit", "orders", "payments"}
-	for _, subscriptions := range []string{"equal", "unequal"} {
-		var members []AssignMember
-		for i := range 101 {
-			topics := all
-			if subscriptions == "unequal" {
-				topics = slices.Delete(slices.Clone(all), i%3, i%3+1)
-			}
-			members = append(members, AssignMember{ID: fmt.Sprintf("c%03d", i), Topics: topics})
-		}
-		prev, err := Assign(StrategySticky, members, counts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		members = members[1:]
-		for i := range members {
-			members[i].Owned, members[i].Generation = prev[members[i].ID], 1
-		}
-		for _, strategy := range Strategies() {
-			b.Run(subscriptions+"/"+strategy, func(b *testing.B) {
-				for b.Loop() {
-					if _, err := Assign(strategy, members, counts); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package core
+package assign
 
 import (
 	"math"
@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// The sticky assignor (Kafka's StickyAssignor, KIP-54, and the plan behind
-// CooperativeStickyAssignor) wants two things, in this order:
+// The sticky assignor (Kafka 4.4's StickyAssignor, KIP-54, and the plan
+// behind its CooperativeStickyAssignor) wants two things, in this order:
 //
 //  1. balance: the partition counts of the members are as even as the
 //     subscriptions allow. Precisely, the counts sorted from largest to
@@ -329,7 +329,7 @@ func (in assignInput) assignStickyEqual() Assignment {
 			}
 		}
 	}
-	slices.SortFunc(free, compareTopicPartitions)
+	slices.SortFunc(free, ComparePartitions)
 	everyone := make([]int, nm)
 	for m := range everyone {
 		everyone[m] = m
@@ -356,6 +356,6 @@ func (in assignInput) deal(out Assignment, parts []TopicPartition, members []int
 
 func sortAssignment(a Assignment) {
 	for id := range a {
-		slices.SortFunc(a[id], compareTopicPartitions)
+		slices.SortFunc(a[id], ComparePartitions)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !js
 
-package core_test
+package assign_test
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"plog/core"
+	"plog/core/assign"
 )
 
 // These tests compare the engine's assignors with franz-go's balancers,
@@ -23,21 +23,21 @@ import (
 
 func franzBalancer(strategy string) kgo.GroupBalancer {
 	switch strategy {
-	case core.StrategyRange:
+	case assign.Range:
 		return kgo.RangeBalancer()
-	case core.StrategyRoundRobin:
+	case assign.RoundRobin:
 		return kgo.RoundRobinBalancer()
-	case core.StrategySticky:
+	case assign.Sticky:
 		return kgo.StickyBalancer()
 	}
 	return kgo.CooperativeStickyBalancer()
 }
 
-func franzAssign(t *testing.T, strategy string, members []core.AssignMember, counts map[string]int) core.Assignment {
+func franzAssign(t *testing.T, strategy string, members []assign.Member, counts map[string]int) assign.Assignment {
 	t.Helper()
 	balancer := franzBalancer(strategy)
 	sorted := slices.Clone(members)
-	core.SortMembers(sorted) // the leader sorts members before balancing
+	assign.SortMembers(sorted) // the leader sorts members before balancing
 	var join []kmsg.JoinGroupResponseMember
 	for _, m := range sorted {
 		owned := map[string][]int32{}
@@ -70,9 +70,9 @@ func franzAssign(t *testing.T, strategy string, members []core.AssignMember, cou
 	} else {
 		into = mb.Balance(topicCounts)
 	}
-	out := core.Assignment{}
+	out := assign.Assignment{}
 	for _, m := range members {
-		out[m.ID] = []core.TopicPartition{}
+		out[m.ID] = []assign.TopicPartition{}
 	}
 	for _, sync := range into.IntoSyncAssignment() {
 		parsed, err := kgo.ParseConsumerSyncAssignment(sync.MemberAssignment)
@@ -81,12 +81,12 @@ func franzAssign(t *testing.T, strategy string, members []core.AssignMember, cou
 		}
 		for topic, partitions := range parsed {
 			for _, p := range partitions {
-				out[sync.MemberID] = append(out[sync.MemberID], core.TopicPartition{Topic: topic, Partition: int(p)})
+				out[sync.MemberID] = append(out[sync.MemberID], assign.TopicPartition{Topic: topic, Partition: int(p)})
 			}
 		}
 	}
 	for id := range out {
-		slices.SortFunc(out[id], func(a, b core.TopicPartition) int {
+		slices.SortFunc(out[id], func(a, b assign.TopicPartition) int {
 			if a.Topic != b.Topic {
 				if a.Topic < b.Topic {
 					return -1
@@ -114,8 +114,8 @@ func (g groupGen) topics() map[string]int {
 	return counts
 }
 
-func (g groupGen) member(id string, counts map[string]int, equal bool) core.AssignMember {
-	m := core.AssignMember{ID: id}
+func (g groupGen) member(id string, counts map[string]int, equal bool) assign.Member {
+	m := assign.Member{ID: id}
 	if g.rng.Intn(5) == 0 {
 		m.InstanceID = "host-" + id
 	}
@@ -130,8 +130,8 @@ func (g groupGen) member(id string, counts map[string]int, equal bool) core.Assi
 	return m
 }
 
-func (g groupGen) members(counts map[string]int, equal bool) []core.AssignMember {
-	var members []core.AssignMember
+func (g groupGen) members(counts map[string]int, equal bool) []assign.Member {
+	var members []assign.Member
 	for i := range 1 + g.rng.Intn(12) {
 		// ids like c7, c70, c12: string order differs from numeric order
 		members = append(members, g.member(fmt.Sprintf("c%d%d", g.rng.Intn(10), i), counts, equal))
@@ -144,8 +144,8 @@ func TestRangeAndRoundRobinMatchFranzGo(t *testing.T) {
 	for i := range 5000 {
 		counts := gen.topics()
 		members := gen.members(counts, gen.rng.Intn(3) == 0)
-		for _, strategy := range []string{core.StrategyRange, core.StrategyRoundRobin} {
-			got, err := core.Assign(strategy, members, counts)
+		for _, strategy := range []string{assign.Range, assign.RoundRobin} {
+			got, err := assign.Assign(strategy, members, counts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +159,7 @@ func TestRangeAndRoundRobinMatchFranzGo(t *testing.T) {
 
 // loadVector is the members' partition counts, largest first: the measure
 // of balance both sticky implementations minimise lexicographically.
-func loadVector(a core.Assignment) []int {
+func loadVector(a assign.Assignment) []int {
 	var v []int
 	for _, tps := range a {
 		v = append(v, len(tps))
@@ -171,7 +171,7 @@ func loadVector(a core.Assignment) []int {
 
 // stickyStep is one membership change applied to a sticky group: members
 // join, leave, or change subscription, and partitions may be added.
-func (g groupGen) stickyStep(members []core.AssignMember, counts map[string]int, equal bool, next *int) []core.AssignMember {
+func (g groupGen) stickyStep(members []assign.Member, counts map[string]int, equal bool, next *int) []assign.Member {
 	switch g.rng.Intn(5) {
 	case 0, 1: // join
 		*next++
@@ -196,7 +196,7 @@ func (g groupGen) stickyStep(members []core.AssignMember, counts map[string]int,
 
 // applyOwned records an assignment as each member's owned partitions, with
 // the next generation, as members do after a SyncGroup.
-func applyOwned(members []core.AssignMember, a core.Assignment, generation int) {
+func applyOwned(members []assign.Member, a assign.Assignment, generation int) {
 	for i := range members {
 		members[i].Owned = slices.Clone(a[members[i].ID])
 		members[i].Generation = generation
@@ -219,27 +219,27 @@ func TestStickyMatchesFranzGoBalanceAndMovesNoMore(t *testing.T) {
 		members := gen.members(counts, equal)
 		next := 0
 		for generation := 1; generation <= 12; generation++ {
-			for _, strategy := range []string{core.StrategySticky, core.StrategyCooperativeSticky} {
-				got, err := core.Assign(strategy, members, counts)
+			for _, strategy := range []string{assign.Sticky, assign.CooperativeSticky} {
+				got, err := assign.Assign(strategy, members, counts)
 				if err != nil {
 					t.Fatal(err)
 				}
 				want := franzAssign(t, strategy, members, counts)
-				before := core.Assignment{}
+				before := assign.Assignment{}
 				for _, m := range members {
 					before[m.ID] = m.Owned
 				}
-				if strategy == core.StrategyCooperativeSticky {
+				if strategy == assign.CooperativeSticky {
 					checkNoDirectHandOver(t, members, got)
 					checkNoDirectHandOver(t, members, want)
 					// The follow-up round: what was revoked is free now.
 					followers := slices.Clone(members)
 					applyOwned(followers, got, generation)
-					second, err := core.Assign(strategy, followers, counts)
+					second, err := assign.Assign(strategy, followers, counts)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if moved := core.MovedPartitions(got, second); moved != 0 {
+					if moved := assign.MovedPartitions(got, second); moved != 0 {
 						t.Fatalf("group %d: the second cooperative round revoked %d more partitions", group, moved)
 					}
 					got = second
@@ -250,7 +250,7 @@ func TestStickyMatchesFranzGoBalanceAndMovesNoMore(t *testing.T) {
 				if g, w := loadVector(got), loadVector(want); !reflect.DeepEqual(g, w) {
 					t.Fatalf("group %d, %s: load %v, franz-go %v\nmembers %+v counts %v\n got %v\nwant %v", group, strategy, g, w, members, counts, got, want)
 				}
-				ours, theirs := core.MovedPartitions(before, got), core.MovedPartitions(before, want)
+				ours, theirs := assign.MovedPartitions(before, got), assign.MovedPartitions(before, want)
 				if ours > theirs {
 					t.Fatalf("group %d, %s: moved %d, franz-go %d\nmembers %+v counts %v\n got %v\nwant %v", group, strategy, ours, theirs, members, counts, got, want)
 				}
@@ -258,7 +258,7 @@ func TestStickyMatchesFranzGoBalanceAndMovesNoMore(t *testing.T) {
 				ourMoves += ours
 				franzMoves += theirs
 			}
-			plan, err := core.Assign(core.StrategySticky, members, counts)
+			plan, err := assign.Assign(assign.Sticky, members, counts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -271,9 +271,9 @@ func TestStickyMatchesFranzGoBalanceAndMovesNoMore(t *testing.T) {
 
 // checkNoDirectHandOver fails if a cooperative round gives a member a
 // partition that another member owned before the round.
-func checkNoDirectHandOver(t *testing.T, members []core.AssignMember, a core.Assignment) {
+func checkNoDirectHandOver(t *testing.T, members []assign.Member, a assign.Assignment) {
 	t.Helper()
-	owner := map[core.TopicPartition]string{}
+	owner := map[assign.TopicPartition]string{}
 	for _, m := range members {
 		for _, tp := range m.Owned {
 			owner[tp] = m.ID

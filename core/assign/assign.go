@@ -1,15 +1,21 @@
-package core
+// Package assign holds Kafka's four partition assignors as pure functions:
+// they read members and partition counts and return who owns what. They
+// follow the Java client of Kafka 4.4 (kafka-clients 4.4.0, which the
+// conformance suite runs them against): RangeAssignor, RoundRobinAssignor,
+// StickyAssignor and CooperativeStickyAssignor, all of
+// org.apache.kafka.clients.consumer.
+//
+// The package knows nothing of the engine: the consumer groups of core call
+// it at the end of every rebalance, and to compare strategies. Like core it
+// imports only the standard library, never panics and gives the same result
+// for the same input, whatever the order of maps.
+package assign
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 )
-
-// This file holds Kafka's four partition assignors as pure functions: they
-// read members and partition counts and return who owns what. The consumer
-// groups in groups.go call them at the end of every rebalance; the UI calls
-// them to compare strategies.
 
 // TopicPartition names one partition of one topic.
 type TopicPartition struct {
@@ -23,7 +29,8 @@ func (tp TopicPartition) String() string {
 	return fmt.Sprintf("%s/%d", tp.Topic, tp.Partition)
 }
 
-func compareTopicPartitions(a, b TopicPartition) int {
+// ComparePartitions orders partitions by topic, then partition number.
+func ComparePartitions(a, b TopicPartition) int {
 	if c := strings.Compare(a.Topic, b.Topic); c != 0 {
 		return c
 	}
@@ -33,18 +40,20 @@ func compareTopicPartitions(a, b TopicPartition) int {
 // The assignment strategies, named as Kafka's partition.assignment.strategy
 // protocols are.
 const (
-	StrategyRange             = "range"
-	StrategyRoundRobin        = "roundrobin"
-	StrategySticky            = "sticky"
-	StrategyCooperativeSticky = "cooperative-sticky"
+	Range             = "range"
+	RoundRobin        = "roundrobin"
+	Sticky            = "sticky"
+	CooperativeSticky = "cooperative-sticky"
 )
 
 // Strategies lists the strategy names Assign accepts.
 func Strategies() []string {
-	return []string{StrategyRange, StrategyRoundRobin, StrategySticky, StrategyCooperativeSticky}
+	return []string{Range, RoundRobin, Sticky, CooperativeSticky}
 }
 
-func checkStrategy(name string) error {
+// CheckStrategy says what is wrong with a strategy name, nil for one of
+// Strategies.
+func CheckStrategy(name string) error {
 	if slices.Contains(Strategies(), name) {
 		return nil
 	}
@@ -54,12 +63,12 @@ func checkStrategy(name string) error {
 // IsCooperative reports whether a strategy rebalances cooperatively: members
 // keep consuming the partitions that do not move.
 func IsCooperative(strategy string) bool {
-	return strategy == StrategyCooperativeSticky
+	return strategy == CooperativeSticky
 }
 
-// AssignMember is one group member as an assignor sees it: what Kafka's
+// Member is one group member as an assignor sees it: what Kafka's
 // consumers send in their JoinGroup metadata.
-type AssignMember struct {
+type Member struct {
 	ID string
 	// InstanceID is the static member's group.instance.id, empty for a
 	// dynamic member. Static members sort before dynamic ones.
@@ -109,7 +118,7 @@ func MovedPartitions(before, after Assignment) int {
 // memberLess is Kafka's order of members, used by every assignor: static
 // members first, by group.instance.id, then dynamic members by member id,
 // compared as strings (so c10 sorts before c2).
-func memberLess(a, b AssignMember) bool {
+func memberLess(a, b Member) bool {
 	if a.InstanceID != "" || b.InstanceID != "" {
 		if a.InstanceID == "" || b.InstanceID == "" {
 			return a.InstanceID != ""
@@ -122,8 +131,8 @@ func memberLess(a, b AssignMember) bool {
 }
 
 // SortMembers puts members in Kafka's assignor order (see memberLess).
-func SortMembers(members []AssignMember) {
-	slices.SortStableFunc(members, func(a, b AssignMember) int {
+func SortMembers(members []Member) {
+	slices.SortStableFunc(members, func(a, b Member) int {
 		switch {
 		case memberLess(a, b):
 			return -1
@@ -144,13 +153,13 @@ const (
 // assignInput is a validated group: members in Kafka's order, and the
 // partition counts of the topics someone subscribes to.
 type assignInput struct {
-	members []AssignMember
+	members []Member
 	topics  []string       // sorted: subscribed topics that exist
 	counts  map[string]int // topic → partitions
 	subs    map[string][]int
 }
 
-func newAssignInput(members []AssignMember, partitions map[string]int) (assignInput, error) {
+func newAssignInput(members []Member, partitions map[string]int) (assignInput, error) {
 	if len(members) > maxAssignMembers {
 		return assignInput{}, fmt.Errorf("%d members is more than the %d an assignment can hold", len(members), maxAssignMembers)
 	}
@@ -172,7 +181,7 @@ func newAssignInput(members []AssignMember, partitions map[string]int) (assignIn
 	}
 	ids := make(map[string]bool, len(members))
 	instances := make(map[string]bool)
-	sorted := make([]AssignMember, len(members))
+	sorted := make([]Member, len(members))
 	for i, m := range members {
 		if m.ID == "" {
 			return assignInput{}, fmt.Errorf("member %d has an empty id", i)
@@ -225,16 +234,25 @@ func (in assignInput) empty() Assignment {
 // For cooperative-sticky it returns the first of the two rounds: a partition
 // that moves from one member to another is left unassigned, and the next
 // rebalance (with Owned updated) assigns it.
-func Assign(strategy string, members []AssignMember, partitions map[string]int) (Assignment, error) {
-	if err := checkStrategy(strategy); err != nil {
-		return nil, err
+func Assign(strategy string, members []Member, partitions map[string]int) (Assignment, error) {
+	out, _, err := Round(strategy, members, partitions)
+	return out, err
+}
+
+// Round runs one rebalance round as Assign does, and counts the partitions
+// a cooperative round held back: they go from one member to another, so
+// their owner revokes them now and the next round, with Owned updated,
+// assigns them (KIP-429). The count is 0 for the eager strategies.
+func Round(strategy string, members []Member, partitions map[string]int) (Assignment, int, error) {
+	if err := CheckStrategy(strategy); err != nil {
+		return nil, 0, err
 	}
 	in, err := newAssignInput(members, partitions)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	out, _ := in.assign(strategy)
-	return out, nil
+	out, held := in.assign(strategy)
+	return out, held, nil
 }
 
 // assign returns the assignment and how many partitions a cooperative round
@@ -244,18 +262,18 @@ func (in assignInput) assign(strategy string) (Assignment, int) {
 		return in.empty(), 0
 	}
 	switch strategy {
-	case StrategyRange:
+	case Range:
 		return in.assignRange(), 0
-	case StrategyRoundRobin:
+	case RoundRobin:
 		return in.assignRoundRobin(), 0
-	case StrategySticky:
+	case Sticky:
 		return in.assignSticky(), 0
 	default:
 		return in.assignCooperativeSticky()
 	}
 }
 
-// assignRange is Kafka's RangeAssignor: topic by topic, the members
+// assignRange is Kafka 4.4's RangeAssignor: topic by topic, the members
 // subscribed to it in order each take a contiguous range of n/c partitions,
 // and the first n%c of them one more.
 func (in assignInput) assignRange() Assignment {
@@ -279,7 +297,7 @@ func (in assignInput) assignRange() Assignment {
 	return out
 }
 
-// assignRoundRobin is Kafka's RoundRobinAssignor: all subscribed partitions
+// assignRoundRobin is Kafka 4.4's RoundRobinAssignor: all subscribed partitions
 // sorted by (topic, partition) are dealt to the members in order, going
 // round; a member not subscribed to a partition's topic is skipped, and the
 // next partition starts where the previous one stopped.
@@ -331,9 +349,10 @@ func (in assignInput) claimedOwners() map[TopicPartition]int {
 	return owners
 }
 
-// assignCooperativeSticky plans as sticky does, then holds back every
-// partition that would go from one member straight to another: its owner
-// revokes it in this round, and it is assigned in the next one (KIP-429).
+// assignCooperativeSticky is Kafka 4.4's CooperativeStickyAssignor: it
+// plans as sticky does, then holds back every partition that would go from
+// one member straight to another: its owner revokes it in this round, and
+// it is assigned in the next one (KIP-429).
 func (in assignInput) assignCooperativeSticky() (Assignment, int) {
 	plan := in.assignSticky()
 	claims := make(map[TopicPartition][]string)
@@ -365,21 +384,21 @@ func (in assignInput) assignCooperativeSticky() (Assignment, int) {
 // Kafka's RangeAssignor does: 5 partitions over c1, c2 give c1 [0 1 2] and
 // c2 [3 4]. It is the single-topic entry point; Assign handles the rest.
 func AssignRange(partitions int, members []string) (map[string][]int, error) {
-	return assignOneTopic(StrategyRange, partitions, members)
+	return assignOneTopic(Range, partitions, members)
 }
 
 // AssignRoundRobin assigns partitions 0..partitions-1 of one topic to members
 // as Kafka's RoundRobinAssignor does: 5 partitions over c1, c2 give c1
 // [0 2 4] and c2 [1 3].
 func AssignRoundRobin(partitions int, members []string) (map[string][]int, error) {
-	return assignOneTopic(StrategyRoundRobin, partitions, members)
+	return assignOneTopic(RoundRobin, partitions, members)
 }
 
 func assignOneTopic(strategy string, partitions int, members []string) (map[string][]int, error) {
 	const topic = "topic"
-	in := make([]AssignMember, len(members))
+	in := make([]Member, len(members))
 	for i, id := range members {
-		in[i] = AssignMember{ID: id, Topics: []string{topic}}
+		in[i] = Member{ID: id, Topics: []string{topic}}
 	}
 	assignment, err := Assign(strategy, in, map[string]int{topic: partitions})
 	if err != nil {
