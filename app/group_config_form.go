@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -63,7 +64,7 @@ func (f *GroupConfigForm) Render() app.UI {
 			app.Label().Class("auto-commit").Body(
 				app.Input().Type("checkbox").Name("auto.commit").Checked(f.Config.AutoCommit).
 					OnChange(f.toggleAutoCommit),
-				app.Span().Text("auto-commit every "+core.FormatDuration(f.Config.AutoCommitIntervalMs)),
+				app.Span().Text("auto-commit every "+units.Duration(f.Config.AutoCommitIntervalMs)),
 			),
 			&Help{Topic: "auto-commit"},
 			app.Range(choiceConfigs).Slice(func(i int) app.UI {

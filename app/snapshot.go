@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"plog/core"
+	"plog/core/units"
 )
 
 // LogSnapshot is what the page shows of the engine: a read-only copy taken
@@ -308,35 +309,10 @@ func retentionCliff(l *core.PartitionedLog, topic string, p int, logStart, now, 
 			expiresAt := s.MaxTimestamp + retentionMs + 1
 			if expiresAt > now {
 				return cliff, fmt.Sprintf("offsets %d–%d pass retention.ms in %s",
-					s.BaseOffset, s.EndOffset-1, roughDuration(expiresAt-now)), nil
+					s.BaseOffset, s.EndOffset-1, units.Span(expiresAt-now, 2)), nil
 			}
 			cliff = s.EndOffset
 		}
 		from, span = segments[len(segments)-1].EndOffset, min(span, 1<<40)*4
 	}
-}
-
-// roughDuration writes a span of virtual time for reading, to two units at
-// most: 950ms, 42s, 4m 55s, 3h 20m, 2d 4h.
-func roughDuration(ms int64) string {
-	units := []struct {
-		name string
-		ms   int64
-	}{{"d", 86_400_000}, {"h", 3_600_000}, {"m", 60_000}, {"s", 1000}}
-	if ms < 1000 {
-		return fmt.Sprintf("%dms", ms)
-	}
-	for i, u := range units {
-		if ms < u.ms {
-			continue
-		}
-		text := fmt.Sprintf("%d%s", ms/u.ms, u.name)
-		if i+1 < len(units) {
-			if rest := ms % u.ms / units[i+1].ms; rest > 0 {
-				text += fmt.Sprintf(" %d%s", rest, units[i+1].name)
-			}
-		}
-		return text
-	}
-	return fmt.Sprintf("%dms", ms)
 }

@@ -8,6 +8,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 )
 
 // The snapshot asks the engine only about each lane's window; what it says
@@ -100,7 +101,7 @@ func wholePartitionView(t *testing.T, l *core.PartitionedLog, topic string, p in
 			continue
 		}
 		if expiresAt := s.MaxTimestamp + retentionMs + 1; expiresAt > l.Now() {
-			part.NextExpiry = fmt.Sprintf("offsets %d–%d pass retention.ms in %s", s.BaseOffset, s.EndOffset-1, roughDuration(expiresAt-l.Now()))
+			part.NextExpiry = fmt.Sprintf("offsets %d–%d pass retention.ms in %s", s.BaseOffset, s.EndOffset-1, units.Span(expiresAt-l.Now(), 2))
 			break
 		}
 		part.Cliff = s.EndOffset

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"plog/core/units"
 )
 
 // Brokers, as the replication overlay models them:
@@ -195,7 +197,7 @@ func (l *PartitionedLog) SetBrokers(n int) error {
 // SetReplicaLagTimeMaxMs sets replica.lag.time.max.ms for the cluster.
 func (l *PartitionedLog) SetReplicaLagTimeMaxMs(ms int64) error {
 	if ms < 1 || ms > maxDurationMs {
-		return fmt.Errorf("replica.lag.time.max.ms must be between 1ms and %s, got %dms", FormatDuration(maxDurationMs), ms)
+		return fmt.Errorf("replica.lag.time.max.ms must be between 1ms and %s, got %dms", units.Duration(maxDurationMs), ms)
 	}
 	l.cluster.lagMaxMs = ms
 	l.cluster.touched = true
@@ -284,7 +286,7 @@ func (l *PartitionedLog) SlowBroker(id int, records, perMs int64) error {
 	}
 	b.paceRecords, b.paceMs = records, perMs
 	l.cluster.touched = true
-	l.emit(Event{Kind: EventBrokerSlowed, Broker: id, Detail: FormatPace(records, perMs)})
+	l.emit(Event{Kind: EventBrokerSlowed, Broker: id, Detail: units.Rate(records, perMs)})
 	return nil
 }
 
@@ -300,20 +302,6 @@ func (l *PartitionedLog) HealBroker(id int) error {
 	b.isolated, b.paceRecords, b.paceMs = false, 0, 0
 	l.emit(Event{Kind: EventBrokerHealed, Broker: id})
 	return nil
-}
-
-// FormatPace writes a pace as records per the largest exact unit: 5/s,
-// 3/m, 7/1500ms.
-func FormatPace(records, perMs int64) string {
-	for _, u := range []struct {
-		name string
-		ms   int64
-	}{{"h", hourMs}, {"m", minuteMs}, {"s", secondMs}} {
-		if perMs == u.ms {
-			return fmt.Sprintf("%d/%s", records, u.name)
-		}
-	}
-	return fmt.Sprintf("%d/%dms", records, perMs)
 }
 
 // eachReplicated calls f for every partition, topics in name order.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"plog/core/units"
 )
 
 // TopicConfig is a topic's configuration with typed values. The names in the
@@ -119,17 +121,17 @@ func (c TopicConfig) Entries() []ConfigEntry {
 }
 
 const (
-	secondMs = int64(1000)
-	minuteMs = 60 * secondMs
-	hourMs   = 60 * minuteMs
-	dayMs    = 24 * hourMs
-	yearMs   = 365 * dayMs
+	secondMs = units.Second
+	minuteMs = units.Minute
+	hourMs   = units.Hour
+	dayMs    = units.Day
+	yearMs   = units.Year
 
 	// maxDurationMs bounds every duration so that time arithmetic never
 	// overflows.
-	maxDurationMs = 100 * yearMs
+	maxDurationMs = units.MaxDurationMs
 	// maxSizeBytes bounds every size (1 PB).
-	maxSizeBytes = int64(1) << 50
+	maxSizeBytes = units.MaxSizeBytes
 	// minSegmentBytes is Kafka's lower bound for segment.bytes (the overhead
 	// of one record in the oldest record format).
 	minSegmentBytes = 14
@@ -256,7 +258,7 @@ func (spec *configSpec) parseNumber(value string) (int64, error) {
 		}
 		return 0, fmt.Errorf("-1 is not allowed here (minimum %s)", spec.formatNumber(spec.min))
 	}
-	digits, unit := splitNumber(value)
+	digits, unit := units.Split(value)
 	if digits == "" {
 		return 0, fmt.Errorf("want a number%s", spec.unitHint())
 	}
@@ -281,44 +283,15 @@ func (spec *configSpec) parseNumber(value string) (int64, error) {
 	return n, nil
 }
 
-// splitNumber splits "10s" into "10" and "s". A sign is not a digit, so
-// negative values other than -1 are refused as "want a number".
-func splitNumber(value string) (digits, unit string) {
-	i := 0
-	for i < len(value) && value[i] >= '0' && value[i] <= '9' {
-		i++
-	}
-	return value[:i], value[i:]
-}
-
-var (
-	durationUnits = []struct {
-		name  string
-		scale int64
-	}{{"d", dayMs}, {"h", hourMs}, {"m", minuteMs}, {"s", secondMs}, {"ms", 1}}
-	sizeUnits = []struct {
-		name  string
-		scale int64
-	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}}
-)
-
 func (spec *configSpec) unitScale(unit string) (int64, bool) {
 	if unit == "" {
 		return 1, true
 	}
 	switch spec.kind {
 	case kindDuration:
-		for _, u := range durationUnits {
-			if unit == u.name {
-				return u.scale, true
-			}
-		}
+		return units.Lookup(units.Durations, unit)
 	case kindSize:
-		for _, u := range sizeUnits {
-			if strings.EqualFold(unit, u.name) {
-				return u.scale, true
-			}
-		}
+		return units.Lookup(units.Sizes, strings.ToUpper(unit))
 	}
 	return 0, false
 }
@@ -345,37 +318,13 @@ func (spec *configSpec) format(c *TopicConfig) string {
 
 // formatNumber writes n with the largest unit that divides it exactly.
 func (spec *configSpec) formatNumber(n int64) string {
-	if n <= 0 {
-		return strconv.FormatInt(n, 10)
-	}
 	switch spec.kind {
 	case kindDuration:
-		for _, u := range durationUnits {
-			if n%u.scale == 0 {
-				return strconv.FormatInt(n/u.scale, 10) + u.name
-			}
-		}
+		return units.Duration(n)
 	case kindSize:
-		for _, u := range sizeUnits {
-			if n%u.scale == 0 {
-				return strconv.FormatInt(n/u.scale, 10) + u.name
-			}
-		}
+		return units.Size(n)
 	}
 	return strconv.FormatInt(n, 10)
-}
-
-// FormatDuration writes milliseconds the way configs and scripts do: the
-// largest exact unit (90000 → "90s", 7 days → "7d"), "-1" for unlimited.
-func FormatDuration(ms int64) string {
-	spec := configSpec{kind: kindDuration}
-	return spec.formatNumber(ms)
-}
-
-// formatSize writes bytes with the largest exact unit (4096 → "4KB").
-func formatSize(n int64) string {
-	spec := configSpec{kind: kindSize}
-	return spec.formatNumber(n)
 }
 
 // ParseDuration reads a duration the way configs and scripts write it: a

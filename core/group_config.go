@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"plog/core/units"
 )
 
 // GroupConfig is a consumer group's configuration. In Kafka most of these
@@ -77,7 +79,7 @@ func durationIn(value string, lo, hi int64, why string) (int64, error) {
 		return 0, err
 	}
 	if ms < lo || ms > hi {
-		return 0, fmt.Errorf("must be between %s and %s%s, got %s", FormatDuration(lo), FormatDuration(hi), why, FormatDuration(ms))
+		return 0, fmt.Errorf("must be between %s and %s%s, got %s", units.Duration(lo), units.Duration(hi), why, units.Duration(ms))
 	}
 	return ms, nil
 }
@@ -102,7 +104,7 @@ var groupConfigSpecs = []groupConfigSpec{
 	{"auto.commit.interval.ms", func(c *GroupConfig, v string) (err error) {
 		c.AutoCommitIntervalMs, err = durationIn(v, 1, maxDurationMs, "")
 		return err
-	}, func(c GroupConfig) string { return FormatDuration(c.AutoCommitIntervalMs) }},
+	}, func(c GroupConfig) string { return units.Duration(c.AutoCommitIntervalMs) }},
 	{"auto.offset.reset", func(c *GroupConfig, v string) (err error) {
 		c.AutoOffsetReset, err = choiceOf(v, "earliest", "latest", "none")
 		return err
@@ -114,7 +116,7 @@ var groupConfigSpecs = []groupConfigSpec{
 	{"lag.alert.ms", func(c *GroupConfig, v string) (err error) {
 		c.LagAlertMs, err = durationIn(v, 0, maxDurationMs, " (0 turns it off)")
 		return err
-	}, func(c GroupConfig) string { return FormatDuration(c.LagAlertMs) }},
+	}, func(c GroupConfig) string { return units.Duration(c.LagAlertMs) }},
 	{"lag.alert.records", func(c *GroupConfig, v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
@@ -126,12 +128,12 @@ var groupConfigSpecs = []groupConfigSpec{
 	{"rebalance.ms", func(c *GroupConfig, v string) (err error) {
 		c.RebalanceMs, err = durationIn(v, 1, 10*secondMs, "")
 		return err
-	}, func(c GroupConfig) string { return FormatDuration(c.RebalanceMs) }},
+	}, func(c GroupConfig) string { return units.Duration(c.RebalanceMs) }},
 	{"session.timeout.ms", func(c *GroupConfig, v string) (err error) {
 		c.SessionTimeoutMs, err = durationIn(v, 6*secondMs, 30*minuteMs,
 			" (Kafka brokers' group.min.session.timeout.ms and group.max.session.timeout.ms)")
 		return err
-	}, func(c GroupConfig) string { return FormatDuration(c.SessionTimeoutMs) }},
+	}, func(c GroupConfig) string { return units.Duration(c.SessionTimeoutMs) }},
 }
 
 // groupConfigAliases maps Kafka's consumer config names to the group
