@@ -33,10 +33,10 @@ const DefaultBrokers = 3
 // MaxBrokers is the most brokers a playground cluster may have.
 const MaxBrokers = 100
 
-// DefaultReplicaLagTimeMaxMs is Kafka's default replica.lag.time.max.ms:
-// a follower that has not caught up with the leader for longer leaves the
-// ISR.
-const DefaultReplicaLagTimeMaxMs = 30 * secondMs
+// defaultReplicaLagTimeMaxMs is Kafka's default replica.lag.time.max.ms
+// (the registry's, config_registry.go): a follower that has not caught up
+// with the leader for longer leaves the ISR.
+var defaultReplicaLagTimeMaxMs = durationDefault(OnCluster, "replica.lag.time.max.ms")
 
 // maxPaceRecords bounds a slowed broker's records per period, so that pace
 // arithmetic over the whole virtual clock never overflows.
@@ -62,7 +62,7 @@ type cluster struct {
 }
 
 func newCluster() cluster {
-	c := cluster{lagMaxMs: DefaultReplicaLagTimeMaxMs}
+	c := cluster{lagMaxMs: defaultReplicaLagTimeMaxMs}
 	for id := 1; id <= DefaultBrokers; id++ {
 		c.brokers = append(c.brokers, broker{id: id})
 	}

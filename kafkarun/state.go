@@ -167,11 +167,14 @@ func playgroundNotation(name, value string) string {
 	if err != nil || n <= 0 {
 		return value
 	}
-	switch name {
-	case "retention.ms", "segment.ms", "delete.retention.ms", "min.compaction.lag.ms":
+	def, _ := core.LookupConfig(core.OnTopic, name)
+	switch def.Kind {
+	case core.KindDuration:
 		return units.Duration(n)
+	case core.KindSize:
+		return units.Size(n)
 	}
-	return units.Size(n)
+	return value
 }
 
 // clusterGroupState maps Kafka's group states to the playground's three.
