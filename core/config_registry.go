@@ -157,7 +157,7 @@ var configRegistry = []ConfigDef{
 		Help: "The active segment rolls once it holds this many records, so that segments show with a few records; -1 turns it off."},
 	{Name: "unclean.leader.election.enable", Target: OnTopic, Scope: ScopeTopic, Kind: KindBool,
 		KafkaDefault: "false",
-		Help: "When no in-sync replica is alive, let an out-of-sync one lead, losing the records it lacks."},
+		Help:         "When no in-sync replica is alive, let an out-of-sync one lead, losing the records it lacks."},
 
 	{Name: "auto.commit", KafkaName: "enable.auto.commit", Target: OnGroup, Scope: ScopeConsumer, Kind: KindBool,
 		KafkaDefault: "true", Default: "false",
