@@ -194,10 +194,11 @@ func (l *PartitionedLog) SetBrokers(n int) error {
 	return nil
 }
 
-// SetReplicaLagTimeMaxMs sets replica.lag.time.max.ms for the cluster.
+// SetReplicaLagTimeMaxMs sets replica.lag.time.max.ms for the cluster,
+// within the registry's bounds.
 func (l *PartitionedLog) SetReplicaLagTimeMaxMs(ms int64) error {
-	if ms < 1 || ms > maxDurationMs {
-		return fmt.Errorf("replica.lag.time.max.ms must be between 1ms and %s, got %dms", units.Duration(maxDurationMs), ms)
+	if def, _ := LookupConfig(OnCluster, "replica.lag.time.max.ms"); ms < def.Min || ms > def.Max {
+		return fmt.Errorf("replica.lag.time.max.ms must be between %s and %s, got %dms", units.Duration(def.Min), units.Duration(def.Max), ms)
 	}
 	l.cluster.lagMaxMs = ms
 	l.cluster.touched = true
