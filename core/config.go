@@ -73,12 +73,9 @@ func (c TopicConfig) Deletes() bool {
 }
 
 // DefaultTopicConfig returns the playground's defaults, from the config
-// registry (config_registry.go). They are smaller than Kafka's so that
+// registry (config_registry.go). Several are smaller than Kafka's so that
 // segments, retention and compaction show with a few dozen records and a few
-// minutes of virtual time: retention.ms 1h (Kafka 7d), segment.bytes 1KB
-// (1GB), segment.ms 10m (7d), segment.records 10 (the playground's own),
-// delete.retention.ms 10m (1d); partitioner round-robin (the playground's
-// own: the Java producer's default is sticky).
+// minutes of virtual time; DifferencesFromKafka lists them.
 func DefaultTopicConfig() TopicConfig { return defaultTopicConfig }
 
 // defaultTopicConfig is read once from the registry's defaults; the

@@ -10,27 +10,26 @@ import (
 
 // GroupConfig is a consumer group's configuration. In Kafka most of these
 // are consumer configs, set alike on every member; the playground sets them
-// once per group.
+// once per group. Each field's default and bounds are its config's in the
+// registry (config_registry.go).
 type GroupConfig struct {
 	// SessionTimeoutMs (session.timeout.ms) is how long the coordinator
 	// waits for a member that stopped heartbeating before removing it.
-	// Kafka's default, 45s; its brokers accept 6s to 30m.
 	SessionTimeoutMs int64
 	// RebalanceMs (rebalance.ms, playground only) is how long one rebalance
 	// round takes in virtual time: the join and sync round trips that Kafka
-	// spends. Default 3s, like Kafka's group.initial.rebalance.delay.ms;
-	// 1ms to 10s.
+	// spends, as Kafka's group.initial.rebalance.delay.ms does.
 	RebalanceMs int64
 	// AutoCommit (auto.commit; Kafka's enable.auto.commit) commits
 	// positions in poll once AutoCommitIntervalMs has passed, before a
 	// rebalance revokes partitions, and on leaving. Off by default so that
-	// commits are the learner's to make (Kafka's default is on).
+	// commits are the learner's to make.
 	AutoCommit           bool
-	AutoCommitIntervalMs int64 // auto.commit.interval.ms: Kafka's default, 5s
+	AutoCommitIntervalMs int64 // auto.commit.interval.ms
 	// AutoOffsetReset (auto.offset.reset) decides where a member starts on
 	// a partition with no committed offset, or one below the log start:
 	// earliest, latest, or none (poll fails). The playground's default is
-	// earliest, so a new group reads what is there; Kafka's is latest.
+	// earliest, so a new group reads what is there.
 	AutoOffsetReset string
 	// LagAlertRecords and LagAlertMs (playground only) light the group's
 	// lag alert when its total lag in records, or its largest time lag,
