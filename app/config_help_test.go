@@ -10,7 +10,8 @@ import (
 
 // The topic config form says what the chosen config does and how its
 // defaults compare with Kafka's, from the engine's config registry; the
-// group config form's fields carry the same help as their titles.
+// group config form's fields and the brokers form's replica.lag.time.max.ms
+// carry the same help as their titles.
 func TestConfigFormsHelp(t *testing.T) {
 	tests := []struct {
 		name, config, want string
@@ -30,6 +31,15 @@ func TestConfigFormsHelp(t *testing.T) {
 			}
 		})
 	}
+	t.Run("cluster field", func(t *testing.T) {
+		f := &BrokersForm{Brokers: 3, LagMaxMs: 30_000}
+		d := app.NewClientTester(f)
+		defer d.Close()
+		want := `title="A follower that has not caught up with the leader's log end for this long leaves the ISR. Kafka's default is 30s."`
+		if page := html.UnescapeString(app.HTMLString(f)); !strings.Contains(page, want) {
+			t.Errorf("the brokers form does not say %s:\n%s", want, page)
+		}
+	})
 	t.Run("group fields", func(t *testing.T) {
 		f := &GroupConfigForm{Group: "g"}
 		d := app.NewClientTester(f)
