@@ -6,6 +6,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -71,7 +72,7 @@ func (f *BrokersForm) Render() app.UI {
 			app.Div().Class("row").Body(
 				field("brokers-count", "Brokers", numberInput("brokers-count", &f.count, &f.Compo).Placeholder(strconv.Itoa(f.Brokers))),
 				field("brokers-lag", "replica.lag.time.max.ms", textInput("brokers-lag", &f.lagMax, &f.Compo,
-					"placeholder", core.FormatDuration(f.LagMaxMs))),
+					"placeholder", units.Duration(f.LagMaxMs), "title", configHelp(core.OnCluster, "replica.lag.time.max.ms"))),
 				&Help{Topic: "isr"},
 			),
 			app.Button().Type("submit").ID("brokers-set").Text("Set brokers"),

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strconv"
 
-	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -79,7 +79,7 @@ func (c *LagChart) Render() app.UI {
 	}
 	box.yMax = max(top, 1)
 
-	lines := []app.UI{box.axes(core.FormatDuration(times[0]), core.FormatDuration(times[len(times)-1]), strconv.FormatFloat(box.yMax, 'f', 0, 64))}
+	lines := []app.UI{box.axes(units.Duration(times[0]), units.Duration(times[len(times)-1]), strconv.FormatFloat(box.yMax, 'f', 0, 64))}
 	if c.AlertRecords > 0 {
 		y := num(box.y(float64(c.AlertRecords)))
 		lines = append(lines, svgElem("line").DataSet("series", "alert").
@@ -227,7 +227,7 @@ func (c *LagChart) table(times []int64, steps []int, during []bool, series []lag
 				}
 				return row.Body(
 					app.Th().Scope("row").Text(command),
-					app.Td().Text(core.FormatDuration(times[i])),
+					app.Td().Text(units.Duration(times[i])),
 					app.Range(series).Slice(func(j int) app.UI {
 						if series[j].Lag[i] == noLag {
 							return app.Td().Text("-")

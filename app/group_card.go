@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -97,15 +98,15 @@ func (c *GroupCard) renderLagSummary() app.UI {
 	}
 	text := "lag - (nothing committed yet)"
 	if hasCommit {
-		text = fmt.Sprintf("lag %d %s · %s behind", g.TotalLag, plural(g.TotalLag, "record", "records"),
-			core.FormatDuration(g.MaxTimeLagMs))
+		text = fmt.Sprintf("lag %s · %s behind", units.Plural(g.TotalLag, "record"),
+			units.Duration(g.MaxTimeLagMs))
 	}
 	var thresholds []string
 	if g.Config.LagAlertRecords > 0 {
 		thresholds = append(thresholds, fmt.Sprintf("%d records", g.Config.LagAlertRecords))
 	}
 	if g.Config.LagAlertMs > 0 {
-		thresholds = append(thresholds, core.FormatDuration(g.Config.LagAlertMs))
+		thresholds = append(thresholds, units.Duration(g.Config.LagAlertMs))
 	}
 	return app.Div().Class("group-lag").Body(
 		app.P().Body(
@@ -156,13 +157,6 @@ func comeBackID(g GroupSnapshot, m core.MemberView) string {
 		return m.ID
 	}
 	return newMemberID(g.Members)
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // partitionList writes partitions as "orders/0 orders/1", the form of

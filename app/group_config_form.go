@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -24,7 +25,8 @@ type GroupConfigForm struct {
 	typedFor string            // the group the values were typed for
 }
 
-// editableConfigs are the configs the form offers as fields, with labels.
+// editableConfigs are the configs the form offers as fields, with labels;
+// each field's title is the config's help from the engine's registry.
 var editableConfigs = []struct{ name, label, help string }{
 	{"lag.alert.records", "lag alert (records)", "lag-alert"},
 	{"lag.alert.ms", "lag alert (time)", "lag-alert"},
@@ -34,13 +36,19 @@ var editableConfigs = []struct{ name, label, help string }{
 }
 
 // choiceConfigs are the configs the form offers as a choice, sent as soon as
-// one is picked.
+// one is picked; the values are the registry's.
 var choiceConfigs = []struct {
 	name, label, help string
 	values            []string
 }{
-	{"delivery", "processing", "delivery", []string{core.AtLeastOnce, core.AtMostOnce}},
-	{"auto.offset.reset", "with no commit, start at", "auto-offset-reset", []string{"earliest", "latest", "none"}},
+	{"delivery", "processing", "delivery", groupChoices("delivery")},
+	{"auto.offset.reset", "with no commit, start at", "auto-offset-reset", groupChoices("auto.offset.reset")},
+}
+
+// groupChoices are the values of a group config in the engine's registry.
+func groupChoices(name string) []string {
+	def, _ := core.LookupConfig(core.OnGroup, name)
+	return def.Choices
 }
 
 // Render draws [data-control="billing/config"] with the auto-commit checkbox,
@@ -63,7 +71,7 @@ func (f *GroupConfigForm) Render() app.UI {
 			app.Label().Class("auto-commit").Body(
 				app.Input().Type("checkbox").Name("auto.commit").Checked(f.Config.AutoCommit).
 					OnChange(f.toggleAutoCommit),
-				app.Span().Text("auto-commit every "+core.FormatDuration(f.Config.AutoCommitIntervalMs)),
+				app.Span().Text("auto-commit every "+units.Duration(f.Config.AutoCommitIntervalMs)),
 			),
 			&Help{Topic: "auto-commit"},
 			app.Range(choiceConfigs).Slice(func(i int) app.UI {
@@ -85,7 +93,7 @@ func (f *GroupConfigForm) Render() app.UI {
 			}),
 			app.Range(editableConfigs).Slice(func(i int) app.UI {
 				c := editableConfigs[i]
-				return app.Label().Body(
+				return app.Label().Title(configHelp(core.OnGroup, c.name)).Body(
 					app.Span().Text(c.label),
 					app.Input().Type("text").Name(c.name).Size(6).Value(f.value(c.name)).
 						OnInput(func(ctx app.Context, e app.Event) {

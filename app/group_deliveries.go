@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"plog/core"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -62,7 +63,7 @@ func (d *GroupDeliveries) Render() app.UI {
 
 // deliveryText says who got which record, when, and what became of it.
 func deliveryText(e core.DeliveryLogEntry) string {
-	text := fmt.Sprintf("%s: %s %s/%d@%d", core.FormatDuration(e.Time), e.Member, e.Topic, e.Partition, e.Record.Offset)
+	text := fmt.Sprintf("%s: %s %s/%d@%d", units.Duration(e.Time), e.Member, e.Topic, e.Partition, e.Record.Offset)
 	if e.Record.HasKey {
 		text += fmt.Sprintf(" (key %s)", e.Record.Key)
 	}

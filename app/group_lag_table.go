@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"plog/core"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -53,7 +54,7 @@ func (t *GroupLagTable) table(rows []core.PartitionView) app.UI {
 				if p.HasCommitted {
 					committed = strconv.FormatInt(p.Committed, 10)
 					lag = strconv.FormatInt(p.Lag, 10)
-					timeLag = core.FormatDuration(p.TimeLagMs)
+					timeLag = units.Duration(p.TimeLagMs)
 				}
 				owner := p.Owner
 				if owner == "" {

@@ -7,6 +7,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -82,7 +83,7 @@ func (m *GroupMember) Render() app.UI {
 		app.P().Class("member-assignment").Text(m.assignmentText()),
 		app.If(v.EmptyPoll != "" && v.Down == "",
 			app.P().Class("member-poll-empty").DataSet("poll-empty", "true").Text(
-				"Its poll at "+clockTime(v.EmptyPollAt)+" got nothing: "+v.EmptyPoll+"."),
+				"Its poll at "+units.Format(v.EmptyPollAt, units.Durations, "0s")+" got nothing: "+v.EmptyPoll+"."),
 		),
 		app.If(v.Down == "",
 			app.Div().Class("member-controls").Body(
@@ -177,7 +178,7 @@ func (m *GroupMember) downText() string {
 	if wait < 0 {
 		wait = 0
 	}
-	return fmt.Sprintf("%s · session expires in %s", v.Down, core.FormatDuration(wait))
+	return fmt.Sprintf("%s · session expires in %s", v.Down, units.Duration(wait))
 }
 
 // assignmentText lists the member's partitions with its positions.
@@ -205,12 +206,4 @@ func memberCommand(action string) string {
 		return scenario.CmdJoin
 	}
 	return action
-}
-
-// clockTime writes a time on the virtual clock exactly: 0s, 3s, 18750ms.
-func clockTime(ms int64) string {
-	if ms == 0 {
-		return "0s" // FormatDuration writes a bare 0, as configs do
-	}
-	return core.FormatDuration(ms)
 }

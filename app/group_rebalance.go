@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -39,7 +40,7 @@ func (r *GroupRebalance) Render() app.UI {
 func (r *GroupRebalance) renderRunning() app.UI {
 	rb := r.Rebalance
 	paused := partitionList(rb.Paused)
-	when := fmt.Sprintf("completes in %s", core.FormatDuration(max(rb.DoneAt-r.Now, 0)))
+	when := fmt.Sprintf("completes in %s", units.Duration(max(rb.DoneAt-r.Now, 0)))
 	if len(rb.WaitingFor) > 0 {
 		when = "waits for " + strings.Join(rb.WaitingFor, ", ") + " until their sessions time out"
 	}
@@ -75,8 +76,8 @@ func (r *GroupRebalance) renderDone(last core.RebalanceSummary) app.UI {
 		DataSet("generation", last.Generation).
 		Open(r.Rebalance == nil).
 		Body(
-			app.Summary().Text(fmt.Sprintf("Last rebalance: generation %d (%s), %s: %d %s moved, %d paused",
-				last.Generation, last.Strategy, last.Cause, moved, plural(int64(moved), "partition", "partitions"), paused)),
+			app.Summary().Text(fmt.Sprintf("Last rebalance: generation %d (%s), %s: %s moved, %d paused",
+				last.Generation, last.Strategy, last.Cause, units.Plural(int64(moved), "partition"), paused)),
 			app.Ul().Class("rebalance-changes").Body(
 				app.Range(changes).Slice(func(i int) app.UI {
 					ch := changes[i]

@@ -1,6 +1,10 @@
 package app
 
-import "sort"
+import (
+	"sort"
+
+	"plog/core"
+)
 
 // helpTopic is one concept's short explanation.
 type helpTopic struct {
@@ -66,8 +70,8 @@ var helpTopics = map[string]helpTopic{
 			"partitions. With the eager strategies every member gives up everything while it runs; with " +
 			"cooperative-sticky only the partitions that move pause, in two rounds."},
 	"session-timeout": {"the session timeout",
-		"How long the group waits for a member that stopped sending heartbeats (session.timeout.ms, 45s " +
-			"by default) before it removes it and rebalances. A crashed member's partitions sit unread until then."},
+		"How long the group waits for a member that stopped sending heartbeats (session.timeout.ms, " +
+			kafkaDefault(core.OnGroup, "session.timeout.ms") + " by default) before it removes it and rebalances. A crashed member's partitions sit unread until then."},
 	"idle-member": {"an idle member",
 		"A member with no partitions: the group has more members than partitions. It waits as a spare " +
 			"and takes over if another member leaves."},
@@ -81,7 +85,8 @@ var helpTopics = map[string]helpTopic{
 	"auto-commit": {"auto-commit",
 		"With enable.auto.commit (auto.commit here), the consumer commits its positions in poll once " +
 			"auto.commit.interval.ms has passed, before a rebalance revokes partitions, and when it leaves. " +
-			"Kafka's default is on; the playground's is off so that commits are yours to make."},
+			"Kafka's default is " + onOff(kafkaDefault(core.OnGroup, "auto.commit")) + "; the playground's is " +
+			onOff(playgroundDefault(core.OnGroup, "auto.commit")) + " so that commits are yours to make."},
 	"delivery": {"at-least-once and at-most-once",
 		"When a consumer commits decides what a crash costs. At-least-once: process what a poll returned, then " +
 			"commit; a crash before the commit makes the next owner receive those records again. At-most-once: " +
@@ -89,7 +94,8 @@ var helpTopics = map[string]helpTopic{
 	"auto-offset-reset": {"auto.offset.reset",
 		"Where a member starts on a partition its group has no committed offset for, or whose committed offset " +
 			"retention has deleted: earliest (the log start), latest (the high watermark: only new records) or " +
-			"none (poll fails). Kafka's default is latest; the playground's is earliest."},
+			"none (poll fails). Kafka's default is " + kafkaDefault(core.OnGroup, "auto.offset.reset") + "; the playground's is " +
+			playgroundDefault(core.OnGroup, "auto.offset.reset") + "."},
 	"reset-offsets": {"resetting offsets",
 		"kafka-consumer-groups --reset-offsets moves a group's committed offsets: to the earliest or latest " +
 			"offset, to a given offset, or to the first record at or after a time. Kafka only allows it while " +
@@ -126,7 +132,8 @@ var helpTopics = map[string]helpTopic{
 			"replicas drop whatever records the new leader does not have."},
 	"isr": {"the ISR (in-sync replicas)",
 		"The leader and the followers keeping up with it. A follower that has not caught up with the " +
-			"leader's log end for replica.lag.time.max.ms (30s by default) leaves the ISR, and rejoins once it " +
+			"leader's log end for replica.lag.time.max.ms (" + kafkaDefault(core.OnCluster, "replica.lag.time.max.ms") +
+			" by default) leaves the ISR, and rejoins once it " +
 			"reaches the high watermark again. Only an in-sync replica may become leader in a clean election, " +
 			"and acks=all waits for every one of them."},
 	"acks": {"acks",
@@ -138,11 +145,12 @@ var helpTopics = map[string]helpTopic{
 		"The fewest in-sync replicas an acks=all write needs. With fewer in sync, the write fails with " +
 			"NOT_ENOUGH_REPLICAS instead of being acknowledged by too few brokers, so every acknowledged record " +
 			"is on at least that many. With replication.factor=3, 2 is usual: one broker may fail and writes go " +
-			"on. acks=0 and acks=1 ignore it. Kafka's default is 1."},
+			"on. acks=0 and acks=1 ignore it. Kafka's default is " + kafkaDefault(core.OnTopic, "min.insync.replicas") + "."},
 	"unclean-election": {"an unclean leader election",
 		"When no in-sync replica of a partition is alive, unclean.leader.election.enable=true lets an " +
 			"out-of-sync replica lead. The partition is back at once, but every record the new leader lacks " +
-			"is lost, acknowledged or not, even ones consumers have read. Kafka's default is false: the " +
+			"is lost, acknowledged or not, even ones consumers have read. Kafka's default is " +
+			kafkaDefault(core.OnTopic, "unclean.leader.election.enable") + ": the " +
 			"partition stays offline until an in-sync replica comes back."},
 	"offline-partition": {"an offline partition",
 		"A partition with no leader: no replica that may lead is alive (with unclean leader election off, " +
@@ -175,4 +183,41 @@ func HelpTopics() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// kafkaDefault is Kafka's default of a config, from the engine's registry.
+func kafkaDefault(target core.ConfigTarget, name string) string {
+	def, _ := core.LookupConfig(target, name)
+	return def.KafkaDefault
+}
+
+// playgroundDefault is the playground's default of a config.
+func playgroundDefault(target core.ConfigTarget, name string) string {
+	def, _ := core.LookupConfig(target, name)
+	return def.DefaultValue()
+}
+
+// onOff writes a boolean default as the help texts say it.
+func onOff(b string) string {
+	if b == "true" {
+		return "on"
+	}
+	return "off"
+}
+
+// configHelp is a config's line of help with its defaults, where the page
+// offers the config: what it does, Kafka's default and the playground's
+// where it differs, or that the config is the playground's own.
+func configHelp(target core.ConfigTarget, name string) string {
+	def, ok := core.LookupConfig(target, name)
+	if !ok {
+		return ""
+	}
+	switch {
+	case def.Kafka() == "":
+		return def.Help + " A config of the playground's own, not Kafka's (default " + def.DefaultValue() + ")."
+	case def.DiffersFromKafka():
+		return def.Help + " Kafka's default is " + def.KafkaDefault + "; the playground's is " + def.DefaultValue() + "."
+	}
+	return def.Help + " Kafka's default is " + def.KafkaDefault + "."
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -176,7 +177,7 @@ func uncommittedText(r LandedRange) string {
 		which = "It is"
 	}
 	return fmt.Sprintf(". %s not committed yet: the high watermark is %d, and consumers read only below it. It moves up once the followers in the ISR have fetched the records (they fetch every %s of the clock).",
-		which, r.HighWatermark, core.FormatDuration(core.ReplicaFetchIntervalMs))
+		which, r.HighWatermark, units.Duration(core.ReplicaFetchIntervalMs))
 }
 
 // reasonText writes the partitioner's reasons for the reader.

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"plog/core"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -417,5 +418,5 @@ func recordTitle(r core.Record) string {
 	if r.Tombstone {
 		value = "tombstone (no value: compaction deletes the key)"
 	}
-	return fmt.Sprintf("offset %d · %s · %s · at %s", r.Offset, key, value, core.FormatDuration(r.Timestamp))
+	return fmt.Sprintf("offset %d · %s · %s · at %s", r.Offset, key, value, units.Duration(r.Timestamp))
 }

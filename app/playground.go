@@ -8,6 +8,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -439,7 +440,7 @@ func (p *Playground) Render() app.UI {
 				app.H1().Text("plog"),
 				app.P().Text("a playground for Kafka's partitioned log"),
 				app.Span().Class("clock").DataSet("time-ms", p.view.TimeMs).
-					Text("virtual time "+core.FormatDuration(p.view.TimeMs)),
+					Text("virtual time "+units.Duration(p.view.TimeMs)),
 				p.lessonListButton(),
 				p.shareMenu(),
 			),

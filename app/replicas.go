@@ -7,6 +7,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -47,7 +48,7 @@ func (v *ReplicaView) Render() app.UI {
 		),
 		app.P().Class("replicas-note").Text(fmt.Sprintf(
 			"Consumers read below the high watermark: the records every in-sync replica holds. A follower behind for more than replica.lag.time.max.ms=%s leaves the ISR.",
-			core.FormatDuration(v.Cluster.LagMaxMs))),
+			units.Duration(v.Cluster.LagMaxMs))),
 		&ControlError{Control: replicaControl},
 		app.Ul().Class("brokers").Body(
 			app.Range(v.Cluster.Brokers).Slice(func(i int) app.UI { return v.broker(v.Cluster.Brokers[i]) }),
@@ -78,10 +79,10 @@ func (v *ReplicaView) broker(b core.BrokerInfo) app.UI {
 	status := brokerStatus(b)
 	label := status
 	if b.PaceRecords > 0 {
-		label += " to " + core.FormatPace(b.PaceRecords, b.PaceMs)
+		label += " to " + units.Rate(b.PaceRecords, b.PaceMs)
 	}
 	if b.Isolated && b.PaceRecords > 0 {
-		label = "isolated, slowed to " + core.FormatPace(b.PaceRecords, b.PaceMs)
+		label = "isolated, slowed to " + units.Rate(b.PaceRecords, b.PaceMs)
 	}
 	button := func(action, text string) app.UI {
 		line := scenario.CmdBroker + " " + action + " " + id

@@ -5,6 +5,8 @@ import (
 	"html"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"plog/core/units"
 )
 
 // maxShareFragment is the longest fragment the share dialog offers as a
@@ -109,7 +111,7 @@ func (d *ShareDialog) Render() app.UI {
 		app.If(tooLong,
 			app.P().Class("too-long").Text(fmt.Sprintf(
 				"This link is %s long. Links above %s get cut by browsers, chat apps and mail: share the scenario as a file instead.",
-				formatBytes(len(fragment)), formatBytes(maxShareFragment))),
+				units.ReadableSize(int64(len(fragment))), units.ReadableSize(maxShareFragment))),
 		),
 		d.downloadRow(),
 		app.H3().Text("Embed in a course page"),
@@ -143,17 +145,4 @@ func pageURL(base, fragment string) string {
 		return base
 	}
 	return base + "#" + fragment
-}
-
-// formatBytes writes a size as people read it: 512 B, 8 KB, 23.4 KB.
-func formatBytes(n int) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n%(1<<10) == 0:
-		return fmt.Sprintf("%d KB", n>>10)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 }

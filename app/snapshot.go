@@ -6,6 +6,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 )
 
 // LogSnapshot is what the page shows of the engine: a copy taken after each
@@ -259,7 +260,7 @@ func expiryNote(cliff core.RetentionCliff, now int64) string {
 	if cliff.NextAt < 0 {
 		return ""
 	}
-	return fmt.Sprintf("offsets %d–%d pass retention.ms in %s", cliff.NextFrom, cliff.NextTo-1, roughDuration(cliff.NextAt-now))
+	return fmt.Sprintf("offsets %d–%d pass retention.ms in %s", cliff.NextFrom, cliff.NextTo-1, units.Span(cliff.NextAt-now, 2))
 }
 
 // window returns up to laneWindow records of a partition from offset view.
@@ -309,29 +310,4 @@ func newestRecords(l core.ReadOnlyLog, topic string, p int, logStart, logEnd int
 			return records[max(0, len(records)-laneWindow):], err
 		}
 	}
-}
-
-// roughDuration writes a span of virtual time for reading, to two units at
-// most: 950ms, 42s, 4m 55s, 3h 20m, 2d 4h.
-func roughDuration(ms int64) string {
-	units := []struct {
-		name string
-		ms   int64
-	}{{"d", 86_400_000}, {"h", 3_600_000}, {"m", 60_000}, {"s", 1000}}
-	if ms < 1000 {
-		return fmt.Sprintf("%dms", ms)
-	}
-	for i, u := range units {
-		if ms < u.ms {
-			continue
-		}
-		text := fmt.Sprintf("%d%s", ms/u.ms, u.name)
-		if i+1 < len(units) {
-			if rest := ms % u.ms / units[i+1].ms; rest > 0 {
-				text += fmt.Sprintf(" %d%s", rest, units[i+1].name)
-			}
-		}
-		return text
-	}
-	return fmt.Sprintf("%dms", ms)
 }

@@ -8,6 +8,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 )
 
 // The snapshot asks the engine only about each lane's window; what it says
@@ -96,7 +97,7 @@ func wholePartitionView(t *testing.T, l core.ReadOnlyLog, topic string, p int, r
 	}
 	part.Cliff = cliff.Below
 	if cliff.NextAt >= 0 {
-		part.NextExpiry = fmt.Sprintf("offsets %d–%d pass retention.ms in %s", cliff.NextFrom, cliff.NextTo-1, roughDuration(cliff.NextAt-l.Now()))
+		part.NextExpiry = fmt.Sprintf("offsets %d–%d pass retention.ms in %s", cliff.NextFrom, cliff.NextTo-1, units.Span(cliff.NextAt-l.Now(), 2))
 	}
 	return part
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"strings"
 
+	"plog/core"
 	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -75,8 +76,11 @@ func (f *TopicConfigForm) Render() app.UI {
 			)),
 		),
 		app.Div().Class("row").Body(
-			field("config-value", "Value", textInput("config-value", &f.value, &f.Compo, "placeholder", f.current())),
+			field("config-value", "Value", textInput("config-value", &f.value, &f.Compo, "placeholder", f.current(),
+				"aria-describedby", "config-help")),
 		),
+		app.P().ID("config-help").Class("config-help").DataSet("config-help", f.configName()).
+			Text(configHelp(core.OnTopic, f.configName())),
 		app.Button().Type("submit").ID("config-set").Text("Set config"),
 		&ControlError{Control: topicConfigControl},
 	)

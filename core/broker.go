@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"plog/core/units"
 )
 
 // Brokers, as the replication overlay models them:
@@ -31,10 +33,10 @@ const DefaultBrokers = 3
 // MaxBrokers is the most brokers a playground cluster may have.
 const MaxBrokers = 100
 
-// DefaultReplicaLagTimeMaxMs is Kafka's default replica.lag.time.max.ms:
-// a follower that has not caught up with the leader for longer leaves the
-// ISR.
-const DefaultReplicaLagTimeMaxMs = 30 * secondMs
+// defaultReplicaLagTimeMaxMs is Kafka's default replica.lag.time.max.ms
+// (the registry's, config_registry.go): a follower that has not caught up
+// with the leader for longer leaves the ISR.
+var defaultReplicaLagTimeMaxMs = durationDefault(OnCluster, "replica.lag.time.max.ms")
 
 // maxPaceRecords bounds a slowed broker's records per period, so that pace
 // arithmetic over the whole virtual clock never overflows.
@@ -60,7 +62,7 @@ type cluster struct {
 }
 
 func newCluster() cluster {
-	c := cluster{lagMaxMs: DefaultReplicaLagTimeMaxMs}
+	c := cluster{lagMaxMs: defaultReplicaLagTimeMaxMs}
 	for id := 1; id <= DefaultBrokers; id++ {
 		c.brokers = append(c.brokers, broker{id: id})
 	}
@@ -192,10 +194,11 @@ func (l *PartitionedLog) SetBrokers(n int) error {
 	return nil
 }
 
-// SetReplicaLagTimeMaxMs sets replica.lag.time.max.ms for the cluster.
+// SetReplicaLagTimeMaxMs sets replica.lag.time.max.ms for the cluster,
+// within the registry's bounds.
 func (l *PartitionedLog) SetReplicaLagTimeMaxMs(ms int64) error {
-	if ms < 1 || ms > maxDurationMs {
-		return fmt.Errorf("replica.lag.time.max.ms must be between 1ms and %s, got %dms", FormatDuration(maxDurationMs), ms)
+	if def, _ := LookupConfig(OnCluster, "replica.lag.time.max.ms"); ms < def.Min || ms > def.Max {
+		return fmt.Errorf("replica.lag.time.max.ms must be between %s and %s, got %dms", units.Duration(def.Min), units.Duration(def.Max), ms)
 	}
 	l.cluster.lagMaxMs = ms
 	l.cluster.touched = true
@@ -284,7 +287,7 @@ func (l *PartitionedLog) SlowBroker(id int, records, perMs int64) error {
 	}
 	b.paceRecords, b.paceMs = records, perMs
 	l.cluster.touched = true
-	l.emit(Event{Kind: EventBrokerSlowed, Broker: id, Detail: FormatPace(records, perMs)})
+	l.emit(Event{Kind: EventBrokerSlowed, Broker: id, Detail: units.Rate(records, perMs)})
 	return nil
 }
 
@@ -300,20 +303,6 @@ func (l *PartitionedLog) HealBroker(id int) error {
 	b.isolated, b.paceRecords, b.paceMs = false, 0, 0
 	l.emit(Event{Kind: EventBrokerHealed, Broker: id})
 	return nil
-}
-
-// FormatPace writes a pace as records per the largest exact unit: 5/s,
-// 3/m, 7/1500ms.
-func FormatPace(records, perMs int64) string {
-	for _, u := range []struct {
-		name string
-		ms   int64
-	}{{"h", hourMs}, {"m", minuteMs}, {"s", secondMs}} {
-		if perMs == u.ms {
-			return fmt.Sprintf("%d/%s", records, u.name)
-		}
-	}
-	return fmt.Sprintf("%d/%dms", records, perMs)
 }
 
 // eachReplicated calls f for every partition, topics in name order.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"plog/core/units"
 )
 
 // TopicConfig is a topic's configuration with typed values. The names in the
@@ -70,38 +72,21 @@ func (c TopicConfig) Deletes() bool {
 	return c.CleanupPolicy == PolicyDelete || c.CleanupPolicy == PolicyCompactDelete
 }
 
-// DefaultTopicConfig returns the playground's defaults. They are smaller than
-// Kafka's so that segments, retention and compaction show with a few dozen
-// records and a few minutes of virtual time:
-//
-//	name                   playground  Kafka
-//	retention.ms           1h          7d
-//	retention.bytes        -1          -1
-//	segment.bytes          1KB         1GB
-//	segment.ms             10m         7d
-//	segment.records        10          (none: playground only)
-//	cleanup.policy         delete      delete
-//	delete.retention.ms    10m         1d
-//	min.compaction.lag.ms  0           0
-//	partitioner            round-robin (producer side: the Java client's default is sticky)
-//	replication.factor     1           1 (default.replication.factor)
-//	min.insync.replicas    1           1
-//	unclean.leader.election.enable  false  false
-func DefaultTopicConfig() TopicConfig {
-	return TopicConfig{
-		RetentionMs:        hourMs,
-		RetentionBytes:     -1,
-		SegmentBytes:       1 << 10,
-		SegmentMs:          10 * minuteMs,
-		SegmentRecords:     10,
-		CleanupPolicy:      PolicyDelete,
-		DeleteRetentionMs:  10 * minuteMs,
-		MinCompactionLagMs: 0,
-		Partitioner:        PartitionerRoundRobin,
-		ReplicationFactor:  1,
-		MinInsyncReplicas:  1,
+// DefaultTopicConfig returns the playground's defaults, from the config
+// registry (config_registry.go). Several are smaller than Kafka's so that
+// segments, retention and compaction show with a few dozen records and a few
+// minutes of virtual time; DifferencesFromKafka lists them.
+func DefaultTopicConfig() TopicConfig { return defaultTopicConfig }
+
+// defaultTopicConfig is read once from the registry's defaults; the
+// registry's tests check that each reads back.
+var defaultTopicConfig = func() TopicConfig {
+	var c TopicConfig
+	for i := range configSpecs {
+		_ = configSpecs[i].set(&c, configSpecs[i].DefaultValue())
 	}
-}
+	return c
+}()
 
 // ConfigEntry is one config in canonical text form, e.g. {"retention.ms", "7d"}.
 type ConfigEntry struct {
@@ -113,121 +98,126 @@ type ConfigEntry struct {
 func (c TopicConfig) Entries() []ConfigEntry {
 	entries := make([]ConfigEntry, 0, len(configSpecs))
 	for _, spec := range configSpecs {
-		entries = append(entries, ConfigEntry{Name: spec.name, Value: spec.format(&c)})
+		entries = append(entries, ConfigEntry{Name: spec.Name, Value: spec.format(&c)})
 	}
 	return entries
 }
 
+// KafkaValue writes a topic config's value as Kafka's admin API takes it:
+// milliseconds and bytes as plain numbers, counts, the policy's words, true
+// or false. ok is false for a name that is not a topic config.
+func (c TopicConfig) KafkaValue(name string) (value string, ok bool) {
+	spec, err := findConfigSpec(name)
+	if err != nil {
+		return "", false
+	}
+	switch {
+	case spec.flag != nil:
+		return strconv.FormatBool(*spec.flag(&c)), true
+	case spec.choice != nil:
+		return *spec.choice(&c), true
+	}
+	return strconv.FormatInt(*spec.field(&c), 10), true
+}
+
 const (
-	secondMs = int64(1000)
-	minuteMs = 60 * secondMs
-	hourMs   = 60 * minuteMs
-	dayMs    = 24 * hourMs
-	yearMs   = 365 * dayMs
+	secondMs = units.Second
+	minuteMs = units.Minute
+	hourMs   = units.Hour
+	dayMs    = units.Day
+	yearMs   = units.Year
 
 	// maxDurationMs bounds every duration so that time arithmetic never
 	// overflows.
-	maxDurationMs = 100 * yearMs
+	maxDurationMs = units.MaxDurationMs
 	// maxSizeBytes bounds every size (1 PB).
-	maxSizeBytes = int64(1) << 50
-	// minSegmentBytes is Kafka's lower bound for segment.bytes (the overhead
-	// of one record in the oldest record format).
-	minSegmentBytes = 14
-	// maxSegmentBytes is Kafka's upper bound for segment.bytes (an int).
-	maxSegmentBytes = 1<<31 - 1
-	// maxSegmentRecords bounds segment.records.
-	maxSegmentRecords = 1 << 40
+	maxSizeBytes = units.MaxSizeBytes
 )
 
-type valueKind int
-
-const (
-	kindDuration valueKind = iota // milliseconds, units ms s m h d
-	kindSize                      // bytes, units B KB MB GB (powers of 1024)
-	kindCount                     // a plain integer
-	kindChoice                    // one of a fixed set of words
-	kindBool                      // true or false
-)
-
-// configSpec describes one topic config: its name, how its value is written,
-// its range and which field holds it.
+// configSpec is one topic config of the registry and the field of
+// TopicConfig that holds it.
 type configSpec struct {
-	name     string
-	kind     valueKind
-	min, max int64
-	minusOne bool     // -1 is also allowed (unlimited / off)
-	choices  []string // kindChoice: canonical values
-	field    func(c *TopicConfig) *int64
-	choice   func(c *TopicConfig) *string
-	flag     func(c *TopicConfig) *bool
+	ConfigDef
+	topicField
 }
 
-// configSpecs is sorted by name: configs are processed and listed in that
-// order so that errors and output are deterministic.
-var configSpecs = []configSpec{
-	{name: "cleanup.policy", kind: kindChoice, choices: []string{PolicyDelete, PolicyCompact, PolicyCompactDelete},
-		choice: func(c *TopicConfig) *string { return &c.CleanupPolicy }},
-	{name: "delete.retention.ms", kind: kindDuration, min: 0, max: maxDurationMs,
-		field: func(c *TopicConfig) *int64 { return &c.DeleteRetentionMs }},
-	{name: "min.compaction.lag.ms", kind: kindDuration, min: 0, max: maxDurationMs,
-		field: func(c *TopicConfig) *int64 { return &c.MinCompactionLagMs }},
-	{name: "min.insync.replicas", kind: kindCount, min: 1, max: MaxBrokers,
-		field: func(c *TopicConfig) *int64 { return &c.MinInsyncReplicas }},
-	{name: "partitioner", kind: kindChoice, choices: []string{PartitionerRoundRobin, PartitionerSticky},
-		choice: func(c *TopicConfig) *string { return &c.Partitioner }},
-	{name: "replication.factor", kind: kindCount, min: 1, max: MaxBrokers,
-		field: func(c *TopicConfig) *int64 { return &c.ReplicationFactor }},
-	{name: "retention.bytes", kind: kindSize, min: 0, max: maxSizeBytes, minusOne: true,
-		field: func(c *TopicConfig) *int64 { return &c.RetentionBytes }},
-	{name: "retention.ms", kind: kindDuration, min: 0, max: maxDurationMs, minusOne: true,
-		field: func(c *TopicConfig) *int64 { return &c.RetentionMs }},
-	{name: "segment.bytes", kind: kindSize, min: minSegmentBytes, max: maxSegmentBytes,
-		field: func(c *TopicConfig) *int64 { return &c.SegmentBytes }},
-	{name: "segment.ms", kind: kindDuration, min: 1, max: maxDurationMs,
-		field: func(c *TopicConfig) *int64 { return &c.SegmentMs }},
-	{name: "segment.records", kind: kindCount, min: 1, max: maxSegmentRecords, minusOne: true,
-		field: func(c *TopicConfig) *int64 { return &c.SegmentRecords }},
-	{name: "unclean.leader.election.enable", kind: kindBool,
-		flag: func(c *TopicConfig) *bool { return &c.UncleanLeaderElection }},
+// topicField points at the field of TopicConfig that holds a config: a
+// number, a word or a flag.
+type topicField struct {
+	field  func(c *TopicConfig) *int64
+	choice func(c *TopicConfig) *string
+	flag   func(c *TopicConfig) *bool
 }
+
+// topicFields says which field holds each topic config of the registry.
+var topicFields = map[string]topicField{
+	"cleanup.policy":                 {choice: func(c *TopicConfig) *string { return &c.CleanupPolicy }},
+	"delete.retention.ms":            {field: func(c *TopicConfig) *int64 { return &c.DeleteRetentionMs }},
+	"min.compaction.lag.ms":          {field: func(c *TopicConfig) *int64 { return &c.MinCompactionLagMs }},
+	"min.insync.replicas":            {field: func(c *TopicConfig) *int64 { return &c.MinInsyncReplicas }},
+	"partitioner":                    {choice: func(c *TopicConfig) *string { return &c.Partitioner }},
+	"replication.factor":             {field: func(c *TopicConfig) *int64 { return &c.ReplicationFactor }},
+	"retention.bytes":                {field: func(c *TopicConfig) *int64 { return &c.RetentionBytes }},
+	"retention.ms":                   {field: func(c *TopicConfig) *int64 { return &c.RetentionMs }},
+	"segment.bytes":                  {field: func(c *TopicConfig) *int64 { return &c.SegmentBytes }},
+	"segment.ms":                     {field: func(c *TopicConfig) *int64 { return &c.SegmentMs }},
+	"segment.records":                {field: func(c *TopicConfig) *int64 { return &c.SegmentRecords }},
+	"unclean.leader.election.enable": {flag: func(c *TopicConfig) *bool { return &c.UncleanLeaderElection }},
+}
+
+// configSpecs are the registry's topic configs, sorted by name: configs
+// are processed and listed in that order so that errors and output are
+// deterministic. A config without a field is left out (the registry's
+// tests check there is none).
+var configSpecs = func() []configSpec {
+	var specs []configSpec
+	for _, def := range Configs(OnTopic) {
+		f := topicFields[def.Name]
+		if f.field == nil && f.choice == nil && f.flag == nil {
+			continue
+		}
+		specs = append(specs, configSpec{def, f})
+	}
+	return specs
+}()
 
 func findConfigSpec(name string) (*configSpec, error) {
 	for i := range configSpecs {
-		if configSpecs[i].name == name {
+		if configSpecs[i].Name == name {
 			return &configSpecs[i], nil
 		}
 	}
 	names := make([]string, len(configSpecs))
 	for i, spec := range configSpecs {
-		names[i] = spec.name
+		names[i] = spec.Name
 	}
 	return nil, fmt.Errorf("unknown topic config name %q (known: %s)", name, strings.Join(names, ", "))
 }
 
 // set parses value and stores it in c.
 func (spec *configSpec) set(c *TopicConfig, value string) error {
-	if spec.kind == kindBool {
+	if spec.Kind == KindBool {
 		switch strings.ToLower(value) {
 		case "true":
 			*spec.flag(c) = true
 		case "false":
 			*spec.flag(c) = false
 		default:
-			return fmt.Errorf("invalid value %q for %s: want true or false", value, spec.name)
+			return fmt.Errorf("invalid value %q for %s: want true or false", value, spec.Name)
 		}
 		return nil
 	}
-	if spec.kind == kindChoice {
+	if spec.Kind == KindChoice || spec.Kind == KindList {
 		canonical, ok := spec.parseChoice(value)
 		if !ok {
-			return fmt.Errorf("invalid value %q for %s: want one of %s", value, spec.name, strings.Join(spec.choices, ", "))
+			return fmt.Errorf("invalid value %q for %s: want one of %s", value, spec.Name, strings.Join(spec.Choices, ", "))
 		}
 		*spec.choice(c) = canonical
 		return nil
 	}
 	n, err := spec.parseNumber(value)
 	if err != nil {
-		return fmt.Errorf("invalid value %q for %s: %v", value, spec.name, err)
+		return fmt.Errorf("invalid value %q for %s: %v", value, spec.Name, err)
 	}
 	*spec.field(c) = n
 	return nil
@@ -235,13 +225,13 @@ func (spec *configSpec) set(c *TopicConfig, value string) error {
 
 func (spec *configSpec) parseChoice(value string) (string, bool) {
 	v := strings.ToLower(strings.ReplaceAll(value, " ", ""))
-	if spec.name == "cleanup.policy" && v == "delete,compact" {
+	if spec.Name == "cleanup.policy" && v == "delete,compact" {
 		v = PolicyCompactDelete
 	}
-	if spec.name == "partitioner" && v == "roundrobin" {
+	if spec.Name == "partitioner" && v == "roundrobin" {
 		v = PartitionerRoundRobin
 	}
-	for _, choice := range spec.choices {
+	for _, choice := range spec.Choices {
 		if v == choice {
 			return choice, true
 		}
@@ -251,12 +241,12 @@ func (spec *configSpec) parseChoice(value string) (string, bool) {
 
 func (spec *configSpec) parseNumber(value string) (int64, error) {
 	if value == "-1" {
-		if spec.minusOne {
+		if spec.MinusOne {
 			return -1, nil
 		}
-		return 0, fmt.Errorf("-1 is not allowed here (minimum %s)", spec.formatNumber(spec.min))
+		return 0, fmt.Errorf("-1 is not allowed here (minimum %s)", spec.formatNumber(spec.Min))
 	}
-	digits, unit := splitNumber(value)
+	digits, unit := units.Split(value)
 	if digits == "" {
 		return 0, fmt.Errorf("want a number%s", spec.unitHint())
 	}
@@ -268,76 +258,47 @@ func (spec *configSpec) parseNumber(value string) (int64, error) {
 	if !ok {
 		return 0, fmt.Errorf("unknown unit %q%s", unit, spec.unitHint())
 	}
-	if n > spec.max/scale {
-		return 0, fmt.Errorf("above the maximum %s", spec.formatNumber(spec.max))
+	if n > spec.Max/scale {
+		return 0, fmt.Errorf("above the maximum %s", spec.formatNumber(spec.Max))
 	}
 	n *= scale
-	if n < spec.min {
-		return 0, fmt.Errorf("below the minimum %s", spec.formatNumber(spec.min))
+	if n < spec.Min {
+		return 0, fmt.Errorf("below the minimum %s", spec.formatNumber(spec.Min))
 	}
-	if n > spec.max {
-		return 0, fmt.Errorf("above the maximum %s", spec.formatNumber(spec.max))
+	if n > spec.Max {
+		return 0, fmt.Errorf("above the maximum %s", spec.formatNumber(spec.Max))
 	}
 	return n, nil
 }
-
-// splitNumber splits "10s" into "10" and "s". A sign is not a digit, so
-// negative values other than -1 are refused as "want a number".
-func splitNumber(value string) (digits, unit string) {
-	i := 0
-	for i < len(value) && value[i] >= '0' && value[i] <= '9' {
-		i++
-	}
-	return value[:i], value[i:]
-}
-
-var (
-	durationUnits = []struct {
-		name  string
-		scale int64
-	}{{"d", dayMs}, {"h", hourMs}, {"m", minuteMs}, {"s", secondMs}, {"ms", 1}}
-	sizeUnits = []struct {
-		name  string
-		scale int64
-	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}}
-)
 
 func (spec *configSpec) unitScale(unit string) (int64, bool) {
 	if unit == "" {
 		return 1, true
 	}
-	switch spec.kind {
-	case kindDuration:
-		for _, u := range durationUnits {
-			if unit == u.name {
-				return u.scale, true
-			}
-		}
-	case kindSize:
-		for _, u := range sizeUnits {
-			if strings.EqualFold(unit, u.name) {
-				return u.scale, true
-			}
-		}
+	switch spec.Kind {
+	case KindDuration:
+		return units.Lookup(units.Durations, unit)
+	case KindSize:
+		return units.Lookup(units.Sizes, strings.ToUpper(unit))
 	}
 	return 0, false
 }
 
 func (spec *configSpec) unitHint() string {
-	switch spec.kind {
-	case kindDuration:
+	switch spec.Kind {
+	case KindDuration:
 		return " of milliseconds, or with a unit: 500ms 10s 5m 2h 7d"
-	case kindSize:
+	case KindSize:
 		return " of bytes, or with a unit: 512B 4KB 1MB 1GB"
 	}
 	return ""
 }
 
 func (spec *configSpec) format(c *TopicConfig) string {
-	if spec.kind == kindBool {
+	if spec.Kind == KindBool {
 		return strconv.FormatBool(*spec.flag(c))
 	}
-	if spec.kind == kindChoice {
+	if spec.choice != nil {
 		return *spec.choice(c)
 	}
 	return spec.formatNumber(*spec.field(c))
@@ -345,44 +306,20 @@ func (spec *configSpec) format(c *TopicConfig) string {
 
 // formatNumber writes n with the largest unit that divides it exactly.
 func (spec *configSpec) formatNumber(n int64) string {
-	if n <= 0 {
-		return strconv.FormatInt(n, 10)
-	}
-	switch spec.kind {
-	case kindDuration:
-		for _, u := range durationUnits {
-			if n%u.scale == 0 {
-				return strconv.FormatInt(n/u.scale, 10) + u.name
-			}
-		}
-	case kindSize:
-		for _, u := range sizeUnits {
-			if n%u.scale == 0 {
-				return strconv.FormatInt(n/u.scale, 10) + u.name
-			}
-		}
+	switch spec.Kind {
+	case KindDuration:
+		return units.Duration(n)
+	case KindSize:
+		return units.Size(n)
 	}
 	return strconv.FormatInt(n, 10)
-}
-
-// FormatDuration writes milliseconds the way configs and scripts do: the
-// largest exact unit (90000 → "90s", 7 days → "7d"), "-1" for unlimited.
-func FormatDuration(ms int64) string {
-	spec := configSpec{kind: kindDuration}
-	return spec.formatNumber(ms)
-}
-
-// formatSize writes bytes with the largest exact unit (4096 → "4KB").
-func formatSize(n int64) string {
-	spec := configSpec{kind: kindSize}
-	return spec.formatNumber(n)
 }
 
 // ParseDuration reads a duration the way configs and scripts write it: a
 // whole number of milliseconds, or with a unit (500ms 10s 5m 2h 7d). It
 // accepts 0 up to 100 years.
 func ParseDuration(text string) (int64, error) {
-	spec := configSpec{name: "duration", kind: kindDuration, min: 0, max: maxDurationMs}
+	spec := configSpec{ConfigDef: ConfigDef{Name: "duration", Kind: KindDuration, Max: maxDurationMs}}
 	n, err := spec.parseNumber(text)
 	if err != nil {
 		return 0, fmt.Errorf("invalid duration %q: %v", text, err)

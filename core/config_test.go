@@ -3,6 +3,8 @@ package core
 import (
 	"strings"
 	"testing"
+
+	"plog/core/units"
 )
 
 func TestConfigUnits(t *testing.T) {
@@ -148,8 +150,8 @@ func TestDurationHelpers(t *testing.T) {
 		if err != nil || got != c.ms {
 			t.Errorf("ParseDuration(%q) = %d, %v", c.text, got, err)
 		}
-		if c.ms > 0 && FormatDuration(c.ms) != c.text {
-			t.Errorf("FormatDuration(%d) = %q", c.ms, FormatDuration(c.ms))
+		if c.ms > 0 && units.Duration(c.ms) != c.text {
+			t.Errorf("units.Duration(%d) = %q", c.ms, units.Duration(c.ms))
 		}
 	}
 	if _, err := ParseDuration("-1"); err == nil {

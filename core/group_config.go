@@ -4,31 +4,32 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"plog/core/units"
 )
 
 // GroupConfig is a consumer group's configuration. In Kafka most of these
 // are consumer configs, set alike on every member; the playground sets them
-// once per group.
+// once per group. Each field's default and bounds are its config's in the
+// registry (config_registry.go).
 type GroupConfig struct {
 	// SessionTimeoutMs (session.timeout.ms) is how long the coordinator
 	// waits for a member that stopped heartbeating before removing it.
-	// Kafka's default, 45s; its brokers accept 6s to 30m.
 	SessionTimeoutMs int64
 	// RebalanceMs (rebalance.ms, playground only) is how long one rebalance
 	// round takes in virtual time: the join and sync round trips that Kafka
-	// spends. Default 3s, like Kafka's group.initial.rebalance.delay.ms;
-	// 1ms to 10s.
+	// spends, as Kafka's group.initial.rebalance.delay.ms does.
 	RebalanceMs int64
 	// AutoCommit (auto.commit; Kafka's enable.auto.commit) commits
 	// positions in poll once AutoCommitIntervalMs has passed, before a
 	// rebalance revokes partitions, and on leaving. Off by default so that
-	// commits are the learner's to make (Kafka's default is on).
+	// commits are the learner's to make.
 	AutoCommit           bool
-	AutoCommitIntervalMs int64 // auto.commit.interval.ms: Kafka's default, 5s
+	AutoCommitIntervalMs int64 // auto.commit.interval.ms
 	// AutoOffsetReset (auto.offset.reset) decides where a member starts on
 	// a partition with no committed offset, or one below the log start:
 	// earliest, latest, or none (poll fails). The playground's default is
-	// earliest, so a new group reads what is there; Kafka's is latest.
+	// earliest, so a new group reads what is there.
 	AutoOffsetReset string
 	// LagAlertRecords and LagAlertMs (playground only) light the group's
 	// lag alert when its total lag in records, or its largest time lag,
@@ -50,34 +51,42 @@ const (
 	AtMostOnce  = "at-most-once"
 )
 
-// DefaultGroupConfig returns the configuration a new group starts with.
-func DefaultGroupConfig() GroupConfig {
-	return GroupConfig{
-		SessionTimeoutMs:     45 * secondMs,
-		RebalanceMs:          3 * secondMs,
-		AutoCommit:           false,
-		AutoCommitIntervalMs: 5 * secondMs,
-		AutoOffsetReset:      "earliest",
-		Delivery:             AtLeastOnce,
+// DefaultGroupConfig returns the configuration a new group starts with,
+// the registry's defaults (config_registry.go).
+func DefaultGroupConfig() GroupConfig { return defaultGroupConfig }
+
+// defaultGroupConfig is read once from the registry's defaults; the
+// registry's tests check that each reads back.
+var defaultGroupConfig = func() GroupConfig {
+	var c GroupConfig
+	for _, spec := range groupConfigSpecs {
+		_ = spec.set(&c, spec.def, spec.def.DefaultValue())
 	}
+	return c
+}()
+
+// groupConfigSpec is one group config of the registry and how to set it
+// from text and write it back.
+type groupConfigSpec struct {
+	def ConfigDef
+	groupField
 }
 
-// groupConfigSpec describes one group config: its name, how to set it from
-// text and how to write it back.
-type groupConfigSpec struct {
-	name   string
-	set    func(c *GroupConfig, value string) error
+// groupField sets one field of GroupConfig from text, within the bounds of
+// its config, and writes it back.
+type groupField struct {
+	set    func(c *GroupConfig, def ConfigDef, value string) error
 	format func(c GroupConfig) string
 }
 
-// durationIn parses a duration and checks it lies in [lo, hi].
-func durationIn(value string, lo, hi int64, why string) (int64, error) {
+// durationIn parses a duration and checks it lies in the config's bounds.
+func durationIn(value string, def ConfigDef, why string) (int64, error) {
 	ms, err := ParseDuration(value)
 	if err != nil {
 		return 0, err
 	}
-	if ms < lo || ms > hi {
-		return 0, fmt.Errorf("must be between %s and %s%s, got %s", FormatDuration(lo), FormatDuration(hi), why, FormatDuration(ms))
+	if ms < def.Min || ms > def.Max {
+		return 0, fmt.Errorf("must be between %s and %s%s, got %s", units.Duration(def.Min), units.Duration(def.Max), why, units.Duration(ms))
 	}
 	return ms, nil
 }
@@ -91,63 +100,70 @@ func choiceOf(value string, choices ...string) (string, error) {
 	return "", fmt.Errorf("%q is not one of %s", value, strings.Join(choices, ", "))
 }
 
-func formatBool(b bool) string { return strconv.FormatBool(b) }
-
-var groupConfigSpecs = []groupConfigSpec{
-	{"auto.commit", func(c *GroupConfig, v string) error {
+// groupFields says which field holds each group config of the registry.
+var groupFields = map[string]groupField{
+	"auto.commit": {func(c *GroupConfig, def ConfigDef, v string) error {
 		b, err := choiceOf(v, "true", "false")
 		c.AutoCommit = b == "true"
 		return err
-	}, func(c GroupConfig) string { return formatBool(c.AutoCommit) }},
-	{"auto.commit.interval.ms", func(c *GroupConfig, v string) (err error) {
-		c.AutoCommitIntervalMs, err = durationIn(v, 1, maxDurationMs, "")
+	}, func(c GroupConfig) string { return strconv.FormatBool(c.AutoCommit) }},
+	"auto.commit.interval.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.AutoCommitIntervalMs, err = durationIn(v, def, "")
 		return err
-	}, func(c GroupConfig) string { return FormatDuration(c.AutoCommitIntervalMs) }},
-	{"auto.offset.reset", func(c *GroupConfig, v string) (err error) {
-		c.AutoOffsetReset, err = choiceOf(v, "earliest", "latest", "none")
+	}, func(c GroupConfig) string { return units.Duration(c.AutoCommitIntervalMs) }},
+	"auto.offset.reset": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.AutoOffsetReset, err = choiceOf(v, def.Choices...)
 		return err
 	}, func(c GroupConfig) string { return c.AutoOffsetReset }},
-	{"delivery", func(c *GroupConfig, v string) (err error) {
-		c.Delivery, err = choiceOf(v, AtLeastOnce, AtMostOnce)
+	"delivery": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.Delivery, err = choiceOf(v, def.Choices...)
 		return err
 	}, func(c GroupConfig) string { return c.Delivery }},
-	{"lag.alert.ms", func(c *GroupConfig, v string) (err error) {
-		c.LagAlertMs, err = durationIn(v, 0, maxDurationMs, " (0 turns it off)")
+	"lag.alert.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.LagAlertMs, err = durationIn(v, def, " (0 turns it off)")
 		return err
-	}, func(c GroupConfig) string { return FormatDuration(c.LagAlertMs) }},
-	{"lag.alert.records", func(c *GroupConfig, v string) error {
+	}, func(c GroupConfig) string { return units.Duration(c.LagAlertMs) }},
+	"lag.alert.records": {func(c *GroupConfig, def ConfigDef, v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
+		if err != nil || n < def.Min || n > def.Max {
 			return fmt.Errorf("want a whole number of records, 0 or more (0 turns it off), got %q", v)
 		}
 		c.LagAlertRecords = n
 		return nil
 	}, func(c GroupConfig) string { return strconv.FormatInt(c.LagAlertRecords, 10) }},
-	{"rebalance.ms", func(c *GroupConfig, v string) (err error) {
-		c.RebalanceMs, err = durationIn(v, 1, 10*secondMs, "")
+	"rebalance.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.RebalanceMs, err = durationIn(v, def, "")
 		return err
-	}, func(c GroupConfig) string { return FormatDuration(c.RebalanceMs) }},
-	{"session.timeout.ms", func(c *GroupConfig, v string) (err error) {
-		c.SessionTimeoutMs, err = durationIn(v, 6*secondMs, 30*minuteMs,
+	}, func(c GroupConfig) string { return units.Duration(c.RebalanceMs) }},
+	"session.timeout.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.SessionTimeoutMs, err = durationIn(v, def,
 			" (Kafka brokers' group.min.session.timeout.ms and group.max.session.timeout.ms)")
 		return err
-	}, func(c GroupConfig) string { return FormatDuration(c.SessionTimeoutMs) }},
+	}, func(c GroupConfig) string { return units.Duration(c.SessionTimeoutMs) }},
 }
 
-// groupConfigAliases maps Kafka's consumer config names to the group
-// config they set.
-var groupConfigAliases = map[string]string{"enable.auto.commit": "auto.commit"}
-
-func findGroupConfigSpec(name string) (*groupConfigSpec, error) {
-	if alias, ok := groupConfigAliases[name]; ok {
-		name = alias
+// groupConfigSpecs are the registry's group configs, sorted by name. A
+// config without a field is left out (the registry's tests check there is
+// none).
+var groupConfigSpecs = func() []groupConfigSpec {
+	var specs []groupConfigSpec
+	for _, def := range Configs(OnGroup) {
+		if f, ok := groupFields[def.Name]; ok {
+			specs = append(specs, groupConfigSpec{def, f})
+		}
 	}
+	return specs
+}()
+
+// findGroupConfigSpec finds a group config by the playground's name or by
+// Kafka's consumer config name (enable.auto.commit sets auto.commit).
+func findGroupConfigSpec(name string) (*groupConfigSpec, error) {
 	var names []string
 	for i := range groupConfigSpecs {
-		if groupConfigSpecs[i].name == name {
+		if def := groupConfigSpecs[i].def; def.Name == name || def.KafkaName != "" && def.KafkaName == name {
 			return &groupConfigSpecs[i], nil
 		}
-		names = append(names, groupConfigSpecs[i].name)
+		names = append(names, groupConfigSpecs[i].def.Name)
 	}
 	return nil, fmt.Errorf("unknown group config %q: the group configs are %s", name, strings.Join(names, ", "))
 }
@@ -156,7 +172,7 @@ func findGroupConfigSpec(name string) (*groupConfigSpec, error) {
 func (c GroupConfig) Entries() []ConfigEntry {
 	entries := make([]ConfigEntry, 0, len(groupConfigSpecs))
 	for _, spec := range groupConfigSpecs {
-		entries = append(entries, ConfigEntry{Name: spec.name, Value: spec.format(c)})
+		entries = append(entries, ConfigEntry{Name: spec.def.Name, Value: spec.format(c)})
 	}
 	return entries
 }
@@ -178,8 +194,8 @@ func (l *PartitionedLog) SetGroupConfig(groupName, name, value string) error {
 	if exists {
 		config = g.config
 	}
-	if err := spec.set(&config, value); err != nil {
-		return fmt.Errorf("group %q: %s: %v", groupName, spec.name, err)
+	if err := spec.set(&config, spec.def, value); err != nil {
+		return fmt.Errorf("group %q: %s: %v", groupName, spec.def.Name, err)
 	}
 	if !exists {
 		if g, err = l.newGroup(groupName); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"plog/core/assign"
+	"plog/core/units"
 )
 
 // MaxPollRecords is the most records one Poll may ask for (Kafka's
@@ -177,11 +178,11 @@ func (l *PartitionedLog) whyNothing(g *group, m *member, order []TopicPartition)
 	r := g.rebalance
 	switch {
 	case len(m.assigned) == 0 && r != nil:
-		return fmt.Sprintf("the group is still rebalancing: %s gets its partitions when the rebalance completes, due at %s", m.id, FormatDuration(r.doneAt))
+		return fmt.Sprintf("the group is still rebalancing: %s gets its partitions when the rebalance completes, due at %s", m.id, units.Duration(r.doneAt))
 	case len(m.assigned) == 0:
 		return fmt.Sprintf("%s has no partitions: the assignor gave every partition of its topics to other members", m.id)
 	case len(order) == 0:
-		return fmt.Sprintf("its partitions are paused while the group rebalances, until the rebalance completes, due at %s", FormatDuration(r.doneAt))
+		return fmt.Sprintf("its partitions are paused while the group rebalances, until the rebalance completes, due at %s", units.Duration(r.doneAt))
 	}
 	offline, unreplicated := 0, int64(0)
 	for _, tp := range order {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core/assign"
+	"plog/core/units"
 )
 
 // JoinOptions is what a consumer brings when it joins a group.
@@ -128,7 +129,7 @@ func (l *PartitionedLog) checkJoin(groupName, memberID string, opts JoinOptions)
 	switch {
 	case m.down != "":
 		return nil, "", fmt.Errorf("member %q of group %q has %s and stays in the group until its session times out at %s; a restarted consumer joins under a new member id, or with a group.instance.id to take its partitions back",
-			memberID, groupName, m.down, FormatDuration(m.expiresAt))
+			memberID, groupName, m.down, units.Duration(m.expiresAt))
 	case m.instanceID != opts.InstanceID:
 		return nil, "", fmt.Errorf("member %q is already in group %q with group.instance.id %q", memberID, groupName, m.instanceID)
 	case slices.Equal(m.topics, topics):
@@ -246,7 +247,7 @@ func (l *PartitionedLog) stopMember(g *group, m *member, why string) {
 	if why == "left" {
 		detail = "shut down without LeaveGroup (static member)"
 	}
-	l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Detail: detail + "; session expires at " + FormatDuration(m.expiresAt)})
+	l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Detail: detail + "; session expires at " + units.Duration(m.expiresAt)})
 }
 
 // expireMember removes a stopped member whose session timed out.

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"plog/core/assign"
+	"plog/core/units"
 )
 
 // GroupView is a read-only snapshot of a consumer group: what
@@ -235,7 +236,7 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 	case c.LagAlertRecords > 0 && v.TotalLag >= c.LagAlertRecords:
 		v.Alert, v.AlertReason = true, fmt.Sprintf("lag of %d records reaches lag.alert.records=%d", v.TotalLag, c.LagAlertRecords)
 	case c.LagAlertMs > 0 && v.MaxTimeLagMs >= c.LagAlertMs:
-		v.Alert, v.AlertReason = true, fmt.Sprintf("time lag of %s reaches lag.alert.ms=%s", FormatDuration(v.MaxTimeLagMs), FormatDuration(c.LagAlertMs))
+		v.Alert, v.AlertReason = true, fmt.Sprintf("time lag of %s reaches lag.alert.ms=%s", units.Duration(v.MaxTimeLagMs), units.Duration(c.LagAlertMs))
 	}
 	return v, nil
 }

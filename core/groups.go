@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"plog/core/assign"
+	"plog/core/units"
 )
 
 // Consumer groups as Kafka's group coordinator and Java consumer run them,
@@ -221,7 +222,7 @@ func (l *PartitionedLog) liveMember(groupName, memberID string) (*group, *member
 	}
 	if m.down != "" {
 		return nil, nil, fmt.Errorf("member %q of group %q has %s: the group removes it when its session times out at %s",
-			memberID, groupName, m.down, FormatDuration(m.expiresAt))
+			memberID, groupName, m.down, units.Duration(m.expiresAt))
 	}
 	return g, m, nil
 }

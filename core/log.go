@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"plog/core/units"
 )
 
 // PartitionedLog is the engine: topics of partitions of records, a virtual
@@ -71,10 +73,10 @@ func (l *PartitionedLog) Advance(ms int64) error {
 		return fmt.Errorf("advance needs a positive duration, got %dms", ms)
 	}
 	if ms > MaxAdvanceMs {
-		return fmt.Errorf("advance of %s is longer than the limit of %s", FormatDuration(ms), FormatDuration(MaxAdvanceMs))
+		return fmt.Errorf("advance of %s is longer than the limit of %s", units.Duration(ms), units.Duration(MaxAdvanceMs))
 	}
 	if l.now > maxClockMs-ms {
-		return fmt.Errorf("the virtual clock cannot pass %s", FormatDuration(maxClockMs))
+		return fmt.Errorf("the virtual clock cannot pass %s", units.Duration(maxClockMs))
 	}
 	target := l.now + ms
 	groupsRanAt, runsAtInstant, groupsStuck := int64(-1), 0, false

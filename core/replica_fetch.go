@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"math"
+
+	"plog/core/units"
 )
 
 // nextReplication returns when replication next has something to do: the
@@ -94,7 +96,7 @@ func (l *PartitionedLog) runReplication() {
 			if i != rs.leader && r.inSync && r.match < p.next && l.now-r.lastCaughtUp > l.cluster.lagMaxMs {
 				r.inSync = false
 				l.emit(Event{Kind: EventISRShrunk, Topic: t.name, Partition: partition, Broker: r.broker, Count: int(rs.isrSize()),
-					Detail: fmt.Sprintf("not caught up for %s, more than replica.lag.time.max.ms=%s", FormatDuration(l.now-r.lastCaughtUp), FormatDuration(l.cluster.lagMaxMs))})
+					Detail: fmt.Sprintf("not caught up for %s, more than replica.lag.time.max.ms=%s", units.Duration(l.now-r.lastCaughtUp), units.Duration(l.cluster.lagMaxMs))})
 			}
 		}
 		l.raiseHW(t, partition, p)

@@ -46,7 +46,7 @@ func (o *replicaOps) step(c chooser) error {
 			o.acked[value] = partition
 		}
 	case 3, 4:
-		ms := pick(c, "ms", int64(100), ReplicaFetchIntervalMs, secondMs, 5*secondMs, DefaultReplicaLagTimeMaxMs+secondMs)
+		ms := pick(c, "ms", int64(100), ReplicaFetchIntervalMs, secondMs, 5*secondMs, defaultReplicaLagTimeMaxMs+secondMs)
 		what = fmt.Sprintf("advance %dms", ms)
 		err = o.l.Advance(ms)
 	case 5:

@@ -230,7 +230,7 @@ func TestUncleanElectionLosesCommittedRecords(t *testing.T) {
 	}
 	produceAcks(t, l, "b", "all")
 	l.DrainEvents()
-	mustAdvance(t, l, DefaultReplicaLagTimeMaxMs+secondMs)
+	mustAdvance(t, l, defaultReplicaLagTimeMaxMs+secondMs)
 	events := l.DrainEvents()
 	if shrunk := filter(events, EventISRShrunk); len(shrunk) != 2 {
 		t.Fatalf("isr-shrunk events %+v", shrunk)
@@ -310,7 +310,7 @@ func TestSlowFollowerLeavesAndRejoinsTheISR(t *testing.T) {
 	if v := replication(t, l); v.Replicas[1].LogEndOffset != 10 || !v.Replicas[1].InSync {
 		t.Fatalf("after 10s at 1/s: %+v", v.Replicas[1])
 	}
-	mustAdvance(t, l, DefaultReplicaLagTimeMaxMs)
+	mustAdvance(t, l, defaultReplicaLagTimeMaxMs)
 	if v := replication(t, l); v.Replicas[1].InSync || !slices.Equal(v.ISR, []int{1}) {
 		t.Fatalf("slow follower still in sync: %+v", v)
 	}

@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"math"
+
+	"plog/core/units"
 )
 
 // Retention follows Kafka's UnifiedLog.deleteOldSegments for topics whose
@@ -43,7 +45,7 @@ func (l *PartitionedLog) retainByTime(t *topic, partition int, p *partition) {
 	}
 	n := l.expiredSegments(p, limit)
 	l.deleteSegments(t.name, partition, p, n, func(s *segment) string {
-		return fmt.Sprintf("retention.ms: newest record is %s old, more than %s", FormatDuration(l.now-s.maxTimestamp), FormatDuration(limit))
+		return fmt.Sprintf("retention.ms: newest record is %s old, more than %s", units.Duration(l.now-s.maxTimestamp), units.Duration(limit))
 	})
 }
 
@@ -64,7 +66,7 @@ func (l *PartitionedLog) retainBySize(t *topic, partition int, p *partition) {
 	left := size
 	l.deleteSegments(t.name, partition, p, n, func(s *segment) string {
 		left -= s.bytes
-		return fmt.Sprintf("retention.bytes: the partition keeps %dB without it, at least the %s limit", left, formatSize(limit))
+		return fmt.Sprintf("retention.bytes: the partition keeps %dB without it, at least the %s limit", left, units.Size(limit))
 	})
 }
 

@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"testing"
+
+	"plog/core/units"
 )
 
 // cliffLog builds a log for the retention cliff's tests, failing the test on
@@ -68,7 +70,7 @@ func TestRetentionCliffIsWhatTheNextCheckDeletes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				where := fmt.Sprintf("%s, %s/%d at %s", name, topic, p, FormatDuration(l.Now()))
+				where := fmt.Sprintf("%s, %s/%d at %s", name, topic, p, units.Duration(l.Now()))
 				start := logStart(t, l, topic, p)
 				if !config.Deletes() || config.RetentionMs < 0 {
 					if cliff != (RetentionCliff{Below: -1, NextFrom: -1, NextTo: -1, NextAt: -1}) {

@@ -228,8 +228,13 @@ func TestWorkloadConfigAndClusterControls(t *testing.T) {
 	b.click(t, "#produce-send")
 	sent("produce views key=acct-1 value=created acks=0")
 
-	// A topic's config, changed; a bad value is refused beside the form.
+	// A topic's config, changed; picking it says what it does and where the
+	// playground's default departs from Kafka's; a bad value is refused
+	// beside the form.
+	b.fill(t, "#config-name", "segment.records")
+	b.waitText(t, `#config-help[data-config-help="segment.records"]`, "A config of the playground's own, not Kafka's (default 10).")
 	b.fill(t, "#config-name", "retention.ms")
+	b.waitText(t, `#config-help[data-config-help="retention.ms"]`, "Kafka's default is 7d; the playground's is 1h.")
 	b.fill(t, "#config-value", "soon")
 	b.click(t, "#config-set")
 	refused("config-topic", "retention.ms")

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 )
 
 // Row is one thing compared: what the playground predicted beside what the
@@ -146,7 +146,7 @@ func compare(prediction, cluster scenario.State, m *marks) Comparison {
 		"redeliveries and lost records: the cluster keeps no delivery log",
 	}
 	if m.advancedMs > 0 {
-		notCompared = append(notCompared, fmt.Sprintf("advance: wall-clock time is not simulated on the cluster (the playground advanced its clock by %s)", core.FormatDuration(m.advancedMs)))
+		notCompared = append(notCompared, fmt.Sprintf("advance: wall-clock time is not simulated on the cluster (the playground advanced its clock by %s)", units.Duration(m.advancedMs)))
 	}
 	return Comparison{Rows: c.rows, NotCompared: append(notCompared, m.notes...)}
 }

@@ -12,6 +12,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 )
 
 // readState reads the cluster's topics and groups into the playground's
@@ -166,19 +167,14 @@ func playgroundNotation(name, value string) string {
 	if err != nil || n <= 0 {
 		return value
 	}
-	switch name {
-	case "retention.ms", "segment.ms", "delete.retention.ms", "min.compaction.lag.ms":
-		return core.FormatDuration(n)
+	def, _ := core.LookupConfig(core.OnTopic, name)
+	switch def.Kind {
+	case core.KindDuration:
+		return units.Duration(n)
+	case core.KindSize:
+		return units.Size(n)
 	}
-	for _, u := range []struct {
-		name  string
-		scale int64
-	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}} {
-		if n%u.scale == 0 {
-			return strconv.FormatInt(n/u.scale, 10) + u.name
-		}
-	}
-	return value + "B"
+	return value
 }
 
 // clusterGroupState maps Kafka's group states to the playground's three.

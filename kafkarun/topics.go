@@ -17,28 +17,21 @@ import (
 
 // kafkaConfig turns a topic config the script set into the raw value Kafka
 // takes (milliseconds, bytes), reading the typed value the playground
-// parsed. ok is false for configs not sent to the broker: segment.bytes and
-// segment.ms (the playground's are far below what brokers accept, and
-// segments only shape retention and compaction, which are not compared),
-// and the playground's own segment.records and partitioner.
-func kafkaConfig(name, text string, cfg core.TopicConfig) (value string, ok bool) {
-	n := func(v int64) (string, bool) { return strconv.FormatInt(v, 10), true }
-	switch name {
-	case "min.insync.replicas", "unclean.leader.election.enable":
-		return text, true // a count and a boolean: the script's text is Kafka's
-	case "retention.ms":
-		return n(cfg.RetentionMs)
-	case "retention.bytes":
-		return n(cfg.RetentionBytes)
-	case "delete.retention.ms":
-		return n(cfg.DeleteRetentionMs)
-	case "min.compaction.lag.ms":
-		return n(cfg.MinCompactionLagMs)
-	case "cleanup.policy":
-		return cfg.CleanupPolicy, true
+// parsed. ok is false for configs not sent to the broker: the playground's
+// own (the registry's scope playground: segment.records, partitioner), and
+// segment.bytes and segment.ms, whose values in the playground are far below
+// what brokers accept (segments only shape retention and compaction, which
+// are not compared).
+func kafkaConfig(name string, cfg core.TopicConfig) (value string, ok bool) {
+	def, known := core.LookupConfig(core.OnTopic, name)
+	if !known || def.Kafka() == "" || segmentConfig(name) {
+		return "", false
 	}
-	return "", false
+	return cfg.KafkaValue(name)
 }
+
+// segmentConfig reports whether a config only shapes segments.
+func segmentConfig(name string) bool { return name == "segment.bytes" || name == "segment.ms" }
 
 // topicConfigs returns the Kafka configs a topic or config command sets,
 // and notes the ones it does not send.
@@ -52,7 +45,7 @@ func (r *runner) topicConfigs(c scenario.Command, topic string) (map[string]*str
 		if a.Name == "" || a.Flag || a.Name == "partitions" || a.Name == "replication.factor" {
 			continue
 		}
-		if v, ok := kafkaConfig(a.Name, a.Value, cfg); ok {
+		if v, ok := kafkaConfig(a.Name, cfg); ok {
 			configs[a.Name] = &v
 		} else {
 			r.marks.note(fmt.Sprintf("topic %s: %s=%s is not sent to the broker (%s)", topic, a.Name, a.Value, notSentWhy(a.Name)))
@@ -62,10 +55,10 @@ func (r *runner) topicConfigs(c scenario.Command, topic string) (map[string]*str
 }
 
 func notSentWhy(name string) string {
-	switch name {
-	case "segment.records", "partitioner":
+	if def, ok := core.LookupConfig(core.OnTopic, name); ok && def.Kafka() == "" {
 		return "a playground-only config"
-	case "segment.bytes", "segment.ms":
+	}
+	if segmentConfig(name) {
 		return "brokers refuse segments as small as the playground's; segments only shape retention and compaction, which are not compared"
 	}
 	return "not a config the run sends"

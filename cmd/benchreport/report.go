@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"plog/core/units"
 )
 
 // figure is one row of the engine tables: a benchmark, its baseline, and
@@ -139,7 +141,7 @@ func (r *runner) report() string {
 	p("\n")
 
 	p("## Engine\n\n")
-	p("Natively and in wasm under Node, %s each. Ratio: how many times slower (or bigger) than the bare baseline.\n\n", plural(r.rounds, "round"))
+	p("Natively and in wasm under Node, %s each. Ratio: how many times slower (or bigger) than the bare baseline.\n\n", units.Plural(int64(r.rounds), "round"))
 	for _, section := range engineFigures {
 		p("### %s\n\n", section.section)
 		p("| figure | native | native bare | ratio | allocs/op | wasm | wasm bare | ratio |\n|---|---|---|---|---|---|---|---|\n")
@@ -388,13 +390,6 @@ func osName() string {
 		}
 	}
 	return runtime.GOOS
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // thousands writes a whole number with commas between groups of three

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 )
 
 // This file holds what several goals read from the state: records with
@@ -173,7 +174,7 @@ func downMember(v core.GroupView) (core.MemberView, bool) {
 func waiting(v core.GroupView) string {
 	if m, ok := downMember(v); ok {
 		return fmt.Sprintf("group %s waits for %s, which %s, until its session times out at %s (session.timeout.ms=%s)",
-			v.Name, m.ID, downWords(m.Down), duration(m.SessionExpiresAt), core.FormatDuration(v.Config.SessionTimeoutMs))
+			v.Name, m.ID, downWords(m.Down), units.SpanToSecond(m.SessionExpiresAt), units.Duration(v.Config.SessionTimeoutMs))
 	}
 	if v.State == core.GroupRebalancing {
 		return fmt.Sprintf("group %s is still rebalancing: advance the clock a few seconds", v.Name)
@@ -219,32 +220,4 @@ func joinWords(words []string) string {
 		return words[0]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}
-
-// plural writes a count with a noun: "1 record", "3 records".
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.FormatInt(n, 10) + " " + noun + "s"
-}
-
-// duration writes milliseconds for a learner, to the second: "39m",
-// "6m 3s", "2h 5m", "800ms" below a second.
-func duration(ms int64) string {
-	if ms < 1000 {
-		return strconv.FormatInt(ms, 10) + "ms"
-	}
-	s := (ms + 500) / 1000
-	var parts []string
-	for _, u := range []struct {
-		size int64
-		name string
-	}{{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}} {
-		if n := s / u.size; n > 0 {
-			parts = append(parts, strconv.FormatInt(n, 10)+u.name)
-			s -= n * u.size
-		}
-	}
-	return strings.Join(parts, " ")
 }

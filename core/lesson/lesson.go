@@ -21,6 +21,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 )
 
 // Lesson is one lesson. Its fields are text for the page and the CLI; its
@@ -95,7 +96,7 @@ func Find(name string) (Lesson, error) {
 		if l.Name == key {
 			return l, nil
 		}
-		if d := editDistance(key, l.Name); bestDist < 0 || d < bestDist {
+		if d := units.EditDistance(key, l.Name); bestDist < 0 || d < bestDist {
 			best, bestDist = l.Name, d
 		}
 	}
@@ -112,28 +113,6 @@ func Names() []string {
 		names[i] = l.Name
 	}
 	return names
-}
-
-// editDistance is the Levenshtein distance between two strings, by bytes
-// (lesson names are ASCII).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Start returns a session with the lesson's starting scenario applied.

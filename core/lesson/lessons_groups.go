@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 )
 
 // Lessons about consumer groups: how assignors share partitions, what a
@@ -72,7 +73,7 @@ func checkAssignors(c *ctx) Result {
 			robin.Name, robin.Strategy, groupSplit(robin))
 	}
 	if n := liveMembers(robin); n != 2 {
-		return pending("group %s has %s; the comparison with ranged needs two", robin.Name, plural(int64(n), "consumer"))
+		return pending("group %s has %s; the comparison with ranged needs two", robin.Name, units.Plural(int64(n), "consumer"))
 	}
 	ranged, _ := c.group("ranged")
 	shipping, ok := c.group("shipping")
@@ -175,11 +176,11 @@ func checkRebalanceMoves(c *ctx) Result {
 	}
 	if coop.stopped >= eager.stopped {
 		return pending("this time coop stopped %s and eager %s; make a simple change, one consumer leaving or joining, and compare again",
-			plural(int64(coop.stopped), "partition"), plural(int64(eager.stopped), "partition"))
+			units.Plural(int64(coop.stopped), "partition"), units.Plural(int64(eager.stopped), "partition"))
 	}
 	return solved("when %s, eager stopped %s and moved %d in %s; coop stopped %s and moved %d in %s.",
-		changeWords(eager.change), plural(int64(eager.stopped), "partition"), eager.moved, plural(int64(eager.rounds), "rebalance"),
-		plural(int64(coop.stopped), "partition"), coop.moved, plural(int64(coop.rounds), "rebalance"))
+		changeWords(eager.change), units.Plural(int64(eager.stopped), "partition"), eager.moved, units.Plural(int64(eager.rounds), "rebalance"),
+		units.Plural(int64(coop.stopped), "partition"), coop.moved, units.Plural(int64(coop.rounds), "rebalance"))
 }
 
 // stoppedBy counts the partitions nobody read while a rebalance ran: those
@@ -344,7 +345,7 @@ func checkRollingDeploy(c *ctx) Result {
 	switch {
 	case len(todo) == len(calm.Members) && (d == nil || d.began < 0):
 		if n := liveMembers(calm); n < 3 {
-			return pending("calm has %s; the deploy needs three", plural(int64(n), "consumer"))
+			return pending("calm has %s; the deploy needs three", units.Plural(int64(n), "consumer"))
 		}
 		if msg := waiting(calm); msg != "" {
 			return pending("%s", msg)
@@ -357,7 +358,7 @@ func checkRollingDeploy(c *ctx) Result {
 		return pending("%s", msg)
 	}
 	if n := liveMembers(calm); n < 3 {
-		return pending("calm has %s; the deploy needs three", plural(int64(n), "consumer"))
+		return pending("calm has %s; the deploy needs three", units.Plural(int64(n), "consumer"))
 	}
 	storm, _ := c.group("storm")
 	stormRebalances, stormPaused := deployCost(storm, deploys["storm"])
@@ -366,13 +367,13 @@ func checkRollingDeploy(c *ctx) Result {
 		why := ""
 		if len(d.timeouts) > 0 {
 			why = fmt.Sprintf(": %s stayed away longer than session.timeout.ms=%s, so the group gave the partitions away",
-				joinWords(d.timeouts), core.FormatDuration(calm.Config.SessionTimeoutMs))
+				joinWords(d.timeouts), units.Duration(calm.Config.SessionTimeoutMs))
 		}
 		return pending("calm's deploy stopped %s in %s, against storm's %s in %s%s",
-			plural(int64(calmPaused), "partition"), plural(int64(calmRebalances), "rebalance"),
-			plural(int64(stormPaused), "partition"), plural(int64(stormRebalances), "rebalance"), why)
+			units.Plural(int64(calmPaused), "partition"), units.Plural(int64(calmRebalances), "rebalance"),
+			units.Plural(int64(stormPaused), "partition"), units.Plural(int64(stormRebalances), "rebalance"), why)
 	}
 	return solved("storm's deploy took %s that stopped %s; calm's took %s, stopping %s.",
-		plural(int64(stormRebalances), "rebalance"), plural(int64(stormPaused), "partition"),
-		plural(int64(calmRebalances), "rebalance"), plural(int64(calmPaused), "partition"))
+		units.Plural(int64(stormRebalances), "rebalance"), units.Plural(int64(stormPaused), "partition"),
+		units.Plural(int64(calmRebalances), "rebalance"), units.Plural(int64(calmPaused), "partition"))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 )
 
 // Lessons about keys: where a record goes, what that does to order and to
@@ -159,7 +160,7 @@ func checkHotPartition(c *ctx) Result {
 	now := c.log.Now()
 	last := spreadOf(c.log, "views", now-hotWindowMs)
 	if last.total < hotMinRecords {
-		return pending("views got %s in the last minute: keep a producer running so that the spread shows", plural(int64(last.total), "record"))
+		return pending("views got %s in the last minute: keep a producer running so that the spread shows", units.Plural(int64(last.total), "record"))
 	}
 	if last.skew > hotMaxSkew {
 		key, keyCount := hottestKey(last.topRecords)
@@ -173,7 +174,7 @@ func checkHotPartition(c *ctx) Result {
 	next := spreadOf(ahead, "views", now)
 	if next.total < hotMinRecords {
 		return pending("the last minute of views spreads evenly, but with the producers running now views would get %s in the next minute: keep a producer with well-spread keys running",
-			plural(int64(next.total), "record"))
+			units.Plural(int64(next.total), "record"))
 	}
 	if next.skew > hotMaxSkew {
 		key, keyCount := hottestKey(next.topRecords)
@@ -187,7 +188,7 @@ func checkHotPartition(c *ctx) Result {
 	for _, p := range v.Partitions {
 		if p.HasCommitted && p.Lag > hotMaxLag {
 			return pending("views spreads evenly now, but stats is still %s behind on views/%d: advance the clock so that its consumer works off the backlog",
-				plural(p.Lag, "record"), p.Partition)
+				units.Plural(p.Lag, "record"), p.Partition)
 		}
 	}
 	return solved("over the last minute views spread %d records over %d partitions with skew %.2f, the producers running now keep the skew at %.2f over the next minute, and stats is at most %d records behind on every partition.",
@@ -468,7 +469,7 @@ func checkRepartition(c *ctx) Result {
 	for _, r := range old {
 		if r.Timestamp > switchAt {
 			return pending("accounts got %s's %s at %s, after the first record went to %s at %s: stop writing to the old topic once you switch",
-				r.Key, r.Value, duration(r.Timestamp), next, duration(switchAt))
+				r.Key, r.Value, units.SpanToSecond(r.Timestamp), next, units.SpanToSecond(switchAt))
 		}
 	}
 	v, ok := c.group("ledger")
@@ -486,7 +487,7 @@ func checkRepartition(c *ctx) Result {
 	}
 	if unread > 0 {
 		return pending("when the first record went to %s at %s, ledger had not yet read %s of accounts: drain the old topic before you switch",
-			next, duration(switchAt), plural(int64(unread), "record"))
+			next, units.SpanToSecond(switchAt), units.Plural(int64(unread), "record"))
 	}
 	for p := range c.partitions(next) {
 		if missing := missingOffsets(c.records(next, p), deliveredOffsets(v, next, p)); len(missing) > 0 {
@@ -494,7 +495,7 @@ func checkRepartition(c *ctx) Result {
 		}
 	}
 	return solved("ledger read all %s of accounts before the first record went to %s at %s, then read %s; every account's events sit in one partition of each topic, old before new.",
-		plural(int64(len(old)), "record"), next, duration(switchAt), next)
+		units.Plural(int64(len(old)), "record"), next, units.SpanToSecond(switchAt), next)
 }
 
 // splitKey returns a sentence about the first key whose records sit in more

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"plog/core"
+	"plog/core/units"
 )
 
 // Lessons about reading: offsets, commits, and what a crash does to the
@@ -158,7 +159,7 @@ func checkCommitResume(c *ctx) Result {
 		return pending("billing has not read orders/2 yet: poll billing b1 max=5")
 	}
 	if len(got) < 5 {
-		return pending("billing has read %s of orders/2: poll billing b1 max=5", plural(int64(len(got)), "record"))
+		return pending("billing has read %s of orders/2: poll billing b1 max=5", units.Plural(int64(len(got)), "record"))
 	}
 	firstGen := reads[0].Generation
 	restartAt := slices.IndexFunc(reads, func(d core.DeliveryLogEntry) bool { return d.Generation > firstGen })
@@ -283,7 +284,7 @@ func checkDelivery(c *ctx) Result {
 		return pending("nothing has reached safe twice yet: poll with a member of safe, and crash it before it commits")
 	}
 	if safe.Totals.LostUnprocessed > 0 {
-		return pending("safe lost %s: its delivery is no longer at-least-once; reload the lesson", plural(safe.Totals.LostUnprocessed, "record"))
+		return pending("safe lost %s: its delivery is no longer at-least-once; reload the lesson", units.Plural(safe.Totals.LostUnprocessed, "record"))
 	}
 	recs := c.records("payments", 0)
 	processed := map[int64]int64{}
@@ -299,6 +300,6 @@ func checkDelivery(c *ctx) Result {
 		return pending("safe is done; risky has lost nothing yet: poll with a member of risky, commit, and crash it before its next poll")
 	}
 	return solved("safe received %d deliveries for %s (%d of them twice) and lost none; keyed by payment id, the repeats change nothing. risky lost %s, committed before they were processed.",
-		safe.Totals.Delivered, plural(int64(len(recs)), "payment"), safe.Totals.Redelivered,
-		plural(risky.Totals.LostUnprocessed, "payment"))
+		safe.Totals.Delivered, units.Plural(int64(len(recs)), "payment"), safe.Totals.Redelivered,
+		units.Plural(risky.Totals.LostUnprocessed, "payment"))
 }

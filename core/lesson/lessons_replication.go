@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 )
 
 // Lessons about replication: what the producer's acks promise when a
@@ -149,13 +150,6 @@ func acknowledgedIn(acks []core.AckRange, from, to int64) int64 {
 }
 
 // agree picks the word that agrees with a count: one for 1, else many.
-func agree(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // brokersText writes broker ids as "broker 2 alone" or "brokers 1 and 2".
 func brokersText(ids []int) string {
 	switch len(ids) {
@@ -194,9 +188,9 @@ func checkReplication(c *ctx) Result {
 	}
 	if loss != nil && survival != nil {
 		return solved("acks=1 lost %s when broker %d crashed: broker %d, from the ISR, led without %s. With acks=all and min.insync.replicas=%d, %s survived broker %d's crash: broker %d leads with %s.",
-			plural(loss.ackedLost, "acknowledged record"), loss.crashed, loss.leader, agree(loss.ackedLost, "it", "them"),
-			survival.minISR, plural(survival.guarded, "acknowledged acks=all record"), survival.crashed, survival.leader,
-			agree(survival.guarded, "it", "them"))
+			units.Plural(loss.ackedLost, "acknowledged record"), loss.crashed, loss.leader, units.Noun(loss.ackedLost, "it", "them"),
+			survival.minISR, units.Plural(survival.guarded, "acknowledged acks=all record"), survival.crashed, survival.leader,
+			units.Noun(survival.guarded, "it", "them"))
 	}
 	if n := len(h.elections); n > 0 && !h.elections[n-1].clean && h.elections[n-1].ackedLost > 0 {
 		return pending("%s", uncleanLoss(h.elections[n-1]))
@@ -211,7 +205,7 @@ func checkReplication(c *ctx) Result {
 // teaches.
 func uncleanLoss(e election) string {
 	what := fmt.Sprintf("broker %d was not in the ISR, yet led orders/%d (an unclean election), and %s %s lost",
-		e.leader, e.partition, plural(e.ackedLost, "acknowledged record"), agree(e.ackedLost, "was", "were"))
+		e.leader, e.partition, units.Plural(e.ackedLost, "acknowledged record"), units.Noun(e.ackedLost, "was", "were"))
 	if e.minISR < 2 {
 		return fmt.Sprintf("%s: with min.insync.replicas=%d, acks=all waits only for the in-sync replicas, and they were %s. Go back, and set min.insync.replicas=2 before writing with acks=all",
 			what, e.minISR, brokersText(e.isr))
@@ -229,7 +223,7 @@ func pendingLoss(h replicationHistory, survival *election) Result {
 		e := h.elections[i]
 		if e.crashed > 0 && e.lost > 0 {
 			return pending("broker %d's crash lost %s, but none acknowledged: their producers had not been told they were written (acks=0, or acks=all still waiting). Write with acks=1 and crash the leader straight after",
-				e.crashed, plural(e.lost, "record"))
+				e.crashed, units.Plural(e.lost, "record"))
 		}
 		if e.crashed > 0 {
 			return pending("broker %d's crash lost no acknowledged record: its followers had copied everything. Write with acks=1 and crash the leader straight after, before the followers' next fetch (every 500ms)",
@@ -253,10 +247,10 @@ func pendingSurvival(c *ctx, h replicationHistory, loss *election, cfg core.Topi
 		return pending("orders/%d is offline: %s. Restart a broker that was in the ISR", p, rep.OfflineReason)
 	case cfg.MinInsyncReplicas < 2:
 		return pending("acks=1 lost %s when broker %d crashed; now set min.insync.replicas=2 on orders, write with acks=all, and crash the leader again",
-			plural(loss.ackedLost, "acknowledged record"), loss.crashed)
+			units.Plural(loss.ackedLost, "acknowledged record"), loss.crashed)
 	case last.crashed > 0 && last.clean && last.guarded == 0 && last.failed > 0 && last != loss:
 		return pending("broker %d crashed before its followers copied the acks=all %s, so the producer was told %s (a real producer retries): nothing acknowledged was lost, but nothing was acknowledged either. After an acks=all write, advance until it is acknowledged, then crash the leader",
-			last.crashed, agree(last.failed, "record", "records"), agree(last.failed, "it failed", "they failed"))
+			last.crashed, units.Noun(last.failed, "record", "records"), units.Noun(last.failed, "it failed", "they failed"))
 	case int64(len(rep.ISR)) < cfg.MinInsyncReplicas:
 		return pending("orders/%d has %s in sync, fewer than min.insync.replicas=%d, so acks=all writes are refused (NOT_ENOUGH_REPLICAS): %s, and advance until it is back in the ISR",
 			p, brokersText(rep.ISR), cfg.MinInsyncReplicas, bringBack(c, rep))
@@ -270,10 +264,10 @@ func pendingSurvival(c *ctx, h replicationHistory, loss *election, cfg core.Topi
 	switch {
 	case waiting > 0:
 		return pending("%s of orders/%d %s for the in-sync replicas: advance the clock so the followers fetch it",
-			plural(waiting, "acks=all record"), p, agree(waiting, "waits", "wait"))
+			units.Plural(waiting, "acks=all record"), p, units.Noun(waiting, "waits", "wait"))
 	case h.guarded[p] > 0:
 		return pending("%s acknowledged by %s; now crash the leader, broker %d",
-			plural(h.guarded[p], "acks=all record"), brokersText(rep.ISR), rep.Leader)
+			units.Plural(h.guarded[p], "acks=all record"), brokersText(rep.ISR), rep.Leader)
 	}
 	return pending("min.insync.replicas is %d: write to orders with acks=all, advance until the write is acknowledged, then crash the leader, broker %d",
 		cfg.MinInsyncReplicas, rep.Leader)

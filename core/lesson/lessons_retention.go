@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 )
 
 // Lessons about what the log keeps: retention by time, the lag that tells
@@ -54,7 +55,7 @@ func alertRule(cfg core.GroupConfig) string {
 		rules = append(rules, fmt.Sprintf("lag.alert.records=%d", cfg.LagAlertRecords))
 	}
 	if cfg.LagAlertMs > 0 {
-		rules = append(rules, "lag.alert.ms="+core.FormatDuration(cfg.LagAlertMs))
+		rules = append(rules, "lag.alert.ms="+units.Duration(cfg.LagAlertMs))
 	}
 	if len(rules) == 0 {
 		return "no alert"
@@ -77,7 +78,7 @@ func checkRetentionCliff(c *ctx) Result {
 		slow.Config.LagAlertRecords > 0 && slow.Config.LagAlertRecords < retained
 	if !inTime {
 		return pending("slow's alert (%s) cannot fire before the cliff: retention deletes records older than retention.ms=%s (clicks holds about %s), so slow loses records before it is that far behind",
-			alertRule(slow.Config), core.FormatDuration(topic.RetentionMs), plural(retained, "record"))
+			alertRule(slow.Config), units.Duration(topic.RetentionMs), units.Plural(retained, "record"))
 	}
 	if slow.Totals.SkippedByReset == 0 {
 		if slow.Alert {
@@ -108,13 +109,13 @@ func checkRetentionCliff(c *ctx) Result {
 	})
 	if warnedAt < 0 {
 		return pending("slow lost records at %s before you saw its alert fire: go back to before the loss and advance a few minutes at a time",
-			duration(lostAt))
+			units.SpanToSecond(lostAt))
 	}
 	if fast.Totals.SkippedByReset > 0 {
 		return pending("fast lost records too: it must keep up for the comparison; reload the lesson")
 	}
 	return solved("slow's alert (%s) fired by %s; at %s slow jumped over %s that retention deleted before it read them, while fast lost none.",
-		alertRule(slow.Config), duration(warnedAt), duration(lostAt), plural(lost, "record"))
+		alertRule(slow.Config), units.SpanToSecond(warnedAt), units.SpanToSecond(lostAt), units.Plural(lost, "record"))
 }
 
 var timeLag = Lesson{
@@ -171,14 +172,14 @@ func checkTimeLag(c *ctx) Result {
 	}
 	if analytics.Alert {
 		return pending("analytics alerts (%s) though its oldest unread click is only %s old: a count of records says how much, not how late",
-			analytics.AlertReason, duration(analytics.MaxTimeLagMs))
+			analytics.AlertReason, units.SpanToSecond(analytics.MaxTimeLagMs))
 	}
 	if !ledger.Alert {
-		return pending("ledger is %s behind (%s) and does not alert", duration(ledger.MaxTimeLagMs), plural(ledger.TotalLag, "record"))
+		return pending("ledger is %s behind (%s) and does not alert", units.SpanToSecond(ledger.MaxTimeLagMs), units.Plural(ledger.TotalLag, "record"))
 	}
 	return solved("one rule, %s: ledger alerts, %s and %s behind; analytics stays quiet, %s but only %s behind.",
-		alertRule(l), plural(ledger.TotalLag, "record"), duration(ledger.MaxTimeLagMs),
-		plural(analytics.TotalLag, "record"), duration(analytics.MaxTimeLagMs))
+		alertRule(l), units.Plural(ledger.TotalLag, "record"), units.SpanToSecond(ledger.MaxTimeLagMs),
+		units.Plural(analytics.TotalLag, "record"), units.SpanToSecond(analytics.MaxTimeLagMs))
 }
 
 var compaction = Lesson{
@@ -363,13 +364,13 @@ func checkTimeRetention(c *ctx) Result {
 		if truncated {
 			return pending("the log start moved by DeleteRecords (truncate), not by retention: go back and let the clock delete a segment by age")
 		}
-		return pending("retention has not deleted anything yet: the boot segment goes once its newest record is more than %s old", core.FormatDuration(cfg.RetentionMs))
+		return pending("retention has not deleted anything yet: the boot segment goes once its newest record is more than %s old", units.Duration(cfg.RetentionMs))
 	}
 	now := c.log.Now()
 	recs := c.records("logs", 0)
 	if len(recs) == 0 {
 		return pending("retention deleted every segment, so nothing older than %s survived; go back, and put a younger record in the warmup segment before it expires",
-			core.FormatDuration(cfg.RetentionMs))
+			units.Duration(cfg.RetentionMs))
 	}
 	for _, r := range recs {
 		if now-r.Timestamp <= cfg.RetentionMs {
@@ -383,8 +384,8 @@ func checkTimeRetention(c *ctx) Result {
 			}
 		}
 		return solved("retention deleted offsets %d to %d at %s, a whole segment; offset %d (%s) is %s old yet still there, because its segment's newest record is %s old.",
-			byAge.From, byAge.To-1, duration(byAge.Time), r.Offset, r.Value, duration(now-r.Timestamp), duration(now-newest))
+			byAge.From, byAge.To-1, units.SpanToSecond(byAge.Time), r.Offset, r.Value, units.SpanToSecond(now-r.Timestamp), units.SpanToSecond(now-newest))
 	}
 	return pending("every record left is younger than retention.ms=%s; one older than that survives only in a segment that also holds a younger record",
-		core.FormatDuration(cfg.RetentionMs))
+		units.Duration(cfg.RetentionMs))
 }

@@ -83,34 +83,53 @@ const (
 	MaxBrokers = core.MaxBrokers
 )
 
-// TopicConfigs are the topic configs the language accepts, by Kafka's names
-// (segment.records and partitioner are the playground's own). The engine
-// checks their ranges; the language checks their form.
-var topicConfigs = []argSpec{
-	{name: "cleanup.policy", kind: kindWordList, choices: []string{"compact", "delete"}},
-	{name: "delete.retention.ms", kind: kindMs},
-	{name: "min.compaction.lag.ms", kind: kindMs},
-	{name: "min.insync.replicas", kind: kindCount, min: 1, max: MaxBrokers},
-	{name: "partitioner", kind: kindChoice, choices: []string{"round-robin", "sticky"}},
-	{name: "replication.factor", kind: kindCount, min: 1, max: MaxBrokers},
-	{name: "retention.bytes", kind: kindBytes},
-	{name: "retention.ms", kind: kindMs},
-	{name: "segment.bytes", kind: kindBytes},
-	{name: "segment.ms", kind: kindMs},
-	{name: "segment.records", kind: kindCount, min: 1, max: 1 << 40, minusOne: true},
-	{name: "unclean.leader.election.enable", kind: kindBool},
+// topicConfigs are the topic configs the language accepts, by Kafka's
+// names (segment.records and partitioner are the playground's own), and
+// groupConfigs the consumer group settings: both read from the engine's
+// config registry (core/config_registry.go). The engine checks their
+// ranges; the language checks their form.
+var (
+	topicConfigs = configArgs(core.Configs(core.OnTopic))
+	groupConfigs = configArgs(core.Configs(core.OnGroup))
+)
+
+// configArgs turns configs of the registry into name=value arguments.
+func configArgs(defs []core.ConfigDef) []argSpec {
+	args := make([]argSpec, 0, len(defs))
+	for _, d := range defs {
+		a := argSpec{name: d.Name}
+		switch d.Kind {
+		case core.KindDuration:
+			a.kind = kindMs
+		case core.KindSize:
+			a.kind = kindBytes
+		case core.KindCount:
+			a.kind, a.min, a.max, a.minusOne = kindCount, d.Min, d.Max, d.MinusOne
+		case core.KindChoice:
+			a.kind, a.choices = kindChoice, d.Choices
+		case core.KindList:
+			a.kind, a.choices = kindWordList, listWords(d.Choices)
+		case core.KindBool:
+			a.kind = kindBool
+		}
+		args = append(args, a)
+	}
+	return args
 }
 
-// groupConfigs are the consumer group settings the language accepts.
-var groupConfigs = []argSpec{
-	{name: "auto.commit", kind: kindBool},
-	{name: "auto.commit.interval.ms", kind: kindMs},
-	{name: "auto.offset.reset", kind: kindChoice, choices: []string{"earliest", "latest", "none"}},
-	{name: "delivery", kind: kindChoice, choices: []string{"at-least-once", "at-most-once"}},
-	{name: "lag.alert.ms", kind: kindMs},
-	{name: "lag.alert.records", kind: kindCount, min: 0, max: 1 << 62},
-	{name: "rebalance.ms", kind: kindMs},
-	{name: "session.timeout.ms", kind: kindMs},
+// listWords lists, sorted, the words the values of a list config are
+// written with: compact and delete for compact,delete.
+func listWords(values []string) []string {
+	var words []string
+	for _, v := range values {
+		for _, w := range strings.Split(v, ",") {
+			if !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
+	}
+	sort.Strings(words)
+	return words
 }
 
 // Strategies are the partition assignment strategies a member may join with.
@@ -118,7 +137,10 @@ var Strategies = []string{"range", "roundrobin", "sticky", "cooperative-sticky"}
 
 // AcksChoices are the producer acks settings: 0 (no answer), 1 (the
 // leader's), all (the in-sync replicas'; Kafka's default).
-var AcksChoices = []string{"0", "1", "all"}
+var AcksChoices = acksConfig.Choices
+
+// acksConfig is the producer's acks in the engine's config registry.
+var acksConfig, _ = core.LookupConfig(core.OnProduce, "acks")
 
 // BrokerActions are what the broker command does to a broker.
 var BrokerActions = []string{"crash", "restart", "isolate", "heal", "slow"}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"plog/core"
+	"plog/core/units"
 )
 
 // BrokerState is one broker of the cluster.
@@ -55,7 +56,7 @@ func addReplication(l core.ReadOnlyLog, st *State) {
 	for _, b := range l.Brokers() {
 		bs := BrokerState{ID: b.ID, Down: b.Down, Isolated: b.Isolated, Leads: b.Leads, Follows: b.Follows}
 		if b.PaceRecords > 0 {
-			bs.Pace = core.FormatPace(b.PaceRecords, b.PaceMs)
+			bs.Pace = units.Rate(b.PaceRecords, b.PaceMs)
 		}
 		st.Brokers = append(st.Brokers, bs)
 	}

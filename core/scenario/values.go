@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"plog/core/units"
 )
 
 // This file reads and writes the typed values of the language: names,
@@ -13,75 +15,12 @@ import (
 
 // maxDurationMs bounds every duration the language accepts: 100 years of
 // virtual time, the same bound the engine puts on one clock advance.
-const maxDurationMs = 100 * 365 * 24 * 3600 * 1000
-
-// unit is a suffix of an amount and how many base units (ms or bytes) it is.
-type unit struct {
-	suffix string
-	size   int64
-}
-
-// durationUnits lists the duration suffixes from the largest to the smallest,
-// the order in which the canonical form picks a unit.
-var durationUnits = []unit{
-	{"d", 24 * 3600 * 1000},
-	{"h", 3600 * 1000},
-	{"m", 60 * 1000},
-	{"s", 1000},
-	{"ms", 1},
-}
-
-// sizeUnits are the size suffixes; KB, MB and GB are binary (1024), as
-// Kafka's own defaults (segment.bytes = 1 GiB) are.
-var sizeUnits = []unit{
-	{"GB", 1 << 30},
-	{"MB", 1 << 20},
-	{"KB", 1 << 10},
-	{"B", 1},
-}
-
-// parseAmount reads digits followed by one of units and returns the amount
-// in base units. ok is false when the text has another form; tooBig is set
-// when the amount exceeds max base units.
-func parseAmount(text string, units []unit, max int64) (n int64, ok, tooBig bool) {
-	digits := len(text) - len(strings.TrimLeft(text, "0123456789"))
-	if digits == 0 || digits > 15 {
-		return 0, false, false
-	}
-	n, err := strconv.ParseInt(text[:digits], 10, 64)
-	if err != nil {
-		return 0, false, false
-	}
-	for _, u := range units {
-		if text[digits:] == u.suffix {
-			if n > max/u.size {
-				return 0, true, true
-			}
-			return n * u.size, true, false
-		}
-	}
-	return 0, false, false
-}
-
-// formatAmount writes n with the largest unit that divides it exactly:
-// 600000 ms is 10m, 90000 ms is 90s, 1500 ms is 1500ms.
-func formatAmount(n int64, units []unit) string {
-	smallest := units[len(units)-1]
-	if n == 0 {
-		return "0" + smallest.suffix
-	}
-	for _, u := range units {
-		if n%u.size == 0 {
-			return strconv.FormatInt(n/u.size, 10) + u.suffix
-		}
-	}
-	return strconv.FormatInt(n, 10) + smallest.suffix
-}
+const maxDurationMs = units.MaxDurationMs
 
 // parseDuration reads a duration such as 500ms, 10s, 5m, 2h or 7d and returns
 // it in milliseconds.
 func parseDuration(text string) (int64, error) {
-	ms, ok, tooBig := parseAmount(text, durationUnits, maxDurationMs)
+	ms, ok, tooBig := units.Parse(text, units.Durations, maxDurationMs)
 	switch {
 	case tooBig:
 		return 0, fmt.Errorf("duration %s is longer than 100 years", text)
@@ -91,14 +30,16 @@ func parseDuration(text string) (int64, error) {
 	return ms, nil
 }
 
-func formatDuration(ms int64) string { return formatAmount(ms, durationUnits) }
+// formatDuration writes a duration in its canonical spelling, the largest
+// exact unit (90s, 10m, 1500ms, 0ms): the text a link keeps.
+func formatDuration(ms int64) string { return units.Format(ms, units.Durations, "0ms") }
 
 // maxSizeBytes bounds sizes: 1 PiB is beyond any playground.
-const maxSizeBytes = 1 << 50
+const maxSizeBytes = units.MaxSizeBytes
 
 // parseSize reads a size such as 512B, 4KB, 1MB or 1GB and returns bytes.
 func parseSize(text string) (int64, error) {
-	b, ok, tooBig := parseAmount(text, sizeUnits, maxSizeBytes)
+	b, ok, tooBig := units.Parse(text, units.Sizes, maxSizeBytes)
 	switch {
 	case tooBig:
 		return 0, fmt.Errorf("size %s is larger than 1PB", text)
@@ -108,7 +49,8 @@ func parseSize(text string) (int64, error) {
 	return b, nil
 }
 
-func formatSize(bytes int64) string { return formatAmount(bytes, sizeUnits) }
+// formatSize writes a size in its canonical spelling (4KB, 1500B, 0B).
+func formatSize(bytes int64) string { return units.Format(bytes, units.Sizes, "0B") }
 
 // parseCount reads a non-negative decimal integer no larger than max.
 func parseCount(text string, max int64) (int64, error) {
@@ -195,44 +137,13 @@ type Rate struct {
 	Per   int64
 }
 
-// maxRatePerSecond bounds workload rates; at most this many records or
-// polls per second of virtual time keep a playground readable.
-const maxRatePerSecond = 1000
-
-var rateUnits = []unit{
-	{"ms", 1},
-	{"s", 1000},
-	{"m", 60 * 1000},
-	{"h", 3600 * 1000},
-}
-
 // parseRate reads a rate such as 20/s, 3/m or 1/h.
 func parseRate(text string) (Rate, error) {
-	bad := fmt.Errorf("expected a rate like 20/s, 3/m or 1/h, got %q", text)
-	num, per, ok := strings.Cut(text, "/")
-	if !ok {
-		return Rate{}, bad
+	count, per, err := units.ParseRate(text)
+	if err != nil {
+		return Rate{}, err
 	}
-	n, err := parseCount(num, 1_000_000)
-	if err != nil || n == 0 {
-		return Rate{}, bad
-	}
-	for _, u := range rateUnits {
-		if per == u.suffix {
-			if n*1000 > maxRatePerSecond*u.size {
-				return Rate{}, fmt.Errorf("rate %s is faster than %d/s", text, maxRatePerSecond)
-			}
-			return Rate{Count: n, Per: u.size}, nil
-		}
-	}
-	return Rate{}, bad
+	return Rate{Count: count, Per: per}, nil
 }
 
-func (r Rate) String() string {
-	for _, u := range rateUnits {
-		if u.size == r.Per {
-			return strconv.FormatInt(r.Count, 10) + "/" + u.suffix
-		}
-	}
-	return strconv.FormatInt(r.Count, 10) + "/" + strconv.FormatInt(r.Per, 10) + "ms"
-}
+func (r Rate) String() string { return units.Rate(r.Count, r.Per) }

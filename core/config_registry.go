@@ -1,0 +1,237 @@
+package core
+
+import "plog/core/units"
+
+// This file is the registry of every config the playground has: its name,
+// where Kafka keeps it, its kind and unit, Kafka's default and the
+// playground's where it differs, its bounds and a line of help. It is data
+// only: the engine's rules stay with the engine (config.go, group_config.go,
+// broker.go), which take their names, defaults and bounds from here, as do
+// the scenario language's config tables (core/scenario/schema.go), the
+// page's config forms and help (app/), and the bridge to real clusters
+// (kafkarun/).
+//
+// Kafka's names and defaults are Apache Kafka 4.0's: the topic configs'
+// from TopicConfig and LogConfig (storage/.../log/LogConfig.java) with
+// ServerLogConfigs, replica.lag.time.max.ms and default.replication.factor
+// from ReplicationConfigs, the session timeout's bounds from
+// GroupCoordinatorConfig (group.min.session.timeout.ms,
+// group.max.session.timeout.ms), the consumer's from ConsumerConfig and
+// CommonClientConfigs, acks from ProducerConfig.
+
+// ConfigScope is who holds a config in Kafka.
+type ConfigScope string
+
+// The scopes of configs.
+const (
+	ScopeBroker   ConfigScope = "broker"
+	ScopeTopic    ConfigScope = "topic"
+	ScopeProducer ConfigScope = "producer"
+	ScopeConsumer ConfigScope = "consumer"
+	ScopeGroup    ConfigScope = "group"
+	// ScopePlayground is a config of the playground's own, which Kafka
+	// does not have.
+	ScopePlayground ConfigScope = "playground"
+)
+
+// ConfigTarget is what a config is set on in the playground.
+type ConfigTarget string
+
+// The targets of configs: a topic (topic, config topic), a consumer group
+// (config group), the cluster (brokers) and a produce (produce, producer).
+const (
+	OnTopic   ConfigTarget = "topic"
+	OnGroup   ConfigTarget = "group"
+	OnCluster ConfigTarget = "cluster"
+	OnProduce ConfigTarget = "produce"
+)
+
+// ConfigKind is the type of a config's value.
+type ConfigKind string
+
+// The kinds of config values.
+const (
+	KindDuration ConfigKind = "duration" // milliseconds, written 500ms 10s 5m 2h 7d
+	KindSize     ConfigKind = "size"     // bytes, written 512B 4KB 1MB 1GB
+	KindCount    ConfigKind = "count"    // a whole number
+	KindChoice   ConfigKind = "choice"   // one of Choices
+	KindList     ConfigKind = "list"     // one of Choices, each a comma-separated list of words
+	KindBool     ConfigKind = "bool"     // true or false
+)
+
+// ConfigDef is one config. Defaults are written as scripts write them.
+type ConfigDef struct {
+	Name string // as scripts write it
+	// KafkaName is Kafka's name where it differs from Name; "" when it is
+	// the same, or when the config is the playground's own.
+	KafkaName string
+	Target    ConfigTarget
+	Scope     ConfigScope
+	Kind      ConfigKind
+	Unit      string // what a number counts: ms, bytes, records, replicas; "" for words
+	// KafkaDefault is Kafka's default; "" for the playground's own configs.
+	KafkaDefault string
+	// Default is the playground's default where it differs from Kafka's,
+	// and the default of the playground's own configs; "" when it is
+	// Kafka's.
+	Default  string
+	Min, Max int64    // bounds of a duration (ms), size (bytes) or count
+	MinusOne bool     // -1 is allowed too: unlimited, or off
+	Choices  []string // the values of a choice or a list
+	Help     string   // one line
+}
+
+// Kafka returns the name Kafka knows the config by, "" when it has none.
+func (d ConfigDef) Kafka() string {
+	switch {
+	case d.Scope == ScopePlayground:
+		return ""
+	case d.KafkaName != "":
+		return d.KafkaName
+	}
+	return d.Name
+}
+
+// DefaultValue is the playground's default.
+func (d ConfigDef) DefaultValue() string {
+	if d.Default != "" {
+		return d.Default
+	}
+	return d.KafkaDefault
+}
+
+// DiffersFromKafka reports whether the playground departs from Kafka on
+// this config: Kafka has no such config, or its default is another.
+func (d ConfigDef) DiffersFromKafka() bool {
+	return d.Scope == ScopePlayground || d.Default != "" && d.Default != d.KafkaDefault
+}
+
+const (
+	// minSegmentBytes is Kafka's lower bound for segment.bytes
+	// (LegacyRecord.RECORD_OVERHEAD_V0, in LogConfig).
+	minSegmentBytes = 14
+	// maxSegmentBytes is Kafka's upper bound for segment.bytes (an int).
+	maxSegmentBytes = 1<<31 - 1
+	// maxSegmentRecords bounds segment.records.
+	maxSegmentRecords = 1 << 40
+	// maxLagAlertRecords bounds lag.alert.records.
+	maxLagAlertRecords = 1 << 62
+)
+
+// configRegistry holds every config, by target, each target's sorted by
+// name: configs are processed and listed in that order, so that errors and
+// output are deterministic.
+var configRegistry = []ConfigDef{
+	{Name: "cleanup.policy", Target: OnTopic, Scope: ScopeTopic, Kind: KindList,
+		KafkaDefault: PolicyDelete, Choices: []string{PolicyDelete, PolicyCompact, PolicyCompactDelete},
+		Help: "delete removes old segments by retention; compact keeps the latest record of each key; both do both."},
+	{Name: "delete.retention.ms", Target: OnTopic, Scope: ScopeTopic, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "1d", Default: "10m", Min: 0, Max: maxDurationMs,
+		Help: "How long a tombstone stays after the first cleaning that saw it."},
+	{Name: "min.compaction.lag.ms", Target: OnTopic, Scope: ScopeTopic, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "0", Min: 0, Max: maxDurationMs,
+		Help: "A segment whose newest record is younger than this is not compacted."},
+	{Name: "min.insync.replicas", Target: OnTopic, Scope: ScopeTopic, Kind: KindCount, Unit: "replicas",
+		KafkaDefault: "1", Min: 1, Max: MaxBrokers,
+		Help: "With acks=all, a write is refused (NOT_ENOUGH_REPLICAS) while fewer replicas than this are in sync."},
+	{Name: "partitioner", Target: OnTopic, Scope: ScopePlayground, Kind: KindChoice,
+		Default: PartitionerRoundRobin, Choices: []string{PartitionerRoundRobin, PartitionerSticky},
+		Help: "How records without a key are spread; in Kafka the producer chooses (partitioner.class: sticky by default)."},
+	{Name: "replication.factor", Target: OnTopic, Scope: ScopeTopic, Kind: KindCount, Unit: "replicas",
+		KafkaDefault: "1", Min: 1, Max: MaxBrokers,
+		Help: "How many brokers hold a copy of each partition; set at creation (the broker's default.replication.factor is 1)."},
+	{Name: "retention.bytes", Target: OnTopic, Scope: ScopeTopic, Kind: KindSize, Unit: "bytes",
+		KafkaDefault: "-1", Min: 0, Max: maxSizeBytes, MinusOne: true,
+		Help: "Oldest segments are deleted while the partition would still hold this much without them; -1 is unlimited."},
+	{Name: "retention.ms", Target: OnTopic, Scope: ScopeTopic, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "7d", Default: "1h", Min: 0, Max: maxDurationMs, MinusOne: true,
+		Help: "A segment is deleted once its newest record is older than this; -1 keeps records forever."},
+	{Name: "segment.bytes", Target: OnTopic, Scope: ScopeTopic, Kind: KindSize, Unit: "bytes",
+		KafkaDefault: "1GB", Default: "1KB", Min: minSegmentBytes, Max: maxSegmentBytes,
+		Help: "The active segment rolls when the next record would take it past this size."},
+	{Name: "segment.ms", Target: OnTopic, Scope: ScopeTopic, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "7d", Default: "10m", Min: 1, Max: maxDurationMs,
+		Help: "The active segment rolls when its first record is older than this."},
+	{Name: "segment.records", Target: OnTopic, Scope: ScopePlayground, Kind: KindCount, Unit: "records",
+		Default: "10", Min: 1, Max: maxSegmentRecords, MinusOne: true,
+		Help: "The active segment rolls once it holds this many records, so that segments show with a few records; -1 turns it off."},
+	{Name: "unclean.leader.election.enable", Target: OnTopic, Scope: ScopeTopic, Kind: KindBool,
+		KafkaDefault: "false",
+		Help:         "When no in-sync replica is alive, let an out-of-sync one lead, losing the records it lacks."},
+
+	{Name: "auto.commit", KafkaName: "enable.auto.commit", Target: OnGroup, Scope: ScopeConsumer, Kind: KindBool,
+		KafkaDefault: "true", Default: "false",
+		Help: "Commit positions in poll every auto.commit.interval.ms, before a rebalance revokes partitions, and on leaving."},
+	{Name: "auto.commit.interval.ms", Target: OnGroup, Scope: ScopeConsumer, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "5s", Min: 1, Max: maxDurationMs,
+		Help: "How often auto-commit commits."},
+	{Name: "auto.offset.reset", Target: OnGroup, Scope: ScopeConsumer, Kind: KindChoice,
+		KafkaDefault: "latest", Default: "earliest", Choices: []string{"earliest", "latest", "none"},
+		Help: "Where a member starts on a partition with no committed offset, or one below the log start; none fails the poll."},
+	{Name: "delivery", Target: OnGroup, Scope: ScopePlayground, Kind: KindChoice,
+		Default: AtLeastOnce, Choices: []string{AtLeastOnce, AtMostOnce},
+		Help: "Whether the members' code processes what a poll returned before it commits (at-least-once) or after (at-most-once)."},
+	{Name: "lag.alert.ms", Target: OnGroup, Scope: ScopePlayground, Kind: KindDuration, Unit: "ms",
+		Default: "0", Min: 0, Max: maxDurationMs,
+		Help: "The group's lag alert lights when its largest time lag reaches this; 0 turns it off."},
+	{Name: "lag.alert.records", Target: OnGroup, Scope: ScopePlayground, Kind: KindCount, Unit: "records",
+		Default: "0", Min: 0, Max: maxLagAlertRecords,
+		Help: "The group's lag alert lights when its total lag reaches this many records; 0 turns it off."},
+	{Name: "rebalance.ms", Target: OnGroup, Scope: ScopePlayground, Kind: KindDuration, Unit: "ms",
+		Default: "3s", Min: 1, Max: 10 * secondMs,
+		Help: "How long one rebalance round takes in virtual time, as Kafka's join and sync round trips do (like group.initial.rebalance.delay.ms, 3s)."},
+	{Name: "session.timeout.ms", Target: OnGroup, Scope: ScopeConsumer, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "45s", Min: 6 * secondMs, Max: 30 * minuteMs,
+		Help: "How long the coordinator waits for a member that stopped heartbeating before it removes it (brokers accept 6s to 30m)."},
+
+	{Name: "replica.lag.time.max.ms", Target: OnCluster, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "30s", Min: 1, Max: maxDurationMs,
+		Help: "A follower that has not caught up with the leader's log end for this long leaves the ISR."},
+
+	{Name: "acks", Target: OnProduce, Scope: ScopeProducer, Kind: KindChoice,
+		KafkaDefault: "all", Choices: []string{"0", "1", "all"},
+		Help: "When a write counts as done: 0 no answer, 1 the leader's, all every in-sync replica's (Kafka's default since 3.0)."},
+}
+
+// Configs lists the configs set on target, sorted by name.
+func Configs(target ConfigTarget) []ConfigDef {
+	var defs []ConfigDef
+	for _, d := range configRegistry {
+		if d.Target == target {
+			defs = append(defs, d)
+		}
+	}
+	return defs
+}
+
+// LookupConfig returns the config of target named name (the playground's
+// name or Kafka's).
+func LookupConfig(target ConfigTarget, name string) (ConfigDef, bool) {
+	for _, d := range configRegistry {
+		if d.Target == target && (d.Name == name || d.KafkaName != "" && d.KafkaName == name) {
+			return d, true
+		}
+	}
+	return ConfigDef{}, false
+}
+
+// DifferencesFromKafka lists, in registry order, the configs where the
+// playground departs from Kafka: its own configs, and those whose default
+// is not Kafka's.
+func DifferencesFromKafka() []ConfigDef {
+	var defs []ConfigDef
+	for _, d := range configRegistry {
+		if d.DiffersFromKafka() {
+			defs = append(defs, d)
+		}
+	}
+	return defs
+}
+
+// durationDefault reads the default of a duration config of the registry.
+// The registry's tests check every default reads back.
+func durationDefault(target ConfigTarget, name string) int64 {
+	d, _ := LookupConfig(target, name)
+	ms, _, _ := units.Parse(d.DefaultValue(), units.Durations, maxDurationMs)
+	return ms
+}
