@@ -208,8 +208,8 @@ func TestLessonLinkWithProgress(t *testing.T) {
 	}
 
 	Apply(d.Context(), "produce orders key=acct-3 value=created")
-	d.Wait() // the debounced URL update
 	d.Consume()
+	clockOf(t, p).Step(d, urlDebounce)
 	fragment := d.Context().Page().URL().Fragment
 	f, err := scenario.ParseFragment(fragment)
 	if err != nil {

@@ -47,6 +47,7 @@ type Playground struct {
 	urlUpdates     int // counts scheduled URL updates; only the latest runs
 	removalUpdates int // counts removal animations; only the latest clears
 	stopShortcuts  func()
+	clock          clock // runs the delays above; nil is go-app's real time (clock.go)
 
 	share sharing // link options, autosave, the embedding page (share_link.go)
 }
@@ -248,7 +249,7 @@ func (p *Playground) animateRemovals(ctx app.Context, before LogSnapshot) {
 	}
 	p.removalUpdates++
 	pending := p.removalUpdates
-	ctx.After(removalAnimation, func(ctx app.Context) {
+	p.after(ctx, removalAnimation, func(ctx app.Context) {
 		if pending == p.removalUpdates {
 			p.removal.Ghosts = nil
 		}
@@ -327,7 +328,7 @@ func (p *Playground) handlePlay(ctx app.Context, a app.Action) {
 const playTick = time.Second
 
 func (p *Playground) scheduleTick(ctx app.Context, tick int) {
-	ctx.After(playTick, func(ctx app.Context) {
+	p.after(ctx, playTick, func(ctx app.Context) {
 		if !p.playing || tick != p.ticks || p.session == nil {
 			return
 		}
@@ -367,7 +368,7 @@ func (p *Playground) scheduleURLUpdate(ctx app.Context) {
 	p.share.unsaved = true
 	p.urlUpdates++
 	pending := p.urlUpdates
-	ctx.After(urlDebounce, func(ctx app.Context) {
+	p.after(ctx, urlDebounce, func(ctx app.Context) {
 		if pending == p.urlUpdates {
 			p.updateURL(ctx) // autosave.go: history, position and options, then autosave
 		}
