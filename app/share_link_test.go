@@ -4,10 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	goflag "flag"
 	"fmt"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -437,25 +435,14 @@ func TestFilesOpenPickedOrDropped(t *testing.T) {
 	}
 }
 
-var rewritePlogFile = goflag.Bool("rewrite-plog-file", false, "rewrite cmd/plogsim/testdata/downloaded.plog")
-
 // TestPlogFileRunsWithPlogsim pins the file the page downloads to the one
 // cmd/plogsim's tests run: the page writes exactly what plogsim reads.
 func TestPlogFileRunsWithPlogsim(t *testing.T) {
 	lines := []string{"seed 42", "topic orders partitions=3", "produce orders key=acct-1 value=created count=3", "produce orders value=\"no key\" count=2"}
 	got := plogFile(lines, 3)
-	const golden = "../cmd/plogsim/testdata/downloaded.plog"
-	if *rewritePlogFile {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("the page writes:\n%s\n%s holds:\n%s", got, golden, want)
+	const goldenFile = "../cmd/plogsim/testdata/downloaded.plog"
+	if want := golden(t, goldenFile, []byte(got)); got != string(want) {
+		t.Errorf("the page writes:\n%s\n%s holds (go test ./app/ -rewrite rewrites it):\n%s", got, goldenFile, want)
 	}
 }
 
