@@ -320,17 +320,19 @@ func TestProgressOnTheWay(t *testing.T) {
 		{"replication", "config topic orders min.insync.replicas=2\nproduce orders key=order-3 value=created acks=all\nadvance 1s\nbroker crash 1\nproduce orders key=order-4 value=created acks=1\nbroker crash 2", "an unclean election), and 3 acknowledged records were lost: every in-sync replica had crashed"},
 	}
 	for _, tc := range cases {
-		l, err := Find(tc.lesson)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := attempt(t, l, tc.lines)
-		got := r.Progress
-		if r.Solved {
-			got = "solved: " + got
-		}
-		if !strings.Contains(got, tc.want) || tc.want != "solved" && r.Solved {
-			t.Errorf("%s after %q:\n  got  %s\n  want %s", tc.lesson, tc.lines, got, tc.want)
-		}
+		t.Run(tc.lesson, func(t *testing.T) {
+			l, err := Find(tc.lesson)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := attempt(t, l, tc.lines)
+			got := r.Progress
+			if r.Solved {
+				got = "solved: " + got
+			}
+			if !strings.Contains(got, tc.want) || tc.want != "solved" && r.Solved {
+				t.Errorf("%s after %q:\n  got  %s\n  want %s", tc.lesson, tc.lines, got, tc.want)
+			}
+		})
 	}
 }
