@@ -45,6 +45,11 @@ func mountAt(t *testing.T, link string) (*Playground, app.ClientDispatcher) {
 	return p, d
 }
 
+// Apply sends one line to the page as a gesture of no control, its error
+// shown in the page's main alert, as a test does where a learner would use
+// a control.
+func Apply(ctx app.Context, line string) { ApplyFrom(ctx, "", line) }
+
 func mustLink(t *testing.T, script string) string {
 	t.Helper()
 	link, err := scenario.EncodeLink(script)
