@@ -239,14 +239,16 @@ func TestNegotiateEncoding(t *testing.T) {
 		{"br;q=nonsense", both, ""},
 		{"deflate", both, ""},
 	} {
-		enc, ok := negotiateEncoding(c.accept, c.variants)
-		got := ""
-		if ok {
-			got = enc.name
-		}
-		if got != c.want {
-			t.Errorf("Accept-Encoding %q with %v: got %q, want %q", c.accept, c.variants, got, c.want)
-		}
+		t.Run("Accept: "+c.accept, func(t *testing.T) {
+			enc, ok := negotiateEncoding(c.accept, c.variants)
+			got := ""
+			if ok {
+				got = enc.name
+			}
+			if got != c.want {
+				t.Errorf("Accept-Encoding %q with %v: got %q, want %q", c.accept, c.variants, got, c.want)
+			}
+		})
 	}
 }
 

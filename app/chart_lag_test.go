@@ -1,8 +1,6 @@
 package app
 
 import (
-	goflag "flag"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,8 +8,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
-
-var rewriteLagCharts = goflag.Bool("rewrite-lag-charts", false, "rewrite testdata/lag_charts.html")
 
 // lagChartScenario has two groups on two topics: billing commits, falls
 // behind, rebalances when a second member joins, and commits again; audit
@@ -86,21 +82,10 @@ func TestLagChartsFollowTheHistory(t *testing.T) {
 	move(historyMove{Kind: "seek", Step: 19})
 	snap("seek to step 19, audit has not committed yet")
 
-	const golden = "testdata/lag_charts.html"
-	if *rewriteLagCharts {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
+	const goldenFile = "testdata/lag_charts.html"
+	want := golden(t, goldenFile, []byte(got.String()))
 	if got.String() != string(want) {
-		t.Errorf("the lag charts differ from %s; got:\n%s", golden, got.String())
+		t.Errorf("the lag charts differ from %s (go test ./app/ -rewrite rewrites it); got:\n%s", goldenFile, got.String())
 	}
 }
 

@@ -208,8 +208,8 @@ func TestLessonLinkWithProgress(t *testing.T) {
 	}
 
 	Apply(d.Context(), "produce orders key=acct-3 value=created")
-	d.Wait() // the debounced URL update
 	d.Consume()
+	clockOf(t, p).Step(d, urlDebounce)
 	fragment := d.Context().Page().URL().Fragment
 	f, err := scenario.ParseFragment(fragment)
 	if err != nil {
@@ -343,13 +343,15 @@ func TestWithCode(t *testing.T) {
 		{"one ` only", "one ` only"},
 		{"``", ""},
 	} {
-		var b strings.Builder
-		for _, ui := range withCode(c.in) {
-			b.WriteString(app.HTMLString(ui))
-		}
-		if got := b.String(); got != c.want {
-			t.Errorf("withCode(%q) = %q, want %q", c.in, got, c.want)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			var b strings.Builder
+			for _, ui := range withCode(c.in) {
+				b.WriteString(app.HTMLString(ui))
+			}
+			if got := b.String(); got != c.want {
+				t.Errorf("withCode(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
 	}
 }
 

@@ -22,11 +22,13 @@ func TestWindowAtFitsTheList(t *testing.T) {
 		{-10, 10, 25, listWindow{0, 10, 25}, 10, true},
 		{10, 10, 25, listWindow{10, 10, 25}, 20, true},
 	} {
-		w := windowAt(tc.start, tc.size, tc.total)
-		if w != tc.want || w.end() != tc.end || w.partial() != tc.partial {
-			t.Errorf("windowAt(%d, %d, %d) = %+v (end %d, partial %v), want %+v (end %d, partial %v)",
-				tc.start, tc.size, tc.total, w, w.end(), w.partial(), tc.want, tc.end, tc.partial)
-		}
+		t.Run(fmt.Sprintf("windowAt(%d, %d, %d)", tc.start, tc.size, tc.total), func(t *testing.T) {
+			w := windowAt(tc.start, tc.size, tc.total)
+			if w != tc.want || w.end() != tc.end || w.partial() != tc.partial {
+				t.Errorf("windowAt(%d, %d, %d) = %+v (end %d, partial %v), want %+v (end %d, partial %v)",
+					tc.start, tc.size, tc.total, w, w.end(), w.partial(), tc.want, tc.end, tc.partial)
+			}
+		})
 	}
 }
 
@@ -58,25 +60,27 @@ func TestBigScenariosDrawABoundedPage(t *testing.T) {
 		{"1,000 partitions", "topic t partitions=1000\n", "lanes-t", 1000, `class="lane"`, lanesShown},
 		{"a group reading 1,000 partitions", "topic t partitions=1000\njoin g m topics=t\n", "lag-g", 1000, "data-lag-of=", lagRowsShown},
 	} {
-		p, _ := mountAt(t, mustLink(t, tc.script))
-		page := app.HTMLString(p)
-		if p.err != "" {
-			t.Errorf("%s: the page says %q", tc.name, p.err)
-		}
-		nav := tagsWith(page, "data-window", tc.window)
-		if len(nav) != 1 || !strings.Contains(nav[0], fmt.Sprintf(`data-total="%d"`, tc.total)) {
-			t.Errorf("%s: window %q: %q, want one of %d items", tc.name, tc.window, nav, tc.total)
-		}
-		if n := strings.Count(page, tc.count); n == 0 || n > tc.shown {
-			t.Errorf("%s: %d of %q drawn, want 1 to %d", tc.name, n, tc.count, tc.shown)
-		}
-		if n := strings.Count(page, `data-chart="records"`); n > chartTopicsShown {
-			t.Errorf("%s: %d topics charted", tc.name, n)
-		}
-		// Help buttons are the most numerous components.
-		if n := strings.Count(page, "data-help="); n > 300 {
-			t.Errorf("%s: %d help buttons drawn", tc.name, n)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := mountAt(t, mustLink(t, tc.script))
+			page := app.HTMLString(p)
+			if p.err != "" {
+				t.Errorf("%s: the page says %q", tc.name, p.err)
+			}
+			nav := tagsWith(page, "data-window", tc.window)
+			if len(nav) != 1 || !strings.Contains(nav[0], fmt.Sprintf(`data-total="%d"`, tc.total)) {
+				t.Errorf("%s: window %q: %q, want one of %d items", tc.name, tc.window, nav, tc.total)
+			}
+			if n := strings.Count(page, tc.count); n == 0 || n > tc.shown {
+				t.Errorf("%s: %d of %q drawn, want 1 to %d", tc.name, n, tc.count, tc.shown)
+			}
+			if n := strings.Count(page, `data-chart="records"`); n > chartTopicsShown {
+				t.Errorf("%s: %d topics charted", tc.name, n)
+			}
+			// Help buttons are the most numerous components.
+			if n := strings.Count(page, "data-help="); n > 300 {
+				t.Errorf("%s: %d help buttons drawn", tc.name, n)
+			}
+		})
 	}
 
 	// A group with commits on a thousand partitions charts the first few (two

@@ -48,13 +48,14 @@ type Playground struct {
 	urlUpdates     int // counts scheduled URL updates; only the latest runs
 	removalUpdates int // counts removal animations; only the latest clears
 	stopShortcuts  func()
+	clock          clock // runs the delays above; nil is go-app's real time (clock.go)
 
 	share sharing // link options, autosave, the embedding page (share_link.go)
 }
 
 // The go-app actions by which components reach the root.
 const (
-	applyAction    = "plog/apply"    // value: applyRequest or a line
+	applyAction    = "plog/apply"    // value: applyRequest
 	historyAction  = "plog/history"  // value: historyMove
 	viewAction     = "plog/view"     // value: laneView
 	playAction     = "plog/play"     // value: playRequest
@@ -69,18 +70,13 @@ type applyRequest struct {
 	Lines   []string
 }
 
-// Apply asks the page to run one line of the scenario language. Every
-// gesture in the UI ends here, so the script stays the source of truth:
-// undo, time travel and share links all follow from it. An error shows in
-// the page's main alert; ApplyFrom shows it next to its control.
-func Apply(ctx app.Context, line string) {
-	ctx.NewActionWithValue(applyAction, applyRequest{Lines: []string{line}})
-}
-
-// ApplyFrom is Apply for a control that shows its own errors: a
-// ControlError with the same control name, placed beside it, shows why a
-// line was refused, until the next action. Several lines are one gesture:
-// all of them apply, or none.
+// ApplyFrom asks the page to run lines of the scenario language, as one
+// gesture of a control: all of them apply, or none. Every gesture that
+// changes the scenario ends here, so the script stays the source of truth:
+// undo, time travel and share links all follow from it. A ControlError with
+// the same control name, placed beside the control, shows why a line was
+// refused, until the next action; with no control, the page's main alert
+// does.
 func ApplyFrom(ctx app.Context, control string, lines ...string) {
 	ctx.NewActionWithValue(applyAction, applyRequest{Control: control, Lines: lines})
 }
@@ -135,9 +131,6 @@ func (p *Playground) OnDismount() {
 // moment later, the URL follow.
 func (p *Playground) handleApply(ctx app.Context, a app.Action) {
 	req, ok := a.Value.(applyRequest)
-	if line, isLine := a.Value.(string); isLine {
-		req, ok = applyRequest{Lines: []string{line}}, true
-	}
 	if !ok || p.session == nil {
 		return
 	}
@@ -249,7 +242,7 @@ func (p *Playground) animateRemovals(ctx app.Context, before LogSnapshot) {
 	}
 	p.removalUpdates++
 	pending := p.removalUpdates
-	ctx.After(removalAnimation, func(ctx app.Context) {
+	p.after(ctx, removalAnimation, func(ctx app.Context) {
 		if pending == p.removalUpdates {
 			p.removal.Ghosts = nil
 		}
@@ -328,7 +321,7 @@ func (p *Playground) handlePlay(ctx app.Context, a app.Action) {
 const playTick = time.Second
 
 func (p *Playground) scheduleTick(ctx app.Context, tick int) {
-	ctx.After(playTick, func(ctx app.Context) {
+	p.after(ctx, playTick, func(ctx app.Context) {
 		if !p.playing || tick != p.ticks || p.session == nil {
 			return
 		}
@@ -368,7 +361,7 @@ func (p *Playground) scheduleURLUpdate(ctx app.Context) {
 	p.share.unsaved = true
 	p.urlUpdates++
 	pending := p.urlUpdates
-	ctx.After(urlDebounce, func(ctx app.Context) {
+	p.after(ctx, urlDebounce, func(ctx app.Context) {
 		if pending == p.urlUpdates {
 			p.updateURL(ctx) // autosave.go: history, position and options, then autosave
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"plog/core/scenario"
 
@@ -29,7 +30,7 @@ truncate orders/0 before=1
 // as a learner pasting a link into an open page does.
 func mountAt(t *testing.T, link string) (*Playground, app.ClientDispatcher) {
 	t.Helper()
-	p := &Playground{}
+	p := newTestPlayground()
 	d := app.NewClientTester(p)
 	t.Cleanup(d.Close)
 	if !p.ready {
@@ -43,6 +44,11 @@ func mountAt(t *testing.T, link string) (*Playground, app.ClientDispatcher) {
 	d.Consume()
 	return p, d
 }
+
+// Apply sends one line to the page as a gesture of no control, its error
+// shown in the page's main alert, as a test does where a learner would use
+// a control.
+func Apply(ctx app.Context, line string) { ApplyFrom(ctx, "", line) }
 
 func mustLink(t *testing.T, script string) string {
 	t.Helper()
@@ -188,10 +194,19 @@ func TestPartitionLaneDrawsOnlyTheNewestRecords(t *testing.T) {
 }
 
 func TestApplyChangesTheViewThenTheURL(t *testing.T) {
-	p, d := mountAt(t, mustLink(t, "topic orders partitions=2\n"))
+	opened := mustLink(t, "topic orders partitions=2\n")
+	p, d := mountAt(t, opened)
+	fragment := func() string { return d.Context().Page().URL().Fragment }
+	clock := clockOf(t, p)
 	Apply(d.Context(), "produce orders key=acct-1 value=created count=2")
+	d.Consume()
+	clock.Step(d, urlDebounce-100*time.Millisecond)
 	Apply(d.Context(), "produce orders value=no-key")
 	d.Consume()
+	clock.Step(d, urlDebounce-100*time.Millisecond)
+	if fragment() != opened {
+		t.Errorf("the URL changed to %q before the commands settled: a burst must rewrite it once", fragment())
+	}
 	if p.err != "" {
 		t.Fatalf("alert: %s", p.err)
 	}
@@ -213,17 +228,15 @@ func TestApplyChangesTheViewThenTheURL(t *testing.T) {
 		t.Error("a failing command changed the view")
 	}
 
-	d.Wait() // the debounced URL update
-	d.Consume()
-	fragment := d.Context().Page().URL().Fragment
-	script, err := scenario.DecodeLink(fragment)
+	clock.Step(d, 100*time.Millisecond) // urlDebounce since the last command that applied
+	script, err := scenario.DecodeLink(fragment())
 	if err != nil {
-		t.Fatalf("the URL fragment %q is no link: %v", fragment, err)
+		t.Fatalf("the URL fragment %q is no link: %v", fragment(), err)
 	}
 	if script != p.session.Script() {
 		t.Errorf("the URL says:\n%s\nthe page shows:\n%s", script, p.session.Script())
 	}
-	if p.link != fragment {
+	if p.link != fragment() {
 		t.Error("the page does not know its URL already shows its state: the next OnNav would replay it")
 	}
 }
@@ -243,5 +256,32 @@ func BenchmarkPlaygroundLoadsALink(b *testing.B) {
 		if p.err != "" {
 			b.Fatal(p.err)
 		}
+	}
+}
+
+// Records a command removes stay drawn as leaving for removalAnimation
+// after the latest removal, then go; the records kept stay.
+func TestRemovedRecordsLeaveAfterTheAnimation(t *testing.T) {
+	p, d := mountAt(t, mustLink(t, "topic orders partitions=1\nproduce orders key=a count=4\n"))
+	clock := clockOf(t, p)
+	leaving := func() int { return strings.Count(app.HTMLString(p), "data-removed-offset") }
+	Apply(d.Context(), "truncate orders/0 before=2")
+	d.Consume()
+	if n := leaving(); n != 2 {
+		t.Fatalf("%d records drawn leaving after a truncation of 2", n)
+	}
+	clock.Step(d, removalAnimation-500*time.Millisecond)
+	Apply(d.Context(), "truncate orders/0 before=3")
+	d.Consume()
+	clock.Step(d, 500*time.Millisecond) // the first animation's end
+	if n := leaving(); n != 1 {
+		t.Errorf("%d records drawn leaving while the second truncation's animation runs, want its 1", n)
+	}
+	clock.Step(d, removalAnimation-500*time.Millisecond)
+	if n := leaving(); n != 0 {
+		t.Errorf("%d records still drawn leaving after the animation", n)
+	}
+	if len(tagsWith(app.HTMLString(p), "data-offset", "3")) != 1 {
+		t.Error("the record kept is not drawn")
 	}
 }

@@ -4,13 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	goflag "flag"
 	"fmt"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"plog/core/scenario"
 
@@ -28,12 +27,12 @@ func useBrowser(t *testing.T) *MemoryBrowser {
 	return b
 }
 
-// settle runs what the page scheduled (the debounced URL update) and
-// renders.
-func settle(d app.ClientDispatcher) {
+// settle renders, then steps the page's clock past every delay it set (the
+// debounced URL update, the removal animation) and renders again.
+func settle(t *testing.T, p *Playground, d app.ClientDispatcher) {
+	t.Helper()
 	d.Consume()
-	d.Wait()
-	d.Consume()
+	clockOf(t, p).Step(d, max(urlDebounce, removalAnimation))
 }
 
 const threeSteps = "topic orders partitions=2\nproduce orders key=a value=1\nproduce orders key=b value=2\n"
@@ -42,7 +41,7 @@ func TestURLKeepsHistoryPositionAndOptions(t *testing.T) {
 	useBrowser(t)
 	p, d := mountAt(t, mustLink(t, threeSteps)+"&embed=1")
 	d.Context().NewActionWithValue(historyAction, historyMove{Kind: "seek", Step: 1})
-	settle(d)
+	settle(t, p, d)
 
 	fragment := d.Context().Page().URL().Fragment
 	f, err := scenario.ParseFragment(fragment)
@@ -78,9 +77,9 @@ func TestURLKeepsHistoryPositionAndOptions(t *testing.T) {
 
 func TestURLAtTheEndHasNoPosition(t *testing.T) {
 	useBrowser(t)
-	_, d := mountAt(t, mustLink(t, threeSteps))
+	p, d := mountAt(t, mustLink(t, threeSteps))
 	Apply(d.Context(), "produce orders key=c value=3")
-	settle(d)
+	settle(t, p, d)
 	fragment := d.Context().Page().URL().Fragment
 	if strings.Contains(fragment, "&") {
 		t.Errorf("fragment %q: at the end of the history the link needs no parameter", fragment)
@@ -155,16 +154,16 @@ func TestReadOnlyStepsButDoesNotEdit(t *testing.T) {
 
 func TestAutosaveReopensTheLastWorkspace(t *testing.T) {
 	b := useBrowser(t)
-	_, d := mountAt(t, mustLink(t, threeSteps))
+	p, d := mountAt(t, mustLink(t, threeSteps))
 	Apply(d.Context(), "produce orders key=c value=3")
-	settle(d)
+	settle(t, p, d)
 	fragment := d.Context().Page().URL().Fragment
 	if !strings.Contains(b.Item(workspaceKey), fragment) {
 		t.Fatalf("storage holds %q, want the workspace %q", b.Item(workspaceKey), fragment)
 	}
 
 	// A page opened with no link reopens it.
-	p := &Playground{}
+	p = newTestPlayground()
 	d2 := app.NewClientTester(p)
 	defer d2.Close()
 	if p.session.Len() != 4 || !strings.Contains(p.share.notice, "Welcome back") {
@@ -178,12 +177,12 @@ func TestAutosaveReopensTheLastWorkspace(t *testing.T) {
 	d2.Context().NewActionWithValue(openAction, openRequest{})
 	d2.Consume()
 	Apply(d2.Context(), "topic payments")
-	settle(d2)
+	settle(t, p, d2)
 	if len(p.share.recent) != 2 || p.share.recent[0].Title != "payments" {
 		t.Errorf("recent list %+v, want payments then orders", p.share.recent)
 	}
 	d2.Context().NewActionWithValue(openAction, openRequest{ID: p.share.recent[1].ID, Fragment: p.share.recent[1].Fragment})
-	settle(d2)
+	settle(t, p, d2)
 	if p.session.Len() != 4 || len(p.share.recent) != 2 {
 		t.Errorf("opening the recent orders gives %d steps and %d entries", p.session.Len(), len(p.share.recent))
 	}
@@ -208,7 +207,7 @@ func TestNavigationOpensAWorkspaceOfItsOwn(t *testing.T) {
 		d.Nav(u)
 		d.Consume()
 		Apply(d.Context(), "advance 1s")
-		settle(d)
+		settle(t, p, d)
 		if p.share.workspace == mine {
 			t.Fatalf("%s opened in the workspace left behind", fragment)
 		}
@@ -230,7 +229,7 @@ func TestNavigationOpensAWorkspaceOfItsOwn(t *testing.T) {
 	d.Consume()
 	lessonSteps := p.session.Len()
 	d.Context().NewActionWithValue(openAction, openRequest{})
-	settle(d)
+	settle(t, p, d)
 	if got := p.share.recent[0]; got.Steps != lessonSteps || !strings.HasPrefix(got.Title, "lesson key-order: ") {
 		t.Errorf("the lesson's workspace was saved as %+v, want its %d steps", got, lessonSteps)
 	}
@@ -247,7 +246,7 @@ func TestStepsPutAsideTwiceAreKeptInRecent(t *testing.T) {
 		Apply(d.Context(), "advance 1s")
 		d.Consume()
 	}
-	settle(d)
+	settle(t, p, d)
 	var aside *recentScenario
 	for i, r := range p.share.recent {
 		if strings.HasSuffix(r.Title, "(steps put aside)") {
@@ -283,9 +282,9 @@ func TestRecentSaysWhenItDropsTheOldest(t *testing.T) {
 
 func TestEmbeddedPagesDoNotAutosave(t *testing.T) {
 	b := useBrowser(t)
-	_, d := mountAt(t, mustLink(t, threeSteps)+"&embed=1")
+	p, d := mountAt(t, mustLink(t, threeSteps)+"&embed=1")
 	Apply(d.Context(), "produce orders key=c value=3")
-	settle(d)
+	settle(t, p, d)
 	if got := b.Item(workspaceKey); got != "" {
 		t.Errorf("an embedded page saved %q", got)
 	}
@@ -296,13 +295,13 @@ func TestFullStorageIsToldOnce(t *testing.T) {
 	b.SaveError = errors.New("the browser's storage for this site is full")
 	p, d := mountAt(t, mustLink(t, threeSteps))
 	Apply(d.Context(), "produce orders key=c value=3")
-	settle(d)
+	settle(t, p, d)
 	if !strings.Contains(p.share.notice, "full") {
 		t.Fatalf("notice %q, want it to say storage is full", p.share.notice)
 	}
 	p.share.notice = "" // the learner read it
 	Apply(d.Context(), "produce orders key=d value=4")
-	settle(d)
+	settle(t, p, d)
 	if p.share.notice != "" || p.err != "" {
 		t.Errorf("told again: notice %q, alert %q", p.share.notice, p.err)
 	}
@@ -380,7 +379,7 @@ func TestShareDialogOffersAFileForALongLink(t *testing.T) {
 
 	// No clipboard: the link is selected for copying by hand.
 	tester.Context().Dispatch(func(ctx app.Context) { d.copy(shareLinkField, "x")(ctx, app.Event{}) })
-	settle(tester)
+	tester.Consume()
 	if sel := b.Selected(); len(sel) != 1 || sel[0] != shareLinkField {
 		t.Errorf("selected %v, want the link field", sel)
 	}
@@ -402,7 +401,7 @@ func TestShareDialogCopiesAShortLinkAndAnEmbedSnippet(t *testing.T) {
 	}
 	link := "https://plog.test/#" + mustLink(t, threeSteps) + "&at=1"
 	tester.Context().Dispatch(func(ctx app.Context) { d.copy(shareLinkField, link)(ctx, app.Event{}) })
-	settle(tester)
+	tester.Consume()
 	if c := b.Copied(); len(c) != 1 || c[0] != link {
 		t.Errorf("copied %v, want %s", c, link)
 	}
@@ -415,7 +414,7 @@ func TestFilesOpenPickedOrDropped(t *testing.T) {
 	b := useBrowser(t)
 	p, d := mountAt(t, mustLink(t, threeSteps))
 	b.Drop(OpenedFile{Name: "course.plog", Text: plogFile([]string{"topic audit partitions=3", "produce audit key=k value=v"}, 1)}, nil)
-	settle(d)
+	settle(t, p, d)
 	if p.session.Len() != 2 || p.err != "" || p.view.Topics[0].Name != "audit" {
 		t.Fatalf("after the drop: %d steps, alert %q", p.session.Len(), p.err)
 	}
@@ -436,41 +435,57 @@ func TestFilesOpenPickedOrDropped(t *testing.T) {
 	}
 }
 
-var rewritePlogFile = goflag.Bool("rewrite-plog-file", false, "rewrite cmd/plogsim/testdata/downloaded.plog")
-
 // TestPlogFileRunsWithPlogsim pins the file the page downloads to the one
 // cmd/plogsim's tests run: the page writes exactly what plogsim reads.
 func TestPlogFileRunsWithPlogsim(t *testing.T) {
 	lines := []string{"seed 42", "topic orders partitions=3", "produce orders key=acct-1 value=created count=3", "produce orders value=\"no key\" count=2"}
 	got := plogFile(lines, 3)
-	const golden = "../cmd/plogsim/testdata/downloaded.plog"
-	if *rewritePlogFile {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("the page writes:\n%s\n%s holds:\n%s", got, golden, want)
+	const goldenFile = "../cmd/plogsim/testdata/downloaded.plog"
+	if want := golden(t, goldenFile, []byte(got)); got != string(want) {
+		t.Errorf("the page writes:\n%s\n%s holds (go test ./app/ -rewrite rewrites it):\n%s", got, goldenFile, want)
 	}
 }
 
-// A tick of play redoes the next step while there is one; at the end of
-// the script it leaves the tick to scheduleTick, which stops a read-only
-// page there. (The ticks themselves run in
-// the browser tests: the client tester cannot wait out an endless play.)
+// Play on a read-only page redoes the steps ahead, a tick each, and stops
+// at the end of the script, adding none.
 func TestReadOnlyPlayWalksTheSteps(t *testing.T) {
 	useBrowser(t)
 	p, d := mountAt(t, mustLink(t, threeSteps)+"&at=1&readonly=1&embed=1")
-	var took []bool
-	for range 3 {
-		d.Context().Dispatch(func(ctx app.Context) { took = append(took, p.playsForward(ctx)) })
-		d.Consume()
+	clock := clockOf(t, p)
+	d.Context().NewActionWithValue(playAction, playRequest{Start: true})
+	d.Consume()
+	clock.Step(d, playTick-time.Millisecond)
+	if p.session.Position() != 1 {
+		t.Fatalf("at step %d before the first tick, want 1", p.session.Position())
 	}
-	if fmt.Sprint(took) != "[true true false]" || p.session.Position() != 3 || p.session.Len() != 3 {
-		t.Errorf("ticks taken %v, at step %d of %d: want two steps redone to 3 of 3, then the clock's turn", took, p.session.Position(), p.session.Len())
+	clock.Step(d, time.Millisecond)
+	if p.session.Position() != 2 || !p.playing {
+		t.Fatalf("after one tick: at step %d, playing %v; want step 2, still playing", p.session.Position(), p.playing)
+	}
+	clock.Step(d, 2*playTick)
+	if p.session.Position() != 3 || p.session.Len() != 3 || p.playing || clock.Pending() != 0 {
+		t.Errorf("after three ticks: at step %d of %d, playing %v, %d ticks pending; want 3 of 3, stopped",
+			p.session.Position(), p.session.Len(), p.playing, clock.Pending())
+	}
+}
+
+// Play on an editable page advances the virtual clock a tick at a time, by
+// the speed, once no step is ahead; stopping it schedules no more.
+func TestPlayAdvancesEveryTickUntilStopped(t *testing.T) {
+	useBrowser(t)
+	p, d := mountAt(t, mustLink(t, threeSteps))
+	clock := clockOf(t, p)
+	d.Context().NewActionWithValue(playAction, playRequest{Start: true, Speed: 5})
+	d.Consume()
+	clock.Step(d, 3*playTick)
+	lines := p.session.Lines()
+	if got := strings.Join(lines[3:], "; "); got != "advance 5s; advance 5s; advance 5s" {
+		t.Errorf("three ticks at speed 5 added %q", got)
+	}
+	d.Context().NewActionWithValue(playAction, playRequest{Stop: true})
+	d.Consume()
+	clock.Step(d, 3*playTick)
+	if p.session.Len() != 6 || p.playing {
+		t.Errorf("after stop: %d steps, playing %v; want the 6 steps, stopped", p.session.Len(), p.playing)
 	}
 }

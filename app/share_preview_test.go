@@ -2,40 +2,28 @@ package app
 
 import (
 	"bytes"
-	goflag "flag"
 	"image"
 	"image/color"
 	"image/draw"
 	"image/png"
-	"os"
 	"strings"
 	"testing"
 )
-
-var rewritePreview = goflag.Bool("rewrite-preview", false, "redraw web/static/preview.png")
 
 // previewFile is the picture link previews show (og:image), drawn here so
 // that it follows the page's colours; serve.go points og:image at it.
 const previewFile = "../web/static/preview.png"
 
 // TestPreviewImageIsDrawnFromThePage keeps web/static/preview.png what
-// drawPreview draws. Redraw it with -rewrite-preview.
+// drawPreview draws. Redraw it with -rewrite.
 func TestPreviewImageIsDrawnFromThePage(t *testing.T) {
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, drawPreview()); err != nil {
 		t.Fatal(err)
 	}
-	if *rewritePreview {
-		if err := os.WriteFile(previewFile, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(previewFile)
-	if err != nil {
-		t.Fatalf("%v (draw it with go test ./app/ -run Preview -rewrite-preview)", err)
-	}
+	got := golden(t, previewFile, buf.Bytes())
 	if !bytes.Equal(got, buf.Bytes()) {
-		t.Errorf("%s is not what drawPreview draws: redraw it with -rewrite-preview", previewFile)
+		t.Errorf("%s is not what drawPreview draws: redraw it with go test ./app/ -run Preview -rewrite", previewFile)
 	}
 	img, err := png.Decode(bytes.NewReader(got))
 	if err != nil {

@@ -32,20 +32,6 @@ func BenchmarkProduceKeyed(b *testing.B) {
 	reportKernelUse(b, faults, sys)
 }
 
-// BenchmarkAppendBaseline is the floor for BenchmarkProduceKeyed: appending
-// the same record to a preallocated slice.
-func BenchmarkAppendBaseline(b *testing.B) {
-	records := make([]Record, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		records = append(records, Record{Offset: int64(i), Key: "acct-1", Value: "created", HasKey: true})
-	}
-	// Keep the slice alive to the end, so the compiler cannot drop the appends.
-	runtime.KeepAlive(records)
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "records/s")
-}
-
 func filledLog(b *testing.B, records int, configs map[string]string, keys []string) *PartitionedLog {
 	b.Helper()
 	l := newTestLog(b, "orders", 1, configs)

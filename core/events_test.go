@@ -17,20 +17,22 @@ import (
 func TestEventLogKeepsTheLatest(t *testing.T) {
 	for _, n := range []int{0, 1, 7, 8, 9, eventChunkSize - 1, eventChunkSize, eventChunkSize + 1,
 		maxPendingEvents - 1, maxPendingEvents, maxPendingEvents + 1, maxPendingEvents + eventChunkSize, 3*maxPendingEvents + 5} {
-		var el eventLog
-		for i := range n / 2 {
-			el.add(Event{Offset: int64(i)})
-		}
-		clone := el.clone()
-		for i := n / 2; i < n; i++ {
-			el.add(Event{Offset: int64(i)})
-			clone.add(Event{Offset: -int64(i)})
-		}
-		checkDrained(t, n, el.drain(), 1)
-		checkDrained(t, n, clone.drain(), -1)
-		if more := el.drain(); more != nil {
-			t.Fatalf("second drain gave %d events", len(more))
-		}
+		t.Run(fmt.Sprint(n, " events"), func(t *testing.T) {
+			var el eventLog
+			for i := range n / 2 {
+				el.add(Event{Offset: int64(i)})
+			}
+			clone := el.clone()
+			for i := n / 2; i < n; i++ {
+				el.add(Event{Offset: int64(i)})
+				clone.add(Event{Offset: -int64(i)})
+			}
+			checkDrained(t, n, el.drain(), 1)
+			checkDrained(t, n, clone.drain(), -1)
+			if more := el.drain(); more != nil {
+				t.Fatalf("second drain gave %d events", len(more))
+			}
+		})
 	}
 }
 
@@ -81,23 +83,25 @@ func TestEventLogKeepsProducedEventsWhole(t *testing.T) {
 		}
 	}
 	for _, n := range []int{1, eventChunkSize + 3, maxPendingEvents + 2*eventChunkSize + 1} {
-		var el eventLog
-		var want []Event
-		for round := range 2 { // the second round reuses the first's chunks
-			for i := range n {
-				e := event(i + round)
-				add(&el, e)
-				want = append(want, e)
-			}
-			clone := el.clone()
-			want = want[max(0, len(want)-maxPendingEvents):]
-			for name, got := range map[string][]Event{"log": el.drain(), "clone": clone.drain()} {
-				if !reflect.DeepEqual(got, want) {
-					t.Fatalf("%d events, round %d: the %s drained %d events, not the %d added", n, round, name, len(got), len(want))
+		t.Run(fmt.Sprint(n, " records"), func(t *testing.T) {
+			var el eventLog
+			var want []Event
+			for round := range 2 { // the second round reuses the first's chunks
+				for i := range n {
+					e := event(i + round)
+					add(&el, e)
+					want = append(want, e)
 				}
+				clone := el.clone()
+				want = want[max(0, len(want)-maxPendingEvents):]
+				for name, got := range map[string][]Event{"log": el.drain(), "clone": clone.drain()} {
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%d events, round %d: the %s drained %d events, not the %d added", n, round, name, len(got), len(want))
+					}
+				}
+				want = nil
 			}
-			want = nil
-		}
+		})
 	}
 }
 

@@ -375,13 +375,15 @@ func TestAutoOffsetReset(t *testing.T) {
 		reset string
 		want  string
 	}{{"earliest", "0@0 0@1 0@2"}, {"latest", ""}} {
-		l := groupLog(t, 1, 3)
-		must(t, l.SetGroupConfig("g", "auto.offset.reset", c.reset))
-		mustJoin(t, l, "g", "c1", StrategyRange)
-		settle(t, l)
-		if got := deliveredOffsets(mustPoll(t, l, "g", "c1", 10)); got != c.want {
-			t.Errorf("%s: delivered %q, want %q", c.reset, got, c.want)
-		}
+		t.Run(c.reset, func(t *testing.T) {
+			l := groupLog(t, 1, 3)
+			must(t, l.SetGroupConfig("g", "auto.offset.reset", c.reset))
+			mustJoin(t, l, "g", "c1", StrategyRange)
+			settle(t, l)
+			if got := deliveredOffsets(mustPoll(t, l, "g", "c1", 10)); got != c.want {
+				t.Errorf("%s: delivered %q, want %q", c.reset, got, c.want)
+			}
+		})
 	}
 	l := groupLog(t, 1, 3)
 	must(t, l.SetGroupConfig("g", "auto.offset.reset", "none"))
@@ -674,16 +676,18 @@ func TestGroupBadInputChangesNothing(t *testing.T) {
 		{"movement unknown leaver", func() error { _, err := l.CompareMovement("g", MembershipChange{Leave: []string{"zz"}}); return err }, "no running member"},
 	}
 	for _, c := range cases {
-		err := c.op()
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
-		}
-		if !reflect.DeepEqual(before.groups, l.groups) {
-			t.Fatalf("%s changed the groups", c.name)
-		}
-		if e := l.DrainEvents(); len(e) != 0 {
-			t.Fatalf("%s emitted %v", c.name, e)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			err := c.op()
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+			}
+			if !reflect.DeepEqual(before.groups, l.groups) {
+				t.Fatalf("%s changed the groups", c.name)
+			}
+			if e := l.DrainEvents(); len(e) != 0 {
+				t.Fatalf("%s emitted %v", c.name, e)
+			}
+		})
 	}
 }
 

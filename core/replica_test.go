@@ -348,9 +348,11 @@ func TestReplicationBadInput(t *testing.T) {
 		{"bad acks", func() error { _, err := l.Produce(ProduceRequest{Topic: "t", Partition: 0, Acks: "2"}); return err }(), "acks must be"},
 	}
 	for _, c := range cases {
-		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
-			t.Errorf("%s: error %v, want %q", c.name, c.err, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
+				t.Errorf("%s: error %v, want %q", c.name, c.err, c.want)
+			}
+		})
 	}
 	if after := dumpLog(l) + dumpReplication(l); after != before {
 		t.Fatalf("a refused operation changed the state:\n%s\nwant\n%s", after, before)

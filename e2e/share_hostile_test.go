@@ -100,25 +100,27 @@ func TestHostileLinksLeaveAWorkingPage(t *testing.T) {
 	b := newBrowser(t)
 	b.open(t, srv.URL) // the service worker makes the reopenings below quick
 	for _, tc := range cases {
-		b.reopen(t, srv.URL+tc.fragment)
-		alert := eval[string](t, b, `Array.from(document.querySelectorAll("main > [role=alert]")).map(el => el.textContent).join(" ")`)
-		switch {
-		case tc.alert != "" && !strings.Contains(alert, tc.alert):
-			t.Errorf("%s: alert %q, want it to say what was wrong (%q)", tc.name, alert, tc.alert)
-		case tc.alert == "" && tc.name == "markup in keys and values" && alert != "":
-			t.Errorf("%s: unexpected alert %q", tc.name, alert)
-		}
-		if n := len(lanesOnPage(t, b)); n > tc.lanes {
-			t.Errorf("%s: %d lanes, want at most %d", tc.name, n, tc.lanes)
-		}
-		if what := injected(t, b); what != "" {
-			t.Errorf("%s: %s", tc.name, what)
-		}
-		if strings.Contains(tc.fragment, "pwned") && tc.alert != "" && !strings.Contains(alert, "<") {
-			t.Logf("%s: the alert does not quote the markup (%q)", tc.name, alert)
-		}
-		// A later command still works.
-		b.createTopic(t, "after", 1)
+		t.Run(tc.name, func(t *testing.T) {
+			b.reopen(t, srv.URL+tc.fragment)
+			alert := eval[string](t, b, `Array.from(document.querySelectorAll("main > [role=alert]")).map(el => el.textContent).join(" ")`)
+			switch {
+			case tc.alert != "" && !strings.Contains(alert, tc.alert):
+				t.Errorf("%s: alert %q, want it to say what was wrong (%q)", tc.name, alert, tc.alert)
+			case tc.alert == "" && tc.name == "markup in keys and values" && alert != "":
+				t.Errorf("%s: unexpected alert %q", tc.name, alert)
+			}
+			if n := len(lanesOnPage(t, b)); n > tc.lanes {
+				t.Errorf("%s: %d lanes, want at most %d", tc.name, n, tc.lanes)
+			}
+			if what := injected(t, b); what != "" {
+				t.Errorf("%s: %s", tc.name, what)
+			}
+			if strings.Contains(tc.fragment, "pwned") && tc.alert != "" && !strings.Contains(alert, "<") {
+				t.Logf("%s: the alert does not quote the markup (%q)", tc.name, alert)
+			}
+			// A later command still works.
+			b.createTopic(t, "after", 1)
+		})
 	}
 
 	// The keys and values made of markup are shown as they are: as text.

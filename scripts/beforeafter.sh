@@ -25,7 +25,7 @@ done
 run() { # side platform
 	local bin="$work/$1-$2.test" exec=()
 	[ "$2" = wasm ] && exec=("$wasmexec")
-	for spec in '^(BenchmarkProduceKeyed|BenchmarkBaselineAppendKeyed)$ 300000x' \
+	for spec in '^(BenchmarkProduceKeyed|BenchmarkBaselineAppendKeyed|BenchmarkBaselineGrowingStoreKeyed)$ 300000x' \
 		'^(BenchmarkBytesPerRecord|BenchmarkBaselineBytesPerRecord)$ 1x'; do
 		set -- "$1" "$2" $spec
 		"${exec[@]}" "$bin" -test.run '^$' -test.bench "$3" -test.benchtime "$4" -test.benchmem |

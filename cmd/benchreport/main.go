@@ -67,7 +67,7 @@ type suite struct {
 // hold 1M records run one iteration per round (their setup alone fills the
 // log); the rest run long enough to average over many.
 var suites = []suite{
-	{"./core/", "^(BenchmarkProduceKeyed|BenchmarkBaselineAppendKeyed)$", "300000x", false},
+	{"./core/", "^(BenchmarkProduceKeyed|BenchmarkBaselineAppendKeyed|BenchmarkBaselineGrowingStoreKeyed)$", "300000x", false},
 	{"./core/", "^(BenchmarkConsume|BenchmarkBaselineConsume|BenchmarkPoll|BenchmarkBaselinePoll|BenchmarkCommit|BenchmarkBaselineCommit)$", "2000x", false},
 	{"./core/", "^(BenchmarkAssign1000PartitionsTo100Members|BenchmarkBaselineAssign)$", "300ms", false},
 	{"./core/", "^(BenchmarkRetention1M|BenchmarkBaselineRetention1M|BenchmarkCompact1M|BenchmarkBaselineCompact1M|BenchmarkBytesPerRecord|BenchmarkBaselineBytesPerRecord)$", "1x", false},

@@ -73,23 +73,29 @@ func (r results) values(platform, name, unit string) []float64 {
 // (or the baseline by the figure, for rates, where more is better), so
 // that the result always reads "times slower" or "times bigger".
 func (r results) ratios(platform, name, baseline, unit string) []float64 {
-	base := map[int]float64{}
-	for _, s := range r.samples[sampleKey{platform, baseline}] {
-		if v, ok := s.values[unit]; ok && v != 0 {
-			base[s.round] = v
-		}
-	}
+	base := r.byRound(platform, baseline, unit)
 	var out []float64
 	for _, s := range r.samples[sampleKey{platform, name}] {
 		v, ok := s.values[unit]
 		b, found := base[s.round]
-		if !ok || !found || v == 0 {
+		if !ok || !found || v == 0 || b == 0 {
 			continue
 		}
 		if higherIsBetter(unit) {
 			out = append(out, b/v)
 		} else {
 			out = append(out, v/b)
+		}
+	}
+	return out
+}
+
+// byRound is a benchmark's figure in unit, by the round it was measured in.
+func (r results) byRound(platform, name, unit string) map[int]float64 {
+	out := map[int]float64{}
+	for _, s := range r.samples[sampleKey{platform, name}] {
+		if v, ok := s.values[unit]; ok {
+			out[s.round] = v
 		}
 	}
 	return out

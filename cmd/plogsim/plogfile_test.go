@@ -25,17 +25,19 @@ func TestRunsAFileThePageDownloads(t *testing.T) {
 		{[]string{"run", file}, "seed 42\ntopic orders partitions=3\nproduce orders key=acct-1 value=created count=3\nproduce orders value=\"no key\" count=2\n"},
 		{[]string{"run", "--at", "3", file}, "seed 42\ntopic orders partitions=3\nproduce orders key=acct-1 value=created count=3\n"},
 	} {
-		code, out, errOut := plogsim(t, "", tc.args...)
-		if code != 0 || errOut != "" {
-			t.Fatalf("plogsim %v: exit %d: %s", tc.args, code, errOut)
-		}
-		s, err := scenario.Load(tc.script)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := scenario.StateText(s.Log()); out != want {
-			t.Errorf("plogsim %v printed:\n%s\nwant:\n%s", tc.args, out, want)
-		}
+		t.Run(strings.Join(tc.args[:len(tc.args)-1], " "), func(t *testing.T) {
+			code, out, errOut := plogsim(t, "", tc.args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("plogsim %v: exit %d: %s", tc.args, code, errOut)
+			}
+			s, err := scenario.Load(tc.script)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := scenario.StateText(s.Log()); out != want {
+				t.Errorf("plogsim %v printed:\n%s\nwant:\n%s", tc.args, out, want)
+			}
+		})
 	}
 	if _, err := scenario.Parse(string(text)); err != nil {
 		t.Errorf("%s does not parse: %v", file, err)

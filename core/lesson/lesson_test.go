@@ -13,7 +13,9 @@ import (
 	"plog/core/scenario"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/progress.golden")
+// rewrite rewrites testdata/progress.golden when a change to it is meant,
+// as -rewrite does for every golden file (docs/ARCHITECTURE.md).
+var rewrite = flag.Bool("rewrite", false, "rewrite testdata/progress.golden")
 
 // attempt applies lines to the lesson's start one at a time, as the page
 // does, checking the goal after each, and returns the last result.
@@ -35,7 +37,7 @@ func attempt(t *testing.T, l Lesson, lines string) Result {
 
 // Every lesson's golden test: the start does not solve it, the reference
 // solution does, the wrong attempt its hints name does not. The progress
-// sentences are kept in testdata/progress.golden (go test -update rewrites
+// sentences are kept in testdata/progress.golden (go test -rewrite rewrites
 // it) so that a change in what the learner reads shows in review.
 func TestLessonsGolden(t *testing.T) {
 	var golden strings.Builder
@@ -64,17 +66,17 @@ func TestLessonsGolden(t *testing.T) {
 		fmt.Fprintf(&golden, "== %s\nstart:  %s\nwrong:  %s\nsolved: %s\n\n", l.Name, start.Progress, wrong.Progress, right.Progress)
 	}
 	const path = "testdata/progress.golden"
-	if *update {
+	if *rewrite {
 		if err := os.WriteFile(path, []byte(golden.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
+		t.Fatalf("%v (go test ./core/lesson/ -rewrite writes it)", err)
 	}
 	if got := golden.String(); got != string(want) {
-		t.Errorf("progress sentences differ from %s (go test -update rewrites it):\n%s", path, lineDiff(string(want), got))
+		t.Errorf("progress sentences differ from %s (go test -rewrite rewrites it):\n%s", path, lineDiff(string(want), got))
 	}
 }
 
@@ -318,17 +320,19 @@ func TestProgressOnTheWay(t *testing.T) {
 		{"replication", "config topic orders min.insync.replicas=2\nproduce orders key=order-3 value=created acks=all\nadvance 1s\nbroker crash 1\nproduce orders key=order-4 value=created acks=1\nbroker crash 2", "an unclean election), and 3 acknowledged records were lost: every in-sync replica had crashed"},
 	}
 	for _, tc := range cases {
-		l, err := Find(tc.lesson)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := attempt(t, l, tc.lines)
-		got := r.Progress
-		if r.Solved {
-			got = "solved: " + got
-		}
-		if !strings.Contains(got, tc.want) || tc.want != "solved" && r.Solved {
-			t.Errorf("%s after %q:\n  got  %s\n  want %s", tc.lesson, tc.lines, got, tc.want)
-		}
+		t.Run(tc.lesson, func(t *testing.T) {
+			l, err := Find(tc.lesson)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := attempt(t, l, tc.lines)
+			got := r.Progress
+			if r.Solved {
+				got = "solved: " + got
+			}
+			if !strings.Contains(got, tc.want) || tc.want != "solved" && r.Solved {
+				t.Errorf("%s after %q:\n  got  %s\n  want %s", tc.lesson, tc.lines, got, tc.want)
+			}
+		})
 	}
 }

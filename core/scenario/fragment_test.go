@@ -19,13 +19,15 @@ func TestParseFragment(t *testing.T) {
 		{"v1.abc&at=2&branch=2.v1.def", Fragment{Link: "v1.abc", At: 2, BranchAt: 2, Branch: "v1.def"}},
 	}
 	for _, c := range cases {
-		got, err := ParseFragment(c.in)
-		if err != nil {
-			t.Fatalf("ParseFragment(%q): %v", c.in, err)
-		}
-		if got.String() != c.want.String() || strings.Join(got.Unknown, ",") != strings.Join(c.want.Unknown, ",") {
-			t.Errorf("ParseFragment(%q) = %+v, want %+v", c.in, got, c.want)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			got, err := ParseFragment(c.in)
+			if err != nil {
+				t.Fatalf("ParseFragment(%q): %v", c.in, err)
+			}
+			if got.String() != c.want.String() || strings.Join(got.Unknown, ",") != strings.Join(c.want.Unknown, ",") {
+				t.Errorf("ParseFragment(%q) = %+v, want %+v", c.in, got, c.want)
+			}
+		})
 	}
 }
 
@@ -42,10 +44,12 @@ func TestParseFragmentErrors(t *testing.T) {
 		"v1.abc" + strings.Repeat("&a=1", 17): "at most 16",
 	}
 	for in, want := range cases {
-		_, err := ParseFragment(in)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("ParseFragment(%q) error = %v, want one containing %q", in, err, want)
-		}
+		t.Run(in, func(t *testing.T) {
+			_, err := ParseFragment(in)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("ParseFragment(%q) error = %v, want one containing %q", in, err, want)
+			}
+		})
 	}
 }
 

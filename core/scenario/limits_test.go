@@ -159,14 +159,16 @@ func TestWorkLimitCountsEveryKindOfWork(t *testing.T) {
 		{"broker isolate 2", 1 + 16*3 + 8},
 		{"config topic u retention.ms=1h", 1 + 16*3 + 8},
 	} {
-		base := s.cur.work
-		events, err := s.Apply(tc.line)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := s.cur.work - base - int64(len(events)); got != tc.want {
-			t.Errorf("%s counted %d units of work besides its events, want %d", tc.line, got, tc.want)
-		}
+		t.Run(tc.line, func(t *testing.T) {
+			base := s.cur.work
+			events, err := s.Apply(tc.line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.cur.work - base - int64(len(events)); got != tc.want {
+				t.Errorf("%s counted %d units of work besides its events, want %d", tc.line, got, tc.want)
+			}
+		})
 	}
 
 	for _, tc := range []struct {
@@ -181,24 +183,26 @@ func TestWorkLimitCountsEveryKindOfWork(t *testing.T) {
 		{"poll g m max=100", "topic t\nproduce t value=v count=100\njoin g m topics=t\nadvance 3s\n", true},
 		{"advance 1s", "topic t\nproduce t value=v count=100\njoin g m topics=t\nadvance 3s\nconsumer g m rate=1/s max=100\n", true},
 	} {
-		s := mustLoad(t, tc.script)
-		w := s.cur.clone()
-		w.work = MaxWork - 50
-		state, before := StateText(w.log), w.work
-		c, _, err := ParseLine(tc.line, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = w.apply(c, 1)
-		var limit workLimitError
-		if !errors.As(err, &limit) || limit.before != before {
-			t.Errorf("%s after %q: %v, want the work limit", tc.line, tc.script, err)
-		}
-		if tc.partWay {
-			continue
-		}
-		if StateText(w.log) != state {
-			t.Errorf("%s after %q: refused, but the state changed", tc.line, tc.script)
-		}
+		t.Run(tc.line, func(t *testing.T) {
+			s := mustLoad(t, tc.script)
+			w := s.cur.clone()
+			w.work = MaxWork - 50
+			state, before := StateText(w.log), w.work
+			c, _, err := ParseLine(tc.line, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = w.apply(c, 1)
+			var limit workLimitError
+			if !errors.As(err, &limit) || limit.before != before {
+				t.Errorf("%s after %q: %v, want the work limit", tc.line, tc.script, err)
+			}
+			if tc.partWay {
+				return
+			}
+			if StateText(w.log) != state {
+				t.Errorf("%s after %q: refused, but the state changed", tc.line, tc.script)
+			}
+		})
 	}
 }

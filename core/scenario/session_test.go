@@ -44,17 +44,19 @@ func TestFailedApplyChangesNothing(t *testing.T) {
 		"",                                                // nothing
 		"advance 1s\nadvance 2s",                          // two lines
 	} {
-		events, err := s.Apply(line)
-		var perr *Error
-		if !errors.As(err, &perr) || perr.Line != 3+1 {
-			t.Fatalf("%q: want an *Error on line 4, got %v", line, err)
-		}
-		if len(events) != 1 || events[0].Kind != EventError || events[0].Detail != err.Error() {
-			t.Fatalf("%q: events %+v", line, events)
-		}
-		if !bytes.Equal(stateJSON(t, s), before) || s.Script() != script || s.Len() != 3 || s.Position() != 3 {
-			t.Fatalf("%q changed the session", line)
-		}
+		t.Run(line, func(t *testing.T) {
+			events, err := s.Apply(line)
+			var perr *Error
+			if !errors.As(err, &perr) || perr.Line != 3+1 {
+				t.Fatalf("%q: want an *Error on line 4, got %v", line, err)
+			}
+			if len(events) != 1 || events[0].Kind != EventError || events[0].Detail != err.Error() {
+				t.Fatalf("%q: events %+v", line, events)
+			}
+			if !bytes.Equal(stateJSON(t, s), before) || s.Script() != script || s.Len() != 3 || s.Position() != 3 {
+				t.Fatalf("%q changed the session", line)
+			}
+		})
 	}
 	cfg, _ := s.Log().TopicConfig("t")
 	if cfg.RetentionMs != core.DefaultTopicConfig().RetentionMs {
@@ -501,9 +503,11 @@ func TestMulDiv(t *testing.T) {
 		{math.MaxInt64, math.MaxInt64, 1, false, math.MaxInt64},
 		{3_000_000_000_000, 3_600_000, 3_600_000, false, 3_000_000_000_000},
 	} {
-		if got := mulDiv(tc.a, tc.b, tc.c, tc.up); got != tc.want {
-			t.Errorf("mulDiv(%d, %d, %d, %v) = %d, want %d", tc.a, tc.b, tc.c, tc.up, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("mulDiv(%d, %d, %d, %v)", tc.a, tc.b, tc.c, tc.up), func(t *testing.T) {
+			if got := mulDiv(tc.a, tc.b, tc.c, tc.up); got != tc.want {
+				t.Errorf("mulDiv(%d, %d, %d, %v) = %d, want %d", tc.a, tc.b, tc.c, tc.up, got, tc.want)
+			}
+		})
 	}
 }
 
