@@ -30,15 +30,16 @@ func TestConfigUnits(t *testing.T) {
 		{"segment.records", "-1", func(c TopicConfig) int64 { return c.SegmentRecords }, -1},
 	}
 	for _, c := range cases {
-		l := NewPartitionedLog(1)
-		if err := l.CreateTopic("t", 1, map[string]string{c.name: c.value}); err != nil {
-			t.Errorf("%s=%s: %v", c.name, c.value, err)
-			continue
-		}
-		config, _ := l.TopicConfig("t")
-		if got := c.field(config); got != c.want {
-			t.Errorf("%s=%s gives %d, want %d", c.name, c.value, got, c.want)
-		}
+		t.Run(c.name+"="+c.value, func(t *testing.T) {
+			l := NewPartitionedLog(1)
+			if err := l.CreateTopic("t", 1, map[string]string{c.name: c.value}); err != nil {
+				t.Fatal(err)
+			}
+			config, _ := l.TopicConfig("t")
+			if got := c.field(config); got != c.want {
+				t.Errorf("gives %d, want %d", got, c.want)
+			}
+		})
 	}
 }
 
@@ -63,17 +64,19 @@ func TestConfigRefusals(t *testing.T) {
 		{"retention.hours", "1", "unknown topic config name"},
 	}
 	for _, c := range cases {
-		l := NewPartitionedLog(1)
-		err := l.CreateTopic("t", 1, map[string]string{c.name: c.value})
-		if err == nil || !strings.Contains(err.Error(), c.why) || !strings.Contains(err.Error(), `"t"`) {
-			t.Errorf("%s=%q: error %v, want one saying %q and naming the topic", c.name, c.value, err, c.why)
-		}
-		if len(l.TopicNames()) != 0 {
-			t.Errorf("%s=%q: the topic was created anyway", c.name, c.value)
-		}
-		if err := newTestLog(t, "u", 1, nil).SetTopicConfig("u", c.name, c.value); err == nil {
-			t.Errorf("SetTopicConfig %s=%q accepted", c.name, c.value)
-		}
+		t.Run(c.name+"="+c.value, func(t *testing.T) {
+			l := NewPartitionedLog(1)
+			err := l.CreateTopic("t", 1, map[string]string{c.name: c.value})
+			if err == nil || !strings.Contains(err.Error(), c.why) || !strings.Contains(err.Error(), `"t"`) {
+				t.Errorf("error %v, want one saying %q and naming the topic", err, c.why)
+			}
+			if len(l.TopicNames()) != 0 {
+				t.Error("the topic was created anyway")
+			}
+			if err := newTestLog(t, "u", 1, nil).SetTopicConfig("u", c.name, c.value); err == nil {
+				t.Error("SetTopicConfig accepted it")
+			}
+		})
 	}
 }
 
@@ -146,13 +149,15 @@ func TestDurationHelpers(t *testing.T) {
 		text string
 		ms   int64
 	}{{"500ms", 500}, {"10s", 10000}, {"5m", 300000}, {"2h", 7200000}, {"7d", 604800000}, {"0", 0}} {
-		got, err := ParseDuration(c.text)
-		if err != nil || got != c.ms {
-			t.Errorf("ParseDuration(%q) = %d, %v", c.text, got, err)
-		}
-		if c.ms > 0 && units.Duration(c.ms) != c.text {
-			t.Errorf("units.Duration(%d) = %q", c.ms, units.Duration(c.ms))
-		}
+		t.Run(c.text, func(t *testing.T) {
+			got, err := ParseDuration(c.text)
+			if err != nil || got != c.ms {
+				t.Errorf("ParseDuration(%q) = %d, %v", c.text, got, err)
+			}
+			if c.ms > 0 && units.Duration(c.ms) != c.text {
+				t.Errorf("units.Duration(%d) = %q", c.ms, units.Duration(c.ms))
+			}
+		})
 	}
 	if _, err := ParseDuration("-1"); err == nil {
 		t.Error("ParseDuration(-1) accepted")

@@ -151,10 +151,12 @@ func TestAssignRejectsBadInput(t *testing.T) {
 		{"duplicate instance", Range, []Member{{ID: "a", InstanceID: "i"}, {ID: "b", InstanceID: "i"}}, nil, `group.instance.id "i"`},
 	}
 	for _, c := range cases {
-		_, err := Assign(c.strategy, c.members, c.counts)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Assign(c.strategy, c.members, c.counts)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
 	}
 	for _, strategy := range Strategies() {
 		if a, err := Assign(strategy, nil, map[string]int{"t": 3}); err != nil || len(a) != 0 {

@@ -199,29 +199,35 @@ func TestSuggest(t *testing.T) {
 		{"xyzzy", ""},
 		{"a", ""},
 	} {
-		got := suggest(tc.word, CommandNames())
-		want := ""
-		if tc.want != "" {
-			want = ` (did you mean "` + tc.want + `"?)`
-		}
-		if got != want {
-			t.Errorf("suggest(%q) = %q, want %q", tc.word, got, want)
-		}
+		t.Run(tc.word, func(t *testing.T) {
+			got := suggest(tc.word, CommandNames())
+			want := ""
+			if tc.want != "" {
+				want = ` (did you mean "` + tc.want + `"?)`
+			}
+			if got != want {
+				t.Errorf("suggest(%q) = %q, want %q", tc.word, got, want)
+			}
+		})
 	}
 }
 
 func TestDurationsAndSizes(t *testing.T) {
 	for text, ms := range map[string]int64{"500ms": 500, "10s": 10000, "5m": 300000, "2h": 7200000, "7d": 604800000} {
-		got, err := parseDuration(text)
-		if err != nil || got != ms || formatDuration(got) != text {
-			t.Errorf("%s: %d %v %s", text, got, err, formatDuration(got))
-		}
+		t.Run(text, func(t *testing.T) {
+			got, err := parseDuration(text)
+			if err != nil || got != ms || formatDuration(got) != text {
+				t.Errorf("%s: %d %v %s", text, got, err, formatDuration(got))
+			}
+		})
 	}
 	for text, b := range map[string]int64{"512B": 512, "4KB": 4096, "1MB": 1 << 20, "1GB": 1 << 30} {
-		got, err := parseSize(text)
-		if err != nil || got != b || formatSize(got) != text {
-			t.Errorf("%s: %d %v %s", text, got, err, formatSize(got))
-		}
+		t.Run(text, func(t *testing.T) {
+			got, err := parseSize(text)
+			if err != nil || got != b || formatSize(got) != text {
+				t.Errorf("%s: %d %v %s", text, got, err, formatSize(got))
+			}
+		})
 	}
 }
 
