@@ -11,7 +11,9 @@ import "plog/core/units"
 // page's config forms and help (app/), and the bridge to real clusters
 // (kafkarun/).
 //
-// Kafka's names and defaults are Apache Kafka 4.0's: the topic configs'
+// Kafka's names and defaults are Apache Kafka 4.0's (and 4.4's: the
+// conformance suite checks them against the 4.4.0 release's ConfigDefs,
+// conformance/config_defaults_test.go): the topic configs'
 // from TopicConfig and LogConfig (storage/.../log/LogConfig.java) with
 // ServerLogConfigs, replica.lag.time.max.ms and default.replication.factor
 // from ReplicationConfigs, the session timeout's bounds from
@@ -75,7 +77,11 @@ type ConfigDef struct {
 	// and the default of the playground's own configs; "" when it is
 	// Kafka's.
 	Default  string
-	Min, Max int64    // bounds of a duration (ms), size (bytes) or count
+	Min, Max int64 // bounds of a duration (ms), size (bytes) or count
+	// KafkaMin is Kafka's least value where the playground's (Min, or -1
+	// with MinusOne) is another; nil when they agree. The conformance
+	// suite checks both against Kafka's ConfigDef.
+	KafkaMin *int64
 	MinusOne bool     // -1 is allowed too: unlimited, or off
 	Choices  []string // the values of a choice or a list
 	Help     string   // one line
@@ -103,13 +109,20 @@ func (d ConfigDef) DefaultValue() string {
 // DiffersFromKafka reports whether the playground departs from Kafka on
 // this config: Kafka has no such config, or its default is another.
 func (d ConfigDef) DiffersFromKafka() bool {
-	return d.Scope == ScopePlayground || d.Default != "" && d.Default != d.KafkaDefault
+	return d.Scope == ScopePlayground || d.Default != "" && d.Default != d.KafkaDefault || d.KafkaMin != nil
 }
 
+// kafkaMin is a KafkaMin value.
+func kafkaMin(n int64) *int64 { return &n }
+
 const (
-	// minSegmentBytes is Kafka's lower bound for segment.bytes
-	// (LegacyRecord.RECORD_OVERHEAD_V0, in LogConfig).
+	// minSegmentBytes is the playground's lower bound for segment.bytes,
+	// Kafka's before 4.0 (LegacyRecord.RECORD_OVERHEAD_V0, in LogConfig),
+	// so that a segment can hold a single small record.
 	minSegmentBytes = 14
+	// kafkaMinSegmentBytes is Kafka's lower bound for segment.bytes since
+	// 4.0 (KIP-1030; LogConfig's atLeast(1024 * 1024) in Kafka 4.4).
+	kafkaMinSegmentBytes = 1 << 20
 	// maxSegmentBytes is Kafka's upper bound for segment.bytes (an int).
 	maxSegmentBytes = 1<<31 - 1
 	// maxSegmentRecords bounds segment.records.
@@ -147,8 +160,8 @@ var configRegistry = []ConfigDef{
 		KafkaDefault: "7d", Default: "1h", Min: 0, Max: maxDurationMs, MinusOne: true,
 		Help: "A segment is deleted once its newest record is older than this; -1 keeps records forever."},
 	{Name: "segment.bytes", Target: OnTopic, Scope: ScopeTopic, Kind: KindSize, Unit: "bytes",
-		KafkaDefault: "1GB", Default: "1KB", Min: minSegmentBytes, Max: maxSegmentBytes,
-		Help: "The active segment rolls when the next record would take it past this size."},
+		KafkaDefault: "1GB", Default: "1KB", Min: minSegmentBytes, Max: maxSegmentBytes, KafkaMin: kafkaMin(kafkaMinSegmentBytes),
+		Help: "The active segment rolls when the next record would take it past this size (Kafka accepts 1MB or more; the playground, less)."},
 	{Name: "segment.ms", Target: OnTopic, Scope: ScopeTopic, Kind: KindDuration, Unit: "ms",
 		KafkaDefault: "7d", Default: "10m", Min: 1, Max: maxDurationMs,
 		Help: "The active segment rolls when its first record is older than this."},
@@ -163,8 +176,8 @@ var configRegistry = []ConfigDef{
 		KafkaDefault: "true", Default: "false",
 		Help: "Commit positions in poll every auto.commit.interval.ms, before a rebalance revokes partitions, and on leaving."},
 	{Name: "auto.commit.interval.ms", Target: OnGroup, Scope: ScopeConsumer, Kind: KindDuration, Unit: "ms",
-		KafkaDefault: "5s", Min: 1, Max: maxDurationMs,
-		Help: "How often auto-commit commits."},
+		KafkaDefault: "5s", Min: 1, Max: maxDurationMs, KafkaMin: kafkaMin(0),
+		Help: "How often auto-commit commits (Kafka accepts 0, commit at every poll; the playground, 1ms or more)."},
 	{Name: "auto.offset.reset", Target: OnGroup, Scope: ScopeConsumer, Kind: KindChoice,
 		KafkaDefault: "latest", Default: "earliest", Choices: []string{"earliest", "latest", "none"},
 		Help: "Where a member starts on a partition with no committed offset, or one below the log start; none fails the poll."},

@@ -137,7 +137,7 @@ func TestDifferencesFromKafka(t *testing.T) {
 		got = append(got, d.Name)
 	}
 	want := "delete.retention.ms partitioner retention.ms segment.bytes segment.ms segment.records " +
-		"auto.commit auto.offset.reset delivery lag.alert.ms lag.alert.records rebalance.ms"
+		"auto.commit auto.commit.interval.ms auto.offset.reset delivery lag.alert.ms lag.alert.records rebalance.ms"
 	if strings.Join(got, " ") != want {
 		t.Errorf("differences\n%s\nwant\n%s", strings.Join(got, " "), want)
 	}
