@@ -198,7 +198,7 @@ func (l *PartitionedLog) SetBrokers(n int) error {
 // within the registry's bounds.
 func (l *PartitionedLog) SetReplicaLagTimeMaxMs(ms int64) error {
 	if def, _ := LookupConfig(OnCluster, "replica.lag.time.max.ms"); ms < def.Min || ms > def.Max {
-		return fmt.Errorf("replica.lag.time.max.ms must be between %s and %s, got %dms", units.Duration(def.Min), units.Duration(def.Max), ms)
+		return fmt.Errorf("replica.lag.time.max.ms must be between %s and %s, got %s", units.Duration(def.Min), units.Duration(def.Max), units.Duration(ms))
 	}
 	l.cluster.lagMaxMs = ms
 	l.cluster.touched = true
@@ -283,7 +283,7 @@ func (l *PartitionedLog) SlowBroker(id int, records, perMs int64) error {
 		return fmt.Errorf("broker %d: a pace copies between 1 and %d records per period, got %d", id, maxPaceRecords, records)
 	}
 	if perMs < 1 || perMs > dayMs {
-		return fmt.Errorf("broker %d: a pace's period is between 1ms and 1d, got %dms", id, perMs)
+		return fmt.Errorf("broker %d: a pace's period is between 1ms and 1d, got %s", id, units.Duration(perMs))
 	}
 	b.paceRecords, b.paceMs = records, perMs
 	l.cluster.touched = true
