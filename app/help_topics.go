@@ -30,11 +30,15 @@ var helpTopics = map[string]helpTopic{
 	"segment": {"a segment",
 		"A partition is stored as a series of files, the segments. New records go to the active " +
 			"(last) segment; it rolls to a new one after segment.bytes, segment.ms or, in the playground, " +
-			"segment.records. Retention deletes and compaction rewrites whole closed segments, never the active one."},
+			"segment.records. Compaction rewrites whole closed segments, never the active one. Retention deletes " +
+			"whole segments too, the active one included: when every segment has expired, Kafka first rolls a " +
+			"new, empty active segment, then deletes them all, so the log start offset reaches the high watermark."},
 	"retention": {"retention",
-		"With cleanup.policy=delete, Kafka deletes a closed segment once its newest record is older than " +
+		"With cleanup.policy=delete, Kafka deletes a segment once its newest record is older than " +
 			"retention.ms, or while the partition is larger than retention.bytes. It deletes whole segments, " +
-			"so some records outlive their retention until their segment goes."},
+			"oldest first, so some records outlive their retention until their segment goes. The active " +
+			"segment goes too once every segment before it has: Kafka then rolls a new, empty active segment " +
+			"first, and the note on what was removed says so."},
 	"compaction": {"compaction",
 		"With cleanup.policy=compact, the cleaner keeps only the latest record of each key in the closed " +
 			"segments, leaving gaps in the offsets. Offsets never change. A tombstone deletes its key."},

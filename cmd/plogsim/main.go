@@ -240,6 +240,9 @@ type eventJSON struct {
 	Member     string `json:"member,omitempty"`
 	Generation int    `json:"generation,omitempty"`
 	Detail     string `json:"detail,omitempty"`
+	// RolledActive: a segment-deleted event's segment was the active one,
+	// and the log rolled a new active segment first.
+	RolledActive bool `json:"rolled_active,omitempty"`
 }
 
 func eventsJSON(steps []step) []eventJSON {
@@ -250,6 +253,7 @@ func eventsJSON(steps []step) []eventJSON {
 				Line: st.line, Command: st.command, Kind: string(e.Kind), TimeMs: e.Time,
 				Topic: e.Topic, From: e.From, To: e.To, Count: e.Count,
 				Group: e.Group, Member: e.Member, Generation: e.Generation, Detail: e.Detail,
+				RolledActive: e.RolledActive,
 			}
 			if e.Topic != "" {
 				ej.Partition = &e.Partition
