@@ -66,6 +66,7 @@ func (c *CleanupControls) Render() app.UI {
 					partitionOptions(t, c.truncPartition)...,
 				)),
 				field("truncate-before", "Before offset", numberInput("truncate-before", &c.before, &c.Compo)),
+				&Help{Topic: "delete-records"},
 			),
 			app.Button().Type("submit").ID("truncate-go").Text("Truncate"),
 			&ControlError{Control: truncateControl},

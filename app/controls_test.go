@@ -207,6 +207,33 @@ func TestRemovalIsToldAndDrawn(t *testing.T) {
 	}
 }
 
+// A retention check that deletes every segment says that the active one
+// rolled first, and where the log starts now; one that leaves the active
+// segment says nothing of a roll.
+func TestRemovalSaysTheActiveSegmentRolledFirst(t *testing.T) {
+	s, err := scenario.Load("topic t partitions=1 retention.ms=1m segment.records=2\nproduce t value=v count=5\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := s.Apply("advance 2m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := removalOf(events)
+	if len(r.Lines) != 3 {
+		t.Fatalf("removal told as %q, want three segments", r.Lines)
+	}
+	for _, line := range r.Lines[:2] {
+		if strings.Contains(line, "rolled") {
+			t.Errorf("a closed segment's deletion told as a roll: %q", line)
+		}
+	}
+	want := "It was the active segment: as Kafka does, the log first rolled a new, empty active segment at offset 5, so the log start offset is now 5"
+	if !strings.Contains(r.Lines[2], "offset 4 of t/0") || !strings.Contains(r.Lines[2], want) {
+		t.Errorf("the active segment's deletion told as %q, want it to say %q", r.Lines[2], want)
+	}
+}
+
 // The window counts what it does not draw exactly, with the gaps compaction
 // leaves, wherever the learner scrolls.
 func TestLaneWindowCountsTheRest(t *testing.T) {

@@ -93,7 +93,7 @@ func (f *GroupConfigForm) Render() app.UI {
 			}),
 			app.Range(editableConfigs).Slice(func(i int) app.UI {
 				c := editableConfigs[i]
-				return app.Label().Title(configHelp(core.OnGroup, c.name)).Body(
+				return app.Span().Class("config-field").Body(app.Label().Title(configHelp(core.OnGroup, c.name)).Body(
 					app.Span().Text(c.label),
 					app.Input().Type("text").Name(c.name).Size(6).Value(f.value(c.name)).
 						OnInput(func(ctx app.Context, e app.Event) {
@@ -102,7 +102,7 @@ func (f *GroupConfigForm) Render() app.UI {
 							}
 							f.typed[c.name] = ctx.JSSrc().Get("value").String()
 						}),
-				)
+				), &DiffersLink{Name: c.name})
 			}),
 			app.Button().Type("submit").Text("Set"),
 			&ControlError{Control: control},

@@ -57,6 +57,7 @@ func (h *Help) Render() app.UI {
 					Body(
 						app.Strong().Text(topic.Title),
 						app.Text(" "+topic.Text),
+						app.If(differsOf[h.Topic] != "", &DiffersLink{Name: differsOf[h.Topic]}),
 						app.Button().
 							Type("button").
 							Class("help-close").

@@ -30,17 +30,39 @@ var helpTopics = map[string]helpTopic{
 	"segment": {"a segment",
 		"A partition is stored as a series of files, the segments. New records go to the active " +
 			"(last) segment; it rolls to a new one after segment.bytes, segment.ms or, in the playground, " +
-			"segment.records. Retention deletes and compaction rewrites whole closed segments, never the active one."},
+			"segment.records. Compaction rewrites whole closed segments, never the active one. Retention deletes " +
+			"whole segments too, the active one included: when every segment has expired, Kafka first rolls a " +
+			"new, empty active segment, then deletes them all, so the log start offset reaches the high watermark."},
 	"retention": {"retention",
-		"With cleanup.policy=delete, Kafka deletes a closed segment once its newest record is older than " +
+		"With cleanup.policy=delete, Kafka deletes a segment once its newest record is older than " +
 			"retention.ms, or while the partition is larger than retention.bytes. It deletes whole segments, " +
-			"so some records outlive their retention until their segment goes."},
+			"oldest first, so some records outlive their retention until their segment goes. The active " +
+			"segment goes too once every segment before it has: Kafka then rolls a new, empty active segment " +
+			"first, and the note on what was removed says so."},
 	"compaction": {"compaction",
 		"With cleanup.policy=compact, the cleaner keeps only the latest record of each key in the closed " +
 			"segments, leaving gaps in the offsets. Offsets never change. A tombstone deletes its key."},
 	"tombstone": {"a tombstone",
 		"A record with a key and no value. Compaction treats it as \"delete this key\": earlier records of the " +
-			"key go, and the tombstone itself goes after delete.retention.ms."},
+			"key go, and the tombstone itself goes after delete.retention.ms. Kafka also takes a record with " +
+			"neither key nor value, on a topic that is not compacted (a compacted topic refuses every record " +
+			"without a key); it deletes nothing. The playground writes no such record: a record without a key " +
+			"has a value, empty when none is given."},
+	"delete-records": {"truncating (DeleteRecords)",
+		"Truncate is Kafka's DeleteRecords (kafka-delete-records): it moves a partition's log start offset up " +
+			"to the offset given, at most the high watermark, and every record below it is gone for every " +
+			"consumer; the others keep their offsets. Kafka also reads the offset -1 as \"the high " +
+			"watermark\", emptying the partition of its committed records; the playground's truncate takes " +
+			"the offset itself (the lane shows the high watermark). A topic whose cleanup.policy has no " +
+			"delete refuses it (POLICY_VIOLATION)."},
+	"timestamp": {"a record's timestamp",
+		"Every record carries a timestamp, which time retention, segment.ms and time lag read. By default " +
+			"(message.timestamp.type=CreateTime) it is the producer's: its clock when it sent the record, or " +
+			"any time the application sets, so timestamps may go backwards along a partition. A topic with " +
+			"message.timestamp.type=LogAppendTime has the broker stamp each record with its clock when it " +
+			"appends it instead. In the playground the producer sends and the broker appends at the same " +
+			"virtual instant, and no command sets a timestamp, so both give the same time; a record's " +
+			"tooltip says which clock it stands for."},
 	"skew": {"skew",
 		"How unevenly records spread over partitions: the largest partition's count over the mean. " +
 			"1 is perfectly even. A hot key sends all its records to one partition, which then lags behind."},

@@ -12,6 +12,7 @@ type LaneLegend struct {
 // help topic that explains it.
 var legendEntries = []struct{ class, sample, words, help string }{
 	{"record key-1", "3", "a record at its offset, coloured by key", "offset"},
+	{"record keyless", "4", "hover a record: its key, value and timestamp", "timestamp"},
 	{"edge log-start-edge", "start", "log start offset", "log-start"},
 	{"edge hw-edge", "next", "next offset: the log end, and the high watermark unless marked", "high-watermark"},
 	{"edge hw-mark", "HW", "high watermark, before records not committed yet", "high-watermark"},

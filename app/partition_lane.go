@@ -325,7 +325,7 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	if n := len(p.Records); n > 0 && r.Offset == p.Records[n-1].Offset && !it.ghost {
 		tabIndex = 0
 	}
-	title := recordTitle(r)
+	title := recordTitle(r, p.TimestampClock)
 	uncommitted := !it.ghost && r.Offset >= p.HighWatermark
 	if uncommitted {
 		title += uncommittedNote
@@ -408,8 +408,11 @@ func recordKeyLabel(r core.Record) string {
 	return r.Key
 }
 
-// recordTitle is the record's full content, for the tooltip and readers.
-func recordTitle(r core.Record) string {
+// recordTitle is the record's full content, for the tooltip and readers:
+// its offset, key, value, and its timestamp with the clock it comes from
+// (clock, the topic's message.timestamp.type in words; "" says nothing of
+// it).
+func recordTitle(r core.Record, clock string) string {
 	key := "no key"
 	if r.HasKey {
 		key = fmt.Sprintf("key %q", r.Key)
@@ -418,5 +421,9 @@ func recordTitle(r core.Record) string {
 	if r.Tombstone {
 		value = "tombstone (no value: compaction deletes the key)"
 	}
-	return fmt.Sprintf("offset %d · %s · %s · at %s", r.Offset, key, value, units.Duration(r.Timestamp))
+	at := units.Duration(r.Timestamp)
+	if clock != "" {
+		at += " (" + clock + ")"
+	}
+	return fmt.Sprintf("offset %d · %s · %s · at %s", r.Offset, key, value, at)
 }

@@ -435,6 +435,7 @@ func (p *Playground) Render() app.UI {
 				app.Span().Class("clock").DataSet("time-ms", p.view.TimeMs).
 					Text("virtual time "+units.Duration(p.view.TimeMs)),
 				p.lessonListButton(),
+				&DifferencesButton{},
 				p.shareMenu(),
 			),
 			// What the page shows while it replays the link's scenario:
@@ -473,6 +474,7 @@ func (p *Playground) Render() app.UI {
 				Speed:       p.speed,
 			},
 			p.lessonList(),
+			&Differences{},
 			&Shortcuts{},
 			app.Footer().Class("colophon").Body(
 				app.Text("plog runs entirely in your browser. Engine built with "),

@@ -30,8 +30,13 @@ func removalOf(events []core.Event) Removal {
 			if why == "" {
 				why = "retention"
 			}
-			r.Lines = append(r.Lines, fmt.Sprintf("Retention deleted the segment holding %s of %s (%s), because of %s.",
-				offsetRange(e.From, e.To-1), tp, countOf(e.Count, "record"), why))
+			line := fmt.Sprintf("Retention deleted the segment holding %s of %s (%s), because of %s.",
+				offsetRange(e.From, e.To-1), tp, countOf(e.Count, "record"), why)
+			if e.RolledActive {
+				line += fmt.Sprintf(" It was the active segment: as Kafka does, the log first rolled a new, empty active segment at offset %d, so the log start offset is now %d and the next record gets offset %d.",
+					e.To, e.To, e.To)
+			}
+			r.Lines = append(r.Lines, line)
 		case core.EventCompacted:
 			r.Lines = append(r.Lines, fmt.Sprintf("Compaction removed %s from %s: each key keeps only its latest record, and expired tombstones go; the survivors keep their offsets, leaving gaps.",
 				countOf(e.Count, "record"), tp))

@@ -89,6 +89,10 @@ type PartitionSnapshot struct {
 	// its replicas keep them, but nothing can be produced to or read from it.
 	Offline        string
 	OfflineBrokers []int
+
+	// TimestampClock says whose clock the records' timestamps are, from
+	// the topic's message.timestamp.type (core.TopicConfig.TimestampClock).
+	TimestampClock string
 }
 
 // laneWindow is how many records a lane draws. Enough to see segments and
@@ -199,6 +203,7 @@ func snapshotTopic(l core.ReadOnlyLog, name string, views map[string]int64) (Top
 		if err != nil {
 			return TopicSnapshot{}, fmt.Errorf("reading %s/%d: %w", name, p, err)
 		}
+		part.TimestampClock = config.TimestampClock()
 		topic.MaxCount = max(topic.MaxCount, part.Count)
 		topic.Partitions[p] = part
 	}

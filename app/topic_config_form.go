@@ -79,8 +79,10 @@ func (f *TopicConfigForm) Render() app.UI {
 			field("config-value", "Value", textInput("config-value", &f.value, &f.Compo, "placeholder", f.current(),
 				"aria-describedby", "config-help")),
 		),
-		app.P().ID("config-help").Class("config-help").DataSet("config-help", f.configName()).
-			Text(configHelp(core.OnTopic, f.configName())),
+		app.P().ID("config-help").Class("config-help").DataSet("config-help", f.configName()).Body(
+			app.Text(configHelp(core.OnTopic, f.configName())+" "),
+			&DiffersLink{Name: f.configName()},
+		),
 		app.Button().Type("submit").ID("config-set").Text("Set config"),
 		&ControlError{Control: topicConfigControl},
 	)

@@ -54,7 +54,7 @@ type EventKind string
 const (
 	EventProduced         EventKind = "produced"          // Topic, Partition, From..To, Count: records produced one after another at one instant; Offset is From; Reason(), Reasons()
 	EventTruncated        EventKind = "truncated"         // Topic, Partition, From..To (removed offsets [From,To))
-	EventSegmentDeleted   EventKind = "segment-deleted"   // Topic, Partition, From..To, Count, Detail (why: retention.ms / retention.bytes)
+	EventSegmentDeleted   EventKind = "segment-deleted"   // Topic, Partition, From..To, Count, Detail (why: retention.ms / retention.bytes), RolledActive
 	EventCompacted        EventKind = "compacted"         // Topic, Partition, Count removed
 	EventPartitionsAdded  EventKind = "partitions-added"  // Topic, Count = new partition count
 	EventTopicCreated     EventKind = "topic-created"     // Topic, Count = partitions
@@ -88,6 +88,12 @@ type Event struct {
 	Detail     string
 	// Broker is the broker of the replication events (broker.go).
 	Broker int
+	// RolledActive is set on a segment-deleted event whose segment was the
+	// active one: the log rolled a new, empty active segment at From..To's
+	// end first, as Kafka does when retention deletes every segment
+	// (retention.go). It is false on every other event, so readers that
+	// do not know it read the event as before.
+	RolledActive bool
 
 	// reasons are a produced event's distinct reasons, the first one's
 	// first, at most maxRunReasons of them.

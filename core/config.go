@@ -36,6 +36,9 @@ type TopicConfig struct {
 	// min.compaction.lag.ms: a segment whose newest record is younger than
 	// this is not cleaned.
 	MinCompactionLagMs int64
+	// message.timestamp.type: which clock a record's timestamp comes from,
+	// TimestampCreateTime or TimestampLogAppendTime (timestamps.go).
+	TimestampType string
 	// partitioner (playground only; Kafka chooses it in the producer with
 	// partitioner.class): how records without a key are spread,
 	// "round-robin" or "sticky".
@@ -153,6 +156,7 @@ type topicField struct {
 var topicFields = map[string]topicField{
 	"cleanup.policy":                 {choice: func(c *TopicConfig) *string { return &c.CleanupPolicy }},
 	"delete.retention.ms":            {field: func(c *TopicConfig) *int64 { return &c.DeleteRetentionMs }},
+	"message.timestamp.type":         {choice: func(c *TopicConfig) *string { return &c.TimestampType }},
 	"min.compaction.lag.ms":          {field: func(c *TopicConfig) *int64 { return &c.MinCompactionLagMs }},
 	"min.insync.replicas":            {field: func(c *TopicConfig) *int64 { return &c.MinInsyncReplicas }},
 	"partitioner":                    {choice: func(c *TopicConfig) *string { return &c.Partitioner }},
@@ -232,7 +236,9 @@ func (spec *configSpec) parseChoice(value string) (string, bool) {
 		v = PartitionerRoundRobin
 	}
 	for _, choice := range spec.Choices {
-		if v == choice {
+		// Kafka's own values may be capitalised (CreateTime): any case
+		// reads as the value, written back as Kafka spells it.
+		if strings.EqualFold(v, choice) {
 			return choice, true
 		}
 	}

@@ -98,8 +98,9 @@ func TestRegistryKafkaDefaults(t *testing.T) {
 		}
 	}
 	topic := map[string]string{
-		"cleanup.policy": "delete", "delete.retention.ms": "86400000", "min.compaction.lag.ms": "0",
-		"min.insync.replicas": "1", "replication.factor": "1", "retention.bytes": "-1",
+		"cleanup.policy": "delete", "delete.retention.ms": "86400000", "message.timestamp.type": "CreateTime",
+		"min.compaction.lag.ms": "0",
+		"min.insync.replicas":   "1", "replication.factor": "1", "retention.bytes": "-1",
 		"retention.ms": "604800000", "segment.bytes": "1073741824", "segment.ms": "604800000",
 		"unclean.leader.election.enable": "false",
 	}

@@ -85,7 +85,7 @@ func TestDefaultEntries(t *testing.T) {
 	for _, e := range DefaultTopicConfig().Entries() {
 		got = append(got, e.Name+"="+e.Value)
 	}
-	want := "cleanup.policy=delete delete.retention.ms=10m min.compaction.lag.ms=0 min.insync.replicas=1 partitioner=round-robin " +
+	want := "cleanup.policy=delete delete.retention.ms=10m message.timestamp.type=CreateTime min.compaction.lag.ms=0 min.insync.replicas=1 partitioner=round-robin " +
 		"replication.factor=1 retention.bytes=-1 retention.ms=1h segment.bytes=1KB segment.ms=10m segment.records=10 " +
 		"unclean.leader.election.enable=false"
 	if strings.Join(got, " ") != want {
@@ -161,5 +161,30 @@ func TestDurationHelpers(t *testing.T) {
 	}
 	if _, err := ParseDuration("-1"); err == nil {
 		t.Error("ParseDuration(-1) accepted")
+	}
+}
+
+// message.timestamp.type takes Kafka's two values, in any case, and says
+// whose clock a record's timestamp is.
+func TestMessageTimestampType(t *testing.T) {
+	l := newTestLog(t, "t", 1, map[string]string{"message.timestamp.type": "logappendtime"})
+	cfg, err := l.TopicConfig("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.TimestampType != TimestampLogAppendTime || !strings.HasPrefix(cfg.TimestampClock(), "LogAppendTime: the broker's clock") {
+		t.Fatalf("message.timestamp.type=logappendtime read as %q (%s)", cfg.TimestampType, cfg.TimestampClock())
+	}
+	if v, _ := cfg.KafkaValue("message.timestamp.type"); v != "LogAppendTime" {
+		t.Errorf("sent to Kafka as %q, want LogAppendTime", v)
+	}
+	if d := DefaultTopicConfig(); d.TimestampType != TimestampCreateTime || !strings.HasPrefix(d.TimestampClock(), "CreateTime: the producer's clock") {
+		t.Errorf("default %q (%s), want CreateTime", d.TimestampType, d.TimestampClock())
+	}
+	if err := l.SetTopicConfig("t", "message.timestamp.type", "BrokerTime"); err == nil || !strings.Contains(err.Error(), "CreateTime, LogAppendTime") {
+		t.Errorf("an unknown timestamp type: %v", err)
+	}
+	if cfg, _ := l.TopicConfig("t"); cfg.TimestampType != TimestampLogAppendTime {
+		t.Errorf("a refused value changed the config to %q", cfg.TimestampType)
 	}
 }

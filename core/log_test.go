@@ -362,3 +362,27 @@ func TestDrainEvents(t *testing.T) {
 		}
 	}
 }
+
+// DeleteRecords' -1 is the high watermark (Kafka's
+// DeleteRecordsRequest.HIGH_WATERMARK); no other negative offset is taken.
+func TestTruncateToHighWatermark(t *testing.T) {
+	l := newTestLog(t, "orders", 1, nil)
+	for range 5 {
+		produceTo(t, l, "orders", 0, "k", "v")
+	}
+	before := dumpLog(l)
+	if err := l.Truncate("orders", 0, -2); err == nil || !strings.Contains(err.Error(), "only -1, the high watermark") {
+		t.Fatalf("truncate before -2: %v", err)
+	}
+	if dumpLog(l) != before {
+		t.Fatal("a refused truncate changed the log")
+	}
+	if err := l.Truncate("orders", 0, TruncateToHighWatermark); err != nil {
+		t.Fatal(err)
+	}
+	start, _ := l.LogStartOffset("orders", 0)
+	hw, _ := l.HighWatermark("orders", 0)
+	if start != 5 || hw != 5 {
+		t.Fatalf("after truncate before -1: log start %d, high watermark %d, want both 5", start, hw)
+	}
+}

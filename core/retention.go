@@ -20,7 +20,11 @@ import (
 //
 // The active segment qualifies only when every segment before it did; Kafka
 // then rolls a new empty active segment first, so the log start offset moves
-// to the high watermark. Retention runs at each check (see
+// to the high watermark (Kafka 4.4's UnifiedLog.deleteSegments, in
+// storage/.../internals/log/UnifiedLog.java: "we must always have at least
+// one segment, so if we are going to delete all the segments, create a new
+// one first"). The segment-deleted event of the segment that was active says
+// so (Event.RolledActive), and the page says it. Retention runs at each check (see
 // RetentionCheckIntervalMs) as Advance moves the clock, never on produce.
 
 // runRetention is one retention check at the current time, over topics in
@@ -146,13 +150,15 @@ func (l *PartitionedLog) deleteSegments(topicName string, partition int, p *part
 	if n == 0 {
 		return
 	}
-	if n == len(p.segments) {
+	rolled := n == len(p.segments)
+	if rolled {
 		p.roll(l.now)
 	}
 	for i := range n {
 		s := &p.segments[i]
 		l.emit(Event{Kind: EventSegmentDeleted, Topic: topicName, Partition: partition,
-			From: s.base, To: p.segmentEnd(i), Count: p.segmentCount(i), Detail: why(s)})
+			From: s.base, To: p.segmentEnd(i), Count: p.segmentCount(i), Detail: why(s),
+			RolledActive: rolled && i == n-1})
 	}
 	p.segments = p.segments[n:]
 	p.logStart = max(p.logStart, p.segments[0].base)

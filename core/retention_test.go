@@ -57,6 +57,9 @@ func TestRetentionMsDeletesOldestSegmentsAtChecks(t *testing.T) {
 		events[2].From != 0 || events[2].To != 2 || events[2].Count != 2 || !strings.HasPrefix(events[2].Detail, "retention.ms") {
 		t.Fatalf("events %+v", events)
 	}
+	if events[2].RolledActive {
+		t.Fatalf("a closed segment's deletion says the active segment rolled: %+v", events[2])
+	}
 	// At 120s every segment has expired, the active one too: Kafka rolls a
 	// new active segment and deletes them all.
 	mustAdvance(t, l, 30*secondMs)
@@ -66,6 +69,17 @@ func TestRetentionMsDeletesOldestSegmentsAtChecks(t *testing.T) {
 	segments, _ := l.Segments("orders", 0)
 	if len(segments) != 1 || !segments[0].Active || segments[0].BaseOffset != 5 || segments[0].Records != 0 || segments[0].CreatedAt != 120*secondMs {
 		t.Fatalf("segments %+v", segments)
+	}
+	// The events say which deleted segment was the active one, which rolled
+	// first: the last, and only it.
+	var deleted []Event
+	for _, e := range l.DrainEvents() {
+		if e.Kind == EventSegmentDeleted {
+			deleted = append(deleted, e)
+		}
+	}
+	if len(deleted) != 2 || deleted[0].From != 2 || deleted[0].RolledActive || deleted[1].From != 4 || deleted[1].To != 5 || !deleted[1].RolledActive {
+		t.Fatalf("deleted at 120s %+v, want [2,4) then the active [4,5), rolled first", deleted)
 	}
 	if res := produceTo(t, l, "orders", 0, "k", "v"); res.Offset != 5 {
 		t.Fatalf("next offset %d", res.Offset)

@@ -2,6 +2,10 @@ package core
 
 import "fmt"
 
+// TruncateToHighWatermark is the offset Truncate reads as the partition's
+// high watermark: Kafka's DeleteRecordsRequest.HIGH_WATERMARK.
+const TruncateToHighWatermark = -1
+
 // Truncate is Kafka's DeleteRecords: it moves the partition's log start
 // offset up to before. Records below it are gone; the ones left keep their
 // offsets and the high watermark does not change. An offset at or below the
@@ -11,8 +15,11 @@ import "fmt"
 // the segment the new log start falls in stays, its file unchanged.
 //
 // Like Kafka, Truncate refuses a topic whose cleanup.policy lacks delete
-// (POLICY_VIOLATION), and, unlike Kafka's -1 for "the high watermark", takes
-// no negative offset.
+// (POLICY_VIOLATION), and takes TruncateToHighWatermark (-1) for the
+// partition's high watermark and refuses any other negative offset
+// (OFFSET_OUT_OF_RANGE), as Kafka 4.4's Partition.deleteRecordsOnLeader
+// does with DeleteRecordsRequest.HIGH_WATERMARK. The scenario language takes
+// the offset itself (core/scenario/schema.go says why).
 func (l *PartitionedLog) Truncate(topicName string, partition int, before int64) error {
 	t, p, err := l.partition(topicName, partition)
 	if err != nil {
@@ -21,11 +28,14 @@ func (l *PartitionedLog) Truncate(topicName string, partition int, before int64)
 	if !t.config.Deletes() {
 		return fmt.Errorf("%s/%d: records cannot be deleted: cleanup.policy=%s has no delete (POLICY_VIOLATION)", topicName, partition, t.config.CleanupPolicy)
 	}
-	if before < 0 {
-		return fmt.Errorf("%s/%d: cannot truncate before a negative offset (%d)", topicName, partition, before)
+	if before < 0 && before != TruncateToHighWatermark {
+		return fmt.Errorf("%s/%d: cannot truncate before a negative offset (%d): only -1, the high watermark, is taken (OFFSET_OUT_OF_RANGE)", topicName, partition, before)
 	}
 	if p.offline() {
 		return offlineError(topicName, partition, p) // DeleteRecords goes to the leader
+	}
+	if before == TruncateToHighWatermark {
+		before = p.highWatermark()
 	}
 	if hw := p.highWatermark(); before > hw {
 		return fmt.Errorf("%s/%d: cannot truncate before offset %d: it is above the high watermark %d (OFFSET_OUT_OF_RANGE)", topicName, partition, before, hw)

@@ -29,6 +29,9 @@ produce profiles key=cy value=v2
 	b.click(t, "#advance-1h")
 	b.waitFor(t, `document.querySelector(".clock").dataset.timeMs === "3661000"`)
 	b.waitText(t, ".removal", "Retention deleted")
+	// Every segment had expired, the active one too: the note says the
+	// log rolled a new active segment first, as Kafka does.
+	b.waitText(t, ".removal", "It was the active segment: as Kafka does, the log first rolled a new, empty active segment at offset 7")
 	if got := b.attr(t, lane, "data-log-start"); got == "0" {
 		t.Errorf("retention removed nothing: log start still 0")
 	}

@@ -12,6 +12,7 @@
 //	    --link '#v1.…'         read the scenario from a link instead of FILE
 //	plogsim link FILE          print the link fragment of a scenario
 //	plogsim lesson [NAME]      list the lessons, show one, --check a solution
+//	plogsim differences        how plog differs from Kafka, on purpose
 //	plogsim kafka --brokers …  run a scenario on a real Kafka cluster and
 //	                           compare it with the playground
 //
@@ -59,6 +60,7 @@ func init() {
 			"plogsim lesson NAME --check FILE|-",
 			"                             check a solution to a lesson",
 		}, runLesson},
+		{"differences", []string{"plogsim differences          how plog differs from Kafka, on purpose"}, printDifferences},
 		{"kafka", []string{
 			"plogsim kafka --brokers HOST:PORT FILE|-",
 			"                             run a scenario on a real Kafka cluster",
@@ -240,6 +242,9 @@ type eventJSON struct {
 	Member     string `json:"member,omitempty"`
 	Generation int    `json:"generation,omitempty"`
 	Detail     string `json:"detail,omitempty"`
+	// RolledActive: a segment-deleted event's segment was the active one,
+	// and the log rolled a new active segment first.
+	RolledActive bool `json:"rolled_active,omitempty"`
 }
 
 func eventsJSON(steps []step) []eventJSON {
@@ -250,6 +255,7 @@ func eventsJSON(steps []step) []eventJSON {
 				Line: st.line, Command: st.command, Kind: string(e.Kind), TimeMs: e.Time,
 				Topic: e.Topic, From: e.From, To: e.To, Count: e.Count,
 				Group: e.Group, Member: e.Member, Generation: e.Generation, Detail: e.Detail,
+				RolledActive: e.RolledActive,
 			}
 			if e.Topic != "" {
 				ej.Partition = &e.Partition

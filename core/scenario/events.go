@@ -29,6 +29,9 @@ func EventText(e core.Event) string {
 		fmt.Fprintf(&b, " %s offsets=%d..%d removed=%d", tp, e.From, e.To, e.Count)
 	case core.EventSegmentDeleted:
 		fmt.Fprintf(&b, " %s offsets=%d..%d records=%d", tp, e.From, e.To, e.Count)
+		if e.RolledActive {
+			b.WriteString(" active-rolled-first")
+		}
 	case core.EventCompacted:
 		fmt.Fprintf(&b, " %s removed=%d", tp, e.Count)
 	case core.EventPartitionsAdded, core.EventTopicCreated:

@@ -46,6 +46,10 @@ type argSpec struct {
 	required bool     // for name=value arguments; positionals are required unless optional is set
 	optional bool     // for positionals: may be left out (only the last ones)
 	minusOne bool     // kindCount: -1 (unlimited, off) is allowed too
+	// minusOneRefused, for a kindCount without minusOne, is said when -1
+	// is given: what -1 would mean in Kafka, and why the language does not
+	// take it.
+	minusOneRefused string
 }
 
 // commandSpec describes one command.
@@ -205,7 +209,13 @@ var commandSpecs = []*commandSpec{
 		name:       CmdTruncate,
 		usage:      "truncate TOPIC/PARTITION before=OFFSET",
 		positional: []argSpec{pos("topic/partition", kindTopicPartition)},
-		named:      []argSpec{{name: "before", kind: kindCount, min: 0, max: 1 << 62, required: true}},
+		// Kafka's DeleteRecords also takes -1 for the high watermark (the
+		// engine does: core.TruncateToHighWatermark). The language does not:
+		// a link holding before=-1 has always stopped there with an error,
+		// and must keep opening to the same state; a line that names its
+		// offset also says, in the timeline, where it cut.
+		named: []argSpec{{name: "before", kind: kindCount, min: 0, max: 1 << 62, required: true,
+			minusOneRefused: "Kafka's DeleteRecords reads -1 as the high watermark; the playground's truncate takes the offset itself (the lane shows the high watermark)"}},
 	},
 	{
 		name:       CmdCompact,
@@ -397,6 +407,9 @@ func canonicalValue(spec argSpec, text string) (string, error) {
 		if spec.minusOne && text == "-1" {
 			return text, nil
 		}
+		if spec.minusOneRefused != "" && text == "-1" {
+			return "", fmt.Errorf("expected a whole number, got \"-1\": %s", spec.minusOneRefused)
+		}
 		n, err := parseCount(text, spec.max)
 		if err != nil {
 			return "", err
@@ -545,7 +558,12 @@ func checkProduce(c *Command) error {
 			return errAt(c, v, "a tombstone has no value: give value= or tombstone, not both")
 		}
 		if _, ok := c.arg("key"); !ok {
-			return errAt(c, a, "a tombstone needs a key (it deletes that key when the topic is compacted)")
+			// Kafka accepts a keyless record with a null value on a topic
+			// that is not compacted (LogValidator refuses keyless records
+			// on compacted topics only); the playground writes no null
+			// value but a tombstone's, and a link holding such a line
+			// keeps stopping here.
+			return errAt(c, a, "a tombstone needs a key (it deletes that key when the topic is compacted); Kafka also takes a record with neither key nor value on a topic that is not compacted, which the playground does not write: give a key, or value= (empty is a value)")
 		}
 	}
 	return nil

@@ -1,0 +1,118 @@
+package app
+
+import (
+	"plog/core"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// differencesID is the element id of "How plog differs from Kafka", which
+// the masthead's button and the help's "differs from Kafka" links open.
+const differencesID = "differences"
+
+// differenceID is the element id of one entry.
+func differenceID(name string) string { return "difference-" + name }
+
+// Differences is the page's "How plog differs from Kafka": every deliberate
+// simplification (core.Differences), each with what Kafka does, what plog
+// does and why, under the Kafka version plog follows. It is part of the page
+// itself, folded below the playground, so that it works wherever the page
+// does: offline, under a sub-path, in a frame.
+type Differences struct {
+	app.Compo
+}
+
+// Render draws the entries, folded; showDifference unfolds them.
+func (d *Differences) Render() app.UI {
+	entries := core.Differences()
+	return app.Section().ID(differencesID).Class("panel", "differences").DataSet("differences", core.KafkaVersion).
+		Aria("labelledby", differencesID+"-title").Body(
+		app.Details().ID(differencesID+"-details").Body(
+			app.Summary().Body(app.H2().ID(differencesID+"-title").Text("How plog differs from Kafka")),
+			app.P().Text("plog follows Apache Kafka "+core.KafkaVersion+", the broker its conformance suite runs "+
+				"against. Where it departs, it does so on purpose, and says so here: what Kafka does, what plog "+
+				"does, and why. `plogsim differences` prints the same list."),
+			app.Range(entries).Slice(func(i int) app.UI {
+				e := entries[i]
+				return app.Article().ID(differenceID(e.Name)).Class("difference").DataSet("difference", e.Name).
+					TabIndex(-1).Body(
+					app.H3().Text(e.Title),
+					app.P().Body(app.Strong().Text("Kafka "+e.Version+": "), app.Text(e.Kafka)),
+					app.P().Body(app.Strong().Text("plog: "), app.Text(e.Plog)),
+					app.P().Body(app.Strong().Text("Why: "), app.Text(e.Why)),
+				)
+			}),
+		),
+	)
+}
+
+// showDifference unfolds the list and brings the entry named name (or the
+// list, for "") into view with the focus on it. The folding is the
+// browser's own (a details element), so it is set in the page.
+func showDifference(ctx app.Context, name string) {
+	if details := app.Window().GetElementByID(differencesID + "-details"); details.Truthy() {
+		details.Set("open", true)
+	}
+	id := differencesID
+	if name != "" {
+		id = differenceID(name)
+	}
+	ctx.ScrollTo(id)
+	if el := app.Window().GetElementByID(id); el.Truthy() && name != "" {
+		el.Call("focus")
+	}
+}
+
+// DifferencesButton sits in the masthead and opens the list.
+type DifferencesButton struct {
+	app.Compo
+}
+
+// Render draws the button.
+func (b *DifferencesButton) Render() app.UI {
+	return app.Button().Type("button").ID("differences-open").Class("differences-open").
+		Aria("controls", differencesID).
+		OnClick(func(ctx app.Context, e app.Event) { showDifference(ctx, "") }).
+		Text("Differs from Kafka")
+}
+
+// DiffersLink sits beside the help of a control where plog departs from
+// Kafka and opens that entry of the list.
+type DiffersLink struct {
+	app.Compo
+
+	Name string // a core.Differences entry
+}
+
+// Render draws the link, or nothing for a name with no entry.
+func (l *DiffersLink) Render() app.UI {
+	d, ok := core.LookupDifference(l.Name)
+	if !ok {
+		return app.Span().Class("differs-link", "empty")
+	}
+	return app.Button().Type("button").Class("differs-link").DataSet("difference-link", l.Name).
+		Aria("controls", differenceID(l.Name)).
+		Title("How plog differs from Kafka: " + d.Title).
+		OnClick(func(ctx app.Context, e app.Event) { showDifference(ctx, l.Name) }).
+		Text("differs from Kafka")
+}
+
+// differsOf names, for a help topic, the entry of the list that says how
+// plog departs from Kafka there; topics missing here follow Kafka.
+var differsOf = map[string]string{
+	"segment":           "segment.records",
+	"retention":         "retention-check",
+	"compaction":        "cleaner",
+	"tombstone":         "keyless-records",
+	"delete-records":    "delete-records",
+	"timestamp":         "timestamps",
+	"auto-commit":       "auto.commit",
+	"auto-offset-reset": "auto.offset.reset",
+	"delivery":          "delivery",
+	"lag-alert":         "lag.alert.records",
+	"rebalance":         "rebalance.ms",
+	"member-ordering":   "member-ids",
+	"workload":          "producer",
+	"broker":            "replication",
+	"replica":           "replication",
+}

@@ -1,0 +1,163 @@
+package core
+
+import (
+	"strconv"
+	"strings"
+
+	"plog/core/units"
+)
+
+// KafkaVersion is the Apache Kafka release whose behaviour plog follows: the
+// broker the conformance suite runs against (internal/kafkabroker's Version,
+// 4.4.0; a test of cmd/plogsim checks the two agree).
+const KafkaVersion = "4.4"
+
+// Difference is one way plog departs from Kafka on purpose: what Kafka
+// does, what plog does instead, and why. Differences lists them all; the
+// page shows them under "How plog differs from Kafka" and `plogsim
+// differences` prints them.
+type Difference struct {
+	// Name is the entry's stable name: a config's name (segment.records)
+	// for a config, a word for a behaviour (virtual-time). The page's help
+	// links to an entry by it.
+	Name  string
+	Title string
+	Kafka string // what Kafka does
+	Plog  string // what plog does
+	Why   string
+	// Version is the Kafka version whose behaviour the entry describes.
+	Version string
+}
+
+// Differences lists every deliberate simplification: first the behaviours
+// that are no config, then the configs of DifferencesFromKafka (the
+// playground's own and the defaults it changes), in registry order.
+func Differences() []Difference {
+	out := make([]Difference, 0, len(behaviourDifferences)+len(configRegistry))
+	for _, d := range behaviourDifferences {
+		d.Version = KafkaVersion
+		out = append(out, d)
+	}
+	for _, def := range DifferencesFromKafka() {
+		out = append(out, configDifference(def))
+	}
+	return out
+}
+
+// LookupDifference returns the entry named name.
+func LookupDifference(name string) (Difference, bool) {
+	for _, d := range Differences() {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return Difference{}, false
+}
+
+// configDifference is a config's entry, its words from the registry and
+// configWhy.
+func configDifference(def ConfigDef) Difference {
+	why := configWhy[def.Name]
+	d := Difference{Name: def.Name, Title: def.Name, Why: why.why, Version: KafkaVersion}
+	switch {
+	case def.Scope == ScopePlayground:
+		d.Title += " (the playground's own)"
+		d.Kafka = "Kafka has no such config. " + why.kafka
+		d.Plog = def.Help + " Default " + def.DefaultValue() + "."
+	default:
+		if def.KafkaName != "" {
+			d.Title += " (Kafka's " + def.KafkaName + ")"
+		}
+		d.Kafka = "Default " + def.KafkaDefault + "."
+		if why.kafka != "" {
+			d.Kafka += " " + why.kafka
+		}
+		d.Plog = "Default " + def.DefaultValue() + ": " + lowerFirst(def.Help)
+	}
+	return d
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// configWhy says, for each config of DifferencesFromKafka, what Kafka does
+// where it has no such config (kafka), and why the playground departs
+// (why). The registry's tests check every difference has its words.
+var configWhy = map[string]struct{ kafka, why string }{
+	"delete.retention.ms": {"", "So that a tombstone's last moments show in minutes of virtual time, not a day."},
+	"partitioner": {"The producer chooses how keyless records spread (partitioner.class); since Kafka 3.3 (KIP-794) " +
+		"its built-in partitioner sticks to one partition until batch.size (16384) bytes have gone there, then moves on.",
+		"So that keyless records spread visibly over a few records. Today's choices are Java's RoundRobinPartitioner " +
+			"(the default) and a sticky mode that moves on every few records rather than after a batch of bytes."},
+	"retention.ms":    {"", "So that time retention shows after an hour of virtual time, not a week."},
+	"segment.bytes":   {"", "So that a partition has several segments with a few dozen small records; Kafka's least is far above a scenario's records."},
+	"segment.ms":      {"", "So that time rolls segments in minutes of virtual time."},
+	"segment.records": {"Segments roll by size (segment.bytes) and age (segment.ms) only.", "So that segments, and what retention and compaction do to whole segments, show with a handful of records."},
+	"auto.commit":     {"", "So that commits are the learner's to make, and what a commit does shows."},
+	"auto.offset.reset": {"With latest, a new group starts at the end and reads only new records.",
+		"So that a new group reads what the scenario produced before it joined."},
+	"delivery": {"The application decides in its own code whether it processes a poll's records before or after it commits.",
+		"So that the page can show what a crash costs under each order."},
+	"lag.alert.ms":      {"Lag alerts belong to monitoring systems outside Kafka.", "So that a lesson can show when lag in time becomes a problem."},
+	"lag.alert.records": {"Lag alerts belong to monitoring systems outside Kafka.", "So that a lesson can show when lag in records becomes a problem."},
+	"rebalance.ms": {"group.initial.rebalance.delay.ms (3s) delays an empty group's first rebalance; later rebalances end " +
+		"when every member has rejoined (a classic consumer rejoins inside its poll) or when the rebalance timeout, the " +
+		"members' max.poll.interval.ms (5 min), removes those that did not.",
+		"So that a rebalance takes a visible, predictable time in virtual time: the playground's members have no poll loop of their own."},
+}
+
+// behaviourDifferences are the simplifications that are no config.
+var behaviourDifferences = []Difference{
+	{Name: "virtual-time", Title: "Virtual time",
+		Kafka: "Brokers and clients follow the wall clock: retention, segment.ms, session timeouts and auto-commit happen as time passes.",
+		Plog:  "A virtual clock moves only with advance (the +1 s, +1 m, +1 h buttons, or Play); everything timed follows it.",
+		Why:   "So that a scenario replays identically from its link, and hours pass in a click."},
+	{Name: "retention-check", Title: "Retention checks every " + units.Duration(RetentionCheckIntervalMs),
+		Kafka: "log.retention.check.interval.ms: the broker checks retention every 5 minutes.",
+		Plog:  "Retention is checked every " + units.Duration(RetentionCheckIntervalMs) + " of virtual time, at its multiples; truncate deletes the segments wholly below the new log start at once rather than at the next check.",
+		Why:   "With the playground's shorter retention, a 5-minute check would hide when records expire."},
+	{Name: "cleaner", Title: "The log cleaner runs when asked",
+		Kafka: "The cleaner runs in the background, once a log's dirty ratio reaches min.cleanable.dirty.ratio (0.5) or max.compaction.lag.ms passes, and merges small cleaned segments into one.",
+		Plog:  "Compaction runs when the learner presses Compact now (compact TOPIC), cleans each closed segment on its own and removes the segments it empties.",
+		Why:   "So that the learner sees what one cleaning does, when it does it."},
+	{Name: "producer", Title: "One producer per command, unbatched",
+		Kafka: "A producer is a long-lived client that batches records (batch.size, linger.ms), compresses batches and retries failed sends.",
+		Plog:  "Each produce command (and each workload's send) sends its records at once, one at a time, and never retries; a record's size is len(key)+len(value)+8 bytes, without the batch header.",
+		Why:   "So that each record's place and size can be checked by hand."},
+	{Name: "keyless-records", Title: "Keyless records",
+		Kafka: "Since Kafka 3.3 (KIP-794) the producer's built-in partitioner sends keyless records to one partition until batch.size (16384) bytes have gone there, then picks another; a record may also have neither key nor value on a topic that is not compacted.",
+		Plog:  "Keyless records go round-robin, as Java's RoundRobinPartitioner sends them, or with partitioner=sticky to one partition for " + strconv.Itoa(StickyBatchRecords) + " records at a time; a keyless record always has a value (empty when none is given), and only a keyed record can be a tombstone.",
+		Why:   "So that keyless records visibly spread over partitions in a small scenario."},
+	{Name: "timestamps", Title: "Timestamps are the virtual clock",
+		Kafka: "With CreateTime (the default) a record keeps its producer's timestamp, which the application may set to any time, so timestamps can go backwards; LogAppendTime has the broker stamp it.",
+		Plog:  "No command sets a timestamp: the producer sends and the broker appends at the same virtual instant, so both types give that time, and timestamps never go backwards along a partition.",
+		Why:   "So that time retention and time lag read the clock the learner moves."},
+	{Name: "delete-records", Title: "Truncate takes the offset itself",
+		Kafka: "DeleteRecords reads the offset -1 as the high watermark.",
+		Plog:  "truncate TOPIC/PARTITION before=OFFSET takes a whole number; the engine reads -1 as Kafka does, but the language does not take it.",
+		Why:   "A link holding before=-1 has always stopped there with an error, and must keep opening to the same state; and a line that names its offset says where it cut."},
+	{Name: "member-ids", Title: "Members are known by their names",
+		Kafka: "The coordinator gives each member an id, its client.id, a dash and a UUID, and the assignors order members by it (static members first, by group.instance.id).",
+		Plog:  "A member's id is the name typed for it, and the assignors order members by that name.",
+		Why:   "So that who gets which partition can be read from the names."},
+	{Name: "metadata", Title: "New partitions are seen at once",
+		Kafka: "A consumer learns of new partitions when it next refreshes its metadata, after metadata.max.age.ms (5 min).",
+		Plog:  "A group sees a topic's new partitions at once and rebalances.",
+		Why:   "So that adding partitions and the rebalance it causes show together."},
+	{Name: "replication", Title: "Replication, simplified",
+		Kafka: "Replicas are placed from a random start, followers fetch continuously, the controller learns of a failed broker after its session times out, producers retry, and a slow broker is slow in bytes.",
+		Plog:  "Replicas are placed by Kafka's rack-unaware rule from a fixed start; followers fetch on a 500 ms grid of virtual time; the controller notices a crashed broker at once; the producer never retries; a slowed broker's pace counts records; every replica runs retention and compaction when the leader does.",
+		Why:   "So that replication is deterministic and each step of it can be seen."},
+	{Name: "no-network", Title: "No network",
+		Kafka: "Clients and brokers talk over the network: requests take time, time out and fail.",
+		Plog:  "Everything runs in the page: a request takes no time, and the only failures are the ones the learner makes (crash, isolate, slow).",
+		Why:   "So that the page works offline and a scenario replays identically."},
+	{Name: "limits", Title: "A scenario's limits",
+		Kafka: "A cluster holds what its disks hold.",
+		Plog:  "A scenario may hold 20,000 commands, a million records produced, 10,000 partitions (1,000 a topic) and 100 brokers, and a bounded amount of work (README, the limits).",
+		Why:   "So that no link can freeze the page."},
+}

@@ -1,0 +1,49 @@
+package core
+
+import (
+	"strings"
+	"testing"
+)
+
+// Every deliberate simplification has its words: what Kafka does, what plog
+// does, why, and the Kafka version; every config that departs from Kafka
+// is among them, with a reason of its own.
+func TestDifferences(t *testing.T) {
+	seen := map[string]bool{}
+	for _, d := range Differences() {
+		if seen[d.Name] {
+			t.Errorf("two entries named %s", d.Name)
+		}
+		seen[d.Name] = true
+		if d.Name == "" || d.Title == "" || d.Kafka == "" || d.Plog == "" || d.Why == "" || d.Version != KafkaVersion {
+			t.Errorf("entry %s lacks words: %+v", d.Name, d)
+		}
+	}
+	for _, def := range DifferencesFromKafka() {
+		if !seen[def.Name] {
+			t.Errorf("config %s departs from Kafka but has no entry", def.Name)
+		}
+		if _, ok := configWhy[def.Name]; !ok {
+			t.Errorf("config %s departs from Kafka but configWhy does not say why", def.Name)
+		}
+	}
+	for name := range configWhy {
+		if def, ok := LookupConfig(OnTopic, name); ok && !def.DiffersFromKafka() {
+			t.Errorf("configWhy explains %s, which does not depart from Kafka", name)
+		}
+		if _, ok := LookupDifference(name); !ok {
+			t.Errorf("configWhy explains %s, which is no entry", name)
+		}
+	}
+	d, ok := LookupDifference("auto.commit")
+	if !ok || d.Title != "auto.commit (Kafka's enable.auto.commit)" || !strings.HasPrefix(d.Kafka, "Default true.") || !strings.HasPrefix(d.Plog, "Default false: commit positions") {
+		t.Errorf("auto.commit's entry %+v", d)
+	}
+	d, ok = LookupDifference("segment.records")
+	if !ok || !strings.HasPrefix(d.Kafka, "Kafka has no such config.") || !strings.HasSuffix(d.Plog, "Default 10.") {
+		t.Errorf("segment.records' entry %+v", d)
+	}
+	if _, ok := LookupDifference("no such entry"); ok {
+		t.Error("an unknown entry was found")
+	}
+}

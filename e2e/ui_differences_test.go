@@ -1,0 +1,51 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// A learner reads a control's help, follows its "differs from Kafka" link,
+// and lands on that entry of "How plog differs from Kafka", unfolded and
+// focused; the masthead's button opens the list too, under a sub-path.
+func TestUIDifferencesFromHelp(t *testing.T) {
+	b := openPlayground(t, "topic orders partitions=2\nproduce orders key=k value=v count=3\n")
+	b.waitCount(t, `[data-topic=orders][data-partition]`, 2)
+	if open := eval[bool](t, b, `document.getElementById("differences-details").open`); open {
+		t.Fatal("the list of differences is open before anything asked for it")
+	}
+
+	// The segment's help, in the lanes' legend, says where plog differs.
+	help := `.legend [data-help="segment"]`
+	b.click(t, help+" .help-button")
+	b.waitCount(t, help+` .help-popover [data-difference-link="segment.records"]`, 1)
+	b.click(t, help+` .help-popover [data-difference-link="segment.records"]`)
+	b.waitFor(t, `document.getElementById("differences-details").open === true`)
+	b.waitFor(t, `document.activeElement && document.activeElement.dataset.difference === "segment.records"`)
+	entry := b.text(t, `[data-difference="segment.records"]`)
+	for _, want := range []string{"segment.records (the playground's own)", "Kafka 4.4: Kafka has no such config. Segments roll by size", "plog: The active segment rolls once it holds this many records", "Why: So that segments"} {
+		if !strings.Contains(entry, want) {
+			t.Errorf("the entry says %q, want %q in it", entry, want)
+		}
+	}
+	if got := b.text(t, "#differences"); !strings.Contains(got, "plog follows Apache Kafka 4.4") {
+		t.Errorf("the list does not name the Kafka version: %q", got)
+	}
+
+	// The topic config form's help links to the chosen config's entry.
+	b.fill(t, "#config-name", "retention.ms")
+	b.waitCount(t, `#config-help [data-difference-link="retention.ms"]`, 1)
+	b.click(t, `#config-help [data-difference-link="retention.ms"]`)
+	b.waitFor(t, `document.activeElement && document.activeElement.dataset.difference === "retention.ms"`)
+	if got := b.text(t, `[data-difference="retention.ms"]`); !strings.Contains(got, "Kafka 4.4: Default 7d.") || !strings.Contains(got, "plog: Default 1h") {
+		t.Errorf("retention.ms's entry says %q", got)
+	}
+
+	// Under a sub-path, the masthead's button opens the list.
+	s := startPlogServer(t, build.subSite, subPath)
+	sub := newBrowser(t)
+	sub.open(t, s.URL)
+	sub.click(t, "#differences-open")
+	sub.waitFor(t, `document.getElementById("differences-details").open === true`)
+	sub.waitCount(t, `[data-difference="virtual-time"]`, 1)
+}
