@@ -94,10 +94,12 @@ var configWhy = map[string]struct{ kafka, why string }{
 		"So that keyless records spread visibly over a few records. Today's choices are Java's RoundRobinPartitioner " +
 			"(the default) and a sticky mode that moves on every few records rather than after a batch of bytes."},
 	"retention.ms":    {"", "So that time retention shows after an hour of virtual time, not a week."},
-	"segment.bytes":   {"", "So that a partition has several segments with a few dozen small records; Kafka's least is far above a scenario's records."},
+	"segment.bytes":   {"Kafka 4 accepts 1MB or more (KIP-1030).", "So that a partition has several segments with a few dozen small records; Kafka's least is far above a scenario's records."},
 	"segment.ms":      {"", "So that time rolls segments in minutes of virtual time."},
 	"segment.records": {"Segments roll by size (segment.bytes) and age (segment.ms) only.", "So that segments, and what retention and compaction do to whole segments, show with a handful of records."},
 	"auto.commit":     {"", "So that commits are the learner's to make, and what a commit does shows."},
+	"auto.commit.interval.ms": {"It accepts 0: the consumer then commits at every poll.",
+		"1ms already commits at every poll of virtual time, and the client plogsim kafka runs (franz-go) takes only a positive interval."},
 	"auto.offset.reset": {"With latest, a new group starts at the end and reads only new records.",
 		"So that a new group reads what the scenario produced before it joined."},
 	"delivery": {"The application decides in its own code whether it processes a poll's records before or after it commits.",
