@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"plog/core"
 	"plog/core/scenario"
 )
 
@@ -91,5 +92,40 @@ func TestCompareMissingTopicAndGroup(t *testing.T) {
 	}
 	if row := c.Rows[0]; row.What != "topic orders" || row.Cluster != "missing" {
 		t.Errorf("first row %+v, want topic orders missing", row)
+	}
+}
+
+// The placement rows check each partitioner's rule on what the cluster's
+// producer did, and flag a record that broke it.
+func TestComparePlacementFlagsABrokenRule(t *testing.T) {
+	prediction := stateOf(t, "topic rr partitions=2\ntopic st partitions=3 partitioner=sticky\n")
+	for _, tc := range []struct {
+		name  string
+		sends map[string][]keylessSend
+		want  string // the unexpected row, "" for none
+	}{
+		{"rules kept", map[string][]keylessSend{
+			"rr": {{line: 3, partitioner: core.PartitionerRoundRobin, partitions: 2, landed: []int{0, 1, 0}}},
+			"st": {{line: 4, partitioner: core.PartitionerSticky, partitions: 3, landed: []int{2, 2, 2}}},
+		}, ""},
+		{"round-robin out of turn", map[string][]keylessSend{
+			"rr": {{line: 3, partitioner: core.PartitionerRoundRobin, partitions: 2, landed: []int{0, 1}},
+				{line: 4, partitioner: core.PartitionerRoundRobin, partitions: 2, landed: []int{1}}},
+		}, "rr keyless placement"},
+		{"a sticky batch split", map[string][]keylessSend{
+			"st": {{line: 4, partitioner: core.PartitionerSticky, partitions: 3, landed: []int{2, 0}}},
+		}, "st keyless placement"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMarks()
+			m.sends = tc.sends
+			var got []string
+			for _, row := range compare(prediction, prediction, &m).Unexpected() {
+				got = append(got, row.What+": "+row.Cluster)
+			}
+			if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tc.want)) {
+				t.Errorf("unexpected rows %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -3,6 +3,9 @@ package kafkarun
 import (
 	"fmt"
 	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -24,7 +27,8 @@ const (
 		"not the playground's virtual clock"
 	ReasonCompaction Reason = "the broker's cleaner runs on its own schedule, over its own segments"
 	ReasonWorkload   Reason = "workloads (producer, consumer) are not run on a cluster"
-	ReasonSticky     Reason = "the sticky partitioner sends keyless records to a partition it picks at random"
+	ReasonSticky     Reason = "a sticky partitioner sends keyless records to a partition it picks at random, " +
+		"on each side its own; the rows of the topic's records as a whole, of its keyed records and of the partitioner's rule are compared instead"
 	ReasonPollOrder  Reason = "which partitions a poll limited by max reads first is the client's fetch order"
 	ReasonAutoCommit Reason = "auto-commit follows the wall clock on a cluster, the virtual clock in the playground"
 	ReasonDatetime   Reason = "reset to-datetime is in virtual time, which the cluster's record timestamps do not follow"
@@ -43,10 +47,38 @@ type marks struct {
 	// brokerFailures is set once the script fails a broker: from then on
 	// any topic's log may differ.
 	brokerFailures bool
+	// sends lists, per topic, where the producer's partitioner put the
+	// keyless records of each produce command, in order.
+	sends map[string][]keylessSend
+	// sticky holds the topics with keyless records a sticky partitioner
+	// placed; stickyTruncated those of them a truncate then cut, at an
+	// offset that holds other records on each side.
+	sticky, stickyTruncated map[string]bool
+}
+
+// keylessSend is one produce command's keyless records on the cluster.
+type keylessSend struct {
+	line        int
+	partitioner string // the topic's partitioner config then
+	partitions  int    // the topic's partition count then
+	landed      []int  // each record's partition, in the order sent
+	bytes       int    // the records' keys and values
+}
+
+// keyless records where the cluster's producer put a command's keyless
+// records.
+func (m *marks) keyless(line int, topic, partitioner string, partitions int, records []*kgo.Record) {
+	s := keylessSend{line: line, partitioner: partitioner, partitions: partitions}
+	for _, rec := range records {
+		s.landed = append(s.landed, int(rec.Partition))
+		s.bytes += len(rec.Key) + len(rec.Value)
+	}
+	m.sends[topic] = append(m.sends[topic], s)
 }
 
 func newMarks() marks {
-	return marks{topics: map[string]Reason{}, partitions: map[tp]Reason{}, groups: map[string]Reason{}}
+	return marks{topics: map[string]Reason{}, partitions: map[tp]Reason{}, groups: map[string]Reason{},
+		sends: map[string][]keylessSend{}, sticky: map[string]bool{}, stickyTruncated: map[string]bool{}}
 }
 
 // note adds a line to what the comparison reports as not run or not
@@ -163,8 +195,14 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		}
 	case scenario.CmdProduce:
 		keyed, explicit := c.Has("key"), c.Has("partition")
-		if cfg, err := r.session.Log().TopicConfig(c.Positional(0)); err == nil && !keyed && !explicit && cfg.Partitioner == core.PartitionerSticky {
+		if cfg, err := r.session.Log().TopicConfig(c.Positional(0)); err == nil && !keyed && !explicit && cfg.Partitioner != core.PartitionerRoundRobin {
 			r.marks.topic(c.Positional(0), ReasonSticky)
+			r.marks.sticky[c.Positional(0)] = true
+		}
+	case scenario.CmdTruncate:
+		topic, _, _ := strings.Cut(c.Positional(0), "/")
+		if r.marks.sticky[topic] {
+			r.marks.stickyTruncated[topic] = true
 		}
 	case scenario.CmdReset:
 		if c.Has("to-datetime") {
@@ -213,4 +251,27 @@ func (r *runner) markPollOrder(c scenario.Command, events []core.Event) error {
 		}
 	}
 	return nil
+}
+
+// topicReason is why a row about a topic's records as a whole may differ:
+// what changed some of its partitions' logs, but not where a sticky
+// partitioner put keyless records (those rows do not depend on it), unless
+// a truncate then cut the partitions, at offsets that hold other records
+// on each side.
+func (m *marks) topicReason(topic string, partitions int) Reason {
+	if m.stickyTruncated[topic] {
+		return ReasonSticky
+	}
+	if why, ok := m.topics[topic]; ok && why != ReasonSticky {
+		return why
+	}
+	for p := range partitions {
+		if why, ok := m.partitions[tp{topic, p}]; ok {
+			return why
+		}
+	}
+	if m.brokerFailures {
+		return ReasonBrokers
+	}
+	return ""
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/sasl"
 
 	"plog/core"
@@ -175,7 +176,6 @@ type runner struct {
 
 	created    []string       // topics created, script names, in order
 	partitions map[string]int // the cluster's partition count per topic
-	roundRobin map[string]int // keyless records sent round-robin per topic
 	groups     map[string]*groupRun
 	groupNames []string // in order of first join
 	marks      marks
@@ -186,8 +186,10 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		kgo.SeedBrokers(opts.Brokers...),
 		kgo.DialTimeout(opts.DialTimeout),
 		kgo.RetryTimeout(opts.WaitTimeout),
-		kgo.RecordPartitioner(scriptPartitioner{keyed: kgo.StickyKeyPartitioner(nil)}),
-		kgo.ProducerLinger(0),
+		kgo.RecordPartitioner(scriptPartitioner{}),
+		// A produce command's records are flushed together (see
+		// produce), as one batch per partition.
+		kgo.ManualFlushing(),
 	}, opts.ClientOpts...)
 	base, err := kgo.NewClient(clientOpts...)
 	if err != nil {
@@ -215,7 +217,6 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		admin:      kadm.NewClient(base),
 		session:    scenario.NewSession(),
 		partitions: map[string]int{},
-		roundRobin: map[string]int{},
 		groups:     map[string]*groupRun{},
 		marks:      newMarks(),
 	}, nil
@@ -236,7 +237,10 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 			return nil, fmt.Errorf("line %d: %s: %v", c.Line, c, err)
 		}
 		if err := r.step(ctx, fmt.Sprintf("line %d: %s", c.Line, c), func(ctx context.Context) error {
-			return r.apply(ctx, c)
+			if err := r.apply(ctx, c); err != nil {
+				return err
+			}
+			return r.expireStatic(ctx)
 		}); err != nil {
 			return nil, err
 		}
@@ -312,7 +316,7 @@ func within(ctx context.Context, f func() error) error {
 func (r *runner) close(keep bool) error {
 	closing, cancelClosing := context.WithTimeout(context.Background(), r.opts.WaitTimeout)
 	defer cancelClosing()
-	static := r.closeGroups(closing)
+	r.closeGroups(closing)
 	defer r.base.Close()
 	if keep {
 		return nil
@@ -321,30 +325,10 @@ func (r *runner) close(keep bool) error {
 	defer cancel()
 	var problems, leftTopics, leftGroups []string
 	for _, name := range r.groupNames {
-		// Static members send no LeaveGroup; a group that still has
-		// them cannot be deleted, so remove them as an admin does.
-		if ids := static[name]; len(ids) > 0 {
-			if _, err := r.admin.LeaveGroup(ctx, kadm.LeaveGroup(r.groups[name].id).InstanceIDs(ids...)); err != nil {
-				problems = append(problems, fmt.Sprintf("static members of group %s: %v", r.groups[name].id, explain(err)))
-			}
-		}
-	}
-	if len(r.groupNames) > 0 {
-		ids := r.prefixed(r.groupNames)
-		resp, err := r.admin.DeleteGroups(ctx, ids...)
-		for _, id := range ids {
-			g, ok := resp[id]
-			switch {
-			case err != nil: // the request failed: every group is left
-			case !ok || g.Err == nil || isGroupGone(g.Err):
-				continue // deleted, or never made: a group with no commit nor member
-			default:
-				problems = append(problems, fmt.Sprintf("group %s: %v", id, explain(g.Err)))
-			}
-			leftGroups = append(leftGroups, id)
-		}
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("groups: %v", explain(err)))
+		g := r.groups[name]
+		if err := r.deleteGroup(ctx, g); err != nil {
+			problems = append(problems, fmt.Sprintf("group %s: %v", g.id, explain(err)))
+			leftGroups = append(leftGroups, g.id)
 		}
 	}
 	if len(r.created) > 0 {
@@ -373,15 +357,11 @@ func (r *runner) close(keep bool) error {
 
 // closeGroups closes every member's client, all at once, leaving their
 // groups, until ctx is done: a member whose broker is frozen would wait
-// for its LeaveGroup forever. It returns the instance ids of each group's
-// static members, which the broker keeps until their sessions time out.
-func (r *runner) closeGroups(ctx context.Context) map[string][]string {
-	static := map[string][]string{}
+// for its LeaveGroup forever.
+func (r *runner) closeGroups(ctx context.Context) {
 	var closing []*kgo.Client
 	for _, name := range r.groupNames {
-		clients, ids := r.groups[name].closeMembers()
-		closing = append(closing, clients...)
-		static[name] = ids
+		closing = append(closing, r.groups[name].closeMembers()...)
 	}
 	var wg sync.WaitGroup
 	for _, c := range closing {
@@ -392,7 +372,70 @@ func (r *runner) closeGroups(ctx context.Context) map[string][]string {
 		}()
 	}
 	within(ctx, func() error { wg.Wait(); return nil })
-	return static
+}
+
+// deleteGroup deletes one of the run's groups. The broker refuses to
+// delete a group that still lists members: static members, which send no
+// LeaveGroup, and members whose join had not finished when their client
+// closed. Every member of the group is the run's, so it removes them as an
+// admin does and tries again, until ctx is done.
+func (r *runner) deleteGroup(ctx context.Context, g *groupRun) error {
+	for {
+		resp, err := r.admin.DeleteGroups(ctx, g.id)
+		if err == nil {
+			err = resp[g.id].Err
+		}
+		if err == nil || isGroupGone(err) {
+			return nil // deleted, or never made: a group with no commit nor member
+		}
+		if !errors.Is(err, kerr.NonEmptyGroup) {
+			return err
+		}
+		if err := r.evict(ctx, g); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// evict removes every member the broker lists in a group of the run, by
+// member id and instance id (LeaveGroup v3+, as KIP-345's
+// removeMembersFromConsumerGroup sends it). A member the broker no longer
+// knows is not an error.
+func (r *runner) evict(ctx context.Context, g *groupRun) error {
+	described, err := r.admin.DescribeGroups(ctx, g.id)
+	if err != nil {
+		return err
+	}
+	d := described[g.id]
+	if d.Err != nil || len(d.Members) == 0 {
+		return nil
+	}
+	req := kmsg.NewPtrLeaveGroupRequest()
+	req.Group = g.id
+	for _, dm := range d.Members {
+		m := kmsg.NewLeaveGroupRequestMember()
+		m.MemberID, m.InstanceID = dm.MemberID, dm.InstanceID
+		req.Members = append(req.Members, m)
+	}
+	resp, err := req.RequestWith(ctx, r.base)
+	if err != nil {
+		return err
+	}
+	errs := []error{kerr.ErrorForCode(resp.ErrorCode)}
+	for _, m := range resp.Members {
+		errs = append(errs, kerr.ErrorForCode(m.ErrorCode))
+	}
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, kerr.UnknownMemberID) && !isGroupGone(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // closeClient leaves the client's group within ctx, then closes it: with
@@ -455,7 +498,10 @@ func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 		return r.truncate(ctx, c)
 	case scenario.CmdConfig:
 		if c.Positional(0) == "group" {
-			return nil // applied when members join: see groupConfig
+			// Applied when members join (see groupConfig); the group is
+			// the run's from now on, as the playground lists it.
+			r.group(c.Positional(1))
+			return nil
 		}
 		return r.alterTopicConfigs(ctx, c)
 	case scenario.CmdJoin, scenario.CmdLeave, scenario.CmdCrash, scenario.CmdPoll, scenario.CmdCommit, scenario.CmdReset:
