@@ -54,16 +54,16 @@ func (c Comparison) Unexpected() []Row {
 // shortReasons name the reasons in the comparison's table; the full
 // reasons follow it.
 var shortReasons = map[Reason]string{
-	ReasonRebalanceTiming: "rebalance timing",
-	ReasonCrash:           "crash",
-	ReasonRetention:       "retention",
-	ReasonCompaction:      "compaction",
-	ReasonWorkload:        "workload",
-	ReasonSticky:          "sticky partitioner",
-	ReasonPollOrder:       "poll order",
-	ReasonAutoCommit:      "auto-commit",
-	ReasonDatetime:        "to-datetime",
-	ReasonBrokers:         "broker failures",
+	ReasonCrash:          "crash",
+	ReasonStickyBalancer: "sticky balancer",
+	ReasonRetention:      "retention",
+	ReasonCompaction:     "compaction",
+	ReasonWorkload:       "workload",
+	ReasonSticky:         "sticky partitioner",
+	ReasonPollOrder:      "poll order",
+	ReasonAutoCommit:     "auto-commit",
+	ReasonDatetime:       "to-datetime",
+	ReasonBrokers:        "broker failures",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,
@@ -340,9 +340,7 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 	if want.Strategy != "" && got.Strategy != "" {
 		c.row(want.Name+" strategy", want.Strategy, got.Strategy, "")
 	}
-	// The generation counts rebalances, and how many a cluster runs for
-	// a burst of joins depends on timing.
-	c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), ReasonRebalanceTiming)
+	c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), why)
 	c.row(want.Name+" members", membersText(want.Members), membersText(got.Members), why)
 	gotMembers := map[string]scenario.MemberState{}
 	for _, m := range got.Members {
@@ -350,7 +348,11 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 	}
 	for _, m := range want.Members {
 		if g, ok := gotMembers[m.ID]; ok {
-			c.row(want.Name+" "+m.ID+" owns", assignmentText(m.Assignment), assignmentText(g.Assignment), why)
+			ownsWhy := why
+			if ownsWhy == "" {
+				ownsWhy = c.marks.owners[want.Name]
+			}
+			c.row(want.Name+" "+m.ID+" owns", assignmentText(m.Assignment), assignmentText(g.Assignment), ownsWhy)
 		}
 	}
 	gotOffsets := map[tp]scenario.OffsetState{}

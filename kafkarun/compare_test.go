@@ -129,3 +129,39 @@ func TestComparePlacementFlagsABrokenRule(t *testing.T) {
 		})
 	}
 }
+
+// A reason explains only the rows it is about: a poll stopped at max
+// explains the offsets and lag of the partitions it read, never who owns
+// what, nor another partition's offset.
+func TestCompareScopesAPollReasonToThePartitionsItRead(t *testing.T) {
+	script := compareScript + "produce orders partition=1 key=k value=v count=2\npoll billing c1\ncommit billing c1\n"
+	prediction := stateOf(t, script)
+	m := newMarks()
+	m.polled[groupPartition{"billing", tp{"orders", 0}}] = ReasonPollOrder
+	for _, tc := range []struct {
+		name   string
+		change func(*scenario.GroupState)
+		want   string // the unexpected row, "" for none
+	}{
+		{"the polled partition's commit", func(g *scenario.GroupState) { g.Offsets[0].Committed = ptr(1); g.Offsets[0].Lag = ptr(2) }, ""},
+		{"another partition's commit", func(g *scenario.GroupState) { g.Offsets[1].Committed = ptr(1) }, "billing orders/1 committed"},
+		{"who owns what", func(g *scenario.GroupState) { g.Members[0].Assignment = g.Members[0].Assignment[:0] }, "billing c1 owns"},
+		{"the group's state", func(g *scenario.GroupState) { g.State = "rebalancing" }, "billing state"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cluster := stateOf(t, script)
+			tc.change(&cluster.Groups[0])
+			var got []string
+			for _, row := range compare(prediction, cluster, &m).Unexpected() {
+				if !strings.HasSuffix(row.What, "total lag") {
+					got = append(got, row.What)
+				}
+			}
+			if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
+				t.Errorf("unexpected rows %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func ptr(n int64) *int64 { return &n }

@@ -50,11 +50,18 @@
 //     the run's groups.
 //   - advance: does not wait. Groups whose rebalance the playground ended
 //     are let to settle on the cluster too, so that rebalances end at the
-//     same points of the script on both sides.
+//     same points of the script on both sides. Before a poll, a commit or
+//     a membership change of a group the playground is rebalancing, and
+//     at the end of the script, both sides let the rebalance end: the
+//     playground's clock advances to its end (in virtual time, as the
+//     comparison's notes say), the cluster settles; then the rows compare
+//     settled groups, and no assignment is excused by timing.
 //   - poll: waits until the group is stable, then fetches until the member
 //     holds max records or all its partitions have been read to their end
 //     (or a timeout). The member keeps a position on every partition it owns
-//     after a poll, as the Java consumer does.
+//     after a poll, as the Java consumer does. A poll stopped at max
+//     explains the offsets and lag of the partitions it read, and nothing
+//     else.
 //   - commit: commits the member's positions with its generation, as the
 //     Java consumer's commitSync does; commit with offset= commits one
 //     offset (through a live member, else as an admin).

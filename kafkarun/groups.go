@@ -152,20 +152,6 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 	return r.reset(ctx, g, c)
 }
 
-// isStatic says whether the playground knows the member as a static one.
-func (r *runner) isStatic(group, name string) bool {
-	v, err := r.session.Log().Group(group)
-	if err != nil {
-		return false
-	}
-	for _, m := range v.Members {
-		if m.ID == name {
-			return m.InstanceID != ""
-		}
-	}
-	return false
-}
-
 func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 	topics, err := c.Names("topics")
 	if err != nil {

@@ -19,8 +19,8 @@ type Reason string
 // The reasons. Each says what the script cannot control on a cluster, or
 // what the run does not do there.
 const (
-	ReasonRebalanceTiming Reason = "on a cluster a rebalance ends when the members have rejoined, " +
-		"not when the script advances the clock, so what a poll or commit during one sees differs"
+	ReasonStickyBalancer Reason = "the cluster's members run franz-go's eager sticky balancer, which builds each " +
+		"assignment anew; Kafka's StickyAssignor, which the playground follows, keeps what each member owned where it can"
 	ReasonCrash Reason = "a crashed member's client closes and leaves the group at once; " +
 		"the playground, like Kafka after a real crash, waits for session.timeout.ms"
 	ReasonRetention Reason = "the broker deletes segments on its own schedule and wall-clock time, " +
@@ -41,7 +41,14 @@ const (
 type marks struct {
 	topics     map[string]Reason
 	partitions map[tp]Reason
-	groups     map[string]Reason
+	// groups explains a group's every row: state, members, assignments,
+	// generation and offsets; offsets a group's committed offsets and
+	// lag alone; polled the offsets and lag of one partition a poll read.
+	groups  map[string]Reason
+	offsets map[string]Reason
+	// owners explains who owns what in a group, and so its offsets.
+	owners     map[string]Reason
+	polled     map[groupPartition]Reason
 	notes      []string
 	advancedMs int64
 	// brokerFailures is set once the script fails a broker: from then on
@@ -78,6 +85,7 @@ func (m *marks) keyless(line int, topic, partitioner string, partitions int, rec
 
 func newMarks() marks {
 	return marks{topics: map[string]Reason{}, partitions: map[tp]Reason{}, groups: map[string]Reason{},
+		offsets: map[string]Reason{}, polled: map[groupPartition]Reason{}, owners: map[string]Reason{},
 		sends: map[string][]keylessSend{}, sticky: map[string]bool{}, stickyTruncated: map[string]bool{}}
 }
 
@@ -109,6 +117,18 @@ func (m *marks) group(name string, why Reason) {
 	}
 }
 
+func (m *marks) offset(group string, why Reason) {
+	if _, ok := m.offsets[group]; !ok {
+		m.offsets[group] = why
+	}
+}
+
+// groupPartition is a group's offset on a partition.
+type groupPartition struct {
+	group string
+	tp
+}
+
 // partitionReason is why a partition's log may differ, "" if it should not.
 func (m *marks) partitionReason(t tp) Reason {
 	if why, ok := m.partitions[t]; ok {
@@ -128,29 +148,13 @@ func (m *marks) offsetReason(group string, t tp) Reason {
 	if why, ok := m.groups[group]; ok {
 		return why
 	}
+	if why, ok := m.polled[groupPartition{group, t}]; ok {
+		return why
+	}
+	if why, ok := m.offsets[group]; ok {
+		return why
+	}
 	return m.partitionReason(t)
-}
-
-// markBefore looks at the playground before a command. A poll or commit
-// while the group rebalances sees what a cluster, which settles first, does
-// not. A membership change while the group rebalances folds into that
-// rebalance in the playground, while on a cluster it may come after it:
-// range and roundrobin do not care, but the sticky assignors build on the
-// assignment before, so theirs may differ.
-func (r *runner) markBefore(c scenario.Command) {
-	v, err := r.session.Log().Group(c.Positional(0))
-	if err != nil || v.State != core.GroupRebalancing {
-		return
-	}
-	switch c.Name {
-	case scenario.CmdPoll, scenario.CmdCommit:
-		r.marks.group(v.Name, ReasonRebalanceTiming)
-		r.marks.note(fmt.Sprintf("line %d: %s: the playground's group %s was still rebalancing; advance past its rebalance.ms before it to compare", c.Line, c, v.Name))
-	case scenario.CmdJoin, scenario.CmdLeave, scenario.CmdCrash:
-		if v.Strategy == core.StrategySticky || v.Strategy == core.StrategyCooperativeSticky {
-			r.marks.group(v.Name, ReasonRebalanceTiming)
-		}
-	}
 }
 
 // markAfter records what a command the playground applied means for the
@@ -186,12 +190,14 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		r.marks.note(fmt.Sprintf("consumer %s %s: not run on the cluster", c.Positional(0), c.Positional(1)))
 	case scenario.CmdCrash:
 		r.marks.group(c.Positional(0), ReasonCrash)
-	case scenario.CmdLeave:
-		if r.isStatic(c.Positional(0), c.Positional(1)) {
-			// A static member sends no LeaveGroup: it stays until its
-			// session times out, in virtual time in the playground and
-			// in wall-clock time on the cluster.
-			r.marks.group(c.Positional(0), ReasonRebalanceTiming)
+	case scenario.CmdJoin:
+		if v, err := r.session.Log().Group(c.Positional(0)); err == nil && v.Strategy == core.StrategySticky {
+			// The balancer is the client's (groups.go's balancer):
+			// franz-go's, not Kafka's, for sticky.
+			if _, ok := r.marks.owners[v.Name]; !ok {
+				r.marks.owners[v.Name] = ReasonStickyBalancer
+			}
+			r.marks.offset(v.Name, ReasonStickyBalancer)
 		}
 	case scenario.CmdProduce:
 		keyed, explicit := c.Has("key"), c.Has("partition")
@@ -206,7 +212,7 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		}
 	case scenario.CmdReset:
 		if c.Has("to-datetime") {
-			r.marks.group(c.Positional(0), ReasonDatetime)
+			r.marks.offset(c.Positional(0), ReasonDatetime)
 			r.marks.note("reset " + c.Positional(0) + " to-datetime: not run on the cluster")
 		}
 	case scenario.CmdConfig:
@@ -218,7 +224,7 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 			return err
 		}
 		if on {
-			r.marks.group(c.Positional(1), ReasonAutoCommit)
+			r.marks.offset(c.Positional(1), ReasonAutoCommit)
 		}
 	case scenario.CmdPoll:
 		return r.markPollOrder(c, events)
@@ -226,9 +232,10 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 	return nil
 }
 
-// markPollOrder marks a group whose poll stopped at max while the member
-// owned more than one partition: which records it got depends on the order
-// the client reads partitions in.
+// markPollOrder marks the partitions a poll read when it stopped at max
+// while the member owned more than one: which records it got depends on
+// the order the client reads partitions in. That explains the group's
+// offsets and lag on those partitions, and nothing else.
 func (r *runner) markPollOrder(c scenario.Command, events []core.Event) error {
 	group, name := c.Positional(0), c.Positional(1)
 	max, err := c.CountOr("max", maxPollRecords)
@@ -246,8 +253,14 @@ func (r *runner) markPollOrder(c scenario.Command, events []core.Event) error {
 		return nil // the poll found no group, or stopped short of max: nothing depends on the order
 	}
 	for _, m := range v.Members {
-		if m.ID == name && len(m.Assignment) > 1 {
-			r.marks.group(group, ReasonPollOrder)
+		if m.ID != name || len(m.Assignment) < 2 {
+			continue
+		}
+		for _, t := range m.Assignment {
+			gp := groupPartition{group, tp{t.Topic, t.Partition}}
+			if _, ok := r.marks.polled[gp]; !ok {
+				r.marks.polled[gp] = ReasonPollOrder
+			}
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 )
 
 // Options says which cluster to run on and how.
@@ -226,7 +228,9 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 // then reads the cluster back and compares.
 func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, error) {
 	for _, c := range cmds {
-		r.markBefore(c)
+		if err := r.letRebalanceEnd(ctx, c); err != nil {
+			return nil, err
+		}
 		events, err := r.session.ApplyCommand(c)
 		if err != nil {
 			// Load accepted the script, so this cannot happen; say so
@@ -245,14 +249,28 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 			return nil, err
 		}
 	}
+	// The rows compare settled groups: every rebalance the script left
+	// running ends, in virtual time in the playground, on the cluster
+	// when its members have rejoined.
 	for _, name := range r.groupNames {
-		if g := r.groups[name]; len(g.members) > 0 {
-			if err := r.step(ctx, "at the end of the script", func(ctx context.Context) error {
-				return r.settle(ctx, g)
-			}); err != nil {
-				return nil, err
+		if err := r.settlePlayground(name, 0, "at the end of the script"); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.step(ctx, "at the end of the script", func(ctx context.Context) error {
+		if err := r.expireStatic(ctx); err != nil {
+			return err
+		}
+		for _, name := range r.groupNames {
+			if g := r.groups[name]; len(g.members) > 0 {
+				if err := r.settle(ctx, g); err != nil {
+					return err
+				}
 			}
 		}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	var cluster scenario.State
 	if err := r.step(ctx, "reading the cluster's state", func(ctx context.Context) (err error) {
@@ -268,6 +286,68 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 		Prediction: prediction,
 		Comparison: compare(prediction, cluster, &r.marks),
 	}, nil
+}
+
+// letRebalanceEnd lets a rebalance the playground's group is in end
+// before a poll, a commit or a membership change of that group: the
+// cluster's ends when its members have rejoined, in a moment of wall
+// time, not when the script advances the clock, so both sides let it end
+// (the playground's clock advances to its end, the cluster settles), and
+// then the command runs on a settled group on each side. The comparison's
+// notes say where the playground's clock was advanced.
+func (r *runner) letRebalanceEnd(ctx context.Context, c scenario.Command) error {
+	switch c.Name {
+	case scenario.CmdPoll, scenario.CmdCommit, scenario.CmdJoin, scenario.CmdLeave, scenario.CmdCrash:
+	default:
+		return nil
+	}
+	before := r.session.Log().Now()
+	what := fmt.Sprintf("line %d: %s", c.Line, c)
+	if err := r.settlePlayground(c.Positional(0), c.Line, what); err != nil || r.session.Log().Now() == before {
+		return err
+	}
+	return r.step(ctx, what, func(ctx context.Context) error {
+		if err := r.expireStatic(ctx); err != nil {
+			return err
+		}
+		return r.settleStable(ctx)
+	})
+}
+
+// settlePlayground advances the playground's clock until the group's
+// rebalance has ended: past its rebalance.ms, and past the sessions of the
+// stopped members it waits for (a cooperative rebalance's second round
+// follows its first). what names the point of the script, for the note.
+func (r *runner) settlePlayground(group string, line int, what string) error {
+	start := r.session.Log().Now()
+	for range 8 {
+		v, err := r.session.Log().Group(group)
+		if err != nil || v.Rebalance == nil {
+			break
+		}
+		now := r.session.Log().Now()
+		until := max(v.Rebalance.DoneAt, now+1)
+		for _, m := range v.Members {
+			if slices.Contains(v.Rebalance.WaitingFor, m.ID) {
+				until = max(until, m.SessionExpiresAt)
+			}
+		}
+		c, ok, err := scenario.ParseLine("advance "+units.Duration(until-now), line)
+		if err != nil || !ok {
+			return fmt.Errorf("%s: letting group %s's rebalance end: %v", what, group, err)
+		}
+		events, err := r.session.ApplyCommand(c)
+		if err == nil {
+			err = r.markAfter(c, events)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: letting group %s's rebalance end: %v", what, group, err)
+		}
+	}
+	if advanced := r.session.Log().Now() - start; advanced > 0 {
+		r.marks.note(fmt.Sprintf("%s: the playground's group %s was rebalancing; its clock advanced %s for the rebalance to end, as it ends on the cluster", what, group, units.Duration(advanced)))
+	}
+	return nil
 }
 
 // stepTimeout is the most one command may take on the cluster: a poll
