@@ -340,7 +340,15 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 	if want.Strategy != "" && got.Strategy != "" {
 		c.row(want.Name+" strategy", want.Strategy, got.Strategy, "")
 	}
-	c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), why)
+	if got.Generation < 0 {
+		c.row(want.Name+" generation", strconv.Itoa(want.Generation), "unknown", ReasonNoGeneration)
+	} else {
+		genWhy := why
+		if genWhy == "" {
+			genWhy = c.marks.generations[want.Name]
+		}
+		c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), genWhy)
+	}
 	c.row(want.Name+" members", membersText(want.Members), membersText(got.Members), why)
 	gotMembers := map[string]scenario.MemberState{}
 	for _, m := range got.Members {

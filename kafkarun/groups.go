@@ -43,7 +43,6 @@ type groupRun struct {
 	// their instance id: they send no LeaveGroup, so the broker keeps
 	// them until their session times out.
 	goneStatic map[string]string
-	generation int32 // the latest generation a member saw
 }
 
 // member is one member of a group: a consumer client of its own.
@@ -425,15 +424,7 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 		}
 		return true, nil
 	})
-	if err != nil {
-		return err
-	}
-	for _, name := range g.liveNames() {
-		if _, gen := g.members[name].client.GroupMetadata(); gen > g.generation {
-			g.generation = gen
-		}
-	}
-	return nil
+	return err
 }
 
 // isGroupGone says the broker does not know the group (yet or any more).

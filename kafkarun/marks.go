@@ -19,8 +19,14 @@ type Reason string
 // The reasons. Each says what the script cannot control on a cluster, or
 // what the run does not do there.
 const (
-	ReasonStickyBalancer Reason = "the cluster's members run franz-go's eager sticky balancer, which builds each " +
-		"assignment anew; Kafka's StickyAssignor, which the playground follows, keeps what each member owned where it can"
+	ReasonStickyBalancer Reason = "the cluster's members run franz-go's sticky balancers, not Kafka's StickyAssignor and " +
+		"CooperativeStickyAssignor, which the playground follows: franz-go's eager one builds each assignment anew, and " +
+		"where several are as balanced and as sticky each may pick another (conformance/assign_oracle_test.go checks the playground's against kafka-clients)"
+	ReasonStaticReturn Reason = "a cooperative-sticky static member that comes back is a new client, which joins owning nothing: " +
+		"the broker sees its subscription changed and rebalances, one more generation (Kafka 4.4, classic group); " +
+		"the playground gives it its partitions back without a rebalance"
+	ReasonNoGeneration Reason = "the broker keeps no __consumer_offsets to read the group coordinator's generation from " +
+		"(a fake broker); what a member last saw is not the broker's word"
 	ReasonCrash Reason = "a crashed member's client closes and leaves the group at once; " +
 		"the playground, like Kafka after a real crash, waits for session.timeout.ms"
 	ReasonRetention Reason = "the broker deletes segments on its own schedule and wall-clock time, " +
@@ -46,11 +52,12 @@ type marks struct {
 	// lag alone; polled the offsets and lag of one partition a poll read.
 	groups  map[string]Reason
 	offsets map[string]Reason
-	// owners explains who owns what in a group, and so its offsets.
-	owners     map[string]Reason
-	polled     map[groupPartition]Reason
-	notes      []string
-	advancedMs int64
+	// owners explains who owns what in a group, and so its offsets;
+	// generations a group's generation.
+	owners, generations map[string]Reason
+	polled              map[groupPartition]Reason
+	notes               []string
+	advancedMs          int64
 	// brokerFailures is set once the script fails a broker: from then on
 	// any topic's log may differ.
 	brokerFailures bool
@@ -86,7 +93,8 @@ func (m *marks) keyless(line int, topic, partitioner string, partitions int, rec
 func newMarks() marks {
 	return marks{topics: map[string]Reason{}, partitions: map[tp]Reason{}, groups: map[string]Reason{},
 		offsets: map[string]Reason{}, polled: map[groupPartition]Reason{}, owners: map[string]Reason{},
-		sends: map[string][]keylessSend{}, sticky: map[string]bool{}, stickyTruncated: map[string]bool{}}
+		generations: map[string]Reason{},
+		sends:       map[string][]keylessSend{}, sticky: map[string]bool{}, stickyTruncated: map[string]bool{}}
 }
 
 // note adds a line to what the comparison reports as not run or not
@@ -191,9 +199,20 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 	case scenario.CmdCrash:
 		r.marks.group(c.Positional(0), ReasonCrash)
 	case scenario.CmdJoin:
-		if v, err := r.session.Log().Group(c.Positional(0)); err == nil && v.Strategy == core.StrategySticky {
+		v, err := r.session.Log().Group(c.Positional(0))
+		if err != nil {
+			break
+		}
+		for _, e := range events {
+			if v.Strategy == core.StrategyCooperativeSticky && e.Kind == core.EventMemberJoined && strings.Contains(e.Detail, "is back") {
+				if _, ok := r.marks.generations[v.Name]; !ok {
+					r.marks.generations[v.Name] = ReasonStaticReturn
+				}
+			}
+		}
+		if v.Strategy == core.StrategySticky || v.Strategy == core.StrategyCooperativeSticky {
 			// The balancer is the client's (groups.go's balancer):
-			// franz-go's, not Kafka's, for sticky.
+			// franz-go's, not Kafka's.
 			if _, ok := r.marks.owners[v.Name]; !ok {
 				r.marks.owners[v.Name] = ReasonStickyBalancer
 			}
