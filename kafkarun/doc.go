@@ -59,7 +59,9 @@
 //   - poll: waits until the group is stable, then fetches until the member
 //     holds max records or all its partitions have been read to their end
 //     (or a timeout). The member keeps a position on every partition it owns
-//     after a poll, as the Java consumer does. A poll stopped at max
+//     after a poll, as the Java consumer does: each poll first sets the
+//     client's positions where the Java consumer's would be (the client
+//     takes its own at assignment and fetches ahead). A poll stopped at max
 //     explains the offsets and lag of the partitions it read, and nothing
 //     else.
 //   - commit: commits the member's positions with its generation, as the

@@ -517,6 +517,22 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 		available += int(max64(0, ends[t]-pos))
 	}
 	m.mu.Unlock()
+	// The client took its positions when it was assigned and has fetched
+	// ahead from them; the Java consumer takes them in its first poll
+	// (KafkaConsumer.poll's updateFetchPositions: the committed offset, or
+	// auto.offset.reset against the log as it is then) and keeps them.
+	// Setting the client's positions to those drops what it fetched ahead
+	// from elsewhere, so that what it delivers, and later commits, is
+	// what the Java consumer's would be.
+	set := map[string]map[int32]kgo.EpochOffset{}
+	for t, pos := range from {
+		topic := r.opts.Prefix + t.topic
+		if set[topic] == nil {
+			set[topic] = map[int32]kgo.EpochOffset{}
+		}
+		set[topic][int32(t.partition)] = kgo.EpochOffset{Epoch: -1, Offset: pos}
+	}
+	m.client.SetOffsets(set)
 
 	want := min(max, available)
 	got := 0

@@ -684,3 +684,43 @@ produce turns value=q count=4
 		t.Errorf("cut all records: %+v", row)
 	}
 }
+
+// TestPositionsAreWhereTheClientReads: the client takes its positions at
+// assignment and fetches ahead, but the Java consumer, and the playground,
+// take them at the first poll: from the committed offset, or by
+// auto.offset.reset against the log as it is then. So a latest reset with
+// records produced after the assignment, a commit before the first poll
+// and a truncate after the assignment must not leave the client reading
+// from elsewhere: each poll sets the client's positions to where Kafka's
+// consumer would read, and the commits that follow agree.
+func TestPositionsAreWhereTheClientReads(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic orders partitions=1
+topic audit partitions=1
+topic logs partitions=1
+produce orders value=a count=3
+produce audit value=b count=4
+produce logs value=c count=5
+config group latest auto.offset.reset=latest
+join latest c1 topics=orders
+advance 5s
+produce orders value=d count=2
+poll latest c1
+commit latest c1
+produce orders value=e
+poll latest c1 max=1
+commit latest c1
+join early c1 topics=audit
+advance 5s
+commit early audit/0 offset=2
+poll early c1 max=1
+commit early c1
+join cut c1 topics=logs
+advance 5s
+truncate logs/0 before=3
+poll cut c1 max=1
+commit cut c1
+`)
+	allSame(t, res, nil)
+}
