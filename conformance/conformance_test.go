@@ -288,7 +288,12 @@ func (c *collector) fidelity() string {
 	b.WriteString("  (rolled), on a broker checking every 500 ms (log.retention.check.interval.ms, log.initial.task.delay.ms=0).\n")
 	b.WriteString("- TestReplicationAcksLikeKafkaWithFollowersDown: on three nodes, replication.factor=3 and min.insync.replicas=2,\n")
 	b.WriteString("  acks=all goes on with one follower stopped and fails with NOT_ENOUGH_REPLICAS with two, acks=1 still\n")
-	b.WriteString("  writes, and a follower that comes back rejoins the ISR.\n\n")
+	b.WriteString("  writes, and a follower that comes back rejoins the ISR.\n")
+	b.WriteString("- TestGenerationIsTheBrokers: kafkarun reads a group's generation from the broker's group coordinator\n")
+	b.WriteString("  (__consumer_offsets), and with every rebalance let to end it is the playground's.\n")
+	b.WriteString("- TestStaticReturnOfACooperativeMemberRebalancesOnKafka: a static member's return rebalances the group on\n")
+	b.WriteString("  Kafka under cooperative-sticky (the new client owns nothing), not under range or sticky, nor in the playground.\n")
+	b.WriteString("\n")
 	if len(c.oracle) > 0 {
 		b.WriteString("## The assignors against kafka-clients\n\n")
 		b.WriteString("conformance/assign_oracle_test.go gives random groups (one to three topics, equal and unequal subscriptions,\n")
