@@ -3,10 +3,8 @@ package conformance
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,9 +53,7 @@ func TestMain(m *testing.M) {
 
 // runCase runs one scenario on the broker through kafkarun and fails the
 // test on an error or a difference without a reason, writing the scenario
-// out as a .plog file named in the failure. A failure that is one of the
-// known kafkarun issues (known.go) is recorded, with its issue, and does
-// not fail the test.
+// out as a .plog file named in the failure.
 func runCase(t *testing.T, kind, name, script string) {
 	t.Helper()
 	t.Parallel()
@@ -70,12 +66,6 @@ func runCase(t *testing.T, kind, name, script string) {
 	}
 	if err == nil && len(bad) == 0 {
 		results.add(kind, name, rows, "")
-		return
-	}
-	if issue := knownIssue(script, err, bad); issue != "" {
-		path := writeScenario(t, name, script)
-		t.Logf("%s: known kafkarun issue, not a failure: %s (scenario: %s)", name, issue, path)
-		results.add(kind, name, rows, "known kafkarun issue: "+issue)
 		return
 	}
 	path := writeScenario(t, name, script)
@@ -181,7 +171,7 @@ func (c *collector) add(kind, name string, rows []kafkarun.Row, problem string) 
 
 // behaviour names what a comparison row checks, from its What.
 func behaviour(what string) string {
-	for _, b := range []string{"total lag", "log start", "high watermark", "records", "partitions",
+	for _, b := range []string{"keyless placement", "keyed records", "all records", "total lag", "log start", "high watermark", "records", "partitions",
 		"state", "strategy", "generation", "members", "owns", "committed", "lag"} {
 		if strings.HasSuffix(what, " "+b) {
 			return b
@@ -201,13 +191,17 @@ var behaviourText = map[string]string{
 	"high watermark": "each partition's high watermark",
 	"records":        "each partition's records: offset, key, value (murmur2 partitioner, round-robin, explicit partitions, tombstones)",
 	"state":          "each group's state (Stable, Empty, ...)",
-	"strategy":       "each group's assignment strategy",
-	"generation":     "each group's generation",
-	"members":        "each group's members",
-	"owns":           "which partitions each member owns (range, roundrobin, sticky, cooperative-sticky)",
-	"committed":      "each group's committed offsets (commit, commit offset=, reset)",
-	"lag":            "each group's lag per partition",
-	"total lag":      "each group's total lag",
+	"keyless placement": "where the producer's partitioner put keyless records, against its rule (round-robin's counter; " +
+		"a sticky partitioner's one partition for the records sent together)",
+	"all records":   "a topic's records as a whole, whatever partition a sticky partitioner put keyless ones in",
+	"keyed records": "each partition's keyed records, in order, on a topic where a sticky partitioner placed keyless ones",
+	"strategy":      "each group's assignment strategy",
+	"generation":    "each group's generation",
+	"members":       "each group's members",
+	"owns":          "which partitions each member owns (range, roundrobin, sticky, cooperative-sticky)",
+	"committed":     "each group's committed offsets (commit, commit offset=, reset)",
+	"lag":           "each group's lag per partition",
+	"total lag":     "each group's total lag",
 }
 
 func (c *collector) fidelity() string {
@@ -219,17 +213,14 @@ func (c *collector) fidelity() string {
 		}
 		return c.cases[i].name < c.cases[j].name
 	})
-	type tally struct{ same, expected, unexpected, knownIssue int }
+	type tally struct{ same, expected, unexpected int }
 	byBehaviour := map[string]*tally{}
 	reasons := map[kafkarun.Reason]int{}
 	kinds := map[string]int{}
 	var problems []string
-	known := map[string][]string{} // issue → cases
 	for _, cr := range c.cases {
 		kinds[cr.kind]++
-		if issue, ok := strings.CutPrefix(cr.problem, "known kafkarun issue: "); ok {
-			known[issue] = append(known[issue], cr.name)
-		} else if cr.problem != "" {
+		if cr.problem != "" {
 			problems = append(problems, cr.name+": "+cr.problem)
 		}
 		for _, row := range cr.rows {
@@ -243,8 +234,6 @@ func (c *collector) fidelity() string {
 			case row.Reason != "":
 				byBehaviour[b].expected++
 				reasons[row.Reason]++
-			case strings.HasPrefix(cr.problem, "known kafkarun issue: "):
-				byBehaviour[b].knownIssue++
 			default:
 				byBehaviour[b].unexpected++
 			}
@@ -260,7 +249,7 @@ func (c *collector) fidelity() string {
 	fmt.Fprintf(&b, "(core/scenario/testdata/golden), %d random scenarios (conformance.Generate, seeds 1 to %d, %d commands each).\n\n",
 		kinds["random"], kinds["random"], randomSteps)
 	b.WriteString("## Each behaviour checked\n\n")
-	b.WriteString("| behaviour | rows the same | differ, with a reason | differ, without a reason | without a reason, in a known kafkarun issue's case |\n|---|---|---|---|---|\n")
+	b.WriteString("| behaviour | rows the same | differ, with a reason | differ, without a reason |\n|---|---|---|---|\n")
 	var names []string
 	for name := range byBehaviour {
 		names = append(names, name)
@@ -272,22 +261,15 @@ func (c *collector) fidelity() string {
 		if text == "" {
 			text = name
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", text, t.same, t.expected, t.unexpected, t.knownIssue)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", text, t.same, t.expected, t.unexpected)
 	}
 	b.WriteString("\n## Result\n\n")
 	if len(problems) == 0 {
-		fmt.Fprintf(&b, "%d cases ran; none failed but for the known kafkarun issues below.\n", len(c.cases))
+		fmt.Fprintf(&b, "%d cases ran; none failed.\n", len(c.cases))
 	} else {
 		fmt.Fprintf(&b, "%d cases ran; %d failed (their scenarios are in $PLOG_CONFORMANCE_OUT, by default plog-conformance in the temporary folder):\n\n", len(c.cases), len(problems))
 		for _, p := range problems {
 			fmt.Fprintf(&b, "- %s\n", p)
-		}
-	}
-	if len(known) > 0 {
-		b.WriteString("\n## Known kafkarun issues\n\n")
-		b.WriteString("Cases whose run failed in one of the ways conformance/known_test.go matches; not counted as failures.\n\n")
-		for _, issue := range slices.Sorted(maps.Keys(known)) {
-			fmt.Fprintf(&b, "- %s: %d cases: %s\n", issue, len(known[issue]), strings.Join(known[issue], ", "))
 		}
 	}
 	b.WriteString("\n## Expected differences, by reason\n\n")
@@ -306,7 +288,12 @@ func (c *collector) fidelity() string {
 	b.WriteString("  (rolled), on a broker checking every 500 ms (log.retention.check.interval.ms, log.initial.task.delay.ms=0).\n")
 	b.WriteString("- TestReplicationAcksLikeKafkaWithFollowersDown: on three nodes, replication.factor=3 and min.insync.replicas=2,\n")
 	b.WriteString("  acks=all goes on with one follower stopped and fails with NOT_ENOUGH_REPLICAS with two, acks=1 still\n")
-	b.WriteString("  writes, and a follower that comes back rejoins the ISR.\n\n")
+	b.WriteString("  writes, and a follower that comes back rejoins the ISR.\n")
+	b.WriteString("- TestGenerationIsTheBrokers: kafkarun reads a group's generation from the broker's group coordinator\n")
+	b.WriteString("  (__consumer_offsets), and with every rebalance let to end it is the playground's.\n")
+	b.WriteString("- TestStaticReturnOfACooperativeMemberRebalancesOnKafka: a static member's return rebalances the group on\n")
+	b.WriteString("  Kafka under cooperative-sticky (the new client owns nothing), not under range or sticky, nor in the playground.\n")
+	b.WriteString("\n")
 	if len(c.oracle) > 0 {
 		b.WriteString("## The assignors against kafka-clients\n\n")
 		b.WriteString("conformance/assign_oracle_test.go gives random groups (one to three topics, equal and unequal subscriptions,\n")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"plog/core/scenario"
 	"plog/internal/kafkabroker"
+	"plog/kafkarun"
 )
 
 // What one scenario cannot show on a cluster in seconds, targeted cases
@@ -281,3 +283,84 @@ advance 31s
 const knownHighWatermarkBelowMinISR = "with fewer in-sync replicas than min.insync.replicas, Kafka 4.4 appends an acks=1 " +
 	"record but holds the high watermark (KIP-966, on by default), so consumers do not see it until the ISR is " +
 	"back to min.insync.replicas; the playground moves the high watermark to the leader's log end (core's replication)"
+
+// TestGenerationIsTheBrokers: kafkarun reads a group's generation from the
+// broker's group coordinator (its records in __consumer_offsets), and with
+// every rebalance let to end it is the playground's: one per membership
+// change here, a static member's return none.
+func TestGenerationIsTheBrokers(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := kafkarun.Run(ctx, `
+topic orders partitions=3
+join billing a topics=orders
+advance 5s
+join billing b topics=orders
+advance 5s
+join billing c topics=orders instance=host-c
+advance 5s
+leave billing a
+advance 5s
+leave billing c
+join billing c topics=orders instance=host-c
+advance 5s
+`, kafkarun.Options{Brokers: brokers, WaitTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row kafkarun.Row
+	for _, r := range res.Comparison.Rows {
+		if r.What == "billing generation" {
+			row = r
+		}
+	}
+	if !row.Match || row.Cluster != "4" {
+		t.Errorf("generation row %+v, want the broker's 4, as the playground's\n%s", row, res.Comparison.Text())
+	}
+}
+
+// TestStaticReturnOfACooperativeMemberRebalancesOnKafka: a static member
+// that comes back rebalances its group on Kafka 4.4 under
+// cooperative-sticky (the new client joins owning nothing, so its
+// subscription changed), and not under range or sticky; the playground
+// rebalances under none, and kafkarun's reason for that generation says
+// so. When Kafka or the playground changes, this test says which.
+func TestStaticReturnOfACooperativeMemberRebalancesOnKafka(t *testing.T) {
+	t.Parallel()
+	for _, strategy := range []string{"range", "sticky", "cooperative-sticky"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		res, err := kafkarun.Run(ctx, `
+topic events partitions=6
+join g a topics=events strategy=`+strategy+` instance=host-a
+join g b topics=events
+advance 5s
+leave g a
+advance 5s
+join g a topics=events instance=host-a
+advance 5s
+`, kafkarun.Options{Brokers: brokers, WaitTimeout: 30 * time.Second})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, row := range res.Comparison.Rows {
+			if row.What != "g generation" {
+				continue
+			}
+			found = true
+			p, _ := strconv.Atoi(row.Playground)
+			c, _ := strconv.Atoi(row.Cluster)
+			switch {
+			case strategy != "cooperative-sticky" && !row.Match:
+				t.Errorf("%s: generation %+v, want the same on both sides", strategy, row)
+			case strategy == "cooperative-sticky" && (c != p+1 || row.Reason != kafkarun.ReasonStaticReturn):
+				t.Errorf("%s: generation %+v, want the broker's one more, for ReasonStaticReturn", strategy, row)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no generation row", strategy)
+		}
+	}
+}

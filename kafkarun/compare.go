@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"plog/core"
 	"plog/core/scenario"
 	"plog/core/units"
 )
@@ -53,16 +54,16 @@ func (c Comparison) Unexpected() []Row {
 // shortReasons name the reasons in the comparison's table; the full
 // reasons follow it.
 var shortReasons = map[Reason]string{
-	ReasonRebalanceTiming: "rebalance timing",
-	ReasonCrash:           "crash",
-	ReasonRetention:       "retention",
-	ReasonCompaction:      "compaction",
-	ReasonWorkload:        "workload",
-	ReasonSticky:          "sticky partitioner",
-	ReasonPollOrder:       "poll order",
-	ReasonAutoCommit:      "auto-commit",
-	ReasonDatetime:        "to-datetime",
-	ReasonBrokers:         "broker failures",
+	ReasonCrash:          "crash",
+	ReasonStickyBalancer: "sticky balancer",
+	ReasonRetention:      "retention",
+	ReasonCompaction:     "compaction",
+	ReasonWorkload:       "workload",
+	ReasonSticky:         "sticky partitioner",
+	ReasonPollOrder:      "poll order",
+	ReasonAutoCommit:     "auto-commit",
+	ReasonDatetime:       "to-datetime",
+	ReasonBrokers:        "broker failures",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,
@@ -176,6 +177,110 @@ func (c *comparer) compareTopic(want, got scenario.TopicState) {
 		pw, pg := recordsDigest(w.Records, g.Records)
 		c.row(t.String()+" records", pw, pg, why)
 	}
+	if c.marks.sticky[want.Name] && len(want.Partitions) == len(got.Partitions) {
+		c.compareStickyTopic(want, got)
+	}
+	c.comparePlacement(want.Name)
+}
+
+// compareStickyTopic compares what does not depend on where a sticky
+// partitioner put keyless records: the topic's records as a whole, and
+// each partition's keyed records in their order.
+func (c *comparer) compareStickyTopic(want, got scenario.TopicState) {
+	why := c.marks.topicReason(want.Name, len(want.Partitions))
+	var all [2][]scenario.RecordState
+	for i, t := range []scenario.TopicState{want, got} {
+		for _, p := range t.Partitions {
+			all[i] = append(all[i], withoutOffsets(p.Records, false)...)
+		}
+		slices.SortFunc(all[i], func(a, b scenario.RecordState) int {
+			return strings.Compare(nullableText(a.Key)+"="+nullableText(a.Value), nullableText(b.Key)+"="+nullableText(b.Value))
+		})
+	}
+	pw, pg := recordsDigest(all[0], all[1])
+	c.row(want.Name+" all records", pw, pg, why)
+	for i := range want.Partitions {
+		pw, pg := recordsDigest(withoutOffsets(want.Partitions[i].Records, true), withoutOffsets(got.Partitions[i].Records, true))
+		c.row(fmt.Sprintf("%s/%d keyed records", want.Name, i), pw, pg, why)
+	}
+}
+
+// withoutOffsets returns records with their offsets zeroed, so that
+// recordsDigest compares keys and values only; keyed keeps only the
+// records with a key.
+func withoutOffsets(records []scenario.RecordState, keyed bool) []scenario.RecordState {
+	var out []scenario.RecordState
+	for _, r := range records {
+		if keyed && r.Key == nil {
+			continue
+		}
+		r.Offset = 0
+		out = append(out, r)
+	}
+	return out
+}
+
+// comparePlacement checks the cluster's producer against its
+// partitioner's rule, one row per partitioner a topic's keyless records
+// went through: the rule does not say which partition, so the row checks
+// the rule, not the partition the playground chose.
+func (c *comparer) comparePlacement(topic string) {
+	var order []string
+	broken := map[string]string{}
+	counter := 0 // the round-robin records so far
+	for _, s := range c.marks.sends[topic] {
+		if !slices.Contains(order, s.partitioner) {
+			order = append(order, s.partitioner)
+		}
+		if broken[s.partitioner] != "" {
+			continue
+		}
+		switch {
+		case s.partitioner == core.PartitionerRoundRobin:
+			for i, p := range s.landed {
+				if p != counter%s.partitions {
+					broken[s.partitioner] = fmt.Sprintf("line %d: record %d on partition %d, the topic's round-robin record %d of %d partitions", s.line, i+1, p, counter, s.partitions)
+					break
+				}
+				counter++
+			}
+		case s.partitioner == core.PartitionerSticky || s.bytes+recordOverhead*len(s.landed) < batchSize:
+			// The whole command is one batch, and KIP-794's partitioner
+			// moves only after batch.size bytes.
+			for i, p := range s.landed {
+				if p != s.landed[0] {
+					broken[s.partitioner] = fmt.Sprintf("line %d: record %d on partition %d, record 1 on %d", s.line, i+1, p, s.landed[0])
+					break
+				}
+			}
+		}
+	}
+	for _, partitioner := range order {
+		rule := placementRule(partitioner)
+		got := rule
+		if broken[partitioner] != "" {
+			got = broken[partitioner]
+		}
+		c.row(topic+" keyless placement", rule, got, "")
+	}
+}
+
+// recordOverhead is more than a record adds to a batch beyond its key and
+// value (Kafka's record format v2: attributes, varint deltas and lengths,
+// headers count), so that a command under batch.size by this count is
+// surely under it on the wire.
+const recordOverhead = 64
+
+// placementRule says in words the rule a partitioner follows for keyless
+// records (see scriptPartitioner).
+func placementRule(partitioner string) string {
+	switch partitioner {
+	case core.PartitionerRoundRobin:
+		return "round-robin: the topic's nth on partition n modulo the count"
+	case core.PartitionerSticky:
+		return "sticky: those sent together (one produce) share a partition"
+	}
+	return "uniform sticky (KIP-794): those sent together share a partition until 16 KB went to it"
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -235,9 +340,15 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 	if want.Strategy != "" && got.Strategy != "" {
 		c.row(want.Name+" strategy", want.Strategy, got.Strategy, "")
 	}
-	// The generation counts rebalances, and how many a cluster runs for
-	// a burst of joins depends on timing.
-	c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), ReasonRebalanceTiming)
+	if got.Generation < 0 {
+		c.row(want.Name+" generation", strconv.Itoa(want.Generation), "unknown", ReasonNoGeneration)
+	} else {
+		genWhy := why
+		if genWhy == "" {
+			genWhy = c.marks.generations[want.Name]
+		}
+		c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), genWhy)
+	}
 	c.row(want.Name+" members", membersText(want.Members), membersText(got.Members), why)
 	gotMembers := map[string]scenario.MemberState{}
 	for _, m := range got.Members {
@@ -245,7 +356,11 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 	}
 	for _, m := range want.Members {
 		if g, ok := gotMembers[m.ID]; ok {
-			c.row(want.Name+" "+m.ID+" owns", assignmentText(m.Assignment), assignmentText(g.Assignment), why)
+			ownsWhy := why
+			if ownsWhy == "" {
+				ownsWhy = c.marks.owners[want.Name]
+			}
+			c.row(want.Name+" "+m.ID+" owns", assignmentText(m.Assignment), assignmentText(g.Assignment), ownsWhy)
 		}
 	}
 	gotOffsets := map[tp]scenario.OffsetState{}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"plog/core"
 	"plog/core/scenario"
 )
 
@@ -93,3 +94,74 @@ func TestCompareMissingTopicAndGroup(t *testing.T) {
 		t.Errorf("first row %+v, want topic orders missing", row)
 	}
 }
+
+// The placement rows check each partitioner's rule on what the cluster's
+// producer did, and flag a record that broke it.
+func TestComparePlacementFlagsABrokenRule(t *testing.T) {
+	prediction := stateOf(t, "topic rr partitions=2\ntopic st partitions=3 partitioner=sticky\n")
+	for _, tc := range []struct {
+		name  string
+		sends map[string][]keylessSend
+		want  string // the unexpected row, "" for none
+	}{
+		{"rules kept", map[string][]keylessSend{
+			"rr": {{line: 3, partitioner: core.PartitionerRoundRobin, partitions: 2, landed: []int{0, 1, 0}}},
+			"st": {{line: 4, partitioner: core.PartitionerSticky, partitions: 3, landed: []int{2, 2, 2}}},
+		}, ""},
+		{"round-robin out of turn", map[string][]keylessSend{
+			"rr": {{line: 3, partitioner: core.PartitionerRoundRobin, partitions: 2, landed: []int{0, 1}},
+				{line: 4, partitioner: core.PartitionerRoundRobin, partitions: 2, landed: []int{1}}},
+		}, "rr keyless placement"},
+		{"a sticky batch split", map[string][]keylessSend{
+			"st": {{line: 4, partitioner: core.PartitionerSticky, partitions: 3, landed: []int{2, 0}}},
+		}, "st keyless placement"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMarks()
+			m.sends = tc.sends
+			var got []string
+			for _, row := range compare(prediction, prediction, &m).Unexpected() {
+				got = append(got, row.What+": "+row.Cluster)
+			}
+			if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tc.want)) {
+				t.Errorf("unexpected rows %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A reason explains only the rows it is about: a poll stopped at max
+// explains the offsets and lag of the partitions it read, never who owns
+// what, nor another partition's offset.
+func TestCompareScopesAPollReasonToThePartitionsItRead(t *testing.T) {
+	script := compareScript + "produce orders partition=1 key=k value=v count=2\npoll billing c1\ncommit billing c1\n"
+	prediction := stateOf(t, script)
+	m := newMarks()
+	m.polled[groupPartition{"billing", tp{"orders", 0}}] = ReasonPollOrder
+	for _, tc := range []struct {
+		name   string
+		change func(*scenario.GroupState)
+		want   string // the unexpected row, "" for none
+	}{
+		{"the polled partition's commit", func(g *scenario.GroupState) { g.Offsets[0].Committed = ptr(1); g.Offsets[0].Lag = ptr(2) }, ""},
+		{"another partition's commit", func(g *scenario.GroupState) { g.Offsets[1].Committed = ptr(1) }, "billing orders/1 committed"},
+		{"who owns what", func(g *scenario.GroupState) { g.Members[0].Assignment = g.Members[0].Assignment[:0] }, "billing c1 owns"},
+		{"the group's state", func(g *scenario.GroupState) { g.State = "rebalancing" }, "billing state"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cluster := stateOf(t, script)
+			tc.change(&cluster.Groups[0])
+			var got []string
+			for _, row := range compare(prediction, cluster, &m).Unexpected() {
+				if !strings.HasSuffix(row.What, "total lag") {
+					got = append(got, row.What)
+				}
+			}
+			if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
+				t.Errorf("unexpected rows %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func ptr(n int64) *int64 { return &n }

@@ -22,35 +22,57 @@
 //     configs; segment.* are left to the broker, whose minimum
 //     segment size is far above the playground's, and segment.records and
 //     partitioner are the playground's own).
-//   - produce: a keyed record goes through franz-go's StickyKeyPartitioner,
-//     which hashes keys with murmur2 as Kafka's Java client does; a record
-//     with partition= goes to that partition; a keyless record is spread as
-//     the topic's partitioner says: round-robin as the Java client's
-//     RoundRobinPartitioner does (a counter per topic from 0), sticky by
-//     franz-go's sticky partitioner, whose choices are random and so not
-//     compared.
+//   - produce: every record goes through the producer's own partitioner
+//     as the scenario configures the topic (topics.go's
+//     scriptPartitioner): a keyed one by murmur2 of its key, as Kafka's
+//     Java client does; one with partition= to that partition; a keyless
+//     one round-robin as the Java client's RoundRobinPartitioner counts,
+//     or by a sticky partitioner (franz-go's, which are the Java
+//     client's). A command's records are flushed together, one batch per
+//     partition. Where a sticky partitioner placed keyless records, it
+//     picked its partitions at random, so the comparison checks its rule
+//     (the records sent together share a partition), the topic's records
+//     as a whole and each partition's keyed records, rather than the
+//     partition each record is in; a truncate past the cluster's end of
+//     such a partition truncates at its end.
 //   - join, leave, crash: each member is its own franz-go consumer client in
 //     the group (group id prefixed), with the group's strategy as balancer
 //     and its client id set to the member's name, so that the broker orders
 //     members as the playground does. Auto-commit is off unless the group's
 //     auto.commit is on; crash closes the client, which leaves at once
 //     instead of after session.timeout.ms. A static member (instance=)
-//     sends no LeaveGroup, as in Kafka; the run removes it as an admin
-//     before deleting its group.
+//     sends no LeaveGroup, as in Kafka: it stays in the group, with its
+//     partitions, until its session ends in the playground's virtual
+//     time, and then the run removes it as an admin (its session on the
+//     cluster is at least five minutes, so that the wall clock does not
+//     end it first). The cleanup removes whatever members the broker
+//     still lists, even those whose join never finished, before deleting
+//     the run's groups.
 //   - advance: does not wait. Groups whose rebalance the playground ended
 //     are let to settle on the cluster too, so that rebalances end at the
-//     same points of the script on both sides.
+//     same points of the script on both sides. Before a poll, a commit or
+//     a membership change of a group the playground is rebalancing, and
+//     at the end of the script, both sides let the rebalance end: the
+//     playground's clock advances to its end (in virtual time, as the
+//     comparison's notes say), the cluster settles; then the rows compare
+//     settled groups, and no assignment is excused by timing.
 //   - poll: waits until the group is stable, then fetches until the member
 //     holds max records or all its partitions have been read to their end
 //     (or a timeout). The member keeps a position on every partition it owns
-//     after a poll, as the Java consumer does.
+//     after a poll, as the Java consumer does: each poll first sets the
+//     client's positions where the Java consumer's would be (the client
+//     takes its own at assignment and fetches ahead). A poll stopped at max
+//     explains the offsets and lag of the partitions it read, and nothing
+//     else.
 //   - commit: commits the member's positions with its generation, as the
 //     Java consumer's commitSync does; commit with offset= commits one
 //     offset (through a live member, else as an admin).
 //   - reset: commits the offsets kafka-consumer-groups --reset-offsets would.
 //   - truncate: DeleteRecords. partitions: CreatePartitions.
 //   - config topic: IncrementalAlterConfigs; config group: applied to the
-//     members that join afterwards.
+//     members that join afterwards. A group only config group named has
+//     no member on either side: the broker describes it as Dead, which
+//     the comparison reads as the playground's Empty.
 //   - compact, workloads, reset to-datetime: the broker's cleaner runs on
 //     its own schedule, workloads are not run, and record times are the wall
 //     clock's, not the playground's virtual clock; what they change is

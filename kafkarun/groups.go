@@ -43,7 +43,6 @@ type groupRun struct {
 	// their instance id: they send no LeaveGroup, so the broker keeps
 	// them until their session times out.
 	goneStatic map[string]string
-	generation int32 // the latest generation a member saw
 }
 
 // member is one member of a group: a consumer client of its own.
@@ -59,21 +58,14 @@ type member struct {
 }
 
 // closeMembers takes the members out of the group run and returns their
-// clients, to close, and the instance ids of the static members, live or
-// gone, which the broker keeps until their sessions time out.
-func (g *groupRun) closeMembers() (clients []*kgo.Client, static []string) {
+// clients, to close.
+func (g *groupRun) closeMembers() []*kgo.Client {
+	var clients []*kgo.Client
 	for _, name := range slices.Sorted(maps.Keys(g.members)) {
-		m := g.members[name]
-		clients = append(clients, m.client)
-		if m.instance != "" {
-			g.goneStatic[name] = m.instance
-		}
+		clients = append(clients, g.members[name].client)
 	}
 	g.members = map[string]*member{}
-	for _, name := range slices.Sorted(maps.Keys(g.goneStatic)) {
-		static = append(static, g.goneStatic[name])
-	}
-	return clients, static
+	return clients
 }
 
 func (g *groupRun) liveNames() []string {
@@ -159,20 +151,6 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 	return r.reset(ctx, g, c)
 }
 
-// isStatic says whether the playground knows the member as a static one.
-func (r *runner) isStatic(group, name string) bool {
-	v, err := r.session.Log().Group(group)
-	if err != nil {
-		return false
-	}
-	for _, m := range v.Members {
-		if m.ID == name {
-			return m.InstanceID != ""
-		}
-	}
-	return false
-}
-
 func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 	topics, err := c.Names("topics")
 	if err != nil {
@@ -188,6 +166,7 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 		strategy = v.Strategy
 	}
 	m := &member{name: name, topics: topics, assigned: map[tp]bool{}, positions: map[tp]int64{}}
+	sessionTimeout := time.Duration(cfg.SessionTimeoutMs) * time.Millisecond
 	opts := append([]kgo.Opt{
 		kgo.SeedBrokers(r.opts.Brokers...),
 		kgo.DialTimeout(r.opts.DialTimeout),
@@ -200,7 +179,7 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 		kgo.ConsumeTopics(r.prefixed(topics)...),
 		kgo.Balancers(balancer(strategy)),
 		kgo.ConsumeResetOffset(resetOffset(cfg.AutoOffsetReset)),
-		kgo.SessionTimeout(time.Duration(cfg.SessionTimeoutMs) * time.Millisecond),
+		kgo.SessionTimeout(sessionTimeout),
 		// Frequent heartbeats let members learn of a rebalance quickly,
 		// so the run settles in a fraction of a second.
 		kgo.HeartbeatInterval(200 * time.Millisecond),
@@ -216,9 +195,19 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 		}),
 	}, r.opts.ClientOpts...)
 	if instance, ok := c.Value("instance"); ok {
-		opts = append(opts, kgo.InstanceID(instance))
+		// A static member's session ends in the playground's virtual
+		// time, and the run removes it from the cluster then (see
+		// expireStatic): a session as long as staticSession keeps the
+		// wall clock from ending it first.
+		opts = append(opts, kgo.InstanceID(instance), kgo.SessionTimeout(max(sessionTimeout, staticSession)))
 		m.instance = instance
-		delete(g.goneStatic, name)
+		// The consumer takes the gone member's place, under its old
+		// name or a new one (core's replaceStaticMember).
+		for gone, id := range g.goneStatic {
+			if id == instance {
+				delete(g.goneStatic, gone)
+			}
+		}
 	}
 	if cfg.AutoCommit {
 		// The client commits on its own timer, on the wall clock
@@ -233,6 +222,68 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 	}
 	m.client = client
 	g.members[name] = m
+	return nil
+}
+
+// staticSession is the least session timeout a static member has on the
+// cluster: longer than a run takes, so that only expireStatic ends the
+// session of one that left, when the playground's ends. It is within
+// Kafka's group.max.session.timeout.ms (30 minutes by default, Kafka 4.x
+// GroupCoordinatorConfig).
+const staticSession = 5 * time.Minute
+
+// expireStatic removes from the cluster's groups the static members that
+// left or crashed and whose session the playground has ended, in virtual
+// time: the coordinator removes a member whose session timed out and
+// rebalances (Kafka 4.x GroupMetadataManager, classic groups), and an
+// admin's removal by group.instance.id (KIP-345, AdminClient's
+// removeMembersFromConsumerGroup) does the same on the cluster at the same
+// point of the script.
+func (r *runner) expireStatic(ctx context.Context) error {
+	for _, name := range r.groupNames {
+		g := r.groups[name]
+		if len(g.goneStatic) == 0 {
+			continue
+		}
+		listed := map[string]bool{}
+		if v, err := r.session.Log().Group(name); err == nil {
+			for _, m := range v.Members {
+				listed[m.ID] = true
+			}
+		}
+		var expired []string
+		for _, member := range slices.Sorted(maps.Keys(g.goneStatic)) {
+			if !listed[member] {
+				expired = append(expired, member)
+			}
+		}
+		var ids []string
+		for _, member := range expired {
+			ids = append(ids, g.goneStatic[member])
+		}
+		if err := r.removeStatic(ctx, g, ids); err != nil {
+			return fmt.Errorf("removing the static members %s of group %s, whose sessions ended in the playground: %w", strings.Join(ids, ", "), g.id, err)
+		}
+		for _, member := range expired {
+			delete(g.goneStatic, member)
+		}
+	}
+	return nil
+}
+
+// removeStatic removes static members from a group as an admin does, by
+// instance id. A member the broker does not know is not an error: it
+// never fully joined, or its session ended already.
+func (r *runner) removeStatic(ctx context.Context, g *groupRun, ids []string) error {
+	for _, id := range ids {
+		resp, err := r.admin.LeaveGroup(ctx, kadm.LeaveGroup(g.id).InstanceIDs(id))
+		if err == nil {
+			err = resp.Error()
+		}
+		if err != nil && !errors.Is(err, kerr.UnknownMemberID) && !isGroupGone(err) {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -312,6 +363,12 @@ func (r *runner) describedAssignment(d kadm.DescribedGroupMember) []tp {
 // rebalance ends on a real cluster; settling before each poll and commit
 // makes the run deterministic.
 func (r *runner) settle(ctx context.Context, g *groupRun) error {
+	if v, err := r.session.Log().Group(g.name); err == nil && v.Rebalance != nil && len(v.Rebalance.WaitingFor) > 0 {
+		// The playground's rebalance waits for stopped members whose
+		// sessions have not ended; the cluster's waits for the same
+		// static members, until expireStatic removes them.
+		return nil
+	}
 	what := fmt.Sprintf("group %s to settle with members %s", g.id, strings.Join(g.liveNames(), ", "))
 	err := r.waitFor(ctx, what, func() (bool, error) {
 		described, err := r.admin.DescribeGroups(ctx, g.id)
@@ -367,15 +424,7 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 		}
 		return true, nil
 	})
-	if err != nil {
-		return err
-	}
-	for _, name := range g.liveNames() {
-		if _, gen := g.members[name].client.GroupMetadata(); gen > g.generation {
-			g.generation = gen
-		}
-	}
-	return nil
+	return err
 }
 
 // isGroupGone says the broker does not know the group (yet or any more).
@@ -468,6 +517,22 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 		available += int(max64(0, ends[t]-pos))
 	}
 	m.mu.Unlock()
+	// The client took its positions when it was assigned and has fetched
+	// ahead from them; the Java consumer takes them in its first poll
+	// (KafkaConsumer.poll's updateFetchPositions: the committed offset, or
+	// auto.offset.reset against the log as it is then) and keeps them.
+	// Setting the client's positions to those drops what it fetched ahead
+	// from elsewhere, so that what it delivers, and later commits, is
+	// what the Java consumer's would be.
+	set := map[string]map[int32]kgo.EpochOffset{}
+	for t, pos := range from {
+		topic := r.opts.Prefix + t.topic
+		if set[topic] == nil {
+			set[topic] = map[int32]kgo.EpochOffset{}
+		}
+		set[topic][int32(t.partition)] = kgo.EpochOffset{Epoch: -1, Offset: pos}
+	}
+	m.client.SetOffsets(set)
 
 	want := min(max, available)
 	got := 0

@@ -3,6 +3,9 @@ package kafkarun
 import (
 	"fmt"
 	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -16,15 +19,22 @@ type Reason string
 // The reasons. Each says what the script cannot control on a cluster, or
 // what the run does not do there.
 const (
-	ReasonRebalanceTiming Reason = "on a cluster a rebalance ends when the members have rejoined, " +
-		"not when the script advances the clock, so what a poll or commit during one sees differs"
+	ReasonStickyBalancer Reason = "the cluster's members run franz-go's sticky balancers, not Kafka's StickyAssignor and " +
+		"CooperativeStickyAssignor, which the playground follows: franz-go's eager one builds each assignment anew, and " +
+		"where several are as balanced and as sticky each may pick another (conformance/assign_oracle_test.go checks the playground's against kafka-clients)"
+	ReasonStaticReturn Reason = "a cooperative-sticky static member that comes back is a new client, which joins owning nothing: " +
+		"the broker sees its subscription changed and rebalances, one more generation (Kafka 4.4, classic group); " +
+		"the playground gives it its partitions back without a rebalance"
+	ReasonNoGeneration Reason = "the broker keeps no __consumer_offsets to read the group coordinator's generation from " +
+		"(a fake broker); what a member last saw is not the broker's word"
 	ReasonCrash Reason = "a crashed member's client closes and leaves the group at once; " +
 		"the playground, like Kafka after a real crash, waits for session.timeout.ms"
 	ReasonRetention Reason = "the broker deletes segments on its own schedule and wall-clock time, " +
 		"not the playground's virtual clock"
 	ReasonCompaction Reason = "the broker's cleaner runs on its own schedule, over its own segments"
 	ReasonWorkload   Reason = "workloads (producer, consumer) are not run on a cluster"
-	ReasonSticky     Reason = "the sticky partitioner sends keyless records to a partition it picks at random"
+	ReasonSticky     Reason = "a sticky partitioner sends keyless records to a partition it picks at random, " +
+		"on each side its own; the rows of the topic's records as a whole, of its keyed records and of the partitioner's rule are compared instead"
 	ReasonPollOrder  Reason = "which partitions a poll limited by max reads first is the client's fetch order"
 	ReasonAutoCommit Reason = "auto-commit follows the wall clock on a cluster, the virtual clock in the playground"
 	ReasonDatetime   Reason = "reset to-datetime is in virtual time, which the cluster's record timestamps do not follow"
@@ -37,16 +47,54 @@ const (
 type marks struct {
 	topics     map[string]Reason
 	partitions map[tp]Reason
-	groups     map[string]Reason
-	notes      []string
-	advancedMs int64
+	// groups explains a group's every row: state, members, assignments,
+	// generation and offsets; offsets a group's committed offsets and
+	// lag alone; polled the offsets and lag of one partition a poll read.
+	groups  map[string]Reason
+	offsets map[string]Reason
+	// owners explains who owns what in a group, and so its offsets;
+	// generations a group's generation.
+	owners, generations map[string]Reason
+	polled              map[groupPartition]Reason
+	notes               []string
+	advancedMs          int64
 	// brokerFailures is set once the script fails a broker: from then on
 	// any topic's log may differ.
 	brokerFailures bool
+	// sends lists, per topic, where the producer's partitioner put the
+	// keyless records of each produce command, in order.
+	sends map[string][]keylessSend
+	// sticky holds the topics with keyless records a sticky partitioner
+	// placed; stickyTruncated those of them a truncate then cut, at an
+	// offset that holds other records on each side.
+	sticky, stickyTruncated map[string]bool
+}
+
+// keylessSend is one produce command's keyless records on the cluster.
+type keylessSend struct {
+	line        int
+	partitioner string // the topic's partitioner config then
+	partitions  int    // the topic's partition count then
+	landed      []int  // each record's partition, in the order sent
+	bytes       int    // the records' keys and values
+}
+
+// keyless records where the cluster's producer put a command's keyless
+// records.
+func (m *marks) keyless(line int, topic, partitioner string, partitions int, records []*kgo.Record) {
+	s := keylessSend{line: line, partitioner: partitioner, partitions: partitions}
+	for _, rec := range records {
+		s.landed = append(s.landed, int(rec.Partition))
+		s.bytes += len(rec.Key) + len(rec.Value)
+	}
+	m.sends[topic] = append(m.sends[topic], s)
 }
 
 func newMarks() marks {
-	return marks{topics: map[string]Reason{}, partitions: map[tp]Reason{}, groups: map[string]Reason{}}
+	return marks{topics: map[string]Reason{}, partitions: map[tp]Reason{}, groups: map[string]Reason{},
+		offsets: map[string]Reason{}, polled: map[groupPartition]Reason{}, owners: map[string]Reason{},
+		generations: map[string]Reason{},
+		sends:       map[string][]keylessSend{}, sticky: map[string]bool{}, stickyTruncated: map[string]bool{}}
 }
 
 // note adds a line to what the comparison reports as not run or not
@@ -77,6 +125,18 @@ func (m *marks) group(name string, why Reason) {
 	}
 }
 
+func (m *marks) offset(group string, why Reason) {
+	if _, ok := m.offsets[group]; !ok {
+		m.offsets[group] = why
+	}
+}
+
+// groupPartition is a group's offset on a partition.
+type groupPartition struct {
+	group string
+	tp
+}
+
 // partitionReason is why a partition's log may differ, "" if it should not.
 func (m *marks) partitionReason(t tp) Reason {
 	if why, ok := m.partitions[t]; ok {
@@ -96,29 +156,13 @@ func (m *marks) offsetReason(group string, t tp) Reason {
 	if why, ok := m.groups[group]; ok {
 		return why
 	}
+	if why, ok := m.polled[groupPartition{group, t}]; ok {
+		return why
+	}
+	if why, ok := m.offsets[group]; ok {
+		return why
+	}
 	return m.partitionReason(t)
-}
-
-// markBefore looks at the playground before a command. A poll or commit
-// while the group rebalances sees what a cluster, which settles first, does
-// not. A membership change while the group rebalances folds into that
-// rebalance in the playground, while on a cluster it may come after it:
-// range and roundrobin do not care, but the sticky assignors build on the
-// assignment before, so theirs may differ.
-func (r *runner) markBefore(c scenario.Command) {
-	v, err := r.session.Log().Group(c.Positional(0))
-	if err != nil || v.State != core.GroupRebalancing {
-		return
-	}
-	switch c.Name {
-	case scenario.CmdPoll, scenario.CmdCommit:
-		r.marks.group(v.Name, ReasonRebalanceTiming)
-		r.marks.note(fmt.Sprintf("line %d: %s: the playground's group %s was still rebalancing; advance past its rebalance.ms before it to compare", c.Line, c, v.Name))
-	case scenario.CmdJoin, scenario.CmdLeave, scenario.CmdCrash:
-		if v.Strategy == core.StrategySticky || v.Strategy == core.StrategyCooperativeSticky {
-			r.marks.group(v.Name, ReasonRebalanceTiming)
-		}
-	}
 }
 
 // markAfter records what a command the playground applied means for the
@@ -154,21 +198,40 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		r.marks.note(fmt.Sprintf("consumer %s %s: not run on the cluster", c.Positional(0), c.Positional(1)))
 	case scenario.CmdCrash:
 		r.marks.group(c.Positional(0), ReasonCrash)
-	case scenario.CmdLeave:
-		if r.isStatic(c.Positional(0), c.Positional(1)) {
-			// A static member sends no LeaveGroup: it stays until its
-			// session times out, in virtual time in the playground and
-			// in wall-clock time on the cluster.
-			r.marks.group(c.Positional(0), ReasonRebalanceTiming)
+	case scenario.CmdJoin:
+		v, err := r.session.Log().Group(c.Positional(0))
+		if err != nil {
+			break
+		}
+		for _, e := range events {
+			if v.Strategy == core.StrategyCooperativeSticky && e.Kind == core.EventMemberJoined && strings.Contains(e.Detail, "is back") {
+				if _, ok := r.marks.generations[v.Name]; !ok {
+					r.marks.generations[v.Name] = ReasonStaticReturn
+				}
+			}
+		}
+		if v.Strategy == core.StrategySticky || v.Strategy == core.StrategyCooperativeSticky {
+			// The balancer is the client's (groups.go's balancer):
+			// franz-go's, not Kafka's.
+			if _, ok := r.marks.owners[v.Name]; !ok {
+				r.marks.owners[v.Name] = ReasonStickyBalancer
+			}
+			r.marks.offset(v.Name, ReasonStickyBalancer)
 		}
 	case scenario.CmdProduce:
 		keyed, explicit := c.Has("key"), c.Has("partition")
-		if cfg, err := r.session.Log().TopicConfig(c.Positional(0)); err == nil && !keyed && !explicit && cfg.Partitioner == core.PartitionerSticky {
+		if cfg, err := r.session.Log().TopicConfig(c.Positional(0)); err == nil && !keyed && !explicit && cfg.Partitioner != core.PartitionerRoundRobin {
 			r.marks.topic(c.Positional(0), ReasonSticky)
+			r.marks.sticky[c.Positional(0)] = true
+		}
+	case scenario.CmdTruncate:
+		topic, _, _ := strings.Cut(c.Positional(0), "/")
+		if r.marks.sticky[topic] {
+			r.marks.stickyTruncated[topic] = true
 		}
 	case scenario.CmdReset:
 		if c.Has("to-datetime") {
-			r.marks.group(c.Positional(0), ReasonDatetime)
+			r.marks.offset(c.Positional(0), ReasonDatetime)
 			r.marks.note("reset " + c.Positional(0) + " to-datetime: not run on the cluster")
 		}
 	case scenario.CmdConfig:
@@ -180,7 +243,7 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 			return err
 		}
 		if on {
-			r.marks.group(c.Positional(1), ReasonAutoCommit)
+			r.marks.offset(c.Positional(1), ReasonAutoCommit)
 		}
 	case scenario.CmdPoll:
 		return r.markPollOrder(c, events)
@@ -188,9 +251,10 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 	return nil
 }
 
-// markPollOrder marks a group whose poll stopped at max while the member
-// owned more than one partition: which records it got depends on the order
-// the client reads partitions in.
+// markPollOrder marks the partitions a poll read when it stopped at max
+// while the member owned more than one: which records it got depends on
+// the order the client reads partitions in. That explains the group's
+// offsets and lag on those partitions, and nothing else.
 func (r *runner) markPollOrder(c scenario.Command, events []core.Event) error {
 	group, name := c.Positional(0), c.Positional(1)
 	max, err := c.CountOr("max", maxPollRecords)
@@ -208,9 +272,38 @@ func (r *runner) markPollOrder(c scenario.Command, events []core.Event) error {
 		return nil // the poll found no group, or stopped short of max: nothing depends on the order
 	}
 	for _, m := range v.Members {
-		if m.ID == name && len(m.Assignment) > 1 {
-			r.marks.group(group, ReasonPollOrder)
+		if m.ID != name || len(m.Assignment) < 2 {
+			continue
+		}
+		for _, t := range m.Assignment {
+			gp := groupPartition{group, tp{t.Topic, t.Partition}}
+			if _, ok := r.marks.polled[gp]; !ok {
+				r.marks.polled[gp] = ReasonPollOrder
+			}
 		}
 	}
 	return nil
+}
+
+// topicReason is why a row about a topic's records as a whole may differ:
+// what changed some of its partitions' logs, but not where a sticky
+// partitioner put keyless records (those rows do not depend on it), unless
+// a truncate then cut the partitions, at offsets that hold other records
+// on each side.
+func (m *marks) topicReason(topic string, partitions int) Reason {
+	if m.stickyTruncated[topic] {
+		return ReasonSticky
+	}
+	if why, ok := m.topics[topic]; ok && why != ReasonSticky {
+		return why
+	}
+	for p := range partitions {
+		if why, ok := m.partitions[tp{topic, p}]; ok {
+			return why
+		}
+	}
+	if m.brokerFailures {
+		return ReasonBrokers
+	}
+	return ""
 }

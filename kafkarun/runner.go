@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -13,10 +14,12 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/sasl"
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 )
 
 // Options says which cluster to run on and how.
@@ -175,7 +178,6 @@ type runner struct {
 
 	created    []string       // topics created, script names, in order
 	partitions map[string]int // the cluster's partition count per topic
-	roundRobin map[string]int // keyless records sent round-robin per topic
 	groups     map[string]*groupRun
 	groupNames []string // in order of first join
 	marks      marks
@@ -186,8 +188,10 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		kgo.SeedBrokers(opts.Brokers...),
 		kgo.DialTimeout(opts.DialTimeout),
 		kgo.RetryTimeout(opts.WaitTimeout),
-		kgo.RecordPartitioner(scriptPartitioner{keyed: kgo.StickyKeyPartitioner(nil)}),
-		kgo.ProducerLinger(0),
+		kgo.RecordPartitioner(scriptPartitioner{}),
+		// A produce command's records are flushed together (see
+		// produce), as one batch per partition.
+		kgo.ManualFlushing(),
 	}, opts.ClientOpts...)
 	base, err := kgo.NewClient(clientOpts...)
 	if err != nil {
@@ -215,7 +219,6 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		admin:      kadm.NewClient(base),
 		session:    scenario.NewSession(),
 		partitions: map[string]int{},
-		roundRobin: map[string]int{},
 		groups:     map[string]*groupRun{},
 		marks:      newMarks(),
 	}, nil
@@ -225,7 +228,9 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 // then reads the cluster back and compares.
 func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, error) {
 	for _, c := range cmds {
-		r.markBefore(c)
+		if err := r.letRebalanceEnd(ctx, c); err != nil {
+			return nil, err
+		}
 		events, err := r.session.ApplyCommand(c)
 		if err != nil {
 			// Load accepted the script, so this cannot happen; say so
@@ -236,19 +241,36 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 			return nil, fmt.Errorf("line %d: %s: %v", c.Line, c, err)
 		}
 		if err := r.step(ctx, fmt.Sprintf("line %d: %s", c.Line, c), func(ctx context.Context) error {
-			return r.apply(ctx, c)
+			if err := r.apply(ctx, c); err != nil {
+				return err
+			}
+			return r.expireStatic(ctx)
 		}); err != nil {
 			return nil, err
 		}
 	}
+	// The rows compare settled groups: every rebalance the script left
+	// running ends, in virtual time in the playground, on the cluster
+	// when its members have rejoined.
 	for _, name := range r.groupNames {
-		if g := r.groups[name]; len(g.members) > 0 {
-			if err := r.step(ctx, "at the end of the script", func(ctx context.Context) error {
-				return r.settle(ctx, g)
-			}); err != nil {
-				return nil, err
+		if err := r.settlePlayground(name, 0, "at the end of the script"); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.step(ctx, "at the end of the script", func(ctx context.Context) error {
+		if err := r.expireStatic(ctx); err != nil {
+			return err
+		}
+		for _, name := range r.groupNames {
+			if g := r.groups[name]; len(g.members) > 0 {
+				if err := r.settle(ctx, g); err != nil {
+					return err
+				}
 			}
 		}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	var cluster scenario.State
 	if err := r.step(ctx, "reading the cluster's state", func(ctx context.Context) (err error) {
@@ -264,6 +286,68 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 		Prediction: prediction,
 		Comparison: compare(prediction, cluster, &r.marks),
 	}, nil
+}
+
+// letRebalanceEnd lets a rebalance the playground's group is in end
+// before a poll, a commit or a membership change of that group: the
+// cluster's ends when its members have rejoined, in a moment of wall
+// time, not when the script advances the clock, so both sides let it end
+// (the playground's clock advances to its end, the cluster settles), and
+// then the command runs on a settled group on each side. The comparison's
+// notes say where the playground's clock was advanced.
+func (r *runner) letRebalanceEnd(ctx context.Context, c scenario.Command) error {
+	switch c.Name {
+	case scenario.CmdPoll, scenario.CmdCommit, scenario.CmdJoin, scenario.CmdLeave, scenario.CmdCrash:
+	default:
+		return nil
+	}
+	before := r.session.Log().Now()
+	what := fmt.Sprintf("line %d: %s", c.Line, c)
+	if err := r.settlePlayground(c.Positional(0), c.Line, what); err != nil || r.session.Log().Now() == before {
+		return err
+	}
+	return r.step(ctx, what, func(ctx context.Context) error {
+		if err := r.expireStatic(ctx); err != nil {
+			return err
+		}
+		return r.settleStable(ctx)
+	})
+}
+
+// settlePlayground advances the playground's clock until the group's
+// rebalance has ended: past its rebalance.ms, and past the sessions of the
+// stopped members it waits for (a cooperative rebalance's second round
+// follows its first). what names the point of the script, for the note.
+func (r *runner) settlePlayground(group string, line int, what string) error {
+	start := r.session.Log().Now()
+	for range 8 {
+		v, err := r.session.Log().Group(group)
+		if err != nil || v.Rebalance == nil {
+			break
+		}
+		now := r.session.Log().Now()
+		until := max(v.Rebalance.DoneAt, now+1)
+		for _, m := range v.Members {
+			if slices.Contains(v.Rebalance.WaitingFor, m.ID) {
+				until = max(until, m.SessionExpiresAt)
+			}
+		}
+		c, ok, err := scenario.ParseLine("advance "+units.Duration(until-now), line)
+		if err != nil || !ok {
+			return fmt.Errorf("%s: letting group %s's rebalance end: %v", what, group, err)
+		}
+		events, err := r.session.ApplyCommand(c)
+		if err == nil {
+			err = r.markAfter(c, events)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: letting group %s's rebalance end: %v", what, group, err)
+		}
+	}
+	if advanced := r.session.Log().Now() - start; advanced > 0 {
+		r.marks.note(fmt.Sprintf("%s: the playground's group %s was rebalancing; its clock advanced %s for the rebalance to end, as it ends on the cluster", what, group, units.Duration(advanced)))
+	}
+	return nil
 }
 
 // stepTimeout is the most one command may take on the cluster: a poll
@@ -312,7 +396,7 @@ func within(ctx context.Context, f func() error) error {
 func (r *runner) close(keep bool) error {
 	closing, cancelClosing := context.WithTimeout(context.Background(), r.opts.WaitTimeout)
 	defer cancelClosing()
-	static := r.closeGroups(closing)
+	r.closeGroups(closing)
 	defer r.base.Close()
 	if keep {
 		return nil
@@ -321,30 +405,10 @@ func (r *runner) close(keep bool) error {
 	defer cancel()
 	var problems, leftTopics, leftGroups []string
 	for _, name := range r.groupNames {
-		// Static members send no LeaveGroup; a group that still has
-		// them cannot be deleted, so remove them as an admin does.
-		if ids := static[name]; len(ids) > 0 {
-			if _, err := r.admin.LeaveGroup(ctx, kadm.LeaveGroup(r.groups[name].id).InstanceIDs(ids...)); err != nil {
-				problems = append(problems, fmt.Sprintf("static members of group %s: %v", r.groups[name].id, explain(err)))
-			}
-		}
-	}
-	if len(r.groupNames) > 0 {
-		ids := r.prefixed(r.groupNames)
-		resp, err := r.admin.DeleteGroups(ctx, ids...)
-		for _, id := range ids {
-			g, ok := resp[id]
-			switch {
-			case err != nil: // the request failed: every group is left
-			case !ok || g.Err == nil || isGroupGone(g.Err):
-				continue // deleted, or never made: a group with no commit nor member
-			default:
-				problems = append(problems, fmt.Sprintf("group %s: %v", id, explain(g.Err)))
-			}
-			leftGroups = append(leftGroups, id)
-		}
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("groups: %v", explain(err)))
+		g := r.groups[name]
+		if err := r.deleteGroup(ctx, g); err != nil {
+			problems = append(problems, fmt.Sprintf("group %s: %v", g.id, explain(err)))
+			leftGroups = append(leftGroups, g.id)
 		}
 	}
 	if len(r.created) > 0 {
@@ -373,15 +437,11 @@ func (r *runner) close(keep bool) error {
 
 // closeGroups closes every member's client, all at once, leaving their
 // groups, until ctx is done: a member whose broker is frozen would wait
-// for its LeaveGroup forever. It returns the instance ids of each group's
-// static members, which the broker keeps until their sessions time out.
-func (r *runner) closeGroups(ctx context.Context) map[string][]string {
-	static := map[string][]string{}
+// for its LeaveGroup forever.
+func (r *runner) closeGroups(ctx context.Context) {
 	var closing []*kgo.Client
 	for _, name := range r.groupNames {
-		clients, ids := r.groups[name].closeMembers()
-		closing = append(closing, clients...)
-		static[name] = ids
+		closing = append(closing, r.groups[name].closeMembers()...)
 	}
 	var wg sync.WaitGroup
 	for _, c := range closing {
@@ -392,7 +452,70 @@ func (r *runner) closeGroups(ctx context.Context) map[string][]string {
 		}()
 	}
 	within(ctx, func() error { wg.Wait(); return nil })
-	return static
+}
+
+// deleteGroup deletes one of the run's groups. The broker refuses to
+// delete a group that still lists members: static members, which send no
+// LeaveGroup, and members whose join had not finished when their client
+// closed. Every member of the group is the run's, so it removes them as an
+// admin does and tries again, until ctx is done.
+func (r *runner) deleteGroup(ctx context.Context, g *groupRun) error {
+	for {
+		resp, err := r.admin.DeleteGroups(ctx, g.id)
+		if err == nil {
+			err = resp[g.id].Err
+		}
+		if err == nil || isGroupGone(err) {
+			return nil // deleted, or never made: a group with no commit nor member
+		}
+		if !errors.Is(err, kerr.NonEmptyGroup) {
+			return err
+		}
+		if err := r.evict(ctx, g); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// evict removes every member the broker lists in a group of the run, by
+// member id and instance id (LeaveGroup v3+, as KIP-345's
+// removeMembersFromConsumerGroup sends it). A member the broker no longer
+// knows is not an error.
+func (r *runner) evict(ctx context.Context, g *groupRun) error {
+	described, err := r.admin.DescribeGroups(ctx, g.id)
+	if err != nil {
+		return err
+	}
+	d := described[g.id]
+	if d.Err != nil || len(d.Members) == 0 {
+		return nil
+	}
+	req := kmsg.NewPtrLeaveGroupRequest()
+	req.Group = g.id
+	for _, dm := range d.Members {
+		m := kmsg.NewLeaveGroupRequestMember()
+		m.MemberID, m.InstanceID = dm.MemberID, dm.InstanceID
+		req.Members = append(req.Members, m)
+	}
+	resp, err := req.RequestWith(ctx, r.base)
+	if err != nil {
+		return err
+	}
+	errs := []error{kerr.ErrorForCode(resp.ErrorCode)}
+	for _, m := range resp.Members {
+		errs = append(errs, kerr.ErrorForCode(m.ErrorCode))
+	}
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, kerr.UnknownMemberID) && !isGroupGone(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // closeClient leaves the client's group within ctx, then closes it: with
@@ -455,7 +578,10 @@ func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 		return r.truncate(ctx, c)
 	case scenario.CmdConfig:
 		if c.Positional(0) == "group" {
-			return nil // applied when members join: see groupConfig
+			// Applied when members join (see groupConfig); the group is
+			// the run's from now on, as the playground lists it.
+			r.group(c.Positional(1))
+			return nil
 		}
 		return r.alterTopicConfigs(ctx, c)
 	case scenario.CmdJoin, scenario.CmdLeave, scenario.CmdCrash, scenario.CmdPoll, scenario.CmdCommit, scenario.CmdReset:

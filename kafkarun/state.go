@@ -2,13 +2,17 @@ package kafkarun
 
 import (
 	"context"
+	"encoding/binary"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -80,6 +84,30 @@ func (r *runner) readRecords(ctx context.Context, starts, ends map[tp]int64) (ma
 	if len(left) == 0 {
 		return out, nil
 	}
+	start := r.start.UnixMilli()
+	err := r.readBack(ctx, "the records to be read back", from, func(rec *kgo.Record) {
+		t := tp{r.unprefix(rec.Topic), int(rec.Partition)}
+		rs := scenario.RecordState{Offset: rec.Offset, TimestampMs: rec.Timestamp.UnixMilli() - start}
+		if rec.Key != nil {
+			key := string(rec.Key)
+			rs.Key = &key
+		}
+		if rec.Value != nil {
+			value := string(rec.Value)
+			rs.Value = &value
+		}
+		out[t] = append(out[t], rs)
+		if rec.Offset+1 >= ends[t] {
+			delete(left, t)
+		}
+	}, func() bool { return len(left) == 0 })
+	return out, err
+}
+
+// readBack reads partitions from the given offsets with a plain
+// (groupless) consumer, handing each record to each, until done says all
+// has been read, or WaitTimeout passes.
+func (r *runner) readBack(ctx context.Context, what string, from map[string]map[int32]kgo.Offset, each func(*kgo.Record), done func() bool) error {
 	opts := append([]kgo.Opt{
 		kgo.SeedBrokers(r.opts.Brokers...),
 		kgo.DialTimeout(r.opts.DialTimeout),
@@ -88,11 +116,10 @@ func (r *runner) readRecords(ctx context.Context, starts, ends map[tp]int64) (ma
 	}, r.opts.ClientOpts...)
 	reader, err := kgo.NewClient(opts...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer reader.Close()
-	start := r.start.UnixMilli()
-	err = r.waitFor(ctx, "the records to be read back", func() (bool, error) {
+	return r.waitFor(ctx, what, func() (bool, error) {
 		pollCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		fetches := reader.PollFetches(pollCtx)
 		cancel()
@@ -105,25 +132,9 @@ func (r *runner) readRecords(ctx context.Context, starts, ends map[tp]int64) (ma
 		if fetchErr != nil {
 			return false, fetchErr
 		}
-		fetches.EachRecord(func(rec *kgo.Record) {
-			t := tp{r.unprefix(rec.Topic), int(rec.Partition)}
-			rs := scenario.RecordState{Offset: rec.Offset, TimestampMs: rec.Timestamp.UnixMilli() - start}
-			if rec.Key != nil {
-				key := string(rec.Key)
-				rs.Key = &key
-			}
-			if rec.Value != nil {
-				value := string(rec.Value)
-				rs.Value = &value
-			}
-			out[t] = append(out[t], rs)
-			if rec.Offset+1 >= ends[t] {
-				delete(left, t)
-			}
-		})
-		return len(left) == 0, nil
+		fetches.EachRecord(each)
+		return done(), nil
 	})
-	return out, err
 }
 
 // kafkaConfigNames are the topic configs read back: Kafka's among the
@@ -204,6 +215,10 @@ func (r *runner) readGroups(ctx context.Context, nowMs int64, ends map[tp]int64,
 	if err != nil {
 		return nil, err
 	}
+	generations, known, err := r.brokerGenerations(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	for _, name := range slices.Sorted(slices.Values(r.groupNames)) {
 		g := r.groups[name]
 		d := described[g.id]
@@ -211,8 +226,12 @@ func (r *runner) readGroups(ctx context.Context, nowMs int64, ends map[tp]int64,
 		if err != nil {
 			return nil, err
 		}
+		generation := -1 // unknown: the broker keeps no group coordinator's log to read
+		if known {
+			generation = generations[g.id]
+		}
 		gs := scenario.GroupState{
-			Name: name, Generation: int(g.generation), Strategy: d.Protocol, State: clusterGroupState(d.State),
+			Name: name, Generation: generation, Strategy: d.Protocol, State: clusterGroupState(d.State),
 			Members: []scenario.MemberState{}, Offsets: []scenario.OffsetState{},
 		}
 		owners := map[tp]string{}
@@ -270,4 +289,93 @@ func timeLag(nowMs, committed int64, records []scenario.RecordState) int64 {
 		}
 	}
 	return 0
+}
+
+// offsetsTopic is the group coordinator's log, where Kafka keeps each
+// group's metadata, its generation among it, and committed offsets.
+const offsetsTopic = "__consumer_offsets"
+
+// brokerGenerations reads each group's generation as the broker's group
+// coordinator keeps it: the latest GroupMetadataValue record of the group
+// (key version 2, GroupMetadataKey) in __consumer_offsets, in the
+// partition Kafka 4.x's GroupCoordinatorService.partitionFor picks,
+// Utils.abs(groupId.hashCode()) % the topic's partition count; a
+// tombstone, a group deleted, is generation 0. ok is false when the
+// cluster has no such topic to read (kfake keeps none).
+func (r *runner) brokerGenerations(ctx context.Context, ids []string) (generations map[string]int, ok bool, err error) {
+	md, err := r.admin.Metadata(ctx, offsetsTopic)
+	if err != nil {
+		return nil, false, err
+	}
+	t, found := md.Topics[offsetsTopic]
+	if !found || t.Err != nil || len(t.Partitions) == 0 {
+		return nil, false, nil
+	}
+	want := map[string]bool{}
+	from := map[int32]kgo.Offset{}
+	for _, id := range ids {
+		want[id] = true
+		from[javaAbs(javaHashCode(id))%int32(len(t.Partitions))] = kgo.NewOffset().AtStart()
+	}
+	var parts []int32
+	for p := range from {
+		parts = append(parts, p)
+	}
+	ends, err := r.admin.ListEndOffsets(ctx, offsetsTopic)
+	if err == nil {
+		err = ends.Error()
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	left := map[int32]int64{}
+	for _, p := range parts {
+		if end, ok := ends.Lookup(offsetsTopic, p); ok && end.Offset > 0 {
+			left[p] = end.Offset
+		}
+	}
+	generations = map[string]int{}
+	if len(left) == 0 {
+		return generations, true, nil
+	}
+	err = r.readBack(ctx, "the group coordinator's records to be read back", map[string]map[int32]kgo.Offset{offsetsTopic: from}, func(rec *kgo.Record) {
+		if rec.Offset+1 >= left[rec.Partition] {
+			delete(left, rec.Partition)
+		}
+		var key kmsg.GroupMetadataKey
+		if len(rec.Key) < 2 || binary.BigEndian.Uint16(rec.Key) != 2 || key.ReadFrom(rec.Key) != nil || !want[key.Group] {
+			return // an offset commit's record, or another group's
+		}
+		if rec.Value == nil {
+			generations[key.Group] = 0
+			return
+		}
+		var value kmsg.GroupMetadataValue
+		// The generation is the value's second field: newer versions'
+		// later fields do not change it.
+		_ = value.ReadFrom(rec.Value)
+		generations[key.Group] = int(value.Generation)
+	}, func() bool { return len(left) == 0 })
+	return generations, err == nil, err
+}
+
+// javaHashCode is Java's String.hashCode over the string's UTF-16 code
+// units.
+func javaHashCode(s string) int32 {
+	var h int32
+	for _, c := range utf16.Encode([]rune(s)) {
+		h = 31*h + int32(c)
+	}
+	return h
+}
+
+// javaAbs is Kafka's Utils.abs: the absolute value, 0 for the least int.
+func javaAbs(n int32) int32 {
+	if n == math.MinInt32 {
+		return 0
+	}
+	if n < 0 {
+		return -n
+	}
+	return n
 }

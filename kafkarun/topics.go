@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -181,34 +182,132 @@ func (r *runner) waitFor(ctx context.Context, what string, done func() (bool, er
 	}
 }
 
-// placedKey marks a record whose partition the runner chose (partition=
-// in the script, or round-robin) in its Context.
-type placedKey struct{}
+// How a record's partition is chosen, in its Context: placedKey for a
+// record the script placed (partition=), keylessKey with the topic's
+// partitioner for a keyless one; a keyed record has neither and is hashed.
+type (
+	placedKey  struct{}
+	keylessKey struct{}
+)
+
+// scriptPartitioner is the producer's partitioner as the scenario
+// configures it, topic by topic: franz-go's partitioners, which are Kafka's
+// Java client's. A keyed record goes by murmur2 of its key
+// (StickyKeyPartitioner, Kafka's DefaultPartitioner and BuiltInPartitioner
+// alike); a keyless one as its topic's partitioner config says when it was
+// produced:
+//
+//   - round-robin: Kafka's Java client's RoundRobinPartitioner, a
+//     counter per topic from 0 modulo the partition count (franz-go's
+//     RoundRobinPartitioner starts over at 0 when the counter reaches the
+//     count, which parts from Java's once partitions are added);
+//   - sticky: one partition for a whole batch, another for the next
+//     (StickyKeyPartitioner, Kafka 2.4 to 3.2's DefaultPartitioner,
+//     KIP-480);
+//   - anything else, Kafka 3.3 and later's built-in partitioner: one
+//     partition until batch.size bytes (16 KB by default) went to it
+//     (UniformBytesPartitioner, KIP-794's BuiltInPartitioner, with
+//     partitioner.adaptive.partitioning.enable's default, true).
+type scriptPartitioner struct{}
+
+// batchSize is the Java producer's batch.size default (Kafka 4.x
+// ProducerConfig), the bytes KIP-794's partitioner sends to a partition
+// before it moves on.
+const batchSize = 16384
+
+func (scriptPartitioner) ForTopic(topic string) kgo.TopicPartitioner {
+	return &scriptTopicPartitioner{
+		keyed:      kgo.StickyKeyPartitioner(nil).ForTopic(topic),
+		roundRobin: new(roundRobinPartitioner),
+		sticky:     kgo.StickyKeyPartitioner(nil).ForTopic(topic),
+		uniform:    kgo.UniformBytesPartitioner(batchSize, true, true, nil).ForTopic(topic),
+	}
+}
+
+// scriptTopicPartitioner is one topic's. The client calls it for one
+// record at a time (franz-go partitions under a lock), so last, the
+// partitioner that placed the latest record, is the one a new batch
+// concerns.
+type scriptTopicPartitioner struct {
+	keyed, roundRobin, sticky, uniform kgo.TopicPartitioner
+	last                               kgo.TopicPartitioner
+	// The client asks again for a record that starts a new batch, after
+	// OnNewBatch (KIP-480): only the sticky partitioner moves then; the
+	// others' answer is the one they gave, lastPick.
+	lastPick int
+	again    bool
+}
+
+func (p *scriptTopicPartitioner) pick(r *kgo.Record) kgo.TopicPartitioner {
+	how, _ := r.Context.Value(keylessKey{}).(string)
+	switch {
+	case r.Key != nil:
+		return p.keyed
+	case how == core.PartitionerRoundRobin:
+		return p.roundRobin
+	case how == core.PartitionerSticky:
+		return p.sticky
+	}
+	return p.uniform
+}
+
+func (p *scriptTopicPartitioner) RequiresConsistency(r *kgo.Record) bool {
+	return isPlaced(r) || p.pick(r).RequiresConsistency(r)
+}
+
+func (p *scriptTopicPartitioner) Partition(r *kgo.Record, n int) int {
+	panic("unreachable: the client calls PartitionByBackup")
+}
+
+func (p *scriptTopicPartitioner) PartitionByBackup(r *kgo.Record, n int, backup kgo.TopicBackupIter) int {
+	if isPlaced(r) {
+		p.again = false
+		return int(r.Partition)
+	}
+	if p.again {
+		p.again = false
+		return p.lastPick
+	}
+	p.last = p.pick(r)
+	if b, ok := p.last.(kgo.TopicBackupPartitioner); ok {
+		p.lastPick = b.PartitionByBackup(r, n, backup)
+	} else {
+		p.lastPick = p.last.Partition(r, n)
+	}
+	return p.lastPick
+}
+
+// OnNewBatch tells the sticky partitioner that its partition's batch is
+// done, so that it moves on, as the Java client's onNewBatch did; the
+// others keep their choice.
+func (p *scriptTopicPartitioner) OnNewBatch() {
+	if b, ok := p.last.(kgo.TopicPartitionerOnNewBatch); ok && p.last == p.sticky {
+		b.OnNewBatch()
+		return
+	}
+	p.again = true
+}
+
+// roundRobinPartitioner is one topic's Java RoundRobinPartitioner (Kafka
+// 4.x org.apache.kafka.clients.producer.RoundRobinPartitioner): the next
+// value of a counter from 0, modulo the partitions.
+type roundRobinPartitioner struct{ counter int }
+
+func (*roundRobinPartitioner) RequiresConsistency(*kgo.Record) bool { return false }
+
+func (p *roundRobinPartitioner) Partition(_ *kgo.Record, n int) int {
+	p.counter++
+	return (p.counter - 1) % n
+}
 
 func isPlaced(r *kgo.Record) bool {
 	return r.Context != nil && r.Context.Value(placedKey{}) != nil
 }
 
-// scriptPartitioner sends records the runner placed to their partition and
-// the others through Kafka's default partitioner (murmur2 of the key).
-type scriptPartitioner struct{ keyed kgo.Partitioner }
-
-func (p scriptPartitioner) ForTopic(topic string) kgo.TopicPartitioner {
-	return scriptTopicPartitioner{p.keyed.ForTopic(topic)}
-}
-
-type scriptTopicPartitioner struct{ keyed kgo.TopicPartitioner }
-
-func (p scriptTopicPartitioner) RequiresConsistency(r *kgo.Record) bool {
-	return isPlaced(r) || p.keyed.RequiresConsistency(r)
-}
-
-func (p scriptTopicPartitioner) Partition(r *kgo.Record, n int) int {
-	if isPlaced(r) {
-		return int(r.Partition)
-	}
-	return p.keyed.Partition(r, n)
-}
+// flushEvery is how many records a produce command sends in one flush: a
+// command's records go together, as one batch per partition, up to the
+// client's buffer (franz-go's MaxBufferedRecords, 10,000 by default).
+const flushEvery = 1000
 
 func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 	topic := c.Positional(0)
@@ -222,35 +321,67 @@ func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 	}
 	key, hasKey := c.Value("key")
 	value, _ := c.Value("value")
+	// The partitioner the topic had when the playground produced: the
+	// session has applied the command already.
 	cfg, err := r.session.Log().TopicConfig(topic)
 	if err != nil {
 		return err
 	}
 	// A record's context is the command's, so that its deadline fails
 	// the records that were not sent.
-	placed := context.WithValue(ctx, placedKey{}, true)
-	records := make([]*kgo.Record, count)
-	for i := range records {
-		rec := &kgo.Record{Topic: r.opts.Prefix + topic}
-		if hasKey {
-			rec.Key = []byte(key) // non-nil even when empty: "" is a key
-		}
-		if !c.HasFlag("tombstone") {
-			rec.Value = []byte(value)
-		}
-		switch {
-		case partition >= 0:
-			rec.Partition, rec.Context = int32(partition), placed
-		case !hasKey && cfg.Partitioner == core.PartitionerRoundRobin:
-			// The Java client's RoundRobinPartitioner: a counter per
-			// topic, from 0, modulo the partition count.
-			rec.Partition, rec.Context = int32(r.roundRobin[topic]%r.partitions[topic]), placed
-			r.roundRobin[topic]++
-		}
-		records[i] = rec
+	recCtx := ctx
+	switch {
+	case partition >= 0:
+		recCtx = context.WithValue(ctx, placedKey{}, true)
+	case !hasKey:
+		recCtx = context.WithValue(ctx, keylessKey{}, cfg.Partitioner)
 	}
-	if err := within(ctx, func() error { return r.base.ProduceSync(ctx, records...).FirstErr() }); err != nil {
-		return fmt.Errorf("producing to %s: %w", r.opts.Prefix+topic, err)
+	var sent []*kgo.Record
+	for from := int64(0); from < count; from += flushEvery {
+		records := make([]*kgo.Record, min(flushEvery, count-from))
+		for i := range records {
+			rec := &kgo.Record{Topic: r.opts.Prefix + topic, Partition: int32(partition), Context: recCtx}
+			if hasKey {
+				rec.Key = []byte(key) // non-nil even when empty: "" is a key
+			}
+			if !c.HasFlag("tombstone") {
+				rec.Value = []byte(value)
+			}
+			records[i] = rec
+		}
+		if err := r.send(ctx, records); err != nil {
+			return fmt.Errorf("producing to %s: %w", r.opts.Prefix+topic, err)
+		}
+		sent = append(sent, records...)
+	}
+	if partition < 0 && !hasKey {
+		r.marks.keyless(c.Line, topic, cfg.Partitioner, r.partitions[topic], sent)
+	}
+	return nil
+}
+
+// send produces records together: buffered, then flushed at once, so that
+// the records of one partition go in one batch.
+func (r *runner) send(ctx context.Context, records []*kgo.Record) error {
+	errs := make([]error, len(records))
+	var wg sync.WaitGroup
+	wg.Add(len(records))
+	for i, rec := range records {
+		r.base.Produce(ctx, rec, func(_ *kgo.Record, err error) {
+			errs[i] = err
+			wg.Done()
+		})
+	}
+	// Flush waits for the answer to a batch it has sent, which a frozen
+	// broker never gives.
+	if err := within(ctx, func() error { return r.base.Flush(ctx) }); err != nil {
+		return err
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -300,6 +431,21 @@ func (r *runner) truncate(ctx context.Context, c scenario.Command) error {
 	topic, partition, before, err := c.PartitionOffset(0, "before")
 	if err != nil {
 		return err
+	}
+	if r.marks.sticky[topic] {
+		// The partitioners put keyless records elsewhere on each side:
+		// an offset within the playground's partition may be past the
+		// cluster's end, where DeleteRecords fails (OFFSET_OUT_OF_RANGE).
+		// Truncating at the end deletes all there is, as the playground
+		// does at its own.
+		_, ends, err := r.offsets(ctx, topic)
+		if err != nil {
+			return err
+		}
+		if end := ends[tp{topic, partition}]; before > end {
+			r.marks.note(fmt.Sprintf("line %d: %s: at %d on the cluster, the end of its partition, which the sticky partitioner filled otherwise", c.Line, c, end))
+			before = end
+		}
 	}
 	var os kadm.Offsets
 	os.AddOffset(r.opts.Prefix+topic, int32(partition), before, -1)
