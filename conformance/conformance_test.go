@@ -308,6 +308,6 @@ func (c *collector) fidelity() string {
 	}
 	b.WriteString("## Known differences of the playground\n\n")
 	fmt.Fprintf(&b, "- %s.\n", knownHighWatermarkBelowMinISR)
-	b.WriteString(simplifications)
+	b.WriteString(simplifications())
 	return b.String()
 }
