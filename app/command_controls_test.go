@@ -196,6 +196,15 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 	add(firsts(w.ProducerLines())...)
 	add(firsts(w.ConsumerLines())...)
 	add(first(w.SeedLine()))
+	// The timeline's Use the latest rules, under older rules.
+	tl := &Timeline{Rules: core.RulesV1}
+	dt := app.NewClientTester(tl)
+	defer dt.Close()
+	for _, tag := range tagsWith(app.HTMLString(tl), "data-command", scenario.CmdRules) {
+		if title := htmlTitle.FindStringSubmatch(tag); title != nil {
+			add(title[1])
+		}
+	}
 	add(scenario.Workload{Producer: true, Name: "web"}.StopLine(), scenario.Workload{Group: "g", Member: "c1"}.StopLine())
 
 	bf := &BrokersForm{Brokers: 3, count: "3", lagMax: "10s", slowID: "1", pace: "1/s"}

@@ -76,8 +76,10 @@ type world struct {
 // few tens of milliseconds in the browser.
 const pauseEvery = 1 << 14
 
-func newWorld(seed int64) *world {
-	return &world{log: core.NewPartitionedLog(seed)}
+func newWorld(seed int64, rules int) *world {
+	l := core.NewPartitionedLog(seed)
+	_ = l.UseRules(rules) // the session checks rules before it makes a world with them
+	return &world{log: l}
 }
 
 // clone returns an independent copy.
@@ -220,8 +222,12 @@ func (w *world) apply(c Command, step int) error {
 		if err != nil {
 			return err
 		}
-		*w = *newWorld(n)
+		*w = *newWorld(n, w.log.Rules())
 		return nil
+	case CmdRules:
+		// The session reads the rules line (Session.UseRules): it is
+		// the scenario's, not a step of its history.
+		return fmt.Errorf("rules must come first, or right after seed: a scenario runs under one version of the rules from its start")
 	case CmdTopic:
 		return w.createTopic(c)
 	case CmdProduce:

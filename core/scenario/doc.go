@@ -17,6 +17,7 @@
 // where Kafka allows it.
 //
 //	seed N
+//	rules N
 //	topic NAME [partitions=N] [config=value ...]
 //	produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all]
 //	advance DURATION
@@ -36,7 +37,11 @@
 //	brokers N [replica.lag.time.max.ms=DURATION]
 //	broker crash|restart|isolate|heal ID | broker slow ID pace=N/s
 //
-// seed, if present, is the first command (the default seed is 0). A
+// seed, if present, is the first command (the default seed is 0). rules,
+// if present, comes first or right after seed: the version of the
+// engine's rules the scenario runs under (core/rules.go); a script without
+// it runs under the latest, and a link without it was made before rules
+// were numbered and is read as rules 1 (DecodeLink). A
 // produce without key= is keyless (key="" is the empty key, which is a
 // key). poll's max defaults to 500, Kafka's max.poll.records. A topic
 // gets 1 partition unless told otherwise, as with Kafka's num.partitions.

@@ -157,6 +157,11 @@ var commandSpecs = []*commandSpec{
 		positional: []argSpec{pos("number", kindSigned)},
 	},
 	{
+		name:       CmdRules,
+		usage:      "rules N",
+		positional: []argSpec{{name: "version", kind: kindCount, min: core.RulesV1, max: core.LatestRules}},
+	},
+	{
 		name:       CmdTopic,
 		usage:      "topic NAME [partitions=N] [config=value ...]",
 		positional: []argSpec{pos("topic", kindName)},
