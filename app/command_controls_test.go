@@ -154,7 +154,7 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 
 	pf := &ProduceForm{Topics: topics}
 	pf.OnInit()
-	pf.count, pf.partition, pf.acks = "2", "1", "all"
+	pf.count, pf.partition, pf.acks, pf.partitioner = "2", "1", "all", "round-robin"
 	add(first(pf.Line()))
 	pf.tombstone = true
 	add(first(pf.Line()))
@@ -192,7 +192,7 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 
 	w := &WorkloadControls{Topics: topics}
 	w.OnInit()
-	w.keys, w.value, w.acks, w.group, w.member = "zipf", "v", "1", "g", "c1"
+	w.keys, w.value, w.acks, w.group, w.member, w.partitioner = "zipf", "v", "1", "g", "c1", "round-robin"
 	add(firsts(w.ProducerLines())...)
 	add(firsts(w.ConsumerLines())...)
 	add(first(w.SeedLine()))

@@ -459,10 +459,10 @@ func (p *Playground) Render() app.UI {
 			app.Div().ID(workspaceID).Class("workspace").Body(
 				app.Div().Class("controls").Body(
 					&TopicForm{},
-					&ProduceForm{Topics: p.view.Topics, Step: len(lines)},
+					&ProduceForm{Topics: p.view.Topics, Step: len(lines), Rules: p.rules()},
 					&TimeControls{},
 					&TopicConfigForm{Topics: p.view.Topics},
-					&WorkloadControls{Topics: p.view.Topics, Workloads: p.workloads(), Step: len(lines)},
+					&WorkloadControls{Topics: p.view.Topics, Workloads: p.workloads(), Step: len(lines), Rules: p.rules()},
 					&BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs},
 					&CleanupControls{Topics: p.view.Topics},
 				),

@@ -163,7 +163,11 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		}
 	case scenario.CmdProduce:
 		keyed, explicit := c.Has("key"), c.Has("partition")
-		if cfg, err := r.session.Log().TopicConfig(c.Positional(0)); err == nil && !keyed && !explicit && cfg.Partitioner == core.PartitionerSticky {
+		partitioner, _ := c.Value("partitioner")
+		// Under rules 2 keyless records go through the built-in
+		// partitioner, whose choices are random too (core/partitioner_builtin.go).
+		builtIn := r.session.Rules() >= core.RulesV2 && partitioner != core.PartitionerRoundRobin
+		if cfg, err := r.session.Log().TopicConfig(c.Positional(0)); err == nil && !keyed && !explicit && (cfg.Partitioner == core.PartitionerSticky || builtIn) {
 			r.marks.topic(c.Positional(0), ReasonSticky)
 		}
 	case scenario.CmdReset:

@@ -229,6 +229,11 @@ func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 	// A record's context is the command's, so that its deadline fails
 	// the records that were not sent.
 	placed := context.WithValue(ctx, placedKey{}, true)
+	// Under rules 2 the producer's partitioner=round-robin is Java's
+	// RoundRobinPartitioner, which ignores keys too.
+	partitioner, _ := c.Value("partitioner")
+	roundRobin := r.session.Rules() >= core.RulesV2 && partitioner == core.PartitionerRoundRobin ||
+		r.session.Rules() < core.RulesV2 && !hasKey && cfg.Partitioner == core.PartitionerRoundRobin
 	records := make([]*kgo.Record, count)
 	for i := range records {
 		rec := &kgo.Record{Topic: r.opts.Prefix + topic}
@@ -241,7 +246,7 @@ func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 		switch {
 		case partition >= 0:
 			rec.Partition, rec.Context = int32(partition), placed
-		case !hasKey && cfg.Partitioner == core.PartitionerRoundRobin:
+		case roundRobin:
 			// The Java client's RoundRobinPartitioner: a counter per
 			// topic, from 0, modulo the partition count.
 			rec.Partition, rec.Context = int32(r.roundRobin[topic]%r.partitions[topic]), placed

@@ -353,6 +353,7 @@ func (w *world) produce(c Command) error {
 	req.Key, req.HasKey = c.Value("key")
 	req.Value, _ = c.Value("value")
 	req.Acks, _ = c.Value("acks")
+	req.Partitioner, _ = c.Value("partitioner")
 	// Every copy of the record passes the same checks, so if the first is
 	// accepted, so are the others.
 	for range count {
@@ -403,6 +404,9 @@ func (w *world) startProducer(c Command) error {
 	topic := c.Positional(1)
 	if _, err := w.log.Partitions(topic); err != nil {
 		return err
+	}
+	if _, ok := c.Value("partitioner"); ok && w.log.Rules() < core.RulesV2 {
+		return fmt.Errorf("a producer's partitioner (partitioner.class) comes with rules 2: under rules %d the topic's partitioner config chooses", w.log.Rules())
 	}
 	cfg, _ := w.log.TopicConfig(topic)
 	if v, _ := c.Value("keys"); cfg.Compacts() && (v == "" || v == "none") {

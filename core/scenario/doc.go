@@ -19,7 +19,7 @@
 //	seed N
 //	rules N
 //	topic NAME [partitions=N] [config=value ...]
-//	produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all]
+//	produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin]
 //	advance DURATION
 //	partitions TOPIC count=N
 //	config topic NAME config=value ... | config group NAME config=value ...
@@ -31,7 +31,7 @@
 //	poll GROUP MEMBER [max=N]
 //	commit GROUP MEMBER | commit GROUP TOPIC/PARTITION offset=N
 //	reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]
-//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all]
+//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]
 //	consumer GROUP MEMBER rate=N/s [max=N] [commit]
 //	stop PRODUCER | stop GROUP MEMBER
 //	brokers N [replica.lag.time.max.ms=DURATION]
