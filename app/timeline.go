@@ -174,7 +174,7 @@ func (t *Timeline) Render() app.UI {
 // history replayed under them); once the learner took them, it offers the
 // old rules back. nil under the latest rules otherwise.
 func (t *Timeline) rulesNotice() app.UI {
-	if t.RulesFrom != 0 && t.Rules != t.RulesFrom {
+	if t.RulesFrom != 0 && t.Rules > t.RulesFrom {
 		return app.P().Class("rules-notice").Attr("role", "status").DataSet("rules", t.Rules).Body(
 			app.Text(fmt.Sprintf("Now under plog's rules %d (%s), replayed from the start. ", t.Rules, core.RulesChanges[t.Rules])),
 			app.Button().Type("button").ID("use-earlier-rules").DataSet("command", scenario.CmdRules).OnClick(move("rules", t.RulesFrom)).
