@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -103,6 +102,6 @@ func TestKeylessRecordsLandTogether(t *testing.T) {
 	if got := b.lastLine(t); got != "produce orders value=created count=4 partitioner=round-robin" {
 		t.Errorf("the form sent %q", got)
 	}
-	b.waitText(t, `.landing li`, fmt.Sprint("why: round-robin"))
+	b.waitText(t, `.landing li`, "why: round-robin")
 	b.noErrors(t)
 }
