@@ -242,7 +242,7 @@ func (p *Playground) keepSuperseded(lines []string) {
 	if lines == nil || p.share.options.Embed {
 		return
 	}
-	fragment, err := fragmentOf(lines, len(lines), linkOptions{Lesson: p.lesson.name()})
+	fragment, err := fragmentOf(lines, len(lines), p.rules(), linkOptions{Lesson: p.lesson.name()})
 	if err != nil {
 		return
 	}

@@ -15,6 +15,7 @@ import (
 // for several partitions, a partition that gains its commit late, and an
 // alert line.
 const lagChartScenario = `seed 7
+rules 1
 topic orders partitions=3
 topic refunds partitions=2
 config group billing lag.alert.records=12

@@ -154,7 +154,7 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 
 	pf := &ProduceForm{Topics: topics}
 	pf.OnInit()
-	pf.count, pf.partition, pf.acks = "2", "1", "all"
+	pf.count, pf.partition, pf.acks, pf.partitioner = "2", "1", "all", "round-robin"
 	add(first(pf.Line()))
 	pf.tombstone = true
 	add(first(pf.Line()))
@@ -192,10 +192,19 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 
 	w := &WorkloadControls{Topics: topics}
 	w.OnInit()
-	w.keys, w.value, w.acks, w.group, w.member = "zipf", "v", "1", "g", "c1"
+	w.keys, w.value, w.acks, w.group, w.member, w.partitioner = "zipf", "v", "1", "g", "c1", "round-robin"
 	add(firsts(w.ProducerLines())...)
 	add(firsts(w.ConsumerLines())...)
 	add(first(w.SeedLine()))
+	// The timeline's Use the latest rules, under older rules.
+	tl := &Timeline{Rules: core.RulesV1}
+	dt := app.NewClientTester(tl)
+	defer dt.Close()
+	for _, tag := range tagsWith(app.HTMLString(tl), "data-command", scenario.CmdRules) {
+		if title := htmlTitle.FindStringSubmatch(tag); title != nil {
+			add(title[1])
+		}
+	}
 	add(scenario.Workload{Producer: true, Name: "web"}.StopLine(), scenario.Workload{Group: "g", Member: "c1"}.StopLine())
 
 	bf := &BrokersForm{Brokers: 3, count: "3", lagMax: "10s", slowID: "1", pace: "1/s"}

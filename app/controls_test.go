@@ -173,8 +173,12 @@ func TestLandingSaysWhy(t *testing.T) {
 		t.Errorf("landed %+v, want orders/%d offsets 0–2 because %s", r, p, want)
 	}
 	events, _ = s.Apply("produce orders value=v count=8")
-	if l := landingOf(events); len(l.Lanes) != 4 || reasonText(l.Lanes[0].Reasons) != "round-robin" {
+	if l := landingOf(events); len(l.Lanes) != 1 || l.Lanes[0].Count != 8 || !strings.HasPrefix(reasonText(l.Lanes[0].Reasons), "built-in partitioner: keyless records stick to orders/") {
 		t.Errorf("keyless landing: %+v", l)
+	}
+	events, _ = s.Apply("produce orders value=v count=8 partitioner=round-robin")
+	if l := landingOf(events); len(l.Lanes) != 4 || reasonText(l.Lanes[0].Reasons) != "round-robin" {
+		t.Errorf("round-robin landing: %+v", l)
 	}
 }
 

@@ -19,14 +19,17 @@ const plogFileName = "scenario.plog"
 
 // plogFile writes a history as a .plog file. The whole history goes in;
 // when the learner had gone back, a comment says which step they were at.
-func plogFile(lines []string, position int) string {
+func plogFile(lines []string, position, rules int) string {
 	var b strings.Builder
 	b.WriteString("# A plog scenario. Open it in the playground (Scenarios, Open a .plog file,\n")
 	b.WriteString("# or drop it on the page), or run it: plogsim run FILE\n")
 	if position < len(lines) {
 		fmt.Fprintf(&b, "# The playground was at step %d of %d: plogsim run --at %d FILE shows that state.\n", position, len(lines), position)
 	}
-	for _, l := range lines {
+	// The file says which rules the scenario runs under, as a link does
+	// (the rules line is no step: the position does not count it).
+	withRules, _ := scenario.WithRulesLine(lines, rules)
+	for _, l := range withRules {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}

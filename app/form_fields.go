@@ -3,6 +3,7 @@ package app
 import (
 	"strconv"
 
+	"plog/core"
 	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -85,6 +86,21 @@ func partitionOptions(t TopicSnapshot, picked string, first ...app.UI) []app.UI 
 
 // acksSelect picks the acks a producer asks for: "" leaves Kafka's default
 // (all, since Kafka 3.0's KIP-679), or one of scenario.AcksChoices.
+// partitionerSelect chooses a producer's partitioner (partitioner.class,
+// rules 2): "" leaves Kafka's default, the built-in partitioner.
+func partitionerSelect(id string, value *string, c *app.Compo) app.UI {
+	return app.Select().ID(id).Name(id).DataSet("config", "partitioner").OnChange(c.ValueTo(value)).Body(
+		app.Option().Value("").Selected(*value == "").Text("default (built-in: sticks until batch.size)"),
+		app.Option().Value(core.PartitionerRoundRobin).Selected(*value == core.PartitionerRoundRobin).Text("round-robin (ignores keys)"),
+	)
+}
+
+// producerRules says whether the producer's partitioner is on the page:
+// under rules 2 and later the producer chooses it (Kafka's
+// partitioner.class); under rules 1 the topic's partitioner config does.
+// 0 is the latest rules.
+func producerRules(rules int) bool { return rules == 0 || rules >= core.RulesV2 }
+
 func acksSelect(id string, value *string, c *app.Compo) app.UI {
 	return app.Select().ID(id).Name(id).OnChange(c.ValueTo(value)).Body(
 		app.Option().Value("").Selected(*value == "").Text("default (all)"),

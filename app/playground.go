@@ -37,7 +37,10 @@ type Playground struct {
 	views map[string]int64
 
 	landing Landing // where the last produce put its records, and why
-	removal Removal // what the last command removed
+	// rulesFrom is the rules the scenario ran under before the learner
+	// chose others, offered back by the timeline; 0 when none.
+	rulesFrom int
+	removal   Removal // what the last command removed
 
 	lesson lessonRun // the lesson the page is in, and the learner's progress in every lesson
 
@@ -271,6 +274,13 @@ func (p *Playground) handleHistory(ctx app.Context, a app.Action) {
 			return p.session.Seek(m.Step)
 		case "restore":
 			return p.session.RestoreDiscarded()
+		case "rules":
+			from := p.session.Rules()
+			if err := p.session.UseRules(m.Step); err != nil {
+				return err
+			}
+			p.rulesFrom = from
+			return nil
 		}
 		return fmt.Errorf("unknown history move %q", m.Kind)
 	})
@@ -388,7 +398,7 @@ func (p *Playground) applyLink(link string) {
 		return
 	}
 	p.link = link
-	p.views, p.landing, p.removal, p.replicaStart = nil, Landing{}, Removal{}, 0
+	p.views, p.landing, p.removal, p.replicaStart, p.rulesFrom = nil, Landing{}, Removal{}, 0, 0
 	releaseWorkspaceHeight()
 	defer func() {
 		// The engine promises never to panic; this is the page's last line
@@ -450,10 +460,10 @@ func (p *Playground) Render() app.UI {
 			app.Div().ID(workspaceID).Class("workspace").Body(
 				app.Div().Class("controls").Body(
 					&TopicForm{},
-					&ProduceForm{Topics: p.view.Topics, Step: len(lines)},
+					&ProduceForm{Topics: p.view.Topics, Step: len(lines), Rules: p.rules()},
 					&TimeControls{},
 					&TopicConfigForm{Topics: p.view.Topics},
-					&WorkloadControls{Topics: p.view.Topics, Workloads: p.workloads(), Step: len(lines)},
+					&WorkloadControls{Topics: p.view.Topics, Workloads: p.workloads(), Step: len(lines), Rules: p.rules()},
 					&BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs},
 					&CleanupControls{Topics: p.view.Topics},
 				),
@@ -472,6 +482,8 @@ func (p *Playground) Render() app.UI {
 				DiscardedAt: discardedAt,
 				Playing:     p.playing,
 				Speed:       p.speed,
+				Rules:       p.rules(),
+				RulesFrom:   p.rulesFrom,
 			},
 			p.lessonList(),
 			&Differences{},
@@ -484,6 +496,14 @@ func (p *Playground) Render() app.UI {
 				app.Text("."),
 			),
 		)
+}
+
+// rules is the version of the rules the scenario runs under.
+func (p *Playground) rules() int {
+	if p.session == nil {
+		return core.LatestRules
+	}
+	return p.session.Rules()
 }
 
 // workloads lists the running workloads, for their controls.

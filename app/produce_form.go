@@ -19,6 +19,7 @@ type ProduceForm struct {
 
 	Topics []TopicSnapshot
 	Step   int // the history's length: names each generator's workload apart
+	Rules  int // the rules the scenario runs under (0: the latest)
 
 	topic     string
 	key       string
@@ -28,7 +29,10 @@ type ProduceForm struct {
 	count     string
 	partition string // "" lets the partitioner choose
 	acks      string // "" leaves Kafka's default, all
-	generate  string // how many records a generator makes
+	// partitioner is the producer's partitioner.class under rules 2; ""
+	// leaves Kafka's default, the built-in partitioner.
+	partitioner string
+	generate    string // how many records a generator makes
 }
 
 // produceControl and generateControl name the form's errors.
@@ -73,6 +77,9 @@ func (f *ProduceForm) Line() (string, string) {
 	}
 	if f.acks != "" {
 		args = append(args, named("acks", f.acks))
+	}
+	if f.partitioner != "" && producerRules(f.Rules) {
+		args = append(args, named("partitioner", f.partitioner))
 	}
 	if f.tombstone {
 		args = append(args, flag("tombstone"))
@@ -166,6 +173,11 @@ func (f *ProduceForm) Render() app.UI {
 			app.Div().Class("row").Body(
 				field("produce-acks", "acks", acksSelect("produce-acks", &f.acks, &f.Compo)),
 				&Help{Topic: "acks"},
+			),
+			app.If(producerRules(f.Rules),
+				app.Div().Class("row").Body(
+					field("produce-partitioner", "Partitioner (partitioner.class)", partitionerSelect("produce-partitioner", &f.partitioner, &f.Compo)),
+				),
 			),
 			app.Button().Type("submit").ID("produce-send").Text("Produce").Title("shortcut: p"),
 			&ControlError{Control: produceControl},

@@ -14,9 +14,10 @@ const clusterField = "cluster-command"
 // clusterCommand is the shell command that runs the steps the page shows on
 // a real cluster (plogsim kafka) and compares the cluster with the
 // playground. It carries only the applied steps: a cluster cannot seek.
-func clusterCommand(lines []string, position int) (string, error) {
+func clusterCommand(lines []string, position, rules int) (string, error) {
 	position = min(max(position, 0), len(lines))
-	link, err := scenario.EncodeLink(strings.Join(lines[:position], "\n"))
+	withRules, _ := scenario.WithRulesLine(lines[:position], rules)
+	link, err := scenario.EncodeLink(strings.Join(withRules, "\n"))
 	if err != nil {
 		return "", err
 	}
@@ -26,7 +27,7 @@ func clusterCommand(lines []string, position int) (string, error) {
 // clusterRow offers the scenario to learners who want to see a real Kafka
 // do the same: the command, a copy button, and what to expect.
 func (d *ShareDialog) clusterRow() app.UI {
-	command, err := clusterCommand(d.Lines, d.Position)
+	command, err := clusterCommand(d.Lines, d.Position, d.Rules)
 	if err != nil {
 		return app.P().Attr("role", "alert").Text("This scenario cannot be run on a cluster: " + err.Error())
 	}

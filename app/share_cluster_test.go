@@ -10,7 +10,7 @@ import (
 func TestClusterCommandCarriesTheAppliedSteps(t *testing.T) {
 	lines := []string{"seed 1", "topic orders partitions=2", "produce orders key=a", "produce orders key=b"}
 	for _, position := range []int{0, 2, 4, 9} {
-		command, err := clusterCommand(lines, position)
+		command, err := clusterCommand(lines, position, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -22,7 +22,7 @@ func TestClusterCommandCarriesTheAppliedSteps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		applied := lines[:min(position, len(lines))]
+		applied, _ := scenario.WithRulesLine(lines[:min(position, len(lines))], 0) // the link says its rules
 		if got := strings.TrimSpace(script); got != strings.Join(applied, "\n") {
 			t.Errorf("at %d the command runs %q, want %q", position, got, applied)
 		}

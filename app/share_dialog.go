@@ -23,6 +23,7 @@ type ShareDialog struct {
 
 	Lines    []string
 	Position int
+	Rules    int // the rules the scenario runs under; 0 is the latest
 	Options  linkOptions
 	Base     string
 
@@ -60,7 +61,7 @@ func (d *ShareDialog) copy(field, text string) app.EventHandler {
 
 func (d *ShareDialog) download(ctx app.Context, e app.Event) {
 	d.statusFor = downloadButton
-	if err := currentBrowser().Download(plogFileName, plogFile(d.Lines, d.Position)); err != nil {
+	if err := currentBrowser().Download(plogFileName, plogFile(d.Lines, d.Position, d.Rules)); err != nil {
 		d.status = "The download did not start: " + err.Error()
 		return
 	}
@@ -84,7 +85,7 @@ func (d *ShareDialog) statusOf(field string) app.UI {
 
 // Render draws the dialog.
 func (d *ShareDialog) Render() app.UI {
-	fragment, err := fragmentOf(d.Lines, d.Position, d.Options)
+	fragment, err := fragmentOf(d.Lines, d.Position, d.Rules, d.Options)
 	if err != nil {
 		return app.Section().ID("share-dialog").Class("panel", "share-dialog").Aria("label", "share this scenario").Body(
 			app.H2().Text("Share this scenario"),

@@ -42,15 +42,18 @@ type sharing struct {
 
 // fragmentOf writes the fragment (without '#') that reopens a history at a
 // position with the given options.
-func fragmentOf(lines []string, position int, o linkOptions) (string, error) {
-	f, err := historyFragment(lines, position, o)
+func fragmentOf(lines []string, position, rules int, o linkOptions) (string, error) {
+	f, err := historyFragment(lines, position, rules, o)
 	return f.String(), err
 }
 
-func historyFragment(lines []string, position int, o linkOptions) (scenario.Fragment, error) {
+func historyFragment(lines []string, position, rules int, o linkOptions) (scenario.Fragment, error) {
 	f := scenario.Fragment{At: -1, Lesson: o.Lesson, Embed: o.Embed, ReadOnly: o.ReadOnly}
 	if len(lines) > 0 {
-		link, err := scenario.EncodeLink(strings.Join(lines, "\n"))
+		// The link says which rules the scenario runs under (the rules
+		// line is no step: the position does not count it).
+		withRules, _ := scenario.WithRulesLine(lines, rules)
+		link, err := scenario.EncodeLink(strings.Join(withRules, "\n"))
 		if err != nil {
 			return f, err
 		}
@@ -68,12 +71,12 @@ func historyFragment(lines []string, position int, o linkOptions) (scenario.Frag
 // bring them back. The Share dialog's link leaves them out: it shares the
 // scenario, not the learner's drafts.
 func (p *Playground) currentFragment() (string, error) {
-	f, err := historyFragment(p.session.Lines(), p.session.Position(), p.linkOptions())
+	f, err := historyFragment(p.session.Lines(), p.session.Position(), p.session.Rules(), p.linkOptions())
 	if err != nil {
 		return "", err
 	}
 	if branch := p.session.Discarded(); len(branch) > 0 {
-		if f.Branch, err = scenario.EncodeLink(strings.Join(branch, "\n")); err != nil {
+		if f.Branch, err = scenario.EncodeBranchLink(strings.Join(branch, "\n")); err != nil {
 			return "", err
 		}
 		f.BranchAt = p.session.DiscardedAt()
@@ -113,7 +116,7 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 	if f.Link == "" {
 		return scenario.NewSession(), opts, strings.Join(problems, " ")
 	}
-	script, err := scenario.DecodeLink(f.Link)
+	script, err := scenario.DecodeLink(f.Link) // an old link's under rules 1
 	if err != nil {
 		problems = append(problems, "This link holds no scenario plog can read: "+err.Error())
 		return scenario.NewSession(), opts, strings.Join(problems, " ")
@@ -142,7 +145,7 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 
 // keepBranch gives the session the replaced steps a fragment holds.
 func keepBranch(s *scenario.Session, f scenario.Fragment) error {
-	script, err := scenario.DecodeLink(f.Branch)
+	script, err := scenario.DecodeBranchLink(f.Branch)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func TestURLKeepsHistoryPositionAndOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := strings.Join(p.session.Lines(), "\n") + "\n"; script != want {
+	if want := strings.Join(p.session.ScriptLines(p.session.Len()), "\n") + "\n"; script != want {
 		t.Errorf("the link holds:\n%s\nwant the whole history, steps ahead included:\n%s", script, want)
 	}
 
@@ -413,7 +413,7 @@ func TestShareDialogCopiesAShortLinkAndAnEmbedSnippet(t *testing.T) {
 func TestFilesOpenPickedOrDropped(t *testing.T) {
 	b := useBrowser(t)
 	p, d := mountAt(t, mustLink(t, threeSteps))
-	b.Drop(OpenedFile{Name: "course.plog", Text: plogFile([]string{"topic audit partitions=3", "produce audit key=k value=v"}, 1)}, nil)
+	b.Drop(OpenedFile{Name: "course.plog", Text: plogFile([]string{"topic audit partitions=3", "produce audit key=k value=v"}, 1, 0)}, nil)
 	settle(t, p, d)
 	if p.session.Len() != 2 || p.err != "" || p.view.Topics[0].Name != "audit" {
 		t.Fatalf("after the drop: %d steps, alert %q", p.session.Len(), p.err)
@@ -439,7 +439,7 @@ func TestFilesOpenPickedOrDropped(t *testing.T) {
 // cmd/plogsim's tests run: the page writes exactly what plogsim reads.
 func TestPlogFileRunsWithPlogsim(t *testing.T) {
 	lines := []string{"seed 42", "topic orders partitions=3", "produce orders key=acct-1 value=created count=3", "produce orders value=\"no key\" count=2"}
-	got := plogFile(lines, 3)
+	got := plogFile(lines, 3, 0)
 	const goldenFile = "../cmd/plogsim/testdata/downloaded.plog"
 	if want := golden(t, goldenFile, []byte(got)); got != string(want) {
 		t.Errorf("the page writes:\n%s\n%s holds (go test ./app/ -rewrite rewrites it):\n%s", got, goldenFile, want)

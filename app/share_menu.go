@@ -11,6 +11,7 @@ type ShareMenu struct {
 
 	Lines    []string // the whole history
 	Position int
+	Rules    int // the rules the scenario runs under; 0 is the latest
 	Options  linkOptions
 	Base     string // the page's URL without fragment
 	Recent   []recentScenario
@@ -68,7 +69,7 @@ func (m *ShareMenu) Render() app.UI {
 			),
 		),
 		app.If(m.open == "share",
-			&ShareDialog{Lines: m.Lines, Position: m.Position, Options: m.Options, Base: m.Base},
+			&ShareDialog{Lines: m.Lines, Position: m.Position, Rules: m.Rules, Options: m.Options, Base: m.Base},
 		),
 		app.If(m.open == "scenarios",
 			&RecentScenarios{Recent: m.Recent, Current: m.Current},
@@ -86,6 +87,7 @@ func (p *Playground) shareMenu() app.UI {
 	return &ShareMenu{
 		Lines:    lines,
 		Position: position,
+		Rules:    p.rules(),
 		Options:  p.linkOptions(),
 		Base:     p.share.base,
 		Recent:   p.share.recent,

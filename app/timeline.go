@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"plog/core"
+	"plog/core/scenario"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -21,6 +24,12 @@ type Timeline struct {
 	DiscardedAt int
 	Playing     bool
 	Speed       int // virtual seconds per tick while playing
+	// Rules is the version of the engine's rules the scenario runs under
+	// (core/rules.go); the timeline says so when it is not the latest.
+	Rules int
+	// RulesFrom is the rules the learner left for the latest, offered
+	// back; 0 when they did not.
+	RulesFrom int
 }
 
 // timelineControl names the timeline's errors.
@@ -136,6 +145,7 @@ func (t *Timeline) Render() app.UI {
 				Value(strconv.Itoa(t.Position)).OnChange(t.scrub),
 		),
 		&ControlError{Control: timelineControl},
+		t.rulesNotice(),
 		t.branchNotice(),
 		app.If(from > 0, app.P().Class("lines-hidden").Text(fmt.Sprintf("%d earlier lines", from))),
 		app.Ol().ID("timeline-script").Class("script").Attr("start", from+1).Body(
@@ -156,6 +166,29 @@ func (t *Timeline) Render() app.UI {
 		),
 		app.If(to < len(t.Lines), app.P().Class("lines-hidden").Text(fmt.Sprintf("%d later lines", len(t.Lines)-to))),
 		app.If(len(t.Lines) == 0, app.P().Class("hint").Text("Each thing you do becomes a line here, as in a shared link.")),
+	)
+}
+
+// rulesNotice says which rules a scenario made under older ones replays
+// under, and offers the latest (its rules line rewritten, the whole
+// history replayed under them); once the learner took them, it offers the
+// old rules back. nil under the latest rules otherwise.
+func (t *Timeline) rulesNotice() app.UI {
+	if t.RulesFrom != 0 && t.Rules > t.RulesFrom {
+		return app.P().Class("rules-notice").Attr("role", "status").DataSet("rules", t.Rules).Body(
+			app.Text(fmt.Sprintf("Now under plog's rules %d (%s), replayed from the start. ", t.Rules, core.RulesChanges[t.Rules])),
+			app.Button().Type("button").ID("use-earlier-rules").DataSet("command", scenario.CmdRules).OnClick(move("rules", t.RulesFrom)).
+				Text(fmt.Sprintf("Back to rules %d", t.RulesFrom)),
+		)
+	}
+	if t.Rules == 0 || t.Rules >= core.LatestRules {
+		return nil
+	}
+	return app.P().Class("rules-notice").Attr("role", "status").DataSet("rules", t.Rules).Body(
+		app.Text(fmt.Sprintf("Made under plog's rules %d (%s): this link replays as it was made. ", t.Rules, core.RulesBefore(t.Rules))),
+		app.Button().Type("button").ID("use-latest-rules").DataSet("command", scenario.CmdRules).OnClick(move("rules", core.LatestRules)).
+			Title(fmt.Sprintf("%s %d", scenario.CmdRules, core.LatestRules)).
+			Text("Use the latest rules"),
 	)
 }
 

@@ -22,8 +22,10 @@ type WorkloadControls struct {
 	Topics    []TopicSnapshot
 	Workloads []scenario.Workload
 	Step      int // the history's length: the seed is only the first command
+	Rules     int // the rules the scenario runs under (0: the latest)
 
 	name, topic, rate, keys, keyspace, exponent, value, acks string
+	partitioner                                              string // partitioner.class under rules 2; "" is the built-in
 	group, member, consumerRate, max                         string
 	commit                                                   bool
 	seed                                                     string
@@ -84,6 +86,9 @@ func (c *WorkloadControls) ProducerLines() ([]string, string) {
 	}
 	if c.acks != "" {
 		args = append(args, named("acks", c.acks))
+	}
+	if c.partitioner != "" && producerRules(c.Rules) {
+		args = append(args, named("partitioner", c.partitioner))
 	}
 	lines := []string{line(scenario.CmdProducer, args...)}
 	if w, ok := c.running(true, name); ok {
@@ -199,6 +204,9 @@ func (c *WorkloadControls) Render() app.UI {
 			app.Div().Class("row").Body(
 				field("producer-value", "Value", textInput("producer-value", &c.value, &c.Compo, "placeholder", "NAME-n")),
 				field("producer-acks", "acks", acksSelect("producer-acks", &c.acks, &c.Compo)),
+				app.If(producerRules(c.Rules),
+					field("producer-partitioner", "Partitioner", partitionerSelect("producer-partitioner", &c.partitioner, &c.Compo)),
+				),
 			),
 			app.Button().Type("submit").ID("producer-start").Text(startLabel("producer", strings.TrimSpace(c.name), replacesProducer)),
 			&ControlError{Control: producerControl},

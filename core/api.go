@@ -28,6 +28,11 @@ type ProduceRequest struct {
 	// Acks is the producer's acks: "0", "1" or "all"; "" is all, Kafka's
 	// default since 3.0.
 	Acks string
+	// Partitioner is the producer's partitioner.class under rules 2 and
+	// later: PartitionerDefault (also ""), Kafka's built-in partitioner,
+	// or PartitionerRoundRobin, Java's RoundRobinPartitioner. Under rules
+	// 1 it must be "": the topic's partitioner config chooses.
+	Partitioner string
 }
 
 // ProduceResult says where a record landed and why.

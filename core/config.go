@@ -41,7 +41,7 @@ type TopicConfig struct {
 	TimestampType string
 	// partitioner (playground only; Kafka chooses it in the producer with
 	// partitioner.class): how records without a key are spread,
-	// "round-robin" or "sticky".
+	// "round-robin" or "sticky"; "" under rules 2, where the producer chooses.
 	Partitioner string
 	// replication.factor: how many brokers hold a copy of each partition.
 	// Set when the topic is created (Kafka's --replication-factor); it
@@ -63,6 +63,9 @@ const (
 
 	PartitionerRoundRobin = "round-robin"
 	PartitionerSticky     = "sticky"
+	// PartitionerDefault is a producer's partitioner.class left unset:
+	// Kafka's built-in partitioner (rules 2 and later).
+	PartitionerDefault = "default"
 )
 
 // Compacts reports whether the cleaner compacts the topic.
@@ -101,6 +104,9 @@ type ConfigEntry struct {
 func (c TopicConfig) Entries() []ConfigEntry {
 	entries := make([]ConfigEntry, 0, len(configSpecs))
 	for _, spec := range configSpecs {
+		if spec.Name == "partitioner" && c.Partitioner == "" {
+			continue // rules 2: the producer's, not the topic's
+		}
 		entries = append(entries, ConfigEntry{Name: spec.Name, Value: spec.format(&c)})
 	}
 	return entries

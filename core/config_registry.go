@@ -152,7 +152,7 @@ var configRegistry = []ConfigDef{
 		Help: "With acks=all, a write is refused (NOT_ENOUGH_REPLICAS) while fewer replicas than this are in sync."},
 	{Name: "partitioner", Target: OnTopic, Scope: ScopePlayground, Kind: KindChoice,
 		Default: PartitionerRoundRobin, Choices: []string{PartitionerRoundRobin, PartitionerSticky},
-		Help: "How records without a key are spread; in Kafka the producer chooses (partitioner.class: sticky by default)."},
+		Help: "Under rules 1 only: how records without a key are spread; under rules 2 the producer chooses, as in Kafka (partitioner.class)."},
 	{Name: "replication.factor", Target: OnTopic, Scope: ScopeTopic, Kind: KindCount, Unit: "replicas",
 		KafkaDefault: "1", Min: 1, Max: MaxBrokers,
 		Help: "How many brokers hold a copy of each partition; set at creation (the broker's default.replication.factor is 1)."},
@@ -207,6 +207,9 @@ var configRegistry = []ConfigDef{
 	{Name: "acks", Target: OnProduce, Scope: ScopeProducer, Kind: KindChoice,
 		KafkaDefault: "all", Choices: []string{"0", "1", "all"},
 		Help: "When a write counts as done: 0 no answer, 1 the leader's, all every in-sync replica's (Kafka's default since 3.0)."},
+	{Name: "partitioner", KafkaName: "partitioner.class", Target: OnProduce, Scope: ScopeProducer, Kind: KindChoice,
+		KafkaDefault: PartitionerDefault, Choices: []string{PartitionerDefault, PartitionerRoundRobin},
+		Help: "Where records go when no partition is given (rules 2): default is Kafka's built-in partitioner (keys by murmur2, keyless records stick to a partition until batch.size fills); round-robin is RoundRobinPartitioner, which ignores keys."},
 }
 
 // Configs lists the configs set on target, sorted by name.

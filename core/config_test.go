@@ -99,7 +99,7 @@ func TestEntriesRoundTrip(t *testing.T) {
 		"segment.ms": "3600000", "retention.bytes": "1500", "partitioner": "sticky",
 		"delete.retention.ms": "1500", "min.compaction.lag.ms": "60s", "segment.records": "-1",
 	}
-	l := newTestLog(t, "t", 1, configs)
+	l := newTestLogUnder(t, RulesV1, "t", 1, configs)
 	config, _ := l.TopicConfig("t")
 	canonical := map[string]string{}
 	for _, e := range config.Entries() {
@@ -115,7 +115,7 @@ func TestEntriesRoundTrip(t *testing.T) {
 			t.Errorf("%s: canonical %q, want %q", name, canonical[name], value)
 		}
 	}
-	again := newTestLog(t, "t", 1, canonical)
+	again := newTestLogUnder(t, RulesV1, "t", 1, canonical)
 	if config2, _ := again.TopicConfig("t"); config2 != config {
 		t.Fatalf("round trip: %+v vs %+v", config2, config)
 	}

@@ -42,8 +42,11 @@
 //     background when min.cleanable.dirty.ratio is reached) and cleans each
 //     segment on its own, removing segments it empties (Kafka merges small
 //     cleaned segments into one).
-//   - The sticky partitioner moves on after StickyBatchRecords records
-//     rather than after a full batch of batch.size bytes.
+//   - Under rules 1 (rules.go), a topic's partitioner=sticky moves on after
+//     StickyBatchRecords records rather than after a full batch of
+//     batch.size bytes; under rules 2 keyless records follow Kafka's
+//     built-in partitioner by its bytes, with the approximations listed in
+//     partitioner_builtin.go.
 //   - Timestamps are the virtual clock at produce time (LogAppendTime-like):
 //     producers cannot set them, so they never go backwards in a partition.
 //

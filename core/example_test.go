@@ -31,7 +31,7 @@ func ExamplePartitionedLog_Produce() {
 	// orders/2@0 murmur2("acct-1") % 4 = 2
 	// orders/3@0 murmur2("acct-2") % 4 = 3
 	// orders/2@1 murmur2("acct-1") % 4 = 2
-	// orders/0@0 round-robin
+	// orders/1@0 built-in partitioner: keyless records stick to orders/1, chosen at random, until batch.size (16384 bytes) have gone there
 }
 
 func ExamplePartitionedLog_Truncate() {

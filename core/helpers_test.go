@@ -9,7 +9,16 @@ import (
 // newTestLog returns an engine with one topic, failing the test on error.
 func newTestLog(t testing.TB, topicName string, partitions int, configs map[string]string) *PartitionedLog {
 	t.Helper()
+	return newTestLogUnder(t, LatestRules, topicName, partitions, configs)
+}
+
+// newTestLogUnder is newTestLog under a version of the rules (rules.go).
+func newTestLogUnder(t testing.TB, rules int, topicName string, partitions int, configs map[string]string) *PartitionedLog {
+	t.Helper()
 	l := NewPartitionedLog(1)
+	if err := l.UseRules(rules); err != nil {
+		t.Fatal(err)
+	}
 	if err := l.CreateTopic(topicName, partitions, configs); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 // clock, and the consumer groups reading them. The zero value is not ready:
 // use NewPartitionedLog.
 type PartitionedLog struct {
+	rules  int // the rules version (rules.go)
 	seed   int64
 	now    int64  // virtual milliseconds since the scenario began
 	random uint64 // state of the seeded generator (splitmix64)
@@ -46,10 +47,12 @@ const maxGroupRunsAtInstant = 64
 // maxClockMs bounds the virtual clock so that no time arithmetic overflows.
 const maxClockMs = 10 * maxDurationMs
 
-// NewPartitionedLog returns an empty engine whose random choices (the sticky
-// partitioner's) all derive from seed.
+// NewPartitionedLog returns an empty engine under the latest rules
+// (LatestRules; UseRules sets another) whose random choices (the
+// partitioners') all derive from seed.
 func NewPartitionedLog(seed int64) *PartitionedLog {
 	return &PartitionedLog{
+		rules:   LatestRules,
 		seed:    seed,
 		random:  uint64(seed),
 		topics:  map[string]*topic{},
@@ -128,6 +131,7 @@ func (l *PartitionedLog) Advance(ms int64) error {
 // time travel). Pending events are copied too.
 func (l *PartitionedLog) Clone() *PartitionedLog {
 	c := &PartitionedLog{
+		rules:      l.rules,
 		seed:       l.seed,
 		now:        l.now,
 		random:     l.random,

@@ -296,7 +296,7 @@ func TestSkew(t *testing.T) {
 }
 
 func TestCloneIsIndependent(t *testing.T) {
-	l := newTestLog(t, "orders", 2, map[string]string{"partitioner": "sticky"})
+	l := newTestLogUnder(t, RulesV1, "orders", 2, map[string]string{"partitioner": "sticky"})
 	for range 7 {
 		mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: -1, Value: "v"})
 	}

@@ -1,6 +1,9 @@
 package core
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Murmur2 is the 32-bit murmur2 hash exactly as Kafka's Java client computes
 // it (org.apache.kafka.common.utils.Utils.murmur2, seed 0x9747b28c), the hash
@@ -62,8 +65,9 @@ const StickyBatchRecords = 5
 // partitionReason is why a record went to its partition, kept as its parts
 // so that a produce writes no text: String writes it when someone reads it.
 type partitionReason struct {
-	key        string // a keyed record's key
+	key        string // a keyed record's key; the topic, for the built-in partitioner
 	partitions int32  // the topic's partition count when a keyed record was produced
+	from, to   int32  // the built-in partitioner's partition before a switch, and its partition
 	how        reasonKind
 }
 
@@ -76,6 +80,8 @@ const (
 	reasonRoundRobin
 	reasonRoundRobinAvailable // round-robin over the partitions with a leader
 	reasonSticky
+	reasonBuiltIn       // the built-in partitioner sticks to its partition
+	reasonBuiltInSwitch // it moved on: batch.size bytes went to the one before
 )
 
 func (r partitionReason) String() string {
@@ -91,40 +97,66 @@ func (r partitionReason) String() string {
 		return "round-robin over the partitions with a leader"
 	case reasonSticky:
 		return "sticky"
+	case reasonBuiltIn:
+		return fmt.Sprintf("built-in partitioner: keyless records stick to %s/%d, chosen at random, until batch.size (%d bytes) have gone there",
+			r.key, r.to, BatchSizeBytes)
+	case reasonBuiltInSwitch:
+		return fmt.Sprintf("batch.size %d bytes reached on %s/%d: the built-in partitioner moved to %s/%d",
+			BatchSizeBytes, r.key, r.from, r.key, r.to)
 	}
 	return ""
 }
 
 // choosePartition picks the partition for a record and says why. It
 // changes no state: commitPartitionChoice does once the produce succeeds.
+// -1 is a choice still open, made at random by commitPartitionChoice.
 func (l *PartitionedLog) choosePartition(t *topic, req *ProduceRequest) (int, partitionReason) {
 	n := len(t.partitions)
 	switch {
 	case req.Partition >= 0:
 		return req.Partition, partitionReason{how: reasonExplicit}
+	case l.rules >= RulesV2 && req.Partitioner == PartitionerRoundRobin:
+		// Java's RoundRobinPartitioner ignores keys: keyed records go
+		// round-robin too (kafka-clients 4.x).
+		return l.roundRobinPartition(t)
 	case req.HasKey:
 		return PartitionFor(req.Key, n), partitionReason{key: req.Key, partitions: int32(n), how: reasonKeyed}
+	case l.rules >= RulesV2:
+		return l.builtInPartition(t)
 	case t.config.Partitioner == PartitionerSticky:
 		if t.sticky >= 0 && t.sticky < n && t.stickyCount < StickyBatchRecords && !t.partitions[t.sticky].offline() {
 			return t.sticky, partitionReason{how: reasonSticky}
 		}
 		return -1, partitionReason{how: reasonSticky}
 	default:
-		if available := t.availablePartitions(); available != nil {
-			return available[int(t.roundRobin%int64(len(available)))], partitionReason{how: reasonRoundRobinAvailable}
-		}
-		return int(t.roundRobin % int64(n)), partitionReason{how: reasonRoundRobin}
+		return l.roundRobinPartition(t)
 	}
 }
 
+// roundRobinPartition is Java's RoundRobinPartitioner (kafka-clients 4.x):
+// a counter per topic, over the partitions with a leader when some have
+// none.
+func (l *PartitionedLog) roundRobinPartition(t *topic) (int, partitionReason) {
+	if available := t.availablePartitions(); available != nil {
+		return available[int(t.roundRobin%int64(len(available)))], partitionReason{how: reasonRoundRobinAvailable}
+	}
+	return int(t.roundRobin % int64(len(t.partitions))), partitionReason{how: reasonRoundRobin}
+}
+
 // commitPartitionChoice advances the keyless partitioners' state after a
-// successful produce and resolves a sticky choice still open (-1).
-func (l *PartitionedLog) commitPartitionChoice(t *topic, req *ProduceRequest, p int) int {
-	if req.Partition >= 0 || req.HasKey {
+// successful produce and resolves a choice still open (-1).
+func (l *PartitionedLog) commitPartitionChoice(t *topic, req *ProduceRequest, p int, reason *partitionReason) int {
+	if req.Partition >= 0 {
 		return p
 	}
-	if t.config.Partitioner != PartitionerSticky {
+	if reason.how == reasonRoundRobin || reason.how == reasonRoundRobinAvailable {
 		t.roundRobin++
+		return p
+	}
+	if reason.how == reasonBuiltIn || reason.how == reasonBuiltInSwitch {
+		return l.commitBuiltIn(t, req, p, reason)
+	}
+	if req.HasKey {
 		return p
 	}
 	if available := t.availablePartitions(); p < 0 && available != nil {

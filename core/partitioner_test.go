@@ -64,7 +64,7 @@ func TestKeyMapsToSamePartition(t *testing.T) {
 }
 
 func TestExplicitPartitionWins(t *testing.T) {
-	l := newTestLog(t, "orders", 4, map[string]string{"partitioner": "sticky"})
+	l := newTestLogUnder(t, RulesV1, "orders", 4, map[string]string{"partitioner": "sticky"})
 	other := (PartitionFor("acct-1", 4) + 1) % 4
 	res := mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: other, Key: "acct-1", HasKey: true})
 	if res.Partition != other || res.Reason() != "explicit" {
@@ -77,7 +77,7 @@ func TestExplicitPartitionWins(t *testing.T) {
 }
 
 func TestKeylessRoundRobin(t *testing.T) {
-	l := newTestLog(t, "orders", 3, nil)
+	l := newTestLogUnder(t, RulesV1, "orders", 3, nil)
 	var got []int
 	for range 7 {
 		res := mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: -1, Value: "v"})
@@ -95,7 +95,7 @@ func TestKeylessRoundRobin(t *testing.T) {
 }
 
 func TestKeylessSticky(t *testing.T) {
-	l := newTestLog(t, "orders", 4, map[string]string{"partitioner": "sticky"})
+	l := newTestLogUnder(t, RulesV1, "orders", 4, map[string]string{"partitioner": "sticky"})
 	var got []int
 	for range 4 * StickyBatchRecords {
 		res := mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: -1, Value: "v"})
@@ -116,7 +116,7 @@ func TestKeylessSticky(t *testing.T) {
 		}
 	}
 	// The same seed makes the same choices.
-	again := newTestLog(t, "orders", 4, map[string]string{"partitioner": "sticky"})
+	again := newTestLogUnder(t, RulesV1, "orders", 4, map[string]string{"partitioner": "sticky"})
 	for i := range got {
 		res := mustProduce(t, again, ProduceRequest{Topic: "orders", Partition: -1, Value: "v"})
 		if res.Partition != got[i] {
@@ -126,7 +126,7 @@ func TestKeylessSticky(t *testing.T) {
 }
 
 func TestSingleStickyPartition(t *testing.T) {
-	l := newTestLog(t, "orders", 1, map[string]string{"partitioner": "sticky"})
+	l := newTestLogUnder(t, RulesV1, "orders", 1, map[string]string{"partitioner": "sticky"})
 	for range 3 * StickyBatchRecords {
 		if res := mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: -1}); res.Partition != 0 {
 			t.Fatalf("one partition, got %d", res.Partition)

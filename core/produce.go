@@ -5,8 +5,12 @@ import "fmt"
 // Produce appends one record to a partition and says where it went and why.
 // The partition is, in order of precedence: req.Partition when it is not
 // negative; for a keyed record, Kafka's murmur2 partitioner (PartitionFor);
-// for a keyless record, round-robin across the partitions or, with the
-// topic's partitioner=sticky, the sticky behaviour of newer Java clients.
+// for a keyless record, under rules 2 (rules.go) Kafka's built-in
+// partitioner or, with req.Partitioner round-robin, Java's
+// RoundRobinPartitioner (which takes keyed records round-robin too); under
+// rules 1 round-robin across the partitions or, with the topic's
+// partitioner=sticky, a partition chosen at random every
+// StickyBatchRecords records.
 // The record's offset is the leader's log end offset and its timestamp the
 // virtual clock. With replicas, req.Acks decides when the producer is
 // answered (see replica.go).
@@ -28,9 +32,12 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 	if err != nil {
 		return ProduceResult{}, err
 	}
+	if err := l.checkPartitioner(req.Partitioner); err != nil {
+		return ProduceResult{}, err
+	}
 	p, reason := l.choosePartition(t, &req)
 	saved := l.savePartitioner(t)
-	p = l.commitPartitionChoice(t, &req, p)
+	p = l.commitPartitionChoice(t, &req, p, &reason)
 	if err := checkWritable(t, p, acks); err != nil {
 		l.restorePartitioner(t, saved)
 		return ProduceResult{}, err
@@ -73,6 +80,30 @@ func checkProduce(t *topic, req *ProduceRequest) error {
 	}
 	if size := recordSize(req.Key, req.Value); size > maxRecordBytes {
 		return fmt.Errorf("topic %q: the record is %d bytes, larger than the %d bytes allowed (message.max.bytes)", t.name, size, maxRecordBytes)
+	}
+	return nil
+}
+
+// checkPartitioner checks a producer's partitioner.class: the producer
+// chooses it under rules 2 and later, the topic's partitioner config under
+// rules 1.
+func (l *PartitionedLog) checkPartitioner(p string) error {
+	switch {
+	case p == "":
+		return nil
+	case l.rules < RulesV2:
+		return fmt.Errorf("a producer's partitioner (partitioner.class) comes with rules 2: under rules %d the topic's partitioner config chooses", l.rules)
+	case p != PartitionerDefault && p != PartitionerRoundRobin:
+		return fmt.Errorf("partitioner must be %s or %s, got %q", PartitionerDefault, PartitionerRoundRobin, p)
+	}
+	return nil
+}
+
+// checkTopicPartitioner refuses the topic's partitioner config under rules
+// 2 and later: in Kafka the producer chooses (partitioner.class).
+func (l *PartitionedLog) checkTopicPartitioner(topic, config string) error {
+	if config == "partitioner" && l.rules >= RulesV2 {
+		return fmt.Errorf("topic %q: under rules %d the partitioner is the producer's, as Kafka's partitioner.class: give partitioner=%s|%s to produce or producer", topic, l.rules, PartitionerDefault, PartitionerRoundRobin)
 	}
 	return nil
 }

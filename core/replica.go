@@ -242,15 +242,16 @@ func (l *PartitionedLog) placeReplicas(t *topic, from int) {
 type partitionerState struct {
 	roundRobin          int64
 	sticky, stickyCount int
+	builtIn             builtInState
 	random              uint64
 }
 
 func (l *PartitionedLog) savePartitioner(t *topic) partitionerState {
-	return partitionerState{t.roundRobin, t.sticky, t.stickyCount, l.random}
+	return partitionerState{t.roundRobin, t.sticky, t.stickyCount, t.builtIn, l.random}
 }
 
 func (l *PartitionedLog) restorePartitioner(t *topic, s partitionerState) {
-	t.roundRobin, t.sticky, t.stickyCount, l.random = s.roundRobin, s.sticky, s.stickyCount, s.random
+	t.roundRobin, t.sticky, t.stickyCount, t.builtIn, l.random = s.roundRobin, s.sticky, s.stickyCount, s.builtIn, s.random
 }
 
 // acksMode is a checked ProduceRequest.Acks, compared as a number on the

@@ -363,7 +363,7 @@ func TestReplicationBadInput(t *testing.T) {
 // keyed records do not (their partition is the key's).
 func TestKeylessRecordsSkipOfflinePartitions(t *testing.T) {
 	for _, partitioner := range []string{PartitionerRoundRobin, PartitionerSticky} {
-		l := newTestLog(t, "t", 3, map[string]string{"partitioner": partitioner})
+		l := newTestLogUnder(t, RulesV1, "t", 3, map[string]string{"partitioner": partitioner})
 		if err := l.CrashBroker(2); err != nil { // partition 1's only replica
 			t.Fatal(err)
 		}

@@ -165,7 +165,7 @@ func TestRetentionUnlimitedAndCompactOnly(t *testing.T) {
 }
 
 func TestRetentionOverLongAdvance(t *testing.T) {
-	l := newTestLog(t, "orders", 3, map[string]string{"retention.ms": "1h", "segment.records": "1"})
+	l := newTestLogUnder(t, RulesV1, "orders", 3, map[string]string{"retention.ms": "1h", "segment.records": "1"})
 	for i := range 30 {
 		mustProduce(t, l, ProduceRequest{Topic: "orders", Partition: -1})
 		mustAdvance(t, l, int64(i+1)*minuteMs)

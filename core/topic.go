@@ -26,6 +26,8 @@ type topic struct {
 	// stickyCount how many went there since it was chosen.
 	sticky      int
 	stickyCount int
+	// builtIn is the built-in partitioner's state (rules 2, partitioner.go).
+	builtIn builtInState
 }
 
 func (t *topic) clone() *topic {
@@ -60,6 +62,9 @@ func (l *PartitionedLog) CreateTopic(name string, partitions int, configs map[st
 		return fmt.Errorf("topic %q: partitions must be between 1 and %d, got %d", name, MaxPartitions, partitions)
 	}
 	config := DefaultTopicConfig()
+	if l.rules >= RulesV2 {
+		config.Partitioner = "" // the producer chooses (checkTopicPartitioner)
+	}
 	names := make([]string, 0, len(configs))
 	for n := range configs {
 		names = append(names, n)
@@ -73,11 +78,14 @@ func (l *PartitionedLog) CreateTopic(name string, partitions int, configs map[st
 		if err := spec.set(&config, configs[n]); err != nil {
 			return fmt.Errorf("topic %q: %v", name, err)
 		}
+		if err := l.checkTopicPartitioner(name, n); err != nil {
+			return err
+		}
 	}
 	if err := l.checkReplication(name, &config); err != nil {
 		return err
 	}
-	t := &topic{name: name, config: config, sticky: -1}
+	t := &topic{name: name, config: config, sticky: -1, builtIn: builtInState{partition: -1, filled: -1}}
 	for range partitions {
 		t.partitions = append(t.partitions, newPartition(0, l.now))
 	}
@@ -124,6 +132,9 @@ func (l *PartitionedLog) SetTopicConfig(topicName, name, value string) error {
 	config := t.config
 	if err := spec.set(&config, value); err != nil {
 		return fmt.Errorf("topic %q: %v", topicName, err)
+	}
+	if err := l.checkTopicPartitioner(topicName, name); err != nil {
+		return err
 	}
 	if err := checkConfigChange(topicName, &t.config, &config); err != nil {
 		return err

@@ -11,7 +11,8 @@ import (
 // it, decoding the link with the browser's own DEFLATE.
 
 // urlScriptJS is a JavaScript expression for the script the page's URL
-// holds, one command a line ("" for none), and its at= (-1 for none).
+// holds, one step a line ("" for none; its rules line is the scenario's,
+// no step, and left out), and its at= (-1 for none).
 const urlScriptJS = `(async () => {
 	const params = location.hash.slice(1).split("&");
 	const at = (params.find(p => p.startsWith("at=")) || "at=-1").slice(3);
@@ -19,7 +20,8 @@ const urlScriptJS = `(async () => {
 	const b64 = params[0].slice(3).replace(/-/g, "+").replace(/_/g, "/");
 	const bytes = Uint8Array.from(atob(b64 + "===".slice((b64.length + 3) % 4)), c => c.charCodeAt(0));
 	const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-	return JSON.stringify({script: await new Response(stream).text(), at: Number(at)});
+	const text = await new Response(stream).text();
+	return JSON.stringify({script: text.split("\n").filter(l => !l.startsWith("rules ")).join("\n"), at: Number(at)});
 })()`
 
 // urlScript is the script the page's URL holds and its at= (-1 for none).

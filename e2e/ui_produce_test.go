@@ -73,11 +73,11 @@ func TestUICreateTopicAndProduce(t *testing.T) {
 	b.waitCount(t, lane+` [data-key="acct-1"]`, 6)
 	b.waitText(t, ".landing", "offsets 3–5")
 
-	// Without a key: round-robin.
+	// Without a key: Kafka's built-in partitioner.
 	b.fill(t, "#produce-count", "1")
 	b.setChecked(t, "#produce-no-key", true)
 	b.click(t, "#produce-send")
-	b.waitText(t, ".landing", "round-robin")
+	b.waitText(t, ".landing", "built-in partitioner")
 	b.waitCount(t, `[data-topic=orders] [data-offset]:not([data-key])`, 1)
 
 	// An explicit partition wins over the partitioner.

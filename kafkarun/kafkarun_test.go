@@ -91,6 +91,7 @@ func topicsOn(t *testing.T, brokers []string) []string {
 func TestProduceAgreesWithPlayground(t *testing.T) {
 	brokers := startKfake(t)
 	res := runOn(t, testOptions(brokers), `
+rules 1
 topic orders partitions=4
 produce orders key=acct-1 value=created count=3
 produce orders key=acct-2 value=paid
@@ -145,6 +146,7 @@ produce orders value=keyless-after count=3
 func TestGroupCommitsAndLagAgree(t *testing.T) {
 	brokers := startKfake(t)
 	res := runOn(t, testOptions(brokers), `
+rules 1
 topic orders partitions=3
 topic audit partitions=2
 produce orders key=acct-1 value=a count=4
@@ -230,6 +232,7 @@ func TestExpectedDifferencesSayWhy(t *testing.T) {
 	brokers := startKfake(t)
 	res := runOn(t, testOptions(brokers), `
 seed 7
+rules 1
 topic logs partitions=1 retention.ms=1m segment.records=2
 produce logs value=old count=5
 advance 5m

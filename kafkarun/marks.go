@@ -220,9 +220,13 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		}
 	case scenario.CmdProduce:
 		keyed, explicit := c.Has("key"), c.Has("partition")
-		if cfg, err := r.session.Log().TopicConfig(c.Positional(0)); err == nil && !keyed && !explicit && cfg.Partitioner != core.PartitionerRoundRobin {
-			r.marks.topic(c.Positional(0), ReasonSticky)
-			r.marks.sticky[c.Positional(0)] = true
+		// Keyless records a sticky partitioner placed (Kafka's built-in
+		// one under rules 2) went where its random choice took them.
+		if cfg, err := r.session.Log().TopicConfig(c.Positional(0)); err == nil && !keyed && !explicit {
+			if partitioner, _ := keylessPartitioner(r.session.Rules(), c, cfg); partitioner != core.PartitionerRoundRobin {
+				r.marks.topic(c.Positional(0), ReasonSticky)
+				r.marks.sticky[c.Positional(0)] = true
+			}
 		}
 	case scenario.CmdTruncate:
 		topic, _, _ := strings.Cut(c.Positional(0), "/")

@@ -564,7 +564,7 @@ func (r *runner) prefixed(names []string) []string {
 // apply runs one command on the cluster.
 func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 	switch c.Name {
-	case scenario.CmdSeed, scenario.CmdCompact, scenario.CmdProducer, scenario.CmdConsumer, scenario.CmdStop, scenario.CmdBrokers, scenario.CmdBroker:
+	case scenario.CmdSeed, scenario.CmdRules, scenario.CmdCompact, scenario.CmdProducer, scenario.CmdConsumer, scenario.CmdStop, scenario.CmdBrokers, scenario.CmdBroker:
 		return nil // not run on a cluster: markAfter noted what they change
 	case scenario.CmdAdvance:
 		return r.settleStable(ctx)

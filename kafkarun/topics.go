@@ -183,8 +183,10 @@ func (r *runner) waitFor(ctx context.Context, what string, done func() (bool, er
 }
 
 // How a record's partition is chosen, in its Context: placedKey for a
-// record the script placed (partition=), keylessKey with the topic's
-// partitioner for a keyless one; a keyed record has neither and is hashed.
+// record the script placed (partition=), keylessKey with the partitioner
+// (keylessPartitioner) for a keyless one, and for a keyed one that
+// partitioner=round-robin places; any other keyed record has neither and
+// is hashed.
 type (
 	placedKey  struct{}
 	keylessKey struct{}
@@ -241,10 +243,10 @@ type scriptTopicPartitioner struct {
 func (p *scriptTopicPartitioner) pick(r *kgo.Record) kgo.TopicPartitioner {
 	how, _ := r.Context.Value(keylessKey{}).(string)
 	switch {
+	case how == core.PartitionerRoundRobin: // keyed records too, as Java's RoundRobinPartitioner
+		return p.roundRobin
 	case r.Key != nil:
 		return p.keyed
-	case how == core.PartitionerRoundRobin:
-		return p.roundRobin
 	case how == core.PartitionerSticky:
 		return p.sticky
 	}
@@ -304,6 +306,22 @@ func isPlaced(r *kgo.Record) bool {
 	return r.Context != nil && r.Context.Value(placedKey{}) != nil
 }
 
+// keylessPartitioner is the partitioner that placed a produce command's
+// keyless records in the playground (core/partitioner.go): under rules 1
+// the topic's partitioner config; from rules 2 the producer's
+// partitioner=, Kafka's built-in partitioner by default. all reports that
+// it places keyed records too: Java's RoundRobinPartitioner ignores keys.
+func keylessPartitioner(rules int, c scenario.Command, cfg core.TopicConfig) (partitioner string, all bool) {
+	if rules < core.RulesV2 {
+		return cfg.Partitioner, false
+	}
+	partitioner, _ = c.Value("partitioner")
+	if partitioner == "" {
+		partitioner = core.PartitionerDefault
+	}
+	return partitioner, partitioner == core.PartitionerRoundRobin
+}
+
 // flushEvery is how many records a produce command sends in one flush: a
 // command's records go together, as one batch per partition, up to the
 // client's buffer (franz-go's MaxBufferedRecords, 10,000 by default).
@@ -329,12 +347,13 @@ func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 	}
 	// A record's context is the command's, so that its deadline fails
 	// the records that were not sent.
+	partitioner, roundRobinAll := keylessPartitioner(r.session.Rules(), c, cfg)
 	recCtx := ctx
 	switch {
 	case partition >= 0:
 		recCtx = context.WithValue(ctx, placedKey{}, true)
-	case !hasKey:
-		recCtx = context.WithValue(ctx, keylessKey{}, cfg.Partitioner)
+	case !hasKey || roundRobinAll:
+		recCtx = context.WithValue(ctx, keylessKey{}, partitioner)
 	}
 	var sent []*kgo.Record
 	for from := int64(0); from < count; from += flushEvery {
@@ -354,8 +373,8 @@ func (r *runner) produce(ctx context.Context, c scenario.Command) error {
 		}
 		sent = append(sent, records...)
 	}
-	if partition < 0 && !hasKey {
-		r.marks.keyless(c.Line, topic, cfg.Partitioner, r.partitions[topic], sent)
+	if partition < 0 && (!hasKey || roundRobinAll) {
+		r.marks.keyless(c.Line, topic, partitioner, r.partitions[topic], sent)
 	}
 	return nil
 }

@@ -43,7 +43,8 @@ func TestRunLinkOfEndlessWorkStopsAtTheLimit(t *testing.T) {
 	t.Logf("run --link returned in %s", time.Since(start))
 	// Each advance polls a million times; the first that would pass the
 	// limit is refused before it polls.
-	line := 4 + scenario.MaxWork/(scenario.PollWork*1_000_000)
+	// The link's script has its rules line first, as plogsim link writes it.
+	line := 5 + scenario.MaxWork/(scenario.PollWork*1_000_000)
 	want := fmt.Sprintf("link:%d:1: this command takes the scenario past its limit of %d units of work", line, scenario.MaxWork)
 	if r.code != 1 || !strings.Contains(r.errOut, want) || r.out != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1 and %q", r.code, r.out, r.errOut, want)

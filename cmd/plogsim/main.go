@@ -184,12 +184,12 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, src.name, err)
 	}
-	if *at >= 0 && *at < len(cmds) {
-		cmds = cmds[:*at]
-	}
 	s := scenario.NewSession()
 	var steps []step
 	for _, c := range cmds {
+		if *at >= 0 && s.Position() == *at && c.Name != scenario.CmdRules {
+			break // --at counts the steps, as the page's at= does: the rules line is none
+		}
 		evs, err := s.ApplyCommand(c)
 		if err != nil {
 			return report(stderr, src.name, err)

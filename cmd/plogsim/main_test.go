@@ -30,6 +30,7 @@ func writeFile(t *testing.T, text string) string {
 }
 
 const script = `seed 42
+rules 1
 topic orders partitions=2
 produce orders key=acct-1 value=created count=2
 produce orders value=no-key
@@ -95,7 +96,7 @@ func TestRunJSONContract(t *testing.T) {
 func TestRunErrorsNameLineAndColumn(t *testing.T) {
 	path := writeFile(t, "seed 1\ntopic t\nproduce t kye=a\n")
 	code, out, errOut := plogsim(t, "", "run", path)
-	if code != 1 || out != "" || errOut != path+`:3:11: unknown argument kye= for produce (did you mean "key"?); usage: produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all]`+"\n" {
+	if code != 1 || out != "" || errOut != path+`:3:11: unknown argument kye= for produce (did you mean "key"?); usage: produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin]`+"\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	code, _, errOut = plogsim(t, "seed 1\n\nproduce nope key=a\n", "run", "-")
@@ -129,12 +130,12 @@ func TestRunAt(t *testing.T) {
 
 func TestRunEvents(t *testing.T) {
 	code, out, _ := plogsim(t, "", "run", "--events", writeFile(t, script))
-	if code != 0 || !strings.Contains(out, "line 3: produce orders key=acct-1 value=created count=2\n  0ms produced orders/0 offsets=0..2 records=2\n") {
+	if code != 0 || !strings.Contains(out, "line 4: produce orders key=acct-1 value=created count=2\n  0ms produced orders/0 offsets=0..2 records=2\n") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	code, out, _ = plogsim(t, "", "run", "--events", "--json", writeFile(t, script))
 	var events []map[string]any
-	if code != 0 || json.Unmarshal([]byte(out), &events) != nil || len(events) < 5 || events[1]["kind"] != "produced" || events[1]["line"] != 3.0 {
+	if code != 0 || json.Unmarshal([]byte(out), &events) != nil || len(events) < 5 || events[1]["kind"] != "produced" || events[1]["line"] != 4.0 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }

@@ -138,7 +138,10 @@ func (l Lesson) Attempt(script string) (*scenario.Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lesson %s: starting scenario: %w", l.Name, err)
 	}
+	rules := 0 // the whole scenario's rules line, which its link writes
 	if len(cmds) > 0 && cmds[0].Name == scenario.CmdSeed {
+		rules, cmds = withoutRules(cmds)
+		_, start = withoutRules(start)
 		for i, c := range start {
 			if i >= len(cmds) {
 				return nil, &scenario.Error{Line: cmds[len(cmds)-1].Line, Col: 1,
@@ -155,12 +158,33 @@ func (l Lesson) Attempt(script string) (*scenario.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rules != 0 && rules != s.Rules() {
+		if err := s.UseRules(rules); err != nil {
+			return s, err
+		}
+	}
 	for _, c := range cmds {
 		if _, err := s.ApplyCommand(c); err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// withoutRules returns the version of a script's rules line (0 for none)
+// and its other commands: the rules line is the scenario's, not a step of
+// its history (scenario.Session.Rules).
+func withoutRules(cmds []scenario.Command) (int, []scenario.Command) {
+	rules, steps := 0, make([]scenario.Command, 0, len(cmds))
+	for _, c := range cmds {
+		if c.Name == scenario.CmdRules {
+			n, _ := c.CountAt(0)
+			rules = int(n)
+			continue
+		}
+		steps = append(steps, c)
+	}
+	return rules, steps
 }
 
 // Check checks the lesson's goal against a session: the state its applied
@@ -179,6 +203,7 @@ func (l Lesson) Check(s *scenario.Session) (r Result) {
 		return Result{Progress: fmt.Sprintf("lesson %s: starting scenario: %v", l.Name, err)}
 	}
 	applied := s.Lines()[:s.Position()]
+	_, start = withoutRules(start)
 	for i, c := range start {
 		if i >= len(applied) {
 			return Result{Progress: fmt.Sprintf("only %d of the %d commands of the lesson's start are applied: step forward to continue", len(applied), len(start))}

@@ -262,7 +262,7 @@ func BenchmarkCheck(b *testing.B) {
 // attempt and a phrase its progress sentence must hold.
 func TestProgressOnTheWay(t *testing.T) {
 	cases := []struct{ lesson, lines, want string }{
-		{"key-order", "produce orders value=created\nproduce orders value=updated\nproduce orders value=shipped", "have no key, so they were spread round-robin over partitions"},
+		{"key-order", "produce orders value=created\nproduce orders value=updated\nproduce orders value=shipped", "have no key, so the partitioner chose partitions"},
 		{"key-order", "produce orders key=acct-1 value=created\nproduce orders key=acct-1 value=shipped", "acct-1 has no updated event yet"},
 		{"key-order", "produce orders key=acct-1 value=created\nproduce orders key=acct-1 value=shipped\nproduce orders key=acct-1 value=updated", "acct-1's shipped (offset 1) comes before its updated (offset 2)"},
 		{"offsets", "join audit a1 topics=events\nadvance 3s\npoll audit a1", "group audit has read offsets 2 to 5; let a second group"},

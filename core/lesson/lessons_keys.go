@@ -17,7 +17,7 @@ var keyOrder = Lesson{
 	Title: "Same key, same partition",
 	Text: []string{
 		"A Kafka topic is split into partitions, and each partition is a log: records are appended at its end and each gets the next offset. A consumer reads a partition from lower offsets to higher ones, so within one partition records are read in the order they were written.",
-		"The producer chooses the partition. For a record with a key, Kafka's default partitioner hashes the key's bytes with murmur2 and takes the result modulo the number of partitions. Every record with the same key therefore lands in the same partition, and the events of one key stay in order. Records without a key are spread over the partitions (round-robin here).",
+		"The producer chooses the partition. For a record with a key, Kafka's default partitioner hashes the key's bytes with murmur2 and takes the result modulo the number of partitions. Every record with the same key therefore lands in the same partition, and the events of one key stay in order. Records without a key carry no such promise: Kafka's built-in partitioner sends them to one partition until a batch (batch.size, 16 KB) has gone there, then moves to another chosen at random.",
 		"Between partitions there is no order at all. Partitions are read independently, often by different consumers at different speeds, so a record in partition 3 may be processed before or after one written earlier to partition 0.",
 		"In this topic acct-2's two events already sit together in one partition. Now it is acct-1's turn.",
 	},
@@ -61,7 +61,7 @@ func checkKeyOrder(c *ctx) Result {
 	}
 	if len(acct1) == 0 {
 		if len(keyless) > 0 {
-			return pending("the %s records have no key, so they were spread round-robin over partitions %s: give them key=acct-1",
+			return pending("the %s records have no key, so the partitioner chose partitions %s for them, with no promise of order: give them key=acct-1",
 				joinWords(lifecycle), joinInts(partitionsOf(keyless)))
 		}
 		return pending("no record with key acct-1 yet: produce acct-1's created event first")

@@ -76,8 +76,10 @@ type world struct {
 // few tens of milliseconds in the browser.
 const pauseEvery = 1 << 14
 
-func newWorld(seed int64) *world {
-	return &world{log: core.NewPartitionedLog(seed)}
+func newWorld(seed int64, rules int) *world {
+	l := core.NewPartitionedLog(seed)
+	_ = l.UseRules(rules) // the session checks rules before it makes a world with them
+	return &world{log: l}
 }
 
 // clone returns an independent copy.
@@ -220,8 +222,12 @@ func (w *world) apply(c Command, step int) error {
 		if err != nil {
 			return err
 		}
-		*w = *newWorld(n)
+		*w = *newWorld(n, w.log.Rules())
 		return nil
+	case CmdRules:
+		// The session reads the rules line (Session.UseRules): it is
+		// the scenario's, not a step of its history.
+		return fmt.Errorf("rules must come first, or right after seed: a scenario runs under one version of the rules from its start")
 	case CmdTopic:
 		return w.createTopic(c)
 	case CmdProduce:
@@ -347,6 +353,7 @@ func (w *world) produce(c Command) error {
 	req.Key, req.HasKey = c.Value("key")
 	req.Value, _ = c.Value("value")
 	req.Acks, _ = c.Value("acks")
+	req.Partitioner, _ = c.Value("partitioner")
 	// Every copy of the record passes the same checks, so if the first is
 	// accepted, so are the others.
 	for range count {
@@ -397,6 +404,9 @@ func (w *world) startProducer(c Command) error {
 	topic := c.Positional(1)
 	if _, err := w.log.Partitions(topic); err != nil {
 		return err
+	}
+	if _, ok := c.Value("partitioner"); ok && w.log.Rules() < core.RulesV2 {
+		return fmt.Errorf("a producer's partitioner (partitioner.class) comes with rules 2: under rules %d the topic's partitioner config chooses", w.log.Rules())
 	}
 	cfg, _ := w.log.TopicConfig(topic)
 	if v, _ := c.Value("keys"); cfg.Compacts() && (v == "" || v == "none") {

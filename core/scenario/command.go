@@ -10,6 +10,7 @@ import (
 // The language's command names: the first word of every line.
 const (
 	CmdSeed       = "seed"
+	CmdRules      = "rules"
 	CmdTopic      = "topic"
 	CmdProduce    = "produce"
 	CmdAdvance    = "advance"

@@ -12,7 +12,7 @@ import (
 // Every command of the grammar has its constant, and every constant is a
 // command.
 func TestCommandConstantsNameEveryCommand(t *testing.T) {
-	constants := []string{CmdSeed, CmdTopic, CmdProduce, CmdAdvance, CmdPartitions, CmdConfig, CmdTruncate,
+	constants := []string{CmdSeed, CmdRules, CmdTopic, CmdProduce, CmdAdvance, CmdPartitions, CmdConfig, CmdTruncate,
 		CmdCompact, CmdJoin, CmdLeave, CmdCrash, CmdPoll, CmdCommit, CmdReset, CmdProducer, CmdConsumer,
 		CmdStop, CmdBrokers, CmdBroker}
 	slices.Sort(constants)

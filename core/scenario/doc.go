@@ -17,8 +17,9 @@
 // where Kafka allows it.
 //
 //	seed N
+//	rules N
 //	topic NAME [partitions=N] [config=value ...]
-//	produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all]
+//	produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin]
 //	advance DURATION
 //	partitions TOPIC count=N
 //	config topic NAME config=value ... | config group NAME config=value ...
@@ -30,13 +31,17 @@
 //	poll GROUP MEMBER [max=N]
 //	commit GROUP MEMBER | commit GROUP TOPIC/PARTITION offset=N
 //	reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]
-//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all]
+//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]
 //	consumer GROUP MEMBER rate=N/s [max=N] [commit]
 //	stop PRODUCER | stop GROUP MEMBER
 //	brokers N [replica.lag.time.max.ms=DURATION]
 //	broker crash|restart|isolate|heal ID | broker slow ID pace=N/s
 //
-// seed, if present, is the first command (the default seed is 0). A
+// seed, if present, is the first command (the default seed is 0). rules,
+// if present, comes first or right after seed: the version of the
+// engine's rules the scenario runs under (core/rules.go); a script without
+// it runs under the latest, and a link without it was made before rules
+// were numbered and is read as rules 1 (DecodeLink). A
 // produce without key= is keyless (key="" is the empty key, which is a
 // key). poll's max defaults to 500, Kafka's max.poll.records. A topic
 // gets 1 partition unless told otherwise, as with Kafka's num.partitions.

@@ -7,8 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"plog/core"
 )
 
 // A link carries a scenario in a URL fragment: "v1." followed by base64url
@@ -75,12 +79,31 @@ const (
 
 // EncodeLink returns the link fragment (without '#') of a script. The
 // script is parsed and written canonically first, so two spellings of one
-// scenario share a link.
+// scenario share a link. A script with no rules line runs under the latest
+// rules, and its link says so: EncodeLink writes `rules N` (core.LatestRules)
+// into it, after seed when it starts with one, so that the link keeps its
+// meaning when the rules change again.
 func EncodeLink(script string) (string, error) {
 	cmds, err := Parse(script)
 	if err != nil {
 		return "", err
 	}
+	cmds, _ = withRulesLine(cmds, core.LatestRules)
+	return encodeCommands(cmds)
+}
+
+// EncodeBranchLink returns the link of steps that continue a scenario (the
+// steps kept aside, a fragment's branch=): the rules are their scenario's,
+// so no rules line is written.
+func EncodeBranchLink(script string) (string, error) {
+	cmds, err := Parse(script)
+	if err != nil {
+		return "", err
+	}
+	return encodeCommands(cmds)
+}
+
+func encodeCommands(cmds []Command) (string, error) {
 	canonical := Format(cmds)
 	if len(canonical) > MaxScriptBytes {
 		return "", fmt.Errorf("script is %d bytes; a link holds at most %d", len(canonical), MaxScriptBytes)
@@ -99,21 +122,83 @@ func EncodeLink(script string) (string, error) {
 	return LinkPrefix + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
 }
 
+// withRulesLine returns cmds with a `rules v` line where they have none,
+// after seed when they start with one, and the step it went in at; -1 when
+// they have one. The rules line may only come first or right after seed,
+// so only those two are looked at.
+func withRulesLine(cmds []Command, v int) ([]Command, int) {
+	at := 0
+	if len(cmds) > 0 && cmds[0].Name == CmdSeed {
+		at = 1
+	}
+	for _, c := range cmds[:min(len(cmds), 2)] {
+		if c.Name == CmdRules {
+			return cmds, -1
+		}
+	}
+	rules, _, _ := ParseLine(CmdRules+" "+strconv.Itoa(v), at+1)
+	return slices.Insert(slices.Clone(cmds), at, rules), at
+}
+
+// WithRulesLine returns the canonical lines of a history (Session.Lines)
+// with a `rules v` line where they have none, as withRulesLine does, and
+// the place it went in at (-1 when they have one); v 0 is the latest. The rules line is no
+// step of a session's history: positions in the history (a fragment's at=
+// and branch=) do not count it.
+func WithRulesLine(lines []string, v int) ([]string, int) {
+	if v == 0 {
+		v = core.LatestRules
+	}
+	if RulesLineAt(lines) >= 0 {
+		return lines, -1
+	}
+	at := 0
+	if len(lines) > 0 && strings.HasPrefix(lines[0], CmdSeed+" ") {
+		at = 1
+	}
+	return slices.Insert(slices.Clone(lines), at, CmdRules+" "+strconv.Itoa(v)), at
+}
+
 // DecodeLink returns the script a link fragment carries. The fragment may
 // start with '#'. The script must be valid UTF-8 within MaxScriptBytes, parse
 // as the language, and produce at most MaxRecords records by its produce
 // commands; otherwise the error says which stage failed and why.
+//
+// A link whose script has no rules line was made before the rules were
+// numbered: it is read under rules 1 (core.RulesV1), and the script
+// returned is its canonical text with `rules 1` written in (after seed when
+// it starts with one), so that it replays to the state it showed.
 func DecodeLink(fragment string) (string, error) {
+	script, cmds, err := decodeScript(fragment)
+	if err != nil {
+		return "", err
+	}
+	if cmds, at := withRulesLine(cmds, core.RulesV1); at >= 0 {
+		return Format(cmds), nil
+	}
+	return script, nil
+}
+
+// DecodeBranchLink returns the steps a branch link (EncodeBranchLink)
+// carries, as they were written: they continue a scenario whose link has
+// the rules.
+func DecodeBranchLink(fragment string) (string, error) {
+	script, _, err := decodeScript(fragment)
+	return script, err
+}
+
+// decodeScript reads a link's script and its commands, trusting nothing.
+func decodeScript(fragment string) (string, []Command, error) {
 	fragment = strings.TrimPrefix(fragment, "#")
 	if len(fragment) > MaxLinkChars {
-		return "", fmt.Errorf("link is %d characters long; at most %d are read", len(fragment), MaxLinkChars)
+		return "", nil, fmt.Errorf("link is %d characters long; at most %d are read", len(fragment), MaxLinkChars)
 	}
 	payload, ok := strings.CutPrefix(fragment, LinkPrefix)
 	if !ok {
 		if v, ok := linkVersion(fragment); ok {
-			return "", fmt.Errorf("link version %s is not known to this playground (it reads %s links)", v, strings.TrimSuffix(LinkPrefix, "."))
+			return "", nil, fmt.Errorf("link version %s is not known to this playground (it reads %s links)", v, strings.TrimSuffix(LinkPrefix, "."))
 		}
-		return "", errors.New(`not a scenario link: it should start with "v1."`)
+		return "", nil, errors.New(`not a scenario link: it should start with "v1."`)
 	}
 	// Links are written without padding, but a tool that pads its base64
 	// (or a learner who pasted a payload from one) writes '=' at the end:
@@ -126,34 +211,34 @@ func DecodeLink(fragment string) (string, error) {
 	if err != nil {
 		var bad base64.CorruptInputError
 		if errors.As(err, &bad) {
-			return "", fmt.Errorf("link is not valid base64url: bad character or length at position %d after %q", int64(bad)+int64(len(LinkPrefix)), LinkPrefix)
+			return "", nil, fmt.Errorf("link is not valid base64url: bad character or length at position %d after %q", int64(bad)+int64(len(LinkPrefix)), LinkPrefix)
 		}
-		return "", fmt.Errorf("link is not valid base64url: %v", err)
+		return "", nil, fmt.Errorf("link is not valid base64url: %v", err)
 	}
 	r := flate.NewReader(bytes.NewReader(compressed))
 	data, err := io.ReadAll(io.LimitReader(r, MaxScriptBytes+1))
 	if err != nil {
-		return "", fmt.Errorf("link data is not valid DEFLATE: %v", err)
+		return "", nil, fmt.Errorf("link data is not valid DEFLATE: %v", err)
 	}
 	if len(data) > MaxScriptBytes {
-		return "", fmt.Errorf("link script is larger than %d bytes once decompressed", MaxScriptBytes)
+		return "", nil, fmt.Errorf("link script is larger than %d bytes once decompressed", MaxScriptBytes)
 	}
 	if !utf8.Valid(data) {
-		return "", fmt.Errorf("link script is not valid UTF-8 (at byte %d)", firstInvalidUTF8(data))
+		return "", nil, fmt.Errorf("link script is not valid UTF-8 (at byte %d)", firstInvalidUTF8(data))
 	}
 	script := string(data)
 	cmds, err := Parse(script)
 	if err != nil {
-		return "", fmt.Errorf("link script: %w", err)
+		return "", nil, fmt.Errorf("link script: %w", err)
 	}
 	n, err := declaredRecords(cmds)
 	if err != nil {
-		return "", fmt.Errorf("link script: %w", err)
+		return "", nil, fmt.Errorf("link script: %w", err)
 	}
 	if n > MaxRecords {
-		return "", fmt.Errorf("link script produces %d records; at most %d are allowed", n, MaxRecords)
+		return "", nil, fmt.Errorf("link script produces %d records; at most %d are allowed", n, MaxRecords)
 	}
-	return script, nil
+	return script, cmds, nil
 }
 
 // linkVersion returns the version word of a text that starts like a link
@@ -191,4 +276,15 @@ func declaredRecords(cmds []Command) (int64, error) {
 		n += count
 	}
 	return n, nil
+}
+
+// RulesLineAt returns the step of a history's rules line (first, or right
+// after seed), or -1 when it has none.
+func RulesLineAt(lines []string) int {
+	for i, l := range lines[:min(len(lines), 2)] {
+		if strings.HasPrefix(l, CmdRules+" ") {
+			return i
+		}
+	}
+	return -1
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"plog/core"
+
 	"pgregory.net/rapid"
 )
 
@@ -31,8 +33,9 @@ func TestLinkRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}
-			if got != Format(cmds) {
-				t.Fatalf("round trip changed the script:\n%s\n%s", Format(cmds), got)
+			want, _ := withRulesLine(cmds, core.LatestRules)
+			if got != Format(want) {
+				t.Fatalf("round trip changed the script:\n%s\n%s", Format(want), got)
 			}
 		}
 	})
@@ -157,7 +160,7 @@ func TestPaddedLinkOpens(t *testing.T) {
 			t.Fatalf("ParseFragment(%s&at=1) = %+v, %v", withPadding, f, err)
 		}
 		got, err := DecodeLink(f.Link)
-		if err != nil || got != script {
+		if err != nil || got != "rules 2\n"+script {
 			t.Errorf("DecodeLink(%s) = %q, %v, want %q", withPadding, got, err, script)
 		}
 	}

@@ -154,8 +154,12 @@ func Format(cmds []Command) string {
 // returned as an *Error with its line and column.
 func Parse(text string) ([]Command, error) {
 	var cmds []Command
+	rules := 0 // the rules line is the scenario's, not one of its commands
 	err := eachCommand(text, func(c Command) error {
-		if len(cmds) == MaxCommands {
+		if c.Name == CmdRules {
+			rules++
+		}
+		if len(cmds) == MaxCommands+min(rules, 1) {
 			return &Error{Line: c.Line, Col: 1, Msg: fmt.Sprintf("a script may hold at most %d commands", MaxCommands)}
 		}
 		cmds = append(cmds, c)

@@ -146,6 +146,12 @@ var AcksChoices = acksConfig.Choices
 // acksConfig is the producer's acks in the engine's config registry.
 var acksConfig, _ = core.LookupConfig(core.OnProduce, "acks")
 
+// PartitionerChoices are the producer's partitioners (partitioner.class,
+// rules 2): default, Kafka's built-in partitioner, and round-robin.
+var PartitionerChoices = partitionerConfig.Choices
+
+var partitionerConfig, _ = core.LookupConfig(core.OnProduce, "partitioner")
+
 // BrokerActions are what the broker command does to a broker.
 var BrokerActions = []string{"crash", "restart", "isolate", "heal", "slow"}
 
@@ -161,6 +167,11 @@ var commandSpecs = []*commandSpec{
 		positional: []argSpec{pos("number", kindSigned)},
 	},
 	{
+		name:       CmdRules,
+		usage:      "rules N",
+		positional: []argSpec{{name: "version", kind: kindCount, min: core.RulesV1, max: core.LatestRules}},
+	},
+	{
 		name:       CmdTopic,
 		usage:      "topic NAME [partitions=N] [config=value ...]",
 		positional: []argSpec{pos("topic", kindName)},
@@ -169,7 +180,7 @@ var commandSpecs = []*commandSpec{
 	},
 	{
 		name:       CmdProduce,
-		usage:      "produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all]",
+		usage:      "produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin]",
 		positional: []argSpec{pos("topic", kindName)},
 		flags:      []string{"tombstone"},
 		named: []argSpec{
@@ -178,6 +189,7 @@ var commandSpecs = []*commandSpec{
 			{name: "count", kind: kindCount, min: 1, max: MaxProduceCount},
 			{name: "partition", kind: kindCount, min: 0, max: MaxPartitions - 1},
 			{name: "acks", kind: kindChoice, choices: AcksChoices},
+			{name: "partitioner", kind: kindChoice, choices: PartitionerChoices},
 		},
 		check: checkProduce,
 	},
@@ -270,7 +282,7 @@ var commandSpecs = []*commandSpec{
 	},
 	{
 		name:       CmdProducer,
-		usage:      "producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all]",
+		usage:      "producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]",
 		positional: []argSpec{pos("workload", kindName), pos("topic", kindName)},
 		named: []argSpec{
 			{name: "rate", kind: kindRate, required: true},
@@ -279,6 +291,7 @@ var commandSpecs = []*commandSpec{
 			{name: "exponent", kind: kindDecimal},
 			{name: "value", kind: kindText},
 			{name: "acks", kind: kindChoice, choices: AcksChoices},
+			{name: "partitioner", kind: kindChoice, choices: PartitionerChoices},
 		},
 		check: checkProducer,
 	},

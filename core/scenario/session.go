@@ -48,11 +48,18 @@ type Session struct {
 	replayed int64 // work replayed to move in the history, for tests
 
 	pause func() // given to every world the session steps (world.pause)
+
+	// rules is the version of the engine's rules the scenario runs under
+	// (core/rules.go), and explicitRules says its script has a rules line.
+	// The rules line is the scenario's, not a step: it comes first, or
+	// right after seed, and the history and its positions leave it out.
+	rules         int
+	explicitRules bool
 }
 
 // NewSession returns an empty session: seed 0, no topics, the clock at 0.
 func NewSession() *Session {
-	s := &Session{cur: newWorld(0), every: checkpointEvery, workEvery: checkpointWork}
+	s := &Session{cur: newWorld(0, core.LatestRules), every: checkpointEvery, workEvery: checkpointWork, rules: core.LatestRules}
 	s.checkpoints = []checkpoint{{step: 0, state: s.cur.clone()}}
 	return s
 }
@@ -75,7 +82,20 @@ func (s *Session) Log() core.ReadOnlyLog { return s.cur.log }
 
 // Script returns the canonical text of the applied commands (those before
 // the position), the scenario that makes the current state.
-func (s *Session) Script() string { return Format(s.history[:s.pos]) }
+func (s *Session) Script() string {
+	if !s.explicitRules {
+		return Format(s.history[:s.pos])
+	}
+	return strings.Join(s.ScriptLines(s.pos), "\n") + "\n"
+}
+
+// ScriptLines returns the first n lines of the history (Lines) with the
+// scenario's rules line, as its link and file write it: first, or right
+// after seed.
+func (s *Session) ScriptLines(n int) []string {
+	lines, _ := WithRulesLine(commandLines(s.history[:n]), s.rules)
+	return lines
+}
 
 // Lines returns the canonical line of every command in the history,
 // including those ahead of the position after a seek back.
@@ -138,6 +158,9 @@ func (s *Session) failed(err error) ([]core.Event, error) {
 // applyCommand applies a parsed command at the position, replacing any
 // commands ahead of it; its events are then s.events.
 func (s *Session) applyCommand(c Command) error {
+	if c.Name == CmdRules {
+		return s.applyRules(c)
+	}
 	if s.pos >= MaxCommands {
 		return &Error{Line: c.Line, Col: c.Col, Msg: fmt.Sprintf("a scenario may hold at most %d commands", MaxCommands)}
 	}

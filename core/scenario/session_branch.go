@@ -192,3 +192,50 @@ func (s *Session) rollback(h savedHistory) error {
 	s.branch, s.branchAt, s.superseded = h.branch, h.branchAt, h.superseded
 	return s.restore()
 }
+
+// Rules returns the version of the engine's rules the scenario runs under
+// (core/rules.go): its rules line's, or the latest when it has none.
+func (s *Session) Rules() int { return s.rules }
+
+// applyRules applies a rules line: it may only come first, or right after
+// seed. A later one is refused, since a scenario runs under one version
+// from its start.
+func (s *Session) applyRules(c Command) error {
+	n, err := c.CountAt(0)
+	if err != nil {
+		return &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
+	}
+	if s.pos > 1 || s.pos == 1 && s.history[0].Name != CmdSeed || s.explicitRules {
+		return &Error{Line: c.Line, Col: c.Col, Msg: "rules must come first, or right after seed, once: a scenario runs under one version of the rules from its start"}
+	}
+	if err := s.UseRules(int(n)); err != nil {
+		return &Error{Line: c.Line, Col: c.Col, Msg: err.Error()}
+	}
+	s.events = nil
+	return nil
+}
+
+// UseRules makes the scenario run under rules v (its rules line becomes
+// `rules v`) and replays its whole history under them, at the same
+// position. On error, such as a step the new rules refuse, nothing
+// changes.
+func (s *Session) UseRules(v int) error {
+	if v < core.RulesV1 || v > core.LatestRules {
+		return fmt.Errorf("rules %d is not known to this playground: it has rules %d to %d", v, core.RulesV1, core.LatestRules)
+	}
+	saved, pos := s.save(), s.pos
+	rules, explicit, ck := s.rules, s.explicitRules, s.checkpoints
+	history := slices.Clone(s.history)
+	s.rules, s.explicitRules = v, true
+	s.checkpoints = []checkpoint{{step: 0, state: newWorld(0, v)}}
+	err := s.replaceFrom(0, history)
+	if err == nil {
+		err = s.Seek(pos)
+	}
+	if err != nil {
+		s.rules, s.explicitRules = rules, explicit
+		saved.checkpoints = ck
+		return errors.Join(fmt.Errorf("under rules %d, %w", v, err), s.rollback(saved))
+	}
+	return nil
+}

@@ -43,7 +43,10 @@ type workload struct {
 	value    string     // "" means "<name>-<n>"
 	hasValue bool
 	acks     string // "" is the engine's default, all
-	rng      rand.PCG
+	// partitioner is the producer's partitioner.class (rules 2); "" is
+	// the default, Kafka's built-in partitioner.
+	partitioner string
+	rng         rand.PCG
 
 	// consumer
 	group, member string
@@ -105,7 +108,7 @@ func workloadRandom(seed int64, name string) rand.PCG {
 
 // next returns the record the producer makes for its n-th action (n from 0).
 func (w *workload) next(n int64) core.ProduceRequest {
-	req := core.ProduceRequest{Topic: w.topic, Partition: -1, Acks: w.acks}
+	req := core.ProduceRequest{Topic: w.topic, Partition: -1, Acks: w.acks, Partitioner: w.partitioner}
 	r := rand.New(&w.rng)
 	switch w.keys {
 	case "sequence":
@@ -149,6 +152,7 @@ func newProducer(c Command, seed, now int64) (workload, error) {
 	}
 	w.value, w.hasValue = c.Value("value")
 	w.acks, _ = c.Value("acks")
+	w.partitioner, _ = c.Value("partitioner")
 	if w.keys == "zipf" {
 		s, err := c.Decimal("exponent")
 		if err != nil {

@@ -1,0 +1,61 @@
+package core
+
+import "fmt"
+
+// The engine's rules are numbered. A rule of Kafka that the playground
+// learns to follow better changes what a scenario replays to, so it comes
+// under a new rules version: links, files and lessons made before it keep
+// the version they were made under (the scenario's `rules N` line) and
+// replay as they did. The engine branches on its version only where a rule
+// differs; old rules stay in the code for old links.
+//
+// Every version, in one place:
+//
+//	1  the rules of every link, file and lesson made before rules were
+//	   numbered: keyless records go round-robin, or with a topic's
+//	   partitioner=sticky, to a partition chosen at random every
+//	   StickyBatchRecords records.
+//	2  keyless records go through Kafka's built-in partitioner (Kafka 3.3+,
+//	   KIP-794; org.apache.kafka.clients.producer.internals.BuiltInPartitioner
+//	   in kafka-clients 4.x): they stick to one partition until batch.size
+//	   bytes have gone there, then move to another chosen at random. The
+//	   partitioner is the producer's setting (partitioner=default|round-robin
+//	   on produce and producer, Kafka's partitioner.class), not a topic's.
+const (
+	RulesV1 = 1
+	RulesV2 = 2
+	// LatestRules is the version a scenario with no rules line runs under.
+	LatestRules = RulesV2
+)
+
+// RulesChanges says, for each version after 1, in a line, what changed:
+// RulesChanges[v] for version v.
+var RulesChanges = map[int]string{
+	RulesV2: "Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)",
+}
+
+// RulesBefore says what a version's scenario lacks of the latest rules, for
+// the page's notice: "before Kafka 3.3's built-in partitioner was the
+// default".
+func RulesBefore(v int) string {
+	if v < RulesV2 {
+		return "before Kafka 3.3's built-in partitioner was the default"
+	}
+	return ""
+}
+
+// Rules returns the rules version the engine follows.
+func (l *PartitionedLog) Rules() int { return l.rules }
+
+// UseRules sets the rules version. It comes before anything else: a
+// scenario is made under one version from its start.
+func (l *PartitionedLog) UseRules(v int) error {
+	if v < RulesV1 || v > LatestRules {
+		return fmt.Errorf("rules %d is not known to this playground: it has rules 1 to %d", v, LatestRules)
+	}
+	if len(l.topicNames) > 0 || l.now > 0 {
+		return fmt.Errorf("the rules are set at the start of a scenario, before any topic")
+	}
+	l.rules = v
+	return nil
+}
