@@ -98,7 +98,7 @@ func TestCompareMissingTopicAndGroup(t *testing.T) {
 // The placement rows check each partitioner's rule on what the cluster's
 // producer did, and flag a record that broke it.
 func TestComparePlacementFlagsABrokenRule(t *testing.T) {
-	prediction := stateOf(t, "topic rr partitions=2\ntopic st partitions=3 partitioner=sticky\n")
+	prediction := stateOf(t, "rules 1\ntopic rr partitions=2\ntopic st partitions=3 partitioner=sticky\n")
 	for _, tc := range []struct {
 		name  string
 		sends map[string][]keylessSend

@@ -263,7 +263,7 @@ commit billing c1
 	}
 	text := res.Comparison.Text()
 	for _, want := range []string{"segment.records=2 is not sent", "producer p1: not run", "advanced its clock by 306s",
-		"line 14: poll billing c1: the playground's group billing was rebalancing; its clock advanced 3s"} {
+		"line 15: poll billing c1: the playground's group billing was rebalancing; its clock advanced 3s"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("comparison does not say %q:\n%s", want, text)
 		}
@@ -649,6 +649,7 @@ topic audit
 func TestKeylessRecordsGoThroughTheProducersPartitioner(t *testing.T) {
 	script := `
 seed 3
+rules 1
 topic spread partitions=3 partitioner=sticky
 produce spread key=k1 value=a count=2
 produce spread value=s count=4
@@ -685,6 +686,36 @@ produce turns value=q count=4
 	}
 	if row := rows["cut all records"]; row.Reason != ReasonSticky && !row.Match {
 		t.Errorf("cut all records: %+v", row)
+	}
+}
+
+// TestKeylessRecordsUnderTheLatestRules: under rules 2 keyless records go
+// through Kafka's built-in partitioner (KIP-794, franz-go's
+// UniformBytesPartitioner on the cluster), whose choice is its own, and
+// partitioner=round-robin places keyed records too, as Java's
+// RoundRobinPartitioner ignores keys: both sides follow the same counter.
+func TestKeylessRecordsUnderTheLatestRules(t *testing.T) {
+	res := runOn(t, testOptions(startKfake(t)), `
+topic built partitions=3
+produce built value=a count=5
+produce built key=k1 value=b
+topic turns partitions=3
+produce turns key=k1 value=r count=4 partitioner=round-robin
+produce turns value=q count=2 partitioner=round-robin
+produce turns key=k2 value=h
+`)
+	if !res.Comparison.OK() {
+		t.Fatalf("differences without a reason:\n%s", res.Comparison.Text())
+	}
+	rows := map[string]Row{}
+	for _, row := range res.Comparison.Rows {
+		rows[row.What] = row
+	}
+	for _, what := range []string{"built keyless placement", "built all records", "turns keyless placement",
+		"turns/0 records", "turns/1 records", "turns/2 records"} {
+		if row, ok := rows[what]; !ok || !row.Match {
+			t.Errorf("%s: %+v, want a row that matches\n%s", what, row, res.Comparison.Text())
+		}
 	}
 }
 
