@@ -189,8 +189,8 @@ var helpTopics = map[string]helpTopic{
 			"where a few keys make most of the traffic); a consumer polls at a rate, and commits if asked. " +
 			"It runs until it is stopped. Advance the clock, or press Play, to let it work."},
 	"seed": {"the seed",
-		"The number every random draw of the scenario starts from: the keys a workload picks, the sticky " +
-			"partitioner's choices. The same seed gives the same records every time, so a link replays " +
+		"The number every random draw of the scenario starts from: the keys a workload picks, the partition " +
+			"Kafka's built-in partitioner moves keyless records to next. The same seed gives the same records every time, so a link replays " +
 			"identically. It can only be the scenario's first command."},
 	"movement": {"partition movement",
 		"How many partitions change owner in a rebalance. Each move pauses a partition and can redeliver " +

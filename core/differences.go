@@ -91,8 +91,9 @@ var configWhy = map[string]struct{ kafka, why string }{
 	"delete.retention.ms": {"", "So that a tombstone's last moments show in minutes of virtual time, not a day."},
 	"partitioner": {"The producer chooses how keyless records spread (partitioner.class); since Kafka 3.3 (KIP-794) " +
 		"its built-in partitioner sticks to one partition until batch.size (16384) bytes have gone there, then moves on.",
-		"So that keyless records spread visibly over a few records. Today's choices are Java's RoundRobinPartitioner " +
-			"(the default) and a sticky mode that moves on every few records rather than after a batch of bytes."},
+		"Kept for scenarios made under rules 1, so that they replay as they were made: there keyless records spread " +
+			"round-robin (the default) or in a sticky mode that moves on every few records rather than after a batch of bytes. " +
+			"Under rules 2, the latest, the topic has no such config: the producer's partitioner= chooses, as in Kafka."},
 	"retention.ms":    {"", "So that time retention shows after an hour of virtual time, not a week."},
 	"segment.bytes":   {"Kafka 4 accepts 1MB or more (KIP-1030).", "So that a partition has several segments with a few dozen small records; Kafka's least is far above a scenario's records."},
 	"segment.ms":      {"", "So that time rolls segments in minutes of virtual time."},
@@ -132,8 +133,8 @@ var behaviourDifferences = []Difference{
 		Why:   "So that each record's place and size can be checked by hand."},
 	{Name: "keyless-records", Title: "Keyless records",
 		Kafka: "Since Kafka 3.3 (KIP-794) the producer's built-in partitioner sends keyless records to one partition until batch.size (16384) bytes have gone there, then picks another; a record may also have neither key nor value on a topic that is not compacted.",
-		Plog:  "Keyless records go round-robin, as Java's RoundRobinPartitioner sends them, or with partitioner=sticky to one partition for " + strconv.Itoa(StickyBatchRecords) + " records at a time; a keyless record always has a value (empty when none is given), and only a keyed record can be a tombstone.",
-		Why:   "So that keyless records visibly spread over partitions in a small scenario."},
+		Plog:  "Under rules 2, the latest, as Kafka: the built-in partitioner, with the scenario's seed drawing where Kafka draws at random, and records produced at one virtual instant counted as one batch; partitioner=round-robin is Java's RoundRobinPartitioner. Under rules 1 (links made before) keyless records go round-robin, or with a topic's partitioner=sticky to one partition for " + strconv.Itoa(StickyBatchRecords) + " records at a time. A keyless record always has a value (empty when none is given), and only a keyed record can be a tombstone.",
+		Why:   "Old links replay as they were made; a producer's linger and in-flight batches have no virtual-time counterpart, so one instant is one batch."},
 	{Name: "timestamps", Title: "Timestamps are the virtual clock",
 		Kafka: "With CreateTime (the default) a record keeps its producer's timestamp, which the application may set to any time, so timestamps can go backwards; LogAppendTime has the broker stamp it.",
 		Plog:  "No command sets a timestamp: the producer sends and the broker appends at the same virtual instant, so both types give that time, and timestamps never go backwards along a partition.",
