@@ -144,12 +144,14 @@ func TestTopicNamesKafkaRefusesAreRefusedFirst(t *testing.T) {
 		{"p-", "topic " + long + "x\n", "line 1: topic " + long + "x would be p-" + long + "x on the cluster, 250 characters: Kafka's topic names hold at most 249"},
 		{strings.Repeat("p", 249), "topic t\n", "is 249 characters"},
 	} {
-		opts := testOptions([]string{"127.0.0.1:1"})
-		opts.Prefix = tc.prefix
-		_, err := Run(context.Background(), tc.script, opts)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("prefix %q, %q: got %v, want %q", tc.prefix, tc.script, err, tc.want)
-		}
+		t.Run(tc.prefix+" "+strings.TrimSpace(tc.script), func(t *testing.T) {
+			opts := testOptions([]string{"127.0.0.1:1"})
+			opts.Prefix = tc.prefix
+			_, err := Run(context.Background(), tc.script, opts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("prefix %q, %q: got %v, want %q", tc.prefix, tc.script, err, tc.want)
+			}
+		})
 	}
 	// At the limit, the name goes to the cluster (which is not there).
 	opts := testOptions([]string{"127.0.0.1:1"})
