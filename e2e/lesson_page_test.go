@@ -54,7 +54,7 @@ func TestLessonSolvedThroughTheControls(t *testing.T) {
 	if got := b.attr(t, panel("key-order"), "data-solved"); got != "false" {
 		t.Errorf("data-solved = %q at the start, want false", got)
 	}
-	checkLanes(t, b, l.Script)
+	checkLessonLanes(t, b, l.Script)
 	if text := b.text(t, panel("key-order")); !strings.Contains(text, l.Title) || !strings.Contains(text, l.Goal) {
 		t.Errorf("the panel shows %q: want the title and goal", text)
 	}
@@ -177,7 +177,7 @@ func TestLessonListUnknownLessonAndEmbed(t *testing.T) {
 	b.click(t, fmt.Sprintf(`[data-lesson-list] [data-lesson=%s] a`, js(third.Name)))
 	b.waitCount(t, panel(third.Name), 1)
 	b.waitFor(t, fmt.Sprintf(`location.hash === %s`, js("#lesson="+third.Name)))
-	checkLanes(t, b, third.Script)
+	checkLessonLanes(t, b, third.Script)
 	b.waitProgress(t, third.Name, lessonResult(t, third).Progress)
 
 	// In a lesson the list is folded; the masthead's button unfolds it.
@@ -203,7 +203,7 @@ func TestLessonListUnknownLessonAndEmbed(t *testing.T) {
 	b.do(t, chromedp.Navigate("about:blank"))
 	b.open(t, s.URL+"#lesson=key-order&embed=1")
 	b.waitCount(t, panel("key-order"), 1)
-	checkLanes(t, b, lesson.All()[0].Script)
+	checkLessonLanes(t, b, lesson.All()[0].Script)
 	if b.count(t, "[data-lesson-list], #lessons-open") != 0 || b.count(t, panel("key-order")+" details.lesson-text") != 1 {
 		t.Error("embedded, want the explanation folded and no lesson list")
 	}

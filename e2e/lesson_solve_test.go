@@ -149,7 +149,7 @@ func (x *learner) done() {
 // its key.
 func checkDrawnLanes(t *testing.T, b *browser, script string) {
 	t.Helper()
-	want := lanesOfScript(t, script)
+	want := lanesOfLoaded(t, script)
 	got := lanesOnPage(t, b)
 	if len(got) != len(want) {
 		t.Fatalf("the page draws %d lanes, want %d", len(got), len(want))
