@@ -32,6 +32,10 @@ var Commands = []string{scenario.CmdSeed, scenario.CmdTopic, scenario.CmdProduce
 func Generate(seed uint64, steps int) string {
 	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x706c6f67)), s: scenario.NewSession()}
 	g.add(fmt.Sprintf("seed %d", seed%1000))
+	// Under rules 1, whose topics take partitioner=sticky: the scenarios
+	// FIDELITY.md's run checked. The golden keyless scenario and the
+	// lessons check the latest rules' partitioner on the broker.
+	g.add("rules 1")
 	g.add(g.topicLine("t0"))
 	if g.rng.IntN(2) == 0 {
 		g.add(g.topicLine("t1"))

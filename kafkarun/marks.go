@@ -107,8 +107,12 @@ func (m *marks) note(line string) {
 
 // The first reason marked on a thing stays: it is where the two sides
 // parted.
+//
+// A sticky partitioner's reason gives way to any later one: the sticky
+// topic's own rows (compareStickyTopic) take the topic's other reason, and
+// a workload's records, say, differ there too.
 func (m *marks) topic(name string, why Reason) {
-	if _, ok := m.topics[name]; !ok {
+	if old, ok := m.topics[name]; !ok || old == ReasonSticky && why != ReasonSticky {
 		m.topics[name] = why
 	}
 }
