@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 )
 
 // KafkaConfig is one config as Kafka's own ConfigDef defines it
@@ -24,16 +23,10 @@ type KafkaConfig struct {
 // consumers and producers, by scope and name, read from the Kafka release's
 // own classes.
 func ConfigDefaults() (map[string]map[string]KafkaConfig, error) {
-	jars, err := Jars()
+	cmd, err := javaProgram("plog.ConfigDefaults")
 	if err != nil {
 		return nil, err
 	}
-	cp, err := classpath(jars)
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command("java", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", cp, "plog.ConfigDefaults")
-	cmd.SysProcAttr = sysProcAttr()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

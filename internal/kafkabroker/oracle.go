@@ -38,8 +38,9 @@ type Oracle struct {
 	out *bufio.Scanner
 }
 
-// StartOracle starts the oracle from the cached jars.
-func StartOracle() (*Oracle, error) {
+// javaProgram is one of the tests' Java programs (maven/src/main/java/plog)
+// as a command, run from the cached jars.
+func javaProgram(main string) (*exec.Cmd, error) {
 	jars, err := Jars()
 	if err != nil {
 		return nil, err
@@ -48,8 +49,17 @@ func StartOracle() (*Oracle, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("java", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", cp, "plog.AssignOracle")
+	cmd := exec.Command("java", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", cp, main)
 	cmd.SysProcAttr = sysProcAttr()
+	return cmd, nil
+}
+
+// StartOracle starts the oracle from the cached jars.
+func StartOracle() (*Oracle, error) {
+	cmd, err := javaProgram("plog.AssignOracle")
+	if err != nil {
+		return nil, err
+	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
