@@ -176,7 +176,7 @@ func (t *Timeline) Render() app.UI {
 func (t *Timeline) rulesNotice() app.UI {
 	if t.RulesFrom != 0 && t.Rules > t.RulesFrom {
 		return app.P().Class("rules-notice").Attr("role", "status").DataSet("rules", t.Rules).Body(
-			app.Text(fmt.Sprintf("Now under plog's rules %d (%s), replayed from the start. ", t.Rules, core.RulesChanges[t.Rules])),
+			app.Text(fmt.Sprintf("Now under plog's rules %d, replayed from the start. They bring: %s. ", t.Rules, core.RulesBrought(t.RulesFrom, t.Rules))),
 			app.Button().Type("button").ID("use-earlier-rules").DataSet("command", scenario.CmdRules).OnClick(move("rules", t.RulesFrom)).
 				Text(fmt.Sprintf("Back to rules %d", t.RulesFrom)),
 		)
@@ -185,7 +185,7 @@ func (t *Timeline) rulesNotice() app.UI {
 		return nil
 	}
 	return app.P().Class("rules-notice").Attr("role", "status").DataSet("rules", t.Rules).Body(
-		app.Text(fmt.Sprintf("Made under plog's rules %d (%s): this link replays as it was made. ", t.Rules, core.RulesBefore(t.Rules))),
+		app.Text(fmt.Sprintf("Made under plog's rules %d: this link replays as it was made. The latest rules, %d, bring: %s. ", t.Rules, core.LatestRules, core.RulesBrought(t.Rules, core.LatestRules))),
 		app.Button().Type("button").ID("use-latest-rules").DataSet("command", scenario.CmdRules).OnClick(move("rules", core.LatestRules)).
 			Title(fmt.Sprintf("%s %d", scenario.CmdRules, core.LatestRules)).
 			Text("Use the latest rules"),

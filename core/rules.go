@@ -1,6 +1,9 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The engine's rules are numbered. A rule of Kafka that the playground
 // learns to follow better changes what a scenario replays to, so it comes
@@ -21,27 +24,31 @@ import "fmt"
 //	   bytes have gone there, then move to another chosen at random. The
 //	   partitioner is the producer's setting (partitioner=default|round-robin
 //	   on produce and producer, Kafka's partitioner.class), not a topic's.
+//	3  (RulesChanges[RulesV3] lists what it changes.)
 const (
 	RulesV1 = 1
 	RulesV2 = 2
+	RulesV3 = 3
 	// LatestRules is the version a scenario with no rules line runs under.
 	LatestRules = RulesV2
 )
 
-// RulesChanges says, for each version after 1, in a line, what changed:
-// RulesChanges[v] for version v.
-var RulesChanges = map[int]string{
-	RulesV2: "Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)",
+// RulesChanges says, for each version after 1, what changed, a phrase per
+// change: RulesChanges[v] for version v.
+var RulesChanges = map[int][]string{
+	RulesV2: {"Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)"},
+	RulesV3: {},
 }
 
-// RulesBefore says what a version's scenario lacks of the latest rules, for
-// the page's notice: "before Kafka 3.3's built-in partitioner was the
-// default".
-func RulesBefore(v int) string {
-	if v < RulesV2 {
-		return "before Kafka 3.3's built-in partitioner was the default"
+// RulesBrought says in a line what the versions after from, up to to,
+// changed, for the page's notices: what a scenario made under from lacks of
+// the latest rules, and what it gained once moved to them.
+func RulesBrought(from, to int) string {
+	var changes []string
+	for v := from + 1; v <= to; v++ {
+		changes = append(changes, RulesChanges[v]...)
 	}
-	return ""
+	return strings.Join(changes, "; ")
 }
 
 // Rules returns the rules version the engine follows.

@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
+	"plog/core"
 	"plog/core/scenario"
 )
 
@@ -44,12 +46,12 @@ func laneHighWatermarks(t *testing.T, b *browser) string {
 // replays it under the latest, and the old rules come back by a click.
 func TestOldLinkOffersTheLatestRules(t *testing.T) {
 	b := openPlayground(t, "seed 3\ntopic orders partitions=4\nproduce orders value=v count=12\n") // no rules line: an old link
-	b.waitText(t, `.rules-notice[data-rules="1"]`, "Made under plog's rules 1 (before Kafka 3.3's built-in partitioner was the default): this link replays as it was made.")
+	b.waitText(t, `.rules-notice[data-rules="1"]`, "Made under plog's rules 1: this link replays as it was made. The latest rules, "+strconv.Itoa(core.LatestRules)+", bring: "+core.RulesBrought(1, core.LatestRules)+".")
 	if got := laneHighWatermarks(t, b); got != "orders/0=3 orders/1=3 orders/2=3 orders/3=3" {
 		t.Fatalf("under rules 1 the lanes hold %s, want 3 each (round-robin)", got)
 	}
 	b.click(t, "#use-latest-rules")
-	b.waitText(t, `.rules-notice[data-rules="2"]`, "Now under plog's rules 2 (Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)), replayed from the start.")
+	b.waitText(t, `.rules-notice[data-rules="`+strconv.Itoa(core.LatestRules)+`"]`, "Now under plog's rules "+strconv.Itoa(core.LatestRules)+", replayed from the start. They bring: "+core.RulesBrought(1, core.LatestRules)+".")
 	if got := laneHighWatermarks(t, b); strings.Count(got, "=12") != 1 || strings.Count(got, "=0") != 3 {
 		t.Errorf("under rules 2 the lanes hold %s, want all 12 records in one", got)
 	}
