@@ -332,16 +332,17 @@ func (l *PartitionedLog) CompareMovement(groupName string, change MembershipChan
 			counts[topic] = len(l.topics[topic].partitions)
 		}
 	}
-	return CompareStrategies(before, after, counts)
+	return CompareStrategies(l.stickyAlgorithm(), before, after, counts)
 }
 
 // CompareStrategies runs each strategy on the members before a change, then
 // on the members after it with what they owned, and counts the partitions
-// that changed owner. For cooperative-sticky it runs both rounds.
-func CompareStrategies(before, after []AssignMember, partitions map[string]int) ([]StrategyMovement, error) {
+// that changed owner. For cooperative-sticky it runs both rounds. sticky is
+// how the sticky strategies plan (the scenario's rules choose it).
+func CompareStrategies(sticky assign.StickyAlgorithm, before, after []AssignMember, partitions map[string]int) ([]StrategyMovement, error) {
 	var out []StrategyMovement
 	for _, strategy := range assign.Strategies() {
-		first, err := assign.Assign(strategy, before, partitions)
+		first, err := assign.AssignWith(sticky, strategy, before, partitions)
 		if err != nil {
 			return nil, err
 		}
@@ -349,7 +350,7 @@ func CompareStrategies(before, after []AssignMember, partitions map[string]int) 
 		for i := range members {
 			members[i].Owned, members[i].Generation = first[members[i].ID], 1
 		}
-		second, err := assign.Assign(strategy, members, partitions)
+		second, err := assign.AssignWith(sticky, strategy, members, partitions)
 		if err != nil {
 			return nil, err
 		}
@@ -357,7 +358,7 @@ func CompareStrategies(before, after []AssignMember, partitions map[string]int) 
 			for i := range members {
 				members[i].Owned, members[i].Generation = second[members[i].ID], 2
 			}
-			if second, err = assign.Assign(strategy, members, partitions); err != nil {
+			if second, err = assign.AssignWith(sticky, strategy, members, partitions); err != nil {
 				return nil, err
 			}
 		}

@@ -386,11 +386,21 @@ func (l *PartitionedLog) assignRound(g *group, strategy string) (Assignment, int
 			members = append(members, AssignMember{ID: m.id, InstanceID: m.instanceID, Topics: m.topics, Owned: m.assigned, Generation: m.generation})
 		}
 	}
-	plan, held, err := assign.Round(strategy, members, l.partitionCounts(g))
+	plan, held, err := assign.RoundWith(l.stickyAlgorithm(), strategy, members, l.partitionCounts(g))
 	if err != nil {
 		return Assignment{}, 0
 	}
 	return plan, held
+}
+
+// stickyAlgorithm is how the sticky strategies plan under the scenario's
+// rules: Kafka's AbstractStickyAssignor (kafka-clients 4.4.0) from rules 3,
+// the playground's first planner before.
+func (l *PartitionedLog) stickyAlgorithm() assign.StickyAlgorithm {
+	if l.rules >= RulesV3 {
+		return assign.KafkaSticky
+	}
+	return assign.FlowSticky
 }
 
 // startRebalance starts a rebalance, or folds a change into the one

@@ -25,19 +25,24 @@ import (
 //	   partitioner is the producer's setting (partitioner=default|round-robin
 //	   on produce and producer, Kafka's partitioner.class), not a topic's.
 //	3  (RulesChanges[RulesV3] lists what it changes.)
+//	   The sticky and cooperative-sticky assignors are Kafka's own
+//	   (AbstractStickyAssignor of kafka-clients 4.4.0, ported in
+//	   core/assign/sticky_kafka.go), giving the very partitions Kafka's
+//	   give; rules 1 and 2 keep the playground's first sticky planner, as
+//	   balanced and as sticky but not always the same partitions.
 const (
 	RulesV1 = 1
 	RulesV2 = 2
 	RulesV3 = 3
 	// LatestRules is the version a scenario with no rules line runs under.
-	LatestRules = RulesV2
+	LatestRules = RulesV3
 )
 
 // RulesChanges says, for each version after 1, what changed, a phrase per
 // change: RulesChanges[v] for version v.
 var RulesChanges = map[int][]string{
 	RulesV2: {"Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)"},
-	RulesV3: {},
+	RulesV3: {"the sticky assignors give the very partitions Kafka's StickyAssignor and CooperativeStickyAssignor give (kafka-clients 4.4.0)"},
 }
 
 // RulesBrought says in a line what the versions after from, up to to,

@@ -227,15 +227,35 @@ func (in assignInput) empty() Assignment {
 	return out
 }
 
-// Assign runs one of Kafka's four assignors. partitions maps each topic to
-// its partition count; topics nobody subscribes to are ignored, and a
-// subscription to a topic that is not in partitions assigns nothing.
+// StickyAlgorithm is how the sticky strategies choose partitions. Both are
+// as balanced and as sticky as Kafka's; only KafkaSticky picks the very
+// partitions Kafka's assignors pick.
+type StickyAlgorithm int
+
+const (
+	// KafkaSticky is Kafka's AbstractStickyAssignor of kafka-clients 4.4.0,
+	// ported (sticky_kafka.go): the engine's rules 3 on.
+	KafkaSticky StickyAlgorithm = iota
+	// FlowSticky is the playground's first sticky planner, a minimum-cost
+	// flow (sticky.go), kept for scenarios made under rules 1 and 2.
+	FlowSticky
+)
+
+// Assign runs one of Kafka's four assignors, the sticky ones as Kafka's
+// (KafkaSticky). partitions maps each topic to its partition count; topics
+// nobody subscribes to are ignored, and a subscription to a topic that is
+// not in partitions assigns nothing.
 //
 // For cooperative-sticky it returns the first of the two rounds: a partition
 // that moves from one member to another is left unassigned, and the next
 // rebalance (with Owned updated) assigns it.
 func Assign(strategy string, members []Member, partitions map[string]int) (Assignment, error) {
-	out, _, err := Round(strategy, members, partitions)
+	return AssignWith(KafkaSticky, strategy, members, partitions)
+}
+
+// AssignWith is Assign with the sticky strategies planned by sticky.
+func AssignWith(sticky StickyAlgorithm, strategy string, members []Member, partitions map[string]int) (Assignment, error) {
+	out, _, err := RoundWith(sticky, strategy, members, partitions)
 	return out, err
 }
 
@@ -244,6 +264,11 @@ func Assign(strategy string, members []Member, partitions map[string]int) (Assig
 // their owner revokes them now and the next round, with Owned updated,
 // assigns them (KIP-429). The count is 0 for the eager strategies.
 func Round(strategy string, members []Member, partitions map[string]int) (Assignment, int, error) {
+	return RoundWith(KafkaSticky, strategy, members, partitions)
+}
+
+// RoundWith is Round with the sticky strategies planned by sticky.
+func RoundWith(sticky StickyAlgorithm, strategy string, members []Member, partitions map[string]int) (Assignment, int, error) {
 	if err := CheckStrategy(strategy); err != nil {
 		return nil, 0, err
 	}
@@ -251,22 +276,24 @@ func Round(strategy string, members []Member, partitions map[string]int) (Assign
 	if err != nil {
 		return nil, 0, err
 	}
-	out, held := in.assign(strategy)
+	out, held := in.assign(sticky, strategy)
 	return out, held, nil
 }
 
 // assign returns the assignment and how many partitions a cooperative round
 // held back to assign in the next round.
-func (in assignInput) assign(strategy string) (Assignment, int) {
+func (in assignInput) assign(sticky StickyAlgorithm, strategy string) (Assignment, int) {
 	if len(in.members) == 0 {
 		return in.empty(), 0
 	}
-	switch strategy {
-	case Range:
+	switch {
+	case strategy == Range:
 		return in.assignRange(), 0
-	case RoundRobin:
+	case strategy == RoundRobin:
 		return in.assignRoundRobin(), 0
-	case Sticky:
+	case sticky == KafkaSticky:
+		return in.assignStickyKafka(strategy == CooperativeSticky)
+	case strategy == Sticky:
 		return in.assignSticky(), 0
 	default:
 		return in.assignCooperativeSticky()
