@@ -29,36 +29,120 @@ import (
 // (default 300; `make conformance` asks for 5000).
 
 // drawGroup draws a group: its topics, members and subscriptions, with
-// nothing owned yet.
-func drawGroup(rng *rand.Rand) (map[string]int, []assign.Member) {
+// nothing owned yet. A big group has up to 30 members over up to 4 topics
+// of up to 40 partitions: enough for member ids to share buckets of Java's
+// HashMap and for many partitions to move between two members.
+func drawGroup(rng *rand.Rand, big bool) (map[string]int, []assign.Member) {
+	maxTopics, maxPartitions, maxMembers, ids := 3, 8, 6, 20
+	if big {
+		maxTopics, maxPartitions, maxMembers, ids = 4, 40, 30, 200
+	}
 	partitions := map[string]int{}
-	topics := make([]string, 1+rng.IntN(3))
+	topics := make([]string, 1+rng.IntN(maxTopics))
 	for i := range topics {
 		topics[i] = "t" + strconv.Itoa(i)
-		partitions[topics[i]] = 1 + rng.IntN(8)
+		partitions[topics[i]] = 1 + rng.IntN(maxPartitions)
 	}
 	equal := rng.IntN(2) == 0
-	members := make([]assign.Member, 1+rng.IntN(6))
+	members := make([]assign.Member, 1+rng.IntN(maxMembers))
 	for i := range members {
-		members[i].ID = fmt.Sprintf("c%d", rng.IntN(20))
+		members[i].ID = fmt.Sprintf("c%d", rng.IntN(ids))
 		for slices.ContainsFunc(members[:i], func(m assign.Member) bool { return m.ID == members[i].ID }) {
 			members[i].ID += "x"
 		}
-		if equal {
-			members[i].Topics = slices.Clone(topics)
-		} else {
-			for _, t := range topics {
-				if rng.IntN(2) == 0 {
-					members[i].Topics = append(members[i].Topics, t)
-				}
-			}
-			if len(members[i].Topics) == 0 {
-				members[i].Topics = []string{topics[rng.IntN(len(topics))]}
-			}
+		if rng.IntN(5) == 0 {
+			members[i].InstanceID = "host-" + members[i].ID
 		}
+		members[i].Topics = drawTopics(rng, topics, equal)
 		members[i].Generation = -1
 	}
 	return partitions, members
+}
+
+// drawTopics draws a subscription: every topic, or some of them, now and
+// then with a topic that does not exist.
+func drawTopics(rng *rand.Rand, topics []string, equal bool) []string {
+	if equal {
+		return slices.Clone(topics)
+	}
+	var out []string
+	for _, t := range topics {
+		if rng.IntN(2) == 0 {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{topics[rng.IntN(len(topics))]}
+	}
+	if rng.IntN(10) == 0 {
+		out = append(out, "gone")
+	}
+	return out
+}
+
+// nextGeneration is the group after a rebalance that gave it owned, in
+// generation: some members leave, others join with nothing, the rest own
+// what they got, as Kafka's client sends it (owned partitions and the
+// generation). Now and then a member changes its subscription, or comes
+// back from an older generation claiming one more partition of its topics
+// (a stale claim, which the higher generation beats), or claims a
+// partition another member of its own generation holds (claimed twice in
+// one generation: neither keeps it). A stale claim is never outside the
+// member's subscription: there Java's GeneralAssignmentBuilder can fail
+// (a NullPointerException in performReassignments when the stale owner's
+// own topics need no rebalancing), and plog ignores the claim instead.
+func nextGeneration(rng *rand.Rand, partitions map[string]int, members []assign.Member, owned assign.Assignment, generation int) []assign.Member {
+	var topics []string
+	for t := range partitions {
+		topics = append(topics, t)
+	}
+	slices.Sort(topics)
+	equal := !slices.ContainsFunc(members, func(m assign.Member) bool { return !slices.Equal(m.Topics, topics) })
+	// randomPartition draws a partition of a topic m subscribes to.
+	randomPartition := func(m assign.Member) assign.TopicPartition {
+		t := m.Topics[rng.IntN(len(m.Topics))]
+		return assign.TopicPartition{Topic: t, Partition: rng.IntN(max(partitions[t], 1))}
+	}
+	var next []assign.Member
+	for _, m := range members {
+		if rng.IntN(4) == 0 {
+			continue // left
+		}
+		m.Owned, m.Generation = slices.Clone(owned[m.ID]), generation
+		switch rng.IntN(12) {
+		case 0:
+			m.Topics = drawTopics(rng, topics, false)
+		case 1:
+			m.Generation = generation - 1
+			if tp := randomPartition(m); partitions[tp.Topic] > 0 && !slices.Contains(m.Owned, tp) {
+				m.Owned = append(m.Owned, tp)
+			}
+		case 2:
+			if tp := randomPartition(m); partitions[tp.Topic] > 0 && !slices.Contains(m.Owned, tp) {
+				m.Owned = append(m.Owned, tp)
+			}
+		}
+		next = append(next, m)
+	}
+	_, joining := drawGroup(rng, len(members) > 6)
+	for _, m := range joining[:rng.IntN(len(joining)+1)] {
+		m.ID = "n" + m.ID
+		if m.InstanceID != "" {
+			m.InstanceID = "host-" + m.ID
+		}
+		if !equal || rng.IntN(4) == 0 {
+			m.Topics = []string{"t0"}
+		} else {
+			m.Topics = slices.Clone(topics)
+		}
+		if !slices.ContainsFunc(next, func(o assign.Member) bool { return o.ID == m.ID }) {
+			next = append(next, m)
+		}
+	}
+	if len(next) == 0 {
+		next = members[:1]
+	}
+	return next
 }
 
 func toJava(strategy string, partitions map[string]int, members []assign.Member) kafkabroker.AssignCase {
@@ -135,37 +219,19 @@ func TestAssignorsAgainstKafkaClients(t *testing.T) {
 		mismatches, ties := 0, 0
 		var first string
 		for i := range n {
-			partitions, members := drawGroup(rng)
-			// A previous generation: Java assigns the group, then some
-			// members leave and others join, keeping what they owned.
-			if rng.IntN(3) > 0 {
+			partitions, members := drawGroup(rng, rng.IntN(5) == 0)
+			// Earlier generations: Java assigns the group, then members
+			// come and go, keeping what they owned.
+			for generation := 1; generation <= rng.IntN(4); generation++ {
 				prev, err := oracle.Assign(toJava(strategy, partitions, members))
 				if err != nil {
 					t.Fatal(err)
 				}
-				owned := fromJava(prev)
-				var next []assign.Member
-				for _, m := range members {
-					if rng.IntN(4) == 0 {
-						continue // left
-					}
-					m.Owned, m.Generation = owned[m.ID], 1
-					next = append(next, m)
-				}
-				_, joining := drawGroup(rng)
-				for _, m := range joining[:rng.IntN(len(joining)+1)] {
-					m.ID = "n" + m.ID
-					m.Topics = []string{"t0"}
-					next = append(next, m)
-				}
-				if len(next) == 0 {
-					next = members[:1]
-				}
-				members = next
+				members = nextGeneration(rng, partitions, members, fromJava(prev), generation)
 			}
 			java, err := oracle.Assign(toJava(strategy, partitions, members))
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("case %d: %v\npartitions %v members %+v", i, err, partitions, members)
 			}
 			want := fromJava(java)
 			got, err := assign.Assign(strategy, slices.Clone(members), partitions)

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -47,6 +48,11 @@ public final class AssignOracle {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static void main(String[] args) throws Exception {
+        // The answers go to stdout, one a line; whatever else writes there
+        // (the assignors log through SLF4J to the console, an error for a
+        // partition claimed twice in one generation) goes to stderr.
+        PrintStream answers = System.out;
+        System.setOut(System.err);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {
@@ -59,8 +65,8 @@ public final class AssignOracle {
                 err.put("error", String.valueOf(e));
                 out = JSON.writeValueAsString(err);
             }
-            System.out.println(out);
-            System.out.flush();
+            answers.println(out);
+            answers.flush();
         }
     }
 
