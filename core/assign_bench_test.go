@@ -11,7 +11,10 @@ import (
 // BenchmarkAssign1000PartitionsTo100Members assigns 1,000 partitions of
 // three topics to 100 members that owned them before one more member left,
 // with equal subscriptions (sticky's direct path) and with every member
-// reading two of the three topics (sticky's flow). The assignors live in
+// reading two of the three topics (sticky's general path). The sticky
+// strategies run as the latest rules plan them (Kafka's
+// AbstractStickyAssignor, ported) and, as .../flow, as rules 1 and 2 do
+// (the playground's minimum-cost flow), to compare. The assignors live in
 // core/assign; the benchmark stays in core beside its floor,
 // BenchmarkBaselineAssign, so that make bench runs both in one binary.
 func BenchmarkAssign1000PartitionsTo100Members(b *testing.B) {
@@ -38,6 +41,15 @@ func BenchmarkAssign1000PartitionsTo100Members(b *testing.B) {
 			b.Run(subscriptions+"/"+strategy, func(b *testing.B) {
 				for b.Loop() {
 					if _, err := assign.Assign(strategy, members, counts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		for _, strategy := range []string{assign.Sticky, assign.CooperativeSticky} {
+			b.Run(subscriptions+"/"+strategy+"/flow", func(b *testing.B) {
+				for b.Loop() {
+					if _, err := assign.AssignWith(assign.FlowSticky, strategy, members, counts); err != nil {
 						b.Fatal(err)
 					}
 				}
