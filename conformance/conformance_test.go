@@ -296,11 +296,11 @@ func (c *collector) fidelity() string {
 	b.WriteString("\n")
 	if len(c.oracle) > 0 {
 		b.WriteString("## The assignors against kafka-clients\n\n")
-		b.WriteString("conformance/assign_oracle_test.go gives random groups (one to three topics, equal and unequal subscriptions,\n")
-		b.WriteString("members leaving and joining with what they owned) to core.Assign and to Kafka's own assignors\n")
-		b.WriteString("(internal/kafkabroker/maven/src/main/java/plog/AssignOracle.java). \"As balanced and as sticky\" means the same\n")
-		b.WriteString("spread of partition counts and as many owned partitions kept: an equally good answer, which Java would\n")
-		b.WriteString("reach only with another iteration order, or not at all.\n\n")
+		b.WriteString("conformance/assign_oracle_test.go gives random groups (one to four topics, equal and unequal subscriptions,\n")
+		b.WriteString("static members, members leaving and joining over several generations with what they owned, stale and doubled\n")
+		b.WriteString("claims) to plog's assignors under the latest rules and to Kafka's own\n")
+		b.WriteString("(internal/kafkabroker/maven/src/main/java/plog/AssignOracle.java), the members listed in Kafka's assignor\n")
+		b.WriteString("order; every case must give the same partitions.\n\n")
 		for _, line := range c.oracle {
 			fmt.Fprintf(&b, "- %s\n", line)
 		}

@@ -28,8 +28,8 @@ import (
 //	   The sticky and cooperative-sticky assignors are Kafka's own
 //	   (AbstractStickyAssignor of kafka-clients 4.4.0, ported in
 //	   core/assign/sticky_kafka.go), giving the very partitions Kafka's
-//	   give; rules 1 and 2 keep the playground's first sticky planner, as
-//	   balanced and as sticky but not always the same partitions.
+//	   give; rules 1 and 2 keep the playground's first sticky planner, a
+//	   minimum-cost flow that often picks other partitions.
 const (
 	RulesV1 = 1
 	RulesV2 = 2

@@ -227,9 +227,11 @@ func (in assignInput) empty() Assignment {
 	return out
 }
 
-// StickyAlgorithm is how the sticky strategies choose partitions. Both are
-// as balanced and as sticky as Kafka's; only KafkaSticky picks the very
-// partitions Kafka's assignors pick.
+// StickyAlgorithm is how the sticky strategies choose partitions. Only
+// KafkaSticky picks the very partitions Kafka's assignors pick; FlowSticky
+// finds the most balanced assignment that moves the fewest partitions,
+// which with unequal subscriptions is sometimes more balanced than Kafka's
+// and often holds other partitions.
 type StickyAlgorithm int
 
 const (

@@ -7,8 +7,12 @@ import (
 	"strings"
 )
 
-// The sticky assignor (Kafka 4.4's StickyAssignor, KIP-54, and the plan
-// behind its CooperativeStickyAssignor) wants two things, in this order:
+// The playground's first sticky planner (FlowSticky: the sticky strategies
+// under rules 1 and 2, kept so that scenarios made then replay as they
+// did; rules 3 on run Kafka's own, sticky_kafka.go). It follows what Kafka
+// 4.4's StickyAssignor (KIP-54) and the plan behind its
+// CooperativeStickyAssignor aim at, not how they get there, and wants two
+// things, in this order:
 //
 //  1. balance: the partition counts of the members are as even as the
 //     subscriptions allow. Precisely, the counts sorted from largest to
