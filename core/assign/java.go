@@ -91,26 +91,24 @@ func javaHashOrder(hashes []uint32) []int {
 // javaIteratedCapacity is the table size of a HashMap after these puts.
 func javaIteratedCapacity(hashes []uint32) int {
 	capacity := javaInitialCapacity
-	for size := range hashes {
-		if javaBucketLoad(hashes[:size], hashes[size], capacity) >= javaTreeifyBin && capacity < javaTreeifyCapacity {
-			capacity *= 2
+	load := make([]int, capacity) // keys in each bucket
+	grow := func(size int) {
+		capacity *= 2
+		load = make([]int, capacity)
+		for _, h := range hashes[:size] {
+			load[h&uint32(capacity-1)]++
 		}
+	}
+	for size, h := range hashes {
+		if load[h&uint32(capacity-1)] >= javaTreeifyBin && capacity < javaTreeifyCapacity {
+			grow(size)
+		}
+		load[h&uint32(capacity-1)]++
 		if size+1 > capacity*3/4 {
-			capacity *= 2
+			grow(size + 1)
 		}
 	}
 	return capacity
-}
-
-// javaBucketLoad counts the keys of present that share h's bucket.
-func javaBucketLoad(present []uint32, h uint32, capacity int) int {
-	n := 0
-	for _, o := range present {
-		if o&uint32(capacity-1) == h&uint32(capacity-1) {
-			n++
-		}
-	}
-	return n
 }
 
 // javaPartitionSet is a java.util.HashSet<TopicPartition> as far as Kafka's
