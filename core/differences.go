@@ -93,7 +93,7 @@ var configWhy = map[string]struct{ kafka, why string }{
 		"its built-in partitioner sticks to one partition until batch.size (16384) bytes have gone there, then moves on.",
 		"Kept for scenarios made under rules 1, so that they replay as they were made: there keyless records spread " +
 			"round-robin (the default) or in a sticky mode that moves on every few records rather than after a batch of bytes. " +
-			"Under rules 2, the latest, the topic has no such config: the producer's partitioner= chooses, as in Kafka."},
+			"From rules 2 on the topic has no such config: the producer's partitioner= chooses, as in Kafka."},
 	"retention.ms":    {"", "So that time retention shows after an hour of virtual time, not a week."},
 	"segment.bytes":   {"Kafka 4 accepts 1MB or more (KIP-1030).", "So that a partition has several segments with a few dozen small records; Kafka's least is far above a scenario's records."},
 	"segment.ms":      {"", "So that time rolls segments in minutes of virtual time."},
@@ -133,7 +133,7 @@ var behaviourDifferences = []Difference{
 		Why:   "So that each record's place and size can be checked by hand."},
 	{Name: "keyless-records", Title: "Keyless records",
 		Kafka: "Since Kafka 3.3 (KIP-794) the producer's built-in partitioner sends keyless records to one partition until batch.size (16384) bytes have gone there, then picks another; a record may also have neither key nor value on a topic that is not compacted.",
-		Plog:  "Under rules 2, the latest, as Kafka: the built-in partitioner, with the scenario's seed drawing where Kafka draws at random, and records produced at one virtual instant counted as one batch; partitioner=round-robin is Java's RoundRobinPartitioner. Under rules 1 (links made before) keyless records go round-robin, or with a topic's partitioner=sticky to one partition for " + strconv.Itoa(StickyBatchRecords) + " records at a time. A keyless record always has a value (empty when none is given), and only a keyed record can be a tombstone.",
+		Plog:  "From rules 2 on, as Kafka: the built-in partitioner, with the scenario's seed drawing where Kafka draws at random, and records produced at one virtual instant counted as one batch; partitioner=round-robin is Java's RoundRobinPartitioner. Under rules 1 (links made before) keyless records go round-robin, or with a topic's partitioner=sticky to one partition for " + strconv.Itoa(StickyBatchRecords) + " records at a time. A keyless record always has a value (empty when none is given), and only a keyed record can be a tombstone.",
 		Why:   "Old links replay as they were made; a producer's linger and in-flight batches have no virtual-time counterpart, so one instant is one batch."},
 	{Name: "timestamps", Title: "Timestamps are the virtual clock",
 		Kafka: "With CreateTime (the default) a record keeps its producer's timestamp, which the application may set to any time, so timestamps can go backwards; LogAppendTime has the broker stamp it.",
