@@ -15,11 +15,11 @@ import (
 // the map, as owner, and each member's count.
 type generalBuilder struct {
 	k          *kafkaSticky
-	partitions []TopicPartition       // every partition, by index
-	index      map[TopicPartition]int // partition → index
-	owner      []int                  // partition index → member, -1 for none
-	count      []int                  // member → partitions held
-	active     []bool                 // member is in currentAssignment (not set aside as fixed)
+	partitions []TopicPartition // every partition, by index
+	start      map[string]int   // topic → the index of its partition 0
+	owner      []int            // partition index → member, -1 for none
+	count      []int            // member → partitions held
+	active     []bool           // member is in currentAssignment (not set aside as fixed)
 	// topicConsumers is topic2AllPotentialConsumers; potentialTopics is
 	// consumer2AllPotentialTopics (a topic listed twice counts twice, as
 	// in Java).
@@ -42,7 +42,7 @@ type prevOwner struct {
 func (k *kafkaSticky) general(owned [][]TopicPartition, maxGeneration int) [][]TopicPartition {
 	g := &generalBuilder{
 		k:               k,
-		index:           map[TopicPartition]int{},
+		start:           map[string]int{},
 		count:           make([]int, len(k.in.members)),
 		active:          make([]bool, len(k.in.members)),
 		topicConsumers:  map[string][]int{},
@@ -51,9 +51,9 @@ func (k *kafkaSticky) general(owned [][]TopicPartition, maxGeneration int) [][]T
 		prev:            map[TopicPartition]prevOwner{},
 		movements:       newPartitionMovements(),
 	}
-	for _, tp := range k.allPartitions(k.in.topics) {
-		g.index[tp] = len(g.partitions)
-		g.partitions = append(g.partitions, tp)
+	for _, t := range k.in.topics {
+		g.start[t] = len(g.partitions)
+		g.partitions = append(g.partitions, k.allPartitions([]string{t})...)
 	}
 	g.totalPartitions = len(g.partitions)
 	g.owner = make([]int, len(g.partitions))
@@ -91,13 +91,13 @@ func (k *kafkaSticky) general(owned [][]TopicPartition, maxGeneration int) [][]T
 				g.revocation = true
 				continue
 			}
-			g.owner[g.index[tp]] = c
+			g.owner[g.at(tp)] = c
 			g.count[c]++
 		}
 	}
 	var unassigned []TopicPartition
 	for _, tp := range g.sortedAll {
-		if g.owner[g.index[tp]] < 0 {
+		if g.owner[g.at(tp)] < 0 {
 			unassigned = append(unassigned, tp)
 		}
 	}
@@ -112,6 +112,11 @@ func (k *kafkaSticky) general(owned [][]TopicPartition, maxGeneration int) [][]T
 		}
 	}
 	return out
+}
+
+// at is a partition's index.
+func (g *generalBuilder) at(tp TopicPartition) int {
+	return g.start[tp.Topic] + tp.Partition
 }
 
 // prepopulateCurrentAssignments is GeneralAssignmentBuilder's: what members
@@ -192,7 +197,7 @@ func (g *generalBuilder) assignTo(tp TopicPartition) {
 	for _, c := range g.sorted {
 		if g.subscribes(c, tp.Topic) {
 			g.remove(c)
-			g.owner[g.index[tp]] = c
+			g.owner[g.at(tp)] = c
 			g.count[c]++
 			g.insert(c)
 			return
@@ -285,8 +290,8 @@ func (g *generalBuilder) isBalanced() bool {
 			continue
 		}
 		for _, t := range g.potentialTopics[c] {
-			for p := range g.k.in.counts[t] {
-				other := g.owner[g.index[TopicPartition{t, p}]]
+			first := g.start[t]
+			for _, other := range g.owner[first : first+g.k.in.counts[t]] {
 				if other != c && other >= 0 && g.count[c]+1 < g.count[other] {
 					return false
 				}
@@ -310,7 +315,7 @@ func (g *generalBuilder) performReassignments(partitions []TopicPartition) bool 
 			if g.isBalanced() {
 				break
 			}
-			c := g.owner[g.index[tp]]
+			c := g.owner[g.at(tp)]
 			if c < 0 {
 				continue
 			}
@@ -348,15 +353,15 @@ func (g *generalBuilder) reassignToLeastLoaded(tp TopicPartition) {
 // processPartitionMovement: the partition that moves is the one the
 // movements so far say, so that no partition goes back and forth.
 func (g *generalBuilder) reassign(tp TopicPartition, to int) {
-	from := g.owner[g.index[tp]]
+	from := g.owner[g.at(tp)]
 	tp = g.movements.actualPartitionToMove(tp, from, to)
-	from = g.owner[g.index[tp]]
+	from = g.owner[g.at(tp)]
 	g.remove(from)
 	g.remove(to)
 	g.movements.move(tp, from, to)
 	g.count[from]--
 	g.count[to]++
-	g.owner[g.index[tp]] = to
+	g.owner[g.at(tp)] = to
 	g.insert(to)
 	g.insert(from)
 }
