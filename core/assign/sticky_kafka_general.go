@@ -319,7 +319,10 @@ func (g *generalBuilder) performReassignments(partitions []TopicPartition) bool 
 			if c < 0 {
 				continue
 			}
-			if p, ok := g.prev[tp]; ok && p.member < len(g.active) && g.active[p.member] && g.count[c] > g.count[p.member]+1 {
+			// A previous owner set aside as fixed has no assignment in
+			// Java's currentAssignment, and Java fails here with a
+			// NullPointerException; the port passes over it.
+			if p, ok := g.prev[tp]; ok && g.active[p.member] && g.count[c] > g.count[p.member]+1 {
 				g.reassign(tp, p.member)
 				performed, modified = true, true
 				continue
