@@ -184,14 +184,18 @@ func (l *PartitionedLog) whyNothing(g *group, m *member, order []TopicPartition)
 	case len(order) == 0:
 		return fmt.Sprintf("its partitions are paused while the group rebalances, until the rebalance completes, due at %s", units.Duration(r.doneAt))
 	}
-	offline, unreplicated := 0, int64(0)
+	offline, unreplicated, held := 0, int64(0), ""
 	for _, tp := range order {
-		p := l.topics[tp.Topic].partitions[tp.Partition]
+		t := l.topics[tp.Topic]
+		p := t.partitions[tp.Partition]
 		if p.offline() {
 			offline++
 			continue
 		}
 		unreplicated += max(0, p.next-p.highWatermark())
+		if why := l.hwHeldReason(t, p.replicas); why != "" && held == "" && p.next > p.highWatermark() {
+			held = fmt.Sprintf("%s/%d: %s", tp.Topic, tp.Partition, why)
+		}
 	}
 	paused := ""
 	if n := len(m.assigned) - len(order); n > 0 {
@@ -200,6 +204,8 @@ func (l *PartitionedLog) whyNothing(g *group, m *member, order []TopicPartition)
 	switch {
 	case offline == len(order):
 		return "its partitions are offline: no leader to fetch from" + paused
+	case held != "":
+		return fmt.Sprintf("it is at the high watermark of its partitions: %d records above it are not committed, and consumers read only below it; on %s%s", unreplicated, held, paused)
 	case unreplicated > 0:
 		return fmt.Sprintf("it is at the high watermark of its partitions: %d records above it are not yet replicated to every in-sync replica, and consumers read only below it%s", unreplicated, paused)
 	}

@@ -25,19 +25,29 @@ import (
 //	   partitioner is the producer's setting (partitioner=default|round-robin
 //	   on produce and producer, Kafka's partitioner.class), not a topic's.
 //	3  (RulesChanges[RulesV3] lists what it changes.)
+//	   The high watermark does not move while the ISR is smaller than
+//	   min(min.insync.replicas, replication factor) (Kafka 3.7+,
+//	   KAFKA-15583; kafka.cluster.Partition.maybeIncrementLeaderHW), and a
+//	   min.insync.replicas above the replication factor is accepted.
+//	   An offset commit from outside the group (commit GROUP T/P offset=N
+//	   with no live member) is refused while the group is not empty
+//	   (UNKNOWN_MEMBER_ID; ClassicGroup.validateOffsetCommit).
 const (
 	RulesV1 = 1
 	RulesV2 = 2
 	RulesV3 = 3
 	// LatestRules is the version a scenario with no rules line runs under.
-	LatestRules = RulesV2
+	LatestRules = RulesV3
 )
 
 // RulesChanges says, for each version after 1, what changed, a phrase per
 // change: RulesChanges[v] for version v.
 var RulesChanges = map[int][]string{
 	RulesV2: {"Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)"},
-	RulesV3: {},
+	RulesV3: {
+		"the high watermark waits while the ISR is smaller than min.insync.replicas (Kafka 3.7, KAFKA-15583), which may exceed the replication factor",
+		"an offset commit from outside a group is refused while the group is not empty (UNKNOWN_MEMBER_ID)",
+	},
 }
 
 // RulesBrought says in a line what the versions after from, up to to,
