@@ -11,7 +11,11 @@ import (
 // GroupCommitForm commits one offset of a group's partition by hand, as an
 // application calling commitSync with an explicit offset does (and as
 // kafka-consumer-groups --reset-offsets --to-offset does for one partition
-// of an empty group): commit GROUP TOPIC/PARTITION offset=N.
+// of an empty group): commit GROUP TOPIC/PARTITION offset=N. With no member
+// running, the commit comes from outside the group and, under rules 3, the
+// engine refuses it while the group is not empty, as Kafka does
+// (UNKNOWN_MEMBER_ID): the refusal shows as the form's error, and the help
+// (committed-offset) says why.
 type GroupCommitForm struct {
 	app.Compo
 
