@@ -407,8 +407,8 @@ func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offs
 // record is committed as it is written, so the high watermark is the log
 // end and the producer is answered at once (min.insync.replicas above 1
 // was refused before the write under rules 1 and 2; under rules 3 the
-// effective minimum of a single replica is 1). It skips the loops over the ISR that a
-// produce would otherwise pay for every record.
+// effective minimum of a single replica is 1). It skips the loops over the
+// ISR that a produce would otherwise pay for every record.
 func (l *PartitionedLog) afterAppendAlone(rs *replicaSet, p *partition, offset int64, acks acksMode) AckStatus {
 	r := &rs.replicas[0]
 	r.match, r.logEnd = p.next, p.next
