@@ -21,6 +21,9 @@ type GroupCommitForm struct {
 
 	Group      string
 	Partitions []string // the group's partitions, "orders/0", offered first
+	// Refused says why a commit now, from outside the group, is refused
+	// (core.GroupView.OutsideCommitRefused); "" when it would be taken.
+	Refused string
 
 	partition, offset string
 }
@@ -76,6 +79,9 @@ func (f *GroupCommitForm) Render() app.UI {
 					Attr("inputmode", "numeric").OnInput(textInto(&f.offset)),
 			),
 			app.Button().Type("submit").Text("Commit offset"),
+			app.If(f.Refused != "",
+				app.P().Class("form-note").DataSet("commit-refused", "true").Text("No member is running, so a commit comes from outside the group: "+f.Refused+"."),
+			),
 			&ControlError{Control: control},
 		)
 }

@@ -74,3 +74,31 @@ func TestMinInsyncAboveTheReplicationFactorIsShown(t *testing.T) {
 		}
 	}
 }
+
+// The group's forms say what the engine will do with a crashed member that
+// keeps the group non-empty: the reset form names it, and under rules 3 the
+// commit form says that a commit now comes from outside the group and
+// Kafka refuses it; under rules 2 the commit form says nothing of it.
+func TestGroupFormsSayWhoKeepsTheGroup(t *testing.T) {
+	for _, rules := range []int{2, 3} {
+		s, err := scenario.Load(fmt.Sprintf("rules %d\ntopic orders partitions=1\njoin g c1 topics=orders\nadvance 5s\ncrash g c1\n", rules))
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups, err := snapshotGroups(s.Log())
+		if err != nil || len(groups) != 1 {
+			t.Fatalf("groups %v, %v", groups, err)
+		}
+		card := &GroupCard{Group: groups[0]}
+		d := app.NewClientTester(card)
+		page := html.UnescapeString(app.HTMLString(card))
+		d.Close()
+		if want := "still active: c1, crashed, kept until its session times out at 50s."; !strings.Contains(page, want) {
+			t.Errorf("rules %d: the reset form does not say %q:\n%s", rules, want, page)
+		}
+		refused := strings.Contains(page, "No member is running, so a commit comes from outside the group: it is not empty (c1, crashed, kept until its session times out at 50s), and Kafka refuses a commit with no member id while the group has members (UNKNOWN_MEMBER_ID)")
+		if refused != (rules == 3) {
+			t.Errorf("rules %d: the commit form says the commit is refused: %v, want %v:\n%s", rules, refused, rules == 3, page)
+		}
+	}
+}

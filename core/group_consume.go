@@ -400,15 +400,26 @@ func (l *PartitionedLog) CommitOffset(groupName, topicName string, partition int
 	if hw := p.highWatermark(); offset < 0 || offset > hw {
 		return fmt.Errorf("group %q cannot commit offset %d on %s/%d: offsets go from 0 to the high watermark %d", groupName, offset, topicName, partition, hw)
 	}
-	if l.rules >= RulesV3 && !g.hasRunningMember() {
-		if who := g.activeMembers(); who != "" {
-			return fmt.Errorf("group %q cannot commit offset %d on %s/%d from outside the group: it is not empty (%s), and Kafka refuses a commit with no member id while the group has members (UNKNOWN_MEMBER_ID): commit through a running member, or once the group is empty",
-				groupName, offset, topicName, partition, who)
-		}
+	if why := l.outsideCommitRefused(g); why != "" {
+		return fmt.Errorf("group %q cannot commit offset %d on %s/%d from outside the group: %s", groupName, offset, topicName, partition, why)
 	}
 	g.committed[TopicPartition{Topic: topicName, Partition: partition}] = offset
 	l.emit(Event{Kind: EventCommitted, Group: groupName, Topic: topicName, Partition: partition, Offset: offset})
 	return nil
+}
+
+// outsideCommitRefused says why, under rules 3, a commit from outside the
+// group is refused now: it has no running member to commit through and is
+// not empty (see CommitOffset); "" when a commit would be taken.
+func (l *PartitionedLog) outsideCommitRefused(g *group) string {
+	if l.rules < RulesV3 || g.hasRunningMember() {
+		return ""
+	}
+	who := g.activeMembers()
+	if who == "" {
+		return ""
+	}
+	return fmt.Sprintf("it is not empty (%s), and Kafka refuses a commit with no member id while the group has members (UNKNOWN_MEMBER_ID): commit through a running member, or once the group is empty", who)
 }
 
 // GroupOffsets returns the group's committed offsets: for each partition,

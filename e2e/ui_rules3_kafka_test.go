@@ -7,7 +7,7 @@ import (
 
 // A commit from outside a group, through the group's "Commit an offset"
 // form with no member running: while the crashed member's session lasts,
-// the form says Kafka's refusal (UNKNOWN_MEMBER_ID), naming the member and
+// the form warns of it and, when the learner commits, says Kafka's refusal (UNKNOWN_MEMBER_ID), naming the member and
 // when its session times out, and nothing changes; once the clock has
 // passed it, the group is empty and the same commit goes through.
 func TestUICommitFromOutsideAGroup(t *testing.T) {
@@ -32,6 +32,8 @@ commit g c1
 	steps := b.steps(t)
 
 	commitForm := group("g") + ` .group-commit`
+	// Before the learner tries, the form says what Kafka will answer.
+	b.waitText(t, commitForm+` [data-commit-refused]`, "a commit comes from outside the group: it is not empty (c1, crashed")
 	b.fill(t, commitForm+` [name=partition]`, "orders/0")
 	b.fill(t, commitForm+` [name=offset]`, "1")
 	b.click(t, commitForm+` button[type=submit]`)
@@ -53,6 +55,7 @@ commit g c1
 	b.fill(t, "#advance-duration", "1m")
 	b.click(t, "#advance-go")
 	b.waitCount(t, group("g")+`[data-state=empty]`, 1)
+	b.waitCount(t, commitForm+` [data-commit-refused]`, 0)
 	b.fill(t, commitForm+` [name=partition]`, "orders/0")
 	b.fill(t, commitForm+` [name=offset]`, "1")
 	b.click(t, commitForm+` button[type=submit]`)
