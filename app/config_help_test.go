@@ -17,7 +17,7 @@ func TestConfigFormsHelp(t *testing.T) {
 		name, config, want string
 	}{
 		{"default departs from Kafka's", "retention.ms", "Kafka's default is 7d; the playground's is 1h."},
-		{"Kafka's default kept", "min.insync.replicas", "refused (NOT_ENOUGH_REPLICAS) while fewer replicas than this are in sync. Kafka's default is 1."},
+		{"Kafka's default kept", "min.insync.replicas", "Above the replication factor, every replica is needed. Kafka's default is 1."},
 		{"the playground's own", "segment.records", "A config of the playground's own, not Kafka's (default 10)."},
 	}
 	for _, tt := range tests {

@@ -115,4 +115,5 @@ var differsOf = map[string]string{
 	"workload":          "producer",
 	"broker":            "replication",
 	"replica":           "replication",
+	"acks":              "replication",
 }

@@ -82,8 +82,8 @@ func (c *GroupCard) Render() app.UI {
 			&GroupLagTable{Group: g.Name, Partitions: g.Partitions},
 			&GroupDeliveries{Totals: g.Totals, Deliveries: g.Deliveries},
 			&GroupConfigForm{Group: g.Name, Config: g.Config},
-			&GroupResetForm{Group: g.Name, Active: activeMembers(g)},
-			&GroupCommitForm{Group: g.Name, Partitions: groupPartitions(g)},
+			&GroupResetForm{Group: g.Name, Active: g.ActiveMembers},
+			&GroupCommitForm{Group: g.Name, Partitions: groupPartitions(g), Refused: g.OutsideCommitRefused},
 			&GroupMovement{Group: g.Name, Movements: g.Movements},
 		)
 }
@@ -132,17 +132,6 @@ func strategyHelp(strategy string) string {
 		return strategy
 	}
 	return "strategy"
-}
-
-// activeMembers lists the running members, who stop an offsets reset.
-func activeMembers(g GroupSnapshot) []string {
-	var ids []string
-	for _, m := range g.Members {
-		if m.Down == "" {
-			ids = append(ids, m.ID)
-		}
-	}
-	return ids
 }
 
 // comeBackID is the member id a stopped member comes back under. A static

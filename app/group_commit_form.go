@@ -11,12 +11,19 @@ import (
 // GroupCommitForm commits one offset of a group's partition by hand, as an
 // application calling commitSync with an explicit offset does (and as
 // kafka-consumer-groups --reset-offsets --to-offset does for one partition
-// of an empty group): commit GROUP TOPIC/PARTITION offset=N.
+// of an empty group): commit GROUP TOPIC/PARTITION offset=N. With no member
+// running, the commit comes from outside the group and, under rules 3, the
+// engine refuses it while the group is not empty, as Kafka does
+// (UNKNOWN_MEMBER_ID): the refusal shows as the form's error, and the help
+// (committed-offset) says why.
 type GroupCommitForm struct {
 	app.Compo
 
 	Group      string
 	Partitions []string // the group's partitions, "orders/0", offered first
+	// Refused says why a commit now, from outside the group, is refused
+	// (core.GroupView.OutsideCommitRefused); "" when it would be taken.
+	Refused string
 
 	partition, offset string
 }
@@ -72,6 +79,9 @@ func (f *GroupCommitForm) Render() app.UI {
 					Attr("inputmode", "numeric").OnInput(textInto(&f.offset)),
 			),
 			app.Button().Type("submit").Text("Commit offset"),
+			app.If(f.Refused != "",
+				app.P().Class("form-note").DataSet("commit-refused", "true").Text("No member is running, so a commit comes from outside the group: "+f.Refused+"."),
+			),
 			&ControlError{Control: control},
 		)
 }

@@ -18,8 +18,11 @@ import (
 type GroupResetForm struct {
 	app.Compo
 
-	Group  string
-	Active []string // running members, who stop a reset
+	Group string
+	// Active names the members that stop a reset, running ones and stopped
+	// ones within their session, as the engine sees them
+	// (core.GroupView.ActiveMembers); "" when the group is empty.
+	Active string
 
 	mode, value, scope string
 	typedFor           string // the group mode, value and scope were chosen for
@@ -37,8 +40,8 @@ func (f *GroupResetForm) Render() app.UI {
 	}
 	mode := f.modeOrDefault()
 	note := "The group has no active members, so its offsets can be reset."
-	if len(f.Active) > 0 {
-		note = "Kafka resets offsets only when no member is active; still active: " + strings.Join(f.Active, ", ") + "."
+	if f.Active != "" {
+		note = "Kafka resets offsets only when no member is active; still active: " + f.Active + "."
 	}
 	valueLabel := "offset"
 	if mode == core.ResetToDatetime {

@@ -23,7 +23,10 @@ var helpTopics = map[string]helpTopic{
 		"The offset below which every in-sync replica holds a partition's records: consumers read only " +
 			"below it. With one replica (replication.factor=1, the playground's default) it is the log end " +
 			"offset, the offset the next record will get; with more, it trails the leader's log end until " +
-			"the followers have copied."},
+			"the followers have copied. While fewer replicas than min.insync.replicas are in sync it does not " +
+			"move at all (Kafka 3.7 and later, KAFKA-15583): records written then wait, not committed, until a " +
+			"follower catches up and rejoins the ISR. Under plog's rules 1 and 2 (links made before rules 3) " +
+			"it followed the ISR alone."},
 	"log-start": {"the log start offset",
 		"The first offset a partition still holds. Retention, compaction of whole segments and " +
 			"DeleteRecords (truncate) move it forward; records before it are gone for every consumer."},
@@ -73,7 +76,11 @@ var helpTopics = map[string]helpTopic{
 	"committed-offset": {"a committed offset",
 		"The offset a group will resume from: the next record to read, not the last one read. A member " +
 			"commits its position; after a crash or a rebalance the new owner starts at the committed offset, " +
-			"so records after it are delivered again."},
+			"so records after it are delivered again. Committing an offset by hand goes through a running " +
+			"member of the group; with none running it comes from outside the group, as an admin client's " +
+			"does, and Kafka takes it only once the group is empty: a member that crashed, or a static member " +
+			"that shut down, stays in the group until its session times out, and until then Kafka answers " +
+			"UNKNOWN_MEMBER_ID (plog's rules 3; under rules 1 and 2 such a commit was taken)."},
 	"position": {"a position",
 		"Where a member will read next on a partition it owns. Poll moves it forward; only a commit saves it " +
 			"for the group."},
@@ -121,7 +128,8 @@ var helpTopics = map[string]helpTopic{
 	"reset-offsets": {"resetting offsets",
 		"kafka-consumer-groups --reset-offsets moves a group's committed offsets: to the earliest or latest " +
 			"offset, to a given offset, or to the first record at or after a time. Kafka only allows it while " +
-			"the group has no active members."},
+			"the group has no active members: a member that crashed, or a static member that shut down, " +
+			"counts until its session times out."},
 	"strategy": {"an assignment strategy",
 		"How a group splits partitions between its members: range, roundrobin, sticky or " +
 			"cooperative-sticky (partition.assignment.strategy). They differ in balance and in how many " +
@@ -167,7 +175,12 @@ var helpTopics = map[string]helpTopic{
 		"The fewest in-sync replicas an acks=all write needs. With fewer in sync, the write fails with " +
 			"NOT_ENOUGH_REPLICAS instead of being acknowledged by too few brokers, so every acknowledged record " +
 			"is on at least that many. With replication.factor=3, 2 is usual: one broker may fail and writes go " +
-			"on. acks=0 and acks=1 ignore it. Kafka's default is " + kafkaDefault(core.OnTopic, "min.insync.replicas") + "."},
+			"on. acks=0 and acks=1 writes are still taken, but since Kafka 3.7 (KAFKA-15583) the high watermark " +
+			"does not move while too few replicas are in sync, so consumers do not see those records until a " +
+			"follower rejoins the ISR. A value above the replication factor is accepted: Kafka then needs every " +
+			"replica, min(min.insync.replicas, replication factor). Under plog's rules 1 and 2 (links made " +
+			"before rules 3) the high watermark did not wait, and a value above the replication factor was " +
+			"refused. Kafka's default is " + kafkaDefault(core.OnTopic, "min.insync.replicas") + "."},
 	"unclean-election": {"an unclean leader election",
 		"When no in-sync replica of a partition is alive, unclean.leader.election.enable=true lets an " +
 			"out-of-sync replica lead. The partition is back at once, but every record the new leader lacks " +

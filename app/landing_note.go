@@ -32,6 +32,9 @@ type LandedRange struct {
 	// yet fetched by every follower in the ISR, so no consumer reads them.
 	HighWatermark int64
 	Uncommitted   int
+	// HWHeld says why the high watermark stays (an ISR smaller than
+	// min.insync.replicas), "" when it moves as the followers fetch.
+	HWHeld string
 }
 
 // noteHighWatermarks sets, for each lane, its high watermark after the
@@ -52,6 +55,7 @@ func (l *Landing) noteHighWatermarks(view LogSnapshot) {
 		hw := part.HighWatermark
 		r.HighWatermark = hw
 		r.Uncommitted = int(max(0, r.To+1-max(r.From, hw)))
+		r.HWHeld = part.HWHeld
 	}
 }
 
@@ -168,13 +172,19 @@ func (n *LandingNote) Render() app.UI {
 // serves consumers only below the high watermark
 // (kafka.cluster.Partition.fetchRecords with FetchIsolation.HIGH_WATERMARK),
 // and the leader moves it up once every follower in the ISR has fetched the
-// records (kafka.cluster.Partition.maybeIncrementLeaderHW).
+// records (kafka.cluster.Partition.maybeIncrementLeaderHW), but not while
+// the ISR is smaller than min.insync.replicas (Kafka 3.7+, KAFKA-15583:
+// rules 3), which HWHeld then says.
 func uncommittedText(r LandedRange) string {
 	which := "They are"
 	if r.Uncommitted < r.Count {
 		which = fmt.Sprintf("%d of them are", r.Uncommitted)
 	} else if r.Count == 1 {
 		which = "It is"
+	}
+	if r.HWHeld != "" {
+		return fmt.Sprintf(". %s not committed: the high watermark stays at %d, and consumers read only below it. It stays because %s.",
+			which, r.HighWatermark, r.HWHeld)
 	}
 	return fmt.Sprintf(". %s not committed yet: the high watermark is %d, and consumers read only below it. It moves up once the followers in the ISR have fetched the records (they fetch every %s of the clock).",
 		which, r.HighWatermark, units.Duration(core.ReplicaFetchIntervalMs))

@@ -141,9 +141,15 @@ func (v *ReplicaView) partition(p ReplicaPartition) app.UI {
 			),
 			app.P().Class("replica-summary").Body(
 				app.Text("ISR "+joinIDs(p.ISR)), &Help{Topic: "isr"},
-				app.Text(fmt.Sprintf(" (min.insync.replicas=%d", p.MinInsyncReplicas)), &Help{Topic: "min-insync-replicas"},
+				app.Text(" ("+minInsyncText(p.PartitionReplication)), &Help{Topic: "min-insync-replicas"},
 				app.Text(fmt.Sprintf(") · high watermark %d", p.HighWatermark)), &Help{Topic: "high-watermark"},
 				app.Text(fmt.Sprintf(" · leader's log end %d · %s", p.LogEndOffset, ackSummary(p))), &Help{Topic: "acks"},
+			),
+			app.If(p.HighWatermarkHeld != "",
+				app.P().Class("hw-held").DataSet("hw-held", "true").Attr("role", "status").Body(
+					app.Text("The high watermark stays at "+strconv.FormatInt(p.HighWatermark, 10)+": "+p.HighWatermarkHeld+"."),
+					&Help{Topic: "high-watermark"},
+				),
 			),
 			app.Div().Class("replica-bars").Body(
 				app.Range(p.Replicas).Slice(func(i int) app.UI { return replicaBar(p, p.Replicas[i], scale) }),
@@ -217,4 +223,13 @@ func ackSummary(p ReplicaPartition) string {
 		return "no records"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// minInsyncText writes min.insync.replicas, and the minimum Kafka uses
+// when it is above the replication factor (Partition.effectiveMinIsr).
+func minInsyncText(p core.PartitionReplication) string {
+	if p.EffectiveMinInsync != p.MinInsyncReplicas {
+		return fmt.Sprintf("min.insync.replicas=%d, above the replication factor: Kafka needs %d", p.MinInsyncReplicas, p.EffectiveMinInsync)
+	}
+	return fmt.Sprintf("min.insync.replicas=%d", p.MinInsyncReplicas)
 }

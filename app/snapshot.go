@@ -64,6 +64,9 @@ type PartitionSnapshot struct {
 	// watermark up to it are stored but not committed yet: the followers
 	// in the ISR have not fetched them, and no consumer may read them.
 	LogEnd int64
+	// HWHeld says why the high watermark does not move (under rules 3, an
+	// ISR smaller than min.insync.replicas); "" when it is not held.
+	HWHeld string
 	Count  int // records retained, committed or not
 
 	Records []core.Record // the window drawn, in offset order
@@ -220,6 +223,9 @@ func snapshotPartition(l core.ReadOnlyLog, topic string, p int, view int64) (Par
 		return part, err
 	}
 	if part.LogEnd, err = l.LogEndOffset(topic, p); err != nil {
+		return part, err
+	}
+	if part.HWHeld, err = l.HighWatermarkHeld(topic, p); err != nil {
 		return part, err
 	}
 	if part.Count, err = l.RecordCount(topic, p); err != nil {

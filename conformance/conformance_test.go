@@ -306,8 +306,6 @@ func (c *collector) fidelity() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("## Known differences of the playground\n\n")
-	fmt.Fprintf(&b, "- %s.\n", knownHighWatermarkBelowMinISR)
 	b.WriteString(simplifications())
 	return b.String()
 }

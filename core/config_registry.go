@@ -149,7 +149,7 @@ var configRegistry = []ConfigDef{
 		Help: "A segment whose newest record is younger than this is not compacted."},
 	{Name: "min.insync.replicas", Target: OnTopic, Scope: ScopeTopic, Kind: KindCount, Unit: "replicas",
 		KafkaDefault: "1", Min: 1, Max: MaxBrokers,
-		Help: "With acks=all, a write is refused (NOT_ENOUGH_REPLICAS) while fewer replicas than this are in sync."},
+		Help: "With acks=all, a write is refused (NOT_ENOUGH_REPLICAS) while fewer replicas than this are in sync; then the high watermark waits too (Kafka 3.7+), so acks=0 and acks=1 records stay uncommitted. Above the replication factor, every replica is needed."},
 	{Name: "partitioner", Target: OnTopic, Scope: ScopePlayground, Kind: KindChoice,
 		Default: PartitionerRoundRobin, Choices: []string{PartitionerRoundRobin, PartitionerSticky},
 		Help: "Under rules 1 only: how records without a key are spread; under rules 2 the producer chooses, as in Kafka (partitioner.class)."},

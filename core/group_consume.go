@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"plog/core/assign"
 	"plog/core/units"
@@ -184,14 +183,18 @@ func (l *PartitionedLog) whyNothing(g *group, m *member, order []TopicPartition)
 	case len(order) == 0:
 		return fmt.Sprintf("its partitions are paused while the group rebalances, until the rebalance completes, due at %s", units.Duration(r.doneAt))
 	}
-	offline, unreplicated := 0, int64(0)
+	offline, unreplicated, held := 0, int64(0), ""
 	for _, tp := range order {
-		p := l.topics[tp.Topic].partitions[tp.Partition]
+		t := l.topics[tp.Topic]
+		p := t.partitions[tp.Partition]
 		if p.offline() {
 			offline++
 			continue
 		}
 		unreplicated += max(0, p.next-p.highWatermark())
+		if why := l.hwHeldReason(t, p.replicas); why != "" && held == "" && p.next > p.highWatermark() {
+			held = fmt.Sprintf("%s/%d: %s", tp.Topic, tp.Partition, why)
+		}
 	}
 	paused := ""
 	if n := len(m.assigned) - len(order); n > 0 {
@@ -200,6 +203,8 @@ func (l *PartitionedLog) whyNothing(g *group, m *member, order []TopicPartition)
 	switch {
 	case offline == len(order):
 		return "its partitions are offline: no leader to fetch from" + paused
+	case held != "":
+		return fmt.Sprintf("it is at the high watermark of its partitions: %d records above it are not committed, and consumers read only below it; on %s%s", unreplicated, held, paused)
 	case unreplicated > 0:
 		return fmt.Sprintf("it is at the high watermark of its partitions: %d records above it are not yet replicated to every in-sync replica, and consumers read only below it%s", unreplicated, paused)
 	}
@@ -370,9 +375,19 @@ func (l *PartitionedLog) commitPositions(g *group, m *member) {
 }
 
 // CommitOffset commits an offset for one partition on behalf of the group,
-// as a consumer's commitSync with explicit offsets or an admin client does.
+// as a consumer's commitSync with explicit offsets does (through a running
+// member) or, for a group with no running member, an admin client does.
 // The offset is the next one to read, from 0 up to the high watermark; it
 // does not move any member's position.
+//
+// Under rules 3, a commit from outside the group (no running member to
+// commit through) is refused while the group is not empty: a member that
+// crashed, or a static member that shut down, stays in the group until its
+// session times out. Kafka's coordinator answers such a commit, which
+// carries no member id and generation -1, UNKNOWN_MEMBER_ID unless the
+// group is Empty (org.apache.kafka.coordinator.group.classic.ClassicGroup.
+// validateOffsetCommit, called by OffsetMetadataManager, Kafka 4.x). Rules
+// 1 and 2 accepted it.
 func (l *PartitionedLog) CommitOffset(groupName, topicName string, partition int, offset int64) error {
 	g, err := l.group(groupName)
 	if err != nil {
@@ -385,9 +400,26 @@ func (l *PartitionedLog) CommitOffset(groupName, topicName string, partition int
 	if hw := p.highWatermark(); offset < 0 || offset > hw {
 		return fmt.Errorf("group %q cannot commit offset %d on %s/%d: offsets go from 0 to the high watermark %d", groupName, offset, topicName, partition, hw)
 	}
+	if why := l.outsideCommitRefused(g); why != "" {
+		return fmt.Errorf("group %q cannot commit offset %d on %s/%d from outside the group: %s", groupName, offset, topicName, partition, why)
+	}
 	g.committed[TopicPartition{Topic: topicName, Partition: partition}] = offset
 	l.emit(Event{Kind: EventCommitted, Group: groupName, Topic: topicName, Partition: partition, Offset: offset})
 	return nil
+}
+
+// outsideCommitRefused says why, under rules 3, a commit from outside the
+// group is refused now: it has no running member to commit through and is
+// not empty (see CommitOffset); "" when a commit would be taken.
+func (l *PartitionedLog) outsideCommitRefused(g *group) string {
+	if l.rules < RulesV3 || g.hasRunningMember() {
+		return ""
+	}
+	who := g.activeMembers()
+	if who == "" {
+		return ""
+	}
+	return fmt.Sprintf("it is not empty (%s), and Kafka refuses a commit with no member id while the group has members (UNKNOWN_MEMBER_ID): commit through a running member, or once the group is empty", who)
 }
 
 // GroupOffsets returns the group's committed offsets: for each partition,
@@ -430,12 +462,8 @@ func (l *PartitionedLog) ResetOffsets(groupName string, spec ResetSpec) error {
 	if err != nil {
 		return err
 	}
-	if len(g.members) > 0 {
-		var names []string
-		for _, m := range g.members {
-			names = append(names, m.id)
-		}
-		return fmt.Errorf("group %q has active members (%s): Kafka resets offsets only when a group is inactive; stop its consumers first", groupName, strings.Join(names, ", "))
+	if who := g.activeMembers(); who != "" {
+		return fmt.Errorf("group %q has active members (%s): Kafka resets offsets only when a group is inactive; stop its consumers first", groupName, who)
 	}
 	if !slices.Contains([]string{ResetToEarliest, ResetToLatest, ResetToOffset, ResetToDatetime}, spec.To) {
 		return fmt.Errorf("unknown reset %q: use %s, %s, %s or %s", spec.To, ResetToEarliest, ResetToLatest, ResetToOffset, ResetToDatetime)

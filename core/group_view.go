@@ -37,6 +37,14 @@ type GroupView struct {
 	AlertReason string
 	Deliveries  []DeliveryLogEntry // the latest deliveries (up to 1,000), oldest first
 	Totals      DeliveryTotals
+	// ActiveMembers names the members that keep the group from being
+	// Empty, running ones and stopped ones within their session, as a
+	// reset sees them; "" when the group is empty (group.activeMembers).
+	ActiveMembers string
+	// OutsideCommitRefused says why a commit from outside the group (no
+	// running member to go through) is refused now, as CommitOffset
+	// would refuse it; "" when it would be taken.
+	OutsideCommitRefused string
 }
 
 // MemberView is one member of a group.
@@ -184,6 +192,9 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 		Config:     g.config,
 		Deliveries: slices.Clone(g.deliveries[max(0, len(g.deliveries)-maxDeliveryLog):]),
 		Totals:     g.totals,
+
+		ActiveMembers:        g.activeMembers(),
+		OutsideCommitRefused: l.outsideCommitRefused(g),
 	}
 	for _, h := range g.history {
 		v.History = append(v.History, h.clone())

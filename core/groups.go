@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"plog/core/assign"
 	"plog/core/units"
@@ -129,6 +130,43 @@ func (g *group) state() string {
 		return GroupRebalancing
 	}
 	return GroupStable
+}
+
+// activeMembers names the members that keep the group from being Empty,
+// "" when it is empty: Kafka changes a group's offsets from outside it (an
+// admin's commit, kafka-consumer-groups --reset-offsets) only when it is
+// Empty (ClassicGroup.validateOffsetCommit, Kafka 4.x), and a member that
+// stopped without LeaveGroup (crashed, or a static member gone) stays until
+// its session times out. Reset and a commit from outside the group both
+// ask it.
+func (g *group) activeMembers() string {
+	var names []string
+	sep := ", "
+	for _, m := range g.members {
+		name := m.id
+		switch m.down {
+		case "":
+		case "left":
+			name += fmt.Sprintf(", a static member that shut down, kept until its session times out at %s", units.Duration(m.expiresAt))
+			sep = "; "
+		default:
+			name += fmt.Sprintf(", %s, kept until its session times out at %s", m.down, units.Duration(m.expiresAt))
+			sep = "; "
+		}
+		names = append(names, name)
+	}
+	return strings.Join(names, sep)
+}
+
+// hasRunningMember reports whether a member of the group is running: one a
+// commit can go through.
+func (g *group) hasRunningMember() bool {
+	for _, m := range g.members {
+		if m.down == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // clone returns a deep, independent copy of the groups.

@@ -38,7 +38,7 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 	p, reason := l.choosePartition(t, &req)
 	saved := l.savePartitioner(t)
 	p = l.commitPartitionChoice(t, &req, p, &reason)
-	if err := checkWritable(t, p, acks); err != nil {
+	if err := l.checkWritable(t, p, acks); err != nil {
 		l.restorePartitioner(t, saved)
 		return ProduceResult{}, err
 	}

@@ -16,6 +16,7 @@ type ReadOnlyLog interface {
 
 	LogStartOffset(topicName string, partition int) (int64, error)
 	HighWatermark(topicName string, partition int) (int64, error)
+	HighWatermarkHeld(topicName string, partition int) (string, error)
 	LogEndOffset(topicName string, partition int) (int64, error)
 	RecordCount(topicName string, partition int) (int, error)
 	CountBetween(topicName string, partition int, from, to int64) (int, error)

@@ -20,6 +20,13 @@ import (
 //     broker, as much as its pace allows).
 //   - The high watermark is the smallest match offset over the in-sync
 //     replicas (the leader's is its log end). Consumers read below it.
+//     Under rules 3 (rules.go) it does not move while the ISR is smaller
+//     than the effective min.insync.replicas, min(min.insync.replicas,
+//     replication factor), as Kafka does since 3.7 (KAFKA-15583;
+//     kafka.cluster.Partition.maybeIncrementLeaderHW returns early while
+//     isUnderMinIsr, Kafka 4.x): records written with acks=0 or acks=1
+//     then stay above it, not committed, until a follower catches up and
+//     rejoins the ISR. Under rules 1 and 2 it follows the ISR alone.
 //   - A follower that has not been caught up with the leader's log end for
 //     longer than replica.lag.time.max.ms leaves the ISR; it rejoins once
 //     its log reaches the high watermark (Kafka's rule). A crashed broker
@@ -28,7 +35,10 @@ import (
 //   - acks=0 and acks=1 are answered when the leader appends; acks=all when
 //     the high watermark passes the record, and only while at least
 //     min.insync.replicas replicas are in sync (else
-//     NOT_ENOUGH_REPLICAS_AFTER_APPEND). A leader change fails the acks=all
+//     NOT_ENOUGH_REPLICAS_AFTER_APPEND; under rules 3 the effective
+//     minimum, and the high watermark waits instead: Kafka's broker would
+//     time the write out after the producer's request.timeout.ms, which
+//     the playground does not model). A leader change fails the acks=all
 //     writes still waiting (NOT_LEADER_OR_FOLLOWER); the playground's
 //     producer does not retry.
 //   - Leader election takes the first live in-sync replica in assignment
@@ -186,17 +196,63 @@ func (l *PartitionedLog) checkReplication(name string, config *TopicConfig) erro
 	if config.ReplicationFactor > live {
 		return fmt.Errorf("topic %q: replication factor %d is larger than the %d available brokers (INVALID_REPLICATION_FACTOR)", name, config.ReplicationFactor, live)
 	}
-	return checkMinInsync(name, config)
+	return l.checkMinInsync(name, config)
 }
 
-// checkMinInsync refuses min.insync.replicas above the replication factor.
-// Kafka accepts it, but then every acks=all write fails.
-func checkMinInsync(name string, config *TopicConfig) error {
-	if config.MinInsyncReplicas > config.ReplicationFactor {
+// checkMinInsync refuses min.insync.replicas above the replication factor
+// under rules 1 and 2. Under rules 3 it accepts it, as Kafka does: neither
+// the topic config's validation (LogConfig's min.insync.replicas is at
+// least 1, nothing more) nor the controller's topic creation
+// (org.apache.kafka.controller.ReplicationControlManager, Kafka 4.x)
+// compares it with the replication factor; the broker and the controller
+// use min(min.insync.replicas, replication factor)
+// (kafka.cluster.Partition.effectiveMinIsr,
+// ReplicationControlManager.getTopicEffectiveMinIsr).
+func (l *PartitionedLog) checkMinInsync(name string, config *TopicConfig) error {
+	if l.rules < RulesV3 && config.MinInsyncReplicas > config.ReplicationFactor {
 		return fmt.Errorf("topic %q: min.insync.replicas=%d is more than replication.factor=%d: every acks=all write would fail with NOT_ENOUGH_REPLICAS",
 			name, config.MinInsyncReplicas, config.ReplicationFactor)
 	}
 	return nil
+}
+
+// minISR is the fewest in-sync replicas an acks=all write needs and, under
+// rules 3, the high watermark too: min.insync.replicas under rules 1 and
+// 2; under rules 3 Kafka's effective minimum, min(min.insync.replicas,
+// replication factor) (kafka.cluster.Partition.effectiveMinIsr, Kafka 4.x).
+func (l *PartitionedLog) minISR(t *topic, rs *replicaSet) int64 {
+	if l.rules < RulesV3 {
+		return t.config.MinInsyncReplicas
+	}
+	return min(t.config.MinInsyncReplicas, int64(len(rs.replicas)))
+}
+
+// hwHeld reports whether the high watermark is held where it is: under
+// rules 3, while the partition has a leader and its ISR is smaller than the
+// effective min.insync.replicas (kafka.cluster.Partition.isUnderMinIsr,
+// which maybeIncrementLeaderHW checks first, Kafka 3.7+).
+func (l *PartitionedLog) hwHeld(t *topic, rs *replicaSet) bool {
+	return l.rules >= RulesV3 && rs.leader >= 0 && rs.isrSize() < l.minISR(t, rs)
+}
+
+// hwHeldReason says why the high watermark is held, "" when it is not.
+func (l *PartitionedLog) hwHeldReason(t *topic, rs *replicaSet) string {
+	if rs == nil || !l.hwHeld(t, rs) {
+		return ""
+	}
+	return fmt.Sprintf("the ISR (broker %s) is smaller than %s, so Kafka holds the high watermark until a follower catches up and rejoins (Kafka 3.7+, KAFKA-15583)",
+		brokerList(rs.isr()), l.minISRText(t, rs))
+}
+
+// HighWatermarkHeld says why a partition's high watermark does not move
+// though the leader holds records above it (under rules 3, an ISR smaller
+// than the effective min.insync.replicas), "" when it is not held.
+func (l *PartitionedLog) HighWatermarkHeld(topicName string, partition int) (string, error) {
+	t, p, err := l.partition(topicName, partition)
+	if err != nil {
+		return "", err
+	}
+	return l.hwHeldReason(t, p.replicas), nil
 }
 
 // placeReplicas gives partitions from..len(t.partitions)-1 their replicas
@@ -279,8 +335,11 @@ func checkAcks(acks string) (acksMode, error) {
 }
 
 // checkWritable refuses a produce to an offline partition, and one with
-// acks=all while the ISR is smaller than min.insync.replicas.
-func checkWritable(t *topic, partition int, acks acksMode) error {
+// acks=all while the ISR is smaller than min.insync.replicas (under rules
+// 3 the effective one), as kafka.cluster.Partition.appendRecordsToLeader
+// does before it appends (NotEnoughReplicasException); acks=0 and acks=1
+// are appended whatever the ISR.
+func (l *PartitionedLog) checkWritable(t *topic, partition int, acks acksMode) error {
 	p := t.partitions[partition]
 	if p.replicas == nil {
 		return nil
@@ -291,11 +350,21 @@ func checkWritable(t *topic, partition int, acks acksMode) error {
 	if acks != acksAll || len(p.replicas.replicas) == 1 && t.config.MinInsyncReplicas <= 1 {
 		return nil // a lone leader is the whole ISR
 	}
-	if n := p.replicas.isrSize(); n < t.config.MinInsyncReplicas {
-		return fmt.Errorf("%s/%d: only %d in-sync replicas (%s), fewer than min.insync.replicas=%d (NOT_ENOUGH_REPLICAS)",
-			t.name, partition, n, brokerList(p.replicas.isr()), t.config.MinInsyncReplicas)
+	if n, least := p.replicas.isrSize(), l.minISR(t, p.replicas); n < least {
+		return fmt.Errorf("%s/%d: only %d in-sync replicas (%s), fewer than %s (NOT_ENOUGH_REPLICAS)",
+			t.name, partition, n, brokerList(p.replicas.isr()), l.minISRText(t, p.replicas))
 	}
 	return nil
+}
+
+// minISRText names the minimum minISR gives, with where it comes from when
+// it is not min.insync.replicas itself.
+func (l *PartitionedLog) minISRText(t *topic, rs *replicaSet) string {
+	least := l.minISR(t, rs)
+	if least == t.config.MinInsyncReplicas {
+		return fmt.Sprintf("min.insync.replicas=%d", least)
+	}
+	return fmt.Sprintf("%d, the replication factor (min.insync.replicas=%d is more: Kafka uses the smaller)", least, t.config.MinInsyncReplicas)
 }
 
 // afterAppend brings the replicas up to date with a record the leader just
@@ -318,6 +387,9 @@ func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offs
 		}
 	}
 	hw := rs.computeHW(p)
+	if l.hwHeld(t, rs) {
+		hw = rs.hw
+	}
 	status := AckAcknowledged
 	switch {
 	case acks == acksNone:
@@ -334,8 +406,9 @@ func (l *PartitionedLog) afterAppend(t *topic, partition int, p *partition, offs
 // replica, as every partition of the default replication.factor=1 is: the
 // record is committed as it is written, so the high watermark is the log
 // end and the producer is answered at once (min.insync.replicas above 1
-// was refused before the write). It skips the loops over the ISR that a
-// produce would otherwise pay for every record.
+// was refused before the write under rules 1 and 2; under rules 3 the
+// effective minimum of a single replica is 1). It skips the loops over the
+// ISR that a produce would otherwise pay for every record.
 func (l *PartitionedLog) afterAppendAlone(rs *replicaSet, p *partition, offset int64, acks acksMode) AckStatus {
 	r := &rs.replicas[0]
 	r.match, r.logEnd = p.next, p.next
@@ -398,7 +471,7 @@ func (l *PartitionedLog) raiseHW(t *topic, partition int, p *partition) {
 // raiseHWTo is raiseHW once the high watermark the ISR allows, hw, is known.
 func (l *PartitionedLog) raiseHWTo(t *topic, partition int, p *partition, hw int64) {
 	rs := p.replicas
-	if hw <= rs.hw {
+	if hw <= rs.hw || l.hwHeld(t, rs) {
 		return
 	}
 	rs.hw = hw
@@ -406,8 +479,8 @@ func (l *PartitionedLog) raiseHWTo(t *topic, partition int, p *partition, hw int
 		return // the common case: no acks=all write waits
 	}
 	status := AckAcknowledged
-	if rs.isrSize() < t.config.MinInsyncReplicas {
-		status = AckFailed
+	if rs.isrSize() < l.minISR(t, rs) {
+		status = AckFailed // under rules 1 and 2 only: under 3 the high watermark was held
 	}
 	l.resolvePending(t, partition, p, hw, status, "")
 }
@@ -457,7 +530,7 @@ func (l *PartitionedLog) resolvePending(t *topic, partition int, p *partition, u
 		e.Kind = EventAcknowledged
 	case detail == "":
 		e.Kind = EventNotEnoughReplicas
-		e.Detail = fmt.Sprintf("NOT_ENOUGH_REPLICAS_AFTER_APPEND: %d in sync, min.insync.replicas=%d", rs.isrSize(), t.config.MinInsyncReplicas)
+		e.Detail = fmt.Sprintf("NOT_ENOUGH_REPLICAS_AFTER_APPEND: %d in sync, %s", rs.isrSize(), l.minISRText(t, rs))
 	default:
 		e.Kind = EventProduceFailed
 	}
@@ -593,7 +666,11 @@ func (l *PartitionedLog) elect(t *topic, partition int, p *partition, n int, unc
 	detail := "clean: from the ISR"
 	if unclean {
 		detail = "unclean: no live in-sync replica, unclean.leader.election.enable=true"
-		rs.hw = max(p.next, p.logStart)
+		// The new leader alone is the ISR; under rules 3 an effective
+		// min.insync.replicas above 1 holds the high watermark.
+		if l.rules < RulesV3 || l.minISR(t, rs) <= 1 {
+			rs.hw = max(p.next, p.logStart)
+		}
 	}
 	rs.hw = min(rs.hw, p.next)
 	l.emit(Event{Kind: EventLeaderElected, Topic: t.name, Partition: partition, Broker: leader.broker, Generation: rs.epoch, Detail: detail})
@@ -742,11 +819,11 @@ func (p *partition) truncateFrom(offset int64) {
 }
 
 // checkConfigChange refuses config changes replication cannot follow.
-func checkConfigChange(name string, old, config *TopicConfig) error {
+func (l *PartitionedLog) checkConfigChange(name string, old, config *TopicConfig) error {
 	if config.ReplicationFactor != old.ReplicationFactor {
 		return fmt.Errorf("topic %q: replication.factor is fixed when the topic is created (Kafka changes it by reassigning partitions)", name)
 	}
-	return checkMinInsync(name, config)
+	return l.checkMinInsync(name, config)
 }
 
 // onConfigChanged lets offline partitions elect a leader when unclean

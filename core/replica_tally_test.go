@@ -1,12 +1,23 @@
 package core
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // The ack tally counts the retained offsets by what their producers were
 // told, and follows them as acks=all writes resolve and retention or
-// truncation removes records.
+// truncation removes records. Under rules 2 the acks=all writes fail once
+// the ISR shrinks below min.insync.replicas; under rules 3 the high
+// watermark waits instead (Kafka 3.7+), so they stay pending.
 func TestAckTallyCountsRetainedOffsetsByStatus(t *testing.T) {
-	l := replicatedLog(t, map[string]string{"replication.factor": "3", "min.insync.replicas": "2"})
+	for _, rules := range []int{RulesV2, RulesV3} {
+		t.Run(fmt.Sprintf("rules %d", rules), func(t *testing.T) { ackTallyUnder(t, rules) })
+	}
+}
+
+func ackTallyUnder(t *testing.T, rules int) {
+	l := newTestLogUnder(t, rules, "t", 1, map[string]string{"replication.factor": "3", "min.insync.replicas": "2"})
 	produceAcks(t, l, "a", "0")
 	produceAcks(t, l, "b", "0")
 	produceAcks(t, l, "c", "1")
@@ -39,6 +50,19 @@ func TestAckTallyCountsRetainedOffsetsByStatus(t *testing.T) {
 	produceAcks(t, l, "h", "all")
 	check("while the followers are cut off", AckTally{Sent: 2, Acknowledged: 4, Pending: 2})
 	mustAdvance(t, l, l.ReplicaLagTimeMaxMs()+ReplicaFetchIntervalMs)
+	if rules >= RulesV3 {
+		check("once the ISR shrank to the leader", AckTally{Sent: 2, Acknowledged: 4, Pending: 2})
+		if err := l.Truncate("t", 0, 3); err != nil {
+			t.Fatal(err)
+		}
+		check("truncated before offset 3", AckTally{Acknowledged: 3, Pending: 2})
+		if err := l.HealBroker(2); err != nil {
+			t.Fatal(err)
+		}
+		mustAdvance(t, l, ReplicaFetchIntervalMs)
+		check("once broker 2 rejoined the ISR", AckTally{Acknowledged: 5})
+		return
+	}
 	check("once the ISR shrank to the leader", AckTally{Sent: 2, Acknowledged: 4, Failed: 2})
 
 	if err := l.Truncate("t", 0, 3); err != nil {

@@ -326,8 +326,10 @@ func TestSlowFollowerLeavesAndRejoinsTheISR(t *testing.T) {
 	}
 }
 
+// Under rules 2 (the min.insync.replicas cases; rules 3 accepts them, as
+// replica_minisr_test.go shows).
 func TestReplicationBadInput(t *testing.T) {
-	l := replicatedLog(t, map[string]string{"replication.factor": "2"})
+	l := newTestLogUnder(t, RulesV2, "t", 1, map[string]string{"replication.factor": "2"})
 	before := dumpLog(l) + dumpReplication(l)
 	cases := []struct {
 		name string

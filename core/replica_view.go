@@ -35,6 +35,14 @@ type PartitionReplication struct {
 	Offline                     bool
 	OfflineReason               string
 	MinInsyncReplicas           int64
+	// EffectiveMinInsync is the fewest in-sync replicas acks=all needs:
+	// under rules 3 min(min.insync.replicas, replication factor), as
+	// Kafka's effectiveMinIsr; under rules 1 and 2 min.insync.replicas.
+	EffectiveMinInsync int64
+	// HighWatermarkHeld says why the high watermark does not move (under
+	// rules 3, an ISR smaller than EffectiveMinInsync); "" when it is not
+	// held.
+	HighWatermarkHeld string
 	// Acks covers the retained records, oldest first; AckTally adds them up.
 	Acks     []AckRange
 	AckTally AckTally
@@ -69,14 +77,16 @@ func (l *PartitionedLog) Replication(topicName string, partition int) (Partition
 	}
 	rs := p.replicas
 	v := PartitionReplication{
-		Leader:            -1,
-		LeaderEpoch:       rs.epoch,
-		ISR:               rs.isr(),
-		HighWatermark:     p.highWatermark(),
-		LogEndOffset:      p.next,
-		Offline:           p.offline(),
-		OfflineReason:     rs.offline,
-		MinInsyncReplicas: t.config.MinInsyncReplicas,
+		Leader:             -1,
+		LeaderEpoch:        rs.epoch,
+		ISR:                rs.isr(),
+		HighWatermark:      p.highWatermark(),
+		LogEndOffset:       p.next,
+		Offline:            p.offline(),
+		OfflineReason:      rs.offline,
+		MinInsyncReplicas:  t.config.MinInsyncReplicas,
+		EffectiveMinInsync: l.minISR(t, rs),
+		HighWatermarkHeld:  l.hwHeldReason(t, rs),
 	}
 	for i, r := range rs.replicas {
 		v.Replicas = append(v.Replicas, ReplicaInfo{

@@ -24,12 +24,18 @@ import (
 //	   bytes have gone there, then move to another chosen at random. The
 //	   partitioner is the producer's setting (partitioner=default|round-robin
 //	   on produce and producer, Kafka's partitioner.class), not a topic's.
-//	3  (RulesChanges[RulesV3] lists what it changes.)
-//	   The sticky and cooperative-sticky assignors are Kafka's own
-//	   (AbstractStickyAssignor of kafka-clients 4.4.0, ported in
-//	   core/assign/sticky_kafka.go), giving the very partitions Kafka's
-//	   give; rules 1 and 2 keep the playground's first sticky planner, a
-//	   minimum-cost flow that often picks other partitions.
+//	3  - The sticky and cooperative-sticky assignors are Kafka's own
+//	     (AbstractStickyAssignor of kafka-clients 4.4.0, ported in
+//	     core/assign/sticky_kafka.go), giving the very partitions Kafka's
+//	     give; rules 1 and 2 keep the playground's first sticky planner, a
+//	     minimum-cost flow that often picks other partitions.
+//	   - The high watermark does not move while the ISR is smaller than
+//	     min(min.insync.replicas, replication factor) (Kafka 3.7+,
+//	     KAFKA-15583; kafka.cluster.Partition.maybeIncrementLeaderHW), and a
+//	     min.insync.replicas above the replication factor is accepted.
+//	   - An offset commit from outside the group (commit GROUP T/P offset=N
+//	     with no live member) is refused while the group is not empty
+//	     (UNKNOWN_MEMBER_ID; ClassicGroup.validateOffsetCommit).
 const (
 	RulesV1 = 1
 	RulesV2 = 2
@@ -42,7 +48,11 @@ const (
 // change: RulesChanges[v] for version v.
 var RulesChanges = map[int][]string{
 	RulesV2: {"Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)"},
-	RulesV3: {"the sticky assignors give the very partitions Kafka's StickyAssignor and CooperativeStickyAssignor give (kafka-clients 4.4.0)"},
+	RulesV3: {
+		"the sticky assignors give the very partitions Kafka's StickyAssignor and CooperativeStickyAssignor give (kafka-clients 4.4.0)",
+		"the high watermark waits while the ISR is smaller than min.insync.replicas (Kafka 3.7, KAFKA-15583), which may exceed the replication factor",
+		"an offset commit from outside a group is refused while the group is not empty (UNKNOWN_MEMBER_ID)",
+	},
 }
 
 // RulesBrought says in a line what the versions after from, up to to,

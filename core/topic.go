@@ -136,7 +136,7 @@ func (l *PartitionedLog) SetTopicConfig(topicName, name, value string) error {
 	if err := l.checkTopicPartitioner(topicName, name); err != nil {
 		return err
 	}
-	if err := checkConfigChange(topicName, &t.config, &config); err != nil {
+	if err := l.checkConfigChange(topicName, &t.config, &config); err != nil {
 		return err
 	}
 	t.config = config

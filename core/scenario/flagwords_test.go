@@ -1,13 +1,10 @@
 package scenario
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"plog/core"
 )
 
 // nameTemplates holds one valid line per command that takes a name as a
@@ -97,7 +94,7 @@ func TestFlagWordNamesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := DecodeLink(link)
-	if err != nil || got != fmt.Sprintf("rules %d\ntopic tombstone\nproduce \"tombstone\" key=k value=v\n", core.LatestRules) {
+	if err != nil || got != latestRulesLine+"topic tombstone\nproduce \"tombstone\" key=k value=v\n" {
 		t.Fatalf("DecodeLink = %q, %v", got, err)
 	}
 }

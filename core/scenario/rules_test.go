@@ -9,6 +9,9 @@ import (
 	"plog/core"
 )
 
+// latestRulesLine is the rules line a script made now starts with.
+var latestRulesLine = fmt.Sprintf("rules %d\n", core.LatestRules)
+
 // The rules line comes first, or right after seed, once; it is the
 // scenario's, not a step of its history, and its script writes it.
 func TestRulesLineComesFirstOrAfterSeed(t *testing.T) {
@@ -66,7 +69,7 @@ func TestOldLinksReadAsRules1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if script, _ := DecodeLink(link); script != fmt.Sprintf("rules %d\ntopic t\n", core.LatestRules) {
+	if script, _ := DecodeLink(link); script != latestRulesLine+"topic t\n" {
 		t.Errorf("a new link holds %q, want the latest rules written out", script)
 	}
 	if link, _ := EncodeLink(s.Script()); link == old {
@@ -88,7 +91,7 @@ func TestUseRulesReplaysTheHistory(t *testing.T) {
 	if err := s.UseRules(core.LatestRules); err != nil {
 		t.Fatal(err)
 	}
-	if s.Rules() != core.LatestRules || s.Position() != 2 || s.Len() != 4 || !strings.HasPrefix(s.Script(), fmt.Sprintf("seed 3\nrules %d\n", core.LatestRules)) {
+	if s.Rules() != core.LatestRules || s.Position() != 2 || s.Len() != 4 || !strings.HasPrefix(s.Script(), "seed 3\n"+latestRulesLine) {
 		t.Fatalf("under rules %d at %d of %d: %q", s.Rules(), s.Position(), s.Len(), s.Script())
 	}
 	if err := s.UseRules(core.RulesV1); err != nil || s.Rules() != core.RulesV1 || StateText(s.Log()) != before {

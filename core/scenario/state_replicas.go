@@ -34,6 +34,10 @@ type PartitionReplicationState struct {
 	Replicas      []ReplicaState `json:"replicas,omitempty"`
 	Offline       bool           `json:"offline,omitempty"`
 	OfflineReason string         `json:"offline_reason,omitempty"`
+	// HighWatermarkHeld says why the high watermark does not move (under
+	// rules 3, an ISR smaller than min.insync.replicas); "" when it is not
+	// held.
+	HighWatermarkHeld string `json:"high_watermark_held,omitempty"`
 }
 
 // ReplicaState is one replica of a partition, in assignment order.
@@ -75,6 +79,7 @@ func addReplication(l core.ReadOnlyLog, st *State) {
 			ps.LeaderEpoch = &v.LeaderEpoch
 			ps.ISR = v.ISR
 			ps.Offline, ps.OfflineReason = v.Offline, v.OfflineReason
+			ps.HighWatermarkHeld = v.HighWatermarkHeld
 			for _, r := range v.Replicas {
 				ps.Replicas = append(ps.Replicas, ReplicaState{Broker: r.Broker, Leader: r.Leader, InSync: r.InSync, LogEndOffset: r.LogEndOffset, MatchOffset: r.MatchOffset})
 			}
@@ -148,6 +153,9 @@ func writeReplicationText(b *strings.Builder, st State) {
 		for _, p := range t.Partitions {
 			if p.Offline {
 				fmt.Fprintf(b, "%s/%d offline: %s\n", t.Name, p.Partition, p.OfflineReason)
+			}
+			if p.HighWatermarkHeld != "" {
+				fmt.Fprintf(b, "%s/%d high watermark held: %s\n", t.Name, p.Partition, p.HighWatermarkHeld)
 			}
 			if acks := acksText(p.Records); acks != "" {
 				fmt.Fprintf(b, "%s/%d acks:%s\n", t.Name, p.Partition, acks)
