@@ -25,19 +25,29 @@ import (
 //	   partitioner is the producer's setting (partitioner=default|round-robin
 //	   on produce and producer, Kafka's partitioner.class), not a topic's.
 //	3  (RulesChanges[RulesV3] lists what it changes.)
+//	   Kafka's defaults (kafka-clients 4.4's ConsumerConfig, the broker's
+//	   ServerLogConfigs and CleanerConfig): a new group's members start at
+//	   the end (auto.offset.reset=latest) and auto-commit
+//	   (enable.auto.commit=true); retention checks run every
+//	   log.retention.check.interval.ms (5m) after log.initial.task.delay.ms
+//	   (30s), on topics that do not compact; the log cleaner runs by itself
+//	   every log.cleaner.backoff.ms (15s) it finds nothing to do, cleaning a
+//	   partition once its dirty ratio passes 0.5, and runs retention on the
+//	   compacted topics that also delete.
 const (
 	RulesV1 = 1
 	RulesV2 = 2
 	RulesV3 = 3
 	// LatestRules is the version a scenario with no rules line runs under.
-	LatestRules = RulesV2
+	LatestRules = RulesV3
 )
 
 // RulesChanges says, for each version after 1, what changed, a phrase per
 // change: RulesChanges[v] for version v.
 var RulesChanges = map[int][]string{
 	RulesV2: {"Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)"},
-	RulesV3: {},
+	RulesV3: {"Kafka's defaults: new consumers start at the end (auto.offset.reset=latest) and commit by themselves (enable.auto.commit=true)",
+		"retention checks every 5 minutes (log.retention.check.interval.ms) and the log cleaner runs by itself once half a log is dirty"},
 }
 
 // RulesBrought says in a line what the versions after from, up to to,

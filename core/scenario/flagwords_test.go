@@ -1,10 +1,13 @@
 package scenario
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"plog/core"
 )
 
 // nameTemplates holds one valid line per command that takes a name as a
@@ -94,7 +97,7 @@ func TestFlagWordNamesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := DecodeLink(link)
-	if err != nil || got != "rules 2\ntopic tombstone\nproduce \"tombstone\" key=k value=v\n" {
+	if err != nil || got != fmt.Sprintf("rules %d\ntopic tombstone\nproduce \"tombstone\" key=k value=v\n", core.LatestRules) {
 		t.Fatalf("DecodeLink = %q, %v", got, err)
 	}
 }

@@ -160,7 +160,7 @@ func TestPaddedLinkOpens(t *testing.T) {
 			t.Fatalf("ParseFragment(%s&at=1) = %+v, %v", withPadding, f, err)
 		}
 		got, err := DecodeLink(f.Link)
-		if err != nil || got != "rules 2\n"+script {
+		if err != nil || got != fmt.Sprintf("rules %d\n", core.LatestRules)+script {
 			t.Errorf("DecodeLink(%s) = %q, %v, want %q", withPadding, got, err, script)
 		}
 	}

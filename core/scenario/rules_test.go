@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func TestRulesLineComesFirstOrAfterSeed(t *testing.T) {
 		{"seed 4\nrules 1\ntopic t\n", core.RulesV1, ""},
 		{"topic t\nrules 1\n", core.LatestRules, "line 2:1: rules must come first, or right after seed"},
 		{"rules 1\nrules 2\n", core.RulesV1, "line 2:1: rules must come first, or right after seed, once"},
-		{"rules 9\n", core.LatestRules, "line 1:7: version: number 9 is larger than 2"},
+		{"rules 9\n", core.LatestRules, fmt.Sprintf("line 1:7: version: number 9 is larger than %d", core.LatestRules)},
 	} {
 		s, err := Load(tc.script)
 		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
@@ -65,7 +66,7 @@ func TestOldLinksReadAsRules1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if script, _ := DecodeLink(link); script != "rules 2\ntopic t\n" {
+	if script, _ := DecodeLink(link); script != fmt.Sprintf("rules %d\ntopic t\n", core.LatestRules) {
 		t.Errorf("a new link holds %q, want the latest rules written out", script)
 	}
 	if link, _ := EncodeLink(s.Script()); link == old {
@@ -87,7 +88,7 @@ func TestUseRulesReplaysTheHistory(t *testing.T) {
 	if err := s.UseRules(core.LatestRules); err != nil {
 		t.Fatal(err)
 	}
-	if s.Rules() != core.LatestRules || s.Position() != 2 || s.Len() != 4 || !strings.HasPrefix(s.Script(), "seed 3\nrules 2\n") {
+	if s.Rules() != core.LatestRules || s.Position() != 2 || s.Len() != 4 || !strings.HasPrefix(s.Script(), fmt.Sprintf("seed 3\nrules %d\n", core.LatestRules)) {
 		t.Fatalf("under rules %d at %d of %d: %q", s.Rules(), s.Position(), s.Len(), s.Script())
 	}
 	if err := s.UseRules(core.RulesV1); err != nil || s.Rules() != core.RulesV1 || StateText(s.Log()) != before {

@@ -97,28 +97,39 @@ var (
 	groupConfigs = configArgs(core.Configs(core.OnGroup))
 )
 
-// configArgs turns configs of the registry into name=value arguments.
+// configArgs turns configs of the registry into name=value arguments, and
+// their aliases too (auto.commit, which links made before rules 3 write for
+// enable.auto.commit): a line keeps the name it was written with, so an old
+// link reads back as it was.
 func configArgs(defs []core.ConfigDef) []argSpec {
 	args := make([]argSpec, 0, len(defs))
 	for _, d := range defs {
-		a := argSpec{name: d.Name}
-		switch d.Kind {
-		case core.KindDuration:
-			a.kind = kindMs
-		case core.KindSize:
-			a.kind = kindBytes
-		case core.KindCount:
-			a.kind, a.min, a.max, a.minusOne = kindCount, d.Min, d.Max, d.MinusOne
-		case core.KindChoice:
-			a.kind, a.choices = kindChoice, d.Choices
-		case core.KindList:
-			a.kind, a.choices = kindWordList, listWords(d.Choices)
-		case core.KindBool:
-			a.kind = kindBool
+		args = append(args, configArg(d, d.Name))
+		if d.Alias != "" {
+			args = append(args, configArg(d, d.Alias))
 		}
-		args = append(args, a)
 	}
 	return args
+}
+
+// configArg is a config's argument under one of its names.
+func configArg(d core.ConfigDef, name string) argSpec {
+	a := argSpec{name: name}
+	switch d.Kind {
+	case core.KindDuration:
+		a.kind = kindMs
+	case core.KindSize:
+		a.kind = kindBytes
+	case core.KindCount:
+		a.kind, a.min, a.max, a.minusOne = kindCount, d.Min, d.Max, d.MinusOne
+	case core.KindChoice:
+		a.kind, a.choices = kindChoice, d.Choices
+	case core.KindList:
+		a.kind, a.choices = kindWordList, listWords(d.Choices)
+	case core.KindBool:
+		a.kind = kindBool
+	}
+	return a
 }
 
 // listWords lists, sorted, the words the values of a list config are
