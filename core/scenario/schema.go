@@ -378,21 +378,19 @@ func CommandArgs(command string) []string {
 }
 
 // GroupConfigNames lists the consumer group configs the language accepts,
-// sorted: what config group takes.
-func GroupConfigNames() []string {
-	names := make([]string, len(groupConfigs))
-	for i, c := range groupConfigs {
-		names[i] = c.name
-	}
-	return names
-}
+// sorted: what config group takes (by their names; the language reads
+// their aliases too, for old links).
+func GroupConfigNames() []string { return configNames(core.OnGroup) }
 
 // TopicConfigNames lists the topic configs the language accepts, by
 // Kafka's names, sorted: what topic and config topic take.
-func TopicConfigNames() []string {
-	names := make([]string, len(topicConfigs))
-	for i, c := range topicConfigs {
-		names[i] = c.name
+func TopicConfigNames() []string { return configNames(core.OnTopic) }
+
+// configNames lists the names of the registry's configs of target.
+func configNames(target core.ConfigTarget) []string {
+	var names []string
+	for _, d := range core.Configs(target) {
+		names = append(names, d.Name)
 	}
 	return names
 }
