@@ -50,6 +50,17 @@ type argSpec struct {
 	// is given: what -1 would mean in Kafka, and why the language does not
 	// take it.
 	minusOneRefused string
+	// aliasOf is, for an older name of a config (auto.commit), the
+	// config's name (enable.auto.commit).
+	aliasOf string
+}
+
+// config is the name of the config an argument sets.
+func (a argSpec) config() string {
+	if a.aliasOf != "" {
+		return a.aliasOf
+	}
+	return a.name
 }
 
 // commandSpec describes one command.
@@ -106,7 +117,9 @@ func configArgs(defs []core.ConfigDef) []argSpec {
 	for _, d := range defs {
 		args = append(args, configArg(d, d.Name))
 		if d.Alias != "" {
-			args = append(args, configArg(d, d.Alias))
+			alias := configArg(d, d.Alias)
+			alias.aliasOf = d.Name
+			args = append(args, alias)
 		}
 	}
 	return args
