@@ -206,52 +206,68 @@ func (p *partition) dirtyRatio(now int64, config *TopicConfig) (ratio float64, c
 }
 
 // runCleaner is one look of the cleaner thread, rules 3: it cleans the
-// filthiest cleanable partition, runs retention on the compacted topics, and
-// looks again until no partition is cleanable.
+// filthiest cleanable partition and runs retention on the compacted topics,
+// again and again until no partition is cleanable. Retention at one instant
+// changes a partition only once, and cleaning one partition changes no
+// other's ratio, so after the first cleaning the others are cleaned in the
+// order of their ratios then, each followed by its own retention: what
+// picking the filthiest each time gives, without measuring every partition
+// again after each cleaning.
 func (l *PartitionedLog) runCleaner() {
-	for {
-		t, i, p := l.filthiest()
-		if p != nil {
-			l.clean(t, i, p)
-		}
-		l.runRetentionOf(func(c TopicConfig) bool { return c.Compacts() })
-		if p == nil {
-			return
+	compacted := func(c TopicConfig) bool { return c.Compacts() }
+	candidates := l.cleanable()
+	if len(candidates) == 0 {
+		l.runRetentionOf(compacted)
+		return
+	}
+	first := candidates[0]
+	l.clean(first.t, first.i, first.p)
+	l.runRetentionOf(compacted)
+	for _, c := range l.cleanable() {
+		l.clean(c.t, c.i, c.p)
+		if c.t.config.Deletes() {
+			l.retainByTime(c.t, c.i, c.p)
+			l.retainBySize(c.t, c.i, c.p)
 		}
 	}
 }
 
-// filthiest returns the compacted partition with the highest dirty ratio
-// above minCleanableRatio, the first in topic and partition order among
-// equals; a nil partition when none is.
-func (l *PartitionedLog) filthiest() (*topic, int, *partition) {
-	var (
-		best      *topic
-		bestIndex int
-		bestP     *partition
-		bestRatio float64
-	)
+// dirtyPartition is a cleanable partition and its dirty ratio.
+type dirtyPartition struct {
+	t     *topic
+	i     int
+	p     *partition
+	ratio float64
+}
+
+// cleanable lists the compacted partitions whose dirty ratio is above
+// minCleanableRatio, the filthiest first, then in topic and partition order
+// (grabFilthiestCompactedLog's pick, repeated).
+func (l *PartitionedLog) cleanable() []dirtyPartition {
+	var out []dirtyPartition
 	for _, name := range l.topicNames {
 		t := l.topics[name]
 		if !t.config.Compacts() {
 			continue
 		}
 		for i, p := range t.partitions {
-			if ratio, cleanable := p.dirtyRatio(l.now, &t.config); cleanable > 0 && ratio > minCleanableRatio && ratio > bestRatio {
-				best, bestIndex, bestP, bestRatio = t, i, p, ratio
+			if ratio, cleanable := p.dirtyRatio(l.now, &t.config); cleanable > 0 && ratio > minCleanableRatio {
+				out = append(out, dirtyPartition{t, i, p, ratio})
 			}
 		}
 	}
-	return best, bestIndex, bestP
+	sort.SliceStable(out, func(a, b int) bool { return out[a].ratio > out[b].ratio })
+	return out
 }
 
 // nextCleanerRun returns when the cleaner next looks and could find
 // something to do (rules 3): the next multiple of log.cleaner.backoff.ms
 // from the first time a partition may be cleanable or a compacted topic's
-// retention may delete, math.MaxInt64 when none may. The looks in between
-// would find nothing; skipping them keeps a long Advance fast.
-func (l *PartitionedLog) nextCleanerRun() int64 {
-	if l.rules < RulesV3 {
+// retention may delete, math.MaxInt64 when none may or when none comes by
+// until. The looks in between would find nothing; skipping them keeps a long
+// Advance fast, and a short one need not look at the partitions at all.
+func (l *PartitionedLog) nextCleanerRun(until int64) int64 {
+	if l.rules < RulesV3 || nextTick(l.now, l.now, 0, cleanerBackoffMs) > until {
 		return math.MaxInt64
 	}
 	wake := min(l.cleanerWakeup(), l.retentionWakeupOf(func(c TopicConfig) bool { return c.Compacts() }))

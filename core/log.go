@@ -95,7 +95,7 @@ func (l *PartitionedLog) Advance(ms int64) error {
 			group = max(group, l.now)
 		}
 		replication := l.nextReplication()
-		cleaner := l.nextCleanerRun()
+		cleaner := l.nextCleanerRun(target)
 		next := min(check, replication, cleaner)
 		if hasGroup && group < next {
 			next = group
