@@ -323,7 +323,7 @@ var timeRetention = Lesson{
 	Title: "Retention by age, by whole segments",
 	Text: []string{
 		"Every record carries a timestamp. With cleanup.policy=delete, retention.ms says how long records are kept: 10 minutes on this topic.",
-		"Kafka does not delete record by record. A partition is stored as segment files, and retention deletes a whole segment once its newest record is older than retention.ms. A record older than the limit therefore lives on while its segment holds a younger record. Deletion also goes from the oldest segment forward and stops at the first one too young to go.",
+		"Kafka does not delete record by record. A partition is stored as segment files, and retention deletes a whole segment once its newest record is older than retention.ms. A record older than the limit therefore lives on while its segment holds a younger record. Deletion also goes from the oldest segment forward and stops at the first one too young to go. And it is not instant: the broker looks for expired segments 30 s after it starts, then every log.retention.check.interval.ms (5 minutes), so a segment goes at the first check after it expires.",
 		"A segment closes (rolls) when it is full, by segment.bytes or here by 4 records, or when it is older than segment.ms. In this topic the first segment holds 4 boot records from time 0; two warmup records went into the next one at 5 minutes, and it still has room.",
 	},
 	Goal: "Make retention delete a segment by age, while a record older than retention.ms survives in a segment with a younger record.",
