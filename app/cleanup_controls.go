@@ -10,7 +10,8 @@ import (
 
 // CleanupControls remove records on purpose: truncate a partition before
 // an offset (Kafka's DeleteRecords), or run the log cleaner on a compacted
-// topic now.
+// topic now, the playground's shortcut (Kafka's cleaner runs by itself, and
+// under rules 3 the playground's does too).
 type CleanupControls struct {
 	app.Compo
 
@@ -74,9 +75,21 @@ func (c *CleanupControls) Render() app.UI {
 		app.Form().DataSet("command", scenario.CmdCompact).OnSubmit(submitLine(compactControl, c.CompactLine)).Body(
 			app.Div().Class("row").Body(
 				field("compact-topic", "Topic", topicSelect("compact-topic", c.Topics, &c.compactTopic, &c.Compo)),
-				app.Button().Type("submit").ID("compact-go").Text("Compact now"),
+				app.Button().Type("submit").ID("compact-go").DataSet("shortcut", "cleaner").
+					Title(cleanerShortcutHelp).Text("Run the cleaner now"),
+				&Help{Topic: "compaction"},
+			),
+			app.P().Class("shortcut-note").DataSet("shortcut-note", "cleaner").Body(
+				app.Span().Class("playground-only").Text("playground shortcut"),
+				app.Text(" Kafka's log cleaner runs by itself; this cleans the topic at once, whatever its dirty ratio. "),
+				&DiffersLink{Name: "cleaner"},
 			),
 			&ControlError{Control: compactControl},
 		),
 	)
 }
+
+// cleanerShortcutHelp says what the compact button does.
+const cleanerShortcutHelp = "A playground shortcut: Kafka's log cleaner runs by itself, every 15 s it finds nothing to do, " +
+	"and cleans a partition once more than half of it is dirty (under rules 3; under rules 1 and 2 the playground cleaned only when asked). " +
+	"This runs it on the topic now, whatever its dirty ratio (compact TOPIC)."

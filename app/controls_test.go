@@ -219,7 +219,7 @@ func TestRemovalSaysTheActiveSegmentRolledFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events, err := s.Apply("advance 2m")
+	events, err := s.Apply("advance 6m") // past the retention check at 5m30s
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ var editableConfigs = []struct{ name, label, help string }{
 	{"lag.alert.ms", "lag alert (time)", "lag-alert"},
 	{"session.timeout.ms", "session timeout", "session-timeout"},
 	{"auto.commit.interval.ms", "auto-commit interval", "auto-commit"},
-	{"rebalance.ms", "rebalance time (playground)", "rebalance"},
+	{"rebalance.ms", "rebalance time", "rebalance"},
 }
 
 // choiceConfigs are the configs the form offers as a choice, sent as soon as
@@ -69,7 +69,7 @@ func (f *GroupConfigForm) Render() app.UI {
 		OnSubmit(f.submit).
 		Body(
 			app.Label().Class("auto-commit").Body(
-				app.Input().Type("checkbox").Name("auto.commit").Checked(f.Config.AutoCommit).
+				app.Input().Type("checkbox").Name("enable.auto.commit").Checked(f.Config.AutoCommit).
 					OnChange(f.toggleAutoCommit),
 				app.Span().Text("auto-commit every "+units.Duration(f.Config.AutoCommitIntervalMs)),
 			),
@@ -78,8 +78,9 @@ func (f *GroupConfigForm) Render() app.UI {
 				c := choiceConfigs[i]
 				current := f.value(c.name)
 				return app.Span().Class("config-choice").Body(
-					app.Label().Body(
+					app.Label().Title(configHelp(core.OnGroup, c.name)).Body(
 						app.Span().Text(c.label),
+						playgroundMark(core.OnGroup, c.name),
 						app.Select().Name(c.name).OnChange(func(ctx app.Context, e app.Event) {
 							sendGroupLine(ctx, control, f.choiceLine(c.name, ctx.JSSrc().Get("value").String()), "")
 						}).Body(
@@ -95,6 +96,7 @@ func (f *GroupConfigForm) Render() app.UI {
 				c := editableConfigs[i]
 				return app.Span().Class("config-field").Body(app.Label().Title(configHelp(core.OnGroup, c.name)).Body(
 					app.Span().Text(c.label),
+					playgroundMark(core.OnGroup, c.name),
 					app.Input().Type("text").Name(c.name).Size(6).Value(f.value(c.name)).
 						OnInput(func(ctx app.Context, e app.Event) {
 							if f.typed == nil {
@@ -133,7 +135,7 @@ func (f *GroupConfigForm) choiceLine(name, value string) string {
 }
 
 func (f *GroupConfigForm) autoCommitLine(on bool) string {
-	return "config group " + word(f.Group) + " auto.commit=" + strconv.FormatBool(on)
+	return "config group " + word(f.Group) + " enable.auto.commit=" + strconv.FormatBool(on)
 }
 
 func (f *GroupConfigForm) submit(ctx app.Context, e app.Event) {

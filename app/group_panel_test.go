@@ -14,8 +14,10 @@ import (
 )
 
 // groupsScenario has three groups on one topic, one per strategy tried, and
-// commits in billing so that it has lag.
+// commits in billing so that it has lag: billing reads from the log start
+// and commits when told.
 const groupsScenario = `topic orders partitions=4
+config group billing auto.offset.reset=earliest enable.auto.commit=false
 produce orders key=a value=v count=6
 produce orders key=k2 value=v count=4
 join billing c1 topics=orders strategy=range
@@ -423,7 +425,7 @@ func TestGroupPanelRendersEveryStepOfTheGoldenScenarios(t *testing.T) {
 }
 
 func TestGroupPanelShowsRedeliveriesAfterACrash(t *testing.T) {
-	script := "topic orders partitions=1\nproduce orders value=v count=4\nconfig group g session.timeout.ms=6s\n" +
+	script := "topic orders partitions=1\nproduce orders value=v count=4\nconfig group g session.timeout.ms=6s auto.offset.reset=earliest enable.auto.commit=false\n" +
 		"join g c1 topics=orders\njoin g c2 topics=orders\nadvance 5s\n"
 	p, d := mountAt(t, mustLink(t, script))
 	owner := p.view.Groups[0].Partitions[0].Owner
@@ -446,7 +448,7 @@ func TestGroupPanelShowsRedeliveriesAfterACrash(t *testing.T) {
 // A poll that gets nothing says why beside the member, until a poll gets
 // records.
 func TestMemberSaysWhyItsPollGotNothing(t *testing.T) {
-	script := "topic orders partitions=2\nproduce orders value=v count=3\njoin g c1 topics=orders\npoll g c1\n"
+	script := "topic orders partitions=2\nproduce orders value=v count=3\nconfig group g auto.offset.reset=earliest\njoin g c1 topics=orders\npoll g c1\n"
 	p, d := mountAt(t, mustLink(t, script))
 	page := app.HTMLString(p)
 	// go-app writes attributes in no fixed order: the note and its mark are

@@ -2,8 +2,11 @@ package app
 
 import (
 	"sort"
+	"strconv"
 
 	"plog/core"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // helpTopic is one concept's short explanation.
@@ -41,10 +44,18 @@ var helpTopics = map[string]helpTopic{
 			"retention.ms, or while the partition is larger than retention.bytes. It deletes whole segments, " +
 			"oldest first, so some records outlive their retention until their segment goes. The active " +
 			"segment goes too once every segment before it has: Kafka then rolls a new, empty active segment " +
-			"first, and the note on what was removed says so."},
+			"first, and the note on what was removed says so. The broker checks 30 s after it starts " +
+			"(log.initial.task.delay.ms), then every log.retention.check.interval.ms (5 min): a segment that " +
+			"expires between two checks stays until the next. Under rules 1 and 2 (links made before rules 3) the " +
+			"playground checked every 30 s."},
 	"compaction": {"compaction",
-		"With cleanup.policy=compact, the cleaner keeps only the latest record of each key in the closed " +
-			"segments, leaving gaps in the offsets. Offsets never change. A tombstone deletes its key."},
+		"With cleanup.policy=compact, the log cleaner keeps only the latest record of each key in the closed " +
+			"segments, leaving gaps in the offsets. Offsets never change. A tombstone deletes its key. Kafka's cleaner " +
+			"runs by itself: when it finds nothing to clean it looks again after log.cleaner.backoff.ms (15 s), and it " +
+			"cleans a partition once more than half of its cleanable bytes are dirty, not cleaned yet " +
+			"(min.cleanable.dirty.ratio, 0.5), sparing segments younger than min.compaction.lag.ms. Under rules 3 the " +
+			"playground's does the same; Run the cleaner now is its shortcut, which cleans a topic at once whatever " +
+			"its dirty ratio (under rules 1 and 2, links made before, the cleaner ran only then)."},
 	"tombstone": {"a tombstone",
 		"A record with a key and no value. Compaction treats it as \"delete this key\": earlier records of the " +
 			"key go, and the tombstone itself goes after delete.retention.ms. Kafka also takes a record with " +
@@ -112,10 +123,11 @@ var helpTopics = map[string]helpTopic{
 		"Assignors sort members by id as strings, as Kafka does: \"c10\" sorts before \"c2\". Range and " +
 			"round-robin hand out partitions in that order, so the names decide who gets what."},
 	"auto-commit": {"auto-commit",
-		"With enable.auto.commit (auto.commit here), the consumer commits its positions in poll once " +
+		"With enable.auto.commit, the consumer commits its positions in poll once " +
 			"auto.commit.interval.ms has passed, before a rebalance revokes partitions, and when it leaves. " +
-			"Kafka's default is " + onOff(kafkaDefault(core.OnGroup, "auto.commit")) + "; the playground's is " +
-			onOff(playgroundDefault(core.OnGroup, "auto.commit")) + " so that commits are yours to make."},
+			"Kafka's default, and the playground's, is " + onOff(kafkaDefault(core.OnGroup, "enable.auto.commit")) +
+			"; turn it off to commit by hand. Under rules 1 and 2 (links made before rules 3, which wrote auto.commit) " +
+			"the playground's default was " + onOff(defaultUnder(core.OnGroup, "enable.auto.commit", core.RulesV2)) + "."},
 	"delivery": {"at-least-once and at-most-once",
 		"When a consumer commits decides what a crash costs. At-least-once: process what a poll returned, then " +
 			"commit; a crash before the commit makes the next owner receive those records again. At-most-once: " +
@@ -123,8 +135,10 @@ var helpTopics = map[string]helpTopic{
 	"auto-offset-reset": {"auto.offset.reset",
 		"Where a member starts on a partition its group has no committed offset for, or whose committed offset " +
 			"retention has deleted: earliest (the log start), latest (the high watermark: only new records) or " +
-			"none (poll fails). Kafka's default is " + kafkaDefault(core.OnGroup, "auto.offset.reset") + "; the playground's is " +
-			playgroundDefault(core.OnGroup, "auto.offset.reset") + "."},
+			"none (poll fails). Kafka's default, and the playground's, is " + kafkaDefault(core.OnGroup, "auto.offset.reset") +
+			": a new group reads only what is produced after its first poll, and a member whose position retention " +
+			"deleted jumps to the end, not to the log start. Under rules 1 and 2 (links made before rules 3) the " +
+			"playground's default was " + defaultUnder(core.OnGroup, "auto.offset.reset", core.RulesV2) + "."},
 	"reset-offsets": {"resetting offsets",
 		"kafka-consumer-groups --reset-offsets moves a group's committed offsets: to the earliest or latest " +
 			"offset, to a given offset, or to the first record at or after a time. Kafka only allows it while " +
@@ -232,6 +246,13 @@ func playgroundDefault(target core.ConfigTarget, name string) string {
 	return def.DefaultValue()
 }
 
+// defaultUnder is the playground's default of a config under a rules
+// version.
+func defaultUnder(target core.ConfigTarget, name string, rules int) string {
+	def, _ := core.LookupConfig(target, name)
+	return def.DefaultUnder(rules)
+}
+
 // onOff writes a boolean default as the help texts say it.
 func onOff(b string) string {
 	if b == "true" {
@@ -252,7 +273,52 @@ func configHelp(target core.ConfigTarget, name string) string {
 	case def.Kafka() == "":
 		return def.Help + " A config of the playground's own, not Kafka's (default " + def.DefaultValue() + ")."
 	case def.DiffersFromKafka():
-		return def.Help + " Kafka's default is " + def.KafkaDefault + "; the playground's is " + def.DefaultValue() + "."
+		return def.Help + " Kafka's default is " + def.KafkaDefault + "; the playground's is " + def.DefaultValue() + "." + earlierDefaults(def)
 	}
-	return def.Help + " Kafka's default is " + def.KafkaDefault + "."
+	return def.Help + " Kafka's default is " + def.KafkaDefault + "." + earlierDefaults(def)
+}
+
+// earlierDefaults says what a config's default was under older rules, which
+// old links keep; "" when it was the same.
+func earlierDefaults(def core.ConfigDef) string {
+	var out string
+	from := core.RulesV1
+	for _, e := range def.Earlier {
+		out += " Under " + rulesSpan(from, e.Before-1) + " (links made before rules " + strconv.Itoa(e.Before) + ") it was " + e.Value + "."
+		from = e.Before
+	}
+	return out
+}
+
+// rulesSpan names rules versions from to to: "rules 1", "rules 1 and 2",
+// "rules 1 to 3".
+func rulesSpan(from, to int) string {
+	switch {
+	case from == to:
+		return "rules " + strconv.Itoa(from)
+	case to == from+1:
+		return "rules " + strconv.Itoa(from) + " and " + strconv.Itoa(to)
+	}
+	return "rules " + strconv.Itoa(from) + " to " + strconv.Itoa(to)
+}
+
+// playgroundMark is the visible mark of a config of the playground's own,
+// which Kafka does not have ([data-playground-only=NAME]); an empty text for
+// Kafka's configs.
+func playgroundMark(target core.ConfigTarget, name string) app.UI {
+	def, ok := core.LookupConfig(target, name)
+	if !ok || def.Kafka() != "" {
+		return app.Text("")
+	}
+	return app.Span().Class("playground-only").DataSet("playground-only", def.Name).
+		Title("A config of the playground's own: Kafka has no " + def.Name + ".").Text("playground only")
+}
+
+// playgroundSuffix is what a list of config names adds to one of the
+// playground's own.
+func playgroundSuffix(target core.ConfigTarget, name string) string {
+	if def, ok := core.LookupConfig(target, name); ok && def.Kafka() == "" {
+		return " (playground only)"
+	}
+	return ""
 }

@@ -71,7 +71,7 @@ func (f *TopicConfigForm) Render() app.UI {
 			field("config-topic", "Topic", topicSelect("config-topic", f.Topics, &f.topic, &f.Compo)),
 			field("config-name", "Config", app.Select().ID("config-name").Name("config-name").OnChange(f.ValueTo(&f.name)).Body(
 				app.Range(names).Slice(func(i int) app.UI {
-					return app.Option().Value(names[i]).Selected(names[i] == f.configName()).Text(names[i])
+					return app.Option().Value(names[i]).Selected(names[i] == f.configName()).Text(names[i] + playgroundSuffix(core.OnTopic, names[i]))
 				}),
 			)),
 		),
@@ -80,6 +80,7 @@ func (f *TopicConfigForm) Render() app.UI {
 				"aria-describedby", "config-help")),
 		),
 		app.P().ID("config-help").Class("config-help").DataSet("config-help", f.configName()).Body(
+			playgroundMark(core.OnTopic, f.configName()),
 			app.Text(configHelp(core.OnTopic, f.configName())+" "),
 			&DiffersLink{Name: f.configName()},
 		),

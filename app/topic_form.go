@@ -3,6 +3,7 @@ package app
 import (
 	"strings"
 
+	"plog/core"
 	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -66,7 +67,11 @@ func (f *TopicForm) Render() app.UI {
 		),
 		app.Div().Class("row").Body(
 			field("topic-retention", "retention.ms", textInput("topic-retention", &f.retention, &f.Compo, "placeholder", "1h")),
-			field("topic-segment", "segment.records", numberInput("topic-segment", &f.segment, &f.Compo).Placeholder("10")),
+			app.Div().Class("field").Body(
+				app.Label().For("topic-segment").Title(configHelp(core.OnTopic, "segment.records")).Body(
+					app.Text("segment.records "), playgroundMark(core.OnTopic, "segment.records")),
+				numberInput("topic-segment", &f.segment, &f.Compo).Placeholder(playgroundDefault(core.OnTopic, "segment.records")),
+			),
 			field("topic-policy", "cleanup.policy", app.Select().ID("topic-policy").OnChange(f.ValueTo(&f.policy)).Body(
 				app.Range([]string{"delete", "compact", "compact,delete"}).Slice(func(i int) app.UI {
 					v := []string{"delete", "compact", "compact,delete"}[i]

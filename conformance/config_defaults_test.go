@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,6 +71,16 @@ func TestConfigRegistryAgainstKafka(t *testing.T) {
 	}
 	if got := strconv.FormatInt(session.Max, 10); got != broker("group.max.session.timeout.ms") {
 		t.Errorf("session.timeout.ms's most %s, the brokers' group.max.session.timeout.ms %s", got, broker("group.max.session.timeout.ms"))
+	}
+	// The cleaner's topic configs the playground has none of (core/
+	// compaction.go): every topic takes the brokers' ratio, and no topic is
+	// cleaned for its age alone (max.compaction.lag.ms is Long.MAX_VALUE).
+	topic := func(name string) string { return kafka["topic"][name].Default }
+	if got, want := topic("min.cleanable.dirty.ratio"), broker("log.cleaner.min.cleanable.ratio"); got == "" || got != want {
+		t.Errorf("Kafka's topic min.cleanable.dirty.ratio %q, the brokers' log.cleaner.min.cleanable.ratio %q", got, want)
+	}
+	if got := topic("max.compaction.lag.ms"); got != strconv.FormatInt(math.MaxInt64, 10) {
+		t.Errorf("Kafka's max.compaction.lag.ms default %q, the playground's cleaner assumes Long.MAX_VALUE", got)
 	}
 	if checked < 12 {
 		t.Errorf("checked %d configs against Kafka's, want every config Kafka has (12 or more)", checked)

@@ -139,7 +139,9 @@ produce ret partition=0 value=b count=3
 		t.Fatalf("kafka: log start %d once the first segment expired, playground %d", got, want.LogStartOffset)
 	}
 
-	want = playground(t, steps+"advance 40s\n", "ret")
+	// The playground's next check after 30s is at 5m30s (log.retention.
+	// check.interval.ms, 5m, under rules 3).
+	want = playground(t, steps+"advance 310s\n", "ret")
 	if want.LogStartOffset != 6 || want.HighWatermark != 6 {
 		t.Fatalf("playground: log start %d, high watermark %d once every record expired; want 6 and 6", want.LogStartOffset, want.HighWatermark)
 	}

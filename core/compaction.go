@@ -7,9 +7,11 @@ import (
 )
 
 // Compact runs Kafka's log cleaner now on every partition of a topic whose
-// cleanup.policy includes compact. Kafka's cleaner runs by itself in the
-// background once enough of a log is dirty (min.cleanable.dirty.ratio); the
-// playground cleans only when asked, so learners see each cleaning.
+// cleanup.policy includes compact, whatever their dirty ratio: the `compact`
+// command, the playground's shortcut for "run the cleaner now". Kafka has no
+// such request; its cleaner runs by itself in the background (under rules 3
+// the playground's does too, runCleaner below); under rules 1 and 2 the
+// playground cleaned only when asked.
 //
 // A cleaning works on the cleanable part of a partition: every segment
 // before the active one, up to the first segment holding a record younger
@@ -29,28 +31,68 @@ func (l *PartitionedLog) Compact(topicName string) error {
 		return fmt.Errorf("topic %q has cleanup.policy=%s: only a topic with compact in its cleanup.policy is compacted", topicName, t.config.CleanupPolicy)
 	}
 	for i, p := range t.partitions {
-		if removed := p.compact(l.now, &t.config); removed > 0 {
-			l.emit(Event{Kind: EventCompacted, Topic: topicName, Partition: i, Count: removed})
-		}
+		l.clean(t, i, p)
 	}
 	return nil
 }
 
-// compact cleans the partition and returns how many records it removed.
-func (p *partition) compact(now int64, config *TopicConfig) int {
-	// The first segment that may not be cleaned: the active one, or an
-	// earlier one holding a record younger than min.compaction.lag.ms.
+// clean cleans one partition and says what it removed.
+func (l *PartitionedLog) clean(t *topic, i int, p *partition) {
+	if removed := p.compact(l.now, &t.config, l.dirtyFrom(p)); removed > 0 {
+		l.emit(Event{Kind: EventCompacted, Topic: t.name, Partition: i, Count: removed})
+	}
+}
+
+// uncleanable returns the index of the first segment the cleaner may not
+// clean: the active one, one reaching above the high watermark (Kafka's last
+// stable offset, without transactions), or the first dirty one holding a
+// record younger than min.compaction.lag.ms (Kafka 4.4's
+// LogCleanerManager.cleanableOffsets, in
+// org.apache.kafka.storage.internals.log). firstDirty is where the dirty
+// records start (dirtyFrom).
+func (p *partition) uncleanable(now int64, config *TopicConfig, firstDirty int64) int {
 	end := len(p.segments) - 1
 	for i := range end {
-		if p.segments[i].maxTimestamp > now-config.MinCompactionLagMs || p.segmentEnd(i) > p.highWatermark() {
-			end = i
-			break
+		if p.segmentEnd(i) > p.highWatermark() {
+			return i
+		}
+		if p.segmentEnd(i) > firstDirty && p.segments[i].maxTimestamp > now-config.MinCompactionLagMs {
+			return i
 		}
 	}
+	return end
+}
+
+// dirtyFrom is where the engine counts a partition's dirty records from:
+// its first dirty offset under rules 3; under rules 1 and 2, whose cleaning
+// held at any segment younger than min.compaction.lag.ms, the log start.
+func (l *PartitionedLog) dirtyFrom(p *partition) int64 {
+	if l.rules >= RulesV3 {
+		return p.firstDirtyOffset()
+	}
+	return p.logStart
+}
+
+// firstDirtyOffset is where the partition's uncleaned records start: the
+// end of the last cleaning (Kafka's cleaner checkpoint), or the log start
+// when that is below it or beyond the log end (LogCleanerManager.
+// cleanableOffsets resets an invalid checkpoint so).
+func (p *partition) firstDirtyOffset() int64 {
+	if p.cleanedTo < p.logStart || p.cleanedTo > p.next {
+		return p.logStart
+	}
+	return p.cleanedTo
+}
+
+// compact cleans the partition and returns how many records it removed.
+func (p *partition) compact(now int64, config *TopicConfig, firstDirty int64) int {
+	end := p.uncleanable(now, config, firstDirty)
 	if end == 0 {
 		return 0
 	}
 	cleanableEnd := p.segments[end].base
+	// The cleaner's checkpoint: the next cleaning's dirty part starts here.
+	p.cleanedTo = cleanableEnd
 
 	latest := make(map[string]int64)
 	for r := range p.records.between(math.MinInt64, cleanableEnd) {
@@ -113,4 +155,146 @@ func (p *partition) rewriteSegments(end int) {
 		kept = append(kept, s)
 	}
 	p.segments = kept
+}
+
+// The log cleaner under rules 3 follows Kafka 4.4's LogCleaner and
+// LogCleanerManager (org.apache.kafka.storage.internals.log): a cleaner
+// thread that finds no log to clean sleeps log.cleaner.backoff.ms (15s), and
+// looks again; one that cleaned a log looks again at once. A compacted
+// partition is cleanable when its dirty ratio, the bytes of its cleanable
+// segments from the first dirty one over those bytes and the bytes of the
+// clean segments before them, is above min.cleanable.dirty.ratio (0.5;
+// grabFilthiestCompactedLog takes the filthiest first). Kafka's
+// max.compaction.lag.ms defaults to Long.MAX_VALUE, so no log is cleaned for
+// its age alone; the playground has no such config. After each look the
+// thread runs retention on the compacted topics that also delete
+// (cleanFilthiestLog's deletableLogs), which the retention checks leave to it.
+// Cleaning takes no virtual time, so each look runs at a multiple of
+// log.cleaner.backoff.ms of the virtual clock.
+
+// cleanerBackoffMs is log.cleaner.backoff.ms.
+var cleanerBackoffMs = durationDefault(OnCluster, "log.cleaner.backoff.ms")
+
+// minCleanableRatio is the brokers' log.cleaner.min.cleanable.ratio, every
+// topic's min.cleanable.dirty.ratio.
+var minCleanableRatio = ratioDefault(OnCluster, "log.cleaner.min.cleanable.ratio")
+
+// dirtyRatio is a partition's cleanable ratio as LogToClean computes it, with
+// its cleanable bytes.
+func (p *partition) dirtyRatio(now int64, config *TopicConfig) (ratio float64, cleanable int64) {
+	firstDirty := p.firstDirtyOffset()
+	end := p.uncleanable(now, config, firstDirty)
+	var clean int64
+	for i := range end {
+		switch {
+		case p.segmentEnd(i) <= firstDirty:
+			clean += p.segments[i].bytes
+		default:
+			// The segment holding the first dirty offset counts as dirty
+			// (calculateCleanableBytes starts at it), and as clean too when
+			// it begins below it (logSegments(-1, firstDirtyOffset)).
+			if p.segments[i].base < firstDirty {
+				clean += p.segments[i].bytes
+			}
+			cleanable += p.segments[i].bytes
+		}
+	}
+	if clean+cleanable == 0 {
+		return 0, 0
+	}
+	return float64(cleanable) / float64(clean+cleanable), cleanable
+}
+
+// runCleaner is one look of the cleaner thread, rules 3: it cleans the
+// filthiest cleanable partition and runs retention on the compacted topics,
+// again and again until no partition is cleanable. Retention at one instant
+// changes a partition only once, and cleaning one partition changes no
+// other's ratio, so after the first cleaning the others are cleaned in the
+// order of their ratios then, each followed by its own retention: what
+// picking the filthiest each time gives, without measuring every partition
+// again after each cleaning.
+func (l *PartitionedLog) runCleaner() {
+	compacted := func(c TopicConfig) bool { return c.Compacts() }
+	candidates := l.cleanable()
+	if len(candidates) == 0 {
+		l.runRetentionOf(compacted)
+		return
+	}
+	first := candidates[0]
+	l.clean(first.t, first.i, first.p)
+	l.runRetentionOf(compacted)
+	for _, c := range l.cleanable() {
+		l.clean(c.t, c.i, c.p)
+		if c.t.config.Deletes() {
+			l.retainByTime(c.t, c.i, c.p)
+			l.retainBySize(c.t, c.i, c.p)
+		}
+	}
+}
+
+// dirtyPartition is a cleanable partition and its dirty ratio.
+type dirtyPartition struct {
+	t     *topic
+	i     int
+	p     *partition
+	ratio float64
+}
+
+// cleanable lists the compacted partitions whose dirty ratio is above
+// minCleanableRatio, the filthiest first, then in topic and partition order
+// (grabFilthiestCompactedLog's pick, repeated).
+func (l *PartitionedLog) cleanable() []dirtyPartition {
+	var out []dirtyPartition
+	for _, name := range l.topicNames {
+		t := l.topics[name]
+		if !t.config.Compacts() {
+			continue
+		}
+		for i, p := range t.partitions {
+			if ratio, cleanable := p.dirtyRatio(l.now, &t.config); cleanable > 0 && ratio > minCleanableRatio {
+				out = append(out, dirtyPartition{t, i, p, ratio})
+			}
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].ratio > out[b].ratio })
+	return out
+}
+
+// nextCleanerRun returns when the cleaner next looks and could find
+// something to do (rules 3): the next multiple of log.cleaner.backoff.ms
+// from the first time a partition may be cleanable or a compacted topic's
+// retention may delete, math.MaxInt64 when none may or when none comes by
+// until. The looks in between would find nothing; skipping them keeps a long
+// Advance fast, and a short one need not look at the partitions at all.
+func (l *PartitionedLog) nextCleanerRun(until int64) int64 {
+	if l.rules < RulesV3 || nextTick(l.now, l.now, 0, cleanerBackoffMs) > until {
+		return math.MaxInt64
+	}
+	wake := min(l.cleanerWakeup(), l.retentionWakeupOf(func(c TopicConfig) bool { return c.Compacts() }))
+	return nextTick(l.now, wake, 0, cleanerBackoffMs)
+}
+
+// cleanerWakeup returns the earliest time at which a compacted partition may
+// be cleanable, given the log as it is: now when one is, the time
+// min.compaction.lag.ms lets a dirty segment be cleaned when that may make
+// one so, math.MaxInt64 when none may.
+func (l *PartitionedLog) cleanerWakeup() int64 {
+	wake := int64(math.MaxInt64)
+	for _, name := range l.topicNames {
+		t := l.topics[name]
+		if !t.config.Compacts() {
+			continue
+		}
+		for _, p := range t.partitions {
+			if ratio, cleanable := p.dirtyRatio(l.now, &t.config); cleanable > 0 && ratio > minCleanableRatio {
+				return l.now
+			}
+			end := p.uncleanable(l.now, &t.config, p.firstDirtyOffset())
+			if end < len(p.segments)-1 && p.segmentEnd(end) <= p.highWatermark() {
+				// Held by min.compaction.lag.ms alone: cleanable in time.
+				wake = min(wake, p.segments[end].maxTimestamp+t.config.MinCompactionLagMs)
+			}
+		}
+	}
+	return wake
 }

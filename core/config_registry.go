@@ -1,6 +1,10 @@
 package core
 
-import "plog/core/units"
+import (
+	"strconv"
+
+	"plog/core/units"
+)
 
 // This file is the registry of every config the playground has: its name,
 // where Kafka keeps it, its kind and unit, Kafka's default and the
@@ -59,6 +63,7 @@ const (
 	KindChoice   ConfigKind = "choice"   // one of Choices
 	KindList     ConfigKind = "list"     // one of Choices, each a comma-separated list of words
 	KindBool     ConfigKind = "bool"     // true or false
+	KindRatio    ConfigKind = "ratio"    // a decimal between 0 and 1
 )
 
 // ConfigDef is one config. Defaults are written as scripts write them.
@@ -71,12 +76,20 @@ type ConfigDef struct {
 	Scope     ConfigScope
 	Kind      ConfigKind
 	Unit      string // what a number counts: ms, bytes, records, replicas; "" for words
+	// Alias is an older name the language still reads, so that links
+	// written with it keep opening; "" when there is none.
+	Alias string
 	// KafkaDefault is Kafka's default; "" for the playground's own configs.
 	KafkaDefault string
-	// Default is the playground's default where it differs from Kafka's,
-	// and the default of the playground's own configs; "" when it is
-	// Kafka's.
-	Default  string
+	// Default is the playground's default under the latest rules where it
+	// differs from Kafka's, and the default of the playground's own
+	// configs; "" when it is Kafka's.
+	Default string
+	// Earlier holds the playground's defaults under older rules where they
+	// were others (rules.go), so that old links replay as they were made:
+	// each rules version's default is held here once, and DefaultUnder
+	// reads it.
+	Earlier  []EarlierDefault
 	Min, Max int64 // bounds of a duration (ms), size (bytes) or count
 	// KafkaMin is Kafka's least value where the playground's (Min, or -1
 	// with MinusOne) is another; nil when they agree. The conformance
@@ -98,7 +111,13 @@ func (d ConfigDef) Kafka() string {
 	return d.Name
 }
 
-// DefaultValue is the playground's default.
+// EarlierDefault is a config's default under the rules before Before.
+type EarlierDefault struct {
+	Before int // the first rules version with the next default
+	Value  string
+}
+
+// DefaultValue is the playground's default under the latest rules.
 func (d ConfigDef) DefaultValue() string {
 	if d.Default != "" {
 		return d.Default
@@ -106,8 +125,26 @@ func (d ConfigDef) DefaultValue() string {
 	return d.KafkaDefault
 }
 
+// DefaultUnder is the playground's default under the given rules version.
+func (d ConfigDef) DefaultUnder(rules int) string {
+	for _, e := range d.Earlier {
+		if rules < e.Before {
+			return e.Value
+		}
+	}
+	return d.DefaultValue()
+}
+
+// Named reports whether name is the config's: its name, Kafka's, or its
+// alias.
+func (d ConfigDef) Named(name string) bool {
+	return name != "" && (d.Name == name || d.KafkaName == name || d.Alias == name)
+}
+
 // DiffersFromKafka reports whether the playground departs from Kafka on
-// this config: Kafka has no such config, or its default is another.
+// this config under the latest rules: Kafka has no such config, or its
+// default is another. (Defaults that were others under older rules, for old
+// links, are Earlier's.)
 func (d ConfigDef) DiffersFromKafka() bool {
 	return d.Scope == ScopePlayground || d.Default != "" && d.Default != d.KafkaDefault || d.KafkaMin != nil
 }
@@ -175,18 +212,18 @@ var configRegistry = []ConfigDef{
 		KafkaDefault: "false",
 		Help:         "When no in-sync replica is alive, let an out-of-sync one lead, losing the records it lacks."},
 
-	{Name: "auto.commit", KafkaName: "enable.auto.commit", Target: OnGroup, Scope: ScopeConsumer, Kind: KindBool,
-		KafkaDefault: "true", Default: "false",
-		Help: "Commit positions in poll every auto.commit.interval.ms, before a rebalance revokes partitions, and on leaving."},
 	{Name: "auto.commit.interval.ms", Target: OnGroup, Scope: ScopeConsumer, Kind: KindDuration, Unit: "ms",
 		KafkaDefault: "5s", Min: 1, Max: maxDurationMs, KafkaMin: kafkaMin(0),
 		Help: "How often auto-commit commits (Kafka accepts 0, commit at every poll; the playground, 1ms or more)."},
 	{Name: "auto.offset.reset", Target: OnGroup, Scope: ScopeConsumer, Kind: KindChoice,
-		KafkaDefault: "latest", Default: "earliest", Choices: []string{"earliest", "latest", "none"},
-		Help: "Where a member starts on a partition with no committed offset, or one below the log start; none fails the poll."},
+		KafkaDefault: "latest", Earlier: []EarlierDefault{{Before: RulesV3, Value: "earliest"}}, Choices: []string{"earliest", "latest", "none"},
+		Help: "Where a member starts on a partition with no committed offset, or one below the log start: latest at the end (only new records), earliest at the log start; none fails the poll."},
 	{Name: "delivery", Target: OnGroup, Scope: ScopePlayground, Kind: KindChoice,
 		Default: AtLeastOnce, Choices: []string{AtLeastOnce, AtMostOnce},
 		Help: "Whether the members' code processes what a poll returned before it commits (at-least-once) or after (at-most-once)."},
+	{Name: "enable.auto.commit", Alias: "auto.commit", Target: OnGroup, Scope: ScopeConsumer, Kind: KindBool,
+		KafkaDefault: "true", Earlier: []EarlierDefault{{Before: RulesV3, Value: "false"}},
+		Help: "Commit positions in poll every auto.commit.interval.ms, before a rebalance revokes partitions, and on leaving."},
 	{Name: "lag.alert.ms", Target: OnGroup, Scope: ScopePlayground, Kind: KindDuration, Unit: "ms",
 		Default: "0", Min: 0, Max: maxDurationMs,
 		Help: "The group's lag alert lights when its largest time lag reaches this; 0 turns it off."},
@@ -200,6 +237,18 @@ var configRegistry = []ConfigDef{
 		KafkaDefault: "45s", Min: 6 * secondMs, Max: 30 * minuteMs,
 		Help: "How long the coordinator waits for a member that stopped heartbeating before it removes it (brokers accept 6s to 30m)."},
 
+	{Name: "log.cleaner.backoff.ms", Target: OnCluster, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "15s", Min: 0, Max: maxDurationMs,
+		Help: "Under rules 3, how long the log cleaner sleeps when it finds no partition to clean before it looks again."},
+	{Name: "log.cleaner.min.cleanable.ratio", Target: OnCluster, Scope: ScopeBroker, Kind: KindRatio,
+		KafkaDefault: "0.5",
+		Help:         "Under rules 3 the cleaner cleans a partition once more than this share of its cleanable bytes is dirty (not cleaned yet); a topic's min.cleanable.dirty.ratio, the broker's default."},
+	{Name: "log.initial.task.delay.ms", Target: OnCluster, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "30s", Min: 0, Max: maxDurationMs,
+		Help: "Under rules 3, when the first retention check runs after the broker starts; the next ones follow every log.retention.check.interval.ms."},
+	{Name: "log.retention.check.interval.ms", Target: OnCluster, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "5m", Earlier: []EarlierDefault{{Before: RulesV3, Value: "30s"}}, Min: 1, Max: maxDurationMs,
+		Help: "How often retention deletes expired segments (under rules 1 and 2 the playground checked every 30s, from 0)."},
 	{Name: "replica.lag.time.max.ms", Target: OnCluster, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
 		KafkaDefault: "30s", Min: 1, Max: maxDurationMs,
 		Help: "A follower that has not caught up with the leader's log end for this long leaves the ISR."},
@@ -224,10 +273,10 @@ func Configs(target ConfigTarget) []ConfigDef {
 }
 
 // LookupConfig returns the config of target named name (the playground's
-// name or Kafka's).
+// name, Kafka's, or its alias).
 func LookupConfig(target ConfigTarget, name string) (ConfigDef, bool) {
 	for _, d := range configRegistry {
-		if d.Target == target && (d.Name == name || d.KafkaName != "" && d.KafkaName == name) {
+		if d.Target == target && d.Named(name) {
 			return d, true
 		}
 	}
@@ -250,7 +299,20 @@ func DifferencesFromKafka() []ConfigDef {
 // durationDefault reads the default of a duration config of the registry.
 // The registry's tests check every default reads back.
 func durationDefault(target ConfigTarget, name string) int64 {
+	return durationDefaultUnder(target, name, LatestRules)
+}
+
+// durationDefaultUnder reads the default of a duration config of the
+// registry under a rules version.
+func durationDefaultUnder(target ConfigTarget, name string, rules int) int64 {
 	d, _ := LookupConfig(target, name)
-	ms, _, _ := units.Parse(d.DefaultValue(), units.Durations, maxDurationMs)
+	ms, _, _ := units.Parse(d.DefaultUnder(rules), units.Durations, maxDurationMs)
 	return ms
+}
+
+// ratioDefault reads the default of a ratio config of the registry.
+func ratioDefault(target ConfigTarget, name string) float64 {
+	d, _ := LookupConfig(target, name)
+	r, _ := strconv.ParseFloat(d.DefaultValue(), 64)
+	return r
 }

@@ -138,7 +138,7 @@ func TestDifferencesFromKafka(t *testing.T) {
 		got = append(got, d.Name)
 	}
 	want := "delete.retention.ms partitioner retention.ms segment.bytes segment.ms segment.records " +
-		"auto.commit auto.commit.interval.ms auto.offset.reset delivery lag.alert.ms lag.alert.records rebalance.ms"
+		"auto.commit.interval.ms delivery lag.alert.ms lag.alert.records rebalance.ms"
 	if strings.Join(got, " ") != want {
 		t.Errorf("differences\n%s\nwant\n%s", strings.Join(got, " "), want)
 	}
@@ -156,8 +156,8 @@ func TestLookupConfig(t *testing.T) {
 		lookup string
 		want   string
 	}{
-		{"playground name", OnGroup, "auto.commit", "auto.commit"},
-		{"Kafka's name", OnGroup, "enable.auto.commit", "auto.commit"},
+		{"the name of links before rules 3", OnGroup, "auto.commit", "enable.auto.commit"},
+		{"Kafka's name", OnGroup, "enable.auto.commit", "enable.auto.commit"},
 		{"topic config", OnTopic, "retention.ms", "retention.ms"},
 		{"wrong target", OnGroup, "retention.ms", ""},
 		{"unknown", OnTopic, "retention.hours", ""},
@@ -171,7 +171,7 @@ func TestLookupConfig(t *testing.T) {
 			}
 		})
 	}
-	if d, _ := LookupConfig(OnGroup, "auto.commit"); d.Kafka() != "enable.auto.commit" {
+	if d, _ := LookupConfig(OnGroup, "auto.commit"); d.Kafka() != "enable.auto.commit" || d.Name != "enable.auto.commit" {
 		t.Errorf("auto.commit is Kafka's %q", d.Kafka())
 	}
 	if d, _ := LookupConfig(OnTopic, "segment.records"); d.Kafka() != "" {

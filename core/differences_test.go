@@ -35,9 +35,15 @@ func TestDifferences(t *testing.T) {
 			t.Errorf("configWhy explains %s, which is no entry", name)
 		}
 	}
-	d, ok := LookupDifference("auto.commit")
-	if !ok || d.Title != "auto.commit (Kafka's enable.auto.commit)" || !strings.HasPrefix(d.Kafka, "Default true.") || !strings.HasPrefix(d.Plog, "Default false: commit positions") {
-		t.Errorf("auto.commit's entry %+v", d)
+	// Under rules 3 the consumer's defaults are Kafka's: no entry.
+	for _, name := range []string{"enable.auto.commit", "auto.commit", "auto.offset.reset"} {
+		if d, ok := LookupDifference(name); ok {
+			t.Errorf("%s matches Kafka under the latest rules, yet has an entry: %+v", name, d)
+		}
+	}
+	d, ok := LookupDifference("retention.ms")
+	if !ok || !strings.HasPrefix(d.Kafka, "Default 7d.") || !strings.HasPrefix(d.Plog, "Default 1h: ") {
+		t.Errorf("retention.ms's entry %+v", d)
 	}
 	d, ok = LookupDifference("segment.records")
 	if !ok || !strings.HasPrefix(d.Kafka, "Kafka has no such config.") || !strings.HasSuffix(d.Plog, "Default 10.") {

@@ -34,12 +34,16 @@
 //   - A record's size, for segment.bytes and retention.bytes, is
 //     len(key)+len(value)+8 bytes, about Kafka's per-record framing; records
 //     are not batched, so the 61-byte batch header is not counted.
-//   - Retention checks run every RetentionCheckIntervalMs (30s; Kafka's
-//     log.retention.check.interval.ms defaults to 5 minutes) of virtual time,
-//     at multiples of the interval. Segments wholly below a new log start are
-//     deleted by Truncate at once rather than at the next check.
-//   - The cleaner runs only when Compact is called (Kafka's runs in the
-//     background when min.cleanable.dirty.ratio is reached) and cleans each
+//   - Retention checks run, under rules 3, as Kafka's do (30s after the
+//     start, then every 5 minutes of virtual time); under rules 1 and 2 every
+//     RetentionCheckIntervalMs (30s), at multiples of it. Segments wholly
+//     below a new log start are deleted by Truncate at once rather than at
+//     the next check.
+//   - The cleaner runs by itself under rules 3 with the brokers' defaults
+//     (every 15s it finds nothing, a dirty ratio above 0.5; no topic sets
+//     min.cleanable.dirty.ratio or max.compaction.lag.ms), and Compact cleans
+//     a topic at once whatever its ratio, the playground's shortcut; under
+//     rules 1 and 2 it ran only when Compact was called. It cleans each
 //     segment on its own, removing segments it empties (Kafka merges small
 //     cleaned segments into one).
 //   - Under rules 1 (rules.go), a topic's partitioner=sticky moves on after

@@ -20,16 +20,18 @@ type GroupConfig struct {
 	// round takes in virtual time: the join and sync round trips that Kafka
 	// spends, as Kafka's group.initial.rebalance.delay.ms does.
 	RebalanceMs int64
-	// AutoCommit (auto.commit; Kafka's enable.auto.commit) commits
-	// positions in poll once AutoCommitIntervalMs has passed, before a
-	// rebalance revokes partitions, and on leaving. Off by default so that
-	// commits are the learner's to make.
+	// AutoCommit (enable.auto.commit; auto.commit in links made before
+	// rules 3) commits positions in poll once AutoCommitIntervalMs has
+	// passed, before a rebalance revokes partitions, and on leaving. On by
+	// default, as in Kafka (ConsumerConfig of kafka-clients 4.4); off under
+	// rules 1 and 2, where commits were the learner's to make.
 	AutoCommit           bool
 	AutoCommitIntervalMs int64 // auto.commit.interval.ms
 	// AutoOffsetReset (auto.offset.reset) decides where a member starts on
 	// a partition with no committed offset, or one below the log start:
-	// earliest, latest, or none (poll fails). The playground's default is
-	// earliest, so a new group reads what is there.
+	// earliest, latest, or none (poll fails). latest by default, as in
+	// Kafka (ConsumerConfig of kafka-clients 4.4): a new group reads only
+	// what is produced after it joins; earliest under rules 1 and 2.
 	AutoOffsetReset string
 	// LagAlertRecords and LagAlertMs (playground only) light the group's
 	// lag alert when its total lag in records, or its largest time lag,
@@ -51,18 +53,31 @@ const (
 	AtMostOnce  = "at-most-once"
 )
 
-// DefaultGroupConfig returns the configuration a new group starts with,
-// the registry's defaults (config_registry.go).
-func DefaultGroupConfig() GroupConfig { return defaultGroupConfig }
+// DefaultGroupConfig returns the configuration a new group starts with
+// under the latest rules, the registry's defaults (config_registry.go).
+func DefaultGroupConfig() GroupConfig { return DefaultGroupConfigUnder(LatestRules) }
 
-// defaultGroupConfig is read once from the registry's defaults; the
-// registry's tests check that each reads back.
-var defaultGroupConfig = func() GroupConfig {
-	var c GroupConfig
-	for _, spec := range groupConfigSpecs {
-		_ = spec.set(&c, spec.def, spec.def.DefaultValue())
+// DefaultGroupConfigUnder returns the configuration a new group starts with
+// under a rules version: the registry's defaults for that version.
+func DefaultGroupConfigUnder(rules int) GroupConfig {
+	if rules < RulesV1 || rules > LatestRules {
+		rules = LatestRules
 	}
-	return c
+	return defaultGroupConfigs[rules]
+}
+
+// defaultGroupConfigs are read once from the registry's defaults, one for
+// each rules version; the registry's tests check that each reads back.
+var defaultGroupConfigs = func() map[int]GroupConfig {
+	configs := map[int]GroupConfig{}
+	for rules := RulesV1; rules <= LatestRules; rules++ {
+		var c GroupConfig
+		for _, spec := range groupConfigSpecs {
+			_ = spec.set(&c, spec.def, spec.def.DefaultUnder(rules))
+		}
+		configs[rules] = c
+	}
+	return configs
 }()
 
 // groupConfigSpec is one group config of the registry and how to set it
@@ -102,7 +117,7 @@ func choiceOf(value string, choices ...string) (string, error) {
 
 // groupFields says which field holds each group config of the registry.
 var groupFields = map[string]groupField{
-	"auto.commit": {func(c *GroupConfig, def ConfigDef, v string) error {
+	"enable.auto.commit": {func(c *GroupConfig, def ConfigDef, v string) error {
 		b, err := choiceOf(v, "true", "false")
 		c.AutoCommit = b == "true"
 		return err
@@ -155,12 +170,13 @@ var groupConfigSpecs = func() []groupConfigSpec {
 	return specs
 }()
 
-// findGroupConfigSpec finds a group config by the playground's name or by
-// Kafka's consumer config name (enable.auto.commit sets auto.commit).
+// findGroupConfigSpec finds a group config by its name, Kafka's or its
+// alias (auto.commit, of links made before rules 3, sets
+// enable.auto.commit).
 func findGroupConfigSpec(name string) (*groupConfigSpec, error) {
 	var names []string
 	for i := range groupConfigSpecs {
-		if def := groupConfigSpecs[i].def; def.Name == name || def.KafkaName != "" && def.KafkaName == name {
+		if groupConfigSpecs[i].def.Named(name) {
 			return &groupConfigSpecs[i], nil
 		}
 		names = append(names, groupConfigSpecs[i].def.Name)
@@ -178,7 +194,7 @@ func (c GroupConfig) Entries() []ConfigEntry {
 }
 
 // SetGroupConfig sets one config of a group: session.timeout.ms,
-// rebalance.ms, auto.commit (or enable.auto.commit),
+// rebalance.ms, enable.auto.commit (or auto.commit),
 // auto.commit.interval.ms, auto.offset.reset, lag.alert.records,
 // lag.alert.ms, delivery. Setting a config of a group that does not exist
 // creates it, empty, so a script can configure a group before anyone joins.
@@ -190,7 +206,7 @@ func (l *PartitionedLog) SetGroupConfig(groupName, name, value string) error {
 		return fmt.Errorf("group %q: %v", groupName, err)
 	}
 	g, exists := l.groups.groups[groupName]
-	config := DefaultGroupConfig()
+	config := DefaultGroupConfigUnder(l.rules)
 	if exists {
 		config = g.config
 	}

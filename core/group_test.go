@@ -10,9 +10,13 @@ import (
 
 // groupLog returns an engine with topic orders of the given partitions, n
 // records in each (values p<partition>-<i>), produced one second apart.
+// Its groups read the records produced before they joined and commit when
+// told: the defaults of rules 2 (auto.offset.reset=earliest,
+// enable.auto.commit=false), which a group sets by its configs under rules 3
+// (TestConsumerDefaultsUnderRules3 checks those).
 func groupLog(t testing.TB, partitions, n int) *PartitionedLog {
 	t.Helper()
-	l := newTestLog(t, "orders", partitions, nil)
+	l := newTestLogUnder(t, RulesV2, "orders", partitions, nil)
 	for i := range n {
 		for p := range partitions {
 			produceTo(t, l, "orders", p, fmt.Sprintf("k%d", p), fmt.Sprintf("p%d-%d", p, i))

@@ -293,7 +293,7 @@ func (l *PartitionedLog) newGroup(name string) (*group, error) {
 	}
 	g := &group{
 		name:        name,
-		config:      DefaultGroupConfig(),
+		config:      DefaultGroupConfigUnder(l.rules),
 		committed:   map[TopicPartition]int64{},
 		deliveredTo: map[TopicPartition]int64{},
 		skipped:     map[TopicPartition]int64{},

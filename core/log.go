@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"plog/core/units"
@@ -30,12 +29,13 @@ type PartitionedLog struct {
 	cluster cluster // the brokers the partitions' replicas live on
 }
 
-// RetentionCheckIntervalMs is how often retention runs as virtual time
-// advances, like Kafka's log.retention.check.interval.ms (Kafka's default is
-// 5 minutes; the playground checks every 30 seconds so that retention shows
-// soon after records expire). Checks run at every multiple of the interval
-// since the scenario began.
-const RetentionCheckIntervalMs = 30 * secondMs
+// RetentionCheckIntervalMs is how often retention ran under rules 1 and 2
+// as virtual time advanced, at every multiple of it since the scenario
+// began: 30 seconds, so that retention showed soon after records expired.
+// Under rules 3 the checks follow Kafka's log.retention.check.interval.ms
+// (5 minutes) after log.initial.task.delay.ms (retention.go); the registry
+// holds both versions' intervals.
+var RetentionCheckIntervalMs = durationDefaultUnder(OnCluster, "log.retention.check.interval.ms", RulesV2)
 
 // MaxAdvanceMs is the longest single Advance (100 years).
 const MaxAdvanceMs = maxDurationMs
@@ -95,7 +95,8 @@ func (l *PartitionedLog) Advance(ms int64) error {
 			group = max(group, l.now)
 		}
 		replication := l.nextReplication()
-		next := min(check, replication)
+		cleaner := l.nextCleanerRun(target)
+		next := min(check, replication, cleaner)
 		if hasGroup && group < next {
 			next = group
 		}
@@ -105,6 +106,9 @@ func (l *PartitionedLog) Advance(ms int64) error {
 		l.now = next
 		if check == next {
 			l.runRetention()
+		}
+		if cleaner == next {
+			l.runCleaner()
 		}
 		if replication == next {
 			l.runReplication()
@@ -196,17 +200,11 @@ func (l *PartitionedLog) partition(topicName string, partition int) (*topic, *pa
 }
 
 // nextRetentionCheck returns when the next retention check that could delete
-// something runs: the first multiple of RetentionCheckIntervalMs after now,
-// or later when no segment can expire before then. Skipping the checks that
-// would find nothing keeps a long Advance fast; the result is the same.
+// something runs: the first check of the schedule (retentionSchedule) after
+// now, or a later one when no segment can expire before then. Skipping the
+// checks that would find nothing keeps a long Advance fast; the result is
+// the same.
 func (l *PartitionedLog) nextRetentionCheck() int64 {
-	next := (l.now/RetentionCheckIntervalMs + 1) * RetentionCheckIntervalMs
-	wake := l.retentionWakeup()
-	if wake > next {
-		if wake > maxClockMs {
-			return math.MaxInt64
-		}
-		next = (wake + RetentionCheckIntervalMs - 1) / RetentionCheckIntervalMs * RetentionCheckIntervalMs
-	}
-	return next
+	first, interval := l.retentionSchedule()
+	return nextTick(l.now, l.retentionWakeupOf(l.retentionChecks), first, interval)
 }

@@ -137,7 +137,8 @@ func TestTruncate(t *testing.T) {
 }
 
 func TestRetentionKeepsOffsetsStable(t *testing.T) {
-	l := newTestLog(t, "orders", 1, map[string]string{"retention.ms": "1m", "segment.records": "3"})
+	// Rules 2: a retention check every 30s.
+	l := newTestLogUnder(t, RulesV2, "orders", 1, map[string]string{"retention.ms": "1m", "segment.records": "3"})
 	for range 6 {
 		produceTo(t, l, "orders", 0, "k", "old")
 	}

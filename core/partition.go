@@ -17,6 +17,9 @@ type partition struct {
 	// horizons lists, in offset order, tombstones a cleaning has seen and
 	// when they may go (Kafka 3.1+ stores this delete horizon in the batch).
 	horizons []tombstoneHorizon
+	// cleanedTo is where the last cleaning ended, Kafka's cleaner
+	// checkpoint: the records from it on are dirty (firstDirtyOffset).
+	cleanedTo int64
 
 	replicas *replicaSet // where its replicas live and how far each got (replica.go)
 }
@@ -54,6 +57,7 @@ func (p *partition) clone() *partition {
 		next:        p.next,
 		activeSince: p.activeSince,
 		horizons:    slices.Clone(p.horizons),
+		cleanedTo:   p.cleanedTo,
 	}
 	if p.replicas != nil {
 		c.replicas = p.replicas.clone()

@@ -24,15 +24,45 @@ import (
 // storage/.../internals/log/UnifiedLog.java: "we must always have at least
 // one segment, so if we are going to delete all the segments, create a new
 // one first"). The segment-deleted event of the segment that was active says
-// so (Event.RolledActive), and the page says it. Retention runs at each check (see
-// RetentionCheckIntervalMs) as Advance moves the clock, never on produce.
+// so (Event.RolledActive), and the page says it. Retention runs at each check
+// (nextRetentionCheck) as Advance moves the clock, never on produce.
+//
+// Under rules 3 the checks follow Kafka 4.4's LogManager (its scheduler's
+// kafka-log-retention task, cleanupLogs): the first after
+// log.initial.task.delay.ms (30s), then every log.retention.check.interval.ms
+// (5m); they skip the topics that compact, whose retention the log cleaner
+// runs (runCleaner, compaction.go). Under rules 1 and 2 every
+// RetentionCheckIntervalMs (30s) from 0, on every topic that deletes.
 
 // runRetention is one retention check at the current time, over topics in
 // name order.
 func (l *PartitionedLog) runRetention() {
+	l.runRetentionOf(l.retentionChecks)
+}
+
+// retentionChecks reports whether the retention checks delete a topic's
+// old segments: under rules 3 the topics that do not compact (LogManager.
+// cleanupLogs leaves the others to the cleaner), before it every topic.
+func (l *PartitionedLog) retentionChecks(c TopicConfig) bool {
+	return l.rules < RulesV3 || !c.Compacts()
+}
+
+// retentionSchedule is when the retention checks run: first at first, then
+// every interval.
+func (l *PartitionedLog) retentionSchedule() (first, interval int64) {
+	interval = durationDefaultUnder(OnCluster, "log.retention.check.interval.ms", l.rules)
+	if l.rules < RulesV3 {
+		return interval, interval
+	}
+	return durationDefault(OnCluster, "log.initial.task.delay.ms"), interval
+}
+
+// runRetentionOf deletes the expired segments of the topics that delete and
+// that which takes.
+func (l *PartitionedLog) runRetentionOf(which func(TopicConfig) bool) {
 	for _, name := range l.topicNames {
 		t := l.topics[name]
-		if !t.config.Deletes() {
+		if !t.config.Deletes() || !which(t.config) {
 			continue
 		}
 		for i, p := range t.partitions {
@@ -165,15 +195,16 @@ func (l *PartitionedLog) deleteSegments(topicName string, partition int, p *part
 	p.dropBefore(p.logStart)
 }
 
-// retentionWakeup returns the earliest time at which a retention check could
-// delete anything, given the log as it is: math.MaxInt64 when none could.
-// Only the oldest segment matters, since deletion stops at the first segment
-// that does not qualify and timestamps never decrease along a partition.
-func (l *PartitionedLog) retentionWakeup() int64 {
+// retentionWakeupOf returns the earliest time at which retention could
+// delete anything of the topics that which takes, given the log as it is:
+// math.MaxInt64 when none could. Only the oldest segment matters, since
+// deletion stops at the first segment that does not qualify and timestamps
+// never decrease along a partition.
+func (l *PartitionedLog) retentionWakeupOf(which func(TopicConfig) bool) int64 {
 	wake := int64(math.MaxInt64)
 	for _, name := range l.topicNames {
 		t := l.topics[name]
-		if !t.config.Deletes() {
+		if !t.config.Deletes() || !which(t.config) {
 			continue
 		}
 		for _, p := range t.partitions {
@@ -190,4 +221,18 @@ func (l *PartitionedLog) retentionWakeup() int64 {
 		}
 	}
 	return wake
+}
+
+// nextTick returns the first time of the schedule first, first+interval,
+// first+2*interval, ... that is after now and not before wake;
+// math.MaxInt64 when wake is beyond the clock's reach.
+func nextTick(now, wake, first, interval int64) int64 {
+	if wake > maxClockMs {
+		return math.MaxInt64
+	}
+	from := max(wake, now+1)
+	if from <= first {
+		return first
+	}
+	return first + (from-first+interval-1)/interval*interval
 }

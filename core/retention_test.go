@@ -28,8 +28,9 @@ func segmentBases(t *testing.T, l *PartitionedLog, topicName string, partition i
 	return bases
 }
 
+// Under rules 1 and 2 the checks run every 30s from 0.
 func TestRetentionMsDeletesOldestSegmentsAtChecks(t *testing.T) {
-	l := newTestLog(t, "orders", 1, map[string]string{"retention.ms": "1m", "segment.records": "2"})
+	l := newTestLogUnder(t, RulesV2, "orders", 1, map[string]string{"retention.ms": "1m", "segment.records": "2"})
 	produceTo(t, l, "orders", 0, "k", "at 0s")
 	produceTo(t, l, "orders", 0, "k", "at 0s")
 	mustAdvance(t, l, 40*secondMs)
@@ -137,7 +138,7 @@ func TestRetentionBytesNeverGoesBelowTheLimit(t *testing.T) {
 	if err := l.SetTopicConfig("orders", "retention.bytes", "0"); err != nil {
 		t.Fatal(err)
 	}
-	mustAdvance(t, l, RetentionCheckIntervalMs)
+	mustAdvance(t, l, 5*minuteMs) // the next check, log.retention.check.interval.ms later
 	if start := logStart(t, l, "orders", 0); start != 10 {
 		t.Fatalf("retention.bytes=0: log start %d, want 10", start)
 	}
@@ -225,7 +226,7 @@ func TestTruncateThenRetention(t *testing.T) {
 	if err := l.Truncate("orders", 0, 2); err != nil {
 		t.Fatal(err)
 	}
-	mustAdvance(t, l, 2*minuteMs)
+	mustAdvance(t, l, 6*minuteMs) // past the check at 5m30s
 	records, _ := l.Records("orders", 0)
 	if len(records) != 0 || logStart(t, l, "orders", 0) != 6 {
 		t.Fatalf("records %v, log start %d", records, logStart(t, l, "orders", 0))

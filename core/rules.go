@@ -36,6 +36,15 @@ import (
 //	   - An offset commit from outside the group (commit GROUP T/P offset=N
 //	     with no live member) is refused while the group is not empty
 //	     (UNKNOWN_MEMBER_ID; ClassicGroup.validateOffsetCommit).
+//	   - Kafka's defaults (kafka-clients 4.4's ConsumerConfig, the broker's
+//	     ServerLogConfigs and CleanerConfig): a new group's members start at
+//	     the end (auto.offset.reset=latest) and auto-commit
+//	     (enable.auto.commit=true); retention checks run every
+//	     log.retention.check.interval.ms (5m) after log.initial.task.delay.ms
+//	     (30s), on topics that do not compact; the log cleaner runs by itself
+//	     every log.cleaner.backoff.ms (15s) it finds nothing to do, cleaning a
+//	     partition once its dirty ratio passes 0.5, and runs retention on the
+//	     compacted topics that also delete.
 const (
 	RulesV1 = 1
 	RulesV2 = 2
@@ -52,6 +61,8 @@ var RulesChanges = map[int][]string{
 		"the sticky assignors give the very partitions Kafka's StickyAssignor and CooperativeStickyAssignor give (kafka-clients 4.4.0)",
 		"the high watermark waits while the ISR is smaller than min.insync.replicas (Kafka 3.7, KAFKA-15583), which may exceed the replication factor",
 		"an offset commit from outside a group is refused while the group is not empty (UNKNOWN_MEMBER_ID)",
+		"Kafka's defaults: new consumers start at the end (auto.offset.reset=latest) and commit by themselves (enable.auto.commit=true)",
+		"retention checks every 5 minutes (log.retention.check.interval.ms) and the log cleaner runs by itself once half a log is dirty",
 	},
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"plog/core/lesson"
+	"plog/core/scenario"
 
 	"github.com/chromedp/chromedp"
 )
@@ -135,7 +136,14 @@ func TestLessonLinksOfSolutionsAndWrongAttempts(t *testing.T) {
 			lines  string
 			solved bool
 		}{{l.Solution, true}, {l.WrongAttempt, false}} {
-			fragment := linkOf(t, l.Script+c.lines) + "&lesson=" + l.Name
+			// The link the page makes, with its rules line: a lesson runs
+			// under the latest rules, and a link without one opens under
+			// rules 1.
+			link, err := scenario.EncodeLink(l.Script + c.lines)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fragment := "#" + link + "&lesson=" + l.Name
 			eval[bool](t, b, fmt.Sprintf(`(location.hash = %s, true)`, js(fragment)))
 			b.waitFor(t, fmt.Sprintf(`location.hash === %s && !!document.querySelector(%s)`,
 				js(fragment), js(panel(l.Name)+fmt.Sprintf(`[data-solved="%v"]`, c.solved))))

@@ -238,7 +238,8 @@ func (x *learner) createTopic(name string, partitions int) {
 	})
 }
 
-// compact runs the log cleaner on a topic with "Compact now".
+// compact runs the log cleaner on a topic with "Run the cleaner now", the
+// playground's shortcut.
 func (x *learner) compact(topic string) {
 	x.t.Helper()
 	x.act("compact "+topic, func() {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -72,7 +73,7 @@ func TestOldLinkOffersTheLatestRules(t *testing.T) {
 // batch.size bytes have gone to the partition the note says why it moved;
 // the producer's round-robin spreads them.
 func TestKeylessRecordsLandTogether(t *testing.T) {
-	b := openPlayground(t, "rules 2\ntopic orders partitions=4\n")
+	b := openPlayground(t, fmt.Sprintf("rules %d\ntopic orders partitions=4\n", core.LatestRules))
 	if b.count(t, ".rules-notice") != 0 {
 		t.Error("a scenario under the latest rules shows a rules notice")
 	}

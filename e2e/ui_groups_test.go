@@ -265,7 +265,7 @@ config group g lag.alert.records=3
 
 	// Auto-commit on: a poll once auto.commit.interval.ms has passed
 	// commits the positions the previous poll left, as Kafka's consumer does.
-	b.setChecked(t, group("g")+` .group-config [name="auto.commit"]`, true)
+	b.setChecked(t, group("g")+` .group-config [name="enable.auto.commit"]`, true)
 	b.waitCount(t, group("g")+`[data-auto-commit=true]`, 1)
 	b.fill(t, c1+` [name=max]`, "100")
 	b.click(t, c1+` [data-action=poll]`)

@@ -207,6 +207,10 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		if err != nil {
 			break
 		}
+		if v.Config.AutoCommit {
+			// On by default under rules 3 (Kafka's enable.auto.commit).
+			r.marks.offset(v.Name, ReasonAutoCommit)
+		}
 		for _, e := range events {
 			if v.Strategy == core.StrategyCooperativeSticky && e.Kind == core.EventMemberJoined && strings.Contains(e.Detail, "is back") {
 				if _, ok := r.marks.generations[v.Name]; !ok {
@@ -243,10 +247,14 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 			r.marks.note("reset " + c.Positional(0) + " to-datetime: not run on the cluster")
 		}
 	case scenario.CmdConfig:
-		if c.Positional(0) != "group" || !c.Has("auto.commit") {
+		name := "enable.auto.commit"
+		if !c.Has(name) {
+			name = "auto.commit" // its name in links made before rules 3
+		}
+		if c.Positional(0) != "group" || !c.Has(name) {
 			break
 		}
-		on, err := c.Bool("auto.commit")
+		on, err := c.Bool(name)
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,10 @@ func groupDemoParts() []demoPart {
 		{
 			title: "A group commits, and the next owner resumes from the commit",
 			lines: []string{
+				// Kafka's defaults start a new group at the end and commit
+				// by themselves: this group reads the records already
+				// there and commits when told.
+				"config group billing auto.offset.reset=earliest enable.auto.commit=false",
 				"join billing c1 topics=orders",
 				"advance 3s",
 				"poll billing c1 max=2",

@@ -398,6 +398,7 @@ var repartition = Lesson{
 		"A key's partition is murmur2(key) modulo the partition count. Add partitions and the modulo changes: from then on many keys go to another partition. Kafka never moves the records already written, so a key's old events stay where they were and its new events go to the new place.",
 		"A consumer reads the two partitions independently, so it can see a key's new event before the old ones. Kafka lets a topic grow (never shrink), but for keyed data whose order matters, growing it in place is a breaking change.",
 		"The safe way is a migration: create a new topic with the partition count you want, stop writing to the old topic, let the consumers read it to the end (drain it), then produce to the new topic. Each key's history stays in order: all its old events first, then its new ones, in one partition of the new topic.",
+		"ledger is set to auto.offset.reset=earliest (its card shows it): with Kafka's default, latest, it would begin the new topic at its end and skip what was produced there before its first poll.",
 	},
 	Goal: "Move accounts to a new topic with 3 partitions: ledger reads accounts to the end before the first record goes to the new topic, then reads the new topic too, and no account's events are ever split over two partitions of one topic.",
 	Script: `seed 9
@@ -408,6 +409,7 @@ produce accounts key=carol value=opened
 produce accounts key=dave value=opened
 produce accounts key=alice value=deposit
 produce accounts key=carol value=deposit
+config group ledger auto.offset.reset=earliest
 join ledger l1 topics=accounts
 advance 3s
 poll ledger l1 max=3

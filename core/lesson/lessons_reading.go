@@ -18,6 +18,7 @@ var offsets = Lesson{
 		"Every record in a partition has an offset: its place in the log, given when it is appended and never changed. Offsets are not renumbered when old records go. Here the first two records were deleted (Kafka's DeleteRecords), and the first record left is still offset 2.",
 		"Reading removes nothing. A consumer fetches from an offset of its choosing and the log stays as it is for every other reader. Each consumer group keeps its own position, so any number of groups read the same records independently.",
 		"A group can also go back: resetting its offsets (kafka-consumer-groups --reset-offsets) makes it read the same records again, a replay. Kafka only resets the offsets of a group with no active members.",
+		"Where a new group begins is its consumers' auto.offset.reset: by Kafka's default, latest, at the end of the log, reading only what comes after it. The groups audit and search here are set to earliest, the log start (their cards show it), so that they read what is already there.",
 	},
 	Goal: "Let two consumer groups each read every record of events/0, then make one of them read them all again.",
 	Script: `seed 2
@@ -29,9 +30,11 @@ produce events value=add-to-cart
 produce events value=checkout
 produce events value=logout
 truncate events/0 before=2
+config group audit auto.offset.reset=earliest
+config group search auto.offset.reset=earliest
 `,
 	Hints: []string{
-		"Join a group and read: in Consumer groups, type the group `audit`, the member `a1` and the topic `events` and press Join, press +1 s three times (the group's first rebalance), then press Poll on a1. Do the same with a second group, say search.",
+		"Join a group and read: in Consumer groups, type the group `audit`, the member `a1` and the topic `events` and press Join, press +1 s three times (the group's first rebalance), then press Poll on a1. Do the same with the second group, search (both start at the log start: auto.offset.reset=earliest).",
 		"Pressing a1's Poll once more reads nothing new: a member goes on from its position. Going back means resetting the group's offsets.",
 		"A reset needs a group without active members: press Leave on a1, then in audit's Reset offsets choose to-earliest, type `events` as the topic and press Reset; then join again, press +1 s three times and poll.",
 	},
@@ -104,7 +107,7 @@ var commitResume = Lesson{
 	Title: "Commit, restart, resume",
 	Text: []string{
 		"A consumer group shares the work of reading a topic: each partition is read by one member. The group remembers how far it got by committing offsets to Kafka (in the internal topic __consumer_offsets). A committed offset is the next record the group will read.",
-		"When a consumer restarts, or a partition moves to another member, reading begins again at the committed offset. Whatever was read but not committed is read again. With no committed offset at all, auto.offset.reset decides where to begin: earliest in this playground, latest by default in Kafka.",
+		"When a consumer restarts, or a partition moves to another member, reading begins again at the committed offset. Whatever was read but not committed is read again. With no committed offset at all, auto.offset.reset decides where to begin: latest by default in Kafka, the end of the log, so that a new group reads only what comes after it; earliest, the log start. billing and audit are set to earliest here, and billing commits only when told (enable.auto.commit=false; by default Kafka's consumer commits by itself, every auto.commit.interval.ms, 5 s).",
 		"Committed offsets belong to one group. Another group reading the same topic has offsets of its own, and neither disturbs the other.",
 	},
 	Goal: "Let billing read the first five records of orders/2, commit, restart its consumer and resume at offset 5 without reading anything twice; then let a second group read the same records.",
@@ -112,6 +115,8 @@ var commitResume = Lesson{
 topic orders partitions=3
 produce orders key=acct-1 value=order count=5
 produce orders key=acct-2 value=order count=3
+config group billing auto.offset.reset=earliest enable.auto.commit=false
+config group audit auto.offset.reset=earliest
 join billing b1 topics=orders
 advance 3s
 `,
@@ -213,7 +218,7 @@ var deliverySemantics = Lesson{
 		"Process, then commit (group safe): a consumer that crashes after processing but before committing leaves the committed offset behind. The next owner of the partition begins there and receives those records again. Nothing is lost; some records are processed twice. This is at-least-once, what Kafka consumers give by default.",
 		"Commit, then process (group risky): a consumer that crashes after committing but before it finished processing leaves records that are marked done and were never processed. Nobody receives them again: at-most-once.",
 		"Redelivery is harmless when processing is idempotent, when doing it twice has the effect of doing it once. Charging payment pay-3 again is not; recording that pay-3 is charged, keyed by the payment id, is, and so a redelivery or a replay changes nothing. (Kafka's transactions give exactly-once from topic to topic; effects outside Kafka still need idempotence.)",
-		"Each group's delivery setting, a playground config, says in which order its consumers' code processes and commits. With one partition, a2 and r2 idle until the first member of their group stops.",
+		"Each group's delivery setting, a playground config, says in which order its consumers' code processes and commits. Both groups here commit only when told (enable.auto.commit=false, where Kafka's default commits by itself every 5 s) and start at the log start (auto.offset.reset=earliest). With one partition, a2 and r2 idle until the first member of their group stops.",
 	},
 	Goal: "Crash a consumer of each group in the middle of its work: safe must receive payments again and lose none, risky must lose payments, and every payment must reach safe.",
 	Script: `seed 12
@@ -224,7 +229,8 @@ produce payments key=pay-3 value=7EUR
 produce payments key=pay-4 value=40EUR
 produce payments key=pay-5 value=12EUR
 produce payments key=pay-6 value=3EUR
-config group risky delivery=at-most-once
+config group safe auto.offset.reset=earliest enable.auto.commit=false
+config group risky auto.offset.reset=earliest delivery=at-most-once enable.auto.commit=false
 join safe a1 topics=payments
 join safe a2 topics=payments
 join risky r1 topics=payments

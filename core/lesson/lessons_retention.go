@@ -18,7 +18,7 @@ var retentionCliff = Lesson{
 	Text: []string{
 		"Kafka does not delete records when they are read. It deletes them by retention: with cleanup.policy=delete, a whole segment goes once its newest record is older than retention.ms, 5 minutes on this topic. The log start offset moves forward like the edge of a cliff, whether or not anyone has read what falls off.",
 		"Group fast keeps up. Group slow reads one record a second while two arrive: its lag, the records between its committed offset and the end of the log, grows every second, and its oldest unread record gets older.",
-		"When slow's position falls off the cliff, its next fetch is out of range and auto.offset.reset moves it to the log start. The records in between are gone for slow: no error, only a jump. Lag is the signal to watch. An alert on time lag set below retention.ms fires while there is still time to act. (lag.alert.ms is the playground's stand-in for the alert a monitoring system would raise.)",
+		"When slow's position falls off the cliff, its next fetch is out of range and auto.offset.reset moves it: with Kafka's default, latest, to the end of the log, not to the log start, so slow skips every record there, those retention deleted and those still there (earliest would move it to the log start and skip only the deleted ones). No error, only a jump. Lag is the signal to watch. An alert on time lag set below retention.ms fires while there is still time to act. (lag.alert.ms is the playground's stand-in for the alert a monitoring system would raise.)",
 	},
 	Goal: "Give slow a lag alert that can fire before retention takes its records, see it fire, then see slow fall off the cliff while fast loses nothing.",
 	Script: `seed 5
@@ -114,8 +114,12 @@ func checkRetentionCliff(c *ctx) Result {
 	if fast.Totals.SkippedByReset > 0 {
 		return pending("fast lost records too: it must keep up for the comparison; reload the lesson")
 	}
-	return solved("slow's alert (%s) fired by %s; at %s slow jumped over %s that retention deleted before it read them, while fast lost none.",
-		alertRule(slow.Config), units.SpanToSecond(warnedAt), units.SpanToSecond(lostAt), units.Plural(lost, "record"))
+	to := "the end"
+	if slow.Config.AutoOffsetReset == "earliest" {
+		to = "the log start"
+	}
+	return solved("slow's alert (%s) fired by %s; at %s retention deleted records slow had not read, and auto.offset.reset=%s moved it to %s, over %s, while fast lost none.",
+		alertRule(slow.Config), units.SpanToSecond(warnedAt), units.SpanToSecond(lostAt), slow.Config.AutoOffsetReset, to, units.Plural(lost, "record"))
 }
 
 var timeLag = Lesson{
@@ -187,7 +191,7 @@ var compaction = Lesson{
 	Title: "A compacted changelog builds current state",
 	Text: []string{
 		"balances is a changelog: each record holds the latest balance of the account in its key. With cleanup.policy=compact, Kafka's log cleaner keeps at least the latest record of every key and removes older ones, so the topic grows with the number of keys, not the number of updates.",
-		"The cleaner never touches the active segment, and the records it keeps keep their offsets, so a compacted log has gaps. Reading it from the start and keeping the last value of each key rebuilds the current table. That is how a new or restarted service builds its read model, and how Kafka Streams restores a state store.",
+		"Kafka's cleaner runs by itself: when it has nothing to do it looks again every log.cleaner.backoff.ms (15 s), and it cleans a partition once more than half of it is dirty, not cleaned yet (min.cleanable.dirty.ratio, 0.5). Run the cleaner now is the playground's shortcut, which cleans at once. The cleaner never touches the active segment, and the records it keeps keep their offsets, so a compacted log has gaps. Reading it from the start and keeping the last value of each key rebuilds the current table. That is how a new or restarted service builds its read model, and how Kafka Streams restores a state store.",
 		"To delete a key, write a tombstone: the key with a null value. Readers drop the key; the cleaner removes its older records and, once delete.retention.ms has passed, the tombstone itself. An empty value is not a tombstone: it is a value like any other.",
 	},
 	Goal: "Close account acct-3 so that it disappears from the table, compact balances, and rebuild the table with a group that reads the compacted log from the start.",
@@ -200,12 +204,13 @@ produce balances key=acct-1 value=120
 produce balances key=acct-2 value=40
 produce balances key=acct-1 value=90
 produce balances key=acct-3 value=75
+config group rebuild auto.offset.reset=earliest
 `,
 	Hints: []string{
 		"In Produce, type `acct-3` as the key, tick tombstone and press Produce: that writes a tombstone.",
 		"Setting the balance to nothing, producing acct-3 with an empty value, leaves acct-3 in the table with an empty balance.",
-		"The cleaner skips the active segment (3 records a segment here): produce a few more updates so that the tombstone's segment rolls, then press Compact now for balances.",
-		"Join group `rebuild` as member `r1` on balances, press +1 s three times, then Poll on r1: its deliveries are the compacted log. To see the tombstone go too, press +1 m and compact again.",
+		"The cleaner skips the active segment (3 records a segment here): produce a few more updates so that the tombstone's segment rolls, then press Run the cleaner now for balances (or let 15 s pass: the cleaner runs by itself).",
+		"Join group `rebuild` as member `r1` on balances (it is set to read from the log start, auto.offset.reset=earliest), press +1 s three times, then Poll on r1: its deliveries are the compacted log. To see the tombstone go too, press +1 m and run the cleaner again.",
 	},
 	Solution: `produce balances key=acct-3 tombstone
 produce balances key=acct-2 value=45
@@ -318,7 +323,7 @@ var timeRetention = Lesson{
 	Title: "Retention by age, by whole segments",
 	Text: []string{
 		"Every record carries a timestamp. With cleanup.policy=delete, retention.ms says how long records are kept: 10 minutes on this topic.",
-		"Kafka does not delete record by record. A partition is stored as segment files, and retention deletes a whole segment once its newest record is older than retention.ms. A record older than the limit therefore lives on while its segment holds a younger record. Deletion also goes from the oldest segment forward and stops at the first one too young to go.",
+		"Kafka does not delete record by record. A partition is stored as segment files, and retention deletes a whole segment once its newest record is older than retention.ms. A record older than the limit therefore lives on while its segment holds a younger record. Deletion also goes from the oldest segment forward and stops at the first one too young to go. And it is not instant: the broker looks for expired segments 30 s after it starts, then every log.retention.check.interval.ms (5 minutes), so a segment goes at the first check after it expires.",
 		"A segment closes (rolls) when it is full, by segment.bytes or here by 4 records, or when it is older than segment.ms. In this topic the first segment holds 4 boot records from time 0; two warmup records went into the next one at 5 minutes, and it still has room.",
 	},
 	Goal: "Make retention delete a segment by age, while a record older than retention.ms survives in a segment with a younger record.",

@@ -65,7 +65,9 @@ func workScript() string {
 		fmt.Fprintf(&b, "produce t value=v count=%d\n", MaxProduceCount)
 	}
 	for g := range MaxWork / MaxRecords {
-		fmt.Fprintf(&b, "join g%d m topics=t\nadvance 3s\n", g) // the first join waits group.initial.rebalance.delay.ms
+		// Each group reads from the log start; its first join waits
+		// group.initial.rebalance.delay.ms.
+		fmt.Fprintf(&b, "config group g%d auto.offset.reset=earliest\njoin g%d m topics=t\nadvance 3s\n", g, g)
 		for range MaxRecords / MaxPollRecords {
 			fmt.Fprintf(&b, "poll g%d m max=%d\n", g, MaxPollRecords)
 		}
@@ -130,7 +132,7 @@ func TestWorkLimitStopsTheScenarioAtTheLineThatCrossesIt(t *testing.T) {
 // workloads' actions in an advance), or as soon as it passes (the records
 // a poll delivers, the events). Either way the state is the last good one.
 func TestWorkLimitCountsEveryKindOfWork(t *testing.T) {
-	s := mustLoad(t, "topic t partitions=2\nproduce t value=v count=10\njoin g m topics=t\nadvance 3s\n")
+	s := mustLoad(t, "topic t partitions=2\nproduce t value=v count=10\nconfig group g auto.offset.reset=earliest\njoin g m topics=t\nadvance 3s\n")
 	base := s.cur.work
 	if _, err := s.Apply("poll g m max=4"); err != nil {
 		t.Fatal(err)
@@ -180,8 +182,8 @@ func TestWorkLimitCountsEveryKindOfWork(t *testing.T) {
 		{"broker crash 1", "brokers 3\ntopic t partitions=30 replication.factor=3\n", false},
 		{"config topic t retention.ms=1h", "topic t partitions=100\n", false},
 		{"advance 1s", "topic t\njoin g m topics=t\nconsumer g m rate=100/s\n", false},
-		{"poll g m max=100", "topic t\nproduce t value=v count=100\njoin g m topics=t\nadvance 3s\n", true},
-		{"advance 1s", "topic t\nproduce t value=v count=100\njoin g m topics=t\nadvance 3s\nconsumer g m rate=1/s max=100\n", true},
+		{"poll g m max=100", "topic t\nproduce t value=v count=100\nconfig group g auto.offset.reset=earliest\njoin g m topics=t\nadvance 3s\n", true},
+		{"advance 1s", "topic t\nproduce t value=v count=100\nconfig group g auto.offset.reset=earliest\njoin g m topics=t\nadvance 3s\nconsumer g m rate=1/s max=100\n", true},
 	} {
 		t.Run(tc.line, func(t *testing.T) {
 			s := mustLoad(t, tc.script)

@@ -387,6 +387,11 @@ func build(toks []token, lineNo, endCol int) (Command, error) {
 		}
 		if spec.configs != nil {
 			if as, ok := findSpec(spec.configs(values(positional)), t.name); ok {
+				for _, other := range configs {
+					if o, _ := findSpec(spec.configs(values(positional)), other.Name); o.config() == as.config() {
+						return c, errf(t.col, "%s= and %s= set one config (%s), given twice", other.Name, t.name, as.config())
+					}
+				}
 				v, typed, err := readArg(as, t.value)
 				if err != nil {
 					return c, errf(t.textCol, "%s: %v", t.name, err)

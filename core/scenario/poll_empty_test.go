@@ -28,6 +28,7 @@ poll g c2
 `, "c2", "c2 has no partitions: the assignor gave every partition of its topics to other members"},
 		{"at the end", `topic t partitions=1
 produce t value=a count=2
+config group g auto.offset.reset=earliest
 join g c1 topics=t
 advance 3s
 poll g c1

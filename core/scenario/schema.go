@@ -50,6 +50,17 @@ type argSpec struct {
 	// is given: what -1 would mean in Kafka, and why the language does not
 	// take it.
 	minusOneRefused string
+	// aliasOf is, for an older name of a config (auto.commit), the
+	// config's name (enable.auto.commit).
+	aliasOf string
+}
+
+// config is the name of the config an argument sets.
+func (a argSpec) config() string {
+	if a.aliasOf != "" {
+		return a.aliasOf
+	}
+	return a.name
 }
 
 // commandSpec describes one command.
@@ -97,28 +108,41 @@ var (
 	groupConfigs = configArgs(core.Configs(core.OnGroup))
 )
 
-// configArgs turns configs of the registry into name=value arguments.
+// configArgs turns configs of the registry into name=value arguments, and
+// their aliases too (auto.commit, which links made before rules 3 write for
+// enable.auto.commit): a line keeps the name it was written with, so an old
+// link reads back as it was.
 func configArgs(defs []core.ConfigDef) []argSpec {
 	args := make([]argSpec, 0, len(defs))
 	for _, d := range defs {
-		a := argSpec{name: d.Name}
-		switch d.Kind {
-		case core.KindDuration:
-			a.kind = kindMs
-		case core.KindSize:
-			a.kind = kindBytes
-		case core.KindCount:
-			a.kind, a.min, a.max, a.minusOne = kindCount, d.Min, d.Max, d.MinusOne
-		case core.KindChoice:
-			a.kind, a.choices = kindChoice, d.Choices
-		case core.KindList:
-			a.kind, a.choices = kindWordList, listWords(d.Choices)
-		case core.KindBool:
-			a.kind = kindBool
+		args = append(args, configArg(d, d.Name))
+		if d.Alias != "" {
+			alias := configArg(d, d.Alias)
+			alias.aliasOf = d.Name
+			args = append(args, alias)
 		}
-		args = append(args, a)
 	}
 	return args
+}
+
+// configArg is a config's argument under one of its names.
+func configArg(d core.ConfigDef, name string) argSpec {
+	a := argSpec{name: name}
+	switch d.Kind {
+	case core.KindDuration:
+		a.kind = kindMs
+	case core.KindSize:
+		a.kind = kindBytes
+	case core.KindCount:
+		a.kind, a.min, a.max, a.minusOne = kindCount, d.Min, d.Max, d.MinusOne
+	case core.KindChoice:
+		a.kind, a.choices = kindChoice, d.Choices
+	case core.KindList:
+		a.kind, a.choices = kindWordList, listWords(d.Choices)
+	case core.KindBool:
+		a.kind = kindBool
+	}
+	return a
 }
 
 // listWords lists, sorted, the words the values of a list config are
@@ -367,21 +391,19 @@ func CommandArgs(command string) []string {
 }
 
 // GroupConfigNames lists the consumer group configs the language accepts,
-// sorted: what config group takes.
-func GroupConfigNames() []string {
-	names := make([]string, len(groupConfigs))
-	for i, c := range groupConfigs {
-		names[i] = c.name
-	}
-	return names
-}
+// sorted: what config group takes (by their names; the language reads
+// their aliases too, for old links).
+func GroupConfigNames() []string { return configNames(core.OnGroup) }
 
 // TopicConfigNames lists the topic configs the language accepts, by
 // Kafka's names, sorted: what topic and config topic take.
-func TopicConfigNames() []string {
-	names := make([]string, len(topicConfigs))
-	for i, c := range topicConfigs {
-		names[i] = c.name
+func TopicConfigNames() []string { return configNames(core.OnTopic) }
+
+// configNames lists the names of the registry's configs of target.
+func configNames(target core.ConfigTarget) []string {
+	var names []string
+	for _, d := range core.Configs(target) {
+		names = append(names, d.Name)
 	}
 	return names
 }

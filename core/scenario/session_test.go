@@ -374,6 +374,7 @@ func TestConsumerWorkload(t *testing.T) {
 	s := mustLoad(t, `seed 1
 topic t partitions=2 retention.ms=-1 segment.records=-1
 producer p t rate=10/s keys=sequence
+config group g auto.offset.reset=earliest enable.auto.commit=false
 join g c1 topics=t
 advance 3s
 consumer g c1 rate=1/s max=5 commit
