@@ -75,7 +75,7 @@ func TestCommitFromOutsideANonEmptyGroup(t *testing.T) {
 				t.Fatalf("reset while c1 keeps the group: %v", err)
 			}
 			// Once the session timed out the group is empty: accepted.
-			mustAdvance(t, l, defaultGroupConfig.SessionTimeoutMs)
+			mustAdvance(t, l, DefaultGroupConfigUnder(l.Rules()).SessionTimeoutMs)
 			if v, _ := l.Group("g"); len(v.Members) != 0 {
 				t.Fatalf("members after the session timeout: %+v", v.Members)
 			}
