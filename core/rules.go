@@ -30,6 +30,11 @@ import (
 //	   core/assign/sticky_kafka.go), giving the very partitions Kafka's
 //	   give; rules 1 and 2 keep the playground's first sticky planner, a
 //	   minimum-cost flow that often picks other partitions.
+//	   Members get Kafka's member ids (ClassicGroup.generateMemberId of
+//	   Kafka 4.x's group coordinator: client.id, or a static member's
+//	   group.instance.id, a dash and a UUID, drawn from the seed; see
+//	   member_ids.go), and the assignors order members by them; rules 1 and
+//	   2 give no member id and order members by name.
 const (
 	RulesV1 = 1
 	RulesV2 = 2
@@ -42,7 +47,7 @@ const (
 // change: RulesChanges[v] for version v.
 var RulesChanges = map[int][]string{
 	RulesV2: {"Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)"},
-	RulesV3: {"the sticky assignors give the very partitions Kafka's StickyAssignor and CooperativeStickyAssignor give (kafka-clients 4.4.0)"},
+	RulesV3: {"the sticky assignors give the very partitions Kafka's StickyAssignor and CooperativeStickyAssignor give (kafka-clients 4.4.0)", "members get Kafka's member ids (client.id-UUID), which the assignors order members by"},
 }
 
 // RulesBrought says in a line what the versions after from, up to to,
