@@ -36,7 +36,7 @@ func (f *GroupJoinForm) joinLine() (string, string) {
 	case group == "":
 		return "", "Name the group the member joins."
 	case member == "":
-		return "", "Give the member a name, its client.id, like c1."
+		return "", "Give the member an id, its client.id, like c1."
 	case topics == "":
 		return "", "Name the topics the member subscribes to, separated by commas."
 	}
