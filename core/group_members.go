@@ -128,7 +128,7 @@ func (l *PartitionedLog) checkJoin(groupName, memberID string, opts JoinOptions)
 	}
 	switch {
 	case m.down != "":
-		return nil, "", fmt.Errorf("member %q of group %q has %s and stays in the group until its session times out at %s; a restarted consumer joins under a new member id, or with a group.instance.id to take its partitions back",
+		return nil, "", fmt.Errorf("member %q of group %q has %s and stays in the group until its session times out at %s; a restarted consumer gets a new member id in Kafka even under the same client.id, but here each member of a group has a name of its own: join under another, or with a group.instance.id to take its partitions back",
 			memberID, groupName, m.down, units.Duration(m.expiresAt))
 	case m.instanceID != opts.InstanceID:
 		return nil, "", fmt.Errorf("member %q is already in group %q with group.instance.id %q", memberID, groupName, m.instanceID)
