@@ -144,7 +144,7 @@ var behaviourDifferences = []Difference{
 		Plog:  "truncate TOPIC/PARTITION before=OFFSET takes a whole number; the engine reads -1 as Kafka does, but the language does not take it.",
 		Why:   "A link holding before=-1 has always stopped there with an error, and must keep opening to the same state; and a line that names its offset says where it cut."},
 	{Name: "member-ids", Title: "Member ids come from the seed, and a member needs a name",
-		Kafka: "The coordinator gives each member an id, its client.id (a static member's group.instance.id), a dash and a random UUID, and the assignors order members by it (static members first, by group.instance.id). A consumer with no client.id gets consumer-GROUP-N, N counting the consumers of its process.",
+		Kafka: "The coordinator gives each member an id, its client.id (a static member's group.instance.id), a dash and a random UUID, and the assignors order members by it (static members first, by group.instance.id). A consumer with no client.id gets consumer-GROUP-INSTANCE, or consumer-GROUP-N for a dynamic one, N counting the consumers of its process.",
 		Plog:  "From rules 3 on, as Kafka: the name typed for a member is its client.id and its member id is NAME-UUID (INSTANCE-UUID for a static member), which the assignors order members by; the UUID is drawn from the scenario's seed. Every member has a name. Under rules 1 and 2 (links made before) a member has no member id and the assignors order members by name.",
 		Why:   "So that the same scenario gives the same ids and the same partitions every time, and every command can name the member it acts on."},
 	{Name: "metadata", Title: "New partitions are seen at once",

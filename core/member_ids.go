@@ -11,10 +11,11 @@ import (
 // A member's name in a scenario (`join billing c1 ...`) is its client.id,
 // set explicitly: every later command (poll, commit, leave, crash) names the
 // member by it, so the language requires it and never falls back on the
-// Java consumer's default client.id ("consumer-" + group.id + "-" + a
-// sequence number per process, ConsumerConfig.maybeOverrideClientId in
-// kafka-clients 4.x), which would give every consumer of one group, each in
-// its own process, the same name.
+// Java consumer's default client.id ("consumer-" + group.id + "-" + the
+// group.instance.id, or for a dynamic member a sequence number counting the
+// consumers of its process, ConsumerConfig.maybeOverrideClientId in
+// kafka-clients 4.x), which would give every dynamic consumer of a group, each
+// in its own process, the same name.
 //
 // The member id is the coordinator's: when a member joins with no member id
 // it makes one, ClassicGroup.generateMemberId in Kafka 4.x's group
