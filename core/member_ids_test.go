@@ -3,7 +3,10 @@ package core
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // A member id is Kafka's: the client.id (a static member's
@@ -172,4 +175,35 @@ func TestCompareMovementUnderMemberIDs(t *testing.T) {
 	if len(v.Members) != 1 {
 		t.Errorf("CompareMovement changed the group: %v", v.Members)
 	}
+}
+
+// The help's claim: member ids order dynamic members as their names do,
+// except where one name is another's with a dash and more after it.
+func TestMemberIDsOrderAsNamesButAfterADash(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Int64().Draw(t, "seed")
+		name := rapid.StringMatching(`[ab.-]{1,4}`)
+		names := rapid.SliceOfNDistinct(name, 2, 2, func(s string) string { return s }).Draw(t, "names")
+		orders := map[int][]string{}
+		for _, rules := range []int{RulesV2, RulesV3} {
+			l := NewPartitionedLog(seed)
+			if err := l.UseRules(rules); err != nil {
+				t.Fatal(err)
+			}
+			if err := l.CreateTopic("t", 2, nil); err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range names {
+				if err := l.Join("g", n, JoinOptions{Topics: []string{"t"}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			v, _ := l.Group("g")
+			orders[rules] = v.AssignorOrder
+		}
+		dashed := strings.HasPrefix(names[0], names[1]+"-") || strings.HasPrefix(names[1], names[0]+"-")
+		if !dashed && !slices.Equal(orders[RulesV2], orders[RulesV3]) {
+			t.Fatalf("names %q: by name %v, by member id %v", names, orders[RulesV2], orders[RulesV3])
+		}
+	})
 }
