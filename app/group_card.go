@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,7 +76,7 @@ func (c *GroupCard) Render() app.UI {
 					m := shownMembers[i]
 					return &GroupMember{
 						Group: g.Name, Strategy: g.Strategy, Now: g.Now, Member: m,
-						ComeBackID: comeBackID(g, m),
+						ComeBackID: comeBackID(g, m), Order: slices.Index(g.AssignorOrder, m.ID) + 1,
 					}
 				}),
 			),

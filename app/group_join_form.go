@@ -36,7 +36,7 @@ func (f *GroupJoinForm) joinLine() (string, string) {
 	case group == "":
 		return "", "Name the group the member joins."
 	case member == "":
-		return "", "Give the member an id, like c1."
+		return "", "Give the member an id, its client.id, like c1."
 	case topics == "":
 		return "", "Name the topics the member subscribes to, separated by commas."
 	}
@@ -91,10 +91,11 @@ func (f *GroupJoinForm) Render() app.UI {
 				app.Range(f.Groups).Slice(func(i int) app.UI { return app.Option().Value(f.Groups[i]) }),
 			),
 			app.Label().Body(
-				app.Span().Text("Member"),
+				app.Span().Text("Member (client.id)"),
 				app.Input().Name("member").Value(f.member).Placeholder("c1").
 					AutoComplete(false).OnInput(textInto(&f.member)),
 			),
+			&Help{Topic: "member-ordering"},
 			app.Label().Body(
 				app.Span().Text("Topics"),
 				app.Input().Name("topics").Value(f.topics).Placeholder(topicHint).

@@ -25,6 +25,10 @@ type GroupMember struct {
 	// ComeBackID is the id the member comes back under once stopped: itself
 	// for a static member, a new id for a dynamic one; "" while running.
 	ComeBackID string
+	// Order is the member's place, from 1, in the order the assignors take
+	// the running members (core.GroupView.AssignorOrder); 0 for a stopped
+	// member.
+	Order int
 
 	max      string // the poll's max, as typed
 	maxTyped bool   // the learner has typed in the max field
@@ -60,9 +64,27 @@ func (m *GroupMember) Render() app.UI {
 	if v.InstanceID != "" {
 		li = li.DataSet("instance", v.InstanceID)
 	}
+	if v.MemberID != "" {
+		li = li.DataSet("member-id", v.MemberID)
+	}
+	if m.Order > 0 {
+		li = li.DataSet("assignor-order", m.Order)
+	}
 	return li.Body(
 		app.Div().Class("member-head").Body(
 			app.Strong().Class("member-id").Text(v.ID),
+			app.If(v.MemberID != "",
+				app.Span().Class("member-kafka-id").Title("member id "+v.MemberID).Body(
+					app.Text("member id "),
+					app.Code().Text(shortMemberID(v.MemberID)),
+				),
+			),
+			app.If(m.Order > 0,
+				app.Span().Class("member-order").Body(
+					app.Text(fmt.Sprintf("#%d for the assignors", m.Order)),
+					&Help{Topic: "member-ordering"},
+				),
+			),
 			app.If(v.InstanceID != "",
 				app.Span().Class("member-instance").Body(
 					app.Text("static, instance "+v.InstanceID),
@@ -206,4 +228,15 @@ func memberCommand(action string) string {
 		return scenario.CmdJoin
 	}
 	return action
+}
+
+// shortMemberID writes a member id with its UUID cut to its first group,
+// c1-3c71ee8a…: enough to tell members apart and to see where the order
+// comes from; the full id is the title and data-member-id.
+func shortMemberID(id string) string {
+	const uuidLen = 36 // 8-4-4-4-12 hex digits
+	if len(id) <= uuidLen+1 {
+		return id
+	}
+	return id[:len(id)-uuidLen+8] + "…"
 }

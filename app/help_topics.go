@@ -119,9 +119,16 @@ var helpTopics = map[string]helpTopic{
 		"A member with a group.instance.id (KIP-345) sends no LeaveGroup when it stops. The group keeps its " +
 			"partitions for it until its session times out; if it comes back with the same instance id before " +
 			"that, it takes them back with no rebalance. Static members sort before dynamic ones."},
-	"member-ordering": {"member ordering",
-		"Assignors sort members by id as strings, as Kafka does: \"c10\" sorts before \"c2\". Range and " +
-			"round-robin hand out partitions in that order, so the names decide who gets what."},
+	"member-ordering": {"a member id",
+		"The name you give a member is its client.id. When it joins, the group coordinator gives it a member " +
+			"id, as Kafka's does: the client.id, a dash and a UUID (for a static member its group.instance.id, a " +
+			"dash and a UUID), shown beside the member; the playground draws the UUID from the scenario's seed, " +
+			"so the same scenario gives the same ids. A member that leaves and joins again, or a static member " +
+			"that comes back, gets a new one. The assignors take members in Kafka's order: static members first, " +
+			"by group.instance.id, then the others by member id, compared as strings, so \"c10-…\" comes before " +
+			"\"c2-…\". Range and round-robin hand out partitions in that order (each member shows its place). " +
+			"The names mostly decide it, but where one name is another's with a dash and more after it (a and " +
+			"a-b), the UUID does. Scenarios made under rules 1 and 2 have no member ids: there the names decide."},
 	"auto-commit": {"auto-commit",
 		"With enable.auto.commit, the consumer commits its positions in poll once " +
 			"auto.commit.interval.ms has passed, before a rebalance revokes partitions, and when it leaves. " +

@@ -296,10 +296,19 @@ func (l *PartitionLane) flags(offset int64) []app.UI {
 		}
 		if m.HasPosition && m.Position == offset && m.Owner != "" {
 			flags = append(flags, app.Li().Class("flag", "position-flag").Aria("hidden", "true").
-				Title(m.Owner+" of "+m.Group+" reads here next").Text("▸ "+m.Owner))
+				Title(ownerName(m)+" of "+m.Group+" reads here next").Text("▸ "+m.Owner))
 		}
 	}
 	return flags
+}
+
+// ownerName names a partition's owner for a title: its name, and its
+// member id when it has one.
+func ownerName(m GroupMark) string {
+	if m.OwnerMemberID == "" {
+		return m.Owner
+	}
+	return m.Owner + " (member id " + m.OwnerMemberID + ")"
 }
 
 // firstAtOrAfter is the first drawn offset at or after offset, or -1.

@@ -38,10 +38,12 @@ type GroupMark struct {
 	Committed    int64
 	HasCommitted bool
 	Owner        string // the member that owns the partition; "" for none
-	Position     int64  // the owner's next offset to read
-	HasPosition  bool
-	Paused       bool  // a rebalance has stopped the partition
-	Lag          int64 // high watermark - committed; meaningful with HasCommitted
+	// OwnerMemberID is the owner's Kafka member id; "" under rules 1 and 2.
+	OwnerMemberID string
+	Position      int64 // the owner's next offset to read
+	HasPosition   bool
+	Paused        bool  // a rebalance has stopped the partition
+	Lag           int64 // high watermark - committed; meaningful with HasCommitted
 }
 
 // deliveriesKept bounds the deliveries copied per group: the panel shows the
@@ -139,25 +141,27 @@ func (g GroupSnapshot) markFor(topic string, partition int) (GroupMark, bool) {
 			Paused:       p.Paused,
 			Lag:          p.Lag,
 		}
-		mark.Position, mark.HasPosition = g.positionOf(p.Owner, topic, partition)
+		mark.Position, mark.HasPosition, mark.OwnerMemberID = g.positionOf(p.Owner, topic, partition)
 		return mark, true
 	}
 	return GroupMark{}, false
 }
 
-// positionOf is a member's next offset on a partition, if it has one.
-func (g GroupSnapshot) positionOf(member, topic string, partition int) (int64, bool) {
+// positionOf is a member's next offset on a partition, if it has one, and
+// the member's member id.
+func (g GroupSnapshot) positionOf(member, topic string, partition int) (int64, bool, string) {
 	for _, m := range g.Members {
 		if m.ID != member {
 			continue
 		}
 		for _, pos := range m.Positions {
 			if pos.Topic == topic && pos.Partition == partition {
-				return pos.Offset, true
+				return pos.Offset, true, m.MemberID
 			}
 		}
+		return 0, false, m.MemberID
 	}
-	return 0, false
+	return 0, false, ""
 }
 
 // TopicRecordCounts is how many records each partition of a topic retains.

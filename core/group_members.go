@@ -56,7 +56,7 @@ func (l *PartitionedLog) Join(groupName, memberID string, opts JoinOptions) erro
 	if len(g.members) == 0 {
 		g.strategy = strategy
 	}
-	g.insertMember(&member{id: memberID, instanceID: opts.InstanceID, topics: topics, lastAutoCommit: l.now})
+	g.insertMember(&member{id: memberID, instanceID: opts.InstanceID, memberID: l.newMemberID(memberID, opts.InstanceID), topics: topics, lastAutoCommit: l.now})
 	l.emit(Event{Kind: EventMemberJoined, Group: groupName, Member: memberID, Detail: "subscribed to " + strings.Join(topics, ",")})
 	l.startRebalance(g, memberID+" joined", before)
 	return nil
@@ -128,7 +128,7 @@ func (l *PartitionedLog) checkJoin(groupName, memberID string, opts JoinOptions)
 	}
 	switch {
 	case m.down != "":
-		return nil, "", fmt.Errorf("member %q of group %q has %s and stays in the group until its session times out at %s; a restarted consumer joins under a new member id, or with a group.instance.id to take its partitions back",
+		return nil, "", fmt.Errorf("member %q of group %q has %s and stays in the group until its session times out at %s; a restarted consumer gets a new member id in Kafka even under the same client.id, but here each member of a group has a name of its own: join under another, or with a group.instance.id to take its partitions back",
 			memberID, groupName, m.down, units.Duration(m.expiresAt))
 	case m.instanceID != opts.InstanceID:
 		return nil, "", fmt.Errorf("member %q is already in group %q with group.instance.id %q", memberID, groupName, m.instanceID)
@@ -168,6 +168,7 @@ func (l *PartitionedLog) replaceStaticMember(g *group, old *member, newID string
 	g.removeMember(old)
 	m := old.clone()
 	m.id, m.down, m.expiresAt = newID, "", 0
+	m.memberID = l.newMemberID(newID, m.instanceID) // a new member id replaces the old (member_ids.go)
 	m.positions = map[TopicPartition]int64{}
 	m.pollOrder = slices.Clone(m.assigned) // a new process starts afresh
 	m.inFlightFrom, m.inFlightTo = 0, 0

@@ -18,6 +18,10 @@ type GroupView struct {
 	Strategy   string
 	Config     GroupConfig
 	Members    []MemberView // sorted by id
+	// AssignorOrder names the running members in the order the assignors
+	// take them: static members first by group.instance.id, then by
+	// MemberID from rules 3 (by name before; member_ids.go).
+	AssignorOrder []string
 	// Rebalance is the rebalance in progress, nil when there is none.
 	Rebalance *RebalanceView
 	History   []RebalanceRecord // completed rounds, oldest first
@@ -49,8 +53,12 @@ type GroupView struct {
 
 // MemberView is one member of a group.
 type MemberView struct {
-	ID         string
-	InstanceID string   // empty for a dynamic member
+	ID         string // the member's name: its client.id
+	InstanceID string // empty for a dynamic member
+	// MemberID is Kafka's member id, the coordinator's: the client.id (a
+	// static member's InstanceID), a dash and a UUID drawn from the seed;
+	// empty under rules 1 and 2 (member_ids.go).
+	MemberID   string
 	Topics     []string // subscription, sorted
 	Generation int      // the generation its assignment comes from
 	Assignment []TopicPartition
@@ -200,11 +208,13 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 		v.History = append(v.History, h.clone())
 	}
 	v.LastRebalance = lastRebalance(v.History)
+	v.AssignorOrder = g.assignorOrder()
 	owners := map[TopicPartition]string{}
 	for _, m := range g.members {
 		mv := MemberView{
 			ID:         m.id,
 			InstanceID: m.instanceID,
+			MemberID:   m.memberID,
 			Topics:     slices.Clone(m.topics),
 			Generation: m.generation,
 			Assignment: slices.Clone(m.assigned),
@@ -311,22 +321,24 @@ func (l *PartitionedLog) CompareMovement(groupName string, change MembershipChan
 		return nil, err
 	}
 	var before, after []AssignMember
+	names := map[string]string{} // assignor id → name: the assignors see member ids from rules 3
 	for _, m := range g.members {
 		if m.down != "" {
 			continue
 		}
-		am := AssignMember{ID: m.id, InstanceID: m.instanceID, Topics: slices.Clone(m.topics)}
+		names[m.assignorID()] = m.id
+		am := AssignMember{ID: m.assignorID(), InstanceID: m.instanceID, Topics: slices.Clone(m.topics)}
 		before = append(before, am)
 		if !slices.Contains(change.Leave, m.id) {
 			after = append(after, am)
 		}
 	}
 	for _, id := range change.Leave {
-		if !slices.ContainsFunc(before, func(m AssignMember) bool { return m.ID == id }) {
+		if !slices.ContainsFunc(g.members, func(m *member) bool { return m.id == id && m.down == "" }) {
 			return nil, fmt.Errorf("group %q has no running member %q to leave", groupName, id)
 		}
 	}
-	for _, m := range change.Join {
+	for i, m := range change.Join {
 		if err := validGroupName("member", m.ID); err != nil {
 			return nil, err
 		}
@@ -335,7 +347,13 @@ func (l *PartitionedLog) CompareMovement(groupName string, change MembershipChan
 				return nil, fmt.Errorf("member %q cannot subscribe: %v", m.ID, err)
 			}
 		}
-		after = append(after, AssignMember{ID: m.ID, InstanceID: m.InstanceID, Topics: slices.Clone(m.Topics)})
+		// A joiner gets the member id the coordinator would make next.
+		id := m.ID
+		if l.rules >= RulesV3 {
+			id = memberIDFor(m.ID, m.InstanceID, l.seed, l.groups.memberIDsMade+uint64(i))
+		}
+		names[id] = m.ID
+		after = append(after, AssignMember{ID: id, InstanceID: m.InstanceID, Topics: slices.Clone(m.Topics)})
 	}
 	counts := map[string]int{}
 	for _, m := range append(slices.Clone(before), after...) {
@@ -343,7 +361,20 @@ func (l *PartitionedLog) CompareMovement(groupName string, change MembershipChan
 			counts[topic] = len(l.topics[topic].partitions)
 		}
 	}
-	return CompareStrategies(l.stickyAlgorithm(), before, after, counts)
+	moves, err := CompareStrategies(l.stickyAlgorithm(), before, after, counts)
+	for i := range moves {
+		moves[i].Before, moves[i].After = renameMembers(moves[i].Before, names), renameMembers(moves[i].After, names)
+	}
+	return moves, err
+}
+
+// renameMembers keys an assignment by the names its ids map to.
+func renameMembers(a Assignment, names map[string]string) Assignment {
+	out := make(Assignment, len(a))
+	for id, tps := range a {
+		out[names[id]] = tps
+	}
+	return out
 }
 
 // CompareStrategies runs each strategy on the members before a change, then

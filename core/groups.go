@@ -32,6 +32,11 @@ import (
 type groupState struct {
 	groups map[string]*group
 	names  []string // sorted; every loop over groups goes through it
+	// memberIDsMade counts the member ids the coordinator has made (rules 3
+	// on): the next one's UUID is drawn from the seed and this count, apart
+	// from the partitioners' generator, so that a join moves no keyless
+	// record (member_ids.go).
+	memberIDsMade uint64
 }
 
 // group is one consumer group.
@@ -60,8 +65,14 @@ type group struct {
 
 // member is one consumer in a group.
 type member struct {
+	// id is the member's name in the scenario: its client.id, which every
+	// command about it names (member_ids.go).
 	id         string
-	instanceID string   // group.instance.id: static membership
+	instanceID string // group.instance.id: static membership
+	// memberID is Kafka's member id, the coordinator's, from rules 3 on:
+	// the client.id (a static member's group.instance.id), a dash and a
+	// UUID; "" under rules 1 and 2.
+	memberID   string
 	topics     []string // the subscription, sorted
 	generation int      // the generation its assignment comes from
 	assigned   []TopicPartition
@@ -171,7 +182,7 @@ func (g *group) hasRunningMember() bool {
 
 // clone returns a deep, independent copy of the groups.
 func (s *groupState) clone() groupState {
-	c := groupState{names: slices.Clone(s.names)}
+	c := groupState{names: slices.Clone(s.names), memberIDsMade: s.memberIDsMade}
 	if s.groups != nil {
 		c.groups = make(map[string]*group, len(s.groups))
 	}
@@ -413,22 +424,24 @@ func (l *PartitionedLog) partitionCounts(g *group) map[string]int {
 }
 
 // assignRound runs the assignor over the group's live members, each with
-// the partitions it owns now, under strategy: the assignment and how many
-// partitions a cooperative round held back (assign.Round). The members come
+// the partitions it owns now, under strategy: the assignment (by member
+// name) and how many partitions a cooperative round held back
+// (assign.Round). The assignors see each member by its assignorID, so that
+// from rules 3 they order members by Kafka's member id. The members come
 // from a valid group and the strategy from assign.Strategies, so this
 // cannot fail; were it to, nobody would be assigned anything.
 func (l *PartitionedLog) assignRound(g *group, strategy string) (Assignment, int) {
 	var members []AssignMember
 	for _, m := range g.members {
 		if m.down == "" {
-			members = append(members, AssignMember{ID: m.id, InstanceID: m.instanceID, Topics: m.topics, Owned: m.assigned, Generation: m.generation})
+			members = append(members, AssignMember{ID: m.assignorID(), InstanceID: m.instanceID, Topics: m.topics, Owned: m.assigned, Generation: m.generation})
 		}
 	}
 	plan, held, err := assign.RoundWith(l.stickyAlgorithm(), strategy, members, l.partitionCounts(g))
 	if err != nil {
 		return Assignment{}, 0
 	}
-	return plan, held
+	return g.byName(plan), held
 }
 
 // stickyAlgorithm is how the sticky strategies plan under the scenario's

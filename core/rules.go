@@ -45,6 +45,11 @@ import (
 //	     every log.cleaner.backoff.ms (15s) it finds nothing to do, cleaning a
 //	     partition once its dirty ratio passes 0.5, and runs retention on the
 //	     compacted topics that also delete.
+//	   - Members get Kafka's member ids (ClassicGroup.generateMemberId of
+//	     Kafka 4.x's group coordinator: client.id, or a static member's
+//	     group.instance.id, a dash and a UUID, drawn from the seed; see
+//	     member_ids.go), and the assignors order members by them; rules 1
+//	     and 2 give no member id and order members by name.
 const (
 	RulesV1 = 1
 	RulesV2 = 2
@@ -63,6 +68,7 @@ var RulesChanges = map[int][]string{
 		"an offset commit from outside a group is refused while the group is not empty (UNKNOWN_MEMBER_ID)",
 		"Kafka's defaults: new consumers start at the end (auto.offset.reset=latest) and commit by themselves (enable.auto.commit=true)",
 		"retention checks every 5 minutes (log.retention.check.interval.ms) and the log cleaner runs by itself once half a log is dirty",
+		"members get Kafka's member ids (client.id-UUID), which the assignors order members by",
 	},
 }
 

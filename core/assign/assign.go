@@ -69,6 +69,7 @@ func IsCooperative(strategy string) bool {
 // Member is one group member as an assignor sees it: what Kafka's
 // consumers send in their JoinGroup metadata.
 type Member struct {
+	// ID is the member id, by which members sort and Assignment is keyed.
 	ID string
 	// InstanceID is the static member's group.instance.id, empty for a
 	// dynamic member. Static members sort before dynamic ones.
@@ -115,9 +116,12 @@ func MovedPartitions(before, after Assignment) int {
 	return moved
 }
 
-// memberLess is Kafka's order of members, used by every assignor: static
-// members first, by group.instance.id, then dynamic members by member id,
-// compared as strings (so c10 sorts before c2).
+// memberLess is Kafka's order of members, used by every assignor
+// (AbstractPartitionAssignor.MemberInfo.compareTo, kafka-clients 4.x):
+// static members first, by group.instance.id, then dynamic members by member
+// id, compared as strings (so c10 sorts before c2). A Member's ID is what
+// the group gives: Kafka's member id, client.id-UUID, from rules 3, the
+// member's name before (core/member_ids.go).
 func memberLess(a, b Member) bool {
 	if a.InstanceID != "" || b.InstanceID != "" {
 		if a.InstanceID == "" || b.InstanceID == "" {

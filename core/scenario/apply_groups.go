@@ -159,7 +159,7 @@ func groupStates(l core.ReadOnlyLog) []GroupState {
 			TotalLag: v.TotalLag, Alert: v.Alert,
 		}
 		for _, m := range v.Members {
-			ms := MemberState{ID: m.ID, Instance: m.InstanceID, Down: m.Down, Assignment: []AssignmentState{}}
+			ms := MemberState{ID: m.ID, MemberID: m.MemberID, Instance: m.InstanceID, Down: m.Down, Assignment: []AssignmentState{}}
 			if m.EmptyPoll != "" {
 				ms.EmptyPoll = &EmptyPollState{TimeMs: m.EmptyPollAt, Why: m.EmptyPoll}
 			}

@@ -68,7 +68,13 @@ type GroupState struct {
 
 // MemberState is one member and the partitions it owns.
 type MemberState struct {
-	ID         string            `json:"id"`
+	// ID is the member's name, its client.id: what the scenario's commands
+	// name it by, and what a cluster's members are matched by.
+	ID string `json:"id"`
+	// MemberID is Kafka's member id, from rules 3 on: the client.id (a
+	// static member's group.instance.id), a dash and a UUID from the seed
+	// (core/member_ids.go). A cluster makes its own UUIDs at random.
+	MemberID   string            `json:"member_id,omitempty"`
 	Assignment []AssignmentState `json:"assignment"`
 	// Instance is the group.instance.id of a static member; Down says
 	// why a member stopped (crashed, ...) while the group waits for its

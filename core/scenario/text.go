@@ -89,6 +89,9 @@ func writeGroupText(b *strings.Builder, g GroupState) {
 	}
 	tw.Flush()
 	for _, m := range g.Members {
+		if m.MemberID != "" {
+			fmt.Fprintf(b, "member %s: member id %s\n", m.ID, m.MemberID)
+		}
 		switch {
 		case m.Down != "":
 			fmt.Fprintf(b, "member %s: down (%s)\n", m.ID, m.Down)
