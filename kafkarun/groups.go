@@ -51,6 +51,9 @@ type member struct {
 	instance string   // group.instance.id of a static member
 	topics   []string // script names
 	client   *kgo.Client
+	// blocked hears from the client when a rebalance of its waits for
+	// the hold resubscribe puts on it (kgo.OnPartitionsCallbackBlocked).
+	blocked chan struct{}
 
 	mu        sync.Mutex
 	assigned  map[tp]bool  // what the group gave it, kept by the client's callbacks
@@ -118,7 +121,7 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 	g, name := r.group(c.Positional(0)), c.Positional(1)
 	switch c.Name {
 	case scenario.CmdJoin:
-		return r.join(g, name, c)
+		return r.join(ctx, g, name, c)
 	case scenario.CmdLeave, scenario.CmdCrash:
 		m := g.members[name]
 		if m == nil {
@@ -151,21 +154,24 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 	return r.reset(ctx, g, c)
 }
 
-func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
+func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.Command) error {
 	topics, err := c.Names("topics")
 	if err != nil {
 		return err
 	}
 	if m := g.members[name]; m != nil {
-		r.resubscribe(m, topics)
-		return nil
+		return r.resubscribe(ctx, g, m, topics)
+	}
+	known, err := r.memberIDs(ctx, g)
+	if err != nil {
+		return err
 	}
 	cfg := r.groupConfig(g.name)
 	strategy := core.StrategyRange
 	if v, err := r.session.Log().Group(g.name); err == nil && v.Strategy != "" {
 		strategy = v.Strategy
 	}
-	m := &member{name: name, topics: topics, assigned: map[tp]bool{}, positions: map[tp]int64{}}
+	m := &member{name: name, topics: topics, assigned: map[tp]bool{}, positions: map[tp]int64{}, blocked: make(chan struct{}, 1)}
 	sessionTimeout := time.Duration(cfg.SessionTimeoutMs) * time.Millisecond
 	opts := append([]kgo.Opt{
 		kgo.SeedBrokers(r.opts.Brokers...),
@@ -192,6 +198,17 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 		}),
 		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, lost map[string][]int32) {
 			m.change(r, lost, false)
+		}),
+		// A rebalance waits while a poll's records are being handled,
+		// as the Java consumer rebalances only inside poll(): poll
+		// allows it when it is done, and resubscribe holds it to make
+		// a change of subscription one rejoin.
+		kgo.BlockRebalanceOnPoll(),
+		kgo.OnPartitionsCallbackBlocked(func(context.Context, *kgo.Client) {
+			select {
+			case m.blocked <- struct{}{}:
+			default:
+			}
 		}),
 	}, r.opts.ClientOpts...)
 	if instance, ok := c.Value("instance"); ok {
@@ -222,7 +239,54 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 	}
 	m.client = client
 	g.members[name] = m
-	return nil
+	// The client joins in the background. The join is the member's
+	// JoinGroup reaching the coordinator, which adds it to the group
+	// (Kafka 4.x GroupMetadataManager, classic groups): until then a
+	// later command (another member's leave, a static member's session
+	// ending) would rebalance the group without it, one more generation
+	// than the playground's, where both fall in one rebalance.
+	return r.waitFor(ctx, fmt.Sprintf("member %s to join group %s", name, g.id), func() (bool, error) {
+		d, err := r.describeGroup(ctx, g)
+		if err != nil {
+			return false, err
+		}
+		for _, dm := range d.Members {
+			if dm.ClientID == name && !known[dm.MemberID] {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+}
+
+// describeGroup describes a group on the cluster; a group the broker does
+// not know (yet) is described with no members.
+func (r *runner) describeGroup(ctx context.Context, g *groupRun) (kadm.DescribedGroup, error) {
+	described, err := r.admin.DescribeGroups(ctx, g.id)
+	if err != nil {
+		return kadm.DescribedGroup{}, err
+	}
+	d := described[g.id]
+	if d.Err != nil {
+		if isGroupGone(d.Err) {
+			return kadm.DescribedGroup{Group: g.id}, nil
+		}
+		return d, d.Err
+	}
+	return d, nil
+}
+
+// memberIDs returns the member ids the broker lists in a group.
+func (r *runner) memberIDs(ctx context.Context, g *groupRun) (map[string]bool, error) {
+	d, err := r.describeGroup(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]bool{}
+	for _, dm := range d.Members {
+		ids[dm.MemberID] = true
+	}
+	return ids, nil
 }
 
 // staticSession is the least session timeout a static member has on the
@@ -290,11 +354,18 @@ func (r *runner) removeStatic(ctx context.Context, g *groupRun, ids []string) er
 // resubscribe changes the subscription of a member that is already in its
 // group, as the playground's join does (core.PartitionedLog.Join): the same
 // consumer subscribes to other topics, keeps its member id, and the group
-// rebalances. It is what the Java consumer does when subscribe() is called
-// again (Kafka 4.x KafkaConsumer.subscribe, ConsumerCoordinator rejoining on
-// a changed subscription); franz-go adds and purges the topics in the live
-// client, which then rejoins the group.
-func (r *runner) resubscribe(m *member, topics []string) {
+// rebalances once. It is what the Java consumer does when subscribe() is
+// called again (Kafka 4.x KafkaConsumer.subscribe; ConsumerCoordinator
+// rejoins once, in its next poll, with the new subscription). franz-go
+// adds and purges topics in the live client, and each would make it rejoin
+// on its own (AddConsumeTopics once the client's metadata has the new
+// topics, PurgeTopicsFromConsuming at once), two JoinGroups and two
+// generations: the coordinator rebalances when the leader, or a member
+// whose subscription changed, rejoins a stable group (Kafka 4.x
+// GroupMetadataManager, classic groups). So the run holds the member's
+// rebalance (a poll under kgo.BlockRebalanceOnPoll) until both changes
+// are in and the client wants to rejoin, then lets it rejoin once.
+func (r *runner) resubscribe(ctx context.Context, g *groupRun, m *member, topics []string) error {
 	var added, dropped []string
 	for _, t := range topics {
 		if !slices.Contains(m.topics, t) {
@@ -306,8 +377,50 @@ func (r *runner) resubscribe(m *member, topics []string) {
 			dropped = append(dropped, t)
 		}
 	}
-	m.client.AddConsumeTopics(r.prefixed(added)...)
-	m.client.PurgeTopicsFromConsuming(r.prefixed(dropped)...)
+	// From a settled group: the client's only rebalance is then the one
+	// the change makes.
+	if err := r.settle(ctx, g); err != nil {
+		return err
+	}
+	select {
+	case <-m.blocked:
+	default:
+	}
+	// A poll with a done context returns at once and holds the group's
+	// rebalances until AllowRebalance.
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	m.client.PollRecords(done, 1)
+	held := true
+	defer func() {
+		if held {
+			m.client.AllowRebalance()
+		}
+	}()
+	wantsRejoin := func(what string) error {
+		select {
+		case <-m.blocked:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(r.opts.WaitTimeout):
+			return fmt.Errorf("gave up after %s waiting for member %s of group %s to rejoin %s", r.opts.WaitTimeout, m.name, g.id, what)
+		}
+	}
+	if len(added) > 0 {
+		m.client.AddConsumeTopics(r.prefixed(added)...)
+		if err := wantsRejoin("with " + strings.Join(added, ",")); err != nil {
+			return err
+		}
+	}
+	if len(dropped) > 0 {
+		m.client.PurgeTopicsFromConsuming(r.prefixed(dropped)...)
+		if len(added) == 0 {
+			if err := wantsRejoin("without " + strings.Join(dropped, ",")); err != nil {
+				return err
+			}
+		}
+	}
 	m.mu.Lock()
 	m.topics = topics
 	for t := range m.assigned {
@@ -317,6 +430,26 @@ func (r *runner) resubscribe(m *member, topics []string) {
 		}
 	}
 	m.mu.Unlock()
+	held = false
+	m.client.AllowRebalance()
+	// As a join does, this one returns once the coordinator has the
+	// member's JoinGroup: the group rebalances, or it has its new
+	// subscription.
+	want := r.prefixed(topics)
+	slices.Sort(want)
+	return r.waitFor(ctx, fmt.Sprintf("member %s of group %s to rejoin with %s", m.name, g.id, strings.Join(topics, ",")), func() (bool, error) {
+		d, err := r.describeGroup(ctx, g)
+		if err != nil || d.State != "Stable" {
+			return err == nil, err
+		}
+		for _, dm := range d.Members {
+			if meta, ok := dm.Join.AsConsumer(); ok && dm.ClientID == m.name {
+				subscribed := slices.Sorted(slices.Values(meta.Topics))
+				return slices.Equal(subscribed, want), nil
+			}
+		}
+		return false, nil
+	})
 }
 
 // change applies an assignment change the client reports. A member loses
@@ -534,6 +667,10 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 	}
 	m.client.SetOffsets(set)
 
+	// The client holds rebalances from its first poll of records
+	// (kgo.BlockRebalanceOnPoll) until the command is done, as the Java
+	// consumer rebalances only inside poll().
+	defer m.client.AllowRebalance()
 	want := min(max, available)
 	got := 0
 	deadline := time.Now().Add(r.opts.WaitTimeout)
