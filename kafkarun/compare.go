@@ -54,16 +54,19 @@ func (c Comparison) Unexpected() []Row {
 // shortReasons name the reasons in the comparison's table; the full
 // reasons follow it.
 var shortReasons = map[Reason]string{
-	ReasonCrash:          "crash",
-	ReasonStickyBalancer: "sticky balancer",
-	ReasonRetention:      "retention",
-	ReasonCompaction:     "compaction",
-	ReasonWorkload:       "workload",
-	ReasonSticky:         "sticky partitioner",
-	ReasonPollOrder:      "poll order",
-	ReasonAutoCommit:     "auto-commit",
-	ReasonDatetime:       "to-datetime",
-	ReasonBrokers:        "broker failures",
+	ReasonCrash:           "crash",
+	ReasonStickyBalancer:  "sticky balancer",
+	ReasonCooperativePlan: "cooperative rounds",
+	ReasonStaticReturn:    "static return",
+	ReasonNoGeneration:    "no generation",
+	ReasonRetention:       "retention",
+	ReasonCompaction:      "compaction",
+	ReasonWorkload:        "workload",
+	ReasonSticky:          "sticky partitioner",
+	ReasonPollOrder:       "poll order",
+	ReasonAutoCommit:      "auto-commit",
+	ReasonDatetime:        "to-datetime",
+	ReasonBrokers:         "broker failures",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,

@@ -88,15 +88,27 @@ func balancer(strategy string) kgo.GroupBalancer {
 	return kgo.RangeBalancer()
 }
 
-func resetOffset(autoOffsetReset string) kgo.Offset {
+// resetOffset is the client's auto.offset.reset, as the group's config says
+// it in the playground, whatever either side's default: a default that
+// changes on one side must not part the two silently.
+func resetOffset(autoOffsetReset string) (kgo.Offset, error) {
 	switch autoOffsetReset {
+	case "earliest":
+		return kgo.NewOffset().AtStart(), nil
 	case "latest":
-		return kgo.NewOffset().AtEnd()
+		return kgo.NewOffset().AtEnd(), nil
 	case "none":
-		return kgo.NoResetOffset()
+		return kgo.NoResetOffset(), nil
 	}
-	return kgo.NewOffset().AtStart()
+	return kgo.Offset{}, fmt.Errorf("auto.offset.reset=%s has no counterpart in the client the run uses", autoOffsetReset)
 }
+
+// maxPollInterval is max.poll.interval.ms's default in Kafka's Java client
+// (Kafka 4.x ConsumerConfig, 5 minutes), which it sends as its rebalance
+// timeout: how long a rebalance waits for members to rejoin before it
+// removes them (the playground's rebalance.ms help says the same).
+// franz-go's own default is one minute.
+const maxPollInterval = 5 * time.Minute
 
 func (r *runner) group(name string) *groupRun {
 	g, ok := r.groups[name]
@@ -173,6 +185,10 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 	}
 	m := &member{name: name, topics: topics, assigned: map[tp]bool{}, positions: map[tp]int64{}, blocked: make(chan struct{}, 1)}
 	sessionTimeout := time.Duration(cfg.SessionTimeoutMs) * time.Millisecond
+	reset, err := resetOffset(cfg.AutoOffsetReset)
+	if err != nil {
+		return err
+	}
 	opts := append([]kgo.Opt{
 		kgo.SeedBrokers(r.opts.Brokers...),
 		kgo.DialTimeout(r.opts.DialTimeout),
@@ -184,8 +200,12 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 		kgo.ConsumerGroup(g.id),
 		kgo.ConsumeTopics(r.prefixed(topics)...),
 		kgo.Balancers(balancer(strategy)),
-		kgo.ConsumeResetOffset(resetOffset(cfg.AutoOffsetReset)),
+		// Every config of the group the client has is set from the
+		// playground's (core.GroupConfig): auto.offset.reset,
+		// session.timeout.ms, enable.auto.commit and its interval below.
+		kgo.ConsumeResetOffset(reset),
 		kgo.SessionTimeout(sessionTimeout),
+		kgo.RebalanceTimeout(maxPollInterval),
 		// Frequent heartbeats let members learn of a rebalance quickly,
 		// so the run settles in a fraction of a second.
 		kgo.HeartbeatInterval(200 * time.Millisecond),
@@ -379,7 +399,14 @@ func (r *runner) resubscribe(ctx context.Context, g *groupRun, m *member, topics
 	}
 	// From a settled group: the client's only rebalance is then the one
 	// the change makes.
-	if err := r.settle(ctx, g); err != nil {
+	if err := r.settle(ctx, g); errors.Is(err, errHeldByGoneStatic) {
+		// The group is rebalancing already: the changes fall in that
+		// rebalance, as the client has not rejoined.
+		m.client.AddConsumeTopics(r.prefixed(added)...)
+		m.client.PurgeTopicsFromConsuming(r.prefixed(dropped)...)
+		m.setTopics(topics, dropped)
+		return nil
+	} else if err != nil {
 		return err
 	}
 	select {
@@ -421,15 +448,7 @@ func (r *runner) resubscribe(ctx context.Context, g *groupRun, m *member, topics
 			}
 		}
 	}
-	m.mu.Lock()
-	m.topics = topics
-	for t := range m.assigned {
-		if slices.Contains(dropped, t.topic) {
-			delete(m.assigned, t)
-			delete(m.positions, t)
-		}
-	}
-	m.mu.Unlock()
+	m.setTopics(topics, dropped)
 	held = false
 	m.client.AllowRebalance()
 	// As a join does, this one returns once the coordinator has the
@@ -450,6 +469,20 @@ func (r *runner) resubscribe(ctx context.Context, g *groupRun, m *member, topics
 		}
 		return false, nil
 	})
+}
+
+// setTopics records a member's new subscription: it no longer owns, nor
+// has positions on, the topics it dropped.
+func (m *member) setTopics(topics, dropped []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.topics = topics
+	for t := range m.assigned {
+		if slices.Contains(dropped, t.topic) {
+			delete(m.assigned, t)
+			delete(m.positions, t)
+		}
+	}
 }
 
 // change applies an assignment change the client reports. A member loses
@@ -503,7 +536,10 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 		return nil
 	}
 	what := fmt.Sprintf("group %s to settle with members %s", g.id, strings.Join(g.liveNames(), ", "))
+	var owns map[string][]tp // what each member owns once settled, by name
+	held := false
 	err := r.waitFor(ctx, what, func() (bool, error) {
+		owns = map[string][]tp{}
 		described, err := r.admin.DescribeGroups(ctx, g.id)
 		if err != nil {
 			return false, err
@@ -516,7 +552,8 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 			return false, d.Err
 		}
 		if d.State != "Stable" {
-			return false, nil
+			held = r.heldByGoneStatic(g, d)
+			return held, nil
 		}
 		seen := map[string]bool{}
 		owned := map[tp]bool{}
@@ -532,10 +569,12 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 				for _, t := range r.describedAssignment(dm) {
 					owned[t] = true
 				}
+				owns[dm.ClientID] = r.describedAssignment(dm)
 				continue
 			}
 			seen[dm.ClientID] = true
 			assigned := r.describedAssignment(dm)
+			owns[dm.ClientID] = assigned
 			if !slices.Equal(assigned, m.assignment()) {
 				return false, nil // the client has not taken its share yet
 			}
@@ -557,7 +596,76 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 		}
 		return true, nil
 	})
+	switch {
+	case err == nil && held:
+		return errHeldByGoneStatic
+	case err == nil:
+		r.markCooperativePlan(g, owns)
+	}
 	return err
+}
+
+// errHeldByGoneStatic is settle's answer for a group whose rebalance on the
+// cluster cannot end (heldByGoneStatic).
+var errHeldByGoneStatic = errors.New("the cluster's group is rebalancing and waits for static members that left")
+
+// heldByGoneStatic says a group's rebalance on the cluster waits for static
+// members that left, while the playground's group is not rebalancing: a
+// crashed member's client left at once (ReasonCrash explains the group's
+// every row), which the playground's group does not see until the session
+// ends, and the static members, which send no LeaveGroup, never rejoin, so
+// the rebalance ends only when expireStatic removes them. The commands
+// that need the group settled are then not run on the cluster.
+func (r *runner) heldByGoneStatic(g *groupRun, d kadm.DescribedGroup) bool {
+	if r.marks.groups[g.name] != ReasonCrash || d.State != "PreparingRebalance" {
+		return false
+	}
+	if v, err := r.session.Log().Group(g.name); err != nil || v.Rebalance != nil {
+		return false
+	}
+	for _, dm := range d.Members {
+		if _, gone := g.goneStatic[dm.ClientID]; gone {
+			return true
+		}
+	}
+	return false
+}
+
+// notRunWhileHeld notes a command not run on the cluster because its group
+// is held (errHeldByGoneStatic), and passes any other error on.
+func (r *runner) notRunWhileHeld(err error, g *groupRun, what string) error {
+	if !errors.Is(err, errHeldByGoneStatic) {
+		return err
+	}
+	r.marks.note(fmt.Sprintf("%s in group %s: not run: %s, after a crashed member's client left at once", what, g.name, err))
+	return nil
+}
+
+// markCooperativePlan notes where a settled cooperative-sticky group's
+// members own other partitions on the cluster than in the playground: its
+// balancer is franz-go's, not Kafka's (balancer), and how many rounds a
+// cooperative rebalance takes depends on the partitions its plan moves (a
+// second round follows one that revoked any), so from then on the
+// group's generation may differ.
+func (r *runner) markCooperativePlan(g *groupRun, owns map[string][]tp) {
+	v, err := r.session.Log().Group(g.name)
+	if err != nil || v.Strategy != core.StrategyCooperativeSticky || v.Rebalance != nil {
+		return
+	}
+	if _, ok := r.marks.generations[g.name]; ok {
+		return
+	}
+	for _, m := range v.Members {
+		var want []tp
+		for _, t := range m.Assignment {
+			want = append(want, tp{t.Topic, t.Partition})
+		}
+		slices.SortFunc(want, compareTP)
+		if !slices.Equal(want, owns[m.ID]) {
+			r.marks.generations[g.name] = ReasonCooperativePlan
+			return
+		}
+	}
 }
 
 // isGroupGone says the broker does not know the group (yet or any more).
@@ -617,7 +725,7 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 		return fmt.Errorf("group %s has no member %s on the cluster", g.name, name)
 	}
 	if err := r.settle(ctx, g); err != nil {
-		return err
+		return r.notRunWhileHeld(err, g, "poll "+name)
 	}
 	assigned := m.assignment()
 	if len(assigned) == 0 {
@@ -728,7 +836,7 @@ func (r *runner) commitMember(ctx context.Context, g *groupRun, name string) err
 		return fmt.Errorf("group %s has no member %s on the cluster", g.name, name)
 	}
 	if err := r.settle(ctx, g); err != nil {
-		return err
+		return r.notRunWhileHeld(err, g, "commit "+name)
 	}
 	m.mu.Lock()
 	offsets := map[tp]int64{}
@@ -783,7 +891,7 @@ func (r *runner) commitThrough(ctx context.Context, client *kgo.Client, offsets 
 func (r *runner) commitOffset(ctx context.Context, g *groupRun, t tp, offset int64) error {
 	if names := g.liveNames(); len(names) > 0 {
 		if err := r.settle(ctx, g); err != nil {
-			return err
+			return r.notRunWhileHeld(err, g, fmt.Sprintf("commit %s offset=%d", t, offset))
 		}
 		return r.commitThrough(ctx, g.members[names[0]].client, map[tp]int64{t: offset})
 	}

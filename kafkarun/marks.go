@@ -22,6 +22,9 @@ const (
 	ReasonStickyBalancer Reason = "the cluster's members run franz-go's sticky balancers, not Kafka's StickyAssignor and " +
 		"CooperativeStickyAssignor, which the playground follows: franz-go's eager one builds each assignment anew, and " +
 		"where several are as balanced and as sticky each may pick another (conformance/assign_oracle_test.go checks the playground's against kafka-clients)"
+	ReasonCooperativePlan Reason = "franz-go's cooperative-sticky balancer gave the group's members other partitions than Kafka's " +
+		"CooperativeStickyAssignor, which the playground follows, at a rebalance both sides let end: a cooperative rebalance " +
+		"takes a second round, one more generation, when its plan takes partitions from their owners, so the two count rounds apart from there"
 	ReasonStaticReturn Reason = "a cooperative-sticky static member that comes back is a new client, which joins owning nothing: " +
 		"the broker sees its subscription changed and rebalances, one more generation (Kafka 4.4, classic group); " +
 		"the playground gives it its partitions back without a rebalance"

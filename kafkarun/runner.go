@@ -263,7 +263,7 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 		}
 		for _, name := range r.groupNames {
 			if g := r.groups[name]; len(g.members) > 0 {
-				if err := r.settle(ctx, g); err != nil {
+				if err := r.settle(ctx, g); err != nil && !errors.Is(err, errHeldByGoneStatic) {
 					return err
 				}
 			}
@@ -602,7 +602,7 @@ func (r *runner) settleStable(ctx context.Context) error {
 		if err != nil || v.State != core.GroupStable || len(g.members) == 0 {
 			continue
 		}
-		if err := r.settle(ctx, g); err != nil {
+		if err := r.settle(ctx, g); err != nil && !errors.Is(err, errHeldByGoneStatic) {
 			return err
 		}
 	}

@@ -55,6 +55,29 @@ func (r *runner) topicConfigs(c scenario.Command, topic string) (map[string]*str
 	return configs, nil
 }
 
+// defaultConfigs adds to a new topic's configs those the command left at
+// the playground's default where that default is not Kafka's (retention.ms's
+// 1h, delete.retention.ms's 10m, as the config registry says): the broker
+// gets the playground's values, not its own. The rest are Kafka's defaults
+// on both sides (conformance/config_defaults_test.go checks the registry's
+// against Kafka's own). Segments' configs stay the broker's (kafkaConfig).
+func (r *runner) defaultConfigs(topic string, configs map[string]*string) error {
+	cfg, err := r.session.Log().TopicConfig(topic)
+	if err != nil {
+		return err
+	}
+	for _, e := range cfg.Entries() {
+		def, _ := core.LookupConfig(core.OnTopic, e.Name)
+		if _, set := configs[e.Name]; set || def.Kafka() == "" || e.Name == "replication.factor" || e.Value == def.KafkaDefault {
+			continue
+		}
+		if v, ok := kafkaConfig(e.Name, cfg); ok {
+			configs[e.Name] = &v
+		}
+	}
+	return nil
+}
+
 func notSentWhy(name string) string {
 	if def, ok := core.LookupConfig(core.OnTopic, name); ok && def.Kafka() == "" {
 		return "a playground-only config"
@@ -73,6 +96,9 @@ func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
 	}
 	configs, err := r.topicConfigs(c, topic)
 	if err != nil {
+		return err
+	}
+	if err := r.defaultConfigs(topic, configs); err != nil {
 		return err
 	}
 	replicas := -1 // the broker's default.replication.factor
