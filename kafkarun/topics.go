@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -449,14 +450,31 @@ func (r *runner) addPartitions(ctx context.Context, c scenario.Command) error {
 	if err := r.waitForPartitions(ctx, topic, count); err != nil {
 		return err
 	}
+	name := r.opts.Prefix + topic
 	// Clients learn of new partitions from metadata; ask now rather than
-	// at the next periodic refresh, minutes away.
-	for _, name := range r.groupNames {
-		for _, m := range r.groups[name].members {
+	// at the next periodic refresh, minutes away. The playground's groups
+	// see them at once (core.Differences: new partitions are seen at
+	// once), so the run waits until every member that reads the topic has
+	// them: a member that learns of them later, as a group's leader
+	// (Kafka 4.x ConsumerCoordinator, franz-go alike) rejoins then, after
+	// a rebalance that was to take them in, one more generation.
+	for _, gname := range r.groupNames {
+		for _, m := range r.groups[gname].members {
 			m.client.ForceMetadataRefresh()
+			if !slices.Contains(m.topics, topic) {
+				continue
+			}
+			if err := r.waitFor(ctx, fmt.Sprintf("member %s of group %s to see %s's new partitions", m.name, gname, name), func() (bool, error) {
+				leader, _, _ := m.client.PartitionLeader(name, int32(count-1))
+				if leader < 0 {
+					m.client.ForceMetadataRefresh()
+				}
+				return leader >= 0, nil
+			}); err != nil {
+				return err
+			}
 		}
 	}
-	name := r.opts.Prefix + topic
 	if leader, _, _ := r.base.PartitionLeader(name, 0); leader < 0 {
 		return nil // not produced to yet: the first produce loads fresh metadata
 	}
