@@ -59,6 +59,7 @@ var shortReasons = map[Reason]string{
 	ReasonCooperativePlan: "cooperative rounds",
 	ReasonStaticReturn:    "static return",
 	ReasonNoGeneration:    "no generation",
+	ReasonFormerTopic:     "former topic",
 	ReasonRetention:       "retention",
 	ReasonCompaction:      "compaction",
 	ReasonWorkload:        "workload",
@@ -349,6 +350,9 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 		genWhy := why
 		if genWhy == "" {
 			genWhy = c.marks.generations[want.Name]
+		}
+		if extra := got.Generation - want.Generation; genWhy == "" && extra > 0 && extra <= c.marks.formerTopicGrew[want.Name] {
+			genWhy = ReasonFormerTopic
 		}
 		c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), genWhy)
 	}

@@ -80,3 +80,48 @@ advance 5s
 		}
 	}
 }
+
+// markedRun applies a script to the playground's side as the run does,
+// marking after each command.
+func markedRun(t *testing.T, script string) *runner {
+	t.Helper()
+	cmds, err := scenario.Parse(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{session: scenario.NewSession(), marks: newMarks(), groups: map[string]*groupRun{}, partitions: map[string]int{}}
+	for _, c := range cmds {
+		if c.Name == scenario.CmdJoin {
+			r.group(c.Positional(0))
+		}
+		events, err := r.session.ApplyCommand(c)
+		if err != nil {
+			t.Fatalf("line %d: %v", c.Line, err)
+		}
+		if err := r.markAfter(c, events); err != nil {
+			t.Fatalf("line %d: %v", c.Line, err)
+		}
+	}
+	return r
+}
+
+// New partitions count against a group's generation only on a topic its
+// members read once and no longer read; on a topic they read, the group
+// rebalances on both sides.
+func TestFormerTopicIsCountedOnlyForTopicsNoLongerRead(t *testing.T) {
+	r := markedRun(t, `topic a partitions=1
+topic b partitions=1
+topic c partitions=1
+join g m topics=a
+advance 5s
+join g m topics=b
+advance 5s
+partitions a count=2
+partitions b count=2
+partitions c count=2
+partitions a count=3
+`)
+	if got := r.marks.formerTopicGrew["g"]; got != 2 {
+		t.Errorf("formerTopicGrew = %d, want 2: the two partitions commands on a, which g read and reads no longer", got)
+	}
+}
