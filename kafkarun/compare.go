@@ -60,6 +60,7 @@ var shortReasons = map[Reason]string{
 	ReasonStaticReturn:    "static return",
 	ReasonNoGeneration:    "no generation",
 	ReasonFormerTopic:     "former topic",
+	ReasonOutsideCommit:   "outside commit",
 	ReasonRetention:       "retention",
 	ReasonCompaction:      "compaction",
 	ReasonWorkload:        "workload",

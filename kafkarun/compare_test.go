@@ -196,7 +196,7 @@ func TestCompareFormerTopicExplainsOnlyTheExtraGenerations(t *testing.T) {
 // Every reason has its short name for the comparison's table.
 func TestEveryReasonHasAShortName(t *testing.T) {
 	for _, r := range []Reason{ReasonStickyBalancer, ReasonCooperativePlan, ReasonStaticReturn, ReasonNoGeneration,
-		ReasonFormerTopic, ReasonCrash, ReasonRetention, ReasonCompaction, ReasonWorkload, ReasonSticky,
+		ReasonFormerTopic, ReasonOutsideCommit, ReasonCrash, ReasonRetention, ReasonCompaction, ReasonWorkload, ReasonSticky,
 		ReasonPollOrder, ReasonAutoCommit, ReasonDatetime, ReasonBrokers} {
 		if shortReasons[r] == "" {
 			t.Errorf("no short name for %q", r)

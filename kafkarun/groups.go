@@ -103,13 +103,6 @@ func resetOffset(autoOffsetReset string) (kgo.Offset, error) {
 	return kgo.Offset{}, fmt.Errorf("auto.offset.reset=%s has no counterpart in the client the run uses", autoOffsetReset)
 }
 
-// maxPollInterval is max.poll.interval.ms's default in Kafka's Java client
-// (Kafka 4.x ConsumerConfig, 5 minutes), which it sends as its rebalance
-// timeout: how long a rebalance waits for members to rejoin before it
-// removes them (the playground's rebalance.ms help says the same).
-// franz-go's own default is one minute.
-const maxPollInterval = 5 * time.Minute
-
 func (r *runner) group(name string) *groupRun {
 	g, ok := r.groups[name]
 	if !ok {
@@ -205,7 +198,6 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 		// session.timeout.ms, enable.auto.commit and its interval below.
 		kgo.ConsumeResetOffset(reset),
 		kgo.SessionTimeout(sessionTimeout),
-		kgo.RebalanceTimeout(maxPollInterval),
 		// Frequent heartbeats let members learn of a rebalance quickly,
 		// so the run settles in a fraction of a second.
 		kgo.HeartbeatInterval(200 * time.Millisecond),
@@ -895,7 +887,20 @@ func (r *runner) commitOffset(ctx context.Context, g *groupRun, t tp, offset int
 		}
 		return r.commitThrough(ctx, g.members[names[0]].client, map[tp]int64{t: offset})
 	}
-	return r.adminCommit(ctx, g, map[tp]int64{t: offset})
+	err := r.adminCommit(ctx, g, map[tp]int64{t: offset})
+	if errors.Is(err, kerr.UnknownMemberID) {
+		// The group has no live member but is not empty on the broker:
+		// static members that left stay until their sessions end, and
+		// Kafka takes a commit from outside the group only when it is
+		// Empty (Kafka 4.x ClassicGroup.validateOffsetCommit).
+		gp := groupPartition{g.name, t}
+		if _, ok := r.marks.refused[gp]; !ok {
+			r.marks.refused[gp] = ReasonOutsideCommit
+		}
+		r.marks.note(fmt.Sprintf("commit %s %s offset=%d: refused by the broker (%v)", g.name, t, offset, err))
+		return nil
+	}
+	return err
 }
 
 func (r *runner) adminCommit(ctx context.Context, g *groupRun, offsets map[tp]int64) error {

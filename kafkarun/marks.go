@@ -28,6 +28,9 @@ const (
 	ReasonFormerTopic Reason = "new partitions of a topic the group's members read no longer: franz-go's leader keeps " +
 		"the partition counts of the topics it balanced and rejoins when one changes, one more generation for each; " +
 		"Kafka's ConsumerCoordinator (4.x) watches the group's current subscription only, as the playground does"
+	ReasonOutsideCommit Reason = "Kafka takes an offset commit from outside a group only when the group is Empty, and refuses it " +
+		"(UNKNOWN_MEMBER_ID) while static members that left are kept until their sessions end (Kafka 4.x ClassicGroup.validateOffsetCommit); " +
+		"the playground, under these rules, took it"
 	ReasonStaticReturn Reason = "a cooperative-sticky static member that comes back is a new client, which joins owning nothing: " +
 		"the broker sees its subscription changed and rebalances, one more generation (Kafka 4.4, classic group); " +
 		"the playground gives it its partitions back without a rebalance"
@@ -68,8 +71,11 @@ type marks struct {
 	subscribed      map[string]map[string]bool
 	formerTopicGrew map[string]int
 	polled          map[groupPartition]Reason
-	notes           []string
-	advancedMs      int64
+	// refused explains the offsets of a partition a commit from outside
+	// the group was refused on.
+	refused    map[groupPartition]Reason
+	notes      []string
+	advancedMs int64
 	// brokerFailures is set once the script fails a broker: from then on
 	// any topic's log may differ.
 	brokerFailures bool
@@ -104,7 +110,7 @@ func (m *marks) keyless(line int, topic, partitioner string, partitions int, rec
 
 func newMarks() marks {
 	return marks{topics: map[string]Reason{}, partitions: map[tp]Reason{}, groups: map[string]Reason{},
-		offsets: map[string]Reason{}, polled: map[groupPartition]Reason{}, owners: map[string]Reason{},
+		offsets: map[string]Reason{}, polled: map[groupPartition]Reason{}, refused: map[groupPartition]Reason{}, owners: map[string]Reason{},
 		generations: map[string]Reason{}, subscribed: map[string]map[string]bool{}, formerTopicGrew: map[string]int{},
 		sends: map[string][]keylessSend{}, sticky: map[string]bool{}, stickyTruncated: map[string]bool{}}
 }
@@ -173,6 +179,9 @@ func (m *marks) offsetReason(group string, t tp) Reason {
 		return why
 	}
 	if why, ok := m.polled[groupPartition{group, t}]; ok {
+		return why
+	}
+	if why, ok := m.refused[groupPartition{group, t}]; ok {
 		return why
 	}
 	if why, ok := m.offsets[group]; ok {
