@@ -24,7 +24,8 @@ var brokers []string
 
 // How many random scenarios to run (PLOG_CONFORMANCE_RANDOM; `make
 // conformance` asks for 300), and of how many commands each. CI runs the
-// fixed sample: seeds 1 to ciRandom.
+// fixed sample: seeds 1 to ciRandom. PLOG_CONFORMANCE_SEEDS=24,58 runs
+// those seeds instead, to replay failures.
 const (
 	ciRandom    = 16
 	randomSteps = 25
@@ -135,7 +136,21 @@ func TestConformanceRandom(t *testing.T) {
 			t.Fatalf("PLOG_CONFORMANCE_RANDOM=%q: want a number of scenarios", v)
 		}
 	}
-	for seed := uint64(1); seed <= uint64(n); seed++ {
+	seeds := make([]uint64, n)
+	for i := range seeds {
+		seeds[i] = uint64(i + 1)
+	}
+	if v := os.Getenv("PLOG_CONFORMANCE_SEEDS"); v != "" {
+		seeds = nil
+		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+			seed, err := strconv.ParseUint(f, 10, 64)
+			if err != nil || seed < 1 {
+				t.Fatalf("PLOG_CONFORMANCE_SEEDS=%q: want seeds, numbers from 1, separated by commas", v)
+			}
+			seeds = append(seeds, seed)
+		}
+	}
+	for _, seed := range seeds {
 		name := fmt.Sprintf("random-%d", seed)
 		t.Run(name, func(t *testing.T) { runCase(t, "random", name, Generate(seed, randomSteps)) })
 	}

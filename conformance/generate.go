@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"plog/core"
 	"plog/core/scenario"
 )
 
@@ -28,14 +29,12 @@ var Commands = []string{scenario.CmdSeed, scenario.CmdTopic, scenario.CmdProduce
 // Generate returns a random scenario for seed: topics, records, consumer
 // groups and what their members do, of about steps commands. Every line is
 // one the playground accepts where it stands: a line it refuses is drawn
-// again. The same seed gives the same scenario.
+// again. The same seed gives the same scenario. It runs under the latest
+// rules (core.LatestRules), the ones the page teaches, and writes them out.
 func Generate(seed uint64, steps int) string {
-	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x706c6f67)), s: scenario.NewSession()}
+	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x706c6f67)), s: scenario.NewSession(), rules: core.LatestRules}
 	g.add(fmt.Sprintf("seed %d", seed%1000))
-	// Under rules 1, whose topics take partitioner=sticky: the scenarios
-	// FIDELITY.md's run checked. The golden keyless scenario and the
-	// lessons check the latest rules' partitioner on the broker.
-	g.add("rules 1")
+	g.add(fmt.Sprintf("rules %d", g.rules))
 	g.add(g.topicLine("t0"))
 	if g.rng.IntN(2) == 0 {
 		g.add(g.topicLine("t1"))
@@ -54,6 +53,7 @@ func Generate(seed uint64, steps int) string {
 
 type generator struct {
 	rng     *rand.Rand
+	rules   int
 	s       *scenario.Session
 	lines   []string
 	topics  []string
@@ -107,7 +107,11 @@ func (g *generator) topicLine(name string) string {
 	case 1:
 		line += " retention.ms=" + g.pick("1h", "7d")
 	case 2:
-		line += " partitioner=sticky"
+		// A topic's partitioner is the playground's own config of rules
+		// 1; from rules 2 the producer chooses (produce's partitioner=).
+		if g.rules < core.RulesV2 {
+			line += " partitioner=sticky"
+		}
 	case 3:
 		line += " segment.records=" + g.pick("5", "20")
 	}
@@ -194,6 +198,16 @@ func (g *generator) produce() string {
 	}
 	if g.rng.IntN(2) == 0 {
 		line += fmt.Sprintf(" count=%d", 1+g.rng.IntN(5))
+	}
+	if g.rules >= core.RulesV2 {
+		// The producer's partitioner (Kafka's partitioner.class): unset,
+		// Kafka's built-in one; round-robin places keyed records too.
+		switch g.rng.IntN(6) {
+		case 0:
+			line += " partitioner=" + core.PartitionerRoundRobin
+		case 1:
+			line += " partitioner=" + core.PartitionerDefault
+		}
 	}
 	return line
 }

@@ -353,3 +353,68 @@ advance 5s
 		}
 	}
 }
+
+// generationRow runs a script on the broker and returns its group's
+// generation row.
+func generationRow(t *testing.T, group, script string) (kafkarun.Row, *kafkarun.Result) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := kafkarun.Run(ctx, script, kafkarun.Options{Brokers: brokers, WaitTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range res.Comparison.Rows {
+		if row.What == group+" generation" {
+			return row, res
+		}
+	}
+	t.Fatalf("no generation row for group %s:\n%s", group, res.Comparison.Text())
+	return kafkarun.Row{}, nil
+}
+
+// TestSubscriptionChangeIsOneRebalanceOnKafka: a member that joins again
+// with other topics (some added and some dropped, only added, only
+// dropped) makes one rebalance each on the broker, one generation, as the
+// Java consumer's subscribe() does and as the playground counts; franz-go's
+// AddConsumeTopics and PurgeTopicsFromConsuming would rejoin once each.
+func TestSubscriptionChangeIsOneRebalanceOnKafka(t *testing.T) {
+	t.Parallel()
+	row, res := generationRow(t, "g", `
+topic a partitions=2
+topic b partitions=2
+join g m topics=a
+advance 5s
+join g m topics=b
+advance 5s
+join g m topics=a,b
+advance 5s
+join g m topics=a
+advance 5s
+`)
+	if !row.Match || row.Cluster != "4" {
+		t.Errorf("generation row %+v, want 4 on both sides\n%s", row, res.Comparison.Text())
+	}
+}
+
+// TestJoinReachesTheCoordinatorBeforeTheNextCommand: a member that joins
+// while its group waits for a static member that left is in that
+// rebalance, which ends when the static member's session does (the run
+// removes it then); the generation is one, not two, as in the playground.
+// The next join lets the static member's session end in the playground at
+// once, so the new member's JoinGroup must have reached the broker first.
+func TestJoinReachesTheCoordinatorBeforeTheNextCommand(t *testing.T) {
+	t.Parallel()
+	row, res := generationRow(t, "g", `
+topic orders partitions=2
+join g s topics=orders instance=host-s
+advance 5s
+leave g s
+join g a topics=orders
+join g b topics=orders
+advance 5s
+`)
+	if !row.Match || row.Cluster != "3" {
+		t.Errorf("generation row %+v, want 3 on both sides\n%s", row, res.Comparison.Text())
+	}
+}

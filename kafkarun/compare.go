@@ -54,16 +54,21 @@ func (c Comparison) Unexpected() []Row {
 // shortReasons name the reasons in the comparison's table; the full
 // reasons follow it.
 var shortReasons = map[Reason]string{
-	ReasonCrash:          "crash",
-	ReasonStickyBalancer: "sticky balancer",
-	ReasonRetention:      "retention",
-	ReasonCompaction:     "compaction",
-	ReasonWorkload:       "workload",
-	ReasonSticky:         "sticky partitioner",
-	ReasonPollOrder:      "poll order",
-	ReasonAutoCommit:     "auto-commit",
-	ReasonDatetime:       "to-datetime",
-	ReasonBrokers:        "broker failures",
+	ReasonCrash:           "crash",
+	ReasonStickyBalancer:  "sticky balancer",
+	ReasonCooperativePlan: "cooperative rounds",
+	ReasonStaticReturn:    "static return",
+	ReasonNoGeneration:    "no generation",
+	ReasonFormerTopic:     "former topic",
+	ReasonOutsideCommit:   "outside commit",
+	ReasonRetention:       "retention",
+	ReasonCompaction:      "compaction",
+	ReasonWorkload:        "workload",
+	ReasonSticky:          "sticky partitioner",
+	ReasonPollOrder:       "poll order",
+	ReasonAutoCommit:      "auto-commit",
+	ReasonDatetime:        "to-datetime",
+	ReasonBrokers:         "broker failures",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,
@@ -346,6 +351,9 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 		genWhy := why
 		if genWhy == "" {
 			genWhy = c.marks.generations[want.Name]
+		}
+		if extra := got.Generation - want.Generation; genWhy == "" && extra > 0 && extra <= c.marks.formerTopicGrew[want.Name] {
+			genWhy = ReasonFormerTopic
 		}
 		c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), genWhy)
 	}

@@ -165,3 +165,41 @@ func TestCompareScopesAPollReasonToThePartitionsItRead(t *testing.T) {
 }
 
 func ptr(n int64) *int64 { return &n }
+
+// New partitions of a topic a group read once explain at most one more
+// generation on the cluster each (franz-go's leader rejoins for them), and
+// never fewer; without such a command the generation has no reason.
+func TestCompareFormerTopicExplainsOnlyTheExtraGenerations(t *testing.T) {
+	prediction := stateOf(t, compareScript)
+	for _, tc := range []struct {
+		grew, extra int
+		want        Reason
+	}{
+		{0, 1, ""},
+		{1, 1, ReasonFormerTopic},
+		{1, 2, ""},
+		{2, 2, ReasonFormerTopic},
+		{1, -1, ""},
+	} {
+		cluster := stateOf(t, compareScript)
+		cluster.Groups[0].Generation += tc.extra
+		m := newMarks()
+		m.formerTopicGrew["billing"] = tc.grew
+		for _, row := range compare(prediction, cluster, &m).Rows {
+			if row.What == "billing generation" && (row.Match || row.Reason != tc.want) {
+				t.Errorf("%d partitions commands, %+d generations: row %+v, want reason %q", tc.grew, tc.extra, row, tc.want)
+			}
+		}
+	}
+}
+
+// Every reason has its short name for the comparison's table.
+func TestEveryReasonHasAShortName(t *testing.T) {
+	for _, r := range []Reason{ReasonStickyBalancer, ReasonCooperativePlan, ReasonStaticReturn, ReasonNoGeneration,
+		ReasonFormerTopic, ReasonOutsideCommit, ReasonCrash, ReasonRetention, ReasonCompaction, ReasonWorkload, ReasonSticky,
+		ReasonPollOrder, ReasonAutoCommit, ReasonDatetime, ReasonBrokers} {
+		if shortReasons[r] == "" {
+			t.Errorf("no short name for %q", r)
+		}
+	}
+}

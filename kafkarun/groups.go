@@ -51,6 +51,9 @@ type member struct {
 	instance string   // group.instance.id of a static member
 	topics   []string // script names
 	client   *kgo.Client
+	// blocked hears from the client when a rebalance of its waits for
+	// the hold resubscribe puts on it (kgo.OnPartitionsCallbackBlocked).
+	blocked chan struct{}
 
 	mu        sync.Mutex
 	assigned  map[tp]bool  // what the group gave it, kept by the client's callbacks
@@ -85,14 +88,19 @@ func balancer(strategy string) kgo.GroupBalancer {
 	return kgo.RangeBalancer()
 }
 
-func resetOffset(autoOffsetReset string) kgo.Offset {
+// resetOffset is the client's auto.offset.reset, as the group's config says
+// it in the playground, whatever either side's default: a default that
+// changes on one side must not part the two silently.
+func resetOffset(autoOffsetReset string) (kgo.Offset, error) {
 	switch autoOffsetReset {
+	case "earliest":
+		return kgo.NewOffset().AtStart(), nil
 	case "latest":
-		return kgo.NewOffset().AtEnd()
+		return kgo.NewOffset().AtEnd(), nil
 	case "none":
-		return kgo.NoResetOffset()
+		return kgo.NoResetOffset(), nil
 	}
-	return kgo.NewOffset().AtStart()
+	return kgo.Offset{}, fmt.Errorf("auto.offset.reset=%s has no counterpart in the client the run uses", autoOffsetReset)
 }
 
 func (r *runner) group(name string) *groupRun {
@@ -118,7 +126,7 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 	g, name := r.group(c.Positional(0)), c.Positional(1)
 	switch c.Name {
 	case scenario.CmdJoin:
-		return r.join(g, name, c)
+		return r.join(ctx, g, name, c)
 	case scenario.CmdLeave, scenario.CmdCrash:
 		m := g.members[name]
 		if m == nil {
@@ -151,22 +159,29 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 	return r.reset(ctx, g, c)
 }
 
-func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
+func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.Command) error {
 	topics, err := c.Names("topics")
 	if err != nil {
 		return err
 	}
 	if m := g.members[name]; m != nil {
-		r.resubscribe(m, topics)
-		return nil
+		return r.resubscribe(ctx, g, m, topics)
+	}
+	known, err := r.memberIDs(ctx, g)
+	if err != nil {
+		return err
 	}
 	cfg := r.groupConfig(g.name)
 	strategy := core.StrategyRange
 	if v, err := r.session.Log().Group(g.name); err == nil && v.Strategy != "" {
 		strategy = v.Strategy
 	}
-	m := &member{name: name, topics: topics, assigned: map[tp]bool{}, positions: map[tp]int64{}}
+	m := &member{name: name, topics: topics, assigned: map[tp]bool{}, positions: map[tp]int64{}, blocked: make(chan struct{}, 1)}
 	sessionTimeout := time.Duration(cfg.SessionTimeoutMs) * time.Millisecond
+	reset, err := resetOffset(cfg.AutoOffsetReset)
+	if err != nil {
+		return err
+	}
 	opts := append([]kgo.Opt{
 		kgo.SeedBrokers(r.opts.Brokers...),
 		kgo.DialTimeout(r.opts.DialTimeout),
@@ -178,7 +193,10 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 		kgo.ConsumerGroup(g.id),
 		kgo.ConsumeTopics(r.prefixed(topics)...),
 		kgo.Balancers(balancer(strategy)),
-		kgo.ConsumeResetOffset(resetOffset(cfg.AutoOffsetReset)),
+		// Every config of the group the client has is set from the
+		// playground's (core.GroupConfig): auto.offset.reset,
+		// session.timeout.ms, enable.auto.commit and its interval below.
+		kgo.ConsumeResetOffset(reset),
 		kgo.SessionTimeout(sessionTimeout),
 		// Frequent heartbeats let members learn of a rebalance quickly,
 		// so the run settles in a fraction of a second.
@@ -192,6 +210,17 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 		}),
 		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, lost map[string][]int32) {
 			m.change(r, lost, false)
+		}),
+		// A rebalance waits while a poll's records are being handled,
+		// as the Java consumer rebalances only inside poll(): poll
+		// allows it when it is done, and resubscribe holds it to make
+		// a change of subscription one rejoin.
+		kgo.BlockRebalanceOnPoll(),
+		kgo.OnPartitionsCallbackBlocked(func(context.Context, *kgo.Client) {
+			select {
+			case m.blocked <- struct{}{}:
+			default:
+			}
 		}),
 	}, r.opts.ClientOpts...)
 	if instance, ok := c.Value("instance"); ok {
@@ -222,7 +251,54 @@ func (r *runner) join(g *groupRun, name string, c scenario.Command) error {
 	}
 	m.client = client
 	g.members[name] = m
-	return nil
+	// The client joins in the background. The join is the member's
+	// JoinGroup reaching the coordinator, which adds it to the group
+	// (Kafka 4.x GroupMetadataManager, classic groups): until then a
+	// later command (another member's leave, a static member's session
+	// ending) would rebalance the group without it, one more generation
+	// than the playground's, where both fall in one rebalance.
+	return r.waitFor(ctx, fmt.Sprintf("member %s to join group %s", name, g.id), func() (bool, error) {
+		d, err := r.describeGroup(ctx, g)
+		if err != nil {
+			return false, err
+		}
+		for _, dm := range d.Members {
+			if dm.ClientID == name && !known[dm.MemberID] {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+}
+
+// describeGroup describes a group on the cluster; a group the broker does
+// not know (yet) is described with no members.
+func (r *runner) describeGroup(ctx context.Context, g *groupRun) (kadm.DescribedGroup, error) {
+	described, err := r.admin.DescribeGroups(ctx, g.id)
+	if err != nil {
+		return kadm.DescribedGroup{}, err
+	}
+	d := described[g.id]
+	if d.Err != nil {
+		if isGroupGone(d.Err) {
+			return kadm.DescribedGroup{Group: g.id}, nil
+		}
+		return d, d.Err
+	}
+	return d, nil
+}
+
+// memberIDs returns the member ids the broker lists in a group.
+func (r *runner) memberIDs(ctx context.Context, g *groupRun) (map[string]bool, error) {
+	d, err := r.describeGroup(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]bool{}
+	for _, dm := range d.Members {
+		ids[dm.MemberID] = true
+	}
+	return ids, nil
 }
 
 // staticSession is the least session timeout a static member has on the
@@ -290,11 +366,18 @@ func (r *runner) removeStatic(ctx context.Context, g *groupRun, ids []string) er
 // resubscribe changes the subscription of a member that is already in its
 // group, as the playground's join does (core.PartitionedLog.Join): the same
 // consumer subscribes to other topics, keeps its member id, and the group
-// rebalances. It is what the Java consumer does when subscribe() is called
-// again (Kafka 4.x KafkaConsumer.subscribe, ConsumerCoordinator rejoining on
-// a changed subscription); franz-go adds and purges the topics in the live
-// client, which then rejoins the group.
-func (r *runner) resubscribe(m *member, topics []string) {
+// rebalances once. It is what the Java consumer does when subscribe() is
+// called again (Kafka 4.x KafkaConsumer.subscribe; ConsumerCoordinator
+// rejoins once, in its next poll, with the new subscription). franz-go
+// adds and purges topics in the live client, and each would make it rejoin
+// on its own (AddConsumeTopics once the client's metadata has the new
+// topics, PurgeTopicsFromConsuming at once), two JoinGroups and two
+// generations: the coordinator rebalances when the leader, or a member
+// whose subscription changed, rejoins a stable group (Kafka 4.x
+// GroupMetadataManager, classic groups). So the run holds the member's
+// rebalance (a poll under kgo.BlockRebalanceOnPoll) until both changes
+// are in and the client wants to rejoin, then lets it rejoin once.
+func (r *runner) resubscribe(ctx context.Context, g *groupRun, m *member, topics []string) error {
 	var added, dropped []string
 	for _, t := range topics {
 		if !slices.Contains(m.topics, t) {
@@ -306,9 +389,85 @@ func (r *runner) resubscribe(m *member, topics []string) {
 			dropped = append(dropped, t)
 		}
 	}
-	m.client.AddConsumeTopics(r.prefixed(added)...)
-	m.client.PurgeTopicsFromConsuming(r.prefixed(dropped)...)
+	// From a settled group: the client's only rebalance is then the one
+	// the change makes.
+	if err := r.settle(ctx, g); errors.Is(err, errHeldByGoneStatic) {
+		// The group is rebalancing already: the changes fall in that
+		// rebalance, as the client has not rejoined.
+		m.client.AddConsumeTopics(r.prefixed(added)...)
+		m.client.PurgeTopicsFromConsuming(r.prefixed(dropped)...)
+		m.setTopics(topics, dropped)
+		return nil
+	} else if err != nil {
+		return err
+	}
+	select {
+	case <-m.blocked:
+	default:
+	}
+	// A poll with a done context returns at once and holds the group's
+	// rebalances until AllowRebalance.
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	m.client.PollRecords(done, 1)
+	held := true
+	defer func() {
+		if held {
+			m.client.AllowRebalance()
+		}
+	}()
+	wantsRejoin := func(what string) error {
+		select {
+		case <-m.blocked:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(r.opts.WaitTimeout):
+			return fmt.Errorf("gave up after %s waiting for member %s of group %s to rejoin %s", r.opts.WaitTimeout, m.name, g.id, what)
+		}
+	}
+	if len(added) > 0 {
+		m.client.AddConsumeTopics(r.prefixed(added)...)
+		if err := wantsRejoin("with " + strings.Join(added, ",")); err != nil {
+			return err
+		}
+	}
+	if len(dropped) > 0 {
+		m.client.PurgeTopicsFromConsuming(r.prefixed(dropped)...)
+		if len(added) == 0 {
+			if err := wantsRejoin("without " + strings.Join(dropped, ",")); err != nil {
+				return err
+			}
+		}
+	}
+	m.setTopics(topics, dropped)
+	held = false
+	m.client.AllowRebalance()
+	// As a join does, this one returns once the coordinator has the
+	// member's JoinGroup: the group rebalances, or it has its new
+	// subscription.
+	want := r.prefixed(topics)
+	slices.Sort(want)
+	return r.waitFor(ctx, fmt.Sprintf("member %s of group %s to rejoin with %s", m.name, g.id, strings.Join(topics, ",")), func() (bool, error) {
+		d, err := r.describeGroup(ctx, g)
+		if err != nil || d.State != "Stable" {
+			return err == nil, err
+		}
+		for _, dm := range d.Members {
+			if meta, ok := dm.Join.AsConsumer(); ok && dm.ClientID == m.name {
+				subscribed := slices.Sorted(slices.Values(meta.Topics))
+				return slices.Equal(subscribed, want), nil
+			}
+		}
+		return false, nil
+	})
+}
+
+// setTopics records a member's new subscription: it no longer owns, nor
+// has positions on, the topics it dropped.
+func (m *member) setTopics(topics, dropped []string) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.topics = topics
 	for t := range m.assigned {
 		if slices.Contains(dropped, t.topic) {
@@ -316,7 +475,6 @@ func (r *runner) resubscribe(m *member, topics []string) {
 			delete(m.positions, t)
 		}
 	}
-	m.mu.Unlock()
 }
 
 // change applies an assignment change the client reports. A member loses
@@ -370,7 +528,10 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 		return nil
 	}
 	what := fmt.Sprintf("group %s to settle with members %s", g.id, strings.Join(g.liveNames(), ", "))
+	var owns map[string][]tp // what each member owns once settled, by name
+	held := false
 	err := r.waitFor(ctx, what, func() (bool, error) {
+		owns = map[string][]tp{}
 		described, err := r.admin.DescribeGroups(ctx, g.id)
 		if err != nil {
 			return false, err
@@ -383,7 +544,8 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 			return false, d.Err
 		}
 		if d.State != "Stable" {
-			return false, nil
+			held = r.heldByGoneStatic(g, d)
+			return held, nil
 		}
 		seen := map[string]bool{}
 		owned := map[tp]bool{}
@@ -399,10 +561,12 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 				for _, t := range r.describedAssignment(dm) {
 					owned[t] = true
 				}
+				owns[dm.ClientID] = r.describedAssignment(dm)
 				continue
 			}
 			seen[dm.ClientID] = true
 			assigned := r.describedAssignment(dm)
+			owns[dm.ClientID] = assigned
 			if !slices.Equal(assigned, m.assignment()) {
 				return false, nil // the client has not taken its share yet
 			}
@@ -424,7 +588,76 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 		}
 		return true, nil
 	})
+	switch {
+	case err == nil && held:
+		return errHeldByGoneStatic
+	case err == nil:
+		r.markCooperativePlan(g, owns)
+	}
 	return err
+}
+
+// errHeldByGoneStatic is settle's answer for a group whose rebalance on the
+// cluster cannot end (heldByGoneStatic).
+var errHeldByGoneStatic = errors.New("the cluster's group is rebalancing and waits for static members that left")
+
+// heldByGoneStatic says a group's rebalance on the cluster waits for static
+// members that left, while the playground's group is not rebalancing: a
+// crashed member's client left at once (ReasonCrash explains the group's
+// every row), which the playground's group does not see until the session
+// ends, and the static members, which send no LeaveGroup, never rejoin, so
+// the rebalance ends only when expireStatic removes them. The commands
+// that need the group settled are then not run on the cluster.
+func (r *runner) heldByGoneStatic(g *groupRun, d kadm.DescribedGroup) bool {
+	if r.marks.groups[g.name] != ReasonCrash || d.State != "PreparingRebalance" {
+		return false
+	}
+	if v, err := r.session.Log().Group(g.name); err != nil || v.Rebalance != nil {
+		return false
+	}
+	for _, dm := range d.Members {
+		if _, gone := g.goneStatic[dm.ClientID]; gone {
+			return true
+		}
+	}
+	return false
+}
+
+// notRunWhileHeld notes a command not run on the cluster because its group
+// is held (errHeldByGoneStatic), and passes any other error on.
+func (r *runner) notRunWhileHeld(err error, g *groupRun, what string) error {
+	if !errors.Is(err, errHeldByGoneStatic) {
+		return err
+	}
+	r.marks.note(fmt.Sprintf("%s in group %s: not run: %s, after a crashed member's client left at once", what, g.name, err))
+	return nil
+}
+
+// markCooperativePlan notes where a settled cooperative-sticky group's
+// members own other partitions on the cluster than in the playground: its
+// balancer is franz-go's, not Kafka's (balancer), and how many rounds a
+// cooperative rebalance takes depends on the partitions its plan moves (a
+// second round follows one that revoked any), so from then on the
+// group's generation may differ.
+func (r *runner) markCooperativePlan(g *groupRun, owns map[string][]tp) {
+	v, err := r.session.Log().Group(g.name)
+	if err != nil || v.Strategy != core.StrategyCooperativeSticky || v.Rebalance != nil {
+		return
+	}
+	if _, ok := r.marks.generations[g.name]; ok {
+		return
+	}
+	for _, m := range v.Members {
+		var want []tp
+		for _, t := range m.Assignment {
+			want = append(want, tp{t.Topic, t.Partition})
+		}
+		slices.SortFunc(want, compareTP)
+		if !slices.Equal(want, owns[m.ID]) {
+			r.marks.generations[g.name] = ReasonCooperativePlan
+			return
+		}
+	}
 }
 
 // isGroupGone says the broker does not know the group (yet or any more).
@@ -484,7 +717,7 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 		return fmt.Errorf("group %s has no member %s on the cluster", g.name, name)
 	}
 	if err := r.settle(ctx, g); err != nil {
-		return err
+		return r.notRunWhileHeld(err, g, "poll "+name)
 	}
 	assigned := m.assignment()
 	if len(assigned) == 0 {
@@ -534,6 +767,10 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 	}
 	m.client.SetOffsets(set)
 
+	// The client holds rebalances from its first poll of records
+	// (kgo.BlockRebalanceOnPoll) until the command is done, as the Java
+	// consumer rebalances only inside poll().
+	defer m.client.AllowRebalance()
 	want := min(max, available)
 	got := 0
 	deadline := time.Now().Add(r.opts.WaitTimeout)
@@ -591,7 +828,7 @@ func (r *runner) commitMember(ctx context.Context, g *groupRun, name string) err
 		return fmt.Errorf("group %s has no member %s on the cluster", g.name, name)
 	}
 	if err := r.settle(ctx, g); err != nil {
-		return err
+		return r.notRunWhileHeld(err, g, "commit "+name)
 	}
 	m.mu.Lock()
 	offsets := map[tp]int64{}
@@ -646,11 +883,24 @@ func (r *runner) commitThrough(ctx context.Context, client *kgo.Client, offsets 
 func (r *runner) commitOffset(ctx context.Context, g *groupRun, t tp, offset int64) error {
 	if names := g.liveNames(); len(names) > 0 {
 		if err := r.settle(ctx, g); err != nil {
-			return err
+			return r.notRunWhileHeld(err, g, fmt.Sprintf("commit %s offset=%d", t, offset))
 		}
 		return r.commitThrough(ctx, g.members[names[0]].client, map[tp]int64{t: offset})
 	}
-	return r.adminCommit(ctx, g, map[tp]int64{t: offset})
+	err := r.adminCommit(ctx, g, map[tp]int64{t: offset})
+	if errors.Is(err, kerr.UnknownMemberID) {
+		// The group has no live member but is not empty on the broker:
+		// static members that left stay until their sessions end, and
+		// Kafka takes a commit from outside the group only when it is
+		// Empty (Kafka 4.x ClassicGroup.validateOffsetCommit).
+		gp := groupPartition{g.name, t}
+		if _, ok := r.marks.refused[gp]; !ok {
+			r.marks.refused[gp] = ReasonOutsideCommit
+		}
+		r.marks.note(fmt.Sprintf("commit %s %s offset=%d: refused by the broker (%v)", g.name, t, offset, err))
+		return nil
+	}
+	return err
 }
 
 func (r *runner) adminCommit(ctx context.Context, g *groupRun, offsets map[tp]int64) error {

@@ -758,3 +758,30 @@ commit cut c1
 `)
 	allSame(t, res, nil)
 }
+
+// TestNewTopicTakesThePlaygroundsDefaultsWhereKafkasDiffer: a topic created
+// without configs gets, on the broker, the playground's defaults where
+// they are not Kafka's (retention.ms 1h, delete.retention.ms 10m), so that
+// both sides run on the same values; a config the script sets is sent as
+// set; Kafka's own defaults are left to the broker.
+func TestNewTopicTakesThePlaygroundsDefaultsWhereKafkasDiffer(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic plain partitions=1
+topic kept partitions=1 retention.ms=7d
+`)
+	want := map[string]map[string]string{
+		"plain": {"retention.ms": "1h", "delete.retention.ms": "10m", "cleanup.policy": "delete"},
+		"kept":  {"retention.ms": "7d", "delete.retention.ms": "10m"},
+	}
+	for _, topic := range res.Cluster.Topics {
+		for name, value := range want[topic.Name] {
+			if got := topic.Configs[name]; got != value {
+				t.Errorf("topic %s: %s is %q on the broker, want %q", topic.Name, name, got, value)
+			}
+		}
+	}
+	if len(res.Cluster.Topics) != 2 {
+		t.Errorf("topics on the cluster: %+v", res.Cluster.Topics)
+	}
+}

@@ -22,6 +22,15 @@ const (
 	ReasonStickyBalancer Reason = "the cluster's members run franz-go's sticky balancers, not Kafka's StickyAssignor and " +
 		"CooperativeStickyAssignor, which the playground follows: franz-go's eager one builds each assignment anew, and " +
 		"where several are as balanced and as sticky each may pick another (conformance/assign_oracle_test.go checks the playground's against kafka-clients)"
+	ReasonCooperativePlan Reason = "franz-go's cooperative-sticky balancer gave the group's members other partitions than Kafka's " +
+		"CooperativeStickyAssignor, which the playground follows, at a rebalance both sides let end: a cooperative rebalance " +
+		"takes a second round, one more generation, when its plan takes partitions from their owners, so the two count rounds apart from there"
+	ReasonFormerTopic Reason = "new partitions of a topic the group's members read no longer: franz-go's leader keeps " +
+		"the partition counts of the topics it balanced and rejoins when one changes, one more generation for each; " +
+		"Kafka's ConsumerCoordinator (4.x) watches the group's current subscription only, as the playground does"
+	ReasonOutsideCommit Reason = "Kafka takes an offset commit from outside a group only when the group is Empty, and refuses it " +
+		"(UNKNOWN_MEMBER_ID) while static members that left are kept until their sessions end (Kafka 4.x ClassicGroup.validateOffsetCommit); " +
+		"the playground, under these rules, took it"
 	ReasonStaticReturn Reason = "a cooperative-sticky static member that comes back is a new client, which joins owning nothing: " +
 		"the broker sees its subscription changed and rebalances, one more generation (Kafka 4.4, classic group); " +
 		"the playground gives it its partitions back without a rebalance"
@@ -55,9 +64,18 @@ type marks struct {
 	// owners explains who owns what in a group, and so its offsets;
 	// generations a group's generation.
 	owners, generations map[string]Reason
-	polled              map[groupPartition]Reason
-	notes               []string
-	advancedMs          int64
+	// subscribed holds, per group, every topic its members have read;
+	// formerTopicGrew counts, per group, the partitions commands on one
+	// of them that no member reads any more (ReasonFormerTopic), the most
+	// generations the cluster may have more.
+	subscribed      map[string]map[string]bool
+	formerTopicGrew map[string]int
+	polled          map[groupPartition]Reason
+	// refused explains the offsets of a partition a commit from outside
+	// the group was refused on.
+	refused    map[groupPartition]Reason
+	notes      []string
+	advancedMs int64
 	// brokerFailures is set once the script fails a broker: from then on
 	// any topic's log may differ.
 	brokerFailures bool
@@ -92,9 +110,9 @@ func (m *marks) keyless(line int, topic, partitioner string, partitions int, rec
 
 func newMarks() marks {
 	return marks{topics: map[string]Reason{}, partitions: map[tp]Reason{}, groups: map[string]Reason{},
-		offsets: map[string]Reason{}, polled: map[groupPartition]Reason{}, owners: map[string]Reason{},
-		generations: map[string]Reason{},
-		sends:       map[string][]keylessSend{}, sticky: map[string]bool{}, stickyTruncated: map[string]bool{}}
+		offsets: map[string]Reason{}, polled: map[groupPartition]Reason{}, refused: map[groupPartition]Reason{}, owners: map[string]Reason{},
+		generations: map[string]Reason{}, subscribed: map[string]map[string]bool{}, formerTopicGrew: map[string]int{},
+		sends: map[string][]keylessSend{}, sticky: map[string]bool{}, stickyTruncated: map[string]bool{}}
 }
 
 // note adds a line to what the comparison reports as not run or not
@@ -163,6 +181,9 @@ func (m *marks) offsetReason(group string, t tp) Reason {
 	if why, ok := m.polled[groupPartition{group, t}]; ok {
 		return why
 	}
+	if why, ok := m.refused[groupPartition{group, t}]; ok {
+		return why
+	}
 	if why, ok := m.offsets[group]; ok {
 		return why
 	}
@@ -202,6 +223,8 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		r.marks.note(fmt.Sprintf("consumer %s %s: not run on the cluster", c.Positional(0), c.Positional(1)))
 	case scenario.CmdCrash:
 		r.marks.group(c.Positional(0), ReasonCrash)
+	case scenario.CmdPartitions:
+		r.markFormerTopic(c.Positional(0))
 	case scenario.CmdJoin:
 		v, err := r.session.Log().Group(c.Positional(0))
 		if err != nil {
@@ -210,6 +233,14 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		if v.Config.AutoCommit {
 			// On by default under rules 3 (Kafka's enable.auto.commit).
 			r.marks.offset(v.Name, ReasonAutoCommit)
+		}
+		if r.marks.subscribed[v.Name] == nil {
+			r.marks.subscribed[v.Name] = map[string]bool{}
+		}
+		for _, m := range v.Members {
+			for _, t := range m.Topics {
+				r.marks.subscribed[v.Name][t] = true
+			}
 		}
 		for _, e := range events {
 			if v.Strategy == core.StrategyCooperativeSticky && e.Kind == core.EventMemberJoined && strings.Contains(e.Detail, "is back") {
@@ -265,6 +296,19 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		return r.markPollOrder(c, events)
 	}
 	return nil
+}
+
+// markFormerTopic counts, for each group with live members, new partitions
+// of a topic its members read once and read no longer.
+func (r *runner) markFormerTopic(topic string) {
+	for _, name := range r.groupNames {
+		if !r.marks.subscribed[name][topic] || slices.Contains(r.groupsReading(topic), name) {
+			continue
+		}
+		if v, err := r.session.Log().Group(name); err == nil && len(v.Members) > 0 {
+			r.marks.formerTopicGrew[name]++
+		}
+	}
 }
 
 // markPollOrder marks the partitions a poll read when it stopped at max

@@ -263,7 +263,7 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 		}
 		for _, name := range r.groupNames {
 			if g := r.groups[name]; len(g.members) > 0 {
-				if err := r.settle(ctx, g); err != nil {
+				if err := r.settle(ctx, g); err != nil && !errors.Is(err, errHeldByGoneStatic) {
 					return err
 				}
 			}
@@ -295,16 +295,31 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 // (the playground's clock advances to its end, the cluster settles), and
 // then the command runs on a settled group on each side. The comparison's
 // notes say where the playground's clock was advanced.
+//
+// Before new partitions, the same holds for each group that reads the
+// topic: the playground's rebalance in progress would take them in at
+// once, the cluster's only if the partitions came before the rebalance
+// ended, which depends on how long creating them takes on the wall clock.
+// With the rebalance ended, both sides rebalance anew for them.
 func (r *runner) letRebalanceEnd(ctx context.Context, c scenario.Command) error {
+	var groups []string
 	switch c.Name {
 	case scenario.CmdPoll, scenario.CmdCommit, scenario.CmdJoin, scenario.CmdLeave, scenario.CmdCrash:
+		groups = []string{c.Positional(0)}
+	case scenario.CmdPartitions:
+		groups = r.groupsReading(c.Positional(0))
 	default:
 		return nil
 	}
 	before := r.session.Log().Now()
 	what := fmt.Sprintf("line %d: %s", c.Line, c)
-	if err := r.settlePlayground(c.Positional(0), c.Line, what); err != nil || r.session.Log().Now() == before {
-		return err
+	for _, group := range groups {
+		if err := r.settlePlayground(group, c.Line, what); err != nil {
+			return err
+		}
+	}
+	if r.session.Log().Now() == before {
+		return nil
 	}
 	return r.step(ctx, what, func(ctx context.Context) error {
 		if err := r.expireStatic(ctx); err != nil {
@@ -312,6 +327,25 @@ func (r *runner) letRebalanceEnd(ctx context.Context, c scenario.Command) error 
 		}
 		return r.settleStable(ctx)
 	})
+}
+
+// groupsReading lists the run's groups with a member subscribed to topic
+// in the playground.
+func (r *runner) groupsReading(topic string) []string {
+	var out []string
+	for _, name := range r.groupNames {
+		v, err := r.session.Log().Group(name)
+		if err != nil {
+			continue
+		}
+		for _, m := range v.Members {
+			if slices.Contains(m.Topics, topic) {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // settlePlayground advances the playground's clock until the group's
@@ -602,7 +636,7 @@ func (r *runner) settleStable(ctx context.Context) error {
 		if err != nil || v.State != core.GroupStable || len(g.members) == 0 {
 			continue
 		}
-		if err := r.settle(ctx, g); err != nil {
+		if err := r.settle(ctx, g); err != nil && !errors.Is(err, errHeldByGoneStatic) {
 			return err
 		}
 	}

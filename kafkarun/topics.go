@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -55,6 +56,29 @@ func (r *runner) topicConfigs(c scenario.Command, topic string) (map[string]*str
 	return configs, nil
 }
 
+// defaultConfigs adds to a new topic's configs those the command left at
+// the playground's default where that default is not Kafka's (retention.ms's
+// 1h, delete.retention.ms's 10m, as the config registry says): the broker
+// gets the playground's values, not its own. The rest are Kafka's defaults
+// on both sides (conformance/config_defaults_test.go checks the registry's
+// against Kafka's own). Segments' configs stay the broker's (kafkaConfig).
+func (r *runner) defaultConfigs(topic string, configs map[string]*string) error {
+	cfg, err := r.session.Log().TopicConfig(topic)
+	if err != nil {
+		return err
+	}
+	for _, e := range cfg.Entries() {
+		def, _ := core.LookupConfig(core.OnTopic, e.Name)
+		if _, set := configs[e.Name]; set || def.Kafka() == "" || e.Name == "replication.factor" || e.Value == def.KafkaDefault {
+			continue
+		}
+		if v, ok := kafkaConfig(e.Name, cfg); ok {
+			configs[e.Name] = &v
+		}
+	}
+	return nil
+}
+
 func notSentWhy(name string) string {
 	if def, ok := core.LookupConfig(core.OnTopic, name); ok && def.Kafka() == "" {
 		return "a playground-only config"
@@ -73,6 +97,9 @@ func (r *runner) createTopic(ctx context.Context, c scenario.Command) error {
 	}
 	configs, err := r.topicConfigs(c, topic)
 	if err != nil {
+		return err
+	}
+	if err := r.defaultConfigs(topic, configs); err != nil {
 		return err
 	}
 	replicas := -1 // the broker's default.replication.factor
@@ -423,14 +450,31 @@ func (r *runner) addPartitions(ctx context.Context, c scenario.Command) error {
 	if err := r.waitForPartitions(ctx, topic, count); err != nil {
 		return err
 	}
+	name := r.opts.Prefix + topic
 	// Clients learn of new partitions from metadata; ask now rather than
-	// at the next periodic refresh, minutes away.
-	for _, name := range r.groupNames {
-		for _, m := range r.groups[name].members {
+	// at the next periodic refresh, minutes away. The playground's groups
+	// see them at once (core.Differences: new partitions are seen at
+	// once), so the run waits until every member that reads the topic has
+	// them: a member that learns of them later, as a group's leader
+	// (Kafka 4.x ConsumerCoordinator, franz-go alike) rejoins then, after
+	// a rebalance that was to take them in, one more generation.
+	for _, gname := range r.groupNames {
+		for _, m := range r.groups[gname].members {
 			m.client.ForceMetadataRefresh()
+			if !slices.Contains(m.topics, topic) {
+				continue
+			}
+			if err := r.waitFor(ctx, fmt.Sprintf("member %s of group %s to see %s's new partitions", m.name, gname, name), func() (bool, error) {
+				leader, _, _ := m.client.PartitionLeader(name, int32(count-1))
+				if leader < 0 {
+					m.client.ForceMetadataRefresh()
+				}
+				return leader >= 0, nil
+			}); err != nil {
+				return err
+			}
 		}
 	}
-	name := r.opts.Prefix + topic
 	if leader, _, _ := r.base.PartitionLeader(name, 0); leader < 0 {
 		return nil // not produced to yet: the first produce loads fresh metadata
 	}

@@ -1,0 +1,127 @@
+package kafkarun
+
+import (
+	"fmt"
+	"testing"
+
+	"plog/core/scenario"
+)
+
+// A group's auto.offset.reset reaches the client as the playground has it,
+// each value named, whatever either side's default; a value without a
+// counterpart is an error, not a silent default.
+func TestResetOffsetMapsEveryValue(t *testing.T) {
+	for _, v := range []string{"earliest", "latest", "none"} {
+		if _, err := resetOffset(v); err != nil {
+			t.Errorf("resetOffset(%q): %v", v, err)
+		}
+	}
+	earliest, _ := resetOffset("earliest")
+	latest, _ := resetOffset("latest")
+	if earliest == latest {
+		t.Errorf("earliest and latest are the same offset %v", earliest)
+	}
+	if _, err := resetOffset("smallest"); err == nil {
+		t.Error("resetOffset(smallest): want an error")
+	}
+}
+
+// runnerOn is a runner with the playground's side only, after script.
+func runnerOn(t *testing.T, script string) *runner {
+	t.Helper()
+	s, err := scenario.Load(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{session: s, marks: newMarks(), groups: map[string]*groupRun{}, partitions: map[string]int{}}
+	r.group("g")
+	return r
+}
+
+// A cooperative-sticky group's generation is explained by its balancer
+// only once the cluster's members, settled, own other partitions than the
+// playground's: that is what can make a cooperative rebalance take another
+// number of rounds. Not for the same partitions, nor for an eager group.
+func TestCooperativePlanExplainsTheGenerationOnlyWhereThePlansParted(t *testing.T) {
+	const script = `topic t partitions=3
+join g a topics=t strategy=%s
+join g b topics=t
+advance 5s
+`
+	for _, tc := range []struct {
+		strategy string
+		parted   bool // the cluster's members own other partitions
+		want     Reason
+	}{
+		{"cooperative-sticky", false, ""},
+		{"cooperative-sticky", true, ReasonCooperativePlan},
+		{"sticky", true, ""},
+		{"range", true, ""},
+	} {
+		r := runnerOn(t, fmt.Sprintf(script, tc.strategy))
+		v, err := r.session.Log().Group("g")
+		if err != nil || v.Rebalance != nil || len(v.Members) != 2 {
+			t.Fatalf("%s: the playground's group is not settled with a and b: %+v %v", tc.strategy, v, err)
+		}
+		// The cluster's owners: the playground's, or a's and b's swapped.
+		owns := map[string][]tp{}
+		for i, m := range v.Members {
+			owner := m.ID
+			if tc.parted {
+				owner = v.Members[1-i].ID
+			}
+			for _, a := range m.Assignment {
+				owns[owner] = append(owns[owner], tp{a.Topic, a.Partition})
+			}
+		}
+		r.markCooperativePlan(r.groups["g"], owns)
+		if got := r.marks.generations["g"]; got != tc.want {
+			t.Errorf("%s, cluster owns %v: generation's reason %q, want %q", tc.strategy, owns, got, tc.want)
+		}
+	}
+}
+
+// markedRun applies a script to the playground's side as the run does,
+// marking after each command.
+func markedRun(t *testing.T, script string) *runner {
+	t.Helper()
+	cmds, err := scenario.Parse(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{session: scenario.NewSession(), marks: newMarks(), groups: map[string]*groupRun{}, partitions: map[string]int{}}
+	for _, c := range cmds {
+		if c.Name == scenario.CmdJoin {
+			r.group(c.Positional(0))
+		}
+		events, err := r.session.ApplyCommand(c)
+		if err != nil {
+			t.Fatalf("line %d: %v", c.Line, err)
+		}
+		if err := r.markAfter(c, events); err != nil {
+			t.Fatalf("line %d: %v", c.Line, err)
+		}
+	}
+	return r
+}
+
+// New partitions count against a group's generation only on a topic its
+// members read once and no longer read; on a topic they read, the group
+// rebalances on both sides.
+func TestFormerTopicIsCountedOnlyForTopicsNoLongerRead(t *testing.T) {
+	r := markedRun(t, `topic a partitions=1
+topic b partitions=1
+topic c partitions=1
+join g m topics=a
+advance 5s
+join g m topics=b
+advance 5s
+partitions a count=2
+partitions b count=2
+partitions c count=2
+partitions a count=3
+`)
+	if got := r.marks.formerTopicGrew["g"]; got != 2 {
+		t.Errorf("formerTopicGrew = %d, want 2: the two partitions commands on a, which g read and reads no longer", got)
+	}
+}
