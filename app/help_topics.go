@@ -120,15 +120,12 @@ var helpTopics = map[string]helpTopic{
 			"partitions for it until its session times out; if it comes back with the same instance id before " +
 			"that, it takes them back with no rebalance. Static members sort before dynamic ones."},
 	"member-ordering": {"a member id",
-		"The name you give a member is its client.id. When it joins, the group coordinator gives it a member " +
-			"id, as Kafka's does: the client.id, a dash and a UUID (for a static member its group.instance.id, a " +
-			"dash and a UUID), shown beside the member; the playground draws the UUID from the scenario's seed, " +
-			"so the same scenario gives the same ids. A member that leaves and joins again, or a static member " +
-			"that comes back, gets a new one. The assignors take members in Kafka's order: static members first, " +
-			"by group.instance.id, then the others by member id, compared as strings, so \"c10-…\" comes before " +
-			"\"c2-…\". Range and round-robin hand out partitions in that order (each member shows its place). " +
-			"The names mostly decide it, but where one name is another's with a dash and more after it (a and " +
-			"a-b), the UUID does. Scenarios made under rules 1 and 2 have no member ids: there the names decide."},
+		"A member's name is its client.id. On joining, the coordinator gives it a member id, as Kafka's does: " +
+			"the client.id (a static member's group.instance.id), a dash and a UUID, here drawn from the seed. " +
+			"Leaving and joining again, or a static member coming back, gives a new one. The assignors take " +
+			"static members first, by group.instance.id, then the others by member id, compared as strings (\"c10-…\" " +
+			"before \"c2-…\"): the names decide but where one is another's with a dash and more (a, a-b). " +
+			"Under rules 1 and 2 there are no member ids: the names decide."},
 	"auto-commit": {"auto-commit",
 		"With enable.auto.commit, the consumer commits its positions in poll once " +
 			"auto.commit.interval.ms has passed, before a rebalance revokes partitions, and when it leaves. " +
