@@ -11,6 +11,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"plog/core/scenario"
 	"plog/internal/kafkabroker"
@@ -36,11 +37,25 @@ func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	c := kafkabroker.StartT(t, kafkabroker.Options{Nodes: 3})
-	_, admin := adminOf(t, c.Brokers())
+	client, admin := adminOf(t, c.Brokers())
+	// Both topics on the same three nodes with node 1 first, so that both
+	// have node 1 as leader and the followers stopped below are followers
+	// of both (left to the controller, above's leader could be one of them).
 	for topic, minISR := range map[string]string{"held": "2", "above": "4"} {
-		resp, err := admin.CreateTopic(ctx, 1, 3, map[string]*string{"min.insync.replicas": &minISR}, topic)
-		if err == nil {
-			err = resp.Err
+		req := kmsg.NewPtrCreateTopicsRequest()
+		rt := kmsg.NewCreateTopicsRequestTopic()
+		rt.Topic, rt.NumPartitions, rt.ReplicationFactor = topic, -1, -1
+		ra := kmsg.NewCreateTopicsRequestTopicReplicaAssignment()
+		ra.Partition, ra.Replicas = 0, []int32{1, 2, 3}
+		rt.ReplicaAssignment = append(rt.ReplicaAssignment, ra)
+		cfg := kmsg.NewCreateTopicsRequestTopicConfig()
+		cfg.Name, cfg.Value = "min.insync.replicas", kmsg.StringPtr(minISR)
+		rt.Configs = append(rt.Configs, cfg)
+		req.Topics = append(req.Topics, rt)
+		req.TimeoutMillis = 30_000
+		resp, err := req.RequestWith(ctx, client)
+		if err == nil && len(resp.Topics) == 1 {
+			err = kerr.ErrorForCode(resp.Topics[0].ErrorCode)
 		}
 		if err != nil {
 			t.Fatalf("kafka: creating %s with min.insync.replicas=%s on 3 replicas: %v", topic, minISR, err)
@@ -118,6 +133,9 @@ func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 			pISR = append(pISR, int32(id))
 		}
 		slices.Sort(pISR)
+		// Right after a restart the partition's leader may not answer
+		// ListOffsets yet (hw is -1 then): wait until it does.
+		waitFor(t, 30*time.Second, topic+"'s high watermark to be readable", func() bool { return hw(topic) >= 0 })
 		kISR, kHW := isr(topic), hw(topic)
 		if kHW != wantHW || p.HighWatermark != wantHW || !slices.Equal(kISR, pISR) {
 			t.Errorf("%s, %s: kafka high watermark %d ISR %v; playground %d ISR %v; want high watermark %d on both, the same ISR",
