@@ -643,11 +643,12 @@ func (r *runner) settleStable(ctx context.Context) error {
 	return nil
 }
 
-// groupConfig returns a group's configuration in the playground right now.
+// groupConfig returns a group's configuration in the playground right now:
+// for a group it does not have yet, the defaults of the scenario's rules.
 func (r *runner) groupConfig(group string) core.GroupConfig {
 	v, err := r.session.Log().Group(group)
 	if err != nil {
-		return core.DefaultGroupConfig()
+		return core.DefaultGroupConfigUnder(r.session.Rules())
 	}
 	return v.Config
 }
