@@ -240,6 +240,14 @@ type dirtyPartition struct {
 	ratio float64
 }
 
+// cleanableNow says whether the cleaner would clean the partition now: it
+// has cleanable bytes and its dirty ratio is above minCleanableRatio (Kafka
+// 4.4's LogCleanerManager.grabFilthiestCompactedLog), with the ratio.
+func (p *partition) cleanableNow(now int64, config *TopicConfig) (float64, bool) {
+	ratio, cleanable := p.dirtyRatio(now, config)
+	return ratio, cleanable > 0 && ratio > minCleanableRatio
+}
+
 // cleanable lists the compacted partitions whose dirty ratio is above
 // minCleanableRatio, the filthiest first, then in topic and partition order
 // (grabFilthiestCompactedLog's pick, repeated).
@@ -251,7 +259,7 @@ func (l *PartitionedLog) cleanable() []dirtyPartition {
 			continue
 		}
 		for i, p := range t.partitions {
-			if ratio, cleanable := p.dirtyRatio(l.now, &t.config); cleanable > 0 && ratio > minCleanableRatio {
+			if ratio, ok := p.cleanableNow(l.now, &t.config); ok {
 				out = append(out, dirtyPartition{t, i, p, ratio})
 			}
 		}
@@ -286,7 +294,7 @@ func (l *PartitionedLog) cleanerWakeup() int64 {
 			continue
 		}
 		for _, p := range t.partitions {
-			if ratio, cleanable := p.dirtyRatio(l.now, &t.config); cleanable > 0 && ratio > minCleanableRatio {
+			if _, ok := p.cleanableNow(l.now, &t.config); ok {
 				return l.now
 			}
 			end := p.uncleanable(l.now, &t.config, p.firstDirtyOffset())

@@ -9,12 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"plog/core"
+	"plog/core/assign"
 	"plog/core/scenario"
 	"plog/core/units"
 )
@@ -315,7 +315,7 @@ func (r *runner) brokerGenerations(ctx context.Context, ids []string) (generatio
 	from := map[int32]kgo.Offset{}
 	for _, id := range ids {
 		want[id] = true
-		from[javaAbs(javaHashCode(id))%int32(len(t.Partitions))] = kgo.NewOffset().AtStart()
+		from[javaAbs(assign.JavaStringHash(id))%int32(len(t.Partitions))] = kgo.NewOffset().AtStart()
 	}
 	var parts []int32
 	for p := range from {
@@ -357,16 +357,6 @@ func (r *runner) brokerGenerations(ctx context.Context, ids []string) (generatio
 		generations[key.Group] = int(value.Generation)
 	}, func() bool { return len(left) == 0 })
 	return generations, err == nil, err
-}
-
-// javaHashCode is Java's String.hashCode over the string's UTF-16 code
-// units.
-func javaHashCode(s string) int32 {
-	var h int32
-	for _, c := range utf16.Encode([]rune(s)) {
-		h = 31*h + int32(c)
-	}
-	return h
 }
 
 // javaAbs is Kafka's Utils.abs: the absolute value, 0 for the least int.

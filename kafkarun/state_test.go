@@ -3,6 +3,8 @@ package kafkarun
 import (
 	"math"
 	"testing"
+
+	"plog/core/assign"
 )
 
 // The group's partition of __consumer_offsets is Java's: String.hashCode,
@@ -12,8 +14,8 @@ func TestJavaHashCodeAndAbs(t *testing.T) {
 		s    string
 		hash int32
 	}{{"", 0}, {"hello", 99162322}, {"polygenelubricants", math.MinInt32}} {
-		if got := javaHashCode(tc.s); got != tc.hash {
-			t.Errorf("javaHashCode(%q) = %d, want %d", tc.s, got, tc.hash)
+		if got := assign.JavaStringHash(tc.s); got != tc.hash {
+			t.Errorf("assign.JavaStringHash(%q) = %d, want %d", tc.s, got, tc.hash)
 		}
 	}
 	if javaAbs(math.MinInt32) != 0 || javaAbs(-7) != 7 || javaAbs(7) != 7 {

@@ -29,8 +29,9 @@ import (
 // spread over buckets by partition number (a topic of more than 512
 // partitions).
 
-// javaStringHash is java.lang.String.hashCode.
-func javaStringHash(s string) int32 {
+// JavaStringHash is java.lang.String.hashCode (over the string's UTF-16
+// code units), as Java 17 computes it.
+func JavaStringHash(s string) int32 {
 	var h int32
 	for _, u := range utf16.Encode([]rune(s)) {
 		h = 31*h + int32(u)
@@ -40,7 +41,7 @@ func javaStringHash(s string) int32 {
 
 // javaPartitionHash is org.apache.kafka.common.TopicPartition.hashCode.
 func javaPartitionHash(tp TopicPartition) int32 {
-	return 31*(31+int32(tp.Partition)) + javaStringHash(tp.Topic)
+	return 31*(31+int32(tp.Partition)) + JavaStringHash(tp.Topic)
 }
 
 // javaSpread is java.util.HashMap.hash.

@@ -10,8 +10,8 @@ import (
 // iterates keys in.
 func TestJavaHashes(t *testing.T) {
 	for s, want := range map[string]int32{"": 0, "a": 97, "hello": 99162322, "Aa": 2112, "BB": 2112, "consumer-1": -166239206, "é": 233, "😀": 1772899} {
-		if got := javaStringHash(s); got != want {
-			t.Errorf("javaStringHash(%q) = %d, want %d", s, got, want)
+		if got := JavaStringHash(s); got != want {
+			t.Errorf("JavaStringHash(%q) = %d, want %d", s, got, want)
 		}
 	}
 	if got := javaPartitionHash(TopicPartition{"t", 3}); got != 1170 {
@@ -20,7 +20,7 @@ func TestJavaHashes(t *testing.T) {
 	spread := func(keys ...string) []uint32 {
 		var h []uint32
 		for _, k := range keys {
-			h = append(h, javaSpread(javaStringHash(k)))
+			h = append(h, javaSpread(JavaStringHash(k)))
 		}
 		return h
 	}

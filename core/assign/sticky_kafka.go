@@ -87,7 +87,7 @@ func (in assignInput) assignStickyKafka(cooperative bool) (Assignment, int) {
 	}
 	hashes := make([]uint32, len(in.members))
 	for i, m := range in.members {
-		hashes[i] = javaSpread(javaStringHash(m.ID))
+		hashes[i] = javaSpread(JavaStringHash(m.ID))
 		sub := map[string]bool{}
 		for _, t := range m.Topics {
 			sub[t] = true
@@ -263,7 +263,7 @@ func (k *kafkaSticky) constrained(owned [][]TopicPartition, multiple map[TopicPa
 func (k *kafkaSticky) consumerToOwnedOrder() []int {
 	hashes := make([]uint32, len(k.order))
 	for i, c := range k.order {
-		hashes[i] = javaSpread(javaStringHash(k.in.members[c].ID))
+		hashes[i] = javaSpread(JavaStringHash(k.in.members[c].ID))
 	}
 	order := javaHashOrder(hashes)
 	for i, j := range order {
