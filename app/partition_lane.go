@@ -349,7 +349,7 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 		li = li.DataSet("offset", r.Offset)
 	}
 	if r.HasKey {
-		li = li.DataSet("key", r.Key).Class(keyColourClass(r.Key))
+		li = li.DataSet("key", r.Key).Class(keyColourClass(r.Key)).DataSet("key-shape", keyShape(r.Key))
 	} else {
 		li = li.Class("keyless")
 	}

@@ -119,6 +119,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	p.applyLink(p.startingFragment(ctx))
 	p.ready = true
 	p.startSharing(ctx)
+	p.playOnOpen(ctx) // embed_bar.go: play=1, loop=FROM-TO
 }
 
 // OnDismount removes the page-wide keyboard listener.
@@ -388,6 +389,7 @@ func (p *Playground) OnNav(ctx app.Context) {
 	}
 	p.enterWorkspace(fragment)
 	p.applyLink(fragment)
+	p.playOnOpen(ctx)
 }
 
 // applyLink replays the scenario a link carries. A link that cannot be read
@@ -446,6 +448,7 @@ func (p *Playground) Render() app.UI {
 					Text("virtual time "+units.Duration(p.view.TimeMs)),
 				p.lessonListButton(),
 				&DifferencesButton{},
+				&ThemeToggle{},
 				p.shareMenu(),
 			),
 			// What the page shows while it replays the link's scenario:
