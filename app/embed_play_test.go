@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,5 +118,56 @@ func TestKeysHaveASecondCue(t *testing.T) {
 		if !strings.Contains(string(css), fmt.Sprintf(`.record[data-key-shape="%d"] .record-offset::after { content: "`, s)) {
 			t.Errorf("theme.css draws no shape %d", s)
 		}
+	}
+}
+
+// A poll's records are marked read in their lane, and only until the next
+// command.
+func TestPollMarksTheRecordsRead(t *testing.T) {
+	useBrowser(t)
+	script := threeSteps + "config group g auto.offset.reset=earliest\njoin g c1 topics=orders\nadvance 3s\n"
+	p, d := mountAt(t, mustLink(t, script))
+	d.Context().NewActionWithValue(applyAction, applyRequest{Lines: []string{"poll g c1"}})
+	d.Consume()
+	read := 0
+	for k, r := range p.landing.Read {
+		if !strings.HasPrefix(k, "orders") || r.End <= r.From {
+			t.Errorf("read %v in %s", r, k)
+		}
+		read += int(r.End - r.From)
+	}
+	if read != 2 {
+		t.Errorf("the poll marked %d records read, want the 2 produced: %v", read, p.landing.Read)
+	}
+	if (readRange{}).holds(0) {
+		t.Error("the empty range holds offset 0")
+	}
+	d.Context().NewActionWithValue(applyAction, applyRequest{Lines: []string{"advance 1s"}})
+	d.Consume()
+	if len(p.landing.Read) != 0 {
+		t.Errorf("after another command %v is still marked read", p.landing.Read)
+	}
+}
+
+// A rebalance's moves: what a member got arrives, what it lost leaves, and
+// a command that moves nothing gives no motion.
+func TestRebalanceMotions(t *testing.T) {
+	useBrowser(t)
+	script := "topic orders partitions=2\njoin g c1 topics=orders\nadvance 3s\n"
+	p, d := mountAt(t, mustLink(t, script))
+	before := p.view.Groups
+	d.Context().NewActionWithValue(applyAction, applyRequest{Lines: []string{"join g c2 topics=orders", "advance 10s"}})
+	d.Consume()
+	motions := assignmentMotions(before, p.view.Groups)
+	var got []string
+	for k, m := range motions {
+		got = append(got, fmt.Sprintf("%s %s %s", k.Member, k.Partition, m))
+	}
+	slices.Sort(got)
+	if strings.Join(got, ", ") != "c1 orders/1 leaving, c2 orders/1 arriving" {
+		t.Errorf("the rebalance moved %v", got)
+	}
+	if m := assignmentMotions(p.view.Groups, p.view.Groups); m != nil {
+		t.Errorf("no change gave %v", m)
 	}
 }

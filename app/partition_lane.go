@@ -28,6 +28,7 @@ type PartitionLane struct {
 	Share  string
 	Hot    bool // this partition holds far more than its share
 	Landed LandedRange
+	Read   readRange     // the records the last poll read, highlighted (motion_reads.go)
 	Ghosts []core.Record // removed records still drawn, leaving
 }
 
@@ -364,6 +365,9 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	}
 	if l.Landed.Count > 0 && r.Offset >= l.Landed.From && r.Offset <= l.Landed.To && !it.ghost {
 		li = li.Class("landed").DataSet("landed", true)
+	}
+	if !it.ghost && l.Read.holds(r.Offset) {
+		li = li.DataSet("read", true)
 	}
 	value := r.Value
 	if r.Tombstone {
