@@ -167,6 +167,10 @@ func TestRebalanceMotions(t *testing.T) {
 	if strings.Join(got, ", ") != "c1 orders/1 leaving, c2 orders/1 arriving" {
 		t.Errorf("the rebalance moved %v", got)
 	}
+	lane := Landing{Moves: motions}
+	if got := fmt.Sprint(lane.laneMotions("orders", 1), lane.laneMotions("orders", 0)); got != "map[g:arriving] map[]" {
+		t.Errorf("the lanes show %s, want orders/1 arriving and nothing on orders/0", got)
+	}
 	if m := assignmentMotions(p.view.Groups, p.view.Groups); m != nil {
 		t.Errorf("no change gave %v", m)
 	}

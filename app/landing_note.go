@@ -18,6 +18,9 @@ type Landing struct {
 	// Read is the records the command's polls read, by laneKey
 	// (motion_reads.go).
 	Read map[string]readRange
+	// Moves is what the command did to the groups' assignments
+	// (motion_rebalance.go).
+	Moves map[assignmentKey]string
 
 	hwNoted bool // noteHighWatermarks has run
 }

@@ -53,3 +53,22 @@ func assignments(groups []GroupSnapshot) map[assignmentKey]bool {
 	}
 	return set
 }
+
+// laneMotions is what the last command's moves did to one partition, by
+// group: arriving when a member of the group got it, leaving when one lost
+// it and none got it. The lane's group mark shows it; nil when nothing
+// moved there.
+func (l Landing) laneMotions(topic string, partition int) map[string]string {
+	var motions map[string]string
+	tp := core.TopicPartition{Topic: topic, Partition: partition}
+	for k, motion := range l.Moves {
+		if k.Partition != tp || motions[k.Group] == motionArriving {
+			continue
+		}
+		if motions == nil {
+			motions = map[string]string{}
+		}
+		motions[k.Group] = motion
+	}
+	return motions
+}

@@ -28,8 +28,9 @@ type PartitionLane struct {
 	Share  string
 	Hot    bool // this partition holds far more than its share
 	Landed LandedRange
-	Read   readRange     // the records the last poll read, highlighted (motion_reads.go)
-	Ghosts []core.Record // removed records still drawn, leaving
+	Read   readRange         // the records the last poll read, highlighted (motion_reads.go)
+	Moves  map[string]string // by group, what the last command's rebalance did here (motion_rebalance.go)
+	Ghosts []core.Record     // removed records still drawn, leaving
 }
 
 // laneItem is one cell of the lane's strip: a record, or a record leaving.
@@ -209,6 +210,9 @@ func (l *PartitionLane) renderFoot() app.UI {
 		app.Range(p.Marks).Slice(func(i int) app.UI {
 			m := p.Marks[i]
 			chip := app.Span().Class("group-mark").DataSet("group", m.Group)
+			if motion := l.Moves[m.Group]; motion != "" {
+				chip = chip.DataSet("motion", motion)
+			}
 			text := m.Group + ": no commit"
 			if m.HasCommitted {
 				chip = chip.DataSet("committed", m.Committed)

@@ -41,9 +41,6 @@ type Playground struct {
 	// chose others, offered back by the timeline; 0 when none.
 	rulesFrom int
 	removal   Removal // what the last command removed
-	// motions is what the last command did to the groups' assignments,
-	// for the drawn assignments to show (motion_rebalance.go).
-	motions map[assignmentKey]string
 
 	lesson lessonRun // the lesson the page is in, and the learner's progress in every lesson
 
@@ -182,7 +179,7 @@ func (p *Playground) run(ctx app.Context, control string, action func() error) {
 		return
 	}
 	p.refresh()
-	p.motions = assignmentMotions(before.Groups, p.view.Groups)
+	p.landing.Moves = assignmentMotions(before.Groups, p.view.Groups)
 	p.checkLesson()
 	p.animateRemovals(ctx, before)
 	p.scheduleURLUpdate(ctx)
