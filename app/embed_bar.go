@@ -157,6 +157,27 @@ func (p *Playground) playsForward(ctx app.Context) bool {
 	return true
 }
 
+// takeLoop checks the link's loop= against the scenario the page opened
+// (a lesson's start included): a range that fits is played over and over;
+// one that does not is left out, and the embed bar (outside an embed, the
+// page's alert) says why. The page opens all the same.
+func (p *Playground) takeLoop() {
+	o := &p.share.options
+	o.Loop, o.LoopProblem = loopRange{}, ""
+	if o.loopText == "" || p.session == nil {
+		return
+	}
+	r, err := parseLoop(o.loopText, p.session.Len())
+	if err != nil {
+		o.LoopProblem = "This link's loop was ignored: " + err.Error() + "."
+		if !o.Embed {
+			p.addAlert(o.LoopProblem)
+		}
+		return
+	}
+	o.Loop = r
+}
+
 // playOnOpen starts play as the page opens when the link asks for it
 // (play=1), or for a loop (loop=FROM-TO), which opens at step FROM.
 func (p *Playground) playOnOpen(ctx app.Context) {

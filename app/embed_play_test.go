@@ -68,9 +68,12 @@ func TestBadLoopIsToldAndThePageOpens(t *testing.T) {
 
 // theme= is kept in the page's own link; an unknown theme is told.
 func TestThemeParameter(t *testing.T) {
-	_, o, problem := loadFragment(mustLink(t, threeSteps) + "&embed=1&theme=dark&play=1&loop=1-2")
-	if o.Theme != "dark" || !o.Play || o.Loop != (loopRange{1, 2}) || problem != "" {
-		t.Errorf("options %+v, problem %q", o, problem)
+	useBrowser(t)
+	p, d := mountAt(t, mustLink(t, threeSteps)+"&embed=1&theme=dark&play=1&loop=1-2")
+	d.Consume()
+	o := p.share.options
+	if o.Theme != "dark" || !o.Play || o.Loop != (loopRange{1, 2}) || p.err != "" {
+		t.Errorf("options %+v, problem %q", o, p.err)
 	}
 	f, err := fragmentOf(strings.Split(strings.TrimSpace(threeSteps), "\n"), 3, 3, o)
 	if err != nil || !strings.HasSuffix(f, "&embed=1&play=1&loop=1-2&theme=dark") {
@@ -81,6 +84,22 @@ func TestThemeParameter(t *testing.T) {
 	}
 	if _, _, problem := loadFragment(mustLink(t, threeSteps) + "&theme=pink"); !strings.Contains(problem, "light, dark or system") {
 		t.Errorf("theme=pink: %q", problem)
+	}
+	// Outside an embed a bad loop is the page's alert.
+	p, d = mountAt(t, mustLink(t, threeSteps)+"&loop=2-2")
+	d.Consume()
+	if !strings.Contains(p.err, "loop was ignored") {
+		t.Errorf("loop=2-2 outside an embed: the page says %q", p.err)
+	}
+}
+
+// A lesson's link may loop its starting scenario's steps.
+func TestLessonLinkLoops(t *testing.T) {
+	useBrowser(t)
+	p, d := mountAt(t, "lesson=key-order&embed=1&loop=0-1")
+	d.Consume()
+	if p.share.options.LoopProblem != "" || !p.share.options.Loop.set() || p.session.Len() < 1 {
+		t.Errorf("loop 0-1 on the lesson of %d steps: %+v", p.session.Len(), p.share.options)
 	}
 }
 

@@ -414,6 +414,7 @@ func (p *Playground) applyLink(link string) {
 	}()
 	p.session, p.share.options, p.err = loadFragment(link)
 	p.openLesson(link)
+	p.takeLoop() // embed_bar.go
 	msg := p.err
 	p.refresh()
 	if msg != "" {

@@ -31,6 +31,7 @@ type linkOptions struct {
 	// shows it for as long as the page is open, since play clears the
 	// page's alert at every tick.
 	LoopProblem string
+	loopText    string // loop= as the link writes it, until the page checks it against its scenario (takeLoop)
 	Theme       string // "light", "dark" or "system" as the link asks (web/static/theme.js applies it); "" when it does not
 }
 
@@ -168,7 +169,7 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 			f.Link = head
 		}
 	}
-	opts := linkOptions{Lesson: f.Lesson, Embed: f.Embed, ReadOnly: f.ReadOnly, Play: f.Play}
+	opts := linkOptions{Lesson: f.Lesson, Embed: f.Embed, ReadOnly: f.ReadOnly, Play: f.Play, loopText: f.Loop}
 	if f.Theme != "" {
 		if slices.Contains(themeNames, f.Theme) {
 			opts.Theme = f.Theme
@@ -177,7 +178,6 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 		}
 	}
 	if f.Link == "" {
-		problems = append(problems, loopOption(&opts, f.Loop, 0)...)
 		return scenario.NewSession(), opts, strings.Join(problems, " ")
 	}
 	script, err := scenario.DecodeLink(f.Link) // an old link's under rules 1
@@ -204,28 +204,7 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 			problems = append(problems, fmt.Sprintf("Going to step %d failed: %v", f.At, err))
 		}
 	}
-	problems = append(problems, loopOption(&opts, f.Loop, session.Len())...)
 	return session, opts, strings.Join(problems, " ")
-}
-
-// loopOption takes a link's loop= into the options when it fits a
-// scenario of steps steps, and otherwise says why it was left out (in the
-// embed bar, or among the page's problems outside an embed): the page opens
-// all the same.
-func loopOption(o *linkOptions, value string, steps int) []string {
-	if value == "" {
-		return nil
-	}
-	r, err := parseLoop(value, steps)
-	if err != nil {
-		o.LoopProblem = "This link's loop was ignored: " + err.Error() + "."
-		if !o.Embed {
-			return []string{o.LoopProblem}
-		}
-		return nil
-	}
-	o.Loop = r
-	return nil
 }
 
 // keepBranch gives the session the replaced steps a fragment holds.
