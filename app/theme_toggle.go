@@ -70,11 +70,14 @@ func (t *ThemeToggle) toggle(ctx app.Context, e app.Event) {
 // Render draws the button; data-theme-choice is the theme it shows now.
 func (t *ThemeToggle) Render() app.UI {
 	choice := t.current()
-	label := map[string]string{"system": "the system's", "light": "light", "dark": "dark"}[choice]
+	// Its name is its text, which says the theme now; the title says
+	// what a click does.
 	return app.Button().Type("button").Class("theme-toggle").
 		DataSet("theme-toggle", true).DataSet("theme-choice", choice).
-		Title("Theme: "+label+". Click for "+nextTheme(choice)+".").
-		Aria("label", "Theme: "+label+" (click for "+nextTheme(choice)+")").
+		Title("Theme: "+choice+". Click for "+nextTheme(choice)+".").
 		OnClick(t.toggle).
-		Text("◐ Theme: " + choice)
+		Body(
+			app.Span().Aria("hidden", "true").Text("◐ "),
+			app.Text("Theme: "+choice),
+		)
 }
