@@ -17,14 +17,14 @@ import (
 // read by everyone: each box's text keeps WCAG AA contrast (4.5:1) on its
 // colour. The test reads the colours from the stylesheet itself.
 func TestKeyColoursKeepContrast(t *testing.T) {
-	css, err := os.ReadFile("../web/static/plog.css")
+	css, err := os.ReadFile("../web/static/theme.css")
 	if err != nil {
 		t.Fatal(err)
 	}
 	rule := regexp.MustCompile(`\.record\.key-(\d+) \{ background: #([0-9a-f]{6}); color: #([0-9a-f]{3,6}); \}`)
 	found := rule.FindAllStringSubmatch(string(css), -1)
 	if len(found) != keyColours {
-		t.Fatalf("plog.css defines %d key colours, the page uses %d", len(found), keyColours)
+		t.Fatalf("theme.css defines %d key colours, the page uses %d", len(found), keyColours)
 	}
 	for _, m := range found {
 		if c := contrast(m[2], m[3]); c < 4.5 {

@@ -22,7 +22,10 @@ type EmbedBar struct {
 	Length   int
 	Playing  bool
 	ReadOnly bool
-	FullURL  string // the same scenario and step, without embed and read-only
+	Loop     loopRange // the steps play goes through over and over, if any
+	// LoopProblem is why the link's loop= was left out; "" when it was not.
+	LoopProblem string
+	FullURL     string // the same scenario and step, without embed and read-only
 
 	refused string // why the last try to open a tab failed; "" when it did not
 	copied  string // what copying the link did
@@ -92,10 +95,13 @@ func (b *EmbedBar) Render() app.UI {
 		app.Button().Type("button").ID("embed-play").Aria("pressed", b.Playing).OnClick(b.play).Text(playLabel),
 		app.Span().Class("embed-position").DataSet("position", b.Position).DataSet("length", b.Length).
 			Text(fmt.Sprintf("step %d of %d", b.Position, b.Length)),
+		app.If(b.Loop.set(), app.Span().Class("embed-loop").DataSet("loop", b.Loop.String()).
+			Text(fmt.Sprintf("loops steps %d to %d", b.Loop.From, b.Loop.To))),
 		app.If(b.ReadOnly, app.Span().Class("embed-readonly").Text("read-only")),
 		app.Button().Type("button").ID("open-full").DataSet("href", b.FullURL).OnClick(b.openFull).
 			Text("Open in the full playground ↗"),
 		app.If(b.refused != "", b.copyBox()),
+		app.If(b.LoopProblem != "", app.P().Class("embed-loop-problem").Attr("role", "alert").Text(b.LoopProblem)),
 		&ControlError{Control: embedControl},
 	)
 }
@@ -119,27 +125,68 @@ func (p *Playground) embedBar() app.UI {
 		position, length = p.session.Position(), p.session.Len()
 	}
 	return &EmbedBar{
-		Position: position,
-		Length:   length,
-		Playing:  p.playing,
-		ReadOnly: p.share.options.ReadOnly,
-		FullURL:  pageURL(p.share.base, withOptions(p.link, false, false)),
+		Position:    position,
+		Length:      length,
+		Playing:     p.playing,
+		ReadOnly:    p.share.options.ReadOnly,
+		Loop:        p.share.options.Loop,
+		LoopProblem: p.share.options.LoopProblem,
+		FullURL:     pageURL(p.share.base, withOptions(p.link, false, false)),
 	}
 }
 
 // playsForward makes play a walk through the steps ahead of the position:
 // a tick redoes the next step while there is one, so that play from an
-// earlier step shows the script rather than replacing it. It reports
-// whether it took the tick; at the end of the script the clock advances
-// (playground.go), on a page that may edit.
+// earlier step shows the script rather than replacing it. With loop=FROM-TO
+// the tick after step TO (or one outside the range) goes back to step FROM.
+// It reports whether it took the tick; at the end of the script the clock
+// advances (playground.go), on a page that may edit.
 func (p *Playground) playsForward(ctx app.Context) bool {
-	if p.session.Position() >= p.session.Len() {
-		return false
-	}
 	control := timelineControl
 	if p.share.options.Embed {
 		control = embedControl
 	}
+	if loop, at := p.share.options.Loop, p.session.Position(); loop.set() && (at >= loop.To || at < loop.From) {
+		p.run(ctx, control, func() error { return p.session.Seek(loop.From) })
+		return true
+	}
+	if p.session.Position() >= p.session.Len() {
+		return false
+	}
 	p.run(ctx, control, p.session.Redo)
 	return true
+}
+
+// takeLoop checks the link's loop= against the scenario the page opened
+// (a lesson's start included): a range that fits is played over and over;
+// one that does not is left out, and the embed bar (outside an embed, the
+// page's alert) says why. The page opens all the same.
+func (p *Playground) takeLoop() {
+	o := &p.share.options
+	o.Loop, o.LoopProblem = loopRange{}, ""
+	if o.loopText == "" || p.session == nil {
+		return
+	}
+	r, err := parseLoop(o.loopText, p.session.Len())
+	if err != nil {
+		o.LoopProblem = "This link's loop was ignored: " + err.Error() + "."
+		if !o.Embed {
+			p.addAlert(o.LoopProblem)
+		}
+		return
+	}
+	o.Loop = r
+}
+
+// playOnOpen starts play as the page opens when the link asks for it
+// (play=1), or for a loop (loop=FROM-TO), which opens at step FROM.
+func (p *Playground) playOnOpen(ctx app.Context) {
+	o := p.share.options
+	if p.session == nil || !o.Play && !o.Loop.set() {
+		return
+	}
+	if o.Loop.set() && p.session.Position() != o.Loop.From {
+		p.run(ctx, embedControl, func() error { return p.session.Seek(o.Loop.From) })
+	}
+	p.handlePlay(ctx, app.Action{Value: playRequest{Start: true}})
 }

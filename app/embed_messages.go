@@ -21,6 +21,14 @@ package app
 //	  if (e.data && e.data.source === "plog") console.log(e.data.type, e.data.step, e.data.steps);
 //	});
 //
+// One more message tells the embedding page how tall the frame's content
+// is, so that it can size the iframe (web/static/embed-height.js posts it,
+// as the page loads and whenever the height changes):
+//
+//	{source: "plog", type: "height", height: 612}
+//
+//	height  the content's height in CSS pixels, a whole number
+//
 // The page posts with target origin "*": any site may embed it, and the
 // messages carry nothing the embedding page did not put in the frame's URL.
 // A page that is not in a frame posts nothing.

@@ -15,6 +15,12 @@ import (
 type Landing struct {
 	Lanes []LandedRange
 	Count int // records produced
+	// Read is the records the command's polls read, by laneKey
+	// (motion_reads.go).
+	Read map[string]readRange
+	// Moves is what the command did to the groups' assignments
+	// (motion_rebalance.go).
+	Moves map[assignmentKey]string
 
 	hwNoted bool // noteHighWatermarks has run
 }
@@ -66,7 +72,7 @@ const maxReasons = 3
 // landingOf gathers the produced events of one command by partition. Each
 // event is a run of records produced one after another to a partition.
 func landingOf(events []core.Event) Landing {
-	var l Landing
+	l := Landing{Read: readsOf(events)}
 	index := map[string]int{}
 	for _, e := range events {
 		if e.Kind != core.EventProduced {

@@ -11,7 +11,7 @@ type LaneLegend struct {
 // legendEntries are the lanes' marks: a sample of each, its words, and the
 // help topic that explains it.
 var legendEntries = []struct{ class, sample, words, help string }{
-	{"record key-1", "3", "a record at its offset, coloured by key", "offset"},
+	{"record key-1", "3▲", "a record at its offset, its key told by colour and shape", "offset"},
 	{"record keyless", "4", "hover a record: its key, value and timestamp", "timestamp"},
 	{"edge log-start-edge", "start", "log start offset", "log-start"},
 	{"edge hw-edge", "next", "next offset: the log end, and the high watermark unless marked", "high-watermark"},

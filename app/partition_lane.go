@@ -28,7 +28,9 @@ type PartitionLane struct {
 	Share  string
 	Hot    bool // this partition holds far more than its share
 	Landed LandedRange
-	Ghosts []core.Record // removed records still drawn, leaving
+	Read   readRange         // the records the last poll read, highlighted (motion_reads.go)
+	Moves  map[string]string // by group, what the last command's rebalance did here (motion_rebalance.go)
+	Ghosts []core.Record     // removed records still drawn, leaving
 }
 
 // laneItem is one cell of the lane's strip: a record, or a record leaving.
@@ -208,6 +210,9 @@ func (l *PartitionLane) renderFoot() app.UI {
 		app.Range(p.Marks).Slice(func(i int) app.UI {
 			m := p.Marks[i]
 			chip := app.Span().Class("group-mark").DataSet("group", m.Group)
+			if motion := l.Moves[m.Group]; motion != "" {
+				chip = chip.DataSet("motion", motion)
+			}
 			text := m.Group + ": no commit"
 			if m.HasCommitted {
 				chip = chip.DataSet("committed", m.Committed)
@@ -349,7 +354,7 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 		li = li.DataSet("offset", r.Offset)
 	}
 	if r.HasKey {
-		li = li.DataSet("key", r.Key).Class(keyColourClass(r.Key))
+		li = li.DataSet("key", r.Key).Class(keyColourClass(r.Key)).DataSet("key-shape", keyShape(r.Key))
 	} else {
 		li = li.Class("keyless")
 	}
@@ -364,6 +369,9 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	}
 	if l.Landed.Count > 0 && r.Offset >= l.Landed.From && r.Offset <= l.Landed.To && !it.ghost {
 		li = li.Class("landed").DataSet("landed", true)
+	}
+	if !it.ghost && l.Read.holds(r.Offset) {
+		li = li.DataSet("read", true)
 	}
 	value := r.Value
 	if r.Tombstone {

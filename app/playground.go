@@ -119,6 +119,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	p.applyLink(p.startingFragment(ctx))
 	p.ready = true
 	p.startSharing(ctx)
+	p.playOnOpen(ctx) // embed_bar.go: play=1, loop=FROM-TO
 }
 
 // OnDismount removes the page-wide keyboard listener.
@@ -178,6 +179,7 @@ func (p *Playground) run(ctx app.Context, control string, action func() error) {
 		return
 	}
 	p.refresh()
+	p.landing.Moves = assignmentMotions(before.Groups, p.view.Groups)
 	p.checkLesson()
 	p.animateRemovals(ctx, before)
 	p.scheduleURLUpdate(ctx)
@@ -388,6 +390,7 @@ func (p *Playground) OnNav(ctx app.Context) {
 	}
 	p.enterWorkspace(fragment)
 	p.applyLink(fragment)
+	p.playOnOpen(ctx)
 }
 
 // applyLink replays the scenario a link carries. A link that cannot be read
@@ -411,6 +414,7 @@ func (p *Playground) applyLink(link string) {
 	}()
 	p.session, p.share.options, p.err = loadFragment(link)
 	p.openLesson(link)
+	p.takeLoop() // embed_bar.go
 	msg := p.err
 	p.refresh()
 	if msg != "" {
@@ -446,6 +450,7 @@ func (p *Playground) Render() app.UI {
 					Text("virtual time "+units.Duration(p.view.TimeMs)),
 				p.lessonListButton(),
 				&DifferencesButton{},
+				&ThemeToggle{},
 				p.shareMenu(),
 			),
 			// What the page shows while it replays the link's scenario:

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"plog/core/scenario"
@@ -10,20 +11,75 @@ import (
 // The page's URL is the scenario. Its fragment has the documented form of
 // scenario.Fragment:
 //
-//	#v1.PAYLOAD&at=12&lesson=NAME&embed=1&readonly=1
+//	#v1.PAYLOAD&at=12&lesson=NAME&embed=1&readonly=1&play=1&loop=2-5&theme=dark
 //
 // PAYLOAD is the link of the whole history, including the steps after the
 // position when the learner has gone back; at= is the position when it is
 // not the end, so that opening the link gives the same state and the same
-// history, with the later steps there to redo. lesson=, embed= and
-// readonly= ride along as the page was opened with them.
+// history, with the later steps there to redo. lesson=, embed=,
+// readonly=, play=, loop= and theme= ride along as the page was opened with
+// them.
 
 // linkOptions are the view parameters a link opens the page with.
 type linkOptions struct {
 	Lesson   string // the lesson= the page was opened with; the lesson panel runs it
 	Embed    bool   // the compact layout for an iframe
 	ReadOnly bool   // step and play only, no editing
+	Play     bool   // play the timeline as the page opens
+	Loop     loopRange
+	// LoopProblem says why the link's loop= was left out; the embed bar
+	// shows it for as long as the page is open, since play clears the
+	// page's alert at every tick.
+	LoopProblem string
+	loopText    string // loop= as the link writes it, until the page checks it against its scenario (takeLoop)
+	Theme       string // "light", "dark" or "system" as the link asks (web/static/theme.js applies it); "" when it does not
 }
+
+// loopRange is the steps an embed plays over and over (loop=FROM-TO):
+// after step To it goes back to step From. The zero value loops nothing.
+type loopRange struct {
+	From, To int
+}
+
+func (r loopRange) set() bool { return r.To > r.From }
+
+func (r loopRange) String() string {
+	if !r.set() {
+		return ""
+	}
+	return fmt.Sprintf("%d-%d", r.From, r.To)
+}
+
+// parseLoop reads loop=FROM-TO for a scenario of steps steps.
+func parseLoop(value string, steps int) (loopRange, error) {
+	from, to, ok := strings.Cut(value, "-")
+	r := loopRange{From: -1, To: -1}
+	if ok {
+		r.From, r.To = stepNumber(from), stepNumber(to)
+	}
+	if r.From < 0 || r.To < 0 {
+		return loopRange{}, fmt.Errorf("loop=%q should be two step numbers, FROM-TO, such as loop=1-%d", value, max(steps, 2))
+	}
+	if r.From >= r.To || r.To > steps {
+		return loopRange{}, fmt.Errorf("loop=%q should go from a step to a later one, within the scenario's steps 0 to %d", value, steps)
+	}
+	return r, nil
+}
+
+// stepNumber is s as a step number, or -1 when it is not one.
+func stepNumber(s string) int {
+	if s == "" || len(s) > 6 || strings.Trim(s, "0123456789") != "" {
+		return -1
+	}
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// themeNames are the themes theme= may ask for.
+var themeNames = []string{"light", "dark", "system"}
 
 // sharing is what the page keeps to share, embed and remember its scenario.
 type sharing struct {
@@ -48,7 +104,8 @@ func fragmentOf(lines []string, position, rules int, o linkOptions) (string, err
 }
 
 func historyFragment(lines []string, position, rules int, o linkOptions) (scenario.Fragment, error) {
-	f := scenario.Fragment{At: -1, Lesson: o.Lesson, Embed: o.Embed, ReadOnly: o.ReadOnly}
+	f := scenario.Fragment{At: -1, Lesson: o.Lesson, Embed: o.Embed, ReadOnly: o.ReadOnly,
+		Play: o.Play, Loop: o.Loop.String(), Theme: o.Theme}
 	if len(lines) > 0 {
 		// The link says which rules the scenario runs under (the rules
 		// line is no step: the position does not count it).
@@ -112,7 +169,14 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 			f.Link = head
 		}
 	}
-	opts := linkOptions{Lesson: f.Lesson, Embed: f.Embed, ReadOnly: f.ReadOnly}
+	opts := linkOptions{Lesson: f.Lesson, Embed: f.Embed, ReadOnly: f.ReadOnly, Play: f.Play, loopText: f.Loop}
+	if f.Theme != "" {
+		if slices.Contains(themeNames, f.Theme) {
+			opts.Theme = f.Theme
+		} else {
+			problems = append(problems, fmt.Sprintf("This link's theme=%q was ignored: it should be light, dark or system.", f.Theme))
+		}
+	}
 	if f.Link == "" {
 		return scenario.NewSession(), opts, strings.Join(problems, " ")
 	}
@@ -153,12 +217,14 @@ func keepBranch(s *scenario.Session, f scenario.Fragment) error {
 }
 
 // withOptions rewrites a fragment with other view options, keeping its
-// scenario and position. A fragment that does not parse is returned as is.
+// scenario and position; what an embed plays (play, loop) and its theme are
+// left out. A fragment that does not parse is returned as is.
 func withOptions(fragment string, embed, readOnly bool) string {
 	f, err := scenario.ParseFragment(fragment)
 	if err != nil {
 		return fragment
 	}
 	f.Embed, f.ReadOnly = embed, readOnly
+	f.Play, f.Loop, f.Theme = false, "", ""
 	return f.String()
 }

@@ -161,6 +161,8 @@ func (t *TopicList) Render() app.UI {
 						Share:     skewShare(p.Count, topic.MaxCount),
 						Hot:       topic.Skew >= hotSkew && p.Count == topic.MaxCount && len(topic.Partitions) > 1,
 						Landed:    landed,
+						Read:      t.Landing.Read[laneKey(p.Topic, p.Partition)],
+						Moves:     t.Landing.laneMotions(p.Topic, p.Partition),
 						Ghosts:    t.Ghosts[laneKey(p.Topic, p.Partition)],
 					}
 				}),

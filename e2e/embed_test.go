@@ -76,6 +76,9 @@ func TestRunsWhereStorageIsForbidden(t *testing.T) {
 	if got := eval[string](t, b, `localStorage.setItem("k", "v"), localStorage.getItem("k")`); got != "v" {
 		t.Errorf("the stand-in storage gave back %q, want v", got)
 	}
+	// The theme changes all the same, kept in the stand-in storage.
+	b.click(t, "[data-theme-toggle]")
+	b.waitFor(t, `document.documentElement.dataset.theme === "light"`)
 	// The page says once that it keeps nothing, and works on.
 	b.waitText(t, ".notice", "Autosave is off")
 	b.createTopic(t, "later", 1)
@@ -142,13 +145,87 @@ func TestEmbedSampleCoursePage(t *testing.T) {
 		t.Errorf("open in the full playground goes to %q, want no embed options", href)
 	}
 
+	// Each frame reports its content's height (measured as
+	// web/static/embed-height.js does), and the course page sizes the frame
+	// to it.
+	sized := `(() => { const f = document.getElementById("scenario-keys"); const body = f.contentDocument.body;
+		const h = Math.ceil(Math.max(body.scrollHeight, body.getBoundingClientRect().height));
+		return f.dataset.contentHeight === String(h) && f.style.height === Math.min(Math.max(h, 200), 2000) + "px" })()`
+	b.waitFor(t, sized)
+	before := inFrame[int](t, b, "scenario-keys", `Math.ceil(doc.body.scrollHeight)`)
+
 	// The other one edits: a topic made in the frame, and the page hears it.
 	inFrame[bool](t, b, "scenario-keys", `(() => {
 		const set = (id, v) => { const el = doc.getElementById(id); el.value = v; el.dispatchEvent(new Event("input", {bubbles: true})); el.dispatchEvent(new Event("change", {bubbles: true})) };
 		set("topic-name", "audit"); set("topic-partitions", "2"); doc.getElementById("topic-create").click(); return true })()`)
 	b.waitInFrame(t, "scenario-keys", `doc.querySelectorAll("[data-topic=audit][data-partition]").length === 2`)
 	b.waitText(t, `[data-messages-of=scenario-keys]`, "step: step 9 of 9")
+	// Two lanes more: the content grew, and the frame with it.
+	b.waitFor(t, `Number(document.getElementById("scenario-keys").dataset.contentHeight) > `+fmt.Sprint(before))
+	b.waitFor(t, sized)
 	b.noErrors(t)
+}
+
+// startListeningCoursePage serves, on an origin of its own, a course page
+// that embeds src in a 640×400 frame and keeps every message plog posts
+// (with its origin) in window.plogMessages.
+func startListeningCoursePage(t *testing.T, src string) string {
+	t.Helper()
+	course := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>A course</title>
+<script>window.plogMessages = []; addEventListener("message", e => {
+  if (e.data && e.data.source === "plog") plogMessages.push(Object.assign({origin: e.origin}, e.data)) });</script>
+</head><body><iframe src="%s" width="640" height="400" title="plog"></iframe></body></html>`, html.EscapeString(src))
+	}))
+	t.Cleanup(course.Close)
+	return course.URL
+}
+
+// A frame on another site's page: its height messages reach the parent,
+// from the frame's origin; play=1 plays as it opens; loop=FROM-TO wraps
+// from TO back to FROM; a bad loop is told in the frame, which opens all
+// the same.
+func TestEmbedHeightPlayAndLoop(t *testing.T) {
+	srv := startPlogServer(t, build.rootSite, "/")
+	link := linkOf(t, ordersScenario)
+	origin := strings.TrimSuffix(srv.URL, "/")
+	b := newBrowser(t)
+
+	b.do(t, chromedp.Navigate(startListeningCoursePage(t, srv.URL+link+"&at=0&embed=1&readonly=1&play=1")))
+	b.waitFor(t, `plogMessages.some(m => m.type === "ready" && m.step === 0)`)
+	b.waitFor(t, `plogMessages.some(m => m.type === "height" && m.height > 0)`)
+	if got := eval[string](t, b, `plogMessages.find(m => m.type === "height").origin`); got != origin {
+		t.Errorf("the height message came from %q, want the frame's origin %q", got, origin)
+	}
+	if n := eval[int](t, b, `plogMessages.filter((m, i, all) => m.type === "height" && all.slice(0, i).filter(p => p.type === "height").pop()?.height === m.height).length`); n != 0 {
+		t.Errorf("%d height messages repeat the height before them", n)
+	}
+	// Nobody clicks: play walks the steps.
+	b.waitFor(t, `plogMessages.some(m => m.type === "step" && m.step === 2)`)
+
+	b.do(t, chromedp.Navigate(startListeningCoursePage(t, srv.URL+link+"&embed=1&readonly=1&loop=2-4")))
+	b.waitFor(t, `plogMessages.some(m => m.type === "ready")`)
+	// Steps 3 and 4, then back to 2, then on to 3 again.
+	b.waitFor(t, `(() => { const s = plogMessages.filter(m => m.type === "step").map(m => m.step).join(" ");
+		return /3 4 2 3/.test(s) })()`)
+	if bad := eval[[]int](t, b, `plogMessages.filter(m => m.type === "step" && (m.step < 2 || m.step > 4)).map(m => m.step)`); len(bad) != 0 {
+		t.Errorf("the loop 2-4 went to steps %v", bad)
+	}
+
+	b.do(t, chromedp.Navigate(startListeningCoursePage(t, srv.URL+link+"&embed=1&loop=7-3")))
+	b.waitFor(t, `plogMessages.some(m => m.type === "ready" && m.step === 9)`)
+	frames, err := chromedp.Run(b.ctx, chromedp.Nodes(chromedp.CSS("iframe")))
+	if err != nil || len(frames) != 1 {
+		t.Fatalf("want the course page's iframe, got %d (%v)", len(frames), err)
+	}
+	text, err := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(".embed-loop-problem[role=alert]"), chromedp.FromNode(frames[0])))
+	if err != nil || !strings.Contains(text, "loop") || !strings.Contains(text, "later one") {
+		t.Errorf("a bad loop says %q (%v), want why it was ignored", text, err)
+	}
+	lanes, err := chromedp.Run(b.ctx, chromedp.Nodes(chromedp.CSSAll("[data-topic][data-partition]"), chromedp.FromNode(frames[0])))
+	if err != nil || len(lanes) != len(lanesOfScript(t, ordersScenario)) {
+		t.Errorf("with a bad loop the frame shows %d lanes (%v)", len(lanes), err)
+	}
 }
 
 // In an iframe sandboxed with allow-scripts alone the page has an opaque

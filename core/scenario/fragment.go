@@ -26,6 +26,11 @@ import (
 //	lesson    the name of a lesson (package lesson) this scenario belongs to
 //	embed     1: the compact layout for an iframe
 //	readonly  1: step and play only, no editing
+//	play      1: play the timeline as the page opens
+//	loop      FROM-TO: play steps FROM to TO over and over (the page
+//	          checks the range against the scenario: Loop is as written)
+//	theme     light, dark or system: the page's colours (the page checks
+//	          the name: Theme is as written)
 type Fragment struct {
 	Link string // "v1.…", or "" for no scenario
 	At   int    // timeline position; -1 when absent (all steps applied)
@@ -36,6 +41,9 @@ type Fragment struct {
 	Lesson   string
 	Embed    bool
 	ReadOnly bool
+	Play     bool
+	Loop     string
+	Theme    string
 	Unknown  []string // parameters not understood, as written
 }
 
@@ -89,16 +97,23 @@ func ParseFragment(fragment string) (Fragment, error) {
 				return Fragment{At: -1}, fmt.Errorf("link parameter lesson=%q should name a lesson", clip(value))
 			}
 			f.Lesson = value
-		case "embed", "readonly":
+		case "embed", "readonly", "play":
 			on, err := parseFlag(value)
 			if err != nil {
 				return Fragment{At: -1}, fmt.Errorf("link parameter %s=%q %v", name, clip(value), err)
 			}
-			if name == "embed" {
+			switch name {
+			case "embed":
 				f.Embed = on
-			} else {
+			case "readonly":
 				f.ReadOnly = on
+			default:
+				f.Play = on
 			}
+		case "loop":
+			f.Loop = clip(value)
+		case "theme":
+			f.Theme = clip(value)
 		default:
 			f.Unknown = append(f.Unknown, clip(part))
 		}
@@ -126,7 +141,8 @@ func clip(s string) string {
 }
 
 // String writes the fragment (without '#') in canonical order: the link,
-// then at, branch, lesson, embed, readonly. Unknown parameters are dropped.
+// then at, branch, lesson, embed, readonly, play, loop, theme. Unknown
+// parameters are dropped.
 func (f Fragment) String() string {
 	var parts []string
 	if f.Link != "" {
@@ -146,6 +162,15 @@ func (f Fragment) String() string {
 	}
 	if f.ReadOnly {
 		parts = append(parts, "readonly=1")
+	}
+	if f.Play {
+		parts = append(parts, "play=1")
+	}
+	if f.Loop != "" {
+		parts = append(parts, "loop="+f.Loop)
+	}
+	if f.Theme != "" {
+		parts = append(parts, "theme="+f.Theme)
 	}
 	return strings.Join(parts, "&")
 }

@@ -14,7 +14,9 @@ func TestParseFragment(t *testing.T) {
 		{"#v1.abc", Fragment{Link: "v1.abc", At: -1}},
 		{"v1.abc&at=3&lesson=compaction&embed=1&readonly=1", Fragment{Link: "v1.abc", At: 3, Lesson: "compaction", Embed: true, ReadOnly: true}},
 		{"lesson=key-order", Fragment{At: -1, Lesson: "key-order"}},
-		{"v1.abc&theme=dark", Fragment{Link: "v1.abc", At: -1, Unknown: []string{"theme=dark"}}},
+		{"v1.abc&colour=dark", Fragment{Link: "v1.abc", At: -1, Unknown: []string{"colour=dark"}}},
+		{"v1.abc&embed=1&play=1&loop=2-5&theme=dark", Fragment{Link: "v1.abc", At: -1, Embed: true, Play: true, Loop: "2-5", Theme: "dark"}},
+		{"v1.abc&loop=9-1&theme=pink", Fragment{Link: "v1.abc", At: -1, Loop: "9-1", Theme: "pink"}},
 		{"v1.abc&embed=0", Fragment{Link: "v1.abc", At: -1}},
 		{"v1.abc&at=2&branch=2.v1.def", Fragment{Link: "v1.abc", At: 2, BranchAt: 2, Branch: "v1.def"}},
 	}
@@ -36,6 +38,7 @@ func TestParseFragmentErrors(t *testing.T) {
 		"v1.abc&at=x":                         "step number",
 		"v1.abc&at=-2":                        "step number",
 		"v1.abc&embed=yes":                    "1 or 0",
+		"v1.abc&play=on":                      "1 or 0",
 		"v1.abc&lesson=":                      "name a lesson",
 		"v1.abc&junk":                         "name=value",
 		"v1.abc&branch=v1.def":                "branch=",
