@@ -30,6 +30,9 @@ type Timeline struct {
 	// RulesFrom is the rules the learner left for the latest, offered
 	// back; 0 when they did not.
 	RulesFrom int
+	// Session is what the command line completes from (command_line.go);
+	// nil on a read-only page, which shows none.
+	Session *scenario.Session
 }
 
 // timelineControl names the timeline's errors.
@@ -166,6 +169,7 @@ func (t *Timeline) Render() app.UI {
 		),
 		app.If(to < len(t.Lines), app.P().Class("lines-hidden").Text(fmt.Sprintf("%d later lines", len(t.Lines)-to))),
 		app.If(len(t.Lines) == 0, app.P().Class("hint").Text("Each thing you do becomes a line here, as in a shared link.")),
+		commandLineOf(t.Session, t.Position),
 	)
 }
 
