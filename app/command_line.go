@@ -106,6 +106,8 @@ func (c *CommandLine) onKeyDown(ctx app.Context, e app.Event) {
 func (c *CommandLine) key(ctx app.Context, key string, shift bool) bool {
 	n := min(len(c.completion.Candidates), completionsShown)
 	switch {
+	case key == "Tab" && c.open && n == 1:
+		c.pick(ctx, 0)
 	case key == "Tab" && c.open && n > 0:
 		c.highlight(ctx, map[bool]int{false: 1, true: -1}[shift])
 	case key == "Tab" && !shift && strings.TrimSpace(c.text) != "":
@@ -220,8 +222,12 @@ func (c *CommandLine) walk(ctx app.Context, step int) {
 	ctx.Defer(c.syncInput)
 }
 
-// syncInput puts the text and the caret into the box: a caret set by the
-// page is not an attribute go-app writes.
+// syncInput puts the text and the caret into the box. The box's value is
+// not rendered: the box holds what is typed, and the command line writes it
+// only when it changes the text itself (a completion, the history, an
+// applied line). Rendered, the value would be written back at each update,
+// trimmed of the space a completion adds, and could overwrite keys typed
+// since.
 func (c *CommandLine) syncInput(ctx app.Context) {
 	in := app.Window().GetElementByID(commandLineInput)
 	if in == nil || !in.Truthy() {
@@ -238,7 +244,7 @@ func (c *CommandLine) syncInput(ctx app.Context) {
 // hint and the line's error.
 func (c *CommandLine) Render() app.UI {
 	in := app.Input().Type("text").ID(commandLineInput).Name(commandLineInput).Class("command-line-input").
-		DataSet("command-line", true).Value(c.text).
+		DataSet("command-line", true).
 		AutoComplete(false).Attr("spellcheck", "false").Attr("autocapitalize", "off").
 		Attr("role", "combobox").Aria("autocomplete", "list").Aria("controls", completionList).
 		Aria("expanded", c.open).Aria("describedby", "command-line-hint").
