@@ -84,10 +84,18 @@ func (c *CommandLine) OnMount(ctx app.Context) {
 // OnUpdate empties the box once the line it sent is applied: the position
 // moved on from where it was sent (a refused line leaves it).
 func (c *CommandLine) OnUpdate(ctx app.Context) {
-	if c.pending != "" && c.Position != c.sentAt && c.pending == c.text {
-		c.pending, c.text, c.cursor = "", "", 0
-		ctx.Defer(c.syncInput)
+	if c.pending == "" || c.Position == c.sentAt {
+		return
 	}
+	// Keys typed since the line was sent are the learner's next line.
+	if in := commandLineBox(); in != nil {
+		c.text = in.Get("value").String()
+	}
+	if c.pending == c.text {
+		c.text, c.cursor = "", 0
+		c.syncInput()
+	}
+	c.pending = ""
 }
 
 // onKeyDown reads the keys the command line acts on; the others type.
@@ -159,7 +167,7 @@ func (c *CommandLine) complete(ctx app.Context) {
 			c.text = c.text[:from] + c.completion.Prefix + c.text[to:]
 			c.cursor = from + len(c.completion.Prefix)
 			c.completion.Cursor = c.cursor
-			ctx.Defer(c.syncInput)
+			c.syncInput()
 		}
 		c.open, c.active = true, -1
 	}
@@ -182,7 +190,7 @@ func (c *CommandLine) pick(ctx app.Context, i int) {
 	}
 	c.text, c.cursor = c.completion.Apply(c.text, c.completion.Candidates[i].Text)
 	c.close()
-	ctx.Defer(c.syncInput)
+	c.syncInput()
 }
 
 func (c *CommandLine) close() { c.open, c.active = false, -1 }
@@ -219,18 +227,18 @@ func (c *CommandLine) walk(ctx app.Context, step int) {
 		c.text = c.history[to]
 	}
 	c.cursor = len(c.text)
-	ctx.Defer(c.syncInput)
+	c.syncInput()
 }
 
-// syncInput puts the text and the caret into the box. The box's value is
-// not rendered: the box holds what is typed, and the command line writes it
-// only when it changes the text itself (a completion, the history, an
-// applied line). Rendered, the value would be written back at each update,
-// trimmed of the space a completion adds, and could overwrite keys typed
-// since.
-func (c *CommandLine) syncInput(ctx app.Context) {
-	in := app.Window().GetElementByID(commandLineInput)
-	if in == nil || !in.Truthy() {
+// syncInput puts the text and the caret into the box, at once: keys the
+// learner types next land after them. The box's value is not rendered: the
+// box holds what is typed, and the command line writes it only when it
+// changes the text itself (a completion, the history, an applied line).
+// Rendered, the value would be written back at the next frame, trimmed of
+// the space a completion adds, over keys typed since.
+func (c *CommandLine) syncInput() {
+	in := commandLineBox()
+	if in == nil {
 		return
 	}
 	if in.Get("value").String() != c.text {
@@ -238,6 +246,15 @@ func (c *CommandLine) syncInput(ctx app.Context) {
 	}
 	at := utf16Offset(c.text, c.cursor)
 	in.Call("setSelectionRange", at, at)
+}
+
+// commandLineBox is the box in the page, nil where there is none (natively).
+func commandLineBox() app.Value {
+	in := app.Window().GetElementByID(commandLineInput)
+	if in == nil || !in.Truthy() {
+		return nil
+	}
+	return in
 }
 
 // Render draws the prompt, the box, the list of candidates when open, the
