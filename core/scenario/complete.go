@@ -418,7 +418,8 @@ func ruled(cands []Candidate) []Candidate {
 
 // canBeValid reports whether a line, its last word finished with a sample
 // value, parses once given the positionals and required arguments it lacks
-// and at most two more of its command's arguments or flags: the rules
+// and at most two more of its command's arguments or flags (with each value
+// of an enumeration, a sample value of the others): the rules
 // between arguments (schema.go's checks) are code, so completion asks the
 // parser itself. A rule no two more words satisfy (a tombstone after
 // value=, a second reset mode) refuses the candidate.
@@ -431,15 +432,20 @@ func canBeValid(text string) bool {
 	if !ok {
 		return false
 	}
+	lasts := []string{""}
 	if last := toks[len(toks)-1]; last.named && last.value == "" {
 		a, _ := p.namedSpec(last.name)
-		text += sampleValue(a)
+		lasts = []string{sampleValue(a)}
+		if a.kind == kindChoice {
+			lasts = a.choices
+		}
 	} else if strings.HasSuffix(text, "/") {
-		text += "0"
+		lasts = []string{"0"}
 	}
+	var rest string
 	for _, ps := range p.spec.positional[min(len(p.positional), len(p.spec.positional)):] {
 		if !ps.optional {
-			text += " " + sampleValue(ps)
+			rest += " " + sampleValue(ps)
 		}
 	}
 	var extras []string
@@ -447,7 +453,13 @@ func canBeValid(text string) bool {
 		switch {
 		case slices.Contains(p.named, a.name):
 		case a.required:
-			text += " " + a.name + "=" + sampleValue(a)
+			rest += " " + a.name + "=" + sampleValue(a)
+		case a.kind == kindChoice:
+			// A rule may hang on which one (keyspace= needs keys=uniform
+			// or zipf): each is tried.
+			for _, v := range a.choices {
+				extras = append(extras, " "+a.name+"="+v)
+			}
 		default:
 			extras = append(extras, " "+a.name+"="+sampleValue(a))
 		}
@@ -469,16 +481,19 @@ func canBeValid(text string) bool {
 		_, ok, err := ParseLine(s, 1)
 		return ok && err == nil
 	}
-	if parses(text) {
-		return true
-	}
-	for i, e1 := range extras {
-		if parses(text + e1) {
+	for _, last := range lasts {
+		line := text + last + rest
+		if parses(line) {
 			return true
 		}
-		for _, e2 := range extras[i+1:] {
-			if parses(text + e1 + e2) {
+		for i, e1 := range extras {
+			if parses(line + e1) {
 				return true
+			}
+			for _, e2 := range extras[i+1:] {
+				if parses(line + e1 + e2) {
+					return true
+				}
 			}
 		}
 	}

@@ -232,22 +232,36 @@ func extendsToValidLine(line string) bool {
 	}
 	var args []argSpec
 	args = append(args, spec.named...)
-	args = append(args, topicConfigs...)
-	args = append(args, groupConfigs...)
+	if spec.configs != nil {
+		args = append(args, topicConfigs...)
+		args = append(args, groupConfigs...)
+	}
 	var tails []string
 	switch {
 	case strings.HasSuffix(line, "="):
 		name := line[strings.LastIndexAny(line, " \t")+1 : len(line)-1]
 		a, _ := findSpec(args, name)
 		tails = []string{sampleValue(a)}
+		if a.kind == kindChoice {
+			tails = a.choices
+		}
 	case strings.HasSuffix(line, "/"):
 		tails = []string{"0"}
 	default:
 		tails = []string{""}
 	}
-	var extras []string
+	var extras, required []string
 	for _, a := range args {
-		extras = append(extras, " "+a.name+"="+sampleValue(a))
+		switch {
+		case a.required:
+			required = append(required, " "+a.name+"="+sampleValue(a))
+		case a.kind == kindChoice:
+			for _, v := range a.choices {
+				extras = append(extras, " "+a.name+"="+v)
+			}
+		default:
+			extras = append(extras, " "+a.name+"="+sampleValue(a))
+		}
 	}
 	for _, f := range spec.flags {
 		extras = append(extras, " "+f)
@@ -258,6 +272,13 @@ func extendsToValidLine(line string) bool {
 	}
 	for _, tail := range tails {
 		base := line + tail
+		for _, r := range required {
+			// A required argument the line has already is given twice;
+			// the parser says so, and the bases below try without.
+			if !strings.Contains(line, strings.TrimSpace(r[:strings.IndexByte(r, '=')+1])) {
+				base += r
+			}
+		}
 		var bases []string
 		for from := 0; from <= len(spec.positional); from++ {
 			b := base
@@ -287,4 +308,65 @@ func extendsToValidLine(line string) bool {
 		}
 	}
 	return false
+}
+
+// Completion offers what a valid line goes on with: cut anywhere in the
+// name of its command, of a flag or of a name=value argument, the word it
+// holds there is among the candidates.
+func TestCompletionOffersWhatAValidLineHolds(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		line := genLine(t)
+		if _, ok, err := ParseLine(line, 1); err != nil || !ok {
+			t.Skip("the grammar's cross-argument rules refuse it")
+		}
+		toks, _, err := tokenize(nil, line, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := specByName[toks[0].value]
+		i := rapid.IntRange(0, len(toks)-1).Draw(t, "word")
+		tok := toks[i]
+		var want string
+		switch {
+		case i == 0:
+			want = tok.value
+		case tok.named:
+			if a, ok := findSpec(topicConfigs, tok.name); ok && a.aliasOf != "" {
+				t.Skip("an alias, which links keep but completion does not offer")
+			}
+			if a, ok := findSpec(groupConfigs, tok.name); ok && a.aliasOf != "" {
+				t.Skip("an alias, which links keep but completion does not offer")
+			}
+			want = tok.name + "="
+		case !tok.quoted && spec.isFlagWord(tok.value) && isFlagAt(toks, i):
+			want = tok.value
+		default:
+			t.Skip("a positional's value, which comes from the session")
+		}
+		start := byteIndexOfCol(line, tok.col)
+		cut := start + rapid.IntRange(0, len(want)-1).Draw(t, "typed")
+		c := Complete(line[:cut], cut, Names{})
+		if !slices.Contains(texts(c), want) {
+			t.Fatalf("%q cut at %d: candidates %q, want %q among them", line, cut, texts(c), want)
+		}
+	})
+}
+
+// isFlagAt reports whether the parser reads the i-th word of a line as a
+// flag, not a positional.
+func isFlagAt(toks []token, i int) bool {
+	p, ok := readPlace(toks[:i+1])
+	return ok && len(p.flags) > 0 && slices.Contains(p.flags, toks[i].value) && !slices.Contains(p.positional, toks[i].value)
+}
+
+// byteIndexOfCol is the byte offset of a column (from 1, in characters).
+func byteIndexOfCol(s string, col int) int {
+	n := 1
+	for i := range s {
+		if n == col {
+			return i
+		}
+		n++
+	}
+	return len(s)
 }
