@@ -252,7 +252,7 @@ func (p place) candidates(word string, names Names) ([]Candidate, int) {
 	}
 	for _, a := range p.spec.named {
 		if !slices.Contains(p.named, a.name) {
-			out = append(out, Candidate{Text: a.name + "=", rule: true})
+			out = append(out, Candidate{Text: a.name + "=", Note: argumentNote(a.name), rule: true})
 		}
 	}
 	out = append(out, p.configCandidates()...)
@@ -295,6 +295,18 @@ func (p place) configCandidates() []Candidate {
 		}
 	}
 	return out
+}
+
+// argumentNote is the help of a name=value argument that is a config of
+// the registry (a producer's acks, the cluster's replica.lag.time.max.ms),
+// "" for the others.
+func argumentNote(name string) string {
+	for _, target := range []core.ConfigTarget{core.OnProduce, core.OnCluster} {
+		if d, ok := core.LookupConfig(target, name); ok {
+			return configNote(d)
+		}
+	}
+	return ""
 }
 
 // configNote is a config's line of help with its defaults.

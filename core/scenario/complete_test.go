@@ -116,6 +116,10 @@ func TestCompleteSaysWhatCommandsAndConfigsAre(t *testing.T) {
 	if len(c.Candidates) != 1 || !strings.Contains(c.Candidates[0].Note, "Kafka's default 7d; the playground's 1h") {
 		t.Errorf("retention.ms's note: %+v, want its help with Kafka's default", c.Candidates)
 	}
+	c = Complete("produce orders ack", 18, testNames)
+	if len(c.Candidates) != 1 || !strings.Contains(c.Candidates[0].Note, "Kafka's default all") {
+		t.Errorf("acks's note: %+v, want the producer config's help with Kafka's default", c.Candidates)
+	}
 	c = Complete("config topic orders segment.rec", 31, testNames)
 	if len(c.Candidates) != 1 || !strings.Contains(c.Candidates[0].Note, "playground's own") {
 		t.Errorf("segment.records's note: %+v, want it marked as the playground's own", c.Candidates)
