@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -30,7 +31,7 @@ type CommandLine struct {
 	pending string // the line sent, until it applies or is refused
 	sentAt  int    // the Position when it was sent
 
-	history []string // the lines entered, oldest first, for this page
+	history []string // the lines entered, oldest first, for this page (commandHistoryState)
 	walking int      // the history line shown while walking it; len(history) when none
 	draft   string   // what the box held before the walk began
 
@@ -40,6 +41,10 @@ type CommandLine struct {
 
 	alert ControlAlert
 }
+
+// commandHistoryState is the go-app state holding the lines entered, so
+// that they outlive the command line drawn (a read-only page has none).
+const commandHistoryState = "plog/command-history"
 
 // commandLineControl names the command line's errors.
 const commandLineControl = "command-line"
@@ -64,6 +69,10 @@ func (p *Playground) commandLineSession() *scenario.Session {
 }
 
 // commandLineOf is the command line of a timeline, or nil when it has none.
+// go-app matches a parent's children by their place: the command line must
+// come before any child that is drawn only sometimes (a notice, a count of
+// hidden lines), or one appearing would put a new command line in its
+// place, and the learner's box would lose the focus.
 func commandLineOf(session *scenario.Session, position int) app.UI {
 	if session == nil {
 		return nil
@@ -73,6 +82,7 @@ func commandLineOf(session *scenario.Session, position int) app.UI {
 
 // OnMount follows the errors: a refused line is no longer pending.
 func (c *CommandLine) OnMount(ctx app.Context) {
+	ctx.GetState(commandHistoryState, &c.history)
 	c.walking, c.active = len(c.history), -1
 	ctx.ObserveState(controlAlertState).OnChange(func() {
 		if c.alert.Control == commandLineControl && c.alert.Message != "" {
@@ -204,7 +214,8 @@ func (c *CommandLine) submit(ctx app.Context) {
 		return
 	}
 	if n := len(c.history); n == 0 || c.history[n-1] != line {
-		c.history = append(c.history, line)
+		c.history = append(slices.Clip(c.history), line)
+		ctx.SetState(commandHistoryState, c.history)
 	}
 	c.walking, c.draft, c.pending, c.sentAt = len(c.history), "", line, c.Position
 	ApplyFrom(ctx, commandLineControl, line)

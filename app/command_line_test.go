@@ -20,6 +20,9 @@ type commandLineHost struct {
 	app.Compo
 	page *Playground
 	line *CommandLine
+	// shifted draws something before the command line, which go-app
+	// then draws anew.
+	shifted bool
 }
 
 func (h *commandLineHost) Render() app.UI {
@@ -30,7 +33,7 @@ func (h *commandLineHost) Render() app.UI {
 	if h.line == nil {
 		h.line, _ = l.(*CommandLine)
 	}
-	return app.Div().Body(h.page, l)
+	return app.Div().Body(h.page, app.If(h.shifted, app.Span()), l)
 }
 
 // mountCommandLine opens script in a page and returns its command line.
@@ -207,6 +210,19 @@ func TestCommandLineWalksItsHistory(t *testing.T) {
 	}
 	if h.line.text != "poll" {
 		t.Errorf("↓ past the newest line gives %q, want the line being typed back", h.line.text)
+	}
+	// A command line drawn anew keeps the page's history.
+	old := h.line
+	h.shifted, h.line = true, nil
+	h.Update()
+	d.Consume()
+	d.Consume()
+	if h.line == nil || h.line == old {
+		t.Fatal("the command line was not drawn anew")
+	}
+	h.press(d, "ArrowUp")
+	if h.line.text != "advance 1s" {
+		t.Errorf("↑ in a command line drawn anew gives %q, want the last line entered", h.line.text)
 	}
 }
 

@@ -148,6 +148,7 @@ func (t *Timeline) Render() app.UI {
 				Value(strconv.Itoa(t.Position)).OnChange(t.scrub),
 		),
 		&ControlError{Control: timelineControl},
+		commandLineOf(t.Session, t.Position),
 		t.rulesNotice(),
 		t.branchNotice(),
 		app.If(from > 0, app.P().Class("lines-hidden").Text(fmt.Sprintf("%d earlier lines", from))),
@@ -169,7 +170,6 @@ func (t *Timeline) Render() app.UI {
 		),
 		app.If(to < len(t.Lines), app.P().Class("lines-hidden").Text(fmt.Sprintf("%d later lines", len(t.Lines)-to))),
 		app.If(len(t.Lines) == 0, app.P().Class("hint").Text("Each thing you do becomes a line here, as in a shared link.")),
-		commandLineOf(t.Session, t.Position),
 	)
 }
 

@@ -130,6 +130,23 @@ func TestUICommandLine(t *testing.T) {
 			}
 		}
 	}
+	// A click picks too, and the box keeps the focus to type on.
+	b.do(t, chromedp.Click(chromedp.CSS(`[data-completion="count="]`)))
+	b.waitFor(t, `document.querySelector("[data-command-line]").value === "produce orders count="`)
+	b.do(t, chromedp.KeyEvent("2"), chromedp.KeyEvent(kb.Enter))
+	b.waitFor(t, `document.querySelector(".timeline").dataset.length === "4" && document.querySelector("[data-command-line]").value === ""`)
+	if got := b.text(t, `#timeline-current`); !strings.Contains(got, "produce orders count=2") {
+		t.Errorf("after a click and typing on, the current step is %q", got)
+	}
+	// That line, at an earlier step, put the steps after it aside: the
+	// timeline says so above its script, and the box keeps the focus.
+	b.waitCount(t, `[data-branch-at]`, 1)
+	if !eval[bool](t, b, `document.activeElement === document.querySelector("[data-command-line]")`) {
+		t.Error("the box lost the focus when the timeline drew its notice")
+	}
+	// Escape closes the list.
+	b.do(t, chromedp.KeyEvent("p"), chromedp.KeyEvent(kb.Tab))
+	b.waitCount(t, `[data-completion]`, 4)
 	b.do(t, chromedp.KeyEvent(kb.Escape))
 	b.waitCount(t, `[data-completion]`, 0)
 	b.noErrors(t)
