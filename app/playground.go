@@ -489,6 +489,7 @@ func (p *Playground) Render() app.UI {
 				Speed:       p.speed,
 				Rules:       p.rules(),
 				RulesFrom:   p.rulesFrom,
+				Session:     p.commandLineSession(),
 			},
 			p.lessonList(),
 			&Differences{},

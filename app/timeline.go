@@ -30,6 +30,9 @@ type Timeline struct {
 	// RulesFrom is the rules the learner left for the latest, offered
 	// back; 0 when they did not.
 	RulesFrom int
+	// Session is what the command line completes from (command_line.go);
+	// nil on a read-only page, which shows none.
+	Session *scenario.Session
 }
 
 // timelineControl names the timeline's errors.
@@ -145,6 +148,7 @@ func (t *Timeline) Render() app.UI {
 				Value(strconv.Itoa(t.Position)).OnChange(t.scrub),
 		),
 		&ControlError{Control: timelineControl},
+		commandLineOf(t.Session, t.Position),
 		t.rulesNotice(),
 		t.branchNotice(),
 		app.If(from > 0, app.P().Class("lines-hidden").Text(fmt.Sprintf("%d earlier lines", from))),

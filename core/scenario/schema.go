@@ -53,6 +53,10 @@ type argSpec struct {
 	// aliasOf is, for an older name of a config (auto.commit), the
 	// config's name (enable.auto.commit).
 	aliasOf string
+	// names is where the command line's completion finds the values of
+	// a name, a broker id or a partition (complete.go); the zero value,
+	// for a name the learner makes up (a new topic), offers none.
+	names nameSet
 }
 
 // config is the name of the config an argument sets.
@@ -184,6 +188,11 @@ var KeyDistributions = []string{"none", "sequence", "uniform", "zipf"}
 
 func pos(name string, k kind) argSpec { return argSpec{name: name, kind: k} }
 
+// posIn is a positional whose values completion offers from names.
+func posIn(name string, k kind, names nameSet) argSpec {
+	return argSpec{name: name, kind: k, names: names}
+}
+
 var commandSpecs = []*commandSpec{
 	{
 		name:       CmdSeed,
@@ -205,13 +214,13 @@ var commandSpecs = []*commandSpec{
 	{
 		name:       CmdProduce,
 		usage:      "produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin]",
-		positional: []argSpec{pos("topic", kindName)},
+		positional: []argSpec{posIn("topic", kindName, topicNames)},
 		flags:      []string{"tombstone"},
 		named: []argSpec{
 			{name: "key", kind: kindText},
 			{name: "value", kind: kindText},
 			{name: "count", kind: kindCount, min: 1, max: MaxProduceCount},
-			{name: "partition", kind: kindCount, min: 0, max: MaxPartitions - 1},
+			{name: "partition", kind: kindCount, min: 0, max: MaxPartitions - 1, names: partitionNumbers},
 			{name: "acks", kind: kindChoice, choices: AcksChoices},
 			{name: "partitioner", kind: kindChoice, choices: PartitionerChoices},
 		},
@@ -226,13 +235,13 @@ var commandSpecs = []*commandSpec{
 	{
 		name:       CmdPartitions,
 		usage:      "partitions TOPIC count=N",
-		positional: []argSpec{pos("topic", kindName)},
+		positional: []argSpec{posIn("topic", kindName, topicNames)},
 		named:      []argSpec{{name: "count", kind: kindCount, min: 1, max: MaxPartitions, required: true}},
 	},
 	{
 		name:       CmdConfig,
 		usage:      "config topic NAME config=value ... | config group NAME config=value ...",
-		positional: []argSpec{{name: "topic or group", kind: kindChoice, choices: []string{"topic", "group"}}, pos("name", kindName)},
+		positional: []argSpec{{name: "topic or group", kind: kindChoice, choices: []string{"topic", "group"}}, posIn("name", kindName, configTargetNames)},
 		configs: func(p []string) []argSpec {
 			if len(p) > 0 && p[0] == "group" {
 				return groupConfigs
@@ -244,7 +253,7 @@ var commandSpecs = []*commandSpec{
 	{
 		name:       CmdTruncate,
 		usage:      "truncate TOPIC/PARTITION before=OFFSET",
-		positional: []argSpec{pos("topic/partition", kindTopicPartition)},
+		positional: []argSpec{posIn("topic/partition", kindTopicPartition, topicNames)},
 		// Kafka's DeleteRecords also takes -1 for the high watermark (the
 		// engine does: core.TruncateToHighWatermark). The language does not:
 		// a link holding before=-1 has always stopped there with an error,
@@ -256,14 +265,14 @@ var commandSpecs = []*commandSpec{
 	{
 		name:       CmdCompact,
 		usage:      "compact TOPIC",
-		positional: []argSpec{pos("topic", kindName)},
+		positional: []argSpec{posIn("topic", kindName, topicNames)},
 	},
 	{
 		name:       CmdJoin,
 		usage:      "join GROUP MEMBER topics=T1,T2 [strategy=range|roundrobin|sticky|cooperative-sticky] [instance=ID]",
-		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		positional: []argSpec{posIn("group", kindName, groupNames), pos("member", kindName)},
 		named: []argSpec{
-			{name: "topics", kind: kindNameList, required: true},
+			{name: "topics", kind: kindNameList, required: true, names: topicNames},
 			{name: "strategy", kind: kindChoice, choices: Strategies},
 			{name: "instance", kind: kindName},
 		},
@@ -271,43 +280,43 @@ var commandSpecs = []*commandSpec{
 	{
 		name:       CmdLeave,
 		usage:      "leave GROUP MEMBER",
-		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		positional: []argSpec{posIn("group", kindName, groupNames), posIn("member", kindName, memberNames)},
 	},
 	{
 		name:       CmdCrash,
 		usage:      "crash GROUP MEMBER",
-		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		positional: []argSpec{posIn("group", kindName, groupNames), posIn("member", kindName, memberNames)},
 	},
 	{
 		name:       CmdPoll,
 		usage:      "poll GROUP MEMBER [max=N]",
-		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		positional: []argSpec{posIn("group", kindName, groupNames), posIn("member", kindName, memberNames)},
 		named:      []argSpec{{name: "max", kind: kindCount, min: 1, max: MaxPollRecords}},
 	},
 	{
 		name:       CmdCommit,
 		usage:      "commit GROUP MEMBER | commit GROUP TOPIC/PARTITION offset=N",
-		positional: []argSpec{pos("group", kindName), pos("member or topic/partition", kindMemberOrPartition)},
+		positional: []argSpec{posIn("group", kindName, groupNames), posIn("member or topic/partition", kindMemberOrPartition, memberNames)},
 		named:      []argSpec{{name: "offset", kind: kindCount, min: 0, max: 1 << 62}},
 		check:      checkCommit,
 	},
 	{
 		name:       CmdReset,
 		usage:      "reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]",
-		positional: []argSpec{pos("group", kindName)},
+		positional: []argSpec{posIn("group", kindName, groupNames)},
 		flags:      []string{"to-earliest", "to-latest"},
 		flagsFirst: true,
 		named: []argSpec{
 			{name: "to-offset", kind: kindCount, min: 0, max: 1 << 62},
 			{name: "to-datetime", kind: kindDuration},
-			{name: "topic", kind: kindNameOrPartition},
+			{name: "topic", kind: kindNameOrPartition, names: topicNames},
 		},
 		check: checkReset,
 	},
 	{
 		name:       CmdProducer,
 		usage:      "producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]",
-		positional: []argSpec{pos("workload", kindName), pos("topic", kindName)},
+		positional: []argSpec{posIn("workload", kindName, producerNames), posIn("topic", kindName, topicNames)},
 		named: []argSpec{
 			{name: "rate", kind: kindRate, required: true},
 			{name: "keys", kind: kindChoice, choices: KeyDistributions},
@@ -322,7 +331,7 @@ var commandSpecs = []*commandSpec{
 	{
 		name:       CmdConsumer,
 		usage:      "consumer GROUP MEMBER rate=N/s [max=N] [commit]",
-		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		positional: []argSpec{posIn("group", kindName, groupNames), posIn("member", kindName, memberNames)},
 		flags:      []string{"commit"},
 		named: []argSpec{
 			{name: "rate", kind: kindRate, required: true},
@@ -332,7 +341,7 @@ var commandSpecs = []*commandSpec{
 	{
 		name:       CmdStop,
 		usage:      "stop PRODUCER | stop GROUP MEMBER",
-		positional: []argSpec{pos("workload", kindName), {name: "member", kind: kindName, optional: true}},
+		positional: []argSpec{posIn("workload", kindName, workloadNames), {name: "member", kind: kindName, optional: true, names: workloadMemberNames}},
 	},
 	{
 		name:       CmdBrokers,
@@ -343,7 +352,7 @@ var commandSpecs = []*commandSpec{
 	{
 		name:       CmdBroker,
 		usage:      "broker crash|restart|isolate|heal ID | broker slow ID pace=N/s",
-		positional: []argSpec{{name: "action", kind: kindChoice, choices: BrokerActions}, {name: "broker", kind: kindCount, min: 1, max: MaxBrokers}},
+		positional: []argSpec{{name: "action", kind: kindChoice, choices: BrokerActions}, {name: "broker", kind: kindCount, min: 1, max: MaxBrokers, names: brokerIDs}},
 		named:      []argSpec{{name: "pace", kind: kindRate}},
 		check:      checkBroker,
 	},
