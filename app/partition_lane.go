@@ -222,6 +222,7 @@ func (l *PartitionLane) renderFoot() app.UI {
 			}
 			return chip.Text(text)
 		}),
+		&AssignmentMarks{Topic: p.Topic, Partition: p.Partition, Marks: p.Marks},
 	)
 }
 
