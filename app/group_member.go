@@ -103,7 +103,10 @@ func (m *GroupMember) Render() app.UI {
 			),
 			app.If(m.Order > 0,
 				app.Span().Class("member-order").Body(
-					app.Text(fmt.Sprintf("#%d for the assignors", m.Order)),
+					// The card has room for "#1" alone; the words are
+					// read out, and the help says what the order is.
+					app.Text(fmt.Sprintf("#%d", m.Order)),
+					app.Span().Class("visually-hidden").Text(" for the assignors"),
 					&Help{Topic: "member-ordering"},
 				),
 			),

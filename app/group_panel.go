@@ -76,7 +76,7 @@ func (p *GroupPanel) Render() app.UI {
 				),
 			),
 			app.Details().Class("group-charts").Body(
-				app.Summary().Text("Charts: records per partition, partitions moved by each rebalance"),
+				app.Summary().Text("Charts of records and rebalances"),
 				&RecordsChart{Topics: p.Records},
 				&MovesChart{Rounds: movesOf(p.Groups)},
 			),
