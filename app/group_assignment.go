@@ -7,58 +7,46 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// AssignmentMarks draws, on a partition's lane, which member of each group
-// owns the partition: one mark per group with an owner,
+// assignmentChip makes a lane's chip of one group the mark of the
+// partition's owner in that group, when it has one:
 // [data-assignment][data-group][data-member][data-topic][data-partition],
 // data-assignment saying "assigned", or how a rebalance moves it ("leaving"
 // while the rebalance has stopped it, "arriving" when the owner gained it in
-// the group's last rebalance). Hovering a mark lights its member's card and
-// the member's other lanes; hovering or focusing the card lights the marks.
-type AssignmentMarks struct {
-	app.Compo
-
-	Topic     string
-	Partition int
-	Marks     []GroupMark
-}
-
-// Render draws the marks in a span of their own, empty without an owner.
-func (a *AssignmentMarks) Render() app.UI {
-	var owned []GroupMark
-	for _, m := range a.Marks {
-		if m.Owner != "" {
-			owned = append(owned, m)
-		}
+// the group's last rebalance). The chip is already there for the group's
+// commit, so the owner costs no element more on a lane. Hovering the mark
+// lights its member's card and the member's other lanes; hovering or
+// focusing the card lights the marks.
+func assignmentChip(chip app.HTMLSpan, topic string, partition int, m GroupMark, text string) app.UI {
+	if m.Owner == "" {
+		return chip.Text(text)
 	}
-	return app.Span().Class("assignment-marks").Body(
-		app.Range(owned).Slice(func(i int) app.UI {
-			m := owned[i]
-			state, text := "assigned", "→ "+m.Owner
-			title := m.Group + " assigned it to " + ownerName(m)
-			switch m.Moving {
-			case "leaving":
-				state, text = "leaving", "⇠ "+m.Owner
-				title = m.Group + "'s rebalance has stopped it: " + m.Owner + " gives it up until the new assignment"
-			case "arriving":
-				state, text = "arriving", "⇢ "+m.Owner
-				title = m.Owner + " gained it in " + m.Group + "'s last rebalance"
-			}
-			group, member := m.Group, m.Owner
-			highlight := func(on bool) app.EventHandler {
-				return func(ctx app.Context, e app.Event) { highlightAssignment(group, member, on) }
-			}
-			return app.Span().Class("assignment-mark").
-				DataSet("assignment", state).
-				DataSet("group", m.Group).
-				DataSet("member", m.Owner).
-				DataSet("topic", a.Topic).
-				DataSet("partition", a.Partition).
-				Title(title).
-				OnMouseEnter(highlight(true), group, member).
-				OnMouseLeave(highlight(false), group, member).
-				Body(app.Span().Class("assignment-group").Text(m.Group), app.Text(" "+text))
-		}),
-	)
+	state := "assigned"
+	title := m.Group + " assigned it to " + ownerName(m)
+	if !m.HasPosition {
+		text += " · " + m.Owner + " owns it"
+	}
+	switch m.Moving {
+	case "leaving":
+		state = "leaving"
+		title = m.Group + "'s rebalance has stopped it: " + m.Owner + " gives it up until the new assignment"
+	case "arriving":
+		state = "arriving"
+		text += " · new to " + m.Owner
+		title = m.Owner + " gained it in " + m.Group + "'s last rebalance"
+	}
+	group, member := m.Group, m.Owner
+	highlight := func(on bool) app.EventHandler {
+		return func(ctx app.Context, e app.Event) { highlightAssignment(group, member, on) }
+	}
+	return chip.
+		DataSet("assignment", state).
+		DataSet("member", m.Owner).
+		DataSet("topic", topic).
+		DataSet("partition", partition).
+		Title(title).
+		OnMouseEnter(highlight(true), group, member).
+		OnMouseLeave(highlight(false), group, member).
+		Text(text)
 }
 
 // highlightAssignment lights, or puts out, a member's card, its assignment

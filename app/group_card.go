@@ -109,17 +109,15 @@ func (c *GroupCard) Render() app.UI {
 				}
 			}),
 		),
-		app.Div().Class("group-join").Body(
-			app.Button().Type("button").Class("group-join-toggle").DataSet("action", "join-member").
-				Aria("expanded", c.joining).
-				OnClick(func(ctx app.Context, e app.Event) { c.joining = !c.joining }).
-				Text("+ Join a member"),
-			app.Div().Class("group-join-body").Hidden(!c.joining).Body(
-				&GroupJoinForm{
-					Preset: g.Name, Suggest: newMemberID(g.Members), Subscription: subscriptionOf(g),
-					Members: memberKeys([]GroupSnapshot{g}),
-				},
-			),
+		app.Button().Type("button").Class("group-join-toggle").DataSet("action", "join-member").
+			Aria("expanded", c.joining).
+			OnClick(func(ctx app.Context, e app.Event) { c.joining = !c.joining }).
+			Text("+ Join a member"),
+		app.If(c.joining,
+			&GroupJoinForm{
+				Preset: g.Name, Suggest: newMemberID(g.Members), Subscription: subscriptionOf(g),
+				Members: memberKeys([]GroupSnapshot{g}),
+			},
 		),
 		&GroupInspector{Group: g, Lag: c.Lag, Open: c.inspecting, Member: c.member, Close: c.closeInspector},
 	)

@@ -89,12 +89,10 @@ func (m *GroupMember) Render() app.UI {
 		On("focusin", highlight(true), group, id).On("focusout", highlight(false), group, id)
 	return li.Body(
 		app.Div().Class("member-head").Body(
-			app.Button().Type("button").Class("member-select").DataSet("action", "inspect-member").
+			app.Button().Type("button").Class("member-select", "member-id").DataSet("action", "inspect-member").
 				Aria("expanded", m.Selected).
 				Title("Open "+v.ID+" in the inspector: its assignment, positions, commits and member id").
-				OnClick(m.toggleSelected).Body(
-				app.Strong().Class("member-id").Text(v.ID),
-			),
+				OnClick(m.toggleSelected).Text(v.ID),
 			app.If(v.MemberID != "",
 				app.Span().Class("member-kafka-id").Title("member id "+v.MemberID).Body(
 					app.Text("member id "),

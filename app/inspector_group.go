@@ -45,8 +45,8 @@ func (i *GroupInspector) Render() app.UI {
 		section = section.Hidden(true)
 	}
 	return section.Body(
-		app.Header().Class("inspector-head").Body(
-			app.H4().Text("Group "+g.Name),
+		app.H4().Class("inspector-head").Body(
+			app.Text("Group "+g.Name+" "),
 			app.Button().Type("button").Class("inspector-close").DataSet("action", "close-inspector").
 				Aria("label", "Close the inspector of "+g.Name).
 				OnClick(func(ctx app.Context, e app.Event) {
@@ -55,8 +55,9 @@ func (i *GroupInspector) Render() app.UI {
 					}
 				}).Text("Close"),
 		),
-		i.renderMember(),
-		i.renderConfigs(),
+		// What only the inspector shows is drawn while it is open: a page
+		// of many groups stays small.
+		app.If(i.Open, i.renderMember(), i.renderConfigs()),
 		&GroupConfigForm{Group: g.Name, Config: g.Config},
 		&GroupResetForm{Group: g.Name, Active: g.ActiveMembers},
 		&GroupCommitForm{Group: g.Name, Partitions: groupPartitions(g), Refused: g.OutsideCommitRefused},

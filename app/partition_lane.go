@@ -220,9 +220,8 @@ func (l *PartitionLane) renderFoot() app.UI {
 			if m.Paused {
 				text += " · paused by a rebalance"
 			}
-			return chip.Text(text)
+			return assignmentChip(chip, p.Topic, p.Partition, m, text)
 		}),
-		&AssignmentMarks{Topic: p.Topic, Partition: p.Partition, Marks: p.Marks},
 	)
 }
 
