@@ -29,7 +29,7 @@ join analytics a2 topics=orders
 join analytics a3 topics=orders
 advance 5s`
 
-// lastLine is the timeline's last line once it has grown past steps.
+// lastLineAfter is the timeline's last line once it has grown past steps.
 func (b *browser) lastLineAfter(t *testing.T, steps string) string {
 	t.Helper()
 	b.waitFor(t, fmt.Sprintf(`document.querySelector(".timeline").dataset.length !== %s`, js(steps)))
@@ -208,6 +208,7 @@ func TestPictureGroupsAssignmentOnTheLanes(t *testing.T) {
 
 	// A rebalance: c4 joins billing (range, eager), every partition stops.
 	b.click(t, group("billing")+" [data-action=join-member]")
+	b.waitCount(t, group("billing")+" .member-join", 1)
 	b.click(t, group("billing")+" .member-join button[type=submit]")
 	b.waitCount(t, group("billing")+`[data-state=rebalancing]`, 1)
 	paused := strings.Fields(b.attr(t, group("billing")+" [data-rebalance=running]", "data-paused"))
@@ -288,10 +289,10 @@ func TestPictureGroupsColumnFits(t *testing.T) {
 		t.Errorf("2 groups of 3 members take %dx%d px in a 300x580 column (%dx%d): they should fit without scrolling", got[2], got[0], got[3], got[1])
 	}
 	// More members scroll inside the column, not the page.
-	steps := b.steps(t)
 	b.click(t, group("billing")+" [data-action=join-member]")
+	b.waitCount(t, group("billing")+" .member-join", 1)
 	for i := 0; i < 6; i++ {
-		steps = b.steps(t)
+		steps := b.steps(t)
 		b.click(t, group("billing")+" .member-join button[type=submit]")
 		b.lastLineAfter(t, steps)
 	}
