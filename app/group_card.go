@@ -7,21 +7,32 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/scenario"
 	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// GroupCard shows one consumer group: its state and generation, its members
-// with their assignments and controls, the lag per partition, the rebalance
-// in progress or the last one, its configuration and the offsets reset.
+// GroupCard shows one consumer group compactly, for the groups column: a
+// header (name, strategy, protocol, state, generation), its lag in a line,
+// the rebalance in progress or the last one, one small card per member with
+// its partitions and its controls, and "+ Join a member". The group's name
+// and each member's open the group's inspector (inspector_group.go) with
+// the details and settings.
 type GroupCard struct {
 	app.Compo
 
 	Group GroupSnapshot
+	// Lag is the session's LagHistory, for the lag chart in the inspector.
+	Lag []scenario.LagSample
 
 	memberStart int             // the first member drawn
 	known       map[string]bool // the members at the last render, to follow a new one (followNew)
+
+	inspecting bool   // the inspector is open
+	member     string // the member open in it, "" for the group alone
+	joining    bool   // the join form of this group is open
+	stateOf    string // the group the fields above are for
 }
 
 // membersShown is how many members a card draws at once (list_window.go).
@@ -32,6 +43,12 @@ const membersShown = 12
 // partitions with a commit) and data-alert.
 func (c *GroupCard) Render() app.UI {
 	g := c.Group
+	if c.stateOf != g.Name {
+		// go-app hands a list's components to its items by position: a
+		// card that now shows another group does not keep this one's
+		// inspector open.
+		c.inspecting, c.member, c.joining, c.stateOf = false, "", false, g.Name
+	}
 	ids := make([]string, len(g.Members))
 	for i, m := range g.Members {
 		ids[i] = m.ID
@@ -39,7 +56,7 @@ func (c *GroupCard) Render() app.UI {
 	c.memberStart, c.known = followNew(c.memberStart, membersShown, ids, c.known)
 	members := windowAt(c.memberStart, membersShown, len(g.Members))
 	shownMembers := g.Members[members.start:members.end()]
-	return app.Article().
+	article := app.Article().
 		Class("group").
 		DataSet("group", g.Name).
 		DataSet("state", g.State).
@@ -50,43 +67,98 @@ func (c *GroupCard) Render() app.UI {
 		DataSet("alert", g.Alert).
 		DataSet("auto-commit", g.Config.AutoCommit).
 		DataSet("delivery", g.Config.Delivery).
-		Aria("label", "Group "+g.Name).
-		Body(
-			app.Header().Class("group-head").Body(
-				app.H3().Text(g.Name),
-				app.Span().Class("group-state").DataSet("badge", g.State).Text(g.State),
-				app.Span().Class("group-generation").Body(
-					app.Text(fmt.Sprintf("generation %d", g.Generation)),
-					&Help{Topic: "generation"},
-				),
-				app.Span().Class("group-strategy").Body(
-					app.Text(g.Strategy),
-					&Help{Topic: strategyHelp(g.Strategy)},
-				),
+		Aria("label", "Group "+g.Name)
+	if c.inspecting {
+		article = article.DataSet("inspecting", "true")
+	}
+	return article.Body(
+		app.Header().Class("group-head").Body(
+			app.H3().Body(
+				app.Button().Type("button").Class("group-select").DataSet("action", "inspect-group").
+					Aria("expanded", c.inspecting).Aria("controls", inspectorID(g.Name)).
+					Title("Open "+g.Name+" in the inspector: configs, offsets, lag and charts").
+					OnClick(c.toggleInspector).Text(g.Name),
 			),
-			c.renderLagSummary(),
-			&GroupRebalance{Group: g.Name, Now: g.Now, Rebalance: g.Rebalance, Last: g.LastRebalance},
-			app.H4().Body(app.Text("Members "), &Help{Topic: "member-ordering"}),
-			app.If(len(g.Members) == 0,
-				app.P().Class("group-no-members").Text("No members: the group only keeps its committed offsets."),
+			app.Span().Class("group-strategy").Body(
+				app.Text(g.Strategy),
+				&Help{Topic: strategyHelp(g.Strategy)},
 			),
-			windowNav("members-"+g.Name, "members", members, func(ctx app.Context, start int) { c.memberStart = start }),
-			app.Ul().Class("members").Body(
-				app.Range(shownMembers).Slice(func(i int) app.UI {
-					m := shownMembers[i]
-					return &GroupMember{
-						Group: g.Name, Strategy: g.Strategy, Now: g.Now, Member: m,
-						ComeBackID: comeBackID(g, m), Order: slices.Index(g.AssignorOrder, m.ID) + 1,
-					}
-				}),
+			app.Span().Class("group-protocol").
+				Title("the classic group protocol: JoinGroup and SyncGroup, the group leader assigns").Text("classic"),
+			app.Span().Class("group-state").DataSet("badge", g.State).Text(g.State),
+			app.Span().Class("group-generation").Body(
+				app.Text(fmt.Sprintf("gen %d", g.Generation)),
+				&Help{Topic: "generation"},
 			),
-			&GroupLagTable{Group: g.Name, Partitions: g.Partitions},
-			&GroupDeliveries{Totals: g.Totals, Deliveries: g.Deliveries},
-			&GroupConfigForm{Group: g.Name, Config: g.Config},
-			&GroupResetForm{Group: g.Name, Active: g.ActiveMembers},
-			&GroupCommitForm{Group: g.Name, Partitions: groupPartitions(g), Refused: g.OutsideCommitRefused},
-			&GroupMovement{Group: g.Name, Movements: g.Movements},
-		)
+		),
+		c.renderLagSummary(),
+		&GroupRebalance{Group: g.Name, Now: g.Now, Rebalance: g.Rebalance, Last: g.LastRebalance},
+		app.If(len(g.Members) == 0,
+			app.P().Class("group-no-members").Text("No members: the group only keeps its committed offsets."),
+		),
+		windowNav("members-"+g.Name, "members", members, func(ctx app.Context, start int) { c.memberStart = start }),
+		app.Ul().Class("members").Aria("label", "Members of "+g.Name).Body(
+			app.Range(shownMembers).Slice(func(i int) app.UI {
+				m := shownMembers[i]
+				leaving, arriving := memberMoves(g, m.ID)
+				return &GroupMember{
+					Group: g.Name, Strategy: g.Strategy, Now: g.Now, Member: m,
+					ComeBackID: comeBackID(g, m), Order: slices.Index(g.AssignorOrder, m.ID) + 1,
+					Leaving: leaving, Arriving: arriving,
+					Selected: c.inspecting && c.member == m.ID, Select: c.selectMember,
+				}
+			}),
+		),
+		app.Button().Type("button").Class("group-join-toggle").DataSet("action", "join-member").
+			Aria("expanded", c.joining).
+			OnClick(func(ctx app.Context, e app.Event) { c.joining = !c.joining }).
+			Text("+ Join a member"),
+		app.If(c.joining,
+			&GroupJoinForm{
+				Preset: g.Name, Suggest: newMemberID(g.Members), Subscription: subscriptionOf(g),
+				Members: memberKeys([]GroupSnapshot{g}),
+			},
+		),
+		&GroupInspector{Group: g, Lag: c.Lag, Open: c.inspecting, Member: c.member, Close: c.closeInspector},
+	)
+}
+
+// toggleInspector opens the group in its inspector, or closes it.
+func (c *GroupCard) toggleInspector(ctx app.Context, e app.Event) {
+	if c.inspecting && c.member == "" {
+		c.inspecting = false
+		return
+	}
+	c.inspecting, c.member = true, ""
+}
+
+// selectMember opens a member in the group's inspector; "" closes it.
+func (c *GroupCard) selectMember(ctx app.Context, member string) {
+	c.inspecting, c.member = member != "", member
+	c.Update()
+}
+
+func (c *GroupCard) closeInspector(ctx app.Context) {
+	c.inspecting, c.member = false, ""
+	c.Update()
+}
+
+// subscriptionOf is what a new member of the group subscribes to unless the
+// learner types otherwise: the first running member's topics, else the
+// topics the group has partitions of.
+func subscriptionOf(g GroupSnapshot) string {
+	for _, m := range g.Members {
+		if m.Down == "" && len(m.Topics) > 0 {
+			return strings.Join(m.Topics, ",")
+		}
+	}
+	var topics []string
+	for _, p := range g.Partitions {
+		if !slices.Contains(topics, p.Topic) {
+			topics = append(topics, p.Topic)
+		}
+	}
+	return strings.Join(topics, ",")
 }
 
 // renderLagSummary says how far behind the group is, and lights the alert

@@ -11,7 +11,9 @@ import (
 
 // GroupJoinForm adds a member to a group, creating the group if needed: the
 // join command, with the member's subscription, its assignment strategy and,
-// for static membership, its group.instance.id.
+// for static membership, its group.instance.id. The groups column draws one
+// at its top, for a new group, and one in each group's card ("+ Join a
+// member"), preset to that group.
 type GroupJoinForm struct {
 	app.Compo
 
@@ -21,14 +23,24 @@ type GroupJoinForm struct {
 	// member just sent is among them, the form offers the next id.
 	Members map[string]bool
 
+	// Preset is the group of the form in a group's card: it has no group
+	// field, and until the learner types others it offers Suggest as the
+	// member and Subscription as its topics. "" for the form at the top.
+	Preset       string
+	Suggest      string // a member id not in the group yet
+	Subscription string // the group's first running member's topics, "a,b"
+
 	group, member, topics, strategy, instance string
 	sent                                      string // "group/member" of the last join sent
 }
 
 // joinLine makes the join command from the form, or says what is missing.
 func (f *GroupJoinForm) joinLine() (string, string) {
-	group, member := strings.TrimSpace(f.group), strings.TrimSpace(f.member)
-	topics := strings.TrimSpace(f.topics)
+	group, member := strings.TrimSpace(f.group), strings.TrimSpace(f.memberText())
+	topics := strings.TrimSpace(f.topicsText())
+	if f.Preset != "" {
+		group = f.Preset
+	}
 	if topics == "" && len(f.Topics) == 1 {
 		topics = f.Topics[0]
 	}
@@ -60,9 +72,40 @@ func (f *GroupJoinForm) submit(ctx app.Context, e app.Event) {
 	e.PreventDefault()
 	line, problem := f.joinLine()
 	if problem == "" {
-		f.sent = strings.TrimSpace(f.group) + "/" + strings.TrimSpace(f.member)
+		group := strings.TrimSpace(f.group)
+		if f.Preset != "" {
+			group = f.Preset
+		}
+		f.sent = group + "/" + strings.TrimSpace(f.memberText())
 	}
-	sendGroupLine(ctx, joinControl, line, problem)
+	sendGroupLine(ctx, f.control(), line, problem)
+}
+
+// control names the form, for its errors: "group-join" at the top,
+// "billing/join" in billing's card.
+func (f *GroupJoinForm) control() string {
+	if f.Preset != "" {
+		return groupControl(f.Preset, "join")
+	}
+	return joinControl
+}
+
+// memberText is the member id the form sends: what was typed, or in a
+// group's card the id it suggests.
+func (f *GroupJoinForm) memberText() string {
+	if f.member == "" && f.Preset != "" {
+		return f.Suggest
+	}
+	return f.member
+}
+
+// topicsText is the subscription the form sends: what was typed, or in a
+// group's card the group's.
+func (f *GroupJoinForm) topicsText() string {
+	if f.topics == "" && f.Preset != "" {
+		return f.Subscription
+	}
+	return f.topics
 }
 
 // Render draws the form. Its fields keep what was typed, so adding c1, c2,
@@ -70,41 +113,50 @@ func (f *GroupJoinForm) submit(ctx app.Context, e app.Event) {
 func (f *GroupJoinForm) Render() app.UI {
 	if f.sent != "" && f.Members[f.sent] {
 		f.member, f.sent = nextMemberID(f.member), ""
+		if f.Preset != "" {
+			f.member = "" // the card suggests the next id not in the group
+		}
 	}
 	topicHint := "orders"
 	if len(f.Topics) > 0 {
 		topicHint = strings.Join(f.Topics, ",")
 	}
+	class, label, groupDefault := "join-form", "Add a member to a group", "the group's (range for a new group)"
+	if f.Preset != "" {
+		class, label, groupDefault = "member-join", "Add a member to "+f.Preset, "the group's"
+	}
 	return app.Form().
-		Class("join-form").
-		DataSet("control", joinControl).
+		Class(class).
+		DataSet("control", f.control()).
 		DataSet("command", scenario.CmdJoin).
-		Aria("label", "Add a member to a group").
+		Aria("label", label).
 		OnSubmit(f.submit).
 		Body(
-			app.Label().Body(
-				app.Span().Text("Group"),
-				app.Input().Name("group").Value(f.group).Placeholder("billing").
-					AutoComplete(false).List("group-names").OnInput(textInto(&f.group)),
-			),
-			app.DataList().ID("group-names").Body(
-				app.Range(f.Groups).Slice(func(i int) app.UI { return app.Option().Value(f.Groups[i]) }),
+			app.If(f.Preset == "",
+				app.Label().Body(
+					app.Span().Text("Group"),
+					app.Input().Name("group").Value(f.group).Placeholder("billing").
+						AutoComplete(false).List("group-names").OnInput(textInto(&f.group)),
+				),
+				app.DataList().ID("group-names").Body(
+					app.Range(f.Groups).Slice(func(i int) app.UI { return app.Option().Value(f.Groups[i]) }),
+				),
 			),
 			app.Label().Body(
 				app.Span().Text("Member (client.id)"),
-				app.Input().Name("member").Value(f.member).Placeholder("c1").
+				app.Input().Name("member").Value(f.memberText()).Placeholder("c1").
 					AutoComplete(false).OnInput(textInto(&f.member)),
 			),
 			&Help{Topic: "member-ordering"},
 			app.Label().Body(
 				app.Span().Text("Topics"),
-				app.Input().Name("topics").Value(f.topics).Placeholder(topicHint).
+				app.Input().Name("topics").Value(f.topicsText()).Placeholder(topicHint).
 					AutoComplete(false).OnInput(textInto(&f.topics)),
 			),
 			app.Label().Body(
 				app.Span().Body(app.Text("Strategy")),
 				app.Select().Name("strategy").OnChange(textInto(&f.strategy)).Body(
-					app.Option().Value("").Selected(f.strategy == "").Text("the group's (range for a new group)"),
+					app.Option().Value("").Selected(f.strategy == "").Text(groupDefault),
 					app.Range(scenario.Strategies).Slice(func(i int) app.UI {
 						s := scenario.Strategies[i]
 						return app.Option().Value(s).Selected(f.strategy == s).Text(s)
@@ -123,7 +175,7 @@ func (f *GroupJoinForm) Render() app.UI {
 			),
 			&Help{Topic: "static-membership"},
 			app.Button().Type("submit").Text("Join"),
-			&ControlError{Control: joinControl},
+			&ControlError{Control: f.control()},
 		)
 }
 

@@ -29,6 +29,14 @@ type GroupMember struct {
 	// the running members (core.GroupView.AssignorOrder); 0 for a stopped
 	// member.
 	Order int
+	// Leaving and Arriving list, as data-assigned does, the member's
+	// partitions a running rebalance has stopped and those it gained in
+	// the group's last rebalance (GroupSnapshot.movingOf).
+	Leaving, Arriving string
+	// Selected is set while the member is open in its group's inspector.
+	Selected bool
+	// Select opens the member in its group's inspector, or closes it.
+	Select func(ctx app.Context, member string)
 
 	max      string // the poll's max, as typed
 	maxTyped bool   // the learner has typed in the max field
@@ -70,9 +78,21 @@ func (m *GroupMember) Render() app.UI {
 	if m.Order > 0 {
 		li = li.DataSet("assignor-order", m.Order)
 	}
+	if m.Selected {
+		li = li.DataSet("selected", "true")
+	}
+	group, id := m.Group, v.ID
+	highlight := func(on bool) app.EventHandler {
+		return func(ctx app.Context, e app.Event) { highlightAssignment(group, id, on) }
+	}
+	li = li.OnMouseEnter(highlight(true), group, id).OnMouseLeave(highlight(false), group, id).
+		On("focusin", highlight(true), group, id).On("focusout", highlight(false), group, id)
 	return li.Body(
 		app.Div().Class("member-head").Body(
-			app.Strong().Class("member-id").Text(v.ID),
+			app.Button().Type("button").Class("member-select", "member-id").DataSet("action", "inspect-member").
+				Aria("expanded", m.Selected).
+				Title("Open "+v.ID+" in the inspector: its assignment, positions, commits and member id").
+				OnClick(m.toggleSelected).Text(v.ID),
 			app.If(v.MemberID != "",
 				app.Span().Class("member-kafka-id").Title("member id "+v.MemberID).Body(
 					app.Text("member id "),
@@ -81,7 +101,10 @@ func (m *GroupMember) Render() app.UI {
 			),
 			app.If(m.Order > 0,
 				app.Span().Class("member-order").Body(
-					app.Text(fmt.Sprintf("#%d for the assignors", m.Order)),
+					// The card has room for "#1" alone; the words are
+					// read out, and the help says what the order is.
+					app.Text(fmt.Sprintf("#%d", m.Order)),
+					app.Span().Class("visually-hidden").Text(" for the assignors"),
 					&Help{Topic: "member-ordering"},
 				),
 			),
@@ -103,6 +126,7 @@ func (m *GroupMember) Render() app.UI {
 			),
 		),
 		app.P().Class("member-assignment").Text(m.assignmentText()),
+		m.renderMoving(),
 		app.If(v.EmptyPoll != "" && v.Down == "",
 			app.P().Class("member-poll-empty").DataSet("poll-empty", "true").Text(
 				"Its poll at "+units.Format(v.EmptyPollAt, units.Durations, "0s")+" got nothing: "+v.EmptyPoll+"."),
@@ -128,6 +152,36 @@ func (m *GroupMember) Render() app.UI {
 		),
 		&ControlError{Control: groupControl(m.Group, "member", m.Member.ID)},
 	)
+}
+
+// renderMoving says which of the member's partitions a rebalance moves, as
+// its lanes' assignment marks draw them.
+func (m *GroupMember) renderMoving() app.UI {
+	if m.Leaving == "" && m.Arriving == "" {
+		return nil
+	}
+	words := func(list string) string { return strings.ReplaceAll(list, " ", ", ") }
+	return app.P().Class("member-moving").Body(
+		app.If(m.Leaving != "",
+			app.Span().DataSet("leaving", m.Leaving).Text("stopped by the rebalance: "+words(m.Leaving)),
+		),
+		app.If(m.Arriving != "",
+			app.Span().DataSet("arriving", m.Arriving).Text("gained in the last rebalance: "+words(m.Arriving)),
+		),
+	)
+}
+
+// toggleSelected opens the member in the inspector, or closes it when it
+// is open there.
+func (m *GroupMember) toggleSelected(ctx app.Context, e app.Event) {
+	if m.Select == nil {
+		return
+	}
+	if m.Selected {
+		m.Select(ctx, "")
+		return
+	}
+	m.Select(ctx, m.Member.ID)
 }
 
 // button is one of the member's controls; data-action names it for tests.

@@ -10,8 +10,10 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// GroupPanel shows the consumer groups side by side, the form that adds
-// members, and the charts of lag, records and rebalances. Its controls build
+// GroupPanel is the groups column of the picture: one compact card per
+// group (group_card.go), each with its members, its "+ Join a member" and
+// its inspector; "+ New group", the form that adds a member to any group,
+// new or not; and, folded, the charts of records and rebalances. Its controls build
 // lines of the scenario language and send them with ApplyFrom, so a line the
 // engine refuses is reported next to the control that made it, and nothing
 // changes.
@@ -26,6 +28,7 @@ type GroupPanel struct {
 
 	groupStart int             // the first group drawn
 	known      map[string]bool // the groups at the last render, to follow a new one (followNew)
+	newGroup   bool            // the learner opened the join form at the top
 }
 
 // groupsShown is how many groups the panel draws at once, with their lag
@@ -41,31 +44,39 @@ func (p *GroupPanel) Render() app.UI {
 	p.groupStart, p.known = followNew(p.groupStart, groupsShown, groupNames(p.Groups), p.known)
 	window := windowAt(p.groupStart, groupsShown, len(p.Groups))
 	shown := p.Groups[window.start:window.end()]
+	formOpen := p.newGroup || len(p.Groups) == 0
 	return app.Section().
 		Class("groups-panel").
+		DataSet("groups-column", true).
 		Aria("labelledby", "groups-title").
 		Body(
-			app.H2().ID("groups-title").Body(
-				app.Text("Consumer groups "),
-				&Help{Topic: "consumer-group"},
+			app.Header().Class("groups-head").Body(
+				app.H2().ID("groups-title").Body(
+					app.Text("Consumer groups "),
+					&Help{Topic: "consumer-group"},
+				),
+				app.If(len(p.Groups) > 0,
+					app.Button().Type("button").Class("group-new-toggle").DataSet("action", "new-group").
+						Aria("expanded", formOpen).
+						OnClick(func(ctx app.Context, e app.Event) { p.newGroup = !p.newGroup }).
+						Text("+ New group"),
+				),
 			),
-			&GroupJoinForm{Topics: topics, Groups: groupNames(p.Groups), Members: memberKeys(p.Groups)},
+			app.Div().Class("group-new").Hidden(!formOpen).Body(
+				&GroupJoinForm{Topics: topics, Groups: groupNames(p.Groups), Members: memberKeys(p.Groups)},
+			),
 			app.If(len(p.Groups) == 0,
 				app.P().Class("groups-empty").Text("No consumer groups yet. Add a member to start one."),
 			).Else(
 				windowNav("groups", "groups", window, func(ctx app.Context, start int) { p.groupStart = start }),
 				app.Div().Class("group-list").Body(
 					app.Range(shown).Slice(func(i int) app.UI {
-						return &GroupCard{Group: shown[i]}
+						return &GroupCard{Group: shown[i], Lag: p.Lag}
 					}),
 				),
 			),
-			app.Section().Class("group-charts").Aria("label", "Charts").Body(
-				app.H3().Text("Charts"),
-				app.Range(shown).Slice(func(i int) app.UI {
-					g := shown[i]
-					return &LagChart{Group: g.Name, Samples: p.Lag, AlertRecords: g.Config.LagAlertRecords}
-				}),
+			app.Details().Class("group-charts").Body(
+				app.Summary().Text("Charts of records and rebalances"),
 				&RecordsChart{Topics: p.Records},
 				&MovesChart{Rounds: movesOf(p.Groups)},
 			),

@@ -74,7 +74,6 @@ func (r *GroupRebalance) renderDone(last core.RebalanceSummary) app.UI {
 		DataSet("rebalance", "done").
 		DataSet("moved", moved).
 		DataSet("generation", last.Generation).
-		Open(r.Rebalance == nil).
 		Body(
 			app.Summary().Text(fmt.Sprintf("Last rebalance: generation %d (%s), %s: %s moved, %d paused",
 				last.Generation, last.Strategy, last.Cause, units.Plural(int64(moved), "partition"), paused)),

@@ -225,7 +225,7 @@ func (l *PartitionLane) renderFoot() app.UI {
 			if m.Paused {
 				text += " · paused by a rebalance"
 			}
-			return chip.Text(text)
+			return assignmentChip(chip, p.Topic, p.Partition, m, text)
 		}),
 	)
 }

@@ -21,6 +21,9 @@ type GroupSnapshot struct {
 	// Movements compare the four strategies on hypothetical membership
 	// changes of this group: one member more, and one member fewer.
 	Movements []MovementComparison
+	// Rules is the version of the rules the scenario runs under, whose
+	// defaults the inspector compares the group's configs with.
+	Rules int
 }
 
 // MovementComparison is what each strategy would move for one membership
@@ -44,6 +47,13 @@ type GroupMark struct {
 	HasPosition   bool
 	Paused        bool  // a rebalance has stopped the partition
 	Lag           int64 // high watermark - committed; meaningful with HasCommitted
+	// Moving is how a rebalance moves the partition, for its assignment
+	// mark: "leaving" while a rebalance has stopped it (its owner gives it
+	// up: every partition in an eager rebalance, only the movers in a
+	// cooperative one), "arriving" when the owner gained it in the last
+	// rebalance of the group's current generation and that rebalance moved
+	// partitions, "" otherwise.
+	Moving string
 }
 
 // deliveriesKept bounds the deliveries copied per group: the panel shows the
@@ -67,9 +77,19 @@ func snapshotGroups(l core.ReadOnlyLog) ([]GroupSnapshot, error) {
 			GroupView: view,
 			Now:       l.Now(),
 			Movements: compareMovements(l, view),
+			Rules:     rulesOf(l),
 		})
 	}
 	return groups, nil
+}
+
+// rulesOf is the rules version of the engine behind a read-only log
+// (core/rules.go), the latest for one that does not say.
+func rulesOf(l core.ReadOnlyLog) int {
+	if r, ok := l.(interface{ Rules() int }); ok {
+		return r.Rules()
+	}
+	return core.LatestRules
 }
 
 // compareMovements asks the engine what each strategy would move if a member
@@ -142,9 +162,32 @@ func (g GroupSnapshot) markFor(topic string, partition int) (GroupMark, bool) {
 			Lag:          p.Lag,
 		}
 		mark.Position, mark.HasPosition, mark.OwnerMemberID = g.positionOf(p.Owner, topic, partition)
+		mark.Moving = g.movingOf(p)
 		return mark, true
 	}
 	return GroupMark{}, false
+}
+
+// movingOf says how the group's rebalances move a partition: leaving while
+// a running rebalance has stopped it, arriving when its owner gained it in
+// the last rebalance and nothing has changed the generation since.
+func (g GroupSnapshot) movingOf(p core.PartitionView) string {
+	switch {
+	case p.Owner == "":
+		return ""
+	case g.Rebalance != nil && p.Paused:
+		return "leaving"
+	case g.Rebalance != nil || g.LastRebalance == nil || g.LastRebalance.Generation != g.Generation,
+		g.LastRebalance.Moved == 0: // a first assignment moves nothing
+		return ""
+	}
+	tp := core.TopicPartition{Topic: p.Topic, Partition: p.Partition}
+	for _, ch := range g.LastRebalance.Members {
+		if ch.Member == p.Owner && slices.Contains(ch.Assigned, tp) {
+			return "arriving"
+		}
+	}
+	return ""
 }
 
 // positionOf is a member's next offset on a partition, if it has one, and

@@ -191,6 +191,10 @@ func TestEveryCommandHasAControlOnThePage(t *testing.T) {
 	}
 	b := openPlayground(t, string(script))
 	b.waitCount(t, `[data-workload]`, 2)
+	// A group's settings are in its inspector, its join form behind
+	// "+ Join a member": the learner opens them.
+	b.click(t, `article[data-group] [data-action=inspect-group]`)
+	b.click(t, `article[data-group] [data-action=join-member]`)
 	for _, name := range scenario.CommandNames() {
 		visible := eval[bool](t, b, fmt.Sprintf(`[...document.querySelectorAll('[data-command=%s]')].some(el => el.getClientRects().length > 0)`, js(name)))
 		if !visible {

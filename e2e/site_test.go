@@ -61,7 +61,7 @@ type lane struct {
 // lanesOnPage reads every lane the page shows.
 func lanesOnPage(t *testing.T, b *browser) []lane {
 	t.Helper()
-	return eval[[]lane](t, b, `Array.from(document.querySelectorAll("[data-topic][data-partition]")).map(el => ({
+	return eval[[]lane](t, b, `Array.from(document.querySelectorAll("[data-topic][data-partition][data-log-start]")).map(el => ({
 		topic: el.dataset.topic,
 		partition: el.dataset.partition,
 		logStart: el.dataset.logStart,

@@ -39,7 +39,7 @@ func runAxe(t *testing.T, b *browser) []axeViolation {
 // accessibility violation in either theme.
 func TestUIAccessibility(t *testing.T) {
 	b := openPlayground(t, layoutScenario)
-	b.waitCount(t, `[data-topic][data-partition]`, 4)
+	b.waitCount(t, `[data-topic][data-partition][data-log-start]`, 4)
 	// Show a produce's landing and an error, so they are checked too.
 	b.click(t, "#produce-send")
 	b.waitText(t, ".landing", "why")

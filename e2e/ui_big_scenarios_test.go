@@ -177,7 +177,7 @@ func TestUIEveryWindowFullAtOnce(t *testing.T) {
 	script.WriteString("advance 5s\nproduce t00 value=v count=500\n") // keyless: it lands in every partition
 	b := openPlayground(t, script.String())
 	b.click(t, "#more-lanes-t00")
-	b.waitCount(t, `[data-topic=t00][data-partition]`, 200)
+	b.waitCount(t, `[data-topic=t00][data-partition][data-log-start]`, 200)
 	b.click(t, "#advance-1s")
 	b.waitFor(t, `document.querySelector(".clock").dataset.timeMs === "6000"`)
 	if n := b.count(t, "main *"); n > maxElements {

@@ -43,7 +43,7 @@ func TestUILayoutFitsPhoneAndDesktop(t *testing.T) {
 		dir = t.TempDir()
 	}
 	b := openPlayground(t, layoutScenario)
-	b.waitCount(t, `[data-topic][data-partition]`, 4)
+	b.waitCount(t, `[data-topic][data-partition][data-log-start]`, 4)
 	for _, width := range []int64{360, 1280, 1920} {
 		b.do(t, chromedp.EmulateViewport(width, 900))
 		b.waitFor(t, fmt.Sprintf(`window.innerWidth === %d`, width))
@@ -86,7 +86,7 @@ func TestUILayoutFitsPhoneAndDesktop(t *testing.T) {
 // leaves the page as wide as the screen.
 func TestUIHelpPopoversFitTheScreen(t *testing.T) {
 	b := openPlayground(t, layoutScenario)
-	b.waitCount(t, `[data-topic][data-partition]`, 4)
+	b.waitCount(t, `[data-topic][data-partition][data-log-start]`, 4)
 	for _, width := range []int64{360, 1280} {
 		b.do(t, chromedp.EmulateViewport(width, 800))
 		b.waitFor(t, fmt.Sprintf(`window.innerWidth === %d`, width))
