@@ -95,13 +95,13 @@ type ConfigDef struct {
 	// with MinusOne) is another; nil when they agree. The conformance
 	// suite checks both against Kafka's ConfigDef.
 	KafkaMin *int64
-	MinusOne bool     // -1 is allowed too: unlimited, or off
+	MinusOne bool // -1 is allowed too: unlimited, or off
 	// Since is the first rules version that has the config, 0 for one
 	// every version has; Until the first that no longer has it, 0 for
 	// none (rules.go).
 	Since, Until int
-	Choices  []string // the values of a choice or a list
-	Help     string   // one line
+	Choices      []string // the values of a choice or a list
+	Help         string   // one line
 }
 
 // Kafka returns the name Kafka knows the config by, "" when it has none.

@@ -140,8 +140,8 @@ type rebalance struct {
 	// as long as newMemberAdded says a member joined in the last wait.
 	// doneAt is then the end of the wait; for any other rebalance, the
 	// rebalance timeout.
-	initial             bool
-	newMemberAdded      bool
+	initial              bool
+	newMemberAdded       bool
 	delayMs, remainingMs int64
 }
 
