@@ -196,6 +196,11 @@ func (l *PartitionedLog) replaceStaticMember(g *group, old *member, newID string
 		return
 	}
 	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: newID, Detail: "static member " + m.instanceID + " is back: same partitions, no rebalance"})
+	if g.timing() && g.rebalance != nil {
+		// Its JoinGroup rejoins the rebalance running (Kafka 4.x's
+		// GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin).
+		l.foldIntoRebalance(g, m, false)
+	}
 }
 
 // changeSubscription gives a member a new subscription. It revokes the

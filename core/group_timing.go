@@ -25,8 +25,11 @@ import (
 //     (maybeCompleteJoinPhase, ClassicGroup.hasAllMembersJoined): a
 //     consumer rejoins inside its poll (ConsumerCoordinator.poll), so a
 //     member rejoins when it next polls, or when the change is its own
-//     JoinGroup (a join, a new subscription). A stopped member never
-//     rejoins: the rebalance waits until its session ends.
+//     JoinGroup (a join, a new subscription). A member that stopped before
+//     it rejoined never does: the rebalance waits until its session ends.
+//     One that stopped after it rejoined has its JoinGroup parked with the
+//     coordinator, which counts it as joined (ClassicGroupMember.
+//     isAwaitingJoin) until its session ends.
 //   - Or it ends at the rebalance timeout, fixed when it starts
 //     (maybeCompleteJoinElseSchedule's group.rebalanceTimeoutMs(), the
 //     largest of the members' rebalance timeouts, which the Java consumer
@@ -182,7 +185,7 @@ func (l *PartitionedLog) maybeCompleteJoin(g *group, afterRemoval bool) {
 		return
 	}
 	for _, m := range g.members {
-		if m.down != "" || !m.rejoined {
+		if !m.rejoined {
 			return
 		}
 	}
@@ -208,7 +211,7 @@ func (l *PartitionedLog) removeNotRejoined(g *group) bool {
 	anyRejoined := false
 	for _, m := range slices.Clone(g.members) {
 		switch {
-		case m.rejoined && m.down == "":
+		case m.rejoined:
 			anyRejoined = true
 		case m.instanceID == "":
 			g.removeMember(m)
@@ -361,6 +364,7 @@ func (l *PartitionedLog) rebalanceWait(g *group) string {
 	var polls, stopped []string
 	for _, m := range g.members {
 		switch {
+		case m.rejoined:
 		case m.down != "":
 			stopped = append(stopped, fmt.Sprintf("%s (%s, until its session ends at %s)", m.id, m.down, units.Duration(m.expiresAt)))
 		case !m.rejoined:

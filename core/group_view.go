@@ -268,9 +268,11 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 	if r := g.rebalance; r != nil {
 		v.Rebalance = &RebalanceView{Cause: r.cause, Round: r.round, StartedAt: r.startedAt, DoneAt: r.doneAt, Paused: slices.Clone(r.paused)}
 		for _, m := range g.members {
-			if m.down != "" {
+			switch {
+			case g.timing() && m.rejoined:
+			case m.down != "":
 				v.Rebalance.WaitingFor = append(v.Rebalance.WaitingFor, m.id)
-			} else if g.timing() && !m.rejoined {
+			case g.timing():
 				v.Rebalance.NotRejoined = append(v.Rebalance.NotRejoined, m.id)
 			}
 		}
