@@ -104,14 +104,18 @@ var configWhy = map[string]struct{ kafka, why string }{
 		"So that the page can show what a crash costs under each order."},
 	"lag.alert.ms":      {"Lag alerts belong to monitoring systems outside Kafka.", "So that a lesson can show when lag in time becomes a problem."},
 	"lag.alert.records": {"Lag alerts belong to monitoring systems outside Kafka.", "So that a lesson can show when lag in records becomes a problem."},
-	"rebalance.ms": {"group.initial.rebalance.delay.ms (3s) delays an empty group's first rebalance; later rebalances end " +
+	"rebalance.ms": {"Kafka has no such config: group.initial.rebalance.delay.ms (3s) delays an empty group's first rebalance; later rebalances end " +
 		"when every member has rejoined (a classic consumer rejoins inside its poll) or when the rebalance timeout, the " +
 		"members' max.poll.interval.ms (5 min), removes those that did not.",
-		"So that a rebalance takes a visible, predictable time in virtual time: the playground's members have no poll loop of their own."},
+		"Only links made under rules 1 to 3 have it, so that they replay as they were made: every rebalance round took rebalance.ms of virtual time. From rules 4 rebalances run as Kafka's do (see Rebalance timing)."},
 }
 
 // behaviourDifferences are the simplifications that are no config.
 var behaviourDifferences = []Difference{
+	{Name: "rebalance-timing", Title: "Rebalance timing, simplified",
+		Kafka: "A member learns of a rebalance from its heartbeat (heartbeat.interval.ms, 3s) and rejoins in its next poll; the JoinGroup and SyncGroup round trips take a moment of their own. group.initial.rebalance.delay.ms is a broker config. A consumer that left for not polling within max.poll.interval.ms rejoins at its next poll, as a new member. When the leader leaves, the coordinator picks the next from a hash map; the leader's metadata refreshes metadata.max.age.ms after its last refresh.",
+		Plog:  "Under rules 4, the latest, a member rejoins at its next poll however soon, and the rebalance ends in that instant once every member has. group.initial.rebalance.delay.ms is set per group (config group). A member that left for not polling is gone: join it again. The next leader is the first member by name, and the leader's metadata refreshes at its join time plus each multiple of metadata.max.age.ms. Under rules 1 to 3 every rebalance round took rebalance.ms (3s).",
+		Why:   "So that a scenario says when each member polls and a rebalance ends at a step of its own, the same on every replay."},
 	{Name: "virtual-time", Title: "Virtual time",
 		Kafka: "Brokers and clients follow the wall clock: retention, segment.ms, session timeouts and auto-commit happen as time passes.",
 		Plog:  "A virtual clock moves only with advance (the +1 s, +1 m, +1 h buttons, or Play); everything timed follows it.",

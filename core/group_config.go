@@ -228,6 +228,13 @@ func notUnderRules(def ConfigDef, rules int) string {
 	return fmt.Sprintf("%s comes with rules %d; this scenario runs under rules %d", def.Name, def.Since, rules)
 }
 
+// Has reports whether the config's rules version has the group config
+// named.
+func (c GroupConfig) Has(name string) bool {
+	spec, err := findGroupConfigSpec(name)
+	return err == nil && spec.def.Under(c.rules)
+}
+
 // Entries lists the configs of the config's rules version in name order,
 // values in canonical text.
 func (c GroupConfig) Entries() []ConfigEntry {

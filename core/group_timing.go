@@ -184,12 +184,16 @@ func (l *PartitionedLog) maybeCompleteJoin(g *group, afterRemoval bool) {
 	if r == nil || r.initial && !afterRemoval {
 		return
 	}
+	live := false
 	for _, m := range g.members {
 		if !m.rejoined {
 			return
 		}
+		live = live || m.down == ""
 	}
-	l.completeRebalanceRound(g)
+	if live { // a stopped member, though joined, never sends the assignment
+		l.completeRebalanceRound(g)
+	}
 }
 
 // rejoin is a member's rejoin inside its poll.
@@ -212,7 +216,9 @@ func (l *PartitionedLog) removeNotRejoined(g *group) bool {
 	for _, m := range slices.Clone(g.members) {
 		switch {
 		case m.rejoined:
-			anyRejoined = true
+			// Only a running member can lead: one that stopped never
+			// sends SyncGroup, and the coordinator waits on.
+			anyRejoined = anyRejoined || m.down == ""
 		case m.instanceID == "":
 			g.removeMember(m)
 			l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id,
