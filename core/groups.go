@@ -466,7 +466,8 @@ func (l *PartitionedLog) partitionCounts(g *group) map[string]int {
 	return counts
 }
 
-// assignRound runs the assignor over the group's live members, each with
+// assignRound runs the assignor over the group's live members (from rules
+// 4, all its members), each with
 // the partitions it owns now, under strategy: the assignment (by member
 // name) and how many partitions a cooperative round held back
 // (assign.Round). The assignors see each member by its assignorID, so that
@@ -476,7 +477,11 @@ func (l *PartitionedLog) partitionCounts(g *group) map[string]int {
 func (l *PartitionedLog) assignRound(g *group, strategy string) (Assignment, int) {
 	var members []AssignMember
 	for _, m := range g.members {
-		if m.down == "" {
+		// From rules 4 every member the join phase kept is assigned, a
+		// stopped one too, as Kafka's coordinator sends the leader every
+		// member (GroupMetadataManager.completeClassicGroupJoin): its
+		// partitions sit unread until its session ends.
+		if m.down == "" || g.timing() {
 			members = append(members, AssignMember{ID: m.assignorID(), InstanceID: m.instanceID, Topics: m.topics, Owned: m.assigned, Generation: m.generation})
 		}
 	}
