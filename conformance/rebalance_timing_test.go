@@ -35,7 +35,10 @@ func timingMember(t *testing.T, group, topic, name string, rebalanceTimeout time
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(c.Close)
+	t.Cleanup(func() {
+		c.AllowRebalance() // Close waits for the rebalance a poll holds off
+		c.Close()
+	})
 	return c
 }
 

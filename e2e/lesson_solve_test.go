@@ -363,7 +363,6 @@ var lessonSteps = map[string]func(x *learner){
 		x.poll("eager", "e3", 10)
 		x.poll("coop", "c2", 10)
 		x.poll("coop", "c3", 10)
-		x.advance("10s")
 	},
 	"rolling-deploy": func(x *learner) {
 		for _, id := range []string{"k1", "k2", "k3"} {

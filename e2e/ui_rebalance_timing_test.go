@@ -11,7 +11,7 @@ import (
 // when they poll; a member that does not poll within max.poll.interval.ms
 // leaves the group, and the page says when each must poll and why one left.
 func TestUIRebalanceWaitsForPollsAndRemovesMembersThatStopPolling(t *testing.T) {
-	b := openPlayground(t, "topic orders partitions=2\n")
+	b := openPlayground(t, "rules 4\ntopic orders partitions=2\n")
 
 	// The first member: an empty group's first rebalance waits
 	// group.initial.rebalance.delay.ms (3s) for more.
