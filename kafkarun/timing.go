@@ -27,11 +27,13 @@ import (
 //     consumer's heartbeat thread sends LeaveGroup (franz-go's client has
 //     no such timer), a static member's stops, as closing its client does.
 //   - The clients send max.poll.interval.ms as their rebalance timeout, as
-//     the Java consumer does; they never refresh their metadata by the
-//     wall clock (metadata.max.age.ms is virtual time): when the
-//     playground's group leader refreshes and sees new partitions, the
-//     run makes the group's clients refresh, and franz-go's leader then
-//     rejoins, as Kafka's ConsumerCoordinator does.
+//     the Java consumer does, and do not refresh their metadata by the
+//     wall clock (metadata.max.age.ms is virtual time). New partitions
+//     still reach the cluster's clients at once (topics.go's
+//     addPartitions), while the playground's group sees them at its
+//     leader's refresh: the rows of such a group are marked
+//     ReasonMetadataRefresh, and when the playground's leader refreshes,
+//     the run makes the group's clients refresh again.
 //   - group.initial.rebalance.delay.ms is the broker's: the playground's
 //     per-group value is run only when it is the broker's (3s, Kafka's
 //     default), and noted otherwise.
