@@ -108,7 +108,7 @@ var differsOf = map[string]string{
 	"timestamp":       "timestamps",
 	"delivery":        "delivery",
 	"lag-alert":       "lag.alert.records",
-	"rebalance":       "rebalance.ms",
+	"rebalance":       "rebalance-timing",
 	"member-ordering": "member-ids",
 	"workload":        "producer",
 	"broker":          "replication",

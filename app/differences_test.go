@@ -61,7 +61,7 @@ func TestDiffersLinksBesideTheHelp(t *testing.T) {
 			t.Errorf("the config form for %s links to its difference: %v, want %v", config, got, want)
 		}
 	}
-	g := &GroupConfigForm{Group: "g", Config: core.DefaultGroupConfig()}
+	g := &GroupConfigForm{Group: "g", Config: core.DefaultGroupConfigUnder(core.RulesV3)} // rebalance.ms is rules 1 to 3's
 	c = app.NewClientTester(g)
 	defer c.Close()
 	if page := app.HTMLString(g); !strings.Contains(page, `data-difference-link="rebalance.ms"`) {

@@ -33,6 +33,9 @@ var editableConfigs = []struct{ name, label, help string }{
 	{"session.timeout.ms", "session timeout", "session-timeout"},
 	{"auto.commit.interval.ms", "auto-commit interval", "auto-commit"},
 	{"rebalance.ms", "rebalance time", "rebalance"},
+	{"max.poll.interval.ms", "max poll interval", "max-poll-interval"},
+	{"metadata.max.age.ms", "metadata max age", "max-poll-interval"},
+	{"group.initial.rebalance.delay.ms", "first rebalance delay", "rebalance"},
 }
 
 // choiceConfigs are the configs the form offers as a choice, sent as soon as
@@ -94,6 +97,9 @@ func (f *GroupConfigForm) Render() app.UI {
 			}),
 			app.Range(editableConfigs).Slice(func(i int) app.UI {
 				c := editableConfigs[i]
+				if !f.Config.Has(c.name) {
+					return nil // not a config of the scenario's rules (rules.go)
+				}
 				return app.Span().Class("config-field").Body(app.Label().Title(configHelp(core.OnGroup, c.name)).Body(
 					app.Span().Text(c.label),
 					playgroundMark(core.OnGroup, c.name),

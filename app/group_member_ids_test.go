@@ -14,7 +14,7 @@ const memberIDsScenario = `seed 2
 topic t partitions=2
 join g a topics=t
 join g a-b topics=t
-advance 3s
+advance 6s
 poll g a max=1
 `
 

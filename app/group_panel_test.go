@@ -24,7 +24,7 @@ join billing c1 topics=orders strategy=range
 join billing c2 topics=orders strategy=range
 join billing c3 topics=orders strategy=range
 join audit a1 topics=orders strategy=sticky
-advance 5s
+advance 6s
 poll billing c1 max=2
 commit billing c1
 config group billing lag.alert.records=3
@@ -94,7 +94,7 @@ func TestGroupPanelMarksIdleMembers(t *testing.T) {
 	for i := 1; i <= 5; i++ {
 		script += "join g c" + strconv.Itoa(i) + " topics=orders\n"
 	}
-	script += "advance 5s\n"
+	script += "advance 6s\n" // each joined in the first wait, which waits 3s more
 	p, _ := mountAt(t, mustLink(t, script))
 	page := app.HTMLString(p)
 	idle := tagsWith(page, "data-idle", "true")
@@ -112,7 +112,17 @@ func TestGroupPanelShowsARebalanceAsItHappens(t *testing.T) {
 	if len(running) != 1 || !strings.Contains(running[0], `data-paused="orders/0 orders/1 orders/2 orders/3"`) {
 		t.Fatalf("while c2 joins, want a running rebalance pausing all of c1's partitions (eager), got %v", running)
 	}
+	// Rules 4: it waits for c1 to rejoin in its poll, until the timeout.
+	if len(tagsWith(page, "data-rebalance-waits-for", "c1")) != 1 || len(tagsWith(page, "data-timeout-at", "305000")) != 1 ||
+		len(tagsWith(page, "data-poll-deadline", "c1", "data-at", "300000")) != 1 || !strings.Contains(page, "rejoin, which a consumer does in its next poll") {
+		t.Fatalf("the running rebalance does not say it waits for c1 to poll, until the timeout at 5m5s:\n%s", cardOf(page, "g"))
+	}
 	Apply(d.Context(), "advance 5s")
+	d.Consume()
+	if len(tagsWith(app.HTMLString(p), "data-rebalance", "running")) != 1 {
+		t.Fatal("the rebalance ended before c1 polled")
+	}
+	Apply(d.Context(), "poll g c1")
 	d.Consume()
 	page = app.HTMLString(p)
 	if len(tagsWith(page, "data-rebalance", "running")) != 0 {
@@ -276,7 +286,7 @@ func TestHelpOpensAndCloses(t *testing.T) {
 
 func TestGroupPanelShowsBothRoundsOfACooperativeRebalance(t *testing.T) {
 	script := "topic orders partitions=4\njoin g c1 topics=orders strategy=cooperative-sticky\nadvance 5s\n" +
-		"join g c2 topics=orders strategy=cooperative-sticky\nadvance 10s\n"
+		"join g c2 topics=orders strategy=cooperative-sticky\npoll g c1\npoll g c2\nadvance 10s\n"
 	p, _ := mountAt(t, mustLink(t, script))
 	g, _ := p.session.Log().Group("g")
 	if n := len(g.History); n != 3 || g.History[2].Round != 2 {
@@ -426,7 +436,7 @@ func TestGroupPanelRendersEveryStepOfTheGoldenScenarios(t *testing.T) {
 
 func TestGroupPanelShowsRedeliveriesAfterACrash(t *testing.T) {
 	script := "topic orders partitions=1\nproduce orders value=v count=4\nconfig group g session.timeout.ms=6s auto.offset.reset=earliest enable.auto.commit=false\n" +
-		"join g c1 topics=orders\njoin g c2 topics=orders\nadvance 5s\n"
+		"join g c1 topics=orders\njoin g c2 topics=orders\nadvance 6s\n"
 	p, d := mountAt(t, mustLink(t, script))
 	owner := p.view.Groups[0].Partitions[0].Owner
 	for _, line := range []string{"poll g " + owner + " max=3", "crash g " + owner, "advance 1m"} {
@@ -453,7 +463,7 @@ func TestMemberSaysWhyItsPollGotNothing(t *testing.T) {
 	page := app.HTMLString(p)
 	// go-app writes attributes in no fixed order: the note and its mark are
 	// looked for apart.
-	if len(tagsWith(page, "data-poll-empty", "true")) != 1 || !strings.Contains(page, `>Its poll at 0s got nothing: the group is still rebalancing: c1 gets its partitions when the rebalance completes, due at 3s.<`) {
+	if len(tagsWith(page, "data-poll-empty", "true")) != 1 || !strings.Contains(page, `>Its poll at 0s got nothing: the group is still rebalancing: c1 gets its partitions when the rebalance completes; an empty group&#39;s first rebalance waits group.initial.rebalance.delay.ms for more members, until 3s (longer if another joins).<`) {
 		t.Fatalf("the member does not say why its poll got nothing:\n%s", page)
 	}
 	Apply(d.Context(), "advance 3s")

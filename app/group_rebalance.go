@@ -22,10 +22,16 @@ type GroupRebalance struct {
 	Now       int64
 	Rebalance *core.RebalanceView
 	Last      *core.RebalanceSummary
+	// Members, from rules 4, say when each running member's
+	// max.poll.interval.ms runs out (core.MemberView.PollDeadline).
+	Members []core.MemberView
 }
 
 // Render draws [data-rebalance="running"] with data-paused while a rebalance
-// runs, and [data-rebalance="done"] with data-moved for the last one.
+// runs, and [data-rebalance="done"] with data-moved for the last one; from
+// rules 4 the running one lists the members it waits for,
+// [data-rebalance-waits-for=NAME], and its timeout, data-timeout-at, and
+// [data-poll-deadline=NAME] with data-at says when each member must poll.
 func (r *GroupRebalance) Render() app.UI {
 	var parts []app.UI
 	if r.Rebalance != nil {
@@ -34,15 +40,80 @@ func (r *GroupRebalance) Render() app.UI {
 	if r.Last != nil {
 		parts = append(parts, r.renderDone(*r.Last))
 	}
+	if deadlines := r.renderPollDeadlines(); deadlines != nil {
+		parts = append(parts, deadlines)
+	}
 	return app.Div().Class("rebalance").Body(parts...)
+}
+
+// renderPollDeadlines says, for each running member, when it leaves the
+// group unless it polls (rules 4; core/group_timing.go): nil under older
+// rules, where members have no poll deadline.
+func (r *GroupRebalance) renderPollDeadlines() app.UI {
+	var members []core.MemberView
+	for _, m := range r.Members {
+		if m.PollDeadline > 0 {
+			members = append(members, m)
+		}
+	}
+	if len(members) == 0 {
+		return nil
+	}
+	return app.Div().Class("poll-deadlines").Body(
+		app.P().Body(app.Text("Must poll by "), &Help{Topic: "max-poll-interval"}),
+		app.Ul().Body(
+			app.Range(members).Slice(func(i int) app.UI {
+				m := members[i]
+				return app.Li().
+					DataSet("poll-deadline", m.ID).
+					DataSet("at", m.PollDeadline).
+					Text(fmt.Sprintf("%s by %s (in %s), or it leaves the group", m.ID, units.Duration(m.PollDeadline), units.Duration(max(m.PollDeadline-r.Now, 0))))
+			}),
+		),
+	)
+}
+
+// renderWaits lists, from rules 4, the members a running rebalance waits
+// for: those that rejoin at their next poll, and when its timeout removes
+// them.
+func (r *GroupRebalance) renderWaits() app.UI {
+	rb := r.Rebalance
+	if rb.Initial {
+		return app.P().Class("rebalance-waits").DataSet("rebalance-initial", true).DataSet("timeout-at", rb.DoneAt).
+			Text(fmt.Sprintf("An empty group's first rebalance: it waits group.initial.rebalance.delay.ms for more members, until %s (in %s), 3s more whenever one joins.",
+				units.Duration(rb.DoneAt), units.Duration(max(rb.DoneAt-r.Now, 0))))
+	}
+	return app.Div().Class("rebalance-waits").DataSet("timeout-at", rb.DoneAt).Body(
+		app.If(len(rb.NotRejoined) > 0,
+			app.P().Body(
+				app.Text("Waiting for these members to rejoin, which a consumer does in its next poll: "),
+				app.Range(rb.NotRejoined).Slice(func(i int) app.UI {
+					sep := ""
+					if i > 0 {
+						sep = ", "
+					}
+					return app.Span().DataSet("rebalance-waits-for", rb.NotRejoined[i]).Text(sep + rb.NotRejoined[i])
+				}),
+				app.Text("."),
+			),
+		),
+		app.P().Text(fmt.Sprintf("The rebalance timeout (max.poll.interval.ms) at %s (in %s) removes the dynamic members that have not rejoined by then.",
+			units.Duration(rb.DoneAt), units.Duration(max(rb.DoneAt-r.Now, 0)))),
+	)
 }
 
 func (r *GroupRebalance) renderRunning() app.UI {
 	rb := r.Rebalance
 	paused := partitionList(rb.Paused)
 	when := fmt.Sprintf("completes in %s", units.Duration(max(rb.DoneAt-r.Now, 0)))
-	if len(rb.WaitingFor) > 0 {
+	timing := rb.Waits != "" // rules 4: it ends when the members have rejoined
+	switch {
+	case len(rb.WaitingFor) > 0:
 		when = "waits for " + strings.Join(rb.WaitingFor, ", ") + " until their sessions time out"
+	case timing && rb.Initial:
+		when = "waits for more members to join"
+	case timing:
+		when = "waits for its members to rejoin"
 	}
 	round := ""
 	if rb.Round > 1 {
@@ -63,6 +134,7 @@ func (r *GroupRebalance) renderRunning() app.UI {
 				app.Text(rb.Cause+"; "+when+"."),
 				&Help{Topic: "rebalance"},
 			),
+			app.If(timing, r.renderWaits()),
 			app.P().Class("rebalance-paused").Text("Paused partitions: "+pausedText),
 		)
 }

@@ -108,7 +108,15 @@ var helpTopics = map[string]helpTopic{
 	"rebalance": {"a rebalance",
 		"When members join, leave or time out, or subscribed topics gain partitions, the group reassigns " +
 			"partitions. With the eager strategies every member gives up everything while it runs; with " +
-			"cooperative-sticky only the partitions that move pause, in two rounds."},
+			"cooperative-sticky only the partitions that move pause, in two rounds. As in Kafka, it ends when " +
+			"every member has rejoined, which a consumer does in its next poll, or at the rebalance timeout " +
+			"(max.poll.interval.ms), which removes those that did not; a new group's first rebalance waits " +
+			"group.initial.rebalance.delay.ms (3s) for more members. Under rules 1 to 3 every round took rebalance.ms."},
+	"max-poll-interval": {"max.poll.interval.ms",
+		"A consumer that does not poll within max.poll.interval.ms (" + kafkaDefault(core.OnGroup, "max.poll.interval.ms") +
+			" by default) leaves its group: its heartbeat thread sends LeaveGroup and the group rebalances (a static " +
+			"member only stops heartbeating, and its session ends it). Partitions added to a topic reach the group " +
+			"at its leader's next metadata refresh (metadata.max.age.ms)."},
 	"session-timeout": {"the session timeout",
 		"How long the group waits for a member that stopped sending heartbeats (session.timeout.ms, " +
 			kafkaDefault(core.OnGroup, "session.timeout.ms") + " by default) before it removes it and rebalances. A crashed member's partitions sit unread until then."},

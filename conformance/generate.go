@@ -186,7 +186,12 @@ func (g *generator) next() string {
 		return fmt.Sprintf("config topic %s retention.ms=%s", g.topic(), g.pick("1h", "1d", "7d"))
 	case n < 91:
 		name := fmt.Sprintf("g%d", g.rng.IntN(2))
-		return fmt.Sprintf("config group %s %s", name, g.pick("auto.offset.reset=latest", "auto.offset.reset=earliest", "session.timeout.ms=10s"))
+		configs := []string{"auto.offset.reset=latest", "auto.offset.reset=earliest", "session.timeout.ms=10s"}
+		if g.rules >= core.RulesV4 {
+			// A member that does not poll within it leaves (rules 4).
+			configs = append(configs, "max.poll.interval.ms=1m")
+		}
+		return fmt.Sprintf("config group %s %s", name, g.pick(configs...))
 	case n < 92:
 		return "compact " + g.topic()
 	case n < 94 && len(g.topics) < 3:

@@ -95,9 +95,13 @@ type ConfigDef struct {
 	// with MinusOne) is another; nil when they agree. The conformance
 	// suite checks both against Kafka's ConfigDef.
 	KafkaMin *int64
-	MinusOne bool     // -1 is allowed too: unlimited, or off
-	Choices  []string // the values of a choice or a list
-	Help     string   // one line
+	MinusOne bool // -1 is allowed too: unlimited, or off
+	// Since is the first rules version that has the config, 0 for one
+	// every version has; Until the first that no longer has it, 0 for
+	// none (rules.go).
+	Since, Until int
+	Choices      []string // the values of a choice or a list
+	Help         string   // one line
 }
 
 // Kafka returns the name Kafka knows the config by, "" when it has none.
@@ -133,6 +137,11 @@ func (d ConfigDef) DefaultUnder(rules int) string {
 		}
 	}
 	return d.DefaultValue()
+}
+
+// Under reports whether the config exists under a rules version.
+func (d ConfigDef) Under(rules int) bool {
+	return rules >= d.Since && (d.Until == 0 || rules < d.Until)
 }
 
 // Named reports whether name is the config's: its name, Kafka's, or its
@@ -224,15 +233,24 @@ var configRegistry = []ConfigDef{
 	{Name: "enable.auto.commit", Alias: "auto.commit", Target: OnGroup, Scope: ScopeConsumer, Kind: KindBool,
 		KafkaDefault: "true", Earlier: []EarlierDefault{{Before: RulesV3, Value: "false"}},
 		Help: "Commit positions in poll every auto.commit.interval.ms, before a rebalance revokes partitions, and on leaving."},
+	{Name: "group.initial.rebalance.delay.ms", Target: OnGroup, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "3s", Min: 0, Max: maxDurationMs, Since: RulesV4,
+		Help: "How long an empty group's first rebalance waits for more members, longer by this much for each one that joins in it, up to the rebalance timeout (a broker config in Kafka; the playground sets it per group)."},
 	{Name: "lag.alert.ms", Target: OnGroup, Scope: ScopePlayground, Kind: KindDuration, Unit: "ms",
 		Default: "0", Min: 0, Max: maxDurationMs,
 		Help: "The group's lag alert lights when its largest time lag reaches this; 0 turns it off."},
 	{Name: "lag.alert.records", Target: OnGroup, Scope: ScopePlayground, Kind: KindCount, Unit: "records",
 		Default: "0", Min: 0, Max: maxLagAlertRecords,
 		Help: "The group's lag alert lights when its total lag reaches this many records; 0 turns it off."},
+	{Name: "max.poll.interval.ms", Target: OnGroup, Scope: ScopeConsumer, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "5m", Min: 1, Max: maxDurationMs, Since: RulesV4,
+		Help: "A member that does not poll within this long leaves the group, which rebalances; it is also the rebalance timeout, after which members that did not rejoin are removed."},
+	{Name: "metadata.max.age.ms", Target: OnGroup, Scope: ScopeConsumer, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "5m", Min: 0, Max: maxDurationMs, Since: RulesV4,
+		Help: "How often the consumers refresh their metadata: the group's leader sees partitions added to a topic at its next refresh, and only then rebalances."},
 	{Name: "rebalance.ms", Target: OnGroup, Scope: ScopePlayground, Kind: KindDuration, Unit: "ms",
-		Default: "3s", Min: 1, Max: 10 * secondMs,
-		Help: "How long one rebalance round takes in virtual time, as Kafka's join and sync round trips do (like group.initial.rebalance.delay.ms, 3s)."},
+		Default: "3s", Min: 1, Max: 10 * secondMs, Until: RulesV4,
+		Help: "Under rules 1 to 3, how long every rebalance round took in virtual time; from rules 4 a rebalance ends when every member has rejoined (by polling) instead."},
 	{Name: "session.timeout.ms", Target: OnGroup, Scope: ScopeConsumer, Kind: KindDuration, Unit: "ms",
 		KafkaDefault: "45s", Min: 6 * secondMs, Max: 30 * minuteMs,
 		Help: "How long the coordinator waits for a member that stopped heartbeating before it removes it (brokers accept 6s to 30m)."},

@@ -56,6 +56,9 @@ func TestRegistryDefaultsReadBack(t *testing.T) {
 	for _, e := range DefaultTopicConfig().Entries() {
 		entries[e.Name] = e.Value
 	}
+	for _, e := range DefaultGroupConfigUnder(RulesV3).Entries() {
+		entries[e.Name] = e.Value // rebalance.ms, gone from rules 4
+	}
 	for _, e := range DefaultGroupConfig().Entries() {
 		entries[e.Name] = e.Value
 	}

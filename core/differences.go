@@ -104,25 +104,29 @@ var configWhy = map[string]struct{ kafka, why string }{
 		"So that the page can show what a crash costs under each order."},
 	"lag.alert.ms":      {"Lag alerts belong to monitoring systems outside Kafka.", "So that a lesson can show when lag in time becomes a problem."},
 	"lag.alert.records": {"Lag alerts belong to monitoring systems outside Kafka.", "So that a lesson can show when lag in records becomes a problem."},
-	"rebalance.ms": {"group.initial.rebalance.delay.ms (3s) delays an empty group's first rebalance; later rebalances end " +
+	"rebalance.ms": {"Kafka has no such config: group.initial.rebalance.delay.ms (3s) delays an empty group's first rebalance; later rebalances end " +
 		"when every member has rejoined (a classic consumer rejoins inside its poll) or when the rebalance timeout, the " +
 		"members' max.poll.interval.ms (5 min), removes those that did not.",
-		"So that a rebalance takes a visible, predictable time in virtual time: the playground's members have no poll loop of their own."},
+		"Only links made under rules 1 to 3 have it, so that they replay as they were made: every rebalance round took rebalance.ms of virtual time. From rules 4 rebalances run as Kafka's do (see Rebalance timing)."},
 }
 
 // behaviourDifferences are the simplifications that are no config.
 var behaviourDifferences = []Difference{
+	{Name: "rebalance-timing", Title: "Rebalance timing, simplified",
+		Kafka: "A member learns of a rebalance from its heartbeat (heartbeat.interval.ms, 3s) and rejoins in its next poll; the JoinGroup and SyncGroup round trips take a moment of their own. group.initial.rebalance.delay.ms is a broker config. A consumer that left for not polling within max.poll.interval.ms rejoins at its next poll, as a new member. When the leader leaves, the coordinator picks the next from a hash map; the leader's metadata refreshes metadata.max.age.ms after its last refresh.",
+		Plog:  "Under rules 4, the latest, a member rejoins at its next poll however soon, and the rebalance ends in that instant once every member has. group.initial.rebalance.delay.ms is set per group (config group). A member that left for not polling is gone: join it again. The next leader is the first member by name, and the leader's metadata refreshes at its join time plus each multiple of metadata.max.age.ms. Under rules 1 to 3 every rebalance round took rebalance.ms (3s).",
+		Why:   "So that a scenario says when each member polls and a rebalance ends at a step of its own, the same on every replay."},
 	{Name: "virtual-time", Title: "Virtual time",
 		Kafka: "Brokers and clients follow the wall clock: retention, segment.ms, session timeouts and auto-commit happen as time passes.",
 		Plog:  "A virtual clock moves only with advance (the +1 s, +1 m, +1 h buttons, or Play); everything timed follows it.",
 		Why:   "So that a scenario replays identically from its link, and hours pass in a click."},
 	{Name: "retention-check", Title: "Retention checks, and truncate's segments",
 		Kafka: "The broker checks retention log.initial.task.delay.ms (30s) after it starts, then every log.retention.check.interval.ms (5m), on the topics that do not compact (the log cleaner runs it on the others); the segments wholly below a DeleteRecords' new log start go at the next check.",
-		Plog:  "Under rules 3, the latest, the checks run at those times of the virtual clock, which starts with the broker (30s, 5m30s, 10m30s, ...); truncate deletes the segments wholly below the new log start at once. Under rules 1 and 2 (links made before) retention was checked every " + units.Duration(RetentionCheckIntervalMs) + " from 0, on every topic that deletes.",
+		Plog:  "From rules 3 the checks run at those times of the virtual clock, which starts with the broker (30s, 5m30s, 10m30s, ...); truncate deletes the segments wholly below the new log start at once. Under rules 1 and 2 (links made before) retention was checked every " + units.Duration(RetentionCheckIntervalMs) + " from 0, on every topic that deletes.",
 		Why:   "Readers lose a truncated record at once in both; deleting its segments at once shows it in the lane. Old links replay as they were made."},
 	{Name: "cleaner", Title: "The log cleaner, simplified",
 		Kafka: "The cleaner runs in the background: when it finds nothing to clean it looks again after log.cleaner.backoff.ms (15s); it cleans a log once its dirty ratio passes min.cleanable.dirty.ratio (0.5) or its oldest dirty record passes max.compaction.lag.ms (Long.MAX_VALUE by default: never), holding back segments younger than min.compaction.lag.ms, and merges small cleaned segments into one. No request makes it clean now.",
-		Plog:  "Under rules 3, the latest, the cleaner runs by itself every 15s of virtual time with Kafka's default ratio, 0.5 (the brokers' log.cleaner.min.cleanable.ratio: a topic sets no min.cleanable.dirty.ratio or max.compaction.lag.ms of its own). Run the cleaner now (compact TOPIC) is the playground's shortcut: it cleans the topic at once, whatever its dirty ratio. A cleaning cleans each closed segment on its own and removes the segments it empties. Under rules 1 and 2 (links made before) the cleaner ran only when asked.",
+		Plog:  "From rules 3 the cleaner runs by itself every 15s of virtual time with Kafka's default ratio, 0.5 (the brokers' log.cleaner.min.cleanable.ratio: a topic sets no min.cleanable.dirty.ratio or max.compaction.lag.ms of its own). Run the cleaner now (compact TOPIC) is the playground's shortcut: it cleans the topic at once, whatever its dirty ratio. A cleaning cleans each closed segment on its own and removes the segments it empties. Under rules 1 and 2 (links made before) the cleaner ran only when asked.",
 		Why:   "So that a learner need not wait for the cleaner to see what one cleaning does, and each cleaned segment stays where it was."},
 	{Name: "producer", Title: "One producer per command, unbatched",
 		Kafka: "A producer is a long-lived client that batches records (batch.size, linger.ms), compresses batches and retries failed sends.",
@@ -144,10 +148,10 @@ var behaviourDifferences = []Difference{
 		Kafka: "The coordinator gives each member an id, its client.id (a static member's group.instance.id), a dash and a random UUID, and the assignors order members by it (static members first, by group.instance.id). A consumer with no client.id gets consumer-GROUP-INSTANCE, or consumer-GROUP-N for a dynamic one, N counting the consumers of its process.",
 		Plog:  "From rules 3 on, as Kafka: the name typed for a member is its client.id and its member id is NAME-UUID (INSTANCE-UUID for a static member), which the assignors order members by; the UUID is drawn from the scenario's seed. Every member has a name. Under rules 1 and 2 (links made before) a member has no member id and the assignors order members by name.",
 		Why:   "So that the same scenario gives the same ids and the same partitions every time, and every command can name the member it acts on."},
-	{Name: "metadata", Title: "New partitions are seen at once",
-		Kafka: "A consumer learns of new partitions when it next refreshes its metadata, after metadata.max.age.ms (5 min).",
-		Plog:  "A group sees a topic's new partitions at once and rebalances.",
-		Why:   "So that adding partitions and the rebalance it causes show together."},
+	{Name: "metadata", Title: "New partitions reach a group at its leader's metadata refresh",
+		Kafka: "A consumer learns of new partitions when it next refreshes its metadata, metadata.max.age.ms (5 min) after its last refresh, which other requests can bring forward; the group's leader then rejoins.",
+		Plog:  "From rules 4 the group's leader refreshes at its join time plus each multiple of metadata.max.age.ms, and the rebalance starts then. Under rules 1 to 3 (links made before) a group saw a topic's new partitions at once and rebalanced.",
+		Why:   "So that the refresh falls at a time the scenario can tell; old links replay as they were made."},
 	{Name: "replication", Title: "Replication, simplified",
 		Kafka: "Replicas are placed from a random start, followers fetch continuously, the controller learns of a failed broker after its session times out, producers retry, an acks=all write still waiting for the high watermark times out after the producer's request.timeout.ms (30 s), and a slow broker is slow in bytes.",
 		Plog:  "Replicas are placed by Kafka's rack-unaware rule from a fixed start; followers fetch on a 500 ms grid of virtual time; the controller notices a crashed broker at once; the producer never retries; an acks=all write waits for the high watermark as long as it takes (while the ISR is smaller than min.insync.replicas, until a follower rejoins); a slowed broker's pace counts records; every replica runs retention and compaction when the leader does.",

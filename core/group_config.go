@@ -16,10 +16,24 @@ type GroupConfig struct {
 	// SessionTimeoutMs (session.timeout.ms) is how long the coordinator
 	// waits for a member that stopped heartbeating before removing it.
 	SessionTimeoutMs int64
-	// RebalanceMs (rebalance.ms, playground only) is how long one rebalance
-	// round takes in virtual time: the join and sync round trips that Kafka
-	// spends, as Kafka's group.initial.rebalance.delay.ms does.
+	// RebalanceMs (rebalance.ms, playground only, rules 1 to 3) is how
+	// long one rebalance round takes in virtual time. Rules 4 have no such
+	// config: a rebalance ends when its members have rejoined (groups.go).
 	RebalanceMs int64
+	// InitialRebalanceDelayMs (group.initial.rebalance.delay.ms, rules 4 on)
+	// is how long an empty group's first rebalance waits for more members
+	// (a broker config in Kafka 4.x's GroupCoordinatorConfig; the
+	// playground sets it per group).
+	InitialRebalanceDelayMs int64
+	// MaxPollIntervalMs (max.poll.interval.ms, rules 4 on) is how long a
+	// member may go without polling before it leaves the group; the
+	// members send it as their rebalance timeout (ConsumerConfig and
+	// ConsumerCoordinator of kafka-clients 4.x).
+	MaxPollIntervalMs int64
+	// MetadataMaxAgeMs (metadata.max.age.ms, rules 4 on) is how often the
+	// consumers refresh their metadata, and so how late the group's leader
+	// sees partitions added to a topic.
+	MetadataMaxAgeMs int64
 	// AutoCommit (enable.auto.commit; auto.commit in links made before
 	// rules 3) commits positions in poll once AutoCommitIntervalMs has
 	// passed, before a rebalance revokes partitions, and on leaving. On by
@@ -45,6 +59,10 @@ type GroupConfig struct {
 	// commits what a poll returned first and processes it until its next
 	// poll, so a crash in between loses those records.
 	Delivery string
+
+	// rules is the rules version the config is under: it decides which
+	// configs there are (ConfigDef.Under).
+	rules int
 }
 
 // Delivery semantics, for GroupConfig.Delivery.
@@ -75,6 +93,7 @@ var defaultGroupConfigs = func() map[int]GroupConfig {
 		for _, spec := range groupConfigSpecs {
 			_ = spec.set(&c, spec.def, spec.def.DefaultUnder(rules))
 		}
+		c.rules = rules
 		configs[rules] = c
 	}
 	return configs
@@ -146,6 +165,18 @@ var groupFields = map[string]groupField{
 		c.LagAlertRecords = n
 		return nil
 	}, func(c GroupConfig) string { return strconv.FormatInt(c.LagAlertRecords, 10) }},
+	"group.initial.rebalance.delay.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.InitialRebalanceDelayMs, err = durationIn(v, def, "")
+		return err
+	}, func(c GroupConfig) string { return units.Duration(c.InitialRebalanceDelayMs) }},
+	"max.poll.interval.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.MaxPollIntervalMs, err = durationIn(v, def, "")
+		return err
+	}, func(c GroupConfig) string { return units.Duration(c.MaxPollIntervalMs) }},
+	"metadata.max.age.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.MetadataMaxAgeMs, err = durationIn(v, def, "")
+		return err
+	}, func(c GroupConfig) string { return units.Duration(c.MetadataMaxAgeMs) }},
 	"rebalance.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
 		c.RebalanceMs, err = durationIn(v, def, "")
 		return err
@@ -184,10 +215,34 @@ func findGroupConfigSpec(name string) (*groupConfigSpec, error) {
 	return nil, fmt.Errorf("unknown group config %q: the group configs are %s", name, strings.Join(names, ", "))
 }
 
-// Entries lists the configs in name order, values in canonical text.
+// notUnderRules says why a config the scenario's rules do not have is
+// refused.
+func notUnderRules(def ConfigDef, rules int) string {
+	if def.Until != 0 && rules >= def.Until {
+		if def.Name == "rebalance.ms" {
+			return fmt.Sprintf("rebalance.ms is gone from rules %d, as Kafka has no such config: a rebalance now ends when every member has rejoined by polling, "+
+				"an empty group's first one after group.initial.rebalance.delay.ms, and members that do not rejoin are removed after max.poll.interval.ms (write rules 3 first to keep rebalance.ms)", def.Until)
+		}
+		return fmt.Sprintf("%s is gone from rules %d", def.Name, def.Until)
+	}
+	return fmt.Sprintf("%s comes with rules %d; this scenario runs under rules %d", def.Name, def.Since, rules)
+}
+
+// Has reports whether the config's rules version has the group config
+// named.
+func (c GroupConfig) Has(name string) bool {
+	spec, err := findGroupConfigSpec(name)
+	return err == nil && spec.def.Under(c.rules)
+}
+
+// Entries lists the configs of the config's rules version in name order,
+// values in canonical text.
 func (c GroupConfig) Entries() []ConfigEntry {
 	entries := make([]ConfigEntry, 0, len(groupConfigSpecs))
 	for _, spec := range groupConfigSpecs {
+		if !spec.def.Under(c.rules) {
+			continue
+		}
 		entries = append(entries, ConfigEntry{Name: spec.def.Name, Value: spec.format(c)})
 	}
 	return entries
@@ -209,6 +264,9 @@ func (l *PartitionedLog) SetGroupConfig(groupName, name, value string) error {
 	config := DefaultGroupConfigUnder(l.rules)
 	if exists {
 		config = g.config
+	}
+	if !spec.def.Under(l.rules) {
+		return fmt.Errorf("group %q: %s", groupName, notUnderRules(spec.def, l.rules))
 	}
 	if err := spec.set(&config, spec.def, value); err != nil {
 		return fmt.Errorf("group %q: %s: %v", groupName, spec.def.Name, err)

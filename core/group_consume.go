@@ -77,6 +77,9 @@ type DeliveryTotals struct {
 // rebalance give nothing. Polling also finishes processing the previous
 // poll's records, and with auto-commit on commits the positions first once
 // the interval has passed.
+//
+// From rules 4 a poll is also where the member rejoins a rebalance running,
+// and restarts its max.poll.interval.ms (group_timing.go).
 func (l *PartitionedLog) Poll(groupName, memberID string, max int) ([]Delivery, error) {
 	g, m, err := l.liveMember(groupName, memberID)
 	if err != nil {
@@ -85,6 +88,32 @@ func (l *PartitionedLog) Poll(groupName, memberID string, max int) ([]Delivery, 
 	if max < 1 || max > MaxPollRecords {
 		return nil, fmt.Errorf("poll of group %q by %q: max must be between 1 and %d, got %d", groupName, memberID, MaxPollRecords, max)
 	}
+	if !g.timing() {
+		return l.poll(g, m, max)
+	}
+	if g.rebalance != nil && !m.rejoined {
+		if g.config.AutoOffsetReset == "none" {
+			// The rejoin may hand out partitions with nowhere to
+			// start: try it on a copy, so that a poll that fails
+			// changes nothing.
+			dry := l.Clone()
+			dg, dm, _ := dry.liveMember(groupName, memberID)
+			dry.rejoin(dg, dm)
+			if _, err := dry.poll(dg, dm, max); err != nil {
+				return nil, err
+			}
+		}
+		l.rejoin(g, m)
+	}
+	deliveries, err := l.poll(g, m, max)
+	if err == nil {
+		m.lastPoll = l.now
+	}
+	return deliveries, err
+}
+
+// poll is Poll's fetch, for a live member and a valid max.
+func (l *PartitionedLog) poll(g *group, m *member, max int) ([]Delivery, error) {
 	var order []TopicPartition
 	for _, tp := range m.pollOrder {
 		if !g.isPaused(tp) {
@@ -175,6 +204,14 @@ func (l *PartitionedLog) noteEmptyPoll(g *group, m *member, order []TopicPartiti
 // have not copied yet are not returned.
 func (l *PartitionedLog) whyNothing(g *group, m *member, order []TopicPartition) string {
 	r := g.rebalance
+	if r != nil && g.timing() {
+		switch {
+		case len(m.assigned) == 0:
+			return fmt.Sprintf("the group is still rebalancing: %s gets its partitions when the rebalance completes; %s", m.id, l.rebalanceWait(g))
+		case len(order) == 0:
+			return "its partitions are paused while the group rebalances; " + l.rebalanceWait(g)
+		}
+	}
 	switch {
 	case len(m.assigned) == 0 && r != nil:
 		return fmt.Sprintf("the group is still rebalancing: %s gets its partitions when the rebalance completes, due at %s", m.id, units.Duration(r.doneAt))

@@ -35,6 +35,11 @@ func TestGroupSameAsKfake(t *testing.T) {
 	defer cancel()
 
 	engine := core.NewPartitionedLog(1)
+	// The rules 3 timing (rebalance.ms): kfake's coordinator does not
+	// wait for members to rejoin by polling as Kafka's does (rules 4).
+	if err := engine.UseRules(core.RulesV3); err != nil {
+		t.Fatal(err)
+	}
 	if err := errors.Join(engine.CreateTopic("orders", 3, nil), engine.CreateTopic("payments", 1, nil)); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +122,7 @@ func TestGroupSameAsKfake(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := engine.Advance(core.DefaultGroupConfig().RebalanceMs); err != nil {
+	if err := engine.Advance(core.DefaultGroupConfigUnder(core.RulesV3).RebalanceMs); err != nil {
 		t.Fatal(err)
 	}
 	view, err := engine.Group(group)

@@ -27,6 +27,10 @@ func TestLastRebalanceAddsUpBothCooperativeRounds(t *testing.T) {
 		t.Fatalf("after c1's first rebalance: %+v, history %+v", last, v.History)
 	}
 	mustJoin(t, l, "g", "c2", StrategyCooperativeSticky, "orders")
+	// c1 rejoins in its poll, ending the first round; it lost partitions,
+	// so it rejoins the second at once, which ends when c2 polls (rules 4).
+	mustPoll(t, l, "g", "c1", 10)
+	mustPoll(t, l, "g", "c2", 10)
 	mustAdvance(t, l, 10*secondMs)
 	v, _ = l.Group("g")
 	if len(v.History) != 3 || v.History[1].Round != 1 || v.History[2].Round != 2 {

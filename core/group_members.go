@@ -56,9 +56,12 @@ func (l *PartitionedLog) Join(groupName, memberID string, opts JoinOptions) erro
 	if len(g.members) == 0 {
 		g.strategy = strategy
 	}
-	g.insertMember(&member{id: memberID, instanceID: opts.InstanceID, memberID: l.newMemberID(memberID, opts.InstanceID), topics: topics, lastAutoCommit: l.now})
+	m := &member{id: memberID, instanceID: opts.InstanceID, memberID: l.newMemberID(memberID, opts.InstanceID), topics: topics, lastAutoCommit: l.now,
+		joinedAt: l.now, lastPoll: l.now}
+	g.insertMember(m)
+	l.noteJoined(g, m)
 	l.emit(Event{Kind: EventMemberJoined, Group: groupName, Member: memberID, Detail: "subscribed to " + strings.Join(topics, ",")})
-	l.startRebalance(g, memberID+" joined", before)
+	l.startRebalance(g, memberID+" joined", before, m, true)
 	return nil
 }
 
@@ -154,6 +157,14 @@ func (g *group) insertMember(m *member) {
 
 func (g *group) removeMember(m *member) {
 	g.members = slices.DeleteFunc(g.members, func(x *member) bool { return x == m })
+	if g.leader == m.id {
+		g.leader = ""
+		if len(g.members) > 0 {
+			// Kafka's ClassicGroup.remove takes the first member of its
+			// HashMap; the playground takes the first by name.
+			g.leader = g.members[0].id
+		}
+	}
 }
 
 // replaceStaticMember lets a consumer take the place of the static member
@@ -165,9 +176,14 @@ func (l *PartitionedLog) replaceStaticMember(g *group, old *member, newID string
 		l.abandonInFlight(g, old)
 		l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: old.id, Detail: "fenced: " + newID + " joined with its group.instance.id " + old.instanceID})
 	}
+	wasLeader := g.leader == old.id
 	g.removeMember(old)
 	m := old.clone()
 	m.id, m.down, m.expiresAt = newID, "", 0
+	m.joinedAt, m.lastPoll = l.now, l.now
+	if wasLeader || g.leader == "" {
+		g.leader = newID // ClassicGroup.replaceStaticMember keeps the leader
+	}
 	m.memberID = l.newMemberID(newID, m.instanceID) // a new member id replaces the old (member_ids.go)
 	m.positions = map[TopicPartition]int64{}
 	m.pollOrder = slices.Clone(m.assigned) // a new process starts afresh
@@ -180,6 +196,11 @@ func (l *PartitionedLog) replaceStaticMember(g *group, old *member, newID string
 		return
 	}
 	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: newID, Detail: "static member " + m.instanceID + " is back: same partitions, no rebalance"})
+	if g.timing() && g.rebalance != nil {
+		// Its JoinGroup rejoins the rebalance running (Kafka 4.x's
+		// GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin).
+		l.foldIntoRebalance(g, m, false)
+	}
 }
 
 // changeSubscription gives a member a new subscription. It revokes the
@@ -195,7 +216,8 @@ func (l *PartitionedLog) changeSubscription(g *group, m *member, topics []string
 		}
 	}
 	l.applyAssignment(g, m, kept)
-	l.startRebalance(g, m.id+" subscribed to "+strings.Join(topics, ","), before)
+	l.noteSubscription(g)
+	l.startRebalance(g, m.id+" subscribed to "+strings.Join(topics, ","), before, m, false)
 }
 
 // Leave makes a member leave the group, as KafkaConsumer.close does: it
@@ -219,7 +241,7 @@ func (l *PartitionedLog) Leave(groupName, memberID string) error {
 	before := g.currentAssignment()
 	g.removeMember(m)
 	l.emit(Event{Kind: EventMemberLeft, Group: groupName, Member: memberID, Detail: "left"})
-	l.startRebalance(g, memberID+" left", before)
+	l.startRebalance(g, memberID+" left", before, nil, false)
 	return nil
 }
 
@@ -245,8 +267,11 @@ func (l *PartitionedLog) stopMember(g *group, m *member, why string) {
 	m.expiresAt = l.now + g.config.SessionTimeoutMs
 	clear(m.positions)
 	detail := why
-	if why == "left" {
+	switch why {
+	case "left":
 		detail = "shut down without LeaveGroup (static member)"
+	case stoppedPolling:
+		detail = fmt.Sprintf("did not poll within max.poll.interval.ms (%s): a static member sends no LeaveGroup, its heartbeats stop", units.Duration(g.config.MaxPollIntervalMs))
 	}
 	l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Detail: detail + "; session expires at " + units.Duration(m.expiresAt)})
 }
@@ -256,5 +281,5 @@ func (l *PartitionedLog) expireMember(g *group, m *member) {
 	before := g.currentAssignment()
 	g.removeMember(m)
 	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id, Detail: "session timeout"})
-	l.startRebalance(g, m.id+"'s session timed out", before)
+	l.startRebalance(g, m.id+"'s session timed out", before, nil, false)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"plog/core/assign"
 	"plog/core/units"
@@ -45,6 +46,11 @@ type GroupView struct {
 	// Empty, running ones and stopped ones within their session, as a
 	// reset sees them; "" when the group is empty (group.activeMembers).
 	ActiveMembers string
+	// MetadataRefreshAt is when the leader's next metadata refresh will
+	// show the group the partitions added to its topics (rules 4 on; 0
+	// when none wait to be seen), and Unseen says which.
+	MetadataRefreshAt int64
+	Unseen            string
 	// OutsideCommitRefused says why a commit from outside the group (no
 	// running member to go through) is refused now, as CommitOffset
 	// would refuse it; "" when it would be taken.
@@ -75,6 +81,14 @@ type MemberView struct {
 	// not polled.
 	EmptyPoll   string
 	EmptyPollAt int64
+	// PollDeadline is when a running member's max.poll.interval.ms runs
+	// out unless it polls (rules 4 on; 0 before): it then leaves the group.
+	PollDeadline int64
+	// Rejoined says it has rejoined the rebalance running (rules 4 on).
+	Rejoined bool
+	// Leader says it is the group's leader, whose metadata refreshes show
+	// the group partitions added to its topics (rules 4 on).
+	Leader bool
 }
 
 // Position is a member's next offset on one partition.
@@ -94,6 +108,14 @@ type RebalanceView struct {
 	DoneAt     int64
 	WaitingFor []string
 	Paused     []TopicPartition // partitions nobody consumes until it completes
+	// From rules 4 (core/group_timing.go): Initial marks an empty group's
+	// first rebalance, whose wait ends at DoneAt; any other ends when
+	// NotRejoined, the running members that have not rejoined by polling,
+	// is empty and no member is stopped, or at DoneAt, its rebalance
+	// timeout. Waits says it in words.
+	Initial     bool
+	NotRejoined []string
+	Waits       string
 }
 
 // RebalanceSummary is one rebalance as a learner sees it: an eager one is a
@@ -228,6 +250,13 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 		if m.down != "" {
 			mv.SessionExpiresAt = m.expiresAt
 		}
+		if g.timing() {
+			mv.Leader = g.leader == m.id
+			mv.Rejoined = g.rebalance != nil && m.rejoined && m.down == ""
+			if m.down == "" {
+				mv.PollDeadline = g.pollDeadline(m)
+			}
+		}
 		for _, tp := range m.assigned {
 			owners[tp] = m.id
 			if pos, ok := m.positions[tp]; ok {
@@ -239,10 +268,28 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 	if r := g.rebalance; r != nil {
 		v.Rebalance = &RebalanceView{Cause: r.cause, Round: r.round, StartedAt: r.startedAt, DoneAt: r.doneAt, Paused: slices.Clone(r.paused)}
 		for _, m := range g.members {
-			if m.down != "" {
+			switch {
+			case g.timing() && m.rejoined:
+			case m.down != "":
 				v.Rebalance.WaitingFor = append(v.Rebalance.WaitingFor, m.id)
+			case g.timing():
+				v.Rebalance.NotRejoined = append(v.Rebalance.NotRejoined, m.id)
 			}
 		}
+		if g.timing() {
+			v.Rebalance.Initial = r.initial
+			v.Rebalance.Waits = l.rebalanceWait(g)
+		}
+	}
+	if g.timing() && g.refreshPending {
+		v.MetadataRefreshAt, _ = g.metadataRefreshAt(g.staleSince)
+		var unseen []string
+		for _, topic := range slices.Sorted(maps.Keys(g.seen)) {
+			if t, ok := l.topics[topic]; ok && len(t.partitions) != g.seen[topic] {
+				unseen = append(unseen, fmt.Sprintf("%s has %d partitions, the leader's metadata %d", topic, len(t.partitions), g.seen[topic]))
+			}
+		}
+		v.Unseen = strings.Join(unseen, "; ")
 	}
 	for _, tp := range l.groupPartitions(g) {
 		pv := l.partitionView(g, tp)

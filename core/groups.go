@@ -14,8 +14,10 @@ import (
 // on the virtual clock:
 //
 //   - Membership changes (a join, a leave, a session that times out after a
-//     crash, a new subscription, more partitions) start a rebalance, which
-//     takes the group's rebalance.ms of virtual time. Changes while it runs
+//     crash, a new subscription, more partitions) start a rebalance. Under
+//     rules 1 to 3 it takes the group's rebalance.ms of virtual time; from
+//     rules 4 it ends when every member has rejoined by polling, as Kafka's
+//     classic protocol has it (group_timing.go). Changes while it runs
 //     fold into it. It cannot finish while a member that stopped (crashed,
 //     or a static member gone) is still within its session timeout: the
 //     coordinator waits for it, as Kafka's join phase does.
@@ -49,6 +51,16 @@ type group struct {
 	rebalance  *rebalance
 	committed  map[TopicPartition]int64
 	history    []RebalanceRecord // oldest first, at most maxRebalanceHistory
+
+	// leader is the member whose metadata refreshes decide when the group
+	// sees partitions added to its topics, and seen the partition counts
+	// its metadata holds (rules 4 on; group_timing.go).
+	leader string
+	seen   map[string]int
+	// refreshPending says partitions were added to a topic of seen at
+	// staleSince: the leader's next metadata refresh after it sees them.
+	refreshPending bool
+	staleSince     int64
 
 	// deliveredTo is, per partition, the offset after the last record the
 	// group ever delivered: a delivery below it is a redelivery.
@@ -97,6 +109,13 @@ type member struct {
 	// is emitted only for a new reason.
 	saidEmpty string
 
+	// From rules 4 (group_timing.go): joinedAt is when it joined, from
+	// which its metadata refreshes count; lastPoll when it last polled,
+	// from which max.poll.interval.ms counts; rejoined whether it has
+	// rejoined the rebalance running.
+	joinedAt, lastPoll int64
+	rejoined           bool
+
 	// down says why a member stopped without a LeaveGroup: "crashed", or
 	// "left" for a static member that shut down (static members do not
 	// send LeaveGroup). The group notices at expiresAt.
@@ -115,6 +134,15 @@ type rebalance struct {
 	before Assignment
 	// paused lists the partitions nobody consumes until it completes.
 	paused []TopicPartition
+
+	// From rules 4 (group_timing.go): initial marks an empty group's first
+	// rebalance, which waits delayMs at a time, at most remainingMs more,
+	// as long as newMemberAdded says a member joined in the last wait.
+	// doneAt is then the end of the wait; for any other rebalance, the
+	// rebalance timeout.
+	initial              bool
+	newMemberAdded       bool
+	delayMs, remainingMs int64
 }
 
 // Bounds that keep a group's memory finite whatever a script does.
@@ -204,6 +232,7 @@ func (g *group) clone() *group {
 		r.paused = slices.Clone(g.rebalance.paused)
 		c.rebalance = &r
 	}
+	c.seen = maps.Clone(g.seen)
 	c.committed = maps.Clone(g.committed)
 	c.history = slices.Clone(g.history)
 	for i, h := range c.history {
@@ -367,6 +396,9 @@ func (l *PartitionedLog) nextGroupDeadline() (at int64, ok bool) {
 }
 
 func (g *group) nextDeadline() (at int64, ok bool) {
+	if g.timing() {
+		return g.nextDeadlineV4()
+	}
 	for _, m := range g.members {
 		if m.down != "" && (!ok || m.expiresAt < at) {
 			at, ok = m.expiresAt, true
@@ -386,6 +418,10 @@ func (g *group) nextDeadline() (at int64, ok bool) {
 func (l *PartitionedLog) runGroupTimers(now int64) {
 	for _, name := range l.groups.names {
 		g := l.groups.groups[name]
+		if g.timing() {
+			l.runGroupTimersV4(g, now)
+			continue
+		}
 		for _, m := range slices.Clone(g.members) {
 			if m.down != "" && m.expiresAt <= now {
 				l.expireMember(g, m)
@@ -402,9 +438,13 @@ func (l *PartitionedLog) runGroupTimers(now int64) {
 func (l *PartitionedLog) onPartitionsChanged(topic string) {
 	for _, name := range l.groups.names {
 		g := l.groups.groups[name]
+		if g.timing() {
+			l.partitionsAddedV4(g, topic) // the leader sees them at its next metadata refresh
+			continue
+		}
 		if slices.ContainsFunc(g.members, func(m *member) bool { return slices.Contains(m.topics, topic) }) {
 			n := len(l.topics[topic].partitions)
-			l.startRebalance(g, fmt.Sprintf("topic %s now has %d partitions", topic, n), g.currentAssignment())
+			l.startRebalance(g, fmt.Sprintf("topic %s now has %d partitions", topic, n), g.currentAssignment(), nil, false)
 		}
 	}
 }
@@ -417,13 +457,17 @@ func (l *PartitionedLog) partitionCounts(g *group) map[string]int {
 		for _, topic := range m.topics {
 			if t, ok := l.topics[topic]; ok {
 				counts[topic] = len(t.partitions)
+				if n, seen := g.seen[topic]; seen && g.timing() {
+					counts[topic] = min(n, len(t.partitions)) // what the leader's metadata holds
+				}
 			}
 		}
 	}
 	return counts
 }
 
-// assignRound runs the assignor over the group's live members, each with
+// assignRound runs the assignor over the group's live members (from rules
+// 4, all its members), each with
 // the partitions it owns now, under strategy: the assignment (by member
 // name) and how many partitions a cooperative round held back
 // (assign.Round). The assignors see each member by its assignorID, so that
@@ -433,7 +477,11 @@ func (l *PartitionedLog) partitionCounts(g *group) map[string]int {
 func (l *PartitionedLog) assignRound(g *group, strategy string) (Assignment, int) {
 	var members []AssignMember
 	for _, m := range g.members {
-		if m.down == "" {
+		// From rules 4 every member the join phase kept is assigned, a
+		// stopped one too, as Kafka's coordinator sends the leader every
+		// member (GroupMetadataManager.completeClassicGroupJoin): its
+		// partitions sit unread until its session ends.
+		if m.down == "" || g.timing() {
 			members = append(members, AssignMember{ID: m.assignorID(), InstanceID: m.instanceID, Topics: m.topics, Owned: m.assigned, Generation: m.generation})
 		}
 	}
@@ -455,8 +503,11 @@ func (l *PartitionedLog) stickyAlgorithm() assign.StickyAlgorithm {
 }
 
 // startRebalance starts a rebalance, or folds a change into the one
-// running. before is the assignment just before the change.
-func (l *PartitionedLog) startRebalance(g *group, cause string, before Assignment) {
+// running. before is the assignment just before the change. rejoined is the
+// member whose JoinGroup the change is (a join, a new subscription), nil
+// for none, and joined says it is a new member: from rules 4 they decide
+// when the rebalance ends (group_timing.go).
+func (l *PartitionedLog) startRebalance(g *group, cause string, before Assignment, rejoined *member, joined bool) {
 	if len(g.members) == 0 {
 		l.becomeEmpty(g, cause, before)
 		return
@@ -469,6 +520,9 @@ func (l *PartitionedLog) startRebalance(g *group, cause string, before Assignmen
 			g.rebalance.cause = cause
 		}
 		g.rebalance.paused = l.pausedBy(g)
+		if g.timing() {
+			l.foldIntoRebalance(g, rejoined, joined)
+		}
 		return
 	}
 	for _, m := range g.members {
@@ -487,7 +541,13 @@ func (l *PartitionedLog) startRebalance(g *group, cause string, before Assignmen
 		before:    before,
 	}
 	g.rebalance.paused = l.pausedBy(g)
+	if g.timing() {
+		l.prepareRebalance(g, rejoined, joined)
+	}
 	l.emit(Event{Kind: EventRebalanceStarted, Group: g.name, Generation: g.generation + 1, Detail: cause})
+	if g.timing() {
+		l.maybeCompleteJoin(g, false)
+	}
 }
 
 // pausedBy lists what the running rebalance stops: every owned partition
@@ -517,6 +577,9 @@ func (l *PartitionedLog) pausedBy(g *group) []TopicPartition {
 // out the result as a new generation.
 func (l *PartitionedLog) completeRebalanceRound(g *group) {
 	r := g.rebalance
+	if g.timing() && !l.removeNotRejoined(g) {
+		return
+	}
 	plan, held := l.assignRound(g, g.strategy)
 	g.generation++
 	record := RebalanceRecord{
@@ -538,8 +601,11 @@ func (l *PartitionedLog) completeRebalanceRound(g *group) {
 	l.emit(Event{Kind: EventRebalanceDone, Group: g.name, Generation: g.generation, Count: record.Moved})
 	g.rebalance = nil
 	if held > 0 {
-		l.startRebalance(g, fmt.Sprintf("assign the %d partitions revoked in generation %d", held, g.generation), plan)
+		l.startRebalance(g, fmt.Sprintf("assign the %d partitions revoked in generation %d", held, g.generation), plan, nil, false)
 		g.rebalance.round = 2
+		if g.timing() {
+			l.rejoinAfterRevoking(g, plan, record.Members)
+		}
 	}
 }
 

@@ -50,12 +50,30 @@ import (
 //	     group.instance.id, a dash and a UUID, drawn from the seed; see
 //	     member_ids.go), and the assignors order members by them; rules 1
 //	     and 2 give no member id and order members by name.
+//	4  Rebalance timing and liveness as Kafka 4.x's classic group protocol
+//	   has them (GroupMetadataManager and ClassicGroup of the
+//	   group-coordinator module; ConsumerCoordinator and AbstractCoordinator
+//	   of kafka-clients), instead of the playground's rebalance.ms (3s for
+//	   every rebalance round, rules 1 to 3):
+//	   - an empty group's first rebalance waits
+//	     group.initial.rebalance.delay.ms (3s), that long again whenever a
+//	     member joined in the wait, up to the rebalance timeout;
+//	   - a later rebalance ends when every member has rejoined, which a
+//	     consumer does inside its poll, or at the rebalance timeout (the
+//	     members' max.poll.interval.ms), which removes the dynamic members
+//	     that did not rejoin;
+//	   - a member that does not poll within max.poll.interval.ms (5m)
+//	     leaves the group (a static member stops heartbeating, and its
+//	     session ends it);
+//	   - partitions added to a topic start a rebalance only when the
+//	     group's leader refreshes its metadata (metadata.max.age.ms, 5m).
 const (
 	RulesV1 = 1
 	RulesV2 = 2
 	RulesV3 = 3
+	RulesV4 = 4
 	// LatestRules is the version a scenario with no rules line runs under.
-	LatestRules = RulesV3
+	LatestRules = RulesV4
 )
 
 // RulesChanges says, for each version after 1, what changed, a phrase per
@@ -69,6 +87,11 @@ var RulesChanges = map[int][]string{
 		"Kafka's defaults: new consumers start at the end (auto.offset.reset=latest) and commit by themselves (enable.auto.commit=true)",
 		"retention checks every 5 minutes (log.retention.check.interval.ms) and the log cleaner runs by itself once half a log is dirty",
 		"members get Kafka's member ids (client.id-UUID), which the assignors order members by",
+	},
+	RulesV4: {
+		"a rebalance ends when every member has rejoined by polling, or at the rebalance timeout (max.poll.interval.ms), not after rebalance.ms; an empty group's first one waits group.initial.rebalance.delay.ms",
+		"a member that does not poll within max.poll.interval.ms (5 minutes) leaves its group",
+		"consumers see partitions added to a topic at their next metadata refresh (metadata.max.age.ms, 5 minutes)",
 	},
 }
 

@@ -352,18 +352,23 @@ var lessonSteps = map[string]func(x *learner){
 		x.join("robin", "c1", "orders", "roundrobin", "")
 		x.join("robin", "c2", "orders", "", "")
 		x.join("shipping", "c5", "payments", "", "")
-		x.advance("3s")
+		// c2 joined in robin's first wait, which waits 3s more.
+		x.advance("6s")
 	},
 	"rebalance-moves": func(x *learner) {
 		x.memberButton("eager", "e1", "leave")
 		x.memberButton("coop", "c1", "leave")
-		x.advance("10s")
+		// The others rejoin in their polls, which end the rebalances.
+		x.poll("eager", "e2", 10)
+		x.poll("eager", "e3", 10)
+		x.poll("coop", "c2", 10)
+		x.poll("coop", "c3", 10)
 	},
 	"rolling-deploy": func(x *learner) {
 		for _, id := range []string{"k1", "k2", "k3"} {
 			x.join("calm", id, "events", "", id)
 		}
-		x.advance("3s")
+		x.advance("6s") // each joined in the first wait, 3s longer
 		// Each restart takes 5s, well within session.timeout.ms.
 		for i, id := range []string{"k1", "k2", "k3"} {
 			if i > 0 {

@@ -55,9 +55,17 @@ func (b *browser) key(t *testing.T, keys string) {
 }
 
 // assignments runs a script natively and returns each member's
-// data-assigned, by "group/member".
+// data-assigned, by "group/member". A script without a rules line runs
+// under rules 1, as the page opens its link (linkOf writes none).
 func assignments(t *testing.T, script string) map[string]string {
 	t.Helper()
+	if !strings.HasPrefix(script, "rules ") && !strings.Contains(script, "\nrules ") {
+		if seed, rest, ok := strings.Cut(script, "\n"); ok && strings.HasPrefix(seed, "seed ") {
+			script = seed + "\nrules 1\n" + rest
+		} else {
+			script = "rules 1\n" + script
+		}
+	}
 	s, err := scenario.Load(script)
 	if err != nil {
 		t.Fatal(err)

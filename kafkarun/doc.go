@@ -55,7 +55,13 @@
 //     at the end of the script, both sides let the rebalance end: the
 //     playground's clock advances to its end (in virtual time, as the
 //     comparison's notes say), the cluster settles; then the rows compare
-//     settled groups, and no assignment is excused by timing.
+//     settled groups, and no assignment is excused by timing. From rules 4
+//     a playground's rebalance waits for its members to rejoin in their
+//     polls: the run polls those that have not (max=1) on both sides, a
+//     member the playground removes for not polling within
+//     max.poll.interval.ms leaves the cluster's group too, and the clients
+//     refresh their metadata when the playground's group leader does
+//     (timing.go).
 //   - poll: waits until the group is stable, then fetches until the member
 //     holds max records or all its partitions have been read to their end
 //     (or a timeout). The member keeps a position on every partition it owns

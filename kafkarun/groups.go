@@ -245,6 +245,10 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 	} else {
 		opts = append(opts, kgo.DisableAutoCommit())
 	}
+	opts = append(opts, timingOpts(cfg)...)
+	if cfg.Has("group.initial.rebalance.delay.ms") && cfg.InitialRebalanceDelayMs != brokerInitialDelayMs {
+		r.marks.note(fmt.Sprintf("group %s: group.initial.rebalance.delay.ms=%dms is the playground's; the cluster's brokers keep their own", g.name, cfg.InitialRebalanceDelayMs))
+	}
 	client, err := kgo.NewClient(opts...)
 	if err != nil {
 		return err
@@ -574,13 +578,14 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 				owned[t] = true
 			}
 		}
+		unseen := r.unseenPartitions(g)
 		for name, m := range g.members {
 			if !seen[name] {
 				return false, nil
 			}
 			for _, topic := range m.topics {
 				for p := range r.partitions[topic] {
-					if !owned[tp{topic, p}] {
+					if !owned[tp{topic, p}] && !unseen[tp{topic, p}] {
 						return false, nil
 					}
 				}
@@ -595,6 +600,30 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 		r.markCooperativePlan(g, owns)
 	}
 	return err
+}
+
+// unseenPartitions are the partitions of the group's topics that its
+// leader's metadata does not hold yet in the playground (rules 4: added
+// since its last refresh, core.GroupView.MetadataRefreshAt), which nobody
+// is assigned on either side until it refreshes (timing.go).
+func (r *runner) unseenPartitions(g *groupRun) map[tp]bool {
+	v, err := r.session.Log().Group(g.name)
+	if err != nil || v.MetadataRefreshAt == 0 {
+		return nil
+	}
+	owned := map[tp]bool{}
+	for _, m := range v.Members {
+		for _, a := range m.Assignment {
+			owned[tp{a.Topic, a.Partition}] = true
+		}
+	}
+	unseen := map[tp]bool{}
+	for _, p := range v.Partitions {
+		if t := (tp{p.Topic, p.Partition}); !owned[t] {
+			unseen[t] = true
+		}
+	}
+	return unseen
 }
 
 // errHeldByGoneStatic is settle's answer for a group whose rebalance on the

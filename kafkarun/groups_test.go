@@ -46,7 +46,7 @@ func TestCooperativePlanExplainsTheGenerationOnlyWhereThePlansParted(t *testing.
 	const script = `topic t partitions=3
 join g a topics=t strategy=%s
 join g b topics=t
-advance 5s
+advance 6s
 `
 	for _, tc := range []struct {
 		strategy string

@@ -42,7 +42,11 @@ const (
 		"not the playground's virtual clock"
 	ReasonCompaction Reason = "the broker's cleaner runs on its own schedule, over its own segments"
 	ReasonWorkload   Reason = "workloads (producer, consumer) are not run on a cluster"
-	ReasonSticky     Reason = "a sticky partitioner sends keyless records to a partition it picks at random, " +
+	// ReasonMetadataRefresh: from rules 4 the playground's group sees new
+	// partitions at its leader's metadata refresh (core/group_timing.go).
+	ReasonMetadataRefresh Reason = "new partitions reach the playground's group at its leader's metadata refresh, metadata.max.age.ms " +
+		"of virtual time after its join; the run makes the cluster's clients refresh at once, and franz-go's leader rejoins then"
+	ReasonSticky Reason = "a sticky partitioner sends keyless records to a partition it picks at random, " +
 		"on each side its own; the rows of the topic's records as a whole, of its keyed records and of the partitioner's rule are compared instead"
 	ReasonPollOrder  Reason = "which partitions a poll limited by max reads first is the client's fetch order"
 	ReasonAutoCommit Reason = "auto-commit follows the wall clock on a cluster, the virtual clock in the playground"
@@ -225,6 +229,17 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		r.marks.group(c.Positional(0), ReasonCrash)
 	case scenario.CmdPartitions:
 		r.markFormerTopic(c.Positional(0))
+		for _, name := range r.groupsReading(c.Positional(0)) {
+			if v, err := r.session.Log().Group(name); err == nil && v.MetadataRefreshAt > 0 {
+				if _, ok := r.marks.generations[name]; !ok {
+					r.marks.generations[name] = ReasonMetadataRefresh
+				}
+				if _, ok := r.marks.owners[name]; !ok {
+					r.marks.owners[name] = ReasonMetadataRefresh
+				}
+				r.marks.offset(name, ReasonMetadataRefresh)
+			}
+		}
 	case scenario.CmdJoin:
 		v, err := r.session.Log().Group(c.Positional(0))
 		if err != nil {

@@ -181,6 +181,10 @@ type runner struct {
 	groups     map[string]*groupRun
 	groupNames []string // in order of first join
 	marks      marks
+	// timedOut and refreshed are what the cluster must follow of the
+	// playground's rules 4 timing (timing.go).
+	timedOut  []pollTimedOut
+	refreshed []string
 }
 
 func newRunner(ctx context.Context, opts Options) (*runner, error) {
@@ -240,7 +244,11 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 		if err := r.markAfter(c, events); err != nil {
 			return nil, fmt.Errorf("line %d: %s: %v", c.Line, c, err)
 		}
+		r.timingEvents(events)
 		if err := r.step(ctx, fmt.Sprintf("line %d: %s", c.Line, c), func(ctx context.Context) error {
+			if err := r.followTiming(ctx); err != nil {
+				return err
+			}
 			if err := r.apply(ctx, c); err != nil {
 				return err
 			}
@@ -252,13 +260,16 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 	// The rows compare settled groups: every rebalance the script left
 	// running ends, in virtual time in the playground, on the cluster
 	// when its members have rejoined.
+	var polls []scenario.Command
 	for _, name := range r.groupNames {
-		if err := r.settlePlayground(name, 0, "at the end of the script"); err != nil {
+		p, err := r.settlePlayground(name, 0, "at the end of the script")
+		if err != nil {
 			return nil, err
 		}
+		polls = append(polls, p...)
 	}
 	if err := r.step(ctx, "at the end of the script", func(ctx context.Context) error {
-		if err := r.expireStatic(ctx); err != nil {
+		if err := r.followSettled(ctx, polls); err != nil {
 			return err
 		}
 		for _, name := range r.groupNames {
@@ -313,20 +324,41 @@ func (r *runner) letRebalanceEnd(ctx context.Context, c scenario.Command) error 
 	}
 	before := r.session.Log().Now()
 	what := fmt.Sprintf("line %d: %s", c.Line, c)
+	var polls []scenario.Command
 	for _, group := range groups {
-		if err := r.settlePlayground(group, c.Line, what); err != nil {
+		p, err := r.settlePlayground(group, c.Line, what)
+		if err != nil {
 			return err
 		}
+		polls = append(polls, p...)
 	}
-	if r.session.Log().Now() == before {
+	if r.session.Log().Now() == before && len(polls) == 0 {
 		return nil
 	}
 	return r.step(ctx, what, func(ctx context.Context) error {
-		if err := r.expireStatic(ctx); err != nil {
+		if err := r.followSettled(ctx, polls); err != nil {
 			return err
 		}
 		return r.settleStable(ctx)
 	})
+}
+
+// followSettled runs on the cluster what settlePlayground did in the
+// playground: the members that stopped polling leave, the polls it made run
+// too, and static members whose sessions ended go.
+func (r *runner) followSettled(ctx context.Context, polls []scenario.Command) error {
+	if err := r.followTiming(ctx); err != nil {
+		return err
+	}
+	for _, c := range polls {
+		if err := r.apply(ctx, c); err != nil {
+			return err
+		}
+		if err := r.followTiming(ctx); err != nil {
+			return err
+		}
+	}
+	return r.expireStatic(ctx)
 }
 
 // groupsReading lists the run's groups with a member subscribed to topic
@@ -349,18 +381,45 @@ func (r *runner) groupsReading(topic string) []string {
 }
 
 // settlePlayground advances the playground's clock until the group's
-// rebalance has ended: past its rebalance.ms, and past the sessions of the
-// stopped members it waits for (a cooperative rebalance's second round
-// follows its first). what names the point of the script, for the note.
-func (r *runner) settlePlayground(group string, line int, what string) error {
+// rebalance has ended: past its rebalance.ms (rules 1 to 3) or an empty
+// group's first wait (rules 4), and past the sessions of the stopped
+// members it waits for (a cooperative rebalance's second round follows its
+// first). From rules 4 a later rebalance waits for its members to rejoin,
+// in their polls: it polls those that have not (timing.go) and returns
+// those polls, for the cluster to run too. what names the point of the
+// script, for the note.
+func (r *runner) settlePlayground(group string, line int, what string) ([]scenario.Command, error) {
 	start := r.session.Log().Now()
+	var polls []scenario.Command
 	for range 8 {
 		v, err := r.session.Log().Group(group)
 		if err != nil || v.Rebalance == nil {
 			break
 		}
+		rejoin, err := notRejoinedPolls(v, line)
+		if err != nil {
+			return nil, fmt.Errorf("%s: letting group %s's rebalance end: %v", what, group, err)
+		}
+		if len(rejoin) > 0 {
+			for _, c := range rejoin {
+				events, err := r.session.ApplyCommand(c)
+				if err == nil {
+					err = r.markAfter(c, events)
+				}
+				if err != nil {
+					return nil, fmt.Errorf("%s: letting group %s's rebalance end: %v", what, group, err)
+				}
+				r.timingEvents(events)
+				r.marks.note(fmt.Sprintf("%s: the playground's group %s was rebalancing, waiting for %s to rejoin in its poll: the run polled it (max=1) on both sides, as a running consumer would", what, group, c.Positional(1)))
+			}
+			polls = append(polls, rejoin...)
+			continue
+		}
 		now := r.session.Log().Now()
 		until := max(v.Rebalance.DoneAt, now+1)
+		if v.Rebalance.Waits != "" && !v.Rebalance.Initial && len(v.Rebalance.WaitingFor) > 0 {
+			until = now + 1 // rules 4: it ends when the stopped members' sessions do
+		}
 		for _, m := range v.Members {
 			if slices.Contains(v.Rebalance.WaitingFor, m.ID) {
 				until = max(until, m.SessionExpiresAt)
@@ -368,20 +427,21 @@ func (r *runner) settlePlayground(group string, line int, what string) error {
 		}
 		c, ok, err := scenario.ParseLine("advance "+units.Duration(until-now), line)
 		if err != nil || !ok {
-			return fmt.Errorf("%s: letting group %s's rebalance end: %v", what, group, err)
+			return nil, fmt.Errorf("%s: letting group %s's rebalance end: %v", what, group, err)
 		}
 		events, err := r.session.ApplyCommand(c)
 		if err == nil {
 			err = r.markAfter(c, events)
 		}
 		if err != nil {
-			return fmt.Errorf("%s: letting group %s's rebalance end: %v", what, group, err)
+			return nil, fmt.Errorf("%s: letting group %s's rebalance end: %v", what, group, err)
 		}
+		r.timingEvents(events)
 	}
 	if advanced := r.session.Log().Now() - start; advanced > 0 {
 		r.marks.note(fmt.Sprintf("%s: the playground's group %s was rebalancing; its clock advanced %s for the rebalance to end, as it ends on the cluster", what, group, units.Duration(advanced)))
 	}
-	return nil
+	return polls, nil
 }
 
 // stepTimeout is the most one command may take on the cluster: a poll

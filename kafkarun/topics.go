@@ -452,9 +452,10 @@ func (r *runner) addPartitions(ctx context.Context, c scenario.Command) error {
 	}
 	name := r.opts.Prefix + topic
 	// Clients learn of new partitions from metadata; ask now rather than
-	// at the next periodic refresh, minutes away. The playground's groups
-	// see them at once (core.Differences: new partitions are seen at
-	// once), so the run waits until every member that reads the topic has
+	// at the next periodic refresh, minutes away. Under rules 1 to 3 the
+	// playground's groups see them at once (from rules 4 at their
+	// leader's refresh, which marks.go's ReasonMetadataRefresh explains),
+	// so the run waits until every member that reads the topic has
 	// them: a member that learns of them later, as a group's leader
 	// (Kafka 4.x ConsumerCoordinator, franz-go alike) rejoins then, after
 	// a rebalance that was to take them in, one more generation.

@@ -38,7 +38,7 @@ func groupDemoParts() []demoPart {
 				"join by-range b topics=events strategy=range",
 				"join by-turns a topics=events strategy=roundrobin",
 				"join by-turns b topics=events strategy=roundrobin",
-				"advance 3s",
+				"advance 6s", // b joined in the first wait, 3s longer
 			},
 			check: checkAssignors,
 		},

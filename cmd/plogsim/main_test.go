@@ -193,7 +193,7 @@ func TestRunJSONContractGroups(t *testing.T) {
 	path := writeFile(t, `seed 42
 topic orders partitions=2
 produce orders key=acct-1 value=created count=3
-config group billing auto.offset.reset=earliest enable.auto.commit=false
+config group billing auto.offset.reset=earliest enable.auto.commit=false max.poll.interval.ms=1h
 join billing c1 topics=orders strategy=range
 advance 3s
 poll billing c1 max=2

@@ -176,6 +176,12 @@ func waiting(v core.GroupView) string {
 		return fmt.Sprintf("group %s waits for %s, which %s, until its session times out at %s (session.timeout.ms=%s)",
 			v.Name, m.ID, downWords(m.Down), units.SpanToSecond(m.SessionExpiresAt), units.Duration(v.Config.SessionTimeoutMs))
 	}
+	if r := v.Rebalance; r != nil && len(r.NotRejoined) > 0 {
+		// From rules 4 a rebalance ends once every member has rejoined,
+		// which a consumer does in its poll (core/group_timing.go).
+		return fmt.Sprintf("group %s is rebalancing: it waits for %s to rejoin, which a consumer does in its next poll: press Poll on %s",
+			v.Name, joinWords(r.NotRejoined), joinWords(r.NotRejoined))
+	}
 	if v.State == core.GroupRebalancing {
 		return fmt.Sprintf("group %s is still rebalancing: advance the clock a few seconds", v.Name)
 	}

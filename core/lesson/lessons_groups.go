@@ -30,22 +30,27 @@ join shipping c1 topics=payments
 join shipping c2 topics=payments
 join shipping c3 topics=payments
 join shipping c4 topics=payments
-advance 3s
+# shipping's consumers run, polling every second
+consumer shipping c1 rate=1/s
+consumer shipping c2 rate=1/s
+consumer shipping c3 rate=1/s
+consumer shipping c4 rate=1/s
+advance 6s
 `,
 	Hints: []string{
-		"In Consumer groups, join group `robin` as member `c1` on orders with the Strategy roundrobin, then `c2` the same way, and press +1 s three times for the rebalance.",
+		"In Consumer groups, join group `robin` as member `c1` on orders with the Strategy roundrobin, then `c2` the same way, and press +1 s six times for the rebalance: a new group's first rebalance waits group.initial.rebalance.delay.ms (3 s) for more members, and 3 s more because c2 joined in that wait.",
 		"The first member of a group chooses its strategy and the others must agree. Leaving the Strategy at the group's default for robin's first member gives range, the assignor Kafka's default settings use: the same split as ranged.",
-		"Join group `shipping` as member `c5` on payments and press +1 s three times: shipping's four partitions stay with c1 to c4.",
+		"Join group `shipping` as member `c5` on payments and press +1 s: shipping's running consumers rejoin the rebalance in their next poll, and its four partitions stay with c1 to c4.",
 	},
 	Solution: `join robin c1 topics=orders strategy=roundrobin
 join robin c2 topics=orders
 join shipping c5 topics=payments
-advance 3s
+advance 6s
 `,
 	WrongAttempt: `join robin c1 topics=orders
 join robin c2 topics=orders
 join shipping c5 topics=payments
-advance 3s
+advance 6s
 `,
 	check: checkAssignors,
 }
@@ -108,6 +113,7 @@ var rebalanceMoves = Lesson{
 	Title: "What a rebalance stops and moves",
 	Text: []string{
 		"Group eager uses range, an eager strategy. When membership changes, every member gives up all its partitions, the group waits for all of them to rejoin, and the assignor starts from scratch. While that runs, nobody in the group reads anything.",
+		"A consumer rejoins inside its next poll: the rebalance ends only once every member has polled, or after the rebalance timeout (max.poll.interval.ms, 5 minutes), which removes the members that did not. A consumer that stops polling for that long leaves its group by itself.",
 		"Group coop uses cooperative-sticky (KIP-429). Members keep what they own and go on reading it during the rebalance; only the partitions that must change owner are revoked, in a first round, and handed to their new owner in a second. A sticky assignor also keeps each partition where it was whenever it can, so fewer partitions move.",
 		"A partition that moves costs more than a pause: its new owner begins at the committed offset, so work done since the last commit is done again, and any local state or cache for it must be rebuilt.",
 	},
@@ -120,15 +126,19 @@ join eager e3 topics=jobs
 join coop c1 topics=jobs strategy=cooperative-sticky
 join coop c2 topics=jobs
 join coop c3 topics=jobs
-advance 3s
+advance 6s
 `,
 	Hints: []string{
-		"Press Leave on e1 in eager and on c1 in coop, then press +1 s ten times (or advance by `10s`). Or let a fourth consumer join each group.",
+		"Press Leave on e1 in eager and on c1 in coop, then Poll on each member that stays (e2, e3, c2, c3): each rejoins in its poll, and the rebalance ends when the last has. Or let a fourth consumer join each group, and poll the others.",
 		"A crash, pressing Crash on e1, is noticed only when the member's session times out (session.timeout.ms, 45 seconds by default): ten seconds later nothing has happened yet.",
 		"Each rebalance in a group's history says how many partitions it stopped (nobody read them while it ran) and how many changed owner.",
 	},
 	Solution: `leave eager e1
 leave coop c1
+poll eager e2
+poll eager e3
+poll coop c2
+poll coop c3
 advance 10s
 `,
 	WrongAttempt: `crash eager e1
@@ -219,31 +229,44 @@ topic events partitions=6
 join storm s1 topics=events strategy=range
 join storm s2 topics=events
 join storm s3 topics=events
-advance 3s
-# a rolling deploy: each consumer restarts in turn, taking 5s to start
+advance 6s
+# a rolling deploy: each consumer restarts in turn, taking 5s to start;
+# the others rejoin each rebalance in their next poll
 leave storm s1
+poll storm s2
+poll storm s3
 advance 5s
 join storm s1 topics=events
+poll storm s2
+poll storm s3
 advance 5s
 leave storm s2
+poll storm s1
+poll storm s3
 advance 5s
 join storm s2 topics=events
+poll storm s1
+poll storm s3
 advance 5s
 leave storm s3
+poll storm s1
+poll storm s2
 advance 5s
 join storm s3 topics=events
+poll storm s1
+poll storm s2
 advance 5s
 `,
 	Hints: []string{
-		"Join calm's consumers with an instance id: join group `calm` as member `k1` on events with the Instance id (static) `k1`, likewise k2 and k3, then press +1 s three times.",
+		"Join calm's consumers with an instance id: join group `calm` as member `k1` on events with the Instance id (static) `k1`, likewise k2 and k3, then press +1 s six times (each joining in the new group's first wait makes it 3 s longer).",
 		"Restart each in turn: press Leave on k1, advance by `5s`, press Come back as k1, advance by `5s`; then k2, then k3.",
-		"A restart slower than the session timeout, as when the clock advances by a minute between k1's Leave and its come-back, lets k1's session expire: the group rebalances after all. Keep restarts shorter than session.timeout.ms, or raise it (type `2m` in calm's session timeout and press Set).",
+		"A restart slower than the session timeout, as when the clock advances by a minute between k1's Leave and its come-back, lets k1's session expire: the group rebalances after all, and the rebalance ends only when the others poll. Keep restarts shorter than session.timeout.ms, or raise it (type `2m` in calm's session timeout and press Set).",
 		"cooperative-sticky (the Strategy of the first member to join) calms the storm too, even with dynamic members.",
 	},
 	Solution: `join calm k1 topics=events instance=k1
 join calm k2 topics=events instance=k2
 join calm k3 topics=events instance=k3
-advance 3s
+advance 6s
 leave calm k1
 advance 5s
 join calm k1 topics=events instance=k1
@@ -260,18 +283,24 @@ advance 5s
 	WrongAttempt: `join calm k1 topics=events instance=k1
 join calm k2 topics=events instance=k2
 join calm k3 topics=events instance=k3
-advance 3s
+advance 6s
 leave calm k1
 advance 1m
 join calm k1 topics=events instance=k1
+poll calm k2
+poll calm k3
 advance 5s
 leave calm k2
 advance 1m
 join calm k2 topics=events instance=k2
+poll calm k1
+poll calm k3
 advance 5s
 leave calm k3
 advance 1m
 join calm k3 topics=events instance=k3
+poll calm k1
+poll calm k2
 advance 5s
 `,
 	check: checkRollingDeploy,

@@ -235,10 +235,10 @@ join safe a1 topics=payments
 join safe a2 topics=payments
 join risky r1 topics=payments
 join risky r2 topics=payments
-advance 3s
+advance 6s
 `,
 	Hints: []string{
-		"Press Poll on a1 in safe with max 3, then Crash on a1 before it commits. a2 takes over once a1's session times out: press +1 m, then Poll on a2.",
+		"Press Poll on a1 in safe with max 3, then Crash on a1 before it commits. a2 takes over once a1's session times out: press +1 m, then Poll on a2 (its poll rejoins the rebalance, which ends at once: a2 is the only member left).",
 		"Crashing after the commit, pressing Commit on a1 and then Crash, redelivers nothing: the group had finished those records.",
 		"For risky: press Poll on r1 with max 3, Commit on r1 (at-most-once: the commit comes before the processing), Crash on r1, +1 m, then Poll on r2.",
 	},

@@ -17,12 +17,24 @@ func TestEmptyPollSaysWhy(t *testing.T) {
 produce t value=a count=3
 join g c1 topics=t
 poll g c1
+`, "c1", "the group is still rebalancing: c1 gets its partitions when the rebalance completes; an empty group's first rebalance waits group.initial.rebalance.delay.ms for more members, until 3s (longer if another joins)"},
+		{"rebalancing under rules 3", `rules 3
+topic t partitions=2
+produce t value=a count=3
+join g c1 topics=t
+poll g c1
 `, "c1", "the group is still rebalancing: c1 gets its partitions when the rebalance completes, due at 3s"},
+		{"waiting for a member to poll", `topic t partitions=2
+join g c1 topics=t
+advance 3s
+join g c2 topics=t
+poll g c2
+`, "c2", "the group is still rebalancing: c2 gets its partitions when the rebalance completes; it waits for c1 to rejoin by polling; the rebalance timeout at 303s removes dynamic members that have not rejoined"},
 		{"no partitions", `topic t partitions=1
 produce t value=a
 join g c1 topics=t
 join g c2 topics=t
-advance 3s
+advance 6s
 poll g c1
 poll g c2
 `, "c2", "c2 has no partitions: the assignor gave every partition of its topics to other members"},

@@ -182,9 +182,9 @@ func serverProperties(n *node, voters []string, configs map[string]string) strin
 		// lower lets a test give static members short sessions that end
 		// on the wall clock within a run.
 		"group.min.session.timeout.ms": "500",
-		// group.initial.rebalance.delay.ms keeps Kafka's default, 3 s: the
-		// playground, like it, folds members that join within a
-		// rebalance into one (core/group_config.go's rebalance.ms).
+		// group.initial.rebalance.delay.ms keeps Kafka's default, 3 s,
+		// the playground's default too (rules 4, core/group_timing.go):
+		// an empty group's first rebalance waits it for more members.
 	}
 	if len(voters) == 1 {
 		// kafka-storage format --standalone: a dynamic quorum of one.
