@@ -172,10 +172,12 @@ func TestPollMarksTheRecordsRead(t *testing.T) {
 // a command that moves nothing gives no motion.
 func TestRebalanceMotions(t *testing.T) {
 	useBrowser(t)
+	// From rules 4 a rebalance ends when every member has rejoined in its
+	// poll, so c1 polls after c2 joins.
 	script := "topic orders partitions=2\njoin g c1 topics=orders\nadvance 3s\n"
 	p, d := mountAt(t, mustLink(t, script))
 	before := p.view.Groups
-	d.Context().NewActionWithValue(applyAction, applyRequest{Lines: []string{"join g c2 topics=orders", "advance 10s"}})
+	d.Context().NewActionWithValue(applyAction, applyRequest{Lines: []string{"join g c2 topics=orders", "poll g c1", "advance 10s"}})
 	d.Consume()
 	motions := assignmentMotions(before, p.view.Groups)
 	var got []string
