@@ -29,6 +29,12 @@ type PartitionLane struct {
 	Hot    bool // this partition holds far more than its share
 	Landed LandedRange
 	Ghosts []core.Record // removed records still drawn, leaving
+	// Replicas are the partition's replicas in a cluster, drawn when
+	// Replicated; Down lists the brokers that are down.
+	Replicas   ReplicaPartition
+	Replicated bool
+	Down       []int
+	Selected   bool // the inspector shows this partition
 }
 
 // laneItem is one cell of the lane's strip: a record, or a record leaving.
@@ -48,6 +54,10 @@ func (l *PartitionLane) Render() app.UI {
 	if p.Offline != "" {
 		lane = lane.Class("offline")
 	}
+	if l.Selected {
+		lane = lane.Class("selected")
+	}
+	inspect := selection{Kind: selectPartition, Topic: p.Topic, Partition: p.Partition}
 	return lane.
 		DataSet("offline", p.Offline != "").
 		DataSet("topic", p.Topic).
@@ -59,9 +69,18 @@ func (l *PartitionLane) Render() app.UI {
 		DataSet("cliff", p.Cliff).
 		Body(
 			app.Div().Class("lane-head").Body(
-				app.Span().Class("lane-name").Text(name),
-				app.Span().Class("lane-offsets").Text(l.offsetsText()),
-				l.renderCount(),
+				app.Div().Class("lane-title").Body(
+					app.Button().Type("button").Class("lane-name", "quiet").DataSet("inspect-partition", name).
+						Aria("label", "inspect "+name).Title("inspect "+name+": its offsets, replicas and settings").
+						OnClick(selectThing(inspect), name).Text(name),
+					app.Button().Type("button").Class("lane-truncate", "quiet", "small").DataSet("truncate-lane", name).
+						Aria("label", "truncate "+name).Title("truncate "+name+": remove its records below an offset").
+						OnClick(selectThing(inspect), name).Text("✂"),
+				),
+				app.Div().Class("lane-fill").Body(l.renderCount(), l.skewBar()),
+				// The offsets in words are for screen readers: the strip
+				// draws them, and the inspector lists them.
+				app.Span().Class("lane-offsets", "visually-hidden").Text(l.offsetsText()),
 			),
 			app.If(p.Offline != "",
 				app.P().Class("lane-offline").Attr("role", "status").Text(offlineNote(p)),
@@ -72,8 +91,17 @@ func (l *PartitionLane) Render() app.UI {
 					OnKeyDown(moveRecordFocus).Body(l.strip()...),
 				l.newerButton(name),
 			),
+			l.renderReplicas(),
 			l.renderFoot(),
 		)
+}
+
+// renderReplicas draws the partition's replicas, in a cluster.
+func (l *PartitionLane) renderReplicas() app.UI {
+	if !l.Replicated {
+		return nil
+	}
+	return laneReplicas(l.Replicas, l.Down)
 }
 
 // offsetsText is the lane's offsets in words; the log end only when records
@@ -162,22 +190,23 @@ func hwMark(hw int64) app.UI {
 // title.
 const uncommittedNote = " · not committed yet: stored on the leader, not yet replicated to every in-sync replica, so no consumer reads it"
 
-// renderCount draws the partition's record count and its skew bar.
+// renderCount draws the partition's record count.
 func (l *PartitionLane) renderCount() app.UI {
-	p := l.Partition
+	label := countOf(l.Partition.Count, "record")
+	if l.Hot {
+		label += " · hot"
+	}
+	return app.Span().Class("lane-count").Text(label)
+}
+
+// skewBar draws the partition's fill against the topic's fullest.
+func (l *PartitionLane) skewBar() app.UI {
 	bar := app.Span().Class("skew-bar")
 	if l.Hot {
 		bar = bar.Class("hot")
 	}
-	label := countOf(p.Count, "record")
-	if l.Hot {
-		label += " · hot"
-	}
-	return app.Span().Class("lane-count").Body(
-		app.Span().Text(label),
-		bar.Aria("hidden", "true").Body(
-			app.Span().Style("width", l.Share+"%"),
-		),
+	return bar.Aria("hidden", "true").Body(
+		app.Span().Style("width", l.Share+"%"),
 	)
 }
 
