@@ -124,7 +124,7 @@ func TestTopicWindowMovesAndShowsTheLanding(t *testing.T) {
 }
 
 // The lanes' replicas are snapshotted topic by topic in name order, up to
-// allLanesMax partitions a topic, until laneReplicasShown replicas.
+// lanesShown partitions a topic, until laneReplicasShown replicas.
 func TestLaneReplicasAcrossTopics(t *testing.T) {
 	p, _ := mountAt(t, mustLink(t, "brokers 3\ntopic b partitions=10 replication.factor=2\ntopic a partitions=10 replication.factor=3\n"))
 	snap := replicaSnapshotOf(p.session)
@@ -134,9 +134,13 @@ func TestLaneReplicasAcrossTopics(t *testing.T) {
 	if r := snap.Lanes[laneKey("a", 9)]; len(r.Replicas) != 3 || r.Topic != "a" || r.Partition != 9 {
 		t.Errorf("a/9: %+v, want its 3 replicas", r)
 	}
+	p, _ = mountAt(t, mustLink(t, "brokers 3\ntopic a partitions=300 replication.factor=3\n"))
+	if snap := replicaSnapshotOf(p.session); len(snap.Lanes) != lanesShown {
+		t.Errorf("a topic of 300 partitions has %d lanes with replicas, want the %d it draws", len(snap.Lanes), lanesShown)
+	}
 	p, _ = mountAt(t, mustLink(t, "brokers 100\ntopic a partitions=300 replication.factor=100\ntopic b partitions=2 replication.factor=100\n"))
 	snap = replicaSnapshotOf(p.session)
-	if want := laneReplicasShown / 100; len(snap.Lanes) != want {
+	if want := (laneReplicasShown + 99) / 100; len(snap.Lanes) != want { // the lane that reaches the bound is drawn
 		t.Errorf("with 100 replicas a partition, %d lanes have replicas, want %d", len(snap.Lanes), want)
 	}
 	if _, ok := snap.Lanes[laneKey("b", 0)]; ok {

@@ -69,15 +69,13 @@ func (l *PartitionLane) Render() app.UI {
 		DataSet("cliff", p.Cliff).
 		Body(
 			app.Div().Class("lane-head").Body(
-				app.Div().Class("lane-title").Body(
-					app.Button().Type("button").Class("lane-name", "quiet").DataSet("inspect-partition", name).
-						Aria("label", "inspect "+name).Title("inspect "+name+": its offsets, replicas and settings").
-						OnClick(selectThing(inspect), name).Text(name),
-					app.Button().Type("button").Class("lane-truncate", "quiet", "small").DataSet("truncate-lane", name).
-						Aria("label", "truncate "+name).Title("truncate "+name+": remove its records below an offset").
-						OnClick(selectThing(inspect), name).Text("✂"),
-				),
-				app.Div().Class("lane-fill").Body(l.renderCount(), l.skewBar()),
+				app.Button().Type("button").Class("lane-name", "quiet").DataSet("inspect-partition", name).
+					Aria("label", "inspect "+name).Title("inspect "+name+": its offsets, replicas and settings").
+					OnClick(selectThing(inspect), name).Text(name),
+				app.Button().Type("button").Class("lane-truncate", "quiet", "small").DataSet("truncate-lane", name).
+					Aria("label", "truncate "+name).Title("truncate "+name+": remove its records below an offset").
+					OnClick(selectThing(inspect), name).Text("✂"),
+				l.renderCount(),
 				// The offsets in words are for screen readers: the strip
 				// draws them, and the inspector lists them.
 				app.Span().Class("lane-offsets", "visually-hidden").Text(l.offsetsText()),
@@ -190,24 +188,17 @@ func hwMark(hw int64) app.UI {
 // title.
 const uncommittedNote = " · not committed yet: stored on the leader, not yet replicated to every in-sync replica, so no consumer reads it"
 
-// renderCount draws the partition's record count.
+// renderCount draws the partition's record count over its skew bar, the
+// partition's fill against the topic's fullest (one element: a page may
+// draw hundreds of lanes).
 func (l *PartitionLane) renderCount() app.UI {
 	label := countOf(l.Partition.Count, "record")
+	count := app.Span().Class("lane-count").Style("--fill", l.Share+"%")
 	if l.Hot {
 		label += " · hot"
+		count = count.Class("hot")
 	}
-	return app.Span().Class("lane-count").Text(label)
-}
-
-// skewBar draws the partition's fill against the topic's fullest.
-func (l *PartitionLane) skewBar() app.UI {
-	bar := app.Span().Class("skew-bar")
-	if l.Hot {
-		bar = bar.Class("hot")
-	}
-	return bar.Aria("hidden", "true").Body(
-		app.Span().Style("width", l.Share+"%"),
-	)
+	return count.Text(label)
 }
 
 // offlineNote says why a partition has no leader and what follows: its

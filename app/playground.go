@@ -540,11 +540,15 @@ func (p *Playground) Render() app.UI {
 					),
 				),
 				app.Div().Class("stage").Body(
-					&LandingNote{Landing: p.landing},
-					&RemovalNote{Removal: p.removal},
 					&BrokerStrip{Brokers: p.replicas.Brokers, LagMaxMs: p.replicas.LagMaxMs, Selected: p.selectedBroker()},
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing,
 						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected},
+					// What the last command did, said under the lanes it
+					// changed and kept in view at the picture's foot.
+					app.Div().Class("stage-notes").Body(
+						&LandingNote{Landing: p.landing},
+						&RemovalNote{Removal: p.removal},
+					),
 					// Below the picture, in its scroll: what a learner
 					// opens from the masthead.
 					p.lessonList(),

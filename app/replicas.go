@@ -70,7 +70,7 @@ func (v *BrokerStrip) broker(b core.BrokerInfo) app.UI {
 	}
 	return li.Body(
 		app.Button().Type("button").Class("broker-name", "quiet").DataSet("inspect-broker", b.ID).
-			Aria("label", fmt.Sprintf("inspect broker %d: %s", b.ID, brokerLabel(b))).
+			Aria("label", fmt.Sprintf("b%d %s: inspect broker %d", b.ID, brokerLabel(b), b.ID)).
 			Title(fmt.Sprintf("broker %d: %s · leads %d · follows %d", b.ID, brokerLabel(b), b.Leads, b.Follows)).
 			OnClick(selectThing(selection{Kind: selectBroker, Broker: b.ID}), b.ID).
 			Body(
@@ -116,8 +116,11 @@ func laneReplicas(p ReplicaPartition, down []int) app.UI {
 				app.Span().Class("visually-hidden").Text(" · "+minInsyncText(p.PartitionReplication)),
 			),
 			app.If(p.Offline,
-				app.P().Class("offline").Body(
-					app.Text("offline"), &Help{Topic: "offline-partition"},
+				app.P().Class("offline").Title(p.OfflineReason).Body(
+					app.Span().Aria("hidden", "true").Text("offline"),
+					// The lane's note says why in full; this is its reason, for readers of the replicas.
+					app.Span().Class("visually-hidden").Text("Offline: "+p.OfflineReason+"."),
+					&Help{Topic: "offline-partition"},
 					// The reason names the setting when turning it on would elect a leader.
 					app.If(strings.Contains(p.OfflineReason, "unclean.leader.election.enable"), &Help{Topic: "unclean-election"}),
 				),

@@ -14,16 +14,16 @@ type ReplicaSnapshot struct {
 	InUse    bool
 	Brokers  []core.BrokerInfo
 	LagMaxMs int64 // replica.lag.time.max.ms
-	// Lanes holds the replicas of the first partitions of each topic, in
-	// name order, until laneReplicasShown replicas: a hundred brokers and
-	// ten thousand partitions make a million replicas, which no page can
-	// draw. A lane missing here draws no replicas.
+	// Lanes holds the replicas of each topic's first lanesShown partitions,
+	// topics in name order, until laneReplicasShown replicas: a hundred
+	// brokers and ten thousand partitions make a million replicas, which
+	// no page can draw. A lane missing here draws no replicas.
 	Lanes map[string]ReplicaPartition
 }
 
-// laneReplicasShown bounds the replicas the lanes draw, over all topics;
-// each topic gives at most allLanesMax partitions, the most lanes it draws.
-const laneReplicasShown = 1200
+// laneReplicasShown bounds the replicas the lanes draw, over all topics:
+// each lane's replicas are a dozen elements of the page.
+const laneReplicasShown = 300
 
 // ReplicaPartition is one partition's replication, with how many of its
 // retained offsets each ack status covers (core.AckTally).
@@ -42,7 +42,7 @@ func snapshotReplicas(l core.ReadOnlyLog) ReplicaSnapshot {
 	drawn := 0
 	for _, name := range l.TopicNames() {
 		n, _ := l.Partitions(name)
-		for p := 0; p < min(n, allLanesMax) && drawn < laneReplicasShown; p++ {
+		for p := 0; p < min(n, lanesShown) && drawn < laneReplicasShown; p++ {
 			v, err := l.Replication(name, p)
 			if err != nil {
 				continue
