@@ -545,7 +545,9 @@ func (p *Playground) Render() app.UI {
 						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected},
 					// What the last command did, said under the lanes it
 					// changed and kept in view at the picture's foot.
-					app.Div().Class("stage-notes").Body(
+					// It scrolls when long, so it takes the focus (to scroll
+					// from the keyboard).
+					app.Div().Class("stage-notes").Attr("role", "region").Aria("label", "what the last command did").TabIndex(0).Body(
 						&LandingNote{Landing: p.landing},
 						&RemovalNote{Removal: p.removal},
 					),
