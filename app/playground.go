@@ -254,10 +254,14 @@ func (p *Playground) handleDock(ctx app.Context, a app.Action) {
 	}
 }
 
-// dockTab is the dock's tab shown: produce unless the learner chose
-// another, the inspector only while something is selected.
+// dockTab is the dock's tab shown: the one the learner chose, the
+// inspector only while something is selected; by default the new topic
+// form on a log without topics, produce on one with.
 func (p *Playground) dockTab() string {
 	if p.dock == "" || p.dock == dockInspector && p.selected.Kind == "" {
+		if len(p.view.Topics) == 0 {
+			return dockTopics
+		}
 		return dockProduce
 	}
 	return p.dock
