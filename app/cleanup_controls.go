@@ -21,6 +21,10 @@ type CleanupControls struct {
 	truncPartition string
 	before         string
 	compactTopic   string
+
+	// Preset is the topic or partition the learner selected (inspector.go).
+	Preset     formPreset
+	presetSeen int
 }
 
 // The controls' error names.
@@ -57,6 +61,10 @@ func (c *CleanupControls) CompactLine() (string, string) {
 
 // Render draws both forms.
 func (c *CleanupControls) Render() app.UI {
+	if c.Preset.Seq != c.presetSeen && c.Preset.Topic != "" {
+		c.compactTopic = c.Preset.Topic
+	}
+	c.Preset.pointAt(&c.presetSeen, &c.truncTopic, &c.truncPartition)
 	t, _ := chosenTopic(c.truncTopic, c.Topics)
 	return app.Section().Class("panel", "cleanup").Aria("label", "remove records").Body(
 		app.H2().Text("Truncate and compact"),

@@ -211,8 +211,7 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 	add(first(bf.BrokersLine()))
 	add(first(bf.SlowLine()))
 	// The brokers' buttons, in each state that shows one of them.
-	rv := &ReplicaView{Cluster: ReplicaSnapshot{InUse: true, Brokers: []core.BrokerInfo{
-		{ID: 1, Down: true}, {ID: 2, Isolated: true}, {ID: 3}}}}
+	rv := &BrokerStrip{Brokers: []core.BrokerInfo{{ID: 1, Down: true}, {ID: 2, Isolated: true}, {ID: 3}}}
 	d := app.NewClientTester(rv)
 	defer d.Close()
 	for _, tag := range tagsWith(app.HTMLString(rv), "data-command", "broker") {

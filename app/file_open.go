@@ -67,7 +67,7 @@ func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
 		return
 	}
 	p.playing = false
-	p.views, p.landing, p.removal, p.replicaStart = nil, Landing{}, Removal{}, 0
+	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
 	p.share.notice = ""
 	p.leaveWorkspace() // autosave.go
 	p.share.workspace = newWorkspaceID()

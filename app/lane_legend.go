@@ -24,8 +24,17 @@ var legendEntries = []struct{ class, sample, words, help string }{
 	{"skew-bar hot", "", "partition fill; hot when skewed", "skew"},
 }
 
-// Render draws the legend as a list.
+// Render draws the legend as a list, folded above the lanes so that the
+// picture keeps its room: the learner opens it when a mark needs words.
 func (l *LaneLegend) Render() app.UI {
+	return app.Details().Class("legend-fold").Body(
+		app.Summary().Text("What the lanes show"),
+		l.list(),
+	)
+}
+
+// list is the legend's entries.
+func (l *LaneLegend) list() app.UI {
 	return app.Ul().Class("legend").Aria("label", "what the lanes show").Body(
 		app.Range(legendEntries).Slice(func(i int) app.UI {
 			e := legendEntries[i]

@@ -53,7 +53,7 @@ func TestBigScenariosDrawABoundedPage(t *testing.T) {
 		count        string // what is drawn of the list, at most shown
 		shown        int
 	}{
-		{"1,000 partitions of 3 replicas", "brokers 3\ntopic t partitions=1000 replication.factor=3\n", "replicas", 1000, "data-replicas-of", replicaPartitionsShown},
+		{"1,000 partitions of 3 replicas", "brokers 3\ntopic t partitions=1000 replication.factor=3\n", "lanes-t", 1000, "data-replicas-of", lanesShown},
 		{"250 groups", "topic t\n" + numberedLines(250, "join g%d m topics=t"), "groups", 250, `class="group"`, groupsShown},
 		{"1,400 topics", numberedLines(1400, "topic t%d"), "topics", 1400, `class="topic"`, topicsShown},
 		{"600 members", "topic t partitions=4\n" + numberedLines(600, "join g m%d topics=t"), "members-g", 600, "data-member=", membersShown},
@@ -123,24 +123,28 @@ func TestTopicWindowMovesAndShowsTheLanding(t *testing.T) {
 	}
 }
 
-// The replicas view's window runs across topics in name order, and draws
-// fewer partitions when each may have many replicas.
-func TestReplicaWindowAcrossTopics(t *testing.T) {
+// The lanes' replicas are snapshotted topic by topic in name order, up to
+// lanesShown partitions a topic, until laneReplicasShown replicas.
+func TestLaneReplicasAcrossTopics(t *testing.T) {
 	p, _ := mountAt(t, mustLink(t, "brokers 3\ntopic b partitions=10 replication.factor=2\ntopic a partitions=10 replication.factor=3\n"))
-	snap := replicaSnapshotOf(p.session, 4)
-	var names []string
-	for _, rp := range snap.Partitions {
-		names = append(names, fmt.Sprintf("%s/%d", rp.Topic, rp.Partition))
+	snap := replicaSnapshotOf(p.session)
+	if len(snap.Lanes) != 20 {
+		t.Errorf("%d lanes with replicas, want all 20", len(snap.Lanes))
 	}
-	want := "a/4 a/5 a/6 a/7 a/8 a/9 b/0 b/1 b/2 b/3 b/4 b/5 b/6 b/7 b/8 b/9"
-	if got := strings.Join(names, " "); got != want || snap.Start != 4 || snap.Total != 20 {
-		t.Errorf("from the 4th: %s (start %d of %d), want %s", got, snap.Start, snap.Total, want)
+	if r := snap.Lanes[laneKey("a", 9)]; len(r.Replicas) != 3 || r.Topic != "a" || r.Partition != 9 {
+		t.Errorf("a/9: %+v, want its 3 replicas", r)
 	}
-	if snap := replicaSnapshotOf(p.session, 100); snap.Start != 4 {
-		t.Errorf("from past the end, the window starts at %d, want the last full window at 4", snap.Start)
+	p, _ = mountAt(t, mustLink(t, "brokers 3\ntopic a partitions=300 replication.factor=3\n"))
+	if snap := replicaSnapshotOf(p.session); len(snap.Lanes) != lanesShown {
+		t.Errorf("a topic of 300 partitions has %d lanes with replicas, want the %d it draws", len(snap.Lanes), lanesShown)
 	}
-	if got := partitionsShown(100); got != replicaBarsShown/100 {
-		t.Errorf("with 100 brokers the view draws %d partitions at once", got)
+	p, _ = mountAt(t, mustLink(t, "brokers 100\ntopic a partitions=300 replication.factor=100\ntopic b partitions=2 replication.factor=100\n"))
+	snap = replicaSnapshotOf(p.session)
+	if want := (laneReplicasShown + 99) / 100; len(snap.Lanes) != want { // the lane that reaches the bound is drawn
+		t.Errorf("with 100 replicas a partition, %d lanes have replicas, want %d", len(snap.Lanes), want)
+	}
+	if _, ok := snap.Lanes[laneKey("b", 0)]; ok {
+		t.Error("b/0 has replicas though the budget went to a")
 	}
 }
 

@@ -31,6 +31,12 @@ type PartitionLane struct {
 	Read   readRange         // the records the last poll read, highlighted (motion_reads.go)
 	Moves  map[string]string // by group, what the last command's rebalance did here (motion_rebalance.go)
 	Ghosts []core.Record     // removed records still drawn, leaving
+	// Replicas are the partition's replicas in a cluster, drawn when
+	// Replicated; Down lists the brokers that are down.
+	Replicas   ReplicaPartition
+	Replicated bool
+	Down       []int
+	Selected   bool // the inspector shows this partition
 }
 
 // laneItem is one cell of the lane's strip: a record, or a record leaving.
@@ -50,6 +56,10 @@ func (l *PartitionLane) Render() app.UI {
 	if p.Offline != "" {
 		lane = lane.Class("offline")
 	}
+	if l.Selected {
+		lane = lane.Class("selected")
+	}
+	inspect := selection{Kind: selectPartition, Topic: p.Topic, Partition: p.Partition}
 	return lane.
 		DataSet("offline", p.Offline != "").
 		DataSet("topic", p.Topic).
@@ -61,9 +71,16 @@ func (l *PartitionLane) Render() app.UI {
 		DataSet("cliff", p.Cliff).
 		Body(
 			app.Div().Class("lane-head").Body(
-				app.Span().Class("lane-name").Text(name),
-				app.Span().Class("lane-offsets").Text(l.offsetsText()),
+				app.Button().Type("button").Class("lane-name", "quiet").DataSet("inspect-partition", name).
+					Aria("label", "inspect "+name).Title("inspect "+name+": its offsets, replicas and settings").
+					OnClick(selectThing(inspect), name).Text(name),
+				app.Button().Type("button").Class("lane-truncate", "quiet", "small").DataSet("truncate-lane", name).
+					Aria("label", "truncate "+name).Title("truncate "+name+": remove its records below an offset").
+					OnClick(selectThing(inspect), name).Text("✂"),
 				l.renderCount(),
+				// The offsets in words are for screen readers: the strip
+				// draws them, and the inspector lists them.
+				app.Span().Class("lane-offsets", "visually-hidden").Text(l.offsetsText()),
 			),
 			app.If(p.Offline != "",
 				app.P().Class("lane-offline").Attr("role", "status").Text(offlineNote(p)),
@@ -74,8 +91,17 @@ func (l *PartitionLane) Render() app.UI {
 					OnKeyDown(moveRecordFocus).Body(l.strip()...),
 				l.newerButton(name),
 			),
+			l.renderReplicas(),
 			l.renderFoot(),
 		)
+}
+
+// renderReplicas draws the partition's replicas, in a cluster.
+func (l *PartitionLane) renderReplicas() app.UI {
+	if !l.Replicated {
+		return nil
+	}
+	return laneReplicas(l.Replicas, l.Down)
 }
 
 // offsetsText is the lane's offsets in words; the log end only when records
@@ -164,23 +190,17 @@ func hwMark(hw int64) app.UI {
 // title.
 const uncommittedNote = " · not committed yet: stored on the leader, not yet replicated to every in-sync replica, so no consumer reads it"
 
-// renderCount draws the partition's record count and its skew bar.
+// renderCount draws the partition's record count over its skew bar, the
+// partition's fill against the topic's fullest (one element: a page may
+// draw hundreds of lanes).
 func (l *PartitionLane) renderCount() app.UI {
-	p := l.Partition
-	bar := app.Span().Class("skew-bar")
-	if l.Hot {
-		bar = bar.Class("hot")
-	}
-	label := countOf(p.Count, "record")
+	label := countOf(l.Partition.Count, "record")
+	count := app.Span().Class("lane-count").Style("--fill", l.Share+"%")
 	if l.Hot {
 		label += " · hot"
+		count = count.Class("hot")
 	}
-	return app.Span().Class("lane-count").Body(
-		app.Span().Text(label),
-		bar.Aria("hidden", "true").Body(
-			app.Span().Style("width", l.Share+"%"),
-		),
-	)
+	return count.Text(label)
 }
 
 // offlineNote says why a partition has no leader and what follows: its

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"time"
 
 	"plog/core"
@@ -26,10 +27,18 @@ type Playground struct {
 	err     string            // why the scenario in the link could not be (fully) applied
 	ready   bool              // the scenario from the URL has been applied
 
-	// replicas is the cluster the replicas view draws, from the
-	// replicaStart-th partition (snapshot_replicas.go).
-	replicas     ReplicaSnapshot
-	replicaStart int
+	// replicas is the cluster: the broker strip and the lanes' replicas
+	// (snapshot_replicas.go).
+	replicas ReplicaSnapshot
+
+	// How the picture is looked at, not state (it is in no script): the
+	// dock's tab, the thing the inspector shows, and the topic a topic's
+	// produce button chose, each preset counted so the forms follow it.
+	dock       string
+	selected   selection
+	selectSeq  int
+	produceTo  string
+	produceSeq int
 
 	// views holds where each lane's window starts, by laneKey; a lane not
 	// in it follows its newest records. It is how the page is looked at,
@@ -58,11 +67,10 @@ type Playground struct {
 
 // The go-app actions by which components reach the root.
 const (
-	applyAction    = "plog/apply"    // value: applyRequest
-	historyAction  = "plog/history"  // value: historyMove
-	viewAction     = "plog/view"     // value: laneView
-	playAction     = "plog/play"     // value: playRequest
-	replicasAction = "plog/replicas" // value: the first partition the replicas view draws
+	applyAction   = "plog/apply"   // value: applyRequest
+	historyAction = "plog/history" // value: historyMove
+	viewAction    = "plog/view"    // value: laneView
+	playAction    = "plog/play"    // value: playRequest
 )
 
 // applyRequest is lines and the control they came from, so an error shows
@@ -112,7 +120,8 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(historyAction, p.handleHistory)
 	ctx.Handle(viewAction, p.handleView)
 	ctx.Handle(playAction, p.handlePlay)
-	ctx.Handle(replicasAction, p.handleReplicas)
+	ctx.Handle(selectAction, p.handleSelect)
+	ctx.Handle(dockAction, p.handleDock)
 	ctx.Handle(lessonAction, p.handleLesson)
 	p.stopShortcuts = app.Window().AddEventListener("keydown", p.onKeyDown)
 	p.speed = 1
@@ -213,18 +222,71 @@ func (p *Playground) refresh() {
 		p.err = err.Error()
 	}
 	p.view = view
-	p.replicas = replicaSnapshotOf(p.session, p.replicaStart)
+	p.replicas = replicaSnapshotOf(p.session)
 	p.landing.noteHighWatermarks(view)
 }
 
-// handleReplicas moves the replicas view's window of partitions.
-func (p *Playground) handleReplicas(ctx app.Context, a app.Action) {
-	start, ok := a.Value.(int)
-	if !ok || p.session == nil {
+// handleSelect opens the inspector on a thing, or closes it.
+func (p *Playground) handleSelect(ctx app.Context, a app.Action) {
+	s, ok := a.Value.(selection)
+	if !ok {
 		return
 	}
-	p.replicaStart = start
-	p.refresh()
+	p.selected = s
+	p.selectSeq++
+	switch {
+	case s.Kind != "":
+		p.dock = dockInspector
+	case p.dock == dockInspector:
+		p.dock = ""
+	}
+}
+
+// handleDock shows a tab of the dock; a topic's produce button also
+// chooses its topic in the produce form.
+func (p *Playground) handleDock(ctx app.Context, a app.Action) {
+	r, ok := a.Value.(dockRequest)
+	if !ok {
+		return
+	}
+	p.dock = r.Tab
+	if r.Topic != "" {
+		p.produceTo = r.Topic
+		p.produceSeq++
+	}
+}
+
+// dockTab is the dock's tab shown: the one the learner chose, the
+// inspector only while something is selected; by default the new topic
+// form on a log without topics, produce on one with.
+func (p *Playground) dockTab() string {
+	if p.dock == "" || p.dock == dockInspector && p.selected.Kind == "" {
+		if len(p.view.Topics) == 0 {
+			return dockTopics
+		}
+		return dockProduce
+	}
+	return p.dock
+}
+
+// inspectorPreset points the inspector's forms at the selection.
+func (p *Playground) inspectorPreset() formPreset {
+	preset := formPreset{Topic: p.selected.Topic, Seq: p.selectSeq}
+	if p.selected.Kind == selectPartition {
+		preset.Partition = strconv.Itoa(p.selected.Partition)
+	}
+	return preset
+}
+
+// downBrokers lists the brokers that are down, for the lanes.
+func (p *Playground) downBrokers() []int {
+	var down []int
+	for _, b := range p.replicas.Brokers {
+		if b.Down {
+			down = append(down, b.ID)
+		}
+	}
+	return down
 }
 
 // noteEvents keeps what the page says about the last command: where its
@@ -401,7 +463,7 @@ func (p *Playground) applyLink(link string) {
 		return
 	}
 	p.link = link
-	p.views, p.landing, p.removal, p.replicaStart, p.rulesFrom = nil, Landing{}, Removal{}, 0, 0
+	p.views, p.landing, p.removal, p.rulesFrom = nil, Landing{}, Removal{}, 0
 	releaseWorkspaceHeight()
 	defer func() {
 		// The engine promises never to panic; this is the page's last line
@@ -425,8 +487,12 @@ func (p *Playground) applyLink(link string) {
 	}
 }
 
-// Render lays the page out: the controls beside the log on a wide screen,
-// above it on a narrow one, and the timeline below.
+// Render lays the page out as one picture of the system, the height of
+// the window: the masthead; the dock on the left (the lesson, the tools,
+// the inspector); the brokers and the topics' lanes in the middle; the
+// consumer groups on the right; the timeline docked at the bottom. Each
+// region scrolls inside itself; the page does not. On a narrow screen the
+// regions stack: lanes, groups, the dock, with the timeline docked.
 func (p *Playground) Render() app.UI {
 	var lines, discarded []string
 	var lag []scenario.LagSample
@@ -437,6 +503,8 @@ func (p *Playground) Render() app.UI {
 		lag = p.session.LagHistory()
 		brokers, lagMaxMs = p.view.Brokers, p.view.ReplicaLagTimeMaxMs
 	}
+	tab := p.dockTab()
+	inspecting := p.selected.Kind != ""
 	return app.Main().
 		Class("playground").
 		DataSet("ready", p.ready).
@@ -445,7 +513,7 @@ func (p *Playground) Render() app.UI {
 			app.If(p.share.options.Embed, p.embedBar()),
 			app.Header().Class("masthead").Body(
 				app.H1().Text("plog"),
-				app.P().Text("a playground for Kafka's partitioned log"),
+				app.P().Class("tagline").Text("a playground for Kafka's partitioned log"),
 				app.Span().Class("clock").DataSet("time-ms", p.view.TimeMs).
 					Text("virtual time "+units.Duration(p.view.TimeMs)),
 				p.lessonListButton(),
@@ -461,22 +529,51 @@ func (p *Playground) Render() app.UI {
 			app.If(p.err != "",
 				app.P().Class("alert").Aria("live", "assertive").Attr("role", "alert").Text(p.err),
 			),
-			p.lessonPanel(),
 			app.Div().ID(workspaceID).Class("workspace").Body(
-				app.Div().Class("controls").Body(
-					&TopicForm{},
-					&ProduceForm{Topics: p.view.Topics, Step: len(lines), Rules: p.rules()},
-					&TimeControls{},
-					&TopicConfigForm{Topics: p.view.Topics},
-					&WorkloadControls{Topics: p.view.Topics, Workloads: p.workloads(), Step: len(lines), Rules: p.rules()},
-					&BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs},
-					&CleanupControls{Topics: p.view.Topics},
+				app.Aside().Class("dock").Attr("data-dock", tab).Aria("label", "lesson and tools").Body(
+					p.lessonPanel(),
+					dockTabBar(tab, inspecting),
+					dockPanel(dockProduce, tab,
+						&ProduceForm{Topics: p.view.Topics, Step: len(lines), Rules: p.rules(),
+							Preset: formPreset{Topic: p.produceTo, Seq: p.produceSeq}},
+					),
+					dockPanel(dockTopics, tab, &TopicForm{}),
+					dockPanel(dockTime, tab,
+						&TimeControls{},
+						&WorkloadControls{Topics: p.view.Topics, Workloads: p.workloads(), Step: len(lines), Rules: p.rules()},
+					),
+					dockPanel(dockCluster, tab, &BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs}),
+					dockPanel(dockInspector, tab,
+						&Inspector{Selected: p.selected, Preset: p.inspectorPreset(), Topics: p.view.Topics,
+							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Rules: p.rules()},
+					),
 				),
 				app.Div().Class("stage").Body(
-					&LandingNote{Landing: p.landing},
-					&RemovalNote{Removal: p.removal},
-					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing},
-					&ReplicaView{Cluster: p.replicas},
+					&BrokerStrip{Brokers: p.replicas.Brokers, LagMaxMs: p.replicas.LagMaxMs, Selected: p.selectedBroker()},
+					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing,
+						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected},
+					// What the last command did, said under the lanes it
+					// changed and kept in view at the picture's foot.
+					// It scrolls when long, so it takes the focus (to scroll
+					// from the keyboard).
+					app.Div().Class("stage-notes").Attr("role", "region").Aria("label", "what the last command did").TabIndex(0).Body(
+						&LandingNote{Landing: p.landing},
+						&RemovalNote{Removal: p.removal},
+					),
+					// Below the picture, in its scroll: what a learner
+					// opens from the masthead.
+					p.lessonList(),
+					&Differences{},
+					&Shortcuts{},
+					app.Footer().Class("colophon").Body(
+						app.Text("plog runs entirely in your browser. Engine built with "),
+						// The browser tests read this to check that the served
+						// wasm_exec.js belongs to the toolchain that built the wasm.
+						app.Span().DataSet("go-version", runtime.Version()).Text(runtime.Version()),
+						app.Text("."),
+					),
+				),
+				app.Div().Class("groups-column").Body(
 					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Lag: lag},
 				),
 			),
@@ -491,17 +588,15 @@ func (p *Playground) Render() app.UI {
 				RulesFrom:   p.rulesFrom,
 				Session:     p.commandLineSession(),
 			},
-			p.lessonList(),
-			&Differences{},
-			&Shortcuts{},
-			app.Footer().Class("colophon").Body(
-				app.Text("plog runs entirely in your browser. Engine built with "),
-				// The browser tests read this to check that the served
-				// wasm_exec.js belongs to the toolchain that built the wasm.
-				app.Span().DataSet("go-version", runtime.Version()).Text(runtime.Version()),
-				app.Text("."),
-			),
 		)
+}
+
+// selectedBroker is the broker the inspector shows, 0 for none.
+func (p *Playground) selectedBroker() int {
+	if p.selected.Kind != selectBroker {
+		return 0
+	}
+	return p.selected.Broker
 }
 
 // rules is the version of the rules the scenario runs under.

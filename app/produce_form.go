@@ -20,6 +20,10 @@ type ProduceForm struct {
 	Topics []TopicSnapshot
 	Step   int // the history's length: names each generator's workload apart
 	Rules  int // the rules the scenario runs under (0: the latest)
+	// Preset is the topic a topic's produce button chose (inspector.go).
+	Preset formPreset
+
+	presetSeen int
 
 	topic     string
 	key       string
@@ -145,6 +149,7 @@ func (f *ProduceForm) check(v *bool) app.EventHandler {
 
 // Render draws the form.
 func (f *ProduceForm) Render() app.UI {
+	f.Preset.pointAt(&f.presetSeen, &f.topic, nil)
 	t, _ := chosenTopic(f.topic, f.Topics)
 	return app.Section().Class("panel", "produce").Aria("label", "produce records").Body(
 		app.H2().Text("Produce"),

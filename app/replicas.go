@@ -2,63 +2,52 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"plog/core"
-	"plog/core/scenario"
 	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// ReplicaView draws the cluster: each broker with buttons to crash,
-// restart, isolate, slow and heal it, and for each partition its replicas
-// by broker, the leader, the ISR, and each replica's log end offset against
-// the high watermark. An offline partition says why. It draws a window of
-// the partitions, the snapshot's, and asks the page for another
-// (replicasAction).
+// BrokerStrip draws the cluster as a strip above the lanes: each broker
+// with its state and its actions (crash, restart, isolate, slow, heal), a
+// click on its name opening it in the inspector. The partitions' replicas
+// are drawn on their lanes (laneReplicas).
 //
 // Testable names: a broker [data-broker="1"] with data-status (up, down,
-// isolated, slowed); a partition [data-replicas-of="orders/0"] with
-// data-leader (the broker id, "none" when offline), data-isr ("2 3"),
-// data-high-watermark, data-log-end and data-offline; inside it a replica
-// [data-broker="2"] with data-log-end, data-in-sync and data-leader.
-type ReplicaView struct {
+// isolated, slowed) and its buttons [data-broker-action=crash] ...
+type BrokerStrip struct {
 	app.Compo
 
-	Cluster ReplicaSnapshot
+	Brokers  []core.BrokerInfo
+	LagMaxMs int64 // replica.lag.time.max.ms
+	Selected int   // the broker inspected, 0 for none
 }
 
-// replicaControl names the view's controls for their errors.
+// replicaControl names the brokers' controls for their errors.
 const replicaControl = "replicas"
 
 // defaultSlowPace is the pace the slow button sets.
 const defaultSlowPace = "1/s"
 
-// Render draws nothing until replication is in use.
-func (v *ReplicaView) Render() app.UI {
-	if !v.Cluster.InUse {
-		return app.Section().Class("replicas").Hidden(true)
+// Render draws the strip; nothing until replication is in use.
+func (v *BrokerStrip) Render() app.UI {
+	if len(v.Brokers) == 0 {
+		return app.Section().Class("replicas", "broker-strip").Hidden(true)
 	}
-	return app.Section().Class("replicas").Aria("label", "Brokers and replicas").Body(
-		app.H2().Body(
-			app.Text("Brokers"), &Help{Topic: "broker"},
-			app.Text(" and replicas"), &Help{Topic: "replica"},
-		),
-		app.P().Class("replicas-note").Text(fmt.Sprintf(
+	return app.Section().Class("replicas", "broker-strip").Aria("label", "brokers").Body(
+		app.Span().Class("strip-title").Title(fmt.Sprintf(
 			"Consumers read below the high watermark: the records every in-sync replica holds. A follower behind for more than replica.lag.time.max.ms=%s leaves the ISR.",
-			units.Duration(v.Cluster.LagMaxMs))),
-		&ControlError{Control: replicaControl},
+			units.Duration(v.LagMaxMs))).Body(
+			app.Strong().Text("Brokers"), &Help{Topic: "broker"},
+		),
 		app.Ul().Class("brokers").Body(
-			app.Range(v.Cluster.Brokers).Slice(func(i int) app.UI { return v.broker(v.Cluster.Brokers[i]) }),
+			app.Range(v.Brokers).Slice(func(i int) app.UI { return v.broker(v.Brokers[i]) }),
 		),
-		windowNav("replicas", "partitions", v.Cluster.window(), func(ctx app.Context, start int) {
-			ctx.NewActionWithValue(replicasAction, start)
-		}),
-		app.Div().Class("replica-partitions").Body(
-			app.Range(v.Cluster.Partitions).Slice(func(i int) app.UI { return v.partition(v.Cluster.Partitions[i]) }),
-		),
+		&ControlError{Control: replicaControl},
 	)
 }
 
@@ -74,54 +63,41 @@ func brokerStatus(b core.BrokerInfo) string {
 	return "up"
 }
 
-func (v *ReplicaView) broker(b core.BrokerInfo) app.UI {
-	id := strconv.Itoa(b.ID)
-	status := brokerStatus(b)
-	label := status
-	if b.PaceRecords > 0 {
-		label += " to " + units.Rate(b.PaceRecords, b.PaceMs)
+func (v *BrokerStrip) broker(b core.BrokerInfo) app.UI {
+	li := app.Li().Class("broker").DataSet("broker", b.ID).DataSet("status", brokerStatus(b))
+	if b.ID == v.Selected {
+		li = li.Class("selected")
 	}
-	if b.Isolated && b.PaceRecords > 0 {
-		label = "isolated, slowed to " + units.Rate(b.PaceRecords, b.PaceMs)
-	}
-	button := func(action, text string) app.UI {
-		line := scenario.CmdBroker + " " + action + " " + id
-		if action == "slow" {
-			line += " pace=" + defaultSlowPace
-		}
-		// The line is the handler's scope: go-app reuses a button whose
-		// place in the list another action held, and keeps its old handler
-		// unless the scope differs.
-		return app.Button().Type("button").DataSet("broker-action", action).DataSet("command", scenario.CmdBroker).
-			Title(line).Text(text).
-			OnClick(func(ctx app.Context, e app.Event) { ApplyFrom(ctx, replicaControl, line) }, line)
-	}
-	return app.Li().Class("broker").DataSet("broker", b.ID).DataSet("status", status).Body(
-		app.Strong().Text("broker "+id),
-		app.Span().Class("broker-status").Text(fmt.Sprintf(" %s · leads %d · follows %d ", label, b.Leads, b.Follows)),
-		app.If(!b.Down, button("crash", "crash")),
-		app.If(b.Down, button("restart", "restart")),
-		app.If(!b.Isolated && !b.Down, button("isolate", "isolate")),
-		app.If(b.PaceRecords == 0 && !b.Down, button("slow", "slow")),
-		app.If(b.Isolated || b.PaceRecords > 0, button("heal", "heal")),
+	return li.Body(
+		app.Button().Type("button").Class("broker-name", "quiet").DataSet("inspect-broker", b.ID).
+			Aria("label", fmt.Sprintf("b%d %s: inspect broker %d", b.ID, brokerLabel(b), b.ID)).
+			Title(fmt.Sprintf("broker %d: %s · leads %d · follows %d", b.ID, brokerLabel(b), b.Leads, b.Follows)).
+			OnClick(selectThing(selection{Kind: selectBroker, Broker: b.ID}), b.ID).
+			Body(
+				app.Span().Class("broker-dot").Aria("hidden", "true"),
+				app.Text(fmt.Sprintf("b%d %s", b.ID, brokerLabel(b))),
+			),
+		app.Span().Class("broker-actions").Body(brokerButtons(b)...),
 	)
 }
 
-func (v *ReplicaView) partition(p ReplicaPartition) app.UI {
+// laneReplicas draws a partition's replicas on its lane, compactly: each
+// replica's broker, the leader first-class, followers out of the ISR and
+// offline replicas marked, the ISR and min.insync.replicas, and why the
+// high watermark is held. The inspector draws them in full.
+//
+// Testable names: [data-replicas-of="orders/0"] with data-leader (the
+// broker id, "none" when offline), data-leader-epoch, data-isr ("2 3"),
+// data-high-watermark, data-log-end and data-offline; inside it a replica
+// [data-broker="2"] with data-log-end, data-match, data-in-sync and
+// data-leader, and [data-hw-held] while the high watermark is held.
+func laneReplicas(p ReplicaPartition, down []int) app.UI {
 	name := p.Topic + "/" + strconv.Itoa(p.Partition)
 	leader := "none"
-	title := fmt.Sprintf("%s: leader broker %d, epoch %d", name, p.Leader, p.LeaderEpoch)
 	if !p.Offline {
 		leader = strconv.Itoa(p.Leader)
-	} else {
-		title = name + ": offline"
 	}
-	// Bars scale to the longest log any replica holds.
-	scale := p.LogEndOffset
-	for _, r := range p.Replicas {
-		scale = max(scale, r.LogEndOffset)
-	}
-	return app.Div().Class("replica-partition").
+	return app.Div().Class("lane-replicas").
 		DataSet("replicas-of", name).
 		DataSet("leader", leader).
 		DataSet("leader-epoch", p.LeaderEpoch).
@@ -130,31 +106,71 @@ func (v *ReplicaView) partition(p ReplicaPartition) app.UI {
 		DataSet("log-end", p.LogEndOffset).
 		DataSet("offline", p.Offline).
 		Body(
-			app.H3().Text(title),
+			app.Span().Class("replica-list").Aria("label", "replicas of "+name).Body(
+				app.Range(p.Replicas).Slice(func(i int) app.UI { return replicaChip(p.Replicas[i], slices.Contains(down, p.Replicas[i].Broker)) }),
+				app.If(!p.Offline, &Help{Topic: "leader"}),
+			),
+			app.Span().Class("replica-summary").Title(minInsyncText(p.PartitionReplication)).Body(
+				app.Text("ISR "+orNone(joinIDs(p.ISR))), &Help{Topic: "isr"},
+				// The inspector shows min.insync.replicas; the lane has no room.
+				app.Span().Class("visually-hidden").Text(" · "+minInsyncText(p.PartitionReplication)),
+			),
 			app.If(p.Offline,
-				app.P().Class("offline").Attr("role", "status").Body(
-					app.Text("Offline: "+p.OfflineReason+"."), &Help{Topic: "offline-partition"},
+				app.P().Class("offline").Title(p.OfflineReason).Body(
+					app.Span().Aria("hidden", "true").Text("offline"),
+					// The lane's note says why in full; this is its reason, for readers of the replicas.
+					app.Span().Class("visually-hidden").Text("Offline: "+p.OfflineReason+"."),
+					&Help{Topic: "offline-partition"},
 					// The reason names the setting when turning it on would elect a leader.
 					app.If(strings.Contains(p.OfflineReason, "unclean.leader.election.enable"), &Help{Topic: "unclean-election"}),
-					app.Text(" Producing to and consuming from it fail."),
 				),
-			),
-			app.P().Class("replica-summary").Body(
-				app.Text("ISR "+joinIDs(p.ISR)), &Help{Topic: "isr"},
-				app.Text(" ("+minInsyncText(p.PartitionReplication)), &Help{Topic: "min-insync-replicas"},
-				app.Text(fmt.Sprintf(") · high watermark %d", p.HighWatermark)), &Help{Topic: "high-watermark"},
-				app.Text(fmt.Sprintf(" · leader's log end %d · %s", p.LogEndOffset, ackSummary(p))), &Help{Topic: "acks"},
 			),
 			app.If(p.HighWatermarkHeld != "",
 				app.P().Class("hw-held").DataSet("hw-held", "true").Attr("role", "status").Body(
-					app.Text("The high watermark stays at "+strconv.FormatInt(p.HighWatermark, 10)+": "+p.HighWatermarkHeld+"."),
+					app.Span().Aria("hidden", "true").Title(p.HighWatermarkHeld).Text("HW held"),
+					app.Span().Class("visually-hidden").Text("The high watermark stays at "+strconv.FormatInt(p.HighWatermark, 10)+": "+p.HighWatermarkHeld+"."),
 					&Help{Topic: "high-watermark"},
 				),
 			),
-			app.Div().Class("replica-bars").Body(
-				app.Range(p.Replicas).Slice(func(i int) app.UI { return replicaBar(p, p.Replicas[i], scale) }),
-			),
 		)
+}
+
+// replicaChip is one replica on a lane: its broker, ★ for the leader, and
+// how far behind the leader's log end it is when it is.
+func replicaChip(r core.ReplicaInfo, down bool) app.UI {
+	role, mark := "follower", ""
+	if r.Leader {
+		role, mark = "leader", "★"
+	}
+	sync := "in sync"
+	if !r.InSync {
+		sync = "out of sync"
+	}
+	chip := app.Span().Class("replica").
+		DataSet("broker", r.Broker).
+		DataSet("log-end", r.LogEndOffset).
+		DataSet("match", r.MatchOffset).
+		DataSet("in-sync", r.InSync).
+		DataSet("leader", r.Leader).
+		Title(fmt.Sprintf("broker %d · %s · %s · log end %d", r.Broker, role, sync, r.LogEndOffset))
+	if r.Leader {
+		chip = chip.Class("replica-leader")
+	}
+	if !r.InSync {
+		chip = chip.Class("replica-out")
+	}
+	if down {
+		chip = chip.Class("replica-down")
+	}
+	return chip.Text(fmt.Sprintf("%s%d", mark, r.Broker))
+}
+
+// orNone is s, or "none" when empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // replicaBar draws one replica: how far its log reaches, the part it
@@ -179,16 +195,14 @@ func replicaBar(p ReplicaPartition, r core.ReplicaInfo, scale int64) app.UI {
 		DataSet("in-sync", r.InSync).
 		DataSet("leader", r.Leader).
 		Body(
-			app.Div().Class("replica-track").Style("position", "relative").Style("height", "0.6em").Style("background", "#eee").Body(
-				app.Div().Class("replica-held").Style("position", "absolute").Style("left", "0").Style("height", "100%").
-					Style("width", percent(r.MatchOffset, scale)).Style("background", "#0072b2"),
-				app.Div().Class("replica-diverged").Style("position", "absolute").Style("left", percent(r.MatchOffset, scale)).Style("height", "100%").
-					Style("width", percent(r.LogEndOffset-r.MatchOffset, scale)).Style("background", "#d55e00"),
+			app.Div().Class("replica-track").Body(
+				app.Div().Class("replica-held").Style("width", percent(r.MatchOffset, scale)),
+				app.Div().Class("replica-diverged").Style("left", percent(r.MatchOffset, scale)).
+					Style("width", percent(r.LogEndOffset-r.MatchOffset, scale)),
 				app.Div().Class("replica-hw").Title(fmt.Sprintf("high watermark %d", p.HighWatermark)).
-					Style("position", "absolute").Style("left", percent(p.HighWatermark, scale)).Style("height", "140%").Style("top", "-20%").
-					Style("border-left", "2px solid #000"),
+					Style("left", percent(p.HighWatermark, scale)),
 			),
-			app.Span().Class("replica-text").Body(app.Text(text), app.If(r.Leader, &Help{Topic: "leader"})),
+			app.Span().Class("replica-text").Text(text),
 		)
 }
 

@@ -35,7 +35,7 @@ func TestHeldHighWatermarkIsExplained(t *testing.T) {
 		d := app.NewClientTester(note)
 		notePage := html.UnescapeString(app.HTMLString(note))
 		d.Close()
-		replicas := html.UnescapeString(app.HTMLString(&ReplicaView{Cluster: replicaSnapshotOf(s, 0)}))
+		replicas := html.UnescapeString(clusterPage(s))
 
 		const why = "the ISR (broker 1) is smaller than min.insync.replicas=2, so Kafka holds the high watermark until a follower catches up and rejoins (Kafka 3.7+, KAFKA-15583)"
 		if rules == 2 {
@@ -60,7 +60,7 @@ func TestMinInsyncAboveTheReplicationFactorIsShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	replicas := html.UnescapeString(app.HTMLString(&ReplicaView{Cluster: replicaSnapshotOf(s, 0)}))
+	replicas := html.UnescapeString(clusterPage(s))
 	if want := "min.insync.replicas=4, above the replication factor: Kafka needs 3"; !strings.Contains(replicas, want) {
 		t.Errorf("the replication view does not say %q:\n%s", want, replicas)
 	}

@@ -25,6 +25,29 @@ func helpsIn(page string) []string {
 	return topics
 }
 
+// clusterPage is what the page draws of a session's cluster: the broker
+// strip, and for each partition its replicas on its lane and in the
+// inspector.
+func clusterPage(s *scenario.Session) string {
+	snap := replicaSnapshotOf(s)
+	var down []int
+	for _, b := range snap.Brokers {
+		if b.Down {
+			down = append(down, b.ID)
+		}
+	}
+	page := app.HTMLString(&BrokerStrip{Brokers: snap.Brokers, LagMaxMs: snap.LagMaxMs})
+	for _, topic := range s.Log().TopicNames() {
+		n, _ := s.Log().Partitions(topic)
+		for p := range n {
+			if r, ok := snap.Lanes[laneKey(topic, p)]; ok {
+				page += app.HTMLString(app.Div().Body(laneReplicas(r, down), replicaDetails(r)))
+			}
+		}
+	}
+	return page
+}
+
 // The replication view puts a help next to each concept it shows: brokers,
 // replicas, the leader, the ISR, min.insync.replicas, the high watermark
 // and acks; an offline partition explains what offline means, and unclean
@@ -39,7 +62,7 @@ broker crash 1
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := app.HTMLString(&ReplicaView{Cluster: replicaSnapshotOf(s, 0)})
+	view := clusterPage(s)
 	want := []string{"acks", "broker", "high-watermark", "isr", "leader", "min-insync-replicas", "replica"}
 	if got := helpsIn(view); !slices.Equal(got, want) {
 		t.Errorf("a partition with a leader offers help on %v, want %v", got, want)
@@ -54,7 +77,7 @@ broker crash 1
 			t.Fatal(err)
 		}
 	}
-	view = app.HTMLString(&ReplicaView{Cluster: replicaSnapshotOf(s, 0)})
+	view = clusterPage(s)
 	offline := view[strings.Index(view, `class="offline"`):]
 	offline = offline[:strings.Index(offline, "</p>")]
 	if got := helpsIn(offline); !slices.Equal(got, []string{"offline-partition", "unclean-election"}) {

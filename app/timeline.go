@@ -125,7 +125,7 @@ func (t *Timeline) Render() app.UI {
 	from := max(0, t.Position-timelineShown/2) / timelineStride * timelineStride
 	to := min(len(t.Lines), from+timelineShown)
 	shown := t.Lines[from:to]
-	return app.Section().Class("panel", "timeline").Aria("label", "timeline").
+	return app.Section().Class("panel", "timeline").Attr("data-timeline", "").Aria("label", "timeline").
 		DataSet("position", t.Position).DataSet("length", len(t.Lines)).Body(
 		app.H2().Text("Timeline"),
 		app.Div().Class("row", "timeline-controls").Body(

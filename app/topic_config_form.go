@@ -20,8 +20,11 @@ type TopicConfigForm struct {
 	Topics []TopicSnapshot
 
 	topic string
-	name  string // the config; "" is the first offered
-	value string
+	// Preset is the topic the learner selected (inspector.go).
+	Preset     formPreset
+	presetSeen int
+	name       string // the config; "" is the first offered
+	value      string
 }
 
 // topicConfigControl names the form's errors.
@@ -63,6 +66,7 @@ func (f *TopicConfigForm) current() string {
 
 // Render draws the form.
 func (f *TopicConfigForm) Render() app.UI {
+	f.Preset.pointAt(&f.presetSeen, &f.topic, nil)
 	names := scenario.TopicConfigNames()
 	return app.Form().Class("panel", "topic-config-form").DataSet("command", "config").
 		Aria("label", "change a topic's config").OnSubmit(submitLine(topicConfigControl, f.Line)).Body(

@@ -20,6 +20,11 @@ type TopicList struct {
 	Topics  []TopicSnapshot
 	Landing Landing                  // highlighted in the lanes
 	Ghosts  map[string][]core.Record // removed records drawn leaving, by laneKey
+	// Replicas are the lanes' replicas in a cluster, by laneKey, and Down
+	// the brokers that are down (snapshot_replicas.go).
+	Replicas map[string]ReplicaPartition
+	Down     []int
+	Selected selection // what the inspector shows, marked in the picture
 
 	topicStart int             // the first topic drawn
 	known      map[string]bool // the topics at the last render, to follow a new one (followNew)
@@ -146,24 +151,38 @@ func (t *TopicList) Render() app.UI {
 		app.Range(shown).Slice(func(i int) app.UI {
 			topic := t.Topics[shown[i]]
 			lanes := t.lanes(topic)
-			return app.Article().Class("topic").DataSet("topic", topic.Name).Aria("label", "topic "+topic.Name).Body(
+			article := app.Article().Class("topic")
+			if t.Selected.Kind == selectTopic && t.Selected.Topic == topic.Name {
+				article = article.Class("selected")
+			}
+			return article.DataSet("topic", topic.Name).Aria("label", "topic "+topic.Name).Body(
 				app.Div().Class("topic-head").Body(
-					app.H2().Text(topic.Name),
-					app.Span().Class("skew").DataSet("skew", fmt.Sprintf("%.2f", topic.Skew)).Text(skewText(topic)),
-					&PartitionsForm{Topic: topic.Name, Partitions: len(topic.Partitions)},
+					app.H2().Body(
+						app.Button().Type("button").Class("topic-name", "quiet").DataSet("inspect-topic", topic.Name).
+							Title("inspect "+topic.Name+": its configs, partitions and settings").
+							OnClick(selectThing(selection{Kind: selectTopic, Topic: topic.Name}), topic.Name).Text(topic.Name),
+					),
+					&ProduceHere{Topic: topic.Name},
+					app.Span().Class("skew").DataSet("skew", fmt.Sprintf("%.2f", topic.Skew)).
+						Title("the fullest partition over the mean; 1× is even").Text(skewText(topic)),
+					app.Span().Class("configs").Title(configText(topic)).Text(configText(topic)),
 				),
-				app.P().Class("configs").Text(configText(topic)),
 				app.Range(lanes).Slice(func(j int) app.UI {
 					p := topic.Partitions[lanes[j]]
 					landed, _ := t.Landing.rangeFor(p.Topic, p.Partition)
+					replicas, replicated := t.Replicas[laneKey(p.Topic, p.Partition)]
 					return &PartitionLane{
-						Partition: p,
-						Share:     skewShare(p.Count, topic.MaxCount),
-						Hot:       topic.Skew >= hotSkew && p.Count == topic.MaxCount && len(topic.Partitions) > 1,
-						Landed:    landed,
-						Read:      t.Landing.Read[laneKey(p.Topic, p.Partition)],
-						Moves:     t.Landing.laneMotions(p.Topic, p.Partition),
-						Ghosts:    t.Ghosts[laneKey(p.Topic, p.Partition)],
+						Replicas:   replicas,
+						Replicated: replicated,
+						Down:       t.Down,
+						Selected:   t.Selected.Kind == selectPartition && t.Selected.Topic == p.Topic && t.Selected.Partition == p.Partition,
+						Partition:  p,
+						Share:      skewShare(p.Count, topic.MaxCount),
+						Hot:        topic.Skew >= hotSkew && p.Count == topic.MaxCount && len(topic.Partitions) > 1,
+						Landed:     landed,
+						Read:       t.Landing.Read[laneKey(p.Topic, p.Partition)],
+						Moves:      t.Landing.laneMotions(p.Topic, p.Partition),
+						Ghosts:     t.Ghosts[laneKey(p.Topic, p.Partition)],
 					}
 				}),
 				t.moreLanes(topic),
@@ -186,7 +205,7 @@ func skewText(t TopicSnapshot) string {
 	if t.MaxCount == 0 {
 		return "empty"
 	}
-	return fmt.Sprintf("skew %.2f× (fullest partition over the mean; 1× is even)", t.Skew)
+	return fmt.Sprintf("skew %.2f×", t.Skew)
 }
 
 // configText lists the configs that matter most on the page.

@@ -281,6 +281,8 @@ func TestWorksInASandboxedIframe(t *testing.T) {
 	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
 	defer cancel()
 	if err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.CSS("#dock-tab-topics"), kb.Enter, inFrame), // the dock's Topics tab holds the form
+		chromedp.WaitVisible(chromedp.CSS("#topic-name"), inFrame),
 		chromedp.SendKeys(chromedp.CSS("#topic-name"), "sandboxed"+kb.Enter, inFrame),
 		chromedp.WaitReady(chromedp.CSS(`[data-topic=sandboxed][data-partition="2"]`), inFrame),
 	); err != nil {

@@ -183,7 +183,9 @@ func TestHotPartitionBurstIsNotTheFix(t *testing.T) {
 const everyControlScenario = "../app/testdata/every_control.plog"
 
 // Every command of the language, from the table the parser reads, has a
-// visible control on the page that sends it, named by data-command.
+// control on the page that sends it, named by data-command, in sight or a
+// click away: in one of the dock's tabs, or in the inspector of a topic or
+// a lane.
 func TestEveryCommandHasAControlOnThePage(t *testing.T) {
 	script, err := os.ReadFile(everyControlScenario)
 	if err != nil {
@@ -195,10 +197,29 @@ func TestEveryCommandHasAControlOnThePage(t *testing.T) {
 	// "+ Join a member": the learner opens them.
 	b.click(t, `article[data-group] [data-action=inspect-group]`)
 	b.click(t, `article[data-group] [data-action=join-member]`)
+	// Each way to a control: what to click, and what shows once it has.
+	ways := []struct{ click, shows string }{{"", "true"}}
+	for _, tab := range []string{"produce", "topics", "time", "cluster"} {
+		ways = append(ways, struct{ click, shows string }{"[data-dock-tab=" + tab + "]", "!document.querySelector('#dock-" + tab + "').hidden"})
+	}
+	ways = append(ways,
+		struct{ click, shows string }{"[data-inspect-topic]", `!document.querySelector('#dock-inspector').hidden && document.querySelector('[data-inspector]').dataset.inspector === "topic"`},
+		struct{ click, shows string }{"[data-inspect-partition]", `document.querySelector('[data-inspector]').dataset.inspector === "partition"`})
 	for _, name := range scenario.CommandNames() {
-		visible := eval[bool](t, b, fmt.Sprintf(`[...document.querySelectorAll('[data-command=%s]')].some(el => el.getClientRects().length > 0)`, js(name)))
-		if !visible {
-			t.Errorf("no visible control on the page sends %q (%s)", name, scenario.Usage(name))
+		visible := fmt.Sprintf(`[...document.querySelectorAll('[data-command=%s]')].some(el => el.getClientRects().length > 0)`, js(name))
+		found := false
+		for _, way := range ways {
+			if way.click != "" {
+				b.click(t, way.click)
+			}
+			b.waitFor(t, way.shows)
+			if eval[bool](t, b, visible) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("no control on the page sends %q (%s), in sight or in a tab of the dock or the inspector", name, scenario.Usage(name))
 		}
 	}
 	b.noErrors(t)

@@ -37,14 +37,14 @@ var bigScenarios = []struct {
 	// draw; a busy machine may take seconds to draw them.)
 	long bool
 }{
-	{"a thousand partitions of three replicas", "brokers 3\ntopic t partitions=1000 replication.factor=3\n", "", "replicas", 1000, false},
+	{"a thousand partitions of three replicas", "brokers 3\ntopic t partitions=1000 replication.factor=3\n", "", "lanes-t", 1000, false},
 	{"250 groups of one member", "topic t\n" + numberedLines(250, "join g%d m topics=t"), "", "groups", 250, false},
 	{"1,400 topics", numberedLines(1400, "topic t%d"), "", "topics", 1400, false},
 	{"a group of 600 members", "topic t partitions=4\n" + numberedLines(600, "join g m%d topics=t"), "", "members-g", 600, false},
 	{"a hundred brokers and ten topics of 1,000 partitions at replication.factor=100",
-		"brokers 100\n" + numberedLines(10, "topic t%d partitions=1000 replication.factor=100"), "", "replicas", 10_000, false},
+		"brokers 100\n" + numberedLines(10, "topic t%d partitions=1000 replication.factor=100"), "", "lanes-t0", 1000, false},
 	{"a hundred brokers, ten topics of 1,000 partitions at replication.factor=100 and 19,989 advances of 1s",
-		"brokers 100\n" + numberedLines(10, "topic t%d partitions=1000 replication.factor=100") + strings.Repeat("advance 1s\n", 19_989), "units of work", "replicas", 10_000, false},
+		"brokers 100\n" + numberedLines(10, "topic t%d partitions=1000 replication.factor=100") + strings.Repeat("advance 1s\n", 19_989), "units of work", "lanes-t0", 1000, false},
 	{"a consumer polling through 19,997 advances of 1000s",
 		"topic t\njoin g m topics=t\nconsumer g m rate=1000/s\n" + strings.Repeat("advance 1000s\n", 19_997), "units of work", "", 0, true},
 }

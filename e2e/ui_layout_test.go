@@ -92,7 +92,7 @@ func TestUIHelpPopoversFitTheScreen(t *testing.T) {
 		b.waitFor(t, fmt.Sprintf(`window.innerWidth === %d`, width))
 		// The help buttons a learner can see, each marked with its index.
 		n := eval[int](t, b, `(() => {
-			const shown = Array.from(document.querySelectorAll(".help-button")).filter(el => el.offsetParent !== null);
+			const shown = Array.from(document.querySelectorAll(".help-button")).filter(el => el.offsetParent !== null && el.checkVisibility());
 			document.querySelectorAll("[data-help-index]").forEach(el => el.removeAttribute("data-help-index"));
 			shown.forEach((el, i) => el.setAttribute("data-help-index", i));
 			return shown.length })()`)

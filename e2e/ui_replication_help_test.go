@@ -19,7 +19,10 @@ advance 1s
 `)
 	part := `[data-replicas-of="orders/0"]`
 	b.waitCount(t, part, 1)
-	view := `section.replicas`
+	// The lane, the broker strip and the lane's inspector.
+	b.click(t, `[data-inspect-partition="orders/0"]`)
+	b.waitCount(t, `[data-inspector="partition"] .replica-detail`, 1)
+	view := `main`
 	for _, topic := range []string{"broker", "replica", "leader", "isr", "min-insync-replicas", "high-watermark", "acks"} {
 		if n := b.count(t, view+` [data-help="`+topic+`"] button.help-button[aria-label]`); n == 0 {
 			t.Errorf("no labelled help on %s in the replication view", topic)

@@ -1,0 +1,65 @@
+package app
+
+import "github.com/maxence-charriere/go-app/v9/pkg/app"
+
+// The dock is the picture's left side: the open lesson on top, so that its
+// goal, progress and hints stay in view, and below it the tools, one tab at
+// a time: produce, new topic, time and workloads, the cluster, and the
+// inspector of the thing selected. Tabs not shown stay rendered, hidden:
+// every control keeps its place in the page, and its state.
+
+// dockAction asks the page to show a tab of the dock (value: dockRequest).
+const dockAction = "plog/dock"
+
+// dockRequest shows a tab; Topic, for the produce tab, chooses the topic
+// the records go to.
+type dockRequest struct {
+	Tab   string
+	Topic string
+}
+
+// The dock's tabs.
+const (
+	dockProduce   = "produce"
+	dockTopics    = "topics"
+	dockTime      = "time"
+	dockCluster   = "cluster"
+	dockInspector = "inspector"
+)
+
+// dockTab is one tab: its name and its label.
+type dockTab struct{ name, label string }
+
+// dockTabs lists the tabs in order; the inspector's shows once something
+// is selected.
+func dockTabs(inspecting bool) []dockTab {
+	tabs := []dockTab{{dockProduce, "Produce"}, {dockTopics, "Topics"}, {dockTime, "Time"}, {dockCluster, "Cluster"}}
+	if inspecting {
+		tabs = append(tabs, dockTab{dockInspector, "Inspector"})
+	}
+	return tabs
+}
+
+// dockTabBar draws the tabs as a tablist; active is the tab shown.
+func dockTabBar(active string, inspecting bool) app.UI {
+	tabs := dockTabs(inspecting)
+	return app.Div().Class("dock-tabs").Attr("role", "tablist").Aria("label", "tools").Body(
+		app.Range(tabs).Slice(func(i int) app.UI {
+			t := tabs[i]
+			return app.Button().Type("button").ID("dock-tab-"+t.name).Class("dock-tab").
+				Attr("role", "tab").Aria("selected", t.name == active).Aria("controls", "dock-"+t.name).
+				DataSet("dock-tab", t.name).
+				OnClick(func(ctx app.Context, e app.Event) {
+					ctx.NewActionWithValue(dockAction, dockRequest{Tab: t.name})
+				}, t.name).
+				Text(t.label)
+		}),
+	)
+}
+
+// dockPanel is one tab's panel, hidden unless active.
+func dockPanel(name, active string, body ...app.UI) app.UI {
+	return app.Div().ID("dock-"+name).Class("dock-panel").Attr("role", "tabpanel").
+		Aria("labelledby", "dock-tab-"+name).DataSet("dock-panel", name).
+		Hidden(name != active).Body(body...)
+}
