@@ -282,13 +282,15 @@ func (c *CommandLine) Render() app.UI {
 		in = in.Aria("activedescendant", completionID(c.active))
 	}
 	return app.Div().Class("command-line").Body(
-		app.Label().For(commandLineInput).Class("command-line-label").Text("Command line"),
+		// One row, as in a terminal: the label is read out, the hint sits
+		// at the row's end, so that the docked timeline stays low.
+		app.Label().For(commandLineInput).Class("command-line-label", "visually-hidden").Text("Command line"),
 		app.Div().Class("command-line-row").Body(
 			app.Span().Class("command-line-prompt").Aria("hidden", "true").Text("›"),
 			in,
+			app.Span().ID("command-line-hint").Class("hint", "command-line-hint").Text("Tab completes · ↑ history"),
 		),
 		c.renderList(),
-		app.P().ID("command-line-hint").Class("hint", "command-line-hint").Text("Tab completes · ↑ history"),
 		&ControlError{Control: commandLineControl},
 	)
 }

@@ -92,7 +92,7 @@ func (c *GroupCard) Render() app.UI {
 			),
 		),
 		c.renderLagSummary(),
-		&GroupRebalance{Group: g.Name, Now: g.Now, Rebalance: g.Rebalance, Last: g.LastRebalance, Members: g.Members},
+		&GroupRebalance{Group: g.Name, Now: g.Now, Rebalance: g.Rebalance, Last: g.LastRebalance},
 		app.If(len(g.Members) == 0,
 			app.P().Class("group-no-members").Text("No members: the group only keeps its committed offsets."),
 		),

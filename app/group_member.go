@@ -124,11 +124,13 @@ func (m *GroupMember) Render() app.UI {
 					app.Text(m.downText()), &Help{Topic: "session-timeout"},
 				),
 			),
+			m.renderPollDeadline(),
 		),
 		app.P().Class("member-assignment").Text(m.assignmentText()),
 		m.renderMoving(),
 		app.If(v.EmptyPoll != "" && v.Down == "",
-			app.P().Class("member-poll-empty").DataSet("poll-empty", "true").Text(
+			app.P().Class("member-poll-empty").DataSet("poll-empty", "true").Title(
+				"Its poll at "+units.Format(v.EmptyPollAt, units.Durations, "0s")+" got nothing: "+v.EmptyPoll+".").Text(
 				"Its poll at "+units.Format(v.EmptyPollAt, units.Durations, "0s")+" got nothing: "+v.EmptyPoll+"."),
 		),
 		app.If(v.Down == "",
@@ -293,4 +295,21 @@ func shortMemberID(id string) string {
 		return id
 	}
 	return id[:len(id)-uuidLen+8] + "…"
+}
+
+// renderPollDeadline says, from rules 4, when a running member leaves the
+// group unless it polls, [data-poll-deadline=NAME] with data-at
+// (max.poll.interval.ms, core/group_timing.go); nothing under older rules,
+// where members have no poll deadline.
+func (m *GroupMember) renderPollDeadline() app.UI {
+	v := m.Member
+	if v.PollDeadline <= 0 || v.Down != "" {
+		return nil
+	}
+	return app.Span().Class("member-poll-deadline").
+		DataSet("poll-deadline", v.ID).
+		DataSet("at", v.PollDeadline).
+		Title(fmt.Sprintf("%s leaves the group unless it polls by %s (in %s): max.poll.interval.ms", v.ID,
+			units.Duration(v.PollDeadline), units.Duration(max(v.PollDeadline-m.Now, 0)))).
+		Body(app.Text("must poll by "+units.Duration(v.PollDeadline)), &Help{Topic: "max-poll-interval"})
 }

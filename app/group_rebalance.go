@@ -22,16 +22,13 @@ type GroupRebalance struct {
 	Now       int64
 	Rebalance *core.RebalanceView
 	Last      *core.RebalanceSummary
-	// Members, from rules 4, say when each running member's
-	// max.poll.interval.ms runs out (core.MemberView.PollDeadline).
-	Members []core.MemberView
 }
 
 // Render draws [data-rebalance="running"] with data-paused while a rebalance
 // runs, and [data-rebalance="done"] with data-moved for the last one; from
 // rules 4 the running one lists the members it waits for,
-// [data-rebalance-waits-for=NAME], and its timeout, data-timeout-at, and
-// [data-poll-deadline=NAME] with data-at says when each member must poll.
+// [data-rebalance-waits-for=NAME], and its timeout, data-timeout-at (each member's card says when it
+// must poll: group_member.go).
 func (r *GroupRebalance) Render() app.UI {
 	var parts []app.UI
 	if r.Rebalance != nil {
@@ -40,37 +37,7 @@ func (r *GroupRebalance) Render() app.UI {
 	if r.Last != nil {
 		parts = append(parts, r.renderDone(*r.Last))
 	}
-	if deadlines := r.renderPollDeadlines(); deadlines != nil {
-		parts = append(parts, deadlines)
-	}
 	return app.Div().Class("rebalance").Body(parts...)
-}
-
-// renderPollDeadlines says, for each running member, when it leaves the
-// group unless it polls (rules 4; core/group_timing.go): nil under older
-// rules, where members have no poll deadline.
-func (r *GroupRebalance) renderPollDeadlines() app.UI {
-	var members []core.MemberView
-	for _, m := range r.Members {
-		if m.PollDeadline > 0 {
-			members = append(members, m)
-		}
-	}
-	if len(members) == 0 {
-		return nil
-	}
-	return app.Div().Class("poll-deadlines").Body(
-		app.P().Body(app.Text("Must poll by "), &Help{Topic: "max-poll-interval"}),
-		app.Ul().Body(
-			app.Range(members).Slice(func(i int) app.UI {
-				m := members[i]
-				return app.Li().
-					DataSet("poll-deadline", m.ID).
-					DataSet("at", m.PollDeadline).
-					Text(fmt.Sprintf("%s by %s (in %s), or it leaves the group", m.ID, units.Duration(m.PollDeadline), units.Duration(max(m.PollDeadline-r.Now, 0))))
-			}),
-		),
-	)
 }
 
 // renderWaits lists, from rules 4, the members a running rebalance waits

@@ -87,6 +87,9 @@ func TestUILayoutFitsPhoneAndDesktop(t *testing.T) {
 func TestUIHelpPopoversFitTheScreen(t *testing.T) {
 	b := openPlayground(t, layoutScenario)
 	b.waitCount(t, `[data-topic][data-partition][data-log-start]`, 4)
+	// A group's settings, each with its help, are in its inspector: the
+	// learner opens it.
+	b.click(t, `article[data-group] [data-action=inspect-group]`)
 	for _, width := range []int64{360, 1280} {
 		b.do(t, chromedp.EmulateViewport(width, 800))
 		b.waitFor(t, fmt.Sprintf(`window.innerWidth === %d`, width))

@@ -281,12 +281,12 @@ func TestPictureGroupsColumnFits(t *testing.T) {
 	b := openPlayground(t, twoGroups)
 	b.do(t, chromedp.EmulateViewport(1280, 800))
 	b.waitCount(t, group("analytics")+`[data-state=stable]`, 1)
-	// The column as the picture sizes it: about 300 px by 580.
-	size := `(() => { const p = document.querySelector(".groups-panel"); p.style.width = "300px"; p.style.height = "580px";
+	// The column as the picture at 1280x800 sizes it (about 300 px wide).
+	size := `(() => { const p = document.querySelector(".groups-column");
 		return [p.scrollHeight, p.clientHeight, p.scrollWidth, p.clientWidth] })()`
 	got := eval[[]int](t, b, size)
 	if got[0] > got[1] || got[2] > got[3] {
-		t.Errorf("2 groups of 3 members take %dx%d px in a 300x580 column (%dx%d): they should fit without scrolling", got[2], got[0], got[3], got[1])
+		t.Errorf("2 groups of 3 members take %dx%d px in the %dx%d column: they should fit without scrolling", got[2], got[0], got[3], got[1])
 	}
 	// More members scroll inside the column, not the page.
 	b.click(t, group("billing")+" [data-action=join-member]")
@@ -301,7 +301,7 @@ func TestPictureGroupsColumnFits(t *testing.T) {
 	if got[0] <= got[1] {
 		t.Errorf("9 members fit in %d px: the test wants a column that has to scroll", got[1])
 	}
-	style := eval[string](t, b, `getComputedStyle(document.querySelector(".groups-panel")).overflowY`)
+	style := eval[string](t, b, `getComputedStyle(document.querySelector(".groups-column")).overflowY`)
 	if style != "auto" && style != "scroll" {
 		t.Errorf("the groups column's overflow is %q: more members would grow the page", style)
 	}

@@ -39,7 +39,7 @@ broker crash 2
 func outsideTheScreen(members bool) string {
 	things := ".lane[data-topic][data-partition], [data-timeline]"
 	if members {
-		things += ", [data-member]"
+		things += ", li[data-member]"
 	}
 	return fmt.Sprintf(`(() => {
 	const out = [];
@@ -95,7 +95,7 @@ func (b *browser) openPicture(t *testing.T, url string, c pictureCase) {
 	b.open(t, url+c.fragment)
 	b.waitFor(t, `window.innerWidth === 1280 && window.innerHeight === 800`)
 	b.waitCount(t, `.lane[data-topic][data-partition]`, c.lanes)
-	b.waitCount(t, `[data-member]`, c.members)
+	b.waitCount(t, `li[data-member]`, c.members)
 }
 
 // At 1280x800 each lesson's scenario, and the largest scenario the page
@@ -243,13 +243,13 @@ func TestUIPicturePhoneLayout(t *testing.T) {
 	b.do(t, chromedp.EmulateViewport(360, 740))
 	b.waitFor(t, `window.innerWidth === 360`)
 	b.waitCount(t, `.lane[data-topic][data-partition]`, 8)
-	b.waitCount(t, `[data-member]`, 6)
+	b.waitCount(t, `li[data-member]`, 6)
 	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 360 {
 		t.Errorf("at 360 px the page is %d px wide", w)
 	}
 	below := eval[bool](t, b, `(() => {
 		const lanes = Array.from(document.querySelectorAll(".lane[data-topic]")).map(el => el.getBoundingClientRect().bottom + scrollY);
-		const members = Array.from(document.querySelectorAll("[data-member]")).map(el => el.getBoundingClientRect().top + scrollY);
+		const members = Array.from(document.querySelectorAll("li[data-member]")).map(el => el.getBoundingClientRect().top + scrollY);
 		return members.length > 0 && Math.min(...members) >= Math.max(...lanes) })()`)
 	if !below {
 		t.Error("on a phone the groups are not below the lanes")

@@ -25,7 +25,7 @@ func TestUIRebalanceWaitsForPollsAndRemovesMembersThatStopPolling(t *testing.T) 
 	// max.poll.interval.ms 1m, with the group's config form.
 	b.fill(t, `[data-control="g/config"] [name="max.poll.interval.ms"]`, "1m")
 	b.click(t, `[data-control="g/config"] button[type=submit]`)
-	b.waitText(t, group("g")+` [data-poll-deadline=c1]`, "c1 by 1m")
+	b.waitText(t, group("g")+` [data-poll-deadline=c1]`, "must poll by 1m")
 
 	// A second member: the rebalance waits for c1, which has not polled.
 	b.joinMember(t, "g", "c2", "orders", "", "")
@@ -57,7 +57,7 @@ func TestUIRebalanceWaitsForPollsAndRemovesMembersThatStopPolling(t *testing.T) 
 	b.fill(t, "#advance-duration", "30s")
 	b.click(t, "#advance-go")
 	b.click(t, member("g", "c2")+` [data-action=poll]`)
-	b.waitText(t, group("g")+` [data-poll-deadline=c2]`, "c2 by 98s")
+	b.waitText(t, group("g")+` [data-poll-deadline=c2]`, "must poll by 98s")
 	b.fill(t, "#advance-duration", "31s")
 	b.click(t, "#advance-go")
 	b.waitCount(t, member("g", "c1"), 0)
