@@ -69,6 +69,8 @@ var shortReasons = map[Reason]string{
 	ReasonAutoCommit:      "auto-commit",
 	ReasonDatetime:        "to-datetime",
 	ReasonBrokers:         "broker failures",
+	ReasonMetadataRefresh: "metadata refresh",
+	ReasonRefreshHeld:     "held by a refresh",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,

@@ -197,7 +197,7 @@ func TestCompareFormerTopicExplainsOnlyTheExtraGenerations(t *testing.T) {
 func TestEveryReasonHasAShortName(t *testing.T) {
 	for _, r := range []Reason{ReasonStickyBalancer, ReasonCooperativePlan, ReasonStaticReturn, ReasonNoGeneration,
 		ReasonFormerTopic, ReasonOutsideCommit, ReasonCrash, ReasonRetention, ReasonCompaction, ReasonWorkload, ReasonSticky,
-		ReasonPollOrder, ReasonAutoCommit, ReasonDatetime, ReasonBrokers} {
+		ReasonPollOrder, ReasonAutoCommit, ReasonDatetime, ReasonBrokers, ReasonMetadataRefresh, ReasonRefreshHeld} {
 		if shortReasons[r] == "" {
 			t.Errorf("no short name for %q", r)
 		}

@@ -548,7 +548,10 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 			return false, d.Err
 		}
 		if d.State != "Stable" {
-			held = r.heldByGoneStatic(g, d)
+			why := r.heldByGoneStatic(g, d)
+			if held = why != ""; held {
+				r.marks.group(g.name, why)
+			}
 			return held, nil
 		}
 		seen := map[string]bool{}
@@ -605,7 +608,9 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 // unseenPartitions are the partitions of the group's topics that its
 // leader's metadata does not hold yet in the playground (rules 4: added
 // since its last refresh, core.GroupView.MetadataRefreshAt), which nobody
-// is assigned on either side until it refreshes (timing.go).
+// is assigned in the playground until it refreshes (timing.go): those the
+// cluster has and the playground's group does not list (its Partitions are
+// the leader's view), and those it lists that nobody owns.
 func (r *runner) unseenPartitions(g *groupRun) map[tp]bool {
 	v, err := r.session.Log().Group(g.name)
 	if err != nil || v.MetadataRefreshAt == 0 {
@@ -617,10 +622,22 @@ func (r *runner) unseenPartitions(g *groupRun) map[tp]bool {
 			owned[tp{a.Topic, a.Partition}] = true
 		}
 	}
+	listed := map[tp]bool{}
 	unseen := map[tp]bool{}
 	for _, p := range v.Partitions {
-		if t := (tp{p.Topic, p.Partition}); !owned[t] {
+		t := tp{p.Topic, p.Partition}
+		listed[t] = true
+		if !owned[t] {
 			unseen[t] = true
+		}
+	}
+	for _, m := range v.Members {
+		for _, topic := range m.Topics {
+			for p := range r.partitions[topic] {
+				if t := (tp{topic, p}); !listed[t] {
+					unseen[t] = true
+				}
+			}
 		}
 	}
 	return unseen
@@ -631,25 +648,38 @@ func (r *runner) unseenPartitions(g *groupRun) map[tp]bool {
 var errHeldByGoneStatic = errors.New("the cluster's group is rebalancing and waits for static members that left")
 
 // heldByGoneStatic says a group's rebalance on the cluster waits for static
-// members that left, while the playground's group is not rebalancing: a
-// crashed member's client left at once (ReasonCrash explains the group's
-// every row), which the playground's group does not see until the session
-// ends, and the static members, which send no LeaveGroup, never rejoin, so
-// the rebalance ends only when expireStatic removes them. The commands
-// that need the group settled are then not run on the cluster.
-func (r *runner) heldByGoneStatic(g *groupRun, d kadm.DescribedGroup) bool {
-	if r.marks.groups[g.name] != ReasonCrash || d.State != "PreparingRebalance" {
-		return false
+// members that left, while the playground's group is not rebalancing, and
+// why the two differ there (ReasonCrash or ReasonRefreshHeld; "" when the
+// group is not held). Static members send no LeaveGroup and never rejoin,
+// so such a rebalance ends only when expireStatic removes them, at the end
+// of their sessions in the playground. The cluster's group rebalances
+// where the playground's does not when a crashed member's client left at
+// once (ReasonCrash explains the group's every row), which the
+// playground's group does not see until the session ends, or when its
+// clients saw new partitions at once (topics.go's addPartitions) that the
+// playground's leader has not refreshed its metadata for yet (rules 4).
+// The commands that need the group settled are then not run on the
+// cluster.
+func (r *runner) heldByGoneStatic(g *groupRun, d kadm.DescribedGroup) Reason {
+	if d.State != "PreparingRebalance" {
+		return ""
+	}
+	why := r.marks.groups[g.name]
+	if why != ReasonCrash {
+		if len(r.unseenPartitions(g)) == 0 {
+			return ""
+		}
+		why = ReasonRefreshHeld
 	}
 	if v, err := r.session.Log().Group(g.name); err != nil || v.Rebalance != nil {
-		return false
+		return ""
 	}
 	for _, dm := range d.Members {
 		if _, gone := g.goneStatic[dm.ClientID]; gone {
-			return true
+			return why
 		}
 	}
-	return false
+	return ""
 }
 
 // notRunWhileHeld notes a command not run on the cluster because its group
@@ -658,7 +688,7 @@ func (r *runner) notRunWhileHeld(err error, g *groupRun, what string) error {
 	if !errors.Is(err, errHeldByGoneStatic) {
 		return err
 	}
-	r.marks.note(fmt.Sprintf("%s in group %s: not run: %s, after a crashed member's client left at once", what, g.name, err))
+	r.marks.note(fmt.Sprintf("%s in group %s: not run: %s (%s)", what, g.name, err, shortReasons[r.marks.groups[g.name]]))
 	return nil
 }
 

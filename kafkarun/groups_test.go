@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+
 	"plog/core/scenario"
 )
 
@@ -123,5 +125,41 @@ partitions a count=3
 `)
 	if got := r.marks.formerTopicGrew["g"]; got != 2 {
 		t.Errorf("formerTopicGrew = %d, want 2: the two partitions commands on a, which g read and reads no longer", got)
+	}
+}
+
+// Under rules 4 a group whose leader has not refreshed its metadata for
+// new partitions lists them as unseen, and the cluster's group, which
+// rebalanced for them at once and waits for a static member that left, is
+// held for that reason, not waited on; once the playground's leader has
+// refreshed, nothing is unseen and the group is not held for it.
+func TestNewPartitionsUnseenHoldTheGroupWithAGoneStaticMember(t *testing.T) {
+	const script = `rules 4
+topic t partitions=1
+join g a topics=t
+join g b topics=t instance=host-b
+advance 6s
+leave g b
+partitions t count=2
+`
+	r := runnerOn(t, script)
+	r.partitions["t"] = 2
+	g := r.groups["g"]
+	g.goneStatic["b"] = "host-b"
+	if got := r.unseenPartitions(g); !got[tp{"t", 1}] || len(got) != 1 {
+		t.Fatalf("unseen partitions %v, want t/1 alone", got)
+	}
+	rebalancing := kadm.DescribedGroup{State: "PreparingRebalance", Members: []kadm.DescribedGroupMember{{ClientID: "a"}, {ClientID: "b"}}}
+	if why := r.heldByGoneStatic(g, rebalancing); why != ReasonRefreshHeld {
+		t.Errorf("held for %q, want %q", why, ReasonRefreshHeld)
+	}
+	if why := r.heldByGoneStatic(g, kadm.DescribedGroup{State: "CompletingRebalance", Members: rebalancing.Members}); why != "" {
+		t.Errorf("a completing rebalance is held for %q, want not held", why)
+	}
+	if _, err := r.session.Apply("advance 10m"); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.unseenPartitions(g); len(got) != 0 {
+		t.Errorf("after the leader's refresh, unseen partitions %v, want none", got)
 	}
 }

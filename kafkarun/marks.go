@@ -46,6 +46,13 @@ const (
 	// partitions at its leader's metadata refresh (core/group_timing.go).
 	ReasonMetadataRefresh Reason = "new partitions reach the playground's group at its leader's metadata refresh, metadata.max.age.ms " +
 		"of virtual time after its join; the run makes the cluster's clients refresh at once, and franz-go's leader rejoins then"
+	// ReasonRefreshHeld: the cluster's group rebalances for new partitions
+	// its clients saw at once (ReasonMetadataRefresh), and that rebalance
+	// waits for static members that left (groups.go's heldByGoneStatic).
+	ReasonRefreshHeld Reason = "the cluster's clients saw new partitions at once and franz-go's leader rejoined, while the playground's group " +
+		"sees them at its leader's metadata refresh (metadata.max.age.ms of virtual time); that rebalance waits for static members that left, " +
+		"which send no LeaveGroup, until their sessions end (Kafka 4.x classic group), so the cluster's group is not stable until then and " +
+		"the commands that need it settled were not run there"
 	ReasonSticky Reason = "a sticky partitioner sends keyless records to a partition it picks at random, " +
 		"on each side its own; the rows of the topic's records as a whole, of its keyed records and of the partitioner's rule are compared instead"
 	ReasonPollOrder  Reason = "which partitions a poll limited by max reads first is the client's fetch order"

@@ -344,10 +344,18 @@ func (r *runner) letRebalanceEnd(ctx context.Context, c scenario.Command) error 
 }
 
 // followSettled runs on the cluster what settlePlayground did in the
-// playground: the members that stopped polling leave, the polls it made run
-// too, and static members whose sessions ended go.
+// playground: the members that stopped polling leave, static members whose
+// sessions ended go, and the polls it made run too. The static members go
+// before the polls: the playground's rebalance ended only once their
+// sessions had (its polls let the other members rejoin, its clock then
+// advanced past those sessions), and the cluster's, which waits for them
+// too, cannot end before expireStatic removes them, so a poll that waited
+// for it first would wait in vain.
 func (r *runner) followSettled(ctx context.Context, polls []scenario.Command) error {
 	if err := r.followTiming(ctx); err != nil {
+		return err
+	}
+	if err := r.expireStatic(ctx); err != nil {
 		return err
 	}
 	for _, c := range polls {

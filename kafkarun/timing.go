@@ -33,7 +33,10 @@ import (
 //     addPartitions), while the playground's group sees them at its
 //     leader's refresh: the rows of such a group are marked
 //     ReasonMetadataRefresh, and when the playground's leader refreshes,
-//     the run makes the group's clients refresh again.
+//     the run makes the group's clients refresh again. Where the cluster's
+//     rebalance for them waits for a static member that left, the group
+//     is held until that member's session ends in the playground
+//     (groups.go's heldByGoneStatic, ReasonRefreshHeld).
 //   - group.initial.rebalance.delay.ms is the broker's: the playground's
 //     per-group value is run only when it is the broker's (3s, Kafka's
 //     default), and noted otherwise.
