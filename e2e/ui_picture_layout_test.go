@@ -12,8 +12,10 @@ import (
 
 // pictureScenario is the largest scenario the page promises to show whole
 // at 1280x800: two topics of four partitions, two groups of three members,
-// three brokers.
-const pictureScenario = `brokers 3
+// three brokers. It names the latest rules, as a link made today does: a
+// link made under older rules gets a notice in the timeline, a line more.
+const pictureScenario = `rules 4
+brokers 3
 topic orders partitions=4 replication.factor=3 retention.ms=2h
 topic payments partitions=4 replication.factor=2 cleanup.policy=compact
 produce orders key=acct-1 value=a count=5
@@ -27,7 +29,7 @@ join billing c3 topics=orders,payments
 join audit a1 topics=orders
 join audit a2 topics=orders
 join audit a3 topics=orders
-advance 5s
+advance 6s
 poll billing c1 max=5
 commit billing c1
 broker crash 2
@@ -47,8 +49,20 @@ func outsideTheScreen(members bool) string {
 		.filter(a => el.hasAttribute("data-" + a)).map(a => "[" + a + "=" + el.getAttribute("data-" + a) + "]").join("");
 	for (const el of document.querySelectorAll(%s)) {
 		const r = el.getBoundingClientRect();
-		if (r.width === 0 || r.height === 0 || r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
+		if (r.width === 0 || r.height === 0 || r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
 			out.push(name(el) + " at " + Math.round(r.left) + "," + Math.round(r.top) + "–" + Math.round(r.right) + "," + Math.round(r.bottom));
+			continue;
+		}
+		// Inside the window is not enough: a region that scrolls must not
+		// hide it either.
+		for (let up = el.parentElement; up; up = up.parentElement) {
+			if (!/(auto|scroll|hidden)/.test(getComputedStyle(up).overflowY)) continue;
+			const box = up.getBoundingClientRect();
+			if (r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) {
+				out.push(name(el) + " at " + Math.round(r.top) + "–" + Math.round(r.bottom) + ", scrolled out of its region (" + Math.round(box.top) + "–" + Math.round(box.bottom) + ")");
+				break;
+			}
+		}
 	}
 	const h = document.scrollingElement.scrollHeight;
 	if (h > innerHeight) out.push("the page is " + h + " px tall");
