@@ -109,17 +109,6 @@ func (l *PartitionedLog) refreshSeen(g *group) (changed []string) {
 	return changed
 }
 
-// staleMetadata reports whether a topic of the group has more partitions
-// than the leader's metadata holds.
-func (l *PartitionedLog) staleMetadata(g *group) bool {
-	for topic, n := range g.seen {
-		if t, ok := l.topics[topic]; ok && len(t.partitions) != n {
-			return true
-		}
-	}
-	return false
-}
-
 // metadataRefreshAt is the leader's first metadata refresh after a time:
 // its join time plus a multiple of metadata.max.age.ms (0: at once).
 func (g *group) metadataRefreshAt(after int64) (int64, bool) {
