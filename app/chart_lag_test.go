@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // lagChartScenario has two groups on two topics: billing commits, falls
@@ -54,8 +52,10 @@ func TestLagChartsFollowTheHistory(t *testing.T) {
 	var got strings.Builder
 	snap := func(what string) {
 		got.WriteString("== " + what + "\n")
-		for _, chart := range lagCharts(sortedAttributes(app.HTMLString(p))) {
-			got.WriteString(chart + "\n")
+		for _, g := range p.view.Groups {
+			for _, chart := range lagCharts(sortedAttributes(inspect(t, p, d, selection{Kind: selectGroup, Group: g.Name}))) {
+				got.WriteString(chart + "\n")
+			}
 		}
 	}
 	snap("the scenario")
@@ -126,7 +126,7 @@ func lagCharts(page string) []string {
 // with its value rather than nothing.
 func TestLagChartSamplesOverVirtualTimeAndDrawsALoneSample(t *testing.T) {
 	p, d := mountAt(t, mustLink(t, "topic t partitions=1\njoin g c1 topics=t\nadvance 3s\ncommit g t/0 offset=0\n"))
-	page := app.HTMLString(p)
+	page := inspect(t, p, d, selection{Kind: selectGroup, Group: "g"})
 	dots := tagsWith(page, "data-series", "total")
 	if len(dots) != 2 || !strings.HasPrefix(dots[0], "<circle") || !strings.Contains(dots[0], `data-lag="0"`) {
 		t.Fatalf("one sample: want a dot for the total (and its legend entry), got %v", dots)
@@ -139,7 +139,7 @@ func TestLagChartSamplesOverVirtualTimeAndDrawsALoneSample(t *testing.T) {
 	d.Consume()
 	Apply(d.Context(), "advance 10m")
 	d.Consume()
-	page = app.HTMLString(p)
+	page = inspect(t, p, d, selection{Kind: selectGroup, Group: "g"})
 	if n := len(tagsWith(page, "data-during", "true")); n != 9 {
 		t.Errorf("%d rows sampled during the advance, want 9 (one a minute)", n)
 	}

@@ -16,18 +16,19 @@ import (
 const everyControlScenario = "testdata/every_control.plog"
 
 // Every command of the scenario language has a control on the page that
-// sends it, named by data-command. The commands come from the language's
-// own table, the one the parser reads.
+// sends it, named by data-command, in sight or in the inspector of a group.
+// The commands come from the language's own table, the one the parser
+// reads.
 func TestEveryCommandHasAControl(t *testing.T) {
 	script, err := os.ReadFile(everyControlScenario)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := mountAt(t, mustLink(t, string(script)))
+	p, d := mountAt(t, mustLink(t, string(script)))
 	if p.err != "" {
 		t.Fatalf("unexpected alert: %s", p.err)
 	}
-	page := app.HTMLString(p)
+	page := app.HTMLString(p) + inspect(t, p, d, selection{Kind: selectGroup, Group: "billing"})
 	for _, name := range scenario.CommandNames() {
 		if len(tagsWith(page, "data-command", name)) == 0 {
 			t.Errorf("no control on the page sends %q (%s): give it data-command=%q", name, scenario.Usage(name), name)

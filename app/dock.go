@@ -40,21 +40,60 @@ func dockTabs(inspecting bool) []dockTab {
 	return tabs
 }
 
-// dockTabBar draws the tabs as a tablist; active is the tab shown.
+// dockTabBar draws the tabs as WAI-ARIA's tabs pattern: a tablist of tabs,
+// each with aria-selected and aria-controls its panel, and one stop of the
+// Tab key, the tab shown; from it the arrow keys, Home and End move to
+// another tab and show it (onTabKey). active is the tab shown.
 func dockTabBar(active string, inspecting bool) app.UI {
 	tabs := dockTabs(inspecting)
 	return app.Div().Class("dock-tabs").Attr("role", "tablist").Aria("label", "tools").Body(
 		app.Range(tabs).Slice(func(i int) app.UI {
 			t := tabs[i]
+			tabIndex := -1
+			if t.name == active {
+				tabIndex = 0
+			}
 			return app.Button().Type("button").ID("dock-tab-"+t.name).Class("dock-tab").
 				Attr("role", "tab").Aria("selected", t.name == active).Aria("controls", "dock-"+t.name).
-				DataSet("dock-tab", t.name).
+				TabIndex(tabIndex).DataSet("dock-tab", t.name).
 				OnClick(func(ctx app.Context, e app.Event) {
 					ctx.NewActionWithValue(dockAction, dockRequest{Tab: t.name})
 				}, t.name).
+				OnKeyDown(func(ctx app.Context, e app.Event) { onTabKey(ctx, e, tabs, i) }, t.name, len(tabs)).
 				Text(t.label)
 		}),
 	)
+}
+
+// tabAfterKey is the tab a key moves to from tab i of n: left and right
+// go round, Home and End go to the first and the last; ok is false for
+// any other key.
+func tabAfterKey(key string, i, n int) (int, bool) {
+	switch key {
+	case "ArrowRight":
+		return (i + 1) % n, true
+	case "ArrowLeft":
+		return (i + n - 1) % n, true
+	case "Home":
+		return 0, true
+	case "End":
+		return n - 1, true
+	}
+	return i, false
+}
+
+// onTabKey moves the focus to the tab a key chooses, and shows it.
+func onTabKey(ctx app.Context, e app.Event, tabs []dockTab, i int) {
+	next, ok := tabAfterKey(e.Get("key").String(), i, len(tabs))
+	if !ok {
+		return
+	}
+	e.PreventDefault()
+	name := tabs[next].name
+	if el := app.Window().GetElementByID("dock-tab-" + name); el.Truthy() {
+		el.Call("focus")
+	}
+	ctx.NewActionWithValue(dockAction, dockRequest{Tab: name})
 }
 
 // dockPanel is one tab's panel, hidden unless active.

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"plog/core"
-	"plog/core/scenario"
 	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -17,22 +16,21 @@ import (
 // header (name, strategy, protocol, state, generation), its lag in a line,
 // the rebalance in progress or the last one, one small card per member with
 // its partitions and its controls, and "+ Join a member". The group's name
-// and each member's open the group's inspector (inspector_group.go) with
-// the details and settings.
+// and each member's open them in the dock's inspector (inspector_group.go)
+// with their details and settings.
 type GroupCard struct {
 	app.Compo
 
 	Group GroupSnapshot
-	// Lag is the session's LagHistory, for the lag chart in the inspector.
-	Lag []scenario.LagSample
+	// Selected is what the inspector shows: the card marks its group or
+	// member when it is one of them.
+	Selected selection
 
 	memberStart int             // the first member drawn
 	known       map[string]bool // the members at the last render, to follow a new one (followNew)
 
-	inspecting bool   // the inspector is open
-	member     string // the member open in it, "" for the group alone
-	joining    bool   // the join form of this group is open
-	stateOf    string // the group the fields above are for
+	joining bool   // the join form of this group is open
+	stateOf string // the group the field above is for
 }
 
 // membersShown is how many members a card draws at once (list_window.go).
@@ -46,8 +44,8 @@ func (c *GroupCard) Render() app.UI {
 	if c.stateOf != g.Name {
 		// go-app hands a list's components to its items by position: a
 		// card that now shows another group does not keep this one's
-		// inspector open.
-		c.inspecting, c.member, c.joining, c.stateOf = false, "", false, g.Name
+		// join form open.
+		c.joining, c.stateOf = false, g.Name
 	}
 	ids := make([]string, len(g.Members))
 	for i, m := range g.Members {
@@ -68,16 +66,17 @@ func (c *GroupCard) Render() app.UI {
 		DataSet("auto-commit", g.Config.AutoCommit).
 		DataSet("delivery", g.Config.Delivery).
 		Aria("label", "Group "+g.Name)
-	if c.inspecting {
+	inspecting := c.Selected.inGroup(g.Name)
+	if inspecting {
 		article = article.DataSet("inspecting", "true")
 	}
 	return article.Body(
 		app.Header().Class("group-head").Body(
 			app.H3().Body(
 				app.Button().Type("button").Class("group-select").DataSet("action", "inspect-group").
-					Aria("expanded", c.inspecting).Aria("controls", inspectorID(g.Name)).
+					Aria("controls", "dock-inspector").
 					Title("Open "+g.Name+" in the inspector: configs, offsets, lag and charts").
-					OnClick(c.toggleInspector).Text(g.Name),
+					OnClick(selectThing(selection{Kind: selectGroup, Group: g.Name}), g.Name).Text(g.Name),
 			),
 			app.Span().Class("group-strategy").Body(
 				app.Text(g.Strategy),
@@ -105,7 +104,7 @@ func (c *GroupCard) Render() app.UI {
 					Group: g.Name, Strategy: g.Strategy, Now: g.Now, Member: m,
 					ComeBackID: comeBackID(g, m), Order: slices.Index(g.AssignorOrder, m.ID) + 1,
 					Leaving: leaving, Arriving: arriving,
-					Selected: c.inspecting && c.member == m.ID, Select: c.selectMember,
+					Selected: c.Selected.Kind == selectMember && inspecting && c.Selected.Member == m.ID,
 				}
 			}),
 		),
@@ -119,28 +118,7 @@ func (c *GroupCard) Render() app.UI {
 				Members: memberKeys([]GroupSnapshot{g}),
 			},
 		),
-		&GroupInspector{Group: g, Lag: c.Lag, Open: c.inspecting, Member: c.member, Close: c.closeInspector},
 	)
-}
-
-// toggleInspector opens the group in its inspector, or closes it.
-func (c *GroupCard) toggleInspector(ctx app.Context, e app.Event) {
-	if c.inspecting && c.member == "" {
-		c.inspecting = false
-		return
-	}
-	c.inspecting, c.member = true, ""
-}
-
-// selectMember opens a member in the group's inspector; "" closes it.
-func (c *GroupCard) selectMember(ctx app.Context, member string) {
-	c.inspecting, c.member = member != "", member
-	c.Update()
-}
-
-func (c *GroupCard) closeInspector(ctx app.Context) {
-	c.inspecting, c.member = false, ""
-	c.Update()
 }
 
 // subscriptionOf is what a new member of the group subscribes to unless the

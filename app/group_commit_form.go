@@ -26,6 +26,7 @@ type GroupCommitForm struct {
 	Refused string
 
 	partition, offset string
+	typedFor          string // the group partition and offset were typed for
 }
 
 // commitLine makes the explicit commit, or says what is missing.
@@ -52,6 +53,11 @@ func (f *GroupCommitForm) submit(ctx app.Context, e app.Event) {
 // Render draws [data-control="billing/commit"].
 func (f *GroupCommitForm) Render() app.UI {
 	control := groupControl(f.Group, "commit")
+	if f.typedFor != f.Group {
+		// The inspector hands this form to the next group selected, which
+		// must not be sent what was typed for this one.
+		f.partition, f.offset, f.typedFor = "", "", f.Group
+	}
 	list := "commit-partitions-" + f.Group
 	placeholder := "orders/0"
 	if len(f.Partitions) > 0 {

@@ -59,9 +59,8 @@ func groupChoices(name string) []string {
 func (f *GroupConfigForm) Render() app.UI {
 	control := groupControl(f.Group, "config")
 	if f.typedFor != f.Group {
-		// go-app hands a list's components to its items by position: when
-		// a group sorted before this one appears, this form shows another
-		// group, which must not be sent what was typed for this one.
+		// The inspector hands this form to the next group selected, which
+		// must not be sent what was typed for this one.
 		f.typed, f.typedFor = nil, f.Group
 	}
 	return app.Form().

@@ -33,10 +33,8 @@ type GroupMember struct {
 	// partitions a running rebalance has stopped and those it gained in
 	// the group's last rebalance (GroupSnapshot.movingOf).
 	Leaving, Arriving string
-	// Selected is set while the member is open in its group's inspector.
+	// Selected is set while the member is open in the inspector.
 	Selected bool
-	// Select opens the member in its group's inspector, or closes it.
-	Select func(ctx app.Context, member string)
 
 	max      string // the poll's max, as typed
 	maxTyped bool   // the learner has typed in the max field
@@ -90,9 +88,9 @@ func (m *GroupMember) Render() app.UI {
 	return li.Body(
 		app.Div().Class("member-head").Body(
 			app.Button().Type("button").Class("member-select", "member-id").DataSet("action", "inspect-member").
-				Aria("expanded", m.Selected).
+				Aria("controls", "dock-inspector").
 				Title("Open "+v.ID+" in the inspector: its assignment, positions, commits and member id").
-				OnClick(m.toggleSelected).Text(v.ID),
+				OnClick(selectThing(selection{Kind: selectMember, Group: group, Member: id}), group, id).Text(v.ID),
 			app.If(v.MemberID != "",
 				app.Span().Class("member-kafka-id").Title("member id "+v.MemberID).Body(
 					app.Text("member id "),
@@ -171,19 +169,6 @@ func (m *GroupMember) renderMoving() app.UI {
 			app.Span().DataSet("arriving", m.Arriving).Text("gained in the last rebalance: "+words(m.Arriving)),
 		),
 	)
-}
-
-// toggleSelected opens the member in the inspector, or closes it when it
-// is open there.
-func (m *GroupMember) toggleSelected(ctx app.Context, e app.Event) {
-	if m.Select == nil {
-		return
-	}
-	if m.Selected {
-		m.Select(ctx, "")
-		return
-	}
-	m.Select(ctx, m.Member.ID)
 }
 
 // button is one of the member's controls; data-action names it for tests.

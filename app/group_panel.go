@@ -11,8 +11,8 @@ import (
 )
 
 // GroupPanel is the groups column of the picture: one compact card per
-// group (group_card.go), each with its members, its "+ Join a member" and
-// its inspector; "+ New group", the form that adds a member to any group,
+// group (group_card.go), each with its members and its "+ Join a member";
+// "+ New group", the form that adds a member to any group,
 // new or not; and, folded, the charts of records and rebalances. Its controls build
 // lines of the scenario language and send them with ApplyFrom, so a line the
 // engine refuses is reported next to the control that made it, and nothing
@@ -22,17 +22,16 @@ type GroupPanel struct {
 
 	Groups  []GroupSnapshot
 	Records []TopicRecordCounts
-	// Lag is every group's lag after each applied command, the session's
-	// LagHistory, for the lag charts.
-	Lag []scenario.LagSample
+	// Selected is what the inspector shows, marked on its card.
+	Selected selection
 
 	groupStart int             // the first group drawn
 	known      map[string]bool // the groups at the last render, to follow a new one (followNew)
 	newGroup   bool            // the learner opened the join form at the top
 }
 
-// groupsShown is how many groups the panel draws at once, with their lag
-// charts (list_window.go): each card is a score of components.
+// groupsShown is how many groups the panel draws at once (list_window.go):
+// each card is a score of components.
 const groupsShown = 6
 
 // Render draws the join form, one card per group and the charts.
@@ -71,7 +70,7 @@ func (p *GroupPanel) Render() app.UI {
 				windowNav("groups", "groups", window, func(ctx app.Context, start int) { p.groupStart = start }),
 				app.Div().Class("group-list").Body(
 					app.Range(shown).Slice(func(i int) app.UI {
-						return &GroupCard{Group: shown[i], Lag: p.Lag}
+						return &GroupCard{Group: shown[i], Selected: p.Selected}
 					}),
 				),
 			),

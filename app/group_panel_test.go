@@ -31,7 +31,7 @@ config group billing lag.alert.records=3
 `
 
 func TestGroupPanelShowsGroupsMembersAndLag(t *testing.T) {
-	p, _ := mountAt(t, mustLink(t, groupsScenario))
+	p, d := mountAt(t, mustLink(t, groupsScenario))
 	if p.err != "" {
 		t.Fatalf("alert: %s", p.err)
 	}
@@ -64,14 +64,16 @@ func TestGroupPanelShowsGroupsMembersAndLag(t *testing.T) {
 	if !strings.Contains(page, "Lag alert: ") {
 		t.Error("the lag alert says nothing in words")
 	}
-	// Lag per partition: committed partitions have a number, the others "-".
+	// Lag per partition, in the group's inspector: committed partitions
+	// have a number, the others "-".
+	inspector := inspect(t, p, d, selection{Kind: selectGroup, Group: "billing"})
 	for _, part := range billing.Partitions {
 		want := "-"
 		if part.HasCommitted {
 			want = strconv.FormatInt(part.Lag, 10)
 		}
 		tp := part.Topic + "/" + strconv.Itoa(part.Partition)
-		if len(tagsWith(cardOf(page, "billing"), "data-lag-of", tp, "data-lag", want)) != 1 {
+		if len(tagsWith(inspector, "data-lag-of", tp, "data-lag", want)) != 1 {
 			t.Errorf("billing %s: want a lag row with data-lag=%q", tp, want)
 		}
 	}
@@ -147,7 +149,7 @@ func TestGroupPanelSamplesLagAfterEveryCommandAndFollowsUndo(t *testing.T) {
 	if got, want := strings.Join(lagOf(p.session.LagHistory(), "g"), " "), "- - - - 0 3 3 5"; got != want {
 		t.Errorf("lag samples = %s, want %s", got, want)
 	}
-	page := app.HTMLString(p)
+	page := inspect(t, p, d, selection{Kind: selectGroup, Group: "g"})
 	if len(tagsWith(page, "data-chart", "lag", "data-chart-group", "g")) != 1 {
 		t.Error("no lag chart for g")
 	}
@@ -159,7 +161,7 @@ func TestGroupPanelSamplesLagAfterEveryCommandAndFollowsUndo(t *testing.T) {
 	// replaces the samples after it.
 	d.Context().NewActionWithValue(historyAction, historyMove{Kind: "undo"})
 	d.Consume()
-	if n := strings.Count(app.HTMLString(p), `<tr data-step=`); n != 3 {
+	if n := strings.Count(inspect(t, p, d, selection{Kind: selectGroup, Group: "g"}), `<tr data-step=`); n != 3 {
 		t.Errorf("one step back, the lag chart's table lists %d samples, want 3", n)
 	}
 	Apply(d.Context(), "produce orders value=v count=7")
@@ -167,7 +169,7 @@ func TestGroupPanelSamplesLagAfterEveryCommandAndFollowsUndo(t *testing.T) {
 	if got := strings.Join(lagOf(p.session.LagHistory(), "g"), " "); got != "- - - - 0 3 3 10" {
 		t.Errorf("after a different last line, lag samples = %s", got)
 	}
-	if !strings.Contains(app.HTMLString(p), "<td>10</td>") {
+	if !strings.Contains(inspect(t, p, d, selection{Kind: selectGroup, Group: "g"}), "<td>10</td>") {
 		t.Error("the lag chart's table does not show the new lag of 10")
 	}
 }
@@ -316,8 +318,8 @@ func TestGroupPanelShowsBothRoundsOfACooperativeRebalance(t *testing.T) {
 func TestGroupPanelComparesStrategiesAndChartsRecords(t *testing.T) {
 	script := "topic orders partitions=6\nproduce orders key=hot value=v count=5\n" +
 		"join g c1 topics=orders\njoin g c2 topics=orders\njoin g c3 topics=orders\nadvance 5s\n"
-	p, _ := mountAt(t, mustLink(t, script))
-	page := app.HTMLString(p)
+	p, d := mountAt(t, mustLink(t, script))
+	page := app.HTMLString(p) + inspect(t, p, d, selection{Kind: selectGroup, Group: "g"})
 	g := p.view.Groups[0]
 	if len(g.Movements) != 2 || g.Movements[0].Change != "c4 joins" || g.Movements[1].Change != "c1 leaves" {
 		t.Fatalf("movements = %+v", g.Movements)
@@ -446,9 +448,9 @@ func TestGroupPanelShowsRedeliveriesAfterACrash(t *testing.T) {
 	other := map[string]string{"c1": "c2", "c2": "c1"}[owner]
 	Apply(d.Context(), "poll g "+other+" max=10")
 	d.Consume()
-	page := app.HTMLString(p)
+	page := inspect(t, p, d, selection{Kind: selectGroup, Group: "g"})
 	if len(tagsWith(page, "data-delivered", "7", "data-redelivered", "3")) != 1 {
-		t.Errorf("want 7 delivered, 3 of them again, in:\n%s", cardOf(page, "g"))
+		t.Errorf("want 7 delivered, 3 of them again, in:\n%s", page)
 	}
 	if len(tagsWith(page, "data-delivery", "orders/0@0", "data-outcome", core.OutcomeUnprocessed)) != 1 {
 		t.Errorf("the crashed member's first record should show as unprocessed")

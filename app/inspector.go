@@ -12,13 +12,15 @@ import (
 )
 
 // selection is the thing the learner selected in the picture, which the
-// inspector shows: a topic, one partition of it, or a broker. The zero
-// value selects nothing.
+// inspector shows: a topic, one partition of it, a broker, a consumer group
+// or one member of a group. The zero value selects nothing.
 type selection struct {
-	Kind      string // selectTopic, selectPartition, selectBroker or ""
+	Kind      string // selectTopic, selectPartition, selectBroker, selectGroup, selectMember or ""
 	Topic     string
 	Partition int
 	Broker    int
+	Group     string // of a group, or of a member
+	Member    string
 }
 
 // The kinds of thing the inspector shows.
@@ -26,7 +28,15 @@ const (
 	selectTopic     = "topic"
 	selectPartition = "partition"
 	selectBroker    = "broker"
+	selectGroup     = "group"
+	selectMember    = "member"
 )
+
+// inGroup reports whether the selection is the group or one of its members:
+// the inspector then shows the group's details and settings.
+func (s selection) inGroup(group string) bool {
+	return (s.Kind == selectGroup || s.Kind == selectMember) && s.Group == group
+}
 
 // selectAction asks the page to inspect a thing (value: selection; the
 // zero selection closes the inspector).
@@ -47,6 +57,10 @@ func (s selection) name() string {
 		return s.Topic + "/" + strconv.Itoa(s.Partition)
 	case selectBroker:
 		return "broker " + strconv.Itoa(s.Broker)
+	case selectGroup:
+		return s.Group
+	case selectMember:
+		return s.Member
 	}
 	return ""
 }
@@ -77,7 +91,9 @@ func (p formPreset) pointAt(seen *int, topic, partition *string) {
 
 // Inspector shows the selected thing's details and settings, beside the
 // picture: a topic's configs with Kafka's defaults and the changed ones
-// marked, a partition's offsets and replicas, a broker's state. The forms
+// marked, a partition's offsets and replicas, a broker's state, a group's
+// or a member's details with the group's configs and forms
+// (inspector_group.go). The forms
 // that act on one topic or partition (Topic configs, add partitions,
 // truncate, run the cleaner) are its children: they stay rendered, hidden,
 // while nothing is selected, so that every control keeps its place in the
@@ -90,6 +106,8 @@ type Inspector struct {
 	Topics   []TopicSnapshot
 	Brokers  []core.BrokerInfo
 	Lanes    map[string]ReplicaPartition // the replicas of the lanes drawn, by laneKey
+	Groups   []GroupSnapshot
+	Lag      []scenario.LagSample // the session's LagHistory, for a group's lag chart
 	Rules    int
 }
 
@@ -104,8 +122,15 @@ func (in *Inspector) Render() app.UI {
 	topic, found := chosenTopic(s.Topic, in.Topics)
 	found = found && topic.Name == s.Topic
 	onTopic := (s.Kind == selectTopic || s.Kind == selectPartition) && found
-	return app.Section().Class("inspector").Attr("data-inspector", s.Kind).DataSet("inspects", s.name()).
-		Aria("label", "inspector").Body(
+	section := app.Section().Class("inspector").Attr("data-inspector", s.Kind).DataSet("inspects", s.name()).
+		Aria("label", "inspector")
+	if s.Kind == selectGroup || s.Kind == selectMember {
+		section = section.DataSet("inspector-group", s.Group)
+	}
+	if s.Kind == selectMember {
+		section = section.DataSet("inspector-member", s.Member)
+	}
+	return section.Body(
 		app.Div().Class("inspector-head").Body(
 			app.H2().ID("inspector-title").Text(in.title()),
 			app.Button().Type("button").ID("inspector-close").Class("quiet").Aria("label", "close the inspector").
@@ -146,6 +171,10 @@ func (in *Inspector) title() string {
 		return "Partition " + s.name()
 	case selectBroker:
 		return "Broker " + strconv.Itoa(s.Broker)
+	case selectGroup:
+		return "Group " + s.Group
+	case selectMember:
+		return "Member " + s.Member + " of " + s.Group
 	}
 	return "Inspector"
 }
@@ -156,8 +185,10 @@ func (in *Inspector) details(topic TopicSnapshot, found bool) app.UI {
 	switch {
 	case s.Kind == selectBroker:
 		return in.brokerDetails()
+	case s.Kind == selectGroup || s.Kind == selectMember:
+		return in.groupDetails()
 	case !found:
-		return app.P().Class("hint").Text("Select a topic's name, a lane or a broker to see its details and settings here.")
+		return app.P().Class("hint").Text("Select a topic's name, a lane, a broker, a group or a member to see its details and settings here.")
 	case s.Kind == selectTopic:
 		return in.topicDetails(topic)
 	}
@@ -173,12 +204,16 @@ func (in *Inspector) topicDetails(t TopicSnapshot) app.UI {
 			app.Text(fmt.Sprintf("%s · %s ", countOf(len(t.Partitions), "partition"), skewText(t))),
 			&ProduceHere{Topic: t.Name},
 		),
-		configTable(t.Configs, in.Rules),
+		configTable(core.OnTopic, t.Configs, in.Rules),
 	)
 }
 
-// configTable lists a topic's configs against their defaults.
-func configTable(configs []core.ConfigEntry, rules int) app.UI {
+// configTable lists a topic's or a group's configs (target core.OnTopic
+// or core.OnGroup) against their defaults under the scenario's rules: each
+// row tr[data-config=NAME] with data-value, data-kafka-default (empty for a
+// config of the playground's own) and data-changed, true where the value is
+// not the default, marked ● too.
+func configTable(target core.ConfigTarget, configs []core.ConfigEntry, rules int) app.UI {
 	return app.Table().Class("inspector-configs").Body(
 		app.Caption().Text("Configs (changed ones marked ●)"),
 		app.THead().Body(app.Tr().Body(
@@ -186,7 +221,7 @@ func configTable(configs []core.ConfigEntry, rules int) app.UI {
 		)),
 		app.TBody().Body(app.Range(configs).Slice(func(i int) app.UI {
 			c := configs[i]
-			def, known := core.LookupConfig(core.OnTopic, c.Name)
+			def, known := core.LookupConfig(target, c.Name)
 			defaults := ""
 			changed := false
 			if known {
@@ -201,7 +236,12 @@ func configTable(configs []core.ConfigEntry, rules int) app.UI {
 					defaults = "Kafka " + def.KafkaDefault
 				}
 			}
-			row := app.Tr().DataSet("config", c.Name).DataSet("changed", changed).Title(configHelp(core.OnTopic, c.Name))
+			kafka := ""
+			if known && def.Kafka() != "" {
+				kafka = def.KafkaDefault
+			}
+			row := app.Tr().DataSet("config", c.Name).DataSet("value", c.Value).DataSet("kafka-default", kafka).
+				DataSet("changed", changed).Title(configHelp(target, c.Name))
 			if changed {
 				row = row.Class("changed")
 			}

@@ -49,7 +49,7 @@ func TestGroupConfigFormShowsTheRulesDefaults(t *testing.T) {
 		{"rules 2\n", "earliest", false},
 	} {
 		p, d := mountAt(t, mustLink(t, tt.rules+"topic t\njoin g c1 topics=t\n"))
-		page := cardOf(app.HTMLString(p), "g")
+		page := inspect(t, p, d, selection{Kind: selectGroup, Group: "g"})
 		if got := checkedBox(t, page, "enable.auto.commit"); got != tt.autoCommit {
 			t.Errorf("%q: auto-commit ticked %v, want %v", tt.rules, got, tt.autoCommit)
 		}

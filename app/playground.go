@@ -545,7 +545,7 @@ func (p *Playground) Render() app.UI {
 					dockPanel(dockCluster, tab, &BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs}),
 					dockPanel(dockInspector, tab,
 						&Inspector{Selected: p.selected, Preset: p.inspectorPreset(), Topics: p.view.Topics,
-							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Rules: p.rules()},
+							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Groups: p.view.Groups, Lag: lag, Rules: p.rules()},
 					),
 				),
 				app.Div().Class("stage").Body(
@@ -574,7 +574,7 @@ func (p *Playground) Render() app.UI {
 					),
 				),
 				app.Div().Class("groups-column").Body(
-					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Lag: lag},
+					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Selected: p.selected},
 				),
 			),
 			&Timeline{

@@ -89,9 +89,9 @@ func TestGroupFormsSayWhoKeepsTheGroup(t *testing.T) {
 		if err != nil || len(groups) != 1 {
 			t.Fatalf("groups %v, %v", groups, err)
 		}
-		card := &GroupCard{Group: groups[0]}
-		d := app.NewClientTester(card)
-		page := html.UnescapeString(app.HTMLString(card))
+		inspector := &GroupInspector{Group: groups[0]}
+		d := app.NewClientTester(inspector)
+		page := html.UnescapeString(app.HTMLString(inspector))
 		d.Close()
 		if want := "still active: c1, crashed, kept until its session times out at 50s."; !strings.Contains(page, want) {
 			t.Errorf("rules %d: the reset form does not say %q:\n%s", rules, want, page)

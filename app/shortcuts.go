@@ -25,6 +25,7 @@ var shortcutKeys = [][2]string{
 	{"s", "step: advance the clock by one second"},
 	{"u", "undo"},
 	{"r", "redo"},
+	{"Esc", "close the inspector"},
 }
 
 // Render draws the list.
@@ -42,22 +43,40 @@ func (s *Shortcuts) Render() app.UI {
 }
 
 // onKeyDown turns a shortcut into the same scenario line or history move a
-// click would make. Keys typed into a form, or with a modifier, are left to
-// the browser.
+// click would make, and Escape closes the inspector. Keys typed into a
+// form, or with a modifier, are left to the browser.
 func (p *Playground) onKeyDown(ctx app.Context, e app.Event) {
 	if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
 		return
 	}
-	if target := e.Get("target"); target.Truthy() {
+	target := e.Get("target")
+	if target.Truthy() {
 		switch strings.ToLower(target.Get("tagName").String()) {
 		case "input", "textarea", "select":
 			return
 		}
 	}
 	key := e.Get("key").String()
+	if key == "Escape" {
+		p.escape(ctx, target)
+		return
+	}
 	if p.shortcut(ctx, key) {
 		e.PreventDefault()
 	}
+}
+
+// escape closes the inspector, unless the key was for a help's explanation
+// or the share menu, which close on Escape themselves (help.go,
+// share_menu.go).
+func (p *Playground) escape(ctx app.Context, target app.Value) {
+	if p.selected.Kind == "" {
+		return
+	}
+	if target.Truthy() && target.Get("closest").Truthy() && !target.Call("closest", "[data-help], .share-menu").IsNull() {
+		return
+	}
+	ctx.NewActionWithValue(selectAction, selection{})
 }
 
 // shortcut acts on one key and reports whether the key is a shortcut.

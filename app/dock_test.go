@@ -1,0 +1,50 @@
+package app
+
+import (
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The dock's tabs follow WAI-ARIA's tabs pattern: the tab shown is the one
+// stop of the Tab key, selected and controlling its panel; the arrow keys
+// go round the tabs, Home and End to the first and the last.
+func TestDockTabsAreAnARIATabList(t *testing.T) {
+	p, d := mountAt(t, mustLink(t, ordersScenario))
+	page := app.HTMLString(p)
+	if len(tagsWith(page, "role", "tablist")) != 1 {
+		t.Fatal("no tablist")
+	}
+	for _, tab := range dockTabs(false) {
+		shown := tab.name == dockProduce
+		index, selected := "-1", "false"
+		if shown {
+			index, selected = "0", "true"
+		}
+		if len(tagsWith(page, "role", "tab", "data-dock-tab", tab.name, "tabindex", index, "aria-selected", selected,
+			"aria-controls", "dock-"+tab.name)) != 1 {
+			t.Errorf("tab %s: not a tab with tabindex %s, aria-selected %s and aria-controls dock-%s", tab.name, index, selected, tab.name)
+		}
+		if len(tagsWith(page, "role", "tabpanel", "id", "dock-"+tab.name, "aria-labelledby", "dock-tab-"+tab.name)) != 1 {
+			t.Errorf("no tabpanel dock-%s labelled by its tab", tab.name)
+		}
+	}
+	d.Context().NewActionWithValue(selectAction, selection{Kind: selectTopic, Topic: "orders"})
+	d.Consume()
+	if len(tagsWith(app.HTMLString(p), "data-dock-tab", dockInspector, "tabindex", "0", "aria-selected", "true")) != 1 {
+		t.Error("selecting a topic does not select the inspector's tab")
+	}
+	for _, c := range []struct {
+		key     string
+		from, n int
+		to      int
+		ok      bool
+	}{
+		{"ArrowRight", 0, 4, 1, true}, {"ArrowRight", 3, 4, 0, true}, {"ArrowLeft", 0, 5, 4, true},
+		{"ArrowLeft", 2, 4, 1, true}, {"Home", 3, 5, 0, true}, {"End", 1, 5, 4, true}, {"a", 1, 4, 1, false},
+	} {
+		if to, ok := tabAfterKey(c.key, c.from, c.n); to != c.to || ok != c.ok {
+			t.Errorf("%s from tab %d of %d: %d %v, want %d %v", c.key, c.from, c.n, to, ok, c.to, c.ok)
+		}
+	}
+}
