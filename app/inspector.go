@@ -47,6 +47,23 @@ func selectThing(s selection) app.EventHandler {
 	return func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(selectAction, s) }
 }
 
+// revealInspector scrolls the page to the inspector when it opens out of
+// sight, as on a phone, where the dock is stacked below the lanes and the
+// groups; beside the picture, where it shows, nothing moves.
+func revealInspector(ctx app.Context) {
+	ctx.Defer(func(app.Context) {
+		el := app.Window().GetElementByID("dock-inspector")
+		if !el.Truthy() {
+			return
+		}
+		r := el.Call("getBoundingClientRect")
+		if r.Get("top").Float() < app.Window().Get("innerHeight").Float() && r.Get("bottom").Float() > 0 {
+			return
+		}
+		el.Call("scrollIntoView", map[string]any{"block": "start"})
+	})
+}
+
 // name is what the selection is called on the page: "orders",
 // "orders/2", "broker 1".
 func (s selection) name() string {

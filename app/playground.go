@@ -237,6 +237,7 @@ func (p *Playground) handleSelect(ctx app.Context, a app.Action) {
 	switch {
 	case s.Kind != "":
 		p.dock = dockInspector
+		revealInspector(ctx)
 	case p.dock == dockInspector:
 		p.dock = ""
 	}

@@ -184,8 +184,8 @@ const everyControlScenario = "../app/testdata/every_control.plog"
 
 // Every command of the language, from the table the parser reads, has a
 // control on the page that sends it, named by data-command, in sight or a
-// click away: in one of the dock's tabs, or in the inspector of a topic or
-// a lane.
+// click away: in one of the dock's tabs, or in the inspector of a topic, a
+// lane or a group.
 func TestEveryCommandHasAControlOnThePage(t *testing.T) {
 	script, err := os.ReadFile(everyControlScenario)
 	if err != nil {
@@ -193,9 +193,7 @@ func TestEveryCommandHasAControlOnThePage(t *testing.T) {
 	}
 	b := openPlayground(t, string(script))
 	b.waitCount(t, `[data-workload]`, 2)
-	// A group's settings are in its inspector, its join form behind
-	// "+ Join a member": the learner opens them.
-	b.click(t, `article[data-group] [data-action=inspect-group]`)
+	// A group's join form is behind "+ Join a member": the learner opens it.
 	b.click(t, `article[data-group] [data-action=join-member]`)
 	// Each way to a control: what to click, and what shows once it has.
 	ways := []struct{ click, shows string }{{"", "true"}}
@@ -204,7 +202,8 @@ func TestEveryCommandHasAControlOnThePage(t *testing.T) {
 	}
 	ways = append(ways,
 		struct{ click, shows string }{"[data-inspect-topic]", `!document.querySelector('#dock-inspector').hidden && document.querySelector('[data-inspector]').dataset.inspector === "topic"`},
-		struct{ click, shows string }{"[data-inspect-partition]", `document.querySelector('[data-inspector]').dataset.inspector === "partition"`})
+		struct{ click, shows string }{"[data-inspect-partition]", `document.querySelector('[data-inspector]').dataset.inspector === "partition"`},
+		struct{ click, shows string }{"[data-action=inspect-group]", `document.querySelector('[data-inspector]').dataset.inspector === "group"`})
 	for _, name := range scenario.CommandNames() {
 		visible := fmt.Sprintf(`[...document.querySelectorAll('[data-command=%s]')].some(el => el.getClientRects().length > 0)`, js(name))
 		found := false
@@ -301,16 +300,17 @@ func TestWorkloadConfigAndClusterControls(t *testing.T) {
 	sent("consumer stats s1 rate=2/s max=5 commit")
 	b.click(t, "#advance-1s")
 	sent("advance 1s")
-	b.waitFor(t, `document.querySelector('[data-group="stats"] [data-delivered]').dataset.delivered === "6"`)
+	stats := b.groupInspector(t, "stats")
+	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).dataset.delivered === "6"`, js(stats+" [data-delivered]")))
 	b.click(t, `[data-workload="stats s1"] [data-command=stop]`)
 	sent("stop stats s1")
 
 	// An explicit commit of one partition.
-	b.fill(t, `[data-control="stats/commit"] [name=partition]`, "views/0")
-	b.fill(t, `[data-control="stats/commit"] [name=offset]`, "1")
-	b.click(t, `[data-control="stats/commit"] button[type=submit]`)
+	b.fill(t, stats+` .group-commit [name=partition]`, "views/0")
+	b.fill(t, stats+` .group-commit [name=offset]`, "1")
+	b.click(t, stats+` .group-commit button[type=submit]`)
 	sent("commit stats views/0 offset=1")
-	b.waitFor(t, `document.querySelector('[data-group="stats"] [data-lag-of="views/0"]').dataset.groupCommitted === "1"`)
+	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).dataset.groupCommitted === "1"`, js(stats+` [data-lag-of="views/0"]`)))
 
 	// The cluster: five brokers, one slowed to a pace.
 	b.fill(t, "#brokers-count", "5")

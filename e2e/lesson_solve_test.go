@@ -294,8 +294,9 @@ func (x *learner) comeBack(groupName, id, topics string) {
 func (x *learner) groupConfig(groupName, name, value string) {
 	x.t.Helper()
 	x.act(fmt.Sprintf("config group %s %s=%s", groupName, name, value), func() {
-		x.b.fill(x.t, fmt.Sprintf(`%s .group-config [name=%s]`, group(groupName), js(name)), value)
-		x.b.click(x.t, group(groupName)+" .group-config button[type=submit]")
+		inspector := x.b.groupInspector(x.t, groupName)
+		x.b.fill(x.t, fmt.Sprintf(`%s .group-config [name=%s]`, inspector, js(name)), value)
+		x.b.click(x.t, inspector+" .group-config button[type=submit]")
 	})
 }
 
@@ -304,9 +305,10 @@ func (x *learner) groupConfig(groupName, name, value string) {
 func (x *learner) resetOffsets(groupName, mode, topic string) {
 	x.t.Helper()
 	x.act(fmt.Sprintf("reset %s %s topic=%s", groupName, mode, topic), func() {
-		x.b.fill(x.t, group(groupName)+" .group-reset [name=mode]", mode)
-		x.b.fill(x.t, group(groupName)+" .group-reset [name=scope]", topic)
-		x.b.click(x.t, group(groupName)+" .group-reset button[type=submit]")
+		inspector := x.b.groupInspector(x.t, groupName)
+		x.b.fill(x.t, inspector+" .group-reset [name=mode]", mode)
+		x.b.fill(x.t, inspector+" .group-reset [name=scope]", topic)
+		x.b.click(x.t, inspector+" .group-reset button[type=submit]")
 	})
 }
 

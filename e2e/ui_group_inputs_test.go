@@ -6,9 +6,10 @@ import (
 )
 
 // What a learner types into one group's or one member's fields stays with
-// that group or member: a group sorted before it appearing, or a member
-// before it leaving, never hands the typed text to another one, where a
-// click would send it for the wrong group.
+// that group or member: a group sorted before it appearing, another group
+// selected in the inspector, or a member before it leaving, never hands the
+// typed text to another one, where a click would send it for the wrong
+// group.
 func TestTypedGroupFieldsStayWithTheirGroup(t *testing.T) {
 	b := openPlayground(t, `topic orders partitions=2
 join b c1 topics=orders
@@ -20,24 +21,35 @@ advance 3s
 	value := func(selector string) string {
 		return eval[string](t, b, fmt.Sprintf(`document.querySelector(%s).value`, js(selector)))
 	}
-	untouched := value(group("c") + ` .group-config [name="lag.alert.records"]`)
+	c := b.groupInspector(t, "c")
+	untouched := value(c + ` .group-config [name="lag.alert.records"]`)
 	b.fill(t, member("b", "c1")+" [name=max]", "1")
-	b.fill(t, group("c")+` .group-config [name="lag.alert.records"]`, "7")
-	b.fill(t, group("c")+" .group-reset [name=scope]", "orders/1")
+	b.fill(t, c+` .group-config [name="lag.alert.records"]`, "7")
+	b.fill(t, c+" .group-reset [name=scope]", "orders/1")
+	b.fill(t, c+" .group-commit [name=offset]", "3")
 
-	// Group a sorts before b and c: every card moves down one place.
+	// Group a sorts before b and c: every card moves down one place, and
+	// the inspector still shows c with what was typed for it.
 	b.joinMember(t, "a", "x1", "orders", "", "")
 	b.waitCount(t, member("a", "x1"), 1)
+	if got := value(member("a", "x1") + " [name=max]"); got != "5" {
+		t.Errorf("x1's max shows %q after group a appeared, want 5", got)
+	}
+	if got := value(c + ` .group-config [name="lag.alert.records"]`); got != "7" {
+		t.Errorf("c's lag.alert.records shows %q after group a appeared, want the 7 typed", got)
+	}
+	// Another group in the inspector gets none of it.
+	g := b.groupInspector(t, "b")
 	for _, f := range []struct{ selector, want string }{
-		{member("a", "x1") + " [name=max]", "5"},
-		{group("b") + ` .group-config [name="lag.alert.records"]`, untouched},
-		{group("b") + " .group-reset [name=scope]", ""},
+		{g + ` .group-config [name="lag.alert.records"]`, untouched},
+		{g + " .group-reset [name=scope]", ""},
+		{g + " .group-commit [name=offset]", ""},
 	} {
 		if got := value(f.selector); got != f.want {
-			t.Errorf("%s shows %q after group a appeared, want %q", f.selector, got, f.want)
+			t.Errorf("%s shows %q after b was selected, want %q", f.selector, got, f.want)
 		}
 	}
-	b.click(t, group("b")+" .group-config button[type=submit]")
+	b.click(t, g+" .group-config button[type=submit]")
 	b.waitText(t, `[data-control="b/config"][role=alert]`, "Change a value first.")
 
 	// c1 leaves: c2 takes its place in b's list, with the default max.

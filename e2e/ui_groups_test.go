@@ -131,8 +131,9 @@ func TestUIGroupsJoinWithEachStrategy(t *testing.T) {
 		t.Errorf("g-sticky's generation = %s after one rebalance, want 1", got)
 	}
 
-	// Each card compares what the strategies would move if a member joined.
-	if n := b.count(t, group("g-range")+` [data-movement="c4 joins"] tr[data-strategy]`); n != 4 {
+	// Each group's inspector compares what the strategies would move if a
+	// member joined.
+	if n := b.count(t, b.groupInspector(t, "g-range")+` [data-movement="c4 joins"] tr[data-strategy]`); n != 4 {
 		t.Errorf("the movement comparison lists %d strategies, want 4", n)
 	}
 	// The charts of rebalances: one round per group, as a table too.
@@ -244,7 +245,8 @@ config group g lag.alert.records=3
 	if got := b.attr(t, group("g"), "data-lag"); got != "0" {
 		t.Errorf("before any commit, data-lag=%q, want 0 (nothing to sum)", got)
 	}
-	if got := b.attr(t, group("g")+` [data-lag-of="orders/0"]`, "data-lag"); got != "-" {
+	g := b.groupInspector(t, "g")
+	if got := b.attr(t, g+` [data-lag-of="orders/0"]`, "data-lag"); got != "-" {
 		t.Errorf("before any commit the partition's lag is %q, want Kafka's -", got)
 	}
 
@@ -256,7 +258,7 @@ config group g lag.alert.records=3
 	// The lane marks the committed offset (drawn by the lane from the
 	// group's snapshot).
 	b.waitCount(t, `[data-topic=orders][data-partition="0"] [data-committed="2"]`, 1)
-	if got := b.attr(t, group("g")+` [data-lag-of="orders/0"]`, "data-group-committed"); got != "2" {
+	if got := b.attr(t, g+` [data-lag-of="orders/0"]`, "data-group-committed"); got != "2" {
 		t.Errorf("the lag table says committed %q, want 2", got)
 	}
 	if got := b.attr(t, group("g"), "data-time-lag-ms"); got != "10000" {
@@ -267,13 +269,13 @@ config group g lag.alert.records=3
 	}
 
 	// Raise the threshold: the alert goes out.
-	b.fill(t, group("g")+` .group-config [name="lag.alert.records"]`, "100")
-	b.click(t, group("g")+` .group-config button[type=submit]`)
+	b.fill(t, g+` .group-config [name="lag.alert.records"]`, "100")
+	b.click(t, g+` .group-config button[type=submit]`)
 	b.waitCount(t, group("g")+`[data-alert=false]`, 1)
 
 	// Auto-commit on: a poll once auto.commit.interval.ms has passed
 	// commits the positions the previous poll left, as Kafka's consumer does.
-	b.setChecked(t, group("g")+` .group-config [name="enable.auto.commit"]`, true)
+	b.setChecked(t, g+` .group-config [name="enable.auto.commit"]`, true)
 	b.waitCount(t, group("g")+`[data-auto-commit=true]`, 1)
 	b.fill(t, c1+` [name=max]`, "100")
 	b.click(t, c1+` [data-action=poll]`)
@@ -284,20 +286,20 @@ config group g lag.alert.records=3
 	b.waitCount(t, `[data-topic=orders][data-partition="0"] [data-committed="6"]`, 1)
 
 	// The processing order and where a member with no commit starts.
-	b.fill(t, group("g")+` .group-config [name=delivery]`, core.AtMostOnce)
+	b.fill(t, g+` .group-config [name=delivery]`, core.AtMostOnce)
 	b.waitCount(t, group("g")+`[data-delivery="at-most-once"]`, 1)
-	b.fill(t, group("g")+` .group-config [name="auto.offset.reset"]`, "latest")
+	b.fill(t, g+` .group-config [name="auto.offset.reset"]`, "latest")
 	b.waitFor(t, `document.querySelector(".script").textContent.includes("auto.offset.reset=latest")`)
 
 	// The charts and their text equivalents.
-	rows := b.count(t, `figure[data-chart=lag][data-chart-group=g] table tr[data-step]`)
+	rows := b.count(t, g+` figure[data-chart=lag][data-chart-group=g] table tr[data-step]`)
 	if rows < 3 {
 		t.Errorf("the lag chart's table lists %d samples", rows)
 	}
-	if b.count(t, `figure[data-chart=lag][data-chart-group=g] svg polyline[data-series=total]`) != 1 {
+	if b.count(t, g+` figure[data-chart=lag][data-chart-group=g] svg polyline[data-series=total]`) != 1 {
 		t.Error("the lag chart draws no total line")
 	}
-	if b.count(t, `figure[data-chart=lag][data-chart-group=g] svg line[data-series=alert]`) != 1 {
+	if b.count(t, g+` figure[data-chart=lag][data-chart-group=g] svg line[data-series=alert]`) != 1 {
 		t.Error("the lag chart draws no alert threshold")
 	}
 	if got := b.text(t, `figure[data-chart=records][data-chart-topic=orders] tr[data-records-of="orders/0"] td`); got != "6" {
@@ -322,9 +324,10 @@ commit g c1
 	c1 := member("g", "c1")
 	b.waitCount(t, group("g")+`[data-state=stable]`, 1)
 	steps := b.steps(t)
+	g := b.groupInspector(t, "g")
 	committed := func() string {
-		return b.attr(t, group("g")+` [data-lag-of="orders/0"]`, "data-group-committed") + "," +
-			b.attr(t, group("g")+` [data-lag-of="orders/1"]`, "data-group-committed")
+		return b.attr(t, g+` [data-lag-of="orders/0"]`, "data-group-committed") + "," +
+			b.attr(t, g+` [data-lag-of="orders/1"]`, "data-group-committed")
 	}
 	if got := committed(); got != "3,3" {
 		t.Fatalf("committed = %s, want 3,3", got)
@@ -337,13 +340,13 @@ commit g c1
 	b.click(t, c1+` [data-action=poll]`)
 	b.waitText(t, `[data-control="g/member/c1"][role=alert]`, `"abc"`)
 
-	b.fill(t, group("g")+` .group-reset [name=mode]`, core.ResetToOffset)
-	b.fill(t, group("g")+` .group-reset [name=value]`, "x")
-	b.click(t, group("g")+` .group-reset button[type=submit]`)
+	b.fill(t, g+` .group-reset [name=mode]`, core.ResetToOffset)
+	b.fill(t, g+` .group-reset [name=value]`, "x")
+	b.click(t, g+` .group-reset button[type=submit]`)
 	b.waitText(t, `[data-control="g/reset"][role=alert]`, "whole number")
 
-	b.fill(t, group("g")+` .group-reset [name=mode]`, core.ResetToEarliest)
-	b.click(t, group("g")+` .group-reset button[type=submit]`)
+	b.fill(t, g+` .group-reset [name=mode]`, core.ResetToEarliest)
+	b.click(t, g+` .group-reset button[type=submit]`)
 	b.waitText(t, `[data-control="g/reset"][role=alert]`, "active members")
 	if got := committed(); got != "3,3" {
 		t.Errorf("a refused reset changed the committed offsets to %s", got)
@@ -358,8 +361,8 @@ commit g c1
 	// The only member leaves; now the reset goes through.
 	b.click(t, c1+` [data-action=leave]`)
 	b.waitCount(t, group("g")+`[data-state=empty]`, 1)
-	b.click(t, group("g")+` .group-reset button[type=submit]`)
-	b.waitFor(t, `document.querySelector("article[data-group=g] [data-lag-of='orders/0']").dataset.groupCommitted === "0"`)
+	b.click(t, g+` .group-reset button[type=submit]`)
+	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).dataset.groupCommitted === "0"`, js(g+` [data-lag-of="orders/0"]`)))
 	if got := committed(); got != "0,0" {
 		t.Errorf("after reset to-earliest, committed = %s, want 0,0", got)
 	}
@@ -412,9 +415,9 @@ join h h1 topics=orders
 	b.waitCount(t, group("g")+`[data-alert=true]`, 1)
 	b.waitCount(t, member("g", "c3")+`[data-idle]`, 1)
 	b.click(t, group("g")+` [data-help=generation] button`)
-	b.click(t, group("g")+` .group-reset button[type=submit]`)
+	b.click(t, b.groupInspector(t, "g")+` .group-reset button[type=submit]`)
 	b.waitCount(t, `[data-control="g/reset"][role=alert]`, 1)
-	eval[bool](t, b, `(() => { document.querySelectorAll(".groups-panel details").forEach(d => d.open = true); return true })()`)
+	eval[bool](t, b, `(() => { document.querySelectorAll(".groups-panel details, [data-inspector] details").forEach(d => d.open = true); return true })()`)
 	for _, scheme := range []string{"light", "dark"} {
 		_, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},

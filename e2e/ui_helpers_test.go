@@ -153,3 +153,17 @@ func (b *browser) consoleTexts() []string {
 	}
 	return texts
 }
+
+// groupInspector opens a group in the inspector as a learner does, by its
+// name in the groups column, unless the inspector shows it already, and
+// returns the inspector's selector: a group's configs, forms, lag table
+// and charts are in it.
+func (b *browser) groupInspector(t *testing.T, name string) string {
+	t.Helper()
+	inspector := fmt.Sprintf(`[data-inspector=group][data-inspector-group=%s]`, js(name))
+	if !b.shown(t, inspector) {
+		b.click(t, group(name)+" [data-action=inspect-group]")
+		b.waitFor(t, shown(inspector))
+	}
+	return inspector
+}

@@ -65,7 +65,8 @@ produce users key=bob value=v1
 		b.click(t, "#advance-1s")
 	}
 	b.waitFor(t, `document.querySelector(".clock").dataset.timeMs === "18000"`)
-	cfg := group("fresh") + " .group-config"
+	fresh := b.groupInspector(t, "fresh")
+	cfg := fresh + " .group-config"
 	if got := eval[string](t, b, `document.querySelector(`+js(cfg+` select[name="auto.offset.reset"]`)+`).value`); got != "latest" {
 		t.Errorf("the group's auto.offset.reset shows %q, want latest", got)
 	}
@@ -81,9 +82,9 @@ produce users key=bob value=v1
 	b.click(t, "#produce-send")
 	b.waitCount(t, `[data-topic=orders] [data-offset="3"]`, 1)
 	b.click(t, c1+" [data-action=poll]")
-	b.waitCount(t, group("fresh")+` [data-delivery="orders/0@3"]`, 1)
+	b.waitCount(t, fresh+` [data-delivery="orders/0@3"]`, 1)
 	for _, old := range []string{"0", "1", "2"} {
-		if n := b.count(t, group("fresh")+` [data-delivery="orders/0@`+old+`"]`); n != 0 {
+		if n := b.count(t, fresh+` [data-delivery="orders/0@`+old+`"]`); n != 0 {
 			t.Errorf("the new group read the old record at offset %s", old)
 		}
 	}

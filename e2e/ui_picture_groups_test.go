@@ -111,28 +111,40 @@ func TestPictureGroupsJoinFromTheGroup(t *testing.T) {
 	b.waitCount(t, group("audit"), 1)
 }
 
+// A group's name opens the group in the dock's inspector, a member's name
+// the member with its group's settings, as a topic's, a lane's and a
+// broker's do: one inspector, which another selection replaces, and which
+// its button and Escape close. The picture stays whole at 1280x800 with it
+// open.
 func TestPictureGroupsInspector(t *testing.T) {
 	b := openPlayground(t, twoGroups+"\npoll billing c1 max=2\ncommit billing c1")
+	b.do(t, chromedp.EmulateViewport(1280, 800))
 	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
-	inspector := `[data-inspector=group][data-inspector-group=billing]`
-	if b.count(t, inspector) != 1 || b.shown(t, inspector) {
-		t.Fatal("billing's inspector is missing, or open before the learner opens it")
+	if b.count(t, `[data-inspector=group], [data-inspector=member]`) != 0 {
+		t.Fatal("a group's inspector is open before the learner opens one")
+	}
+	if n := b.count(t, `.groups-column .group-config, .groups-column .group-reset, .groups-column .group-commit`); n != 0 {
+		t.Errorf("the groups column holds %d group forms: they belong in the inspector", n)
 	}
 	b.click(t, group("billing")+" [data-action=inspect-group]")
-	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).getClientRects().length > 0`, js(inspector)))
-	if b.attr(t, group("billing")+" [data-action=inspect-group]", "aria-expanded") != "true" {
-		t.Error("the group's name does not say its inspector is open")
+	inspector := `[data-inspector=group][data-inspector-group=billing][data-inspects=billing]`
+	b.waitFor(t, shown(inspector))
+	if !eval[bool](t, b, fmt.Sprintf(`!!document.querySelector(%s).closest(".dock #dock-inspector")`, js(inspector))) {
+		t.Error("billing's inspector is not the dock's")
 	}
-	// Configs beside Kafka's defaults; none changed yet.
+	if b.attr(t, group("billing"), "data-inspecting") != "true" {
+		t.Error("billing's card is not marked as the one inspected")
+	}
+	// Configs beside Kafka's defaults, as a topic's are; none changed yet.
 	row := inspector + ` tr[data-config="session.timeout.ms"]`
-	if got := b.text(t, row+" td:last-child"); got != "45s" {
-		t.Errorf("Kafka's default session.timeout.ms reads %q, want 45s", got)
+	if got, text := b.attr(t, row, "data-kafka-default"), b.text(t, row+" td:last-child"); got != "45s" || text != "Kafka 45s" {
+		t.Errorf("Kafka's default session.timeout.ms reads %q (%q), want 45s", got, text)
 	}
-	if n := b.count(t, inspector+` tr[data-changed]`); n != 0 {
+	if n := b.count(t, inspector+` tr[data-changed=true]`); n != 0 {
 		t.Errorf("%d configs are marked changed before any change", n)
 	}
-	if got := b.text(t, inspector+` tr[data-config=delivery] td:last-child`); got != "playground only" {
-		t.Errorf("delivery's Kafka default reads %q, want playground only", got)
+	if got := b.text(t, inspector+` tr[data-config=delivery] td:last-child`); !strings.HasSuffix(got, "(playground only)") {
+		t.Errorf("delivery's default reads %q, want it marked playground only", got)
 	}
 	// Change one in the inspector's form.
 	b.fill(t, inspector+` .group-config [name="session.timeout.ms"]`, "10s")
@@ -140,14 +152,18 @@ func TestPictureGroupsInspector(t *testing.T) {
 		t.Errorf("the inspector's Set wrote %q", got)
 	}
 	b.waitCount(t, row+`[data-changed=true][data-value="10s"]`, 1)
-	if n := b.count(t, inspector+` tr[data-changed]`); n != 1 {
+	if n := b.count(t, inspector+` tr[data-changed=true]`); n != 1 {
 		t.Errorf("%d configs are marked changed, want 1", n)
 	}
+	if out := eval[[]string](t, b, outsideTheScreen(true)); len(out) > 0 {
+		t.Errorf("with billing's inspector open, outside the 1280x800 window: %s", strings.Join(out, "; "))
+	}
 
-	// A member's name opens it in the inspector: its position and commit.
+	// A member's name opens the member: its position and commit, and its
+	// group's settings below.
 	b.click(t, member("billing", "c1")+" [data-action=inspect-member]")
-	m := inspector + ` [data-inspector-member=c1]`
-	b.waitCount(t, m, 1)
+	m := `[data-inspector=member][data-inspector-group=billing][data-inspector-member=c1]`
+	b.waitFor(t, shown(m))
 	assigned := strings.Fields(b.attr(t, member("billing", "c1"), "data-assigned"))
 	if n := b.count(t, m+` tr[data-position-of]`); n != len(assigned) {
 		t.Errorf("the inspector lists %d partitions of c1, its card %d", n, len(assigned))
@@ -162,9 +178,58 @@ func TestPictureGroupsInspector(t *testing.T) {
 	if b.attr(t, member("billing", "c1"), "data-selected") != "true" {
 		t.Error("c1's card is not marked selected")
 	}
-	// Close.
-	b.click(t, inspector+" [data-action=close-inspector]")
-	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).getClientRects().length === 0`, js(inspector)))
+	if b.count(t, m+` .group-config`) != 1 || b.count(t, m+` tr[data-config="session.timeout.ms"][data-changed=true]`) != 1 {
+		t.Error("c1's inspector does not hold its group's configs and forms")
+	}
+
+	// Another group replaces it, with its own forms; so does a topic.
+	b.click(t, group("analytics")+" [data-action=inspect-group]")
+	b.waitFor(t, shown(`[data-inspector=group][data-inspector-group=analytics]`))
+	if n := b.count(t, `[data-inspector]`); n != 1 {
+		t.Errorf("%d inspectors on the page, want one", n)
+	}
+	if b.count(t, `[data-control="billing/config"]`) != 0 || b.count(t, `[data-member][data-selected]`) != 0 || b.count(t, group("billing")+`[data-inspecting]`) != 0 {
+		t.Error("billing's forms or marks stay after analytics replaced it")
+	}
+	b.click(t, `[data-inspect-topic="orders"]`)
+	b.waitFor(t, shown(`[data-inspector=topic][data-inspects=orders]`))
+	if b.count(t, `article[data-group][data-inspecting]`) != 0 {
+		t.Error("a group stays marked inspected once a topic replaced it")
+	}
+
+	// The inspector's button closes it, and so does Escape.
+	b.click(t, group("billing")+" [data-action=inspect-group]")
+	b.waitFor(t, shown(inspector))
+	b.click(t, "#inspector-close")
+	b.waitFor(t, `!(`+shown(`[data-inspector]`)+`)`)
+	b.click(t, member("billing", "c3")+" [data-action=inspect-member]")
+	b.waitFor(t, shown(`[data-inspector=member][data-inspector-member=c3]`))
+	b.focus(t, member("billing", "c3")+" [data-action=inspect-member]")
+	b.key(t, "\x1b") // Escape
+	b.waitFor(t, `!(`+shown(`[data-inspector]`)+`)`)
+	if b.count(t, `[data-member][data-selected]`) != 0 {
+		t.Error("Escape left c3 marked selected")
+	}
+	b.noErrors(t)
+}
+
+// A lesson's panel stays in view above the inspector a group opens: its
+// goal beside what the learner is looking at.
+func TestPictureGroupsInspectorBesideTheLesson(t *testing.T) {
+	s := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1280, 800))
+	b.open(t, s.URL+"#lesson=rebalance-moves")
+	b.waitFor(t, `document.querySelectorAll("article[data-group]").length > 0`)
+	b.click(t, `article[data-group] [data-action=inspect-group]`)
+	b.waitFor(t, shown(`[data-inspector=group]`))
+	inView := `(el => { const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight })(document.querySelector(%s))`
+	for _, sel := range []string{`[data-lesson-panel]`, `[data-lesson-progress]`, `[data-inspector=group] .inspector-head`} {
+		if !eval[bool](t, b, fmt.Sprintf(inView, js(sel))) {
+			t.Errorf("%s is not in view with a group's inspector open", sel)
+		}
+	}
+	b.noErrors(t)
 }
 
 // marksOf lists the drawn assignment of every member, by "group/member",
@@ -312,9 +377,29 @@ func TestPictureGroupsAccessible(t *testing.T) {
 	b.waitCount(t, group("billing")+`[data-state=rebalancing]`, 1)
 	b.click(t, group("billing")+" [data-action=join-member]")
 	b.click(t, member("billing", "c1")+" [data-action=inspect-member]")
-	b.waitCount(t, `[data-inspector-member=c1]`, 1)
+	b.waitCount(t, `[data-inspector=member][data-inspector-member=c1]`, 1)
 	b.click(t, `[data-action=new-group]`)
 	for _, v := range runAxe(t, b) {
 		t.Errorf("%s (%s): %s at %s", v.ID, v.Impact, v.Help, strings.Join(v.Targets, ", "))
 	}
+}
+
+// A read-only page opens a group's inspector too, to read: its configs, lag
+// and charts, and none of the forms that would edit.
+func TestPictureGroupsInspectorReadOnly(t *testing.T) {
+	s := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.open(t, s.URL+linkOf(t, twoGroups)+"&readonly=1")
+	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
+	b.click(t, group("billing")+" [data-action=inspect-group]")
+	inspector := `[data-inspector=group][data-inspector-group=billing]`
+	b.waitFor(t, shown(inspector+` tr[data-config="session.timeout.ms"]`))
+	if !b.shown(t, inspector+` [data-lag-of="orders/0"]`) {
+		t.Error("the read-only inspector does not show billing's lag")
+	}
+	forms := eval[int](t, b, fmt.Sprintf(`[...document.querySelectorAll(%s)].filter(el => el.getClientRects().length > 0).length`, js(inspector+" form, [data-inspector] button:not(#inspector-close):not(.help-button)")))
+	if forms != 0 {
+		t.Errorf("the read-only inspector shows %d forms or buttons that edit", forms)
+	}
+	b.noErrors(t)
 }

@@ -290,5 +290,14 @@ func TestUIPicturePhoneLayout(t *testing.T) {
 	if problem != "" {
 		t.Errorf("the help popover on a lane, on a phone: %s", problem)
 	}
+
+	// A group's name opens its inspector in the dock, stacked below: the
+	// page brings it into view.
+	eval[bool](t, b, `(scrollTo(0, 0), true)`)
+	b.click(t, group("billing")+" [data-action=inspect-group]")
+	b.waitFor(t, `(el => { if (!el) return false; const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight })(document.querySelector("[data-inspector=group] .inspector-head"))`)
+	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("with a group's inspector open, at 360 px the page is %d px wide", w)
+	}
 	b.noErrors(t)
 }

@@ -23,8 +23,9 @@ func TestUIRebalanceWaitsForPollsAndRemovesMembersThatStopPolling(t *testing.T) 
 	b.waitCount(t, group("g")+`[data-state=stable][data-generation="1"]`, 1)
 
 	// max.poll.interval.ms 1m, with the group's config form.
-	b.fill(t, `[data-control="g/config"] [name="max.poll.interval.ms"]`, "1m")
-	b.click(t, `[data-control="g/config"] button[type=submit]`)
+	g := b.groupInspector(t, "g")
+	b.fill(t, g+` .group-config [name="max.poll.interval.ms"]`, "1m")
+	b.click(t, g+` .group-config button[type=submit]`)
 	b.waitText(t, group("g")+` [data-poll-deadline=c1]`, "must poll by 1m")
 
 	// A second member: the rebalance waits for c1, which has not polled.

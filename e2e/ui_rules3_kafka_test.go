@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -21,8 +22,9 @@ poll g c1 max=100
 commit g c1
 `)
 	b.waitCount(t, group("g")+`[data-state=stable]`, 1)
+	g := b.groupInspector(t, "g")
 	committed := func() string {
-		return b.attr(t, group("g")+` [data-lag-of="orders/0"]`, "data-group-committed")
+		return b.attr(t, g+` [data-lag-of="orders/0"]`, "data-group-committed")
 	}
 	if got := committed(); got != "6" {
 		t.Fatalf("orders/0 committed %s, want 6", got)
@@ -31,7 +33,7 @@ commit g c1
 	b.waitFor(t, `document.querySelector('article[data-group=g] [data-action=come-back]') !== null`)
 	steps := b.steps(t)
 
-	commitForm := group("g") + ` .group-commit`
+	commitForm := g + ` .group-commit`
 	// Before the learner tries, the form says what Kafka will answer.
 	b.waitText(t, commitForm+` [data-commit-refused]`, "a commit comes from outside the group: it is not empty (c1, crashed")
 	b.fill(t, commitForm+` [name=partition]`, "orders/0")
@@ -59,7 +61,7 @@ commit g c1
 	b.fill(t, commitForm+` [name=partition]`, "orders/0")
 	b.fill(t, commitForm+` [name=offset]`, "1")
 	b.click(t, commitForm+` button[type=submit]`)
-	if !b.eventually(`document.querySelector("article[data-group=g] [data-lag-of='orders/0']").dataset.groupCommitted === "1"`) {
+	if !b.eventually(fmt.Sprintf(`document.querySelector(%s).dataset.groupCommitted === "1"`, js(g+` [data-lag-of="orders/0"]`))) {
 		t.Fatalf("the commit on the empty group did not go through; its form says %q", b.alertOf(t, "g/commit"))
 	}
 	if b.count(t, `[data-control="g/commit"][role=alert]`) != 0 {
