@@ -64,6 +64,23 @@ func revealInspector(ctx app.Context) {
 	})
 }
 
+// focusAfterClose moves the focus to the dock's tab shown, when the
+// inspector closes with the focus inside it (on its ✕, in one of its
+// forms): the keyboard goes on from beside where it was, not from the top
+// of the page.
+func focusAfterClose(ctx app.Context, tab func() string) {
+	inspector := app.Window().GetElementByID("dock-inspector")
+	active := app.Window().Get("document").Get("activeElement")
+	if !inspector.Truthy() || !active.Truthy() || !inspector.Call("contains", active).Bool() {
+		return
+	}
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID("dock-tab-" + tab()); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
 // name is what the selection is called on the page: "orders",
 // "orders/2", "broker 1".
 func (s selection) name() string {

@@ -240,6 +240,7 @@ func (p *Playground) handleSelect(ctx app.Context, a app.Action) {
 		revealInspector(ctx)
 	case p.dock == dockInspector:
 		p.dock = ""
+		focusAfterClose(ctx, p.dockTab)
 	}
 }
 

@@ -197,11 +197,14 @@ func TestPictureGroupsInspector(t *testing.T) {
 		t.Error("a group stays marked inspected once a topic replaced it")
 	}
 
-	// The inspector's button closes it, and so does Escape.
+	// The inspector's button closes it, from the keyboard too, and the
+	// focus goes on from the dock's tab shown; Escape closes it too.
 	b.click(t, group("billing")+" [data-action=inspect-group]")
 	b.waitFor(t, shown(inspector))
-	b.click(t, "#inspector-close")
+	b.focus(t, "#inspector-close")
+	b.key(t, "\r")
 	b.waitFor(t, `!(`+shown(`[data-inspector]`)+`)`)
+	b.waitFor(t, `document.activeElement && document.activeElement.matches("[data-dock-tab][aria-selected=true]")`)
 	b.click(t, member("billing", "c3")+" [data-action=inspect-member]")
 	b.waitFor(t, shown(`[data-inspector=member][data-inspector-member=c3]`))
 	b.focus(t, member("billing", "c3")+" [data-action=inspect-member]")
