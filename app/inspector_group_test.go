@@ -132,6 +132,14 @@ func TestInspectorShowsTheGroupOrMemberSelected(t *testing.T) {
 	if len(tagsWith(page, "data-control", "billing/config")) != 0 || len(tagsWith(page, "data-control", "audit/config")) == 0 {
 		t.Errorf("audit's inspector shows another group's forms:\n%s", page)
 	}
+	// A member that left, at this step, is said to be gone; its group's
+	// settings stay.
+	Apply(d.Context(), "leave audit a1")
+	d.Consume()
+	page = inspect(t, p, d, selection{Kind: selectMember, Group: "audit", Member: "a1"})
+	if !strings.Contains(page, "a1 is not a member of audit at this step.") || len(tagsWith(page, "data-control", "audit/reset")) == 0 {
+		t.Errorf("a member gone: %s", page)
+	}
 	if page := inspect(t, p, d, selection{Kind: selectGroup, Group: "gone"}); !strings.Contains(page, "Group gone does not exist at this step.") {
 		t.Errorf("a group that is not there: %s", page)
 	}
