@@ -28,8 +28,8 @@ type ShareDialog struct {
 	Base     string
 
 	embed     embedChoice
-	status        string // what the last copy or download did
-	statusFor     string // the field or button the status is about
+	status    string // what the last copy or download did
+	statusFor string // the field or button the status is about
 }
 
 // The ids of the dialog's fields, which the copy buttons select when the
