@@ -96,10 +96,13 @@ func (b *EmbedBar) Render() app.UI {
 		app.Span().Class("embed-position").DataSet("position", b.Position).DataSet("length", b.Length).
 			Text(fmt.Sprintf("step %d of %d", b.Position, b.Length)),
 		app.If(b.Loop.set(), app.Span().Class("embed-loop").DataSet("loop", b.Loop.String()).
-			Text(fmt.Sprintf("loops steps %d to %d", b.Loop.From, b.Loop.To))),
+			Title(fmt.Sprintf("play goes through steps %d to %d over and over", b.Loop.From, b.Loop.To)).
+			Text(fmt.Sprintf("⟳ %d–%d", b.Loop.From, b.Loop.To))),
 		app.If(b.ReadOnly, app.Span().Class("embed-readonly").Text("read-only")),
+		// Short, so that the bar stays one row of a 640 px frame; its
+		// title says it in full.
 		app.Button().Type("button").ID("open-full").DataSet("href", b.FullURL).OnClick(b.openFull).
-			Text("Open in the full playground ↗"),
+			Title("Open this scenario in the full playground, in a new tab").Text("Full playground ↗"),
 		app.If(b.refused != "", b.copyBox()),
 		app.If(b.LoopProblem != "", app.P().Class("embed-loop-problem").Attr("role", "alert").Text(b.LoopProblem)),
 		&ControlError{Control: embedControl},
@@ -131,7 +134,7 @@ func (p *Playground) embedBar() app.UI {
 		ReadOnly:    p.share.options.ReadOnly,
 		Loop:        p.share.options.Loop,
 		LoopProblem: p.share.options.LoopProblem,
-		FullURL:     pageURL(p.share.base, withOptions(p.link, false, false)),
+		FullURL:     pageURL(p.share.base, withOptions(p.link, linkOptions{})),
 	}
 }
 

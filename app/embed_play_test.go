@@ -79,7 +79,7 @@ func TestThemeParameter(t *testing.T) {
 	if err != nil || !strings.HasSuffix(f, "&embed=1&play=1&loop=1-2&theme=dark") {
 		t.Errorf("the page's link is %q (%v), want it to keep play, loop and theme", f, err)
 	}
-	if full := withOptions(f, false, false); strings.Contains(full, "theme=") || strings.Contains(full, "loop=") || strings.Contains(full, "play=") {
+	if full := withOptions(f, linkOptions{}); strings.Contains(full, "theme=") || strings.Contains(full, "loop=") || strings.Contains(full, "play=") {
 		t.Errorf("the full playground's link %q keeps the embed's parameters", full)
 	}
 	if _, _, problem := loadFragment(mustLink(t, threeSteps) + "&theme=pink"); !strings.Contains(problem, "light, dark or system") {

@@ -27,9 +27,9 @@ type ShareDialog struct {
 	Options  linkOptions
 	Base     string
 
-	embedReadOnly bool
-	status        string // what the last copy or download did
-	statusFor     string // the field or button the status is about
+	embed     embedChoice
+	status    string // what the last copy or download did
+	statusFor string // the field or button the status is about
 }
 
 // The ids of the dialog's fields, which the copy buttons select when the
@@ -70,8 +70,44 @@ func (d *ShareDialog) download(ctx app.Context, e app.Event) {
 	d.status = "The download of " + plogFileName + " has started; if it does not arrive, the page around this one may block downloads."
 }
 
-func (d *ShareDialog) setEmbedReadOnly(ctx app.Context, e app.Event) {
-	d.embedReadOnly = ctx.JSSrc().Get("checked").Bool()
+// embedChoice is what the dialog's embed controls ask of the frame: the
+// parameters of README's Embedding section.
+type embedChoice struct {
+	readOnly, play, loop bool
+	loopFrom, loopTo     string // the loop's steps as typed
+	theme                string // "" for the learner's own choice; else one of themeNames
+}
+
+// checkedTo sets a choice from a checkbox's change, as ValueTo does a text's.
+func checkedTo(choice *bool) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		*choice = ctx.JSSrc().Get("checked").Bool()
+	}
+}
+
+// setEmbedLoop ticks or unticks the loop; ticked the first time, it loops
+// the whole scenario, from its first step to its last.
+func (d *ShareDialog) setEmbedLoop(ctx app.Context, e app.Event) {
+	d.embed.loop = ctx.JSSrc().Get("checked").Bool()
+	if d.embed.loop && d.embed.loopFrom == "" && d.embed.loopTo == "" {
+		d.embed.loopFrom, d.embed.loopTo = "0", fmt.Sprint(len(d.Lines))
+	}
+}
+
+// embedOptions are the link options the embed controls choose, and why
+// the loop was left out of them, if it was.
+func (d *ShareDialog) embedOptions() (linkOptions, string) {
+	c := d.embed
+	o := linkOptions{Embed: true, ReadOnly: c.readOnly, Play: c.play, Theme: c.theme}
+	if !c.loop {
+		return o, ""
+	}
+	r, err := parseLoop(c.loopFrom+"-"+c.loopTo, len(d.Lines))
+	if err != nil {
+		return o, "The snippet leaves the loop out: " + err.Error() + "."
+	}
+	o.Loop = r
+	return o, ""
 }
 
 // statusOf shows the status of one field, if it is about that field.
@@ -94,7 +130,8 @@ func (d *ShareDialog) Render() app.UI {
 		)
 	}
 	link := pageURL(d.Base, fragment)
-	embedURL := pageURL(d.Base, withOptions(fragment, true, d.embedReadOnly))
+	embedOptions, loopProblem := d.embedOptions()
+	embedURL := pageURL(d.Base, withOptions(fragment, embedOptions))
 	// clipboard-write lets the embedded page's copy buttons work when the
 	// course page is on another origin, as it usually is.
 	snippet := fmt.Sprintf(`<iframe src="%s" title="plog: a Kafka scenario" width="640" height="400" loading="lazy" allow="clipboard-write" style="border:1px solid #ccc"></iframe>`,
@@ -116,10 +153,7 @@ func (d *ShareDialog) Render() app.UI {
 		),
 		d.downloadRow(),
 		app.H3().Text("Embed in a course page"),
-		app.Div().Class("field", "check").Body(
-			app.Input().Type("checkbox").ID("embed-readonly").Checked(d.embedReadOnly).OnChange(d.setEmbedReadOnly),
-			app.Label().For("embed-readonly").Text("read-only: step and play, no editing"),
-		),
+		d.embedControls(loopProblem),
 		field(snippetField, "HTML for an iframe (640×400)",
 			app.Textarea().ID(snippetField).ReadOnly(true).Rows(4).Text(snippet)),
 		app.Div().Class("row").Body(
@@ -129,6 +163,40 @@ func (d *ShareDialog) Render() app.UI {
 		d.clusterRow(),
 	)
 }
+
+// embedControls choose the frame's parameters; each choice rewrites the
+// snippet.
+func (d *ShareDialog) embedControls(loopProblem string) app.UI {
+	c := &d.embed
+	check := func(id, label string, checked bool, onChange app.EventHandler) app.UI {
+		return app.Div().Class("field", "check").Body(
+			app.Input().Type("checkbox").ID(id).Checked(checked).OnChange(onChange),
+			app.Label().For(id).Text(label),
+		)
+	}
+	return app.Div().Class("embed-options").Body(
+		check("embed-readonly", "read-only: step and play, no editing", c.readOnly, checkedTo(&c.readOnly)),
+		check("embed-play", "play as it opens", c.play, checkedTo(&c.play)),
+		app.Div().Class("row", "embed-loop-choice").Body(
+			check("embed-loop", "loop steps", c.loop, d.setEmbedLoop),
+			app.If(c.loop,
+				field("embed-loop-from", "from step", numberInput("embed-loop-from", &c.loopFrom, &d.Compo)),
+				field("embed-loop-to", fmt.Sprintf("to step (of %d)", len(d.Lines)), numberInput("embed-loop-to", &c.loopTo, &d.Compo)),
+			),
+		),
+		app.If(loopProblem != "", app.P().ID("embed-loop-status").Attr("role", "alert").Text(loopProblem)),
+		field("embed-theme", "colours", app.Select().ID("embed-theme").OnChange(d.ValueTo(&c.theme)).Body(
+			app.Option().Value("").Selected(c.theme == "").Text("the learner's own choice"),
+			app.Range(themeNames).Slice(func(i int) app.UI {
+				name := themeNames[i]
+				return app.Option().Value(name).Selected(c.theme == name).Text(themeLabels[name])
+			}),
+		)),
+	)
+}
+
+// themeLabels name the themes theme= may ask for, in the dialog's words.
+var themeLabels = map[string]string{"light": "light", "dark": "dark", "system": "the system's"}
 
 func (d *ShareDialog) downloadRow() app.UI {
 	return app.Div().Body(

@@ -217,14 +217,15 @@ func keepBranch(s *scenario.Session, f scenario.Fragment) error {
 }
 
 // withOptions rewrites a fragment with other view options, keeping its
-// scenario and position; what an embed plays (play, loop) and its theme are
-// left out. A fragment that does not parse is returned as is.
-func withOptions(fragment string, embed, readOnly bool) string {
+// scenario, position and lesson: o's embed, readonly, play, loop and theme
+// replace the fragment's (the zero value leaves none of them). A fragment
+// that does not parse is returned as is.
+func withOptions(fragment string, o linkOptions) string {
 	f, err := scenario.ParseFragment(fragment)
 	if err != nil {
 		return fragment
 	}
-	f.Embed, f.ReadOnly = embed, readOnly
-	f.Play, f.Loop, f.Theme = false, "", ""
+	f.Embed, f.ReadOnly = o.Embed, o.ReadOnly
+	f.Play, f.Loop, f.Theme = o.Play, o.Loop.String(), o.Theme
 	return f.String()
 }

@@ -157,10 +157,11 @@ func TestEmbedSampleCoursePage(t *testing.T) {
 	// The other one edits: a topic made in the frame, and the page hears it.
 	inFrame[bool](t, b, "scenario-keys", `(() => {
 		const set = (id, v) => { const el = doc.getElementById(id); el.value = v; el.dispatchEvent(new Event("input", {bubbles: true})); el.dispatchEvent(new Event("change", {bubbles: true})) };
-		set("topic-name", "audit"); set("topic-partitions", "2"); doc.getElementById("topic-create").click(); return true })()`)
-	b.waitInFrame(t, "scenario-keys", `doc.querySelectorAll("[data-topic=audit][data-partition]").length === 2`)
+		set("topic-name", "audit"); set("topic-partitions", "16"); doc.getElementById("topic-create").click(); return true })()`)
+	b.waitInFrame(t, "scenario-keys", `doc.querySelectorAll(".lane[data-topic=audit][data-partition]").length === 16`)
 	b.waitText(t, `[data-messages-of=scenario-keys]`, "step: step 9 of 9")
-	// Two lanes more: the content grew, and the frame with it.
+	// Sixteen lanes more, longer than the groups' column beside them: the
+	// content grew, and the frame with it.
 	b.waitFor(t, `Number(document.getElementById("scenario-keys").dataset.contentHeight) > `+fmt.Sprint(before))
 	b.waitFor(t, sized)
 	b.noErrors(t)

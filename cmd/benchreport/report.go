@@ -227,6 +227,8 @@ func (r *runner) writePage(w *strings.Builder) {
 			{fmt.Sprintf("ready, cold, on a link of %s records", records), "PageReadyCold" + size, "ns/op"},
 			{fmt.Sprintf("produce click to the frame that shows the record, topic of %s+ records", records), "PageProduceToRepaint" + size, "ns/op"},
 			{"… of which the click to the DOM change", "PageProduceToRepaint" + size, "dom-ns"},
+			{"a member's Poll click (on its card) to the frame that shows its new position, same page", "PagePollToRepaint" + size, "ns/op"},
+			{"… of which the click to the DOM change", "PagePollToRepaint" + size, "dom-ns"},
 		}...)
 	}
 	rows = append(rows, []pageRow{
@@ -252,9 +254,10 @@ func (r *runner) writePage(w *strings.Builder) {
 	}
 	p("\n")
 	p("The page is measured with a topic of four partitions opened from a link, twice: at 100,000 records, where the repaint budget is set, ")
-	p("and at a million, as many as a scenario may produce (`scenario.MaxRecords`, %s). ", thousands(meta["max-records"]))
+	p("and at a million, as many as a scenario may produce (`scenario.MaxRecords`, %s), ", thousands(meta["max-records"]))
+	p("each read by a group of one member from the topic's start, whose card and marks on the lanes the page draws as in use. ")
 	p("Each holds a few records fewer than its round size, so that the produce clicks measured on it are accepted. ")
-	p("Memory is read once the page's service worker is installed; the clicks are timed after one unmeasured click, as the browser's compiler warms up. ")
+	p("Memory is read once the page's service worker is installed; the clicks are timed after one unmeasured click of each button, as the browser's compiler warms up. ")
 	p("A lane draws a window of 40 to 59 records and the page asks the engine only about that window, so a click costs about the same at either size; ")
 	p("the time to ready and the memory grow with the records.\n\n")
 	if s, ok := spreadOf(r.results.values(native, "ProduceClickOnFullTopic", "ns/op")); ok {

@@ -3,9 +3,10 @@
 // (a fresh profile) and with its service worker warm (a second visit); what
 // the wasm weighs on the wire; and, on a page opened with a topic of
 // 100,000 records (the size the repaint budget names) and on one as full
-// as a scenario may make it (a million records), how long the page took to
-// be ready, what it holds in memory, and how long a produce click takes to
-// show.
+// as a scenario may make it (a million records), read by a group of one
+// member, how long the page took to be ready, what it holds in memory, and
+// how long a gesture takes to show: a produce click, and a click on the
+// member's Poll button on its card.
 //
 // It is a measuring program, not a test: it fails only when it cannot
 // measure. It builds the wasm and the site into a temporary directory, as
@@ -80,15 +81,21 @@ var fullPages = []fullPage{
 
 // script fills a topic of four partitions with the page's records, keyless
 // so that they spread evenly, in produce commands of at most
-// scenario.MaxProduceCount records.
+// scenario.MaxProduceCount records; then a group's member joins, reading
+// from the start, so that the page draws its card and its marks on the
+// lanes as it does in use, and its Poll button has records to read.
 func (f fullPage) script() string {
 	var b strings.Builder
 	b.WriteString("seed 1\ntopic orders partitions=4\n")
 	for left := f.records; left > 0; left -= scenario.MaxProduceCount {
 		fmt.Fprintf(&b, "produce orders value=v count=%d\n", min(left, scenario.MaxProduceCount))
 	}
+	fmt.Fprintf(&b, "config group %s auto.offset.reset=earliest\njoin %s %s topics=orders\nadvance 4s\n", pollGroup, pollGroup, pollMember)
 	return b.String()
 }
+
+// The group and member whose Poll button is measured.
+const pollGroup, pollMember = "readers", "r1"
 
 func run(runs, clicks int, profile string) error {
 	chromium, err := findChromium()
@@ -484,6 +491,16 @@ func measureFull(chromium, dir, url, size string, clicks int, profile string) er
 		}
 		sample("PageProduceToRepaint"+size, msToNs(times[1]), "ns/op", msToNs(times[0]), "dom-ns")
 	}
+	// The member's Poll, warmed up as Produce was.
+	for i := range clicks + 1 {
+		times, err := chromedp.Run(t.ctx, chromedp.Evaluate[[]float64](pollScript, chromedp.EvalAwaitPromise))
+		if err != nil {
+			return fmt.Errorf("poll click: %w", err)
+		}
+		if i > 0 {
+			sample("PagePollToRepaint"+size, msToNs(times[1]), "ns/op", msToNs(times[0]), "dom-ns")
+		}
+	}
 	if profile != "" {
 		return t.stopProfile(profile, os.Stderr)
 	}
@@ -492,31 +509,46 @@ func measureFull(chromium, dir, url, size string, clicks int, profile string) er
 
 func msToNs(ms float64) int64 { return int64(ms * 1e6) }
 
-// produceScript clicks Produce (the form holds key acct-1, value created,
-// count 1 when the page opens) and resolves to the milliseconds from the
-// click until the lanes' high watermarks count one more record, and until
-// the frame after that has run.
-const produceScript = `new Promise((resolve, reject) => {
-  const total = () => {
-    let n = 0;
-    for (const lane of document.querySelectorAll('[data-topic="orders"][data-partition]')) n += Number(lane.dataset.highWatermark);
-    return n;
-  };
-  const before = total();
+// gestureScript clicks the button a selector finds and resolves to the
+// milliseconds from the click until changed (a JavaScript function of the
+// value state() had before the click) says the page shows its effect, and
+// until the frame after that has run.
+func gestureScript(button, state, changed, what string) string {
+	return fmt.Sprintf(`new Promise((resolve, reject) => {
+  const state = %s;
+  const changed = %s;
+  const before = state();
   let start = 0, shown = 0;
   const observer = new MutationObserver(() => {
-    if (shown || total() <= before) return;
+    if (shown || !changed(before)) return;
     shown = performance.now();
     observer.disconnect();
     requestAnimationFrame(() => setTimeout(() => resolve([shown - start, performance.now() - start]), 0));
   });
   observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
-  setTimeout(() => { observer.disconnect(); reject(new Error("no new record shown within 30 s")); }, 30000);
-  const send = document.querySelector("#produce-send");
-  if (!send) { reject(new Error("no #produce-send")); return; }
+  setTimeout(() => { observer.disconnect(); reject(new Error(%q)); }, 30000);
+  const button = document.querySelector(%q);
+  if (!button) { reject(new Error("no " + %q)); return; }
   start = performance.now();
-  send.click();
-})`
+  button.click();
+})`, state, changed, "not shown within 30 s: "+what, button, button)
+}
+
+// produceScript clicks Produce (the form holds key acct-1, value created,
+// count 1 when the page opens) and waits until the lanes' high watermarks
+// count one more record. A lane is .lane[data-topic][data-partition]: a
+// group's mark under it carries data-topic and data-partition too.
+var produceScript = gestureScript("#produce-send", `() => {
+    let n = 0;
+    for (const lane of document.querySelectorAll('.lane[data-topic="orders"][data-partition]')) n += Number(lane.dataset.highWatermark);
+    return n;
+  }`, `before => state() > before`, "a new record")
+
+// pollScript clicks the member's Poll button on its card and waits until
+// its marks on the lanes say where it reads now.
+var pollScript = gestureScript(fmt.Sprintf(`li[data-member=%q] [data-action="poll"]`, pollMember), fmt.Sprintf(`() =>
+    Array.from(document.querySelectorAll('[data-assignment][data-group=%q][data-member=%q]'), mark => mark.textContent).join("|")`, pollGroup, pollMember),
+	`before => state() !== before`, "the member's new position")
 
 // printMemory prints what the page holds once the garbage is collected: the
 // wasm's linear memory (the Go heap, which never shrinks), the JavaScript
