@@ -223,6 +223,25 @@ func handler(cfg siteConfig, version string, staticResources []string) *app.Hand
 	}
 }
 
+// goappCharset opens the head of the page go-app writes.
+const goappCharset = "<meta charset=\"UTF-8\">\n"
+
+// preloadWasm starts the wasm's download with the page's HTML, rather than
+// when go-app's deferred app.js runs after the whole page is parsed: a
+// preload first in the head, before the stylesheets and the scripts the
+// parser waits for. It is the request app.js then makes (fetch of prefix +
+// web/app.wasm), so that the browser hands that fetch the preloaded
+// response instead of downloading twice: a fetch() has mode cors with
+// same-origin credentials, which a preload asks for with as="fetch" and
+// crossorigin="anonymous".
+func preloadWasm(page, prefix string) (string, error) {
+	if n := strings.Count(page, goappCharset); n != 1 {
+		return "", fmt.Errorf("go-app's page has %d copies of %q, want 1: its head changed, revisit the wasm's preload", n, strings.TrimSpace(goappCharset))
+	}
+	link := `<link rel="preload" href="` + htmlAttrEscape(prefix+"web/app.wasm") + `" as="fetch" crossorigin="anonymous" fetchpriority="high">` + "\n"
+	return strings.Replace(page, goappCharset, goappCharset+link, 1), nil
+}
+
 // previewImage is the path of the link preview's picture, web/static/preview.png.
 func previewImage(cfg siteConfig) string {
 	if cfg.URL != "" {
@@ -270,12 +289,17 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 		return err
 	}
 	if err := editFile(filepath.Join(cfg.Out, "app.js"), func(js string) (string, error) {
-		return measureProgressAgainstRawSize(js, wasmSize)
+		js, err := measureProgressAgainstRawSize(js, wasmSize)
+		if err != nil {
+			return "", err
+		}
+		return registerServiceWorkerAfterLoad(js)
 	}); err != nil {
 		return err
 	}
 	return editFile(filepath.Join(cfg.Out, "index.html"), func(page string) (string, error) {
-		return setOpenGraphURL(sortAttributes(page), cfg.URL), nil
+		page, err := preloadWasm(page, cfg.Prefix)
+		return setOpenGraphURL(sortAttributes(page), cfg.URL), err
 	})
 }
 
@@ -304,6 +328,30 @@ func measureProgressAgainstRawSize(js string, wasmSize int) (string, error) {
 	}
 	return strings.Replace(js, goappProgressTotal,
 		"const total = "+strconv.Itoa(wasmSize)+"; // plog: the raw size of app.wasm, whatever the transfer encoding", 1), nil
+}
+
+// goappRegisterWorker is the line of go-app's app.js that registers the
+// service worker as soon as app.js runs.
+const goappRegisterWorker = "\ngoappInitServiceWorker();\n"
+
+// registerServiceWorkerAfterLoad registers the service worker once the page
+// has loaded. The worker's install caches the whole site, the wasm among it:
+// registered at once, on a first visit it downloads the wasm a second time,
+// beside the page's own download, and halves its bandwidth. The load event
+// waits for the wasm's preload (wasmPreload), after which the install only
+// revalidates, with the ETag, what the browser has just fetched.
+func registerServiceWorkerAfterLoad(js string) (string, error) {
+	if n := strings.Count(js, goappRegisterWorker); n != 1 {
+		return "", fmt.Errorf("go-app's app.js has %d copies of %q, want 1: its loader changed, revisit the service worker's registration", n, strings.TrimSpace(goappRegisterWorker))
+	}
+	return strings.Replace(js, goappRegisterWorker, `
+// plog: after the load event, which waits for the wasm's preload (serve.go).
+if (document.readyState === "complete") {
+  goappInitServiceWorker();
+} else {
+  window.addEventListener("load", () => goappInitServiceWorker(), { once: true });
+}
+`, 1), nil
 }
 
 // goappWorkerMatch is the line of go-app's app-worker.js that looks a

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGeneratedPagePreloadsTheWasmFirst(t *testing.T) {
+	for _, prefix := range []string{"/", "/plog/"} {
+		out, _ := generate(t, fakeWasm(t, "x"), prefix, "")
+		page := readFile(t, filepath.Join(out, "index.html"))
+		link := `<link as="fetch" crossorigin="anonymous" fetchpriority="high" href="` + prefix + `web/app.wasm" rel="preload">`
+		at := strings.Index(page, link)
+		if at < 0 {
+			t.Fatalf("prefix %s: the page lacks %s", prefix, link)
+		}
+		for _, later := range []string{"<link", "<script"} {
+			if i := strings.Index(page, later); i < at {
+				t.Errorf("prefix %s: %s comes before the wasm's preload", prefix, later)
+			}
+		}
+		js := readFile(t, filepath.Join(out, "app.js"))
+		if !strings.Contains(js, `fetchWithProgress("`+prefix+`web/app.wasm"`) {
+			t.Errorf("prefix %s: app.js fetches the wasm elsewhere than the preload: the browser would download it twice", prefix)
+		}
+	}
+	if _, err := preloadWasm("<html><head></head></html>", "/"); err == nil {
+		t.Error("a go-app page whose head changed must fail the build, not lose the preload")
+	}
+}
+
+func TestGeneratedLoaderRegistersTheServiceWorkerAfterLoad(t *testing.T) {
+	out, _ := generate(t, fakeWasm(t, "x"), "/", "")
+	js := readFile(t, filepath.Join(out, "app.js"))
+	if strings.Contains(js, goappRegisterWorker) {
+		t.Error("app.js still registers the service worker as it starts, beside the wasm's download")
+	}
+	if !strings.Contains(js, `window.addEventListener("load", () => goappInitServiceWorker(), { once: true });`) {
+		t.Error("app.js does not register the service worker after the load event")
+	}
+	if _, err := registerServiceWorkerAfterLoad("no loader here"); err == nil {
+		t.Error("a go-app whose loader changed must fail the build")
+	}
+}
