@@ -43,3 +43,18 @@ func TestGeneratedLoaderRegistersTheServiceWorkerAfterLoad(t *testing.T) {
 		t.Error("a go-app whose loader changed must fail the build")
 	}
 }
+
+func TestGeneratedPageCarriesTheFirstPaint(t *testing.T) {
+	out, _ := generate(t, fakeWasm(t, "x"), "/plog/", "")
+	page := readFile(t, filepath.Join(out, "index.html"))
+	guard, firstPaint, goapp := strings.Index(page, `src="/plog/web/static/storage-guard.js"`), strings.Index(page, `src="/plog/web/static/first-paint.js"`), strings.Index(page, `src="/plog/app.js"`)
+	if firstPaint < 0 || firstPaint < guard {
+		t.Errorf("first-paint.js is not in the page after storage-guard.js, which it needs to read the saved workspace")
+	}
+	if goapp < 0 {
+		t.Error("the page has no app.js")
+	}
+	if !strings.Contains(page, `href="/plog/web/static/first-paint.css" rel="stylesheet"`) {
+		t.Error("the page does not load first-paint.css")
+	}
+}
