@@ -16,6 +16,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -242,6 +243,18 @@ func preloadWasm(page, prefix string) (string, error) {
 	return strings.Replace(page, goappCharset, goappCharset+link, 1), nil
 }
 
+// inlineFavicon puts the page's icon (web/static/icon.svg, under a kilobyte)
+// in the page itself. The browser fetches a favicon on its own, after the
+// load event and outside the service worker: a request fewer on a first
+// visit, and none to fail offline.
+func inlineFavicon(page, prefix string, svg []byte) (string, error) {
+	link := `<link href="` + prefix + `web/static/icon.svg" rel="icon">`
+	if n := strings.Count(page, link); n != 1 {
+		return "", fmt.Errorf("go-app's page has %d copies of %q, want 1: its head changed, revisit the inline favicon", n, link)
+	}
+	return strings.Replace(page, link, `<link href="data:image/svg+xml;base64,`+base64.StdEncoding.EncodeToString(svg)+`" rel="icon">`, 1), nil
+}
+
 // previewImage is the path of the link preview's picture, web/static/preview.png.
 func previewImage(cfg siteConfig) string {
 	if cfg.URL != "" {
@@ -297,9 +310,17 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 	}); err != nil {
 		return err
 	}
+	icon, err := os.ReadFile(filepath.Join(cfg.Static, "icon.svg"))
+	if err != nil {
+		return err
+	}
 	return editFile(filepath.Join(cfg.Out, "index.html"), func(page string) (string, error) {
 		page, err := preloadWasm(page, cfg.Prefix)
-		return setOpenGraphURL(sortAttributes(page), cfg.URL), err
+		if err != nil {
+			return "", err
+		}
+		page, err = inlineFavicon(sortAttributes(page), cfg.Prefix, icon)
+		return setOpenGraphURL(page, cfg.URL), err
 	})
 }
 

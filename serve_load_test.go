@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,5 +57,17 @@ func TestGeneratedPageCarriesTheFirstPaint(t *testing.T) {
 	}
 	if !strings.Contains(page, `href="/plog/web/static/first-paint.css" rel="stylesheet"`) {
 		t.Error("the page does not load first-paint.css")
+	}
+}
+
+func TestGeneratedPageCarriesItsFavicon(t *testing.T) {
+	out, _ := generate(t, fakeWasm(t, "x"), "/plog/", "")
+	page := readFile(t, filepath.Join(out, "index.html"))
+	svg := readFile(t, filepath.Join("web", "static", "icon.svg"))
+	if want := `<link href="data:image/svg+xml;base64,` + base64.StdEncoding.EncodeToString([]byte(svg)) + `" rel="icon">`; !strings.Contains(page, want) {
+		t.Error("the page does not carry web/static/icon.svg as its icon")
+	}
+	if strings.Contains(page, `href="/plog/web/static/icon.svg"`) {
+		t.Error("the page still links its icon: the browser fetches it outside the service worker")
 	}
 }
