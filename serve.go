@@ -245,8 +245,8 @@ func preloadWasm(page, prefix string) (string, error) {
 
 // inlineFavicon puts the page's icon (web/static/icon.svg, under a kilobyte)
 // in the page itself. The browser fetches a favicon on its own, after the
-// load event and outside the service worker: a request fewer on a first
-// visit, and none to fail offline.
+// load event (which waits for the wasm's preload) and outside the service
+// worker: a request fewer on a first visit, and none to fail offline.
 func inlineFavicon(page, prefix string, svg []byte) (string, error) {
 	link := `<link href="` + prefix + `web/static/icon.svg" rel="icon">`
 	if n := strings.Count(page, link); n != 1 {
@@ -302,11 +302,7 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 		return err
 	}
 	if err := editFile(filepath.Join(cfg.Out, "app.js"), func(js string) (string, error) {
-		js, err := measureProgressAgainstRawSize(js, wasmSize)
-		if err != nil {
-			return "", err
-		}
-		return registerServiceWorkerAfterLoad(js)
+		return measureProgressAgainstRawSize(js, wasmSize)
 	}); err != nil {
 		return err
 	}
@@ -349,30 +345,6 @@ func measureProgressAgainstRawSize(js string, wasmSize int) (string, error) {
 	}
 	return strings.Replace(js, goappProgressTotal,
 		"const total = "+strconv.Itoa(wasmSize)+"; // plog: the raw size of app.wasm, whatever the transfer encoding", 1), nil
-}
-
-// goappRegisterWorker is the line of go-app's app.js that registers the
-// service worker as soon as app.js runs.
-const goappRegisterWorker = "\ngoappInitServiceWorker();\n"
-
-// registerServiceWorkerAfterLoad registers the service worker once the page
-// has loaded. The worker's install caches the whole site, the wasm among it:
-// registered at once, on a first visit it downloads the wasm a second time,
-// beside the page's own download, and halves its bandwidth. The load event
-// waits for the wasm's preload (wasmPreload), after which the install only
-// revalidates, with the ETag, what the browser has just fetched.
-func registerServiceWorkerAfterLoad(js string) (string, error) {
-	if n := strings.Count(js, goappRegisterWorker); n != 1 {
-		return "", fmt.Errorf("go-app's app.js has %d copies of %q, want 1: its loader changed, revisit the service worker's registration", n, strings.TrimSpace(goappRegisterWorker))
-	}
-	return strings.Replace(js, goappRegisterWorker, `
-// plog: after the load event, which waits for the wasm's preload (serve.go).
-if (document.readyState === "complete") {
-  goappInitServiceWorker();
-} else {
-  window.addEventListener("load", () => goappInitServiceWorker(), { once: true });
-}
-`, 1), nil
 }
 
 // goappWorkerMatch is the line of go-app's app-worker.js that looks a

@@ -31,20 +31,6 @@ func TestGeneratedPagePreloadsTheWasmFirst(t *testing.T) {
 	}
 }
 
-func TestGeneratedLoaderRegistersTheServiceWorkerAfterLoad(t *testing.T) {
-	out, _ := generate(t, fakeWasm(t, "x"), "/", "")
-	js := readFile(t, filepath.Join(out, "app.js"))
-	if strings.Contains(js, goappRegisterWorker) {
-		t.Error("app.js still registers the service worker as it starts, beside the wasm's download")
-	}
-	if !strings.Contains(js, `window.addEventListener("load", () => goappInitServiceWorker(), { once: true });`) {
-		t.Error("app.js does not register the service worker after the load event")
-	}
-	if _, err := registerServiceWorkerAfterLoad("no loader here"); err == nil {
-		t.Error("a go-app whose loader changed must fail the build")
-	}
-}
-
 func TestGeneratedPageCarriesTheFirstPaint(t *testing.T) {
 	out, _ := generate(t, fakeWasm(t, "x"), "/plog/", "")
 	page := readFile(t, filepath.Join(out, "index.html"))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -151,17 +152,20 @@ func TestWasmIsPreloadedStreamedAndCached(t *testing.T) {
 	}
 }
 
-// A first visit downloads the wasm once: the service worker, which caches
-// the whole site, installs after the page's own download and revalidates
-// it, rather than fetching it again beside it.
+// A first visit downloads the wasm once: the preload serves the loader's
+// fetch, and the service worker, which caches the whole site as the page
+// starts, gets it from the browser's cache (revalidated) rather than from
+// the network again. The server sends the wasm slowly, as a real network
+// does, so that the worker's install overlaps the page's download.
 func TestFirstVisitDownloadsTheWasmOnce(t *testing.T) {
 	var mu sync.Mutex
 	downloads := 0
 	files := http.StripPrefix(strings.TrimSuffix(subPath, "/"), http.FileServer(http.Dir(build.subSite)))
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w}
+		wasm := strings.HasSuffix(r.URL.Path, "/web/app.wasm")
+		rec := &statusRecorder{ResponseWriter: w, slow: wasm}
 		files.ServeHTTP(rec, r)
-		if strings.HasSuffix(r.URL.Path, "/web/app.wasm") && r.Method == http.MethodGet && rec.status == http.StatusOK {
+		if wasm && r.Method == http.MethodGet && rec.status == http.StatusOK {
 			mu.Lock()
 			downloads++
 			mu.Unlock()
@@ -179,11 +183,18 @@ func TestFirstVisitDownloadsTheWasmOnce(t *testing.T) {
 	}
 }
 
-// statusRecorder notes the status a handler answered with.
+// statusRecorder notes the status a handler answered with; slow, it sends
+// the body in pieces of slowPiece bytes, slowPause apart.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	slow   bool
 }
+
+const (
+	slowPiece = 256 << 10
+	slowPause = 50 * time.Millisecond // the raw wasm of 11 MB in about 2 s
+)
 
 func (r *statusRecorder) WriteHeader(status int) {
 	r.status = status
@@ -194,7 +205,24 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
-	return r.ResponseWriter.Write(b)
+	if !r.slow {
+		return r.ResponseWriter.Write(b)
+	}
+	written := 0
+	for len(b) > 0 {
+		piece := b[:min(len(b), slowPiece)]
+		n, err := r.ResponseWriter.Write(piece)
+		written += n
+		if err != nil {
+			return written, err
+		}
+		b = b[n:]
+		if f, ok := r.ResponseWriter.(http.Flusher); ok {
+			f.Flush()
+		}
+		time.Sleep(slowPause)
+	}
+	return written, nil
 }
 
 // consoleMessages returns the text of every console message so far.
