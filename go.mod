@@ -23,3 +23,5 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 )
+
+replace github.com/maxence-charriere/go-app/v9 => ./third_party/go-app

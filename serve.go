@@ -16,6 +16,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -205,9 +206,9 @@ func handler(cfg siteConfig, version string, staticResources []string) *app.Hand
 			SVG:        "/web/static/icon.svg",
 			AppleTouch: "/web/static/icon-192.png",
 		},
-		Styles: []string{"/web/static/theme.css", "/web/static/plog.css", "/web/static/groups.css", "/web/static/share.css", "/web/static/lessons.css", "/web/static/command_line.css", "/web/static/motion.css"},
+		Styles: []string{"/web/static/first-paint.css", "/web/static/theme.css", "/web/static/plog.css", "/web/static/groups.css", "/web/static/share.css", "/web/static/lessons.css", "/web/static/command_line.css", "/web/static/motion.css"},
 		// Runs before go-app's app.js, which is deferred.
-		Scripts: []string{"/web/static/storage-guard.js", "/web/static/theme.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js", "/web/static/embed-height.js"},
+		Scripts: []string{"/web/static/storage-guard.js", "/web/static/first-paint.js", "/web/static/theme.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js", "/web/static/embed-height.js"},
 		// go-app caches the site's root without its trailing slash; under a
 		// sub-path the page is fetched as /plog/, which must be cached too.
 		// Every file of web/static is cached, so that the embedding example
@@ -221,6 +222,37 @@ func handler(cfg siteConfig, version string, staticResources []string) *app.Hand
 		Resources: resources,
 		Version:   version,
 	}
+}
+
+// goappCharset opens the head of the page go-app writes.
+const goappCharset = "<meta charset=\"UTF-8\">\n"
+
+// preloadWasm starts the wasm's download with the page's HTML, rather than
+// when go-app's deferred app.js runs after the whole page is parsed: a
+// preload first in the head, before the stylesheets and the scripts the
+// parser waits for. It is the request app.js then makes (fetch of prefix +
+// web/app.wasm), so that the browser hands that fetch the preloaded
+// response instead of downloading twice: a fetch() has mode cors with
+// same-origin credentials, which a preload asks for with as="fetch" and
+// crossorigin="anonymous".
+func preloadWasm(page, prefix string) (string, error) {
+	if n := strings.Count(page, goappCharset); n != 1 {
+		return "", fmt.Errorf("go-app's page has %d copies of %q, want 1: its head changed, revisit the wasm's preload", n, strings.TrimSpace(goappCharset))
+	}
+	link := `<link rel="preload" href="` + htmlAttrEscape(prefix+"web/app.wasm") + `" as="fetch" crossorigin="anonymous" fetchpriority="high">` + "\n"
+	return strings.Replace(page, goappCharset, goappCharset+link, 1), nil
+}
+
+// inlineFavicon puts the page's icon (web/static/icon.svg, under a kilobyte)
+// in the page itself. The browser fetches a favicon on its own, after the
+// load event (which waits for the wasm's preload) and outside the service
+// worker: a request fewer on a first visit, and none to fail offline.
+func inlineFavicon(page, prefix string, svg []byte) (string, error) {
+	link := `<link href="` + prefix + `web/static/icon.svg" rel="icon">`
+	if n := strings.Count(page, link); n != 1 {
+		return "", fmt.Errorf("go-app's page has %d copies of %q, want 1: its head changed, revisit the inline favicon", n, link)
+	}
+	return strings.Replace(page, link, `<link href="data:image/svg+xml;base64,`+base64.StdEncoding.EncodeToString(svg)+`" rel="icon">`, 1), nil
 }
 
 // previewImage is the path of the link preview's picture, web/static/preview.png.
@@ -274,8 +306,17 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 	}); err != nil {
 		return err
 	}
+	icon, err := os.ReadFile(filepath.Join(cfg.Static, "icon.svg"))
+	if err != nil {
+		return err
+	}
 	return editFile(filepath.Join(cfg.Out, "index.html"), func(page string) (string, error) {
-		return setOpenGraphURL(sortAttributes(page), cfg.URL), nil
+		page, err := preloadWasm(page, cfg.Prefix)
+		if err != nil {
+			return "", err
+		}
+		page, err = inlineFavicon(sortAttributes(page), cfg.Prefix, icon)
+		return setOpenGraphURL(page, cfg.URL), err
 	})
 }
 

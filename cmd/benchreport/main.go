@@ -44,7 +44,7 @@ func main() {
 	if err := r.run(*page); err != nil {
 		log.Fatal(err)
 	}
-	report := r.report()
+	report := r.report() + keptSection(*out)
 	if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -52,6 +52,24 @@ func main() {
 	if len(r.failures) > 0 {
 		log.Fatalf("%d runs failed; see %s", len(r.failures), *out)
 	}
+}
+
+// networkHeading starts the section of BENCHMARKS.md that make bench does
+// not measure: the wasm's size by package (cmd/wasmsize) and the page on
+// throttled networks (cmd/pagebench -network), each run by hand on its own
+// because the throttled runs take minutes. The report keeps it as it was.
+const networkHeading = "\n## On a real network\n"
+
+// keptSection is the network section of the report at name, or "".
+func keptSection(name string) string {
+	old, err := os.ReadFile(name)
+	if err != nil {
+		return ""
+	}
+	if i := strings.Index(string(old), networkHeading); i >= 0 {
+		return string(old[i:])
+	}
+	return ""
 }
 
 // suite is one `go test -bench` run over a set of benchmarks that share a
