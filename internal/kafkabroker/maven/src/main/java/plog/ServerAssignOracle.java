@@ -1,0 +1,137 @@
+package plog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
+import org.apache.kafka.coordinator.group.api.assignor.GroupAssignment;
+import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
+import org.apache.kafka.coordinator.group.api.assignor.SubscribedTopicDescriber;
+import org.apache.kafka.coordinator.group.api.assignor.SubscriptionType;
+import org.apache.kafka.coordinator.group.assignor.RangeAssignor;
+import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
+import org.apache.kafka.coordinator.group.modern.Assignment;
+import org.apache.kafka.coordinator.group.modern.GroupSpecImpl;
+import org.apache.kafka.coordinator.group.modern.MemberSubscriptionAndAssignmentImpl;
+
+/**
+ * The server-side assignment oracle of plog's tests: the group
+ * coordinator's own UniformAssignor and RangeAssignor
+ * (kafka-group-coordinator 4.4.0), for the consumer group protocol.
+ *
+ * Reads one case a line on stdin, as JSON:
+ * {"assignor": "uniform|range", "topics": {"t": {"id": "base64 uuid", "partitions": 3}},
+ *  "members": [{"id": "m1", "instance": "", "topics": ["t", "gone"], "target": [["t", 0]]}]}
+ * and prints one line a case: {"m1": [["t", 0], ...], ...}, or {"error": "..."}.
+ *
+ * The assignor is fed as the coordinator's TargetAssignmentBuilder feeds
+ * it: the members in a HashMap keyed by member id (put in in sorted
+ * order), each member's target as Assignment.fromRecord reads it from its
+ * record (a HashMap of topic id to new HashSet<>(partitions), topics put
+ * in by name, partitions ascending), its subscription the ids of the
+ * topics that exist (in name order), the subscription type computed from
+ * the names as ModernGroup.subscriptionType does.
+ */
+public final class ServerAssignOracle {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static void main(String[] args) throws Exception {
+        AssignOracle.answerLines(ServerAssignOracle::assign);
+    }
+
+    private static ConsumerGroupPartitionAssignor assignor(String name) {
+        switch (name) {
+            case "uniform": return new UniformAssignor();
+            case "range": return new RangeAssignor();
+            default: throw new IllegalArgumentException("unknown assignor " + name);
+        }
+    }
+
+    private static ObjectNode assign(JsonNode c) {
+        Map<String, Uuid> ids = new HashMap<>();
+        Map<Uuid, String> names = new HashMap<>();
+        Map<Uuid, Integer> counts = new HashMap<>();
+        c.get("topics").fields().forEachRemaining(e -> {
+            Uuid id = Uuid.fromString(e.getValue().get("id").asText());
+            ids.put(e.getKey(), id);
+            names.put(id, e.getKey());
+            counts.put(id, e.getValue().get("partitions").asInt());
+        });
+        TreeMap<String, JsonNode> sorted = new TreeMap<>();
+        for (JsonNode m : c.get("members")) sorted.put(m.get("id").asText(), m);
+
+        Map<String, MemberSubscriptionAndAssignmentImpl> members = new HashMap<>();
+        Map<Uuid, Map<Integer, String>> inverted = new HashMap<>();
+        Map<String, Integer> subscribers = new HashMap<>();
+        for (Map.Entry<String, JsonNode> e : sorted.entrySet()) {
+            JsonNode m = e.getValue();
+            TreeSet<String> topicNames = new TreeSet<>();
+            for (JsonNode t : m.get("topics")) topicNames.add(t.asText());
+            Set<Uuid> subscribed = new LinkedHashSet<>();
+            for (String t : topicNames) {
+                subscribers.merge(t, 1, Integer::sum);
+                if (ids.containsKey(t)) subscribed.add(ids.get(t));
+            }
+            TreeMap<String, List<Integer>> target = new TreeMap<>();
+            if (m.has("target")) {
+                for (JsonNode tp : m.get("target")) {
+                    target.computeIfAbsent(tp.get(0).asText(), k -> new ArrayList<>()).add(tp.get(1).asInt());
+                }
+            }
+            Map<Uuid, Set<Integer>> partitions = target.entrySet().stream().collect(Collectors.toMap(
+                t -> ids.get(t.getKey()),
+                t -> new HashSet<>(t.getValue().stream().sorted().collect(Collectors.toList()))));
+            partitions.forEach((id, ps) -> ps.forEach(p -> inverted.computeIfAbsent(id, k -> new HashMap<>()).put(p, e.getKey())));
+            String instance = m.has("instance") ? m.get("instance").asText() : "";
+            members.put(e.getKey(), new MemberSubscriptionAndAssignmentImpl(
+                Optional.empty(),
+                instance.isEmpty() ? Optional.empty() : Optional.of(instance),
+                subscribed,
+                new Assignment(partitions)));
+        }
+        SubscriptionType type = SubscriptionType.HOMOGENEOUS;
+        for (int n : subscribers.values()) {
+            if (n != members.size()) type = SubscriptionType.HETEROGENEOUS;
+        }
+        SubscribedTopicDescriber describer = new SubscribedTopicDescriber() {
+            @Override
+            public int numPartitions(Uuid topicId) {
+                return counts.getOrDefault(topicId, -1);
+            }
+
+            @Override
+            public Set<String> racksForPartition(Uuid topicId, int partition) {
+                return Set.of();
+            }
+        };
+        GroupAssignment out = assignor(c.get("assignor").asText()).assign(
+            new GroupSpecImpl(java.util.Collections.unmodifiableMap(members), type, inverted), describer);
+        ObjectNode result = JSON.createObjectNode();
+        for (String id : members.keySet()) {
+            ArrayNode tps = result.putArray(id);
+            MemberAssignment a = out.members().get(id);
+            if (a == null) continue;
+            new TreeMap<>(a.partitions()).forEach((topicId, ps) -> {
+                for (int p : new TreeSet<>(ps)) {
+                    ArrayNode tp = tps.addArray();
+                    tp.add(names.get(topicId));
+                    tp.add(p);
+                }
+            });
+        }
+        return result;
+    }
+}
