@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"plog/core/assign"
+	"plog/internal/assigncases"
 	"plog/internal/kafkabroker"
 )
 
@@ -162,6 +163,48 @@ func TestServerAssignorsAgainstKafkaGroupCoordinator(t *testing.T) {
 		results.addOracle(line)
 		if mismatches > 0 {
 			t.Errorf("%s: %d of %d cases differ from Kafka's; the first: %s", assignor, mismatches, n, first)
+		}
+	}
+}
+
+// The expected assignments of Kafka's own assignor tests, as plog keeps
+// them (internal/assigncases/kafka_server_cases.txt), are what
+// kafka-group-coordinator 4.4.0's classes give.
+func TestKafkaServerCasesAgainstKafka(t *testing.T) {
+	cases, ids, err := assigncases.Kafka()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle, err := kafkabroker.StartServerOracle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { oracle.Close() })
+	for _, c := range cases {
+		jc := kafkabroker.ServerAssignCase{Assignor: c.Assignor, Topics: map[string]kafkabroker.ServerAssignTopic{}, Heterogeneous: c.Heterogeneous}
+		for topic, n := range c.Partitions {
+			jc.Topics[topic] = kafkabroker.ServerAssignTopic{ID: ids[topic], Partitions: n}
+		}
+		for _, m := range c.Members {
+			jm := kafkabroker.ServerAssignMember{ID: m.ID, Instance: m.Instance, Topics: m.Topics}
+			for _, p := range m.Target {
+				jm.Target = append(jm.Target, [2]any{p.Topic, p.Partition})
+			}
+			jc.Members = append(jc.Members, jm)
+		}
+		java, err := oracle.Assign(jc)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		for id, tps := range fromJava(java) {
+			slices.SortFunc(tps, assign.ComparePartitions)
+			var got []string
+			for _, tp := range tps {
+				got = append(got, tp.String())
+			}
+			if !slices.Equal(got, c.Want[id]) {
+				t.Errorf("%s: Kafka gives %s %q, the case wants %q", c.Name, id, got, c.Want[id])
+			}
 		}
 	}
 }

@@ -130,7 +130,15 @@ func AssignTargetWithTopicIDs(assignor string, members []TargetMember, partition
 	if err != nil {
 		return nil, err
 	}
+	return g.assign(assignor)
+}
+
+// assign runs an assignor (one of ServerAssignors) on the group, as
+// UniformAssignor.assign and RangeAssignor.assign dispatch: no members,
+// no assignment; else the homogeneous or heterogeneous algorithm.
+func (g serverGroup) assign(assignor string) (Assignment, error) {
 	var out Assignment
+	var err error
 	switch {
 	case len(g.members) == 0:
 		return Assignment{}, nil
@@ -212,7 +220,7 @@ func newServerGroup(members []TargetMember, partitions map[string]int, ids map[s
 	}
 	g.members = javaMemberOrder(members)
 	var firstNames []string
-	owned := map[TopicPartition]bool{}
+	owned := g.noneAssigned()
 	for i, m := range g.members {
 		names := slices.Compact(slices.Sorted(slices.Values(m.Topics)))
 		if i == 0 {
@@ -223,10 +231,10 @@ func newServerGroup(members []TargetMember, partitions map[string]int, ids map[s
 		g.subs = append(g.subs, slices.DeleteFunc(slices.Clone(names), func(t string) bool { return g.counts[t] == 0 }))
 		target := map[string][]int{}
 		for _, tp := range m.Target {
-			if tp.Partition < 0 || tp.Partition >= g.counts[tp.Topic] || owned[tp] {
+			if tp.Partition < 0 || tp.Partition >= g.counts[tp.Topic] || owned[tp.Topic][tp.Partition] {
 				continue
 			}
-			owned[tp] = true
+			owned[tp.Topic][tp.Partition] = true
 			target[tp.Topic] = append(target[tp.Topic], tp.Partition)
 		}
 		for _, ps := range target {
@@ -237,17 +245,26 @@ func newServerGroup(members []TargetMember, partitions map[string]int, ids map[s
 	return g, nil
 }
 
-// assigned reports whether a partition is in some member's current target
-// (GroupSpec.isPartitionAssigned, over the group's inverted target
-// assignment).
-func (g serverGroup) assigned() map[TopicPartition]bool {
-	out := map[TopicPartition]bool{}
+// assigned says, topic by topic, which partitions are in some member's
+// current target (GroupSpec.isPartitionAssigned, over the group's inverted
+// target assignment).
+func (g serverGroup) assigned() map[string][]bool {
+	out := g.noneAssigned()
 	for _, target := range g.target {
 		for topic, ps := range target {
 			for _, p := range ps {
-				out[TopicPartition{topic, p}] = true
+				out[topic][p] = true
 			}
 		}
+	}
+	return out
+}
+
+// noneAssigned is a flag for each partition of each topic, all unset.
+func (g serverGroup) noneAssigned() map[string][]bool {
+	out := make(map[string][]bool, len(g.counts))
+	for topic, n := range g.counts {
+		out[topic] = make([]bool, n)
 	}
 	return out
 }

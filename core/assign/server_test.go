@@ -20,45 +20,6 @@ func kafkaTopicID(t *testing.T, s string) TopicID {
 	return TopicID(b)
 }
 
-// serverCase is one case of Kafka's own assignor tests: members as
-// "id:topic,topic:topic/p,topic/p" (instance id as "id@instance").
-type serverCase struct {
-	name       string
-	assignor   string
-	partitions map[string]int
-	members    []string
-	want       map[string]string // member → "topic/p topic/p"
-}
-
-func parseTargetMembers(t *testing.T, lines []string) []TargetMember {
-	t.Helper()
-	var out []TargetMember
-	for _, line := range lines {
-		parts := strings.Split(line, ":")
-		if len(parts) < 2 {
-			t.Fatalf("bad member %q", line)
-		}
-		m := TargetMember{}
-		m.ID, m.InstanceID, _ = strings.Cut(parts[0], "@")
-		if parts[1] != "" {
-			m.Topics = strings.Split(parts[1], ",")
-		}
-		if len(parts) > 2 && parts[2] != "" {
-			for _, s := range strings.Split(parts[2], ",") {
-				var tp TopicPartition
-				topic, p, _ := strings.Cut(s, "/")
-				if _, err := fmt.Sscan(p, &tp.Partition); err != nil {
-					t.Fatalf("bad partition %q", s)
-				}
-				tp.Topic = topic
-				m.Target = append(m.Target, tp)
-			}
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
 func formatTargets(a Assignment) map[string]string {
 	out := map[string]string{}
 	for id, tps := range a {
@@ -69,37 +30,6 @@ func formatTargets(a Assignment) map[string]string {
 		out[id] = strings.Join(s, " ")
 	}
 	return out
-}
-
-// The topic ids of Kafka's assignor tests (UniformHomogeneousAssignmentBuilderTest,
-// UniformHeterogeneousAssignmentBuilderTest, RangeAssignorTest).
-func kafkaTestTopicIDs(t *testing.T) map[string]TopicID {
-	return map[string]TopicID{
-		"topic1": kafkaTopicID(t, "T1-A4s3VTwiI5CTbEp6POw"),
-		"topic2": kafkaTopicID(t, "T2-B4s3VTwiI5YHbPp6YUe"),
-		"topic3": kafkaTopicID(t, "T3-CU8fVTLCz5YMkLoDQsa"),
-	}
-}
-
-func runServerCases(t *testing.T, cases []serverCase) {
-	t.Helper()
-	ids := kafkaTestTopicIDs(t)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			members := parseTargetMembers(t, c.members)
-			a, err := AssignTargetWithTopicIDs(c.assignor, members, c.partitions, ids)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := formatTargets(a)
-			for _, m := range members {
-				if got[m.ID] != c.want[m.ID] {
-					t.Errorf("%s: got %q, want %q", m.ID, got[m.ID], c.want[m.ID])
-				}
-			}
-			checkTargetComplete(t, members, c.partitions, a)
-		})
-	}
 }
 
 // checkTargetComplete checks that every partition someone subscribes to
@@ -157,7 +87,7 @@ func TestCheckServerAssignor(t *testing.T) {
 }
 
 func TestTopicIDs(t *testing.T) {
-	id := kafkaTestTopicIDs(t)["topic1"]
+	id := kafkaTopicID(t, "T1-A4s3VTwiI5CTbEp6POw")
 	if id.String() != "T1-A4s3VTwiI5CTbEp6POw" {
 		t.Errorf("String() = %s", id)
 	}

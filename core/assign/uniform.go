@@ -32,7 +32,7 @@ func (g serverGroup) assignUniformHomogeneous() (Assignment, error) {
 	total := 0
 	for _, t := range subscribed {
 		for p := range g.counts[t] {
-			if !assigned[TopicPartition{t, p}] {
+			if !assigned[t][p] {
 				unassigned = append(unassigned, TopicPartition{t, p})
 			}
 		}

@@ -9,6 +9,9 @@ type ServerAssignCase struct {
 	// and partition count.
 	Topics  map[string]ServerAssignTopic `json:"topics"`
 	Members []ServerAssignMember         `json:"members"`
+	// Heterogeneous gives the assignor that subscription type whatever
+	// the subscriptions (as a test of Kafka's may).
+	Heterogeneous bool `json:"heterogeneous,omitempty"`
 }
 
 // ServerAssignTopic is a topic as the coordinator's metadata image has it.

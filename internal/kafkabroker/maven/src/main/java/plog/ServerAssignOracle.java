@@ -35,7 +35,7 @@ import org.apache.kafka.coordinator.group.modern.MemberSubscriptionAndAssignment
  * Reads one case a line on stdin, as JSON:
  * {"assignor": "uniform|range", "topics": {"t": {"id": "base64 uuid", "partitions": 3}},
  *  "members": [{"id": "m1", "instance": "", "topics": ["t", "gone"], "target": [["t", 0]]}]}
- * and prints one line a case: {"m1": [["t", 0], ...], ...}, or {"error": "..."}.
+ * ("heterogeneous": true forces that subscription type) and prints one line a case: {"m1": [["t", 0], ...], ...}, or {"error": "..."}.
  *
  * The assignor is fed as the coordinator's TargetAssignmentBuilder feeds
  * it: the members in a HashMap keyed by member id (put in in sorted
@@ -106,6 +106,7 @@ public final class ServerAssignOracle {
         for (int n : subscribers.values()) {
             if (n != members.size()) type = SubscriptionType.HETEROGENEOUS;
         }
+        if (c.path("heterogeneous").asBoolean(false)) type = SubscriptionType.HETEROGENEOUS;
         SubscribedTopicDescriber describer = new SubscribedTopicDescriber() {
             @Override
             public int numPartitions(Uuid topicId) {
