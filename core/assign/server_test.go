@@ -186,3 +186,69 @@ func TestAssignTargetProperties(t *testing.T) {
 func sameTargets(a, b Assignment) bool {
 	return maps.EqualFunc(a, b, slices.Equal)
 }
+
+func TestAssignTargetRejectsBadInput(t *testing.T) {
+	for name, c := range map[string]struct {
+		members    []TargetMember
+		partitions map[string]int
+		ids        map[string]TopicID
+		want       string
+	}{
+		"empty id":       {[]TargetMember{{Topics: []string{"t"}}}, map[string]int{"t": 1}, nil, "member 0 has an empty id"},
+		"twice":          {[]TargetMember{{ID: "a"}, {ID: "a"}}, map[string]int{"t": 1}, nil, `member "a" appears twice`},
+		"negative count": {[]TargetMember{{ID: "a"}}, map[string]int{"t": -1}, nil, `topic "t" has a negative partition count -1`},
+		"too many":       {[]TargetMember{{ID: "a"}}, map[string]int{"t": maxAssignPartitions + 1}, nil, "more than 1000000 partitions to assign"},
+		"one id, two topics": {[]TargetMember{{ID: "a"}}, map[string]int{"s": 1, "t": 1}, map[string]TopicID{"s": {1}, "t": {1}},
+			`topics "s" and "t" have the same id AQAAAAAAAAAAAAAAAAAAAA`},
+	} {
+		for _, assignor := range ServerAssignors() {
+			_, err := AssignTargetWithTopicIDs(assignor, c.members, c.partitions, c.ids)
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s %s: %v, want %s", name, assignor, err, c.want)
+			}
+		}
+	}
+}
+
+// Targets that Kafka's coordinator would never hold (partitions that do
+// not exist, one partition in two targets, topics nobody subscribes to, a
+// subscription naming a topic twice or one that does not exist) neither
+// fail nor break the assignment: each partition still goes to one
+// subscriber.
+func TestAssignTargetToleratesOddTargets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 22))
+	for i := range 300 {
+		members, partitions := randomTargetGroup(rng, i%2 == 0)
+		partitions["empty"] = 0
+		for j := range members {
+			m := &members[j]
+			for range rng.IntN(4) {
+				switch rng.IntN(5) {
+				case 0:
+					m.Target = append(m.Target, TopicPartition{"t0", -1 - rng.IntN(3)})
+				case 1:
+					m.Target = append(m.Target, TopicPartition{"t0", partitions["t0"] + rng.IntN(3)})
+				case 2:
+					m.Target = append(m.Target, TopicPartition{"gone", rng.IntN(3)}, TopicPartition{"empty", 0})
+				case 3:
+					o := members[rng.IntN(len(members))]
+					if len(o.Target) > 0 {
+						m.Target = append(m.Target, o.Target[rng.IntN(len(o.Target))])
+					}
+				case 4:
+					m.Topics = append(m.Topics, "gone", "empty")
+					if len(m.Topics) > 2 {
+						m.Topics = append(m.Topics, m.Topics[0])
+					}
+				}
+			}
+		}
+		for _, assignor := range ServerAssignors() {
+			a, err := AssignTarget(assignor, members, partitions)
+			if err != nil {
+				t.Fatalf("case %d %s: %v", i, assignor, err)
+			}
+			checkTargetComplete(t, members, partitions, a)
+		}
+	}
+}
