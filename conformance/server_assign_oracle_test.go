@@ -39,8 +39,14 @@ func drawServerGroup(rng *rand.Rand) (map[string]int, map[string]assign.TopicID,
 		ids[t] = id
 	}
 	equal := rng.IntN(2) == 0
+	// Up to 40 members now and then: the HashMap of member ids grows
+	// past 16 and 32 buckets.
+	maxMembers := 12
+	if rng.IntN(4) == 0 {
+		maxMembers = 40
+	}
 	var members []assign.TargetMember
-	for range 1 + rng.IntN(12) {
+	for range 1 + rng.IntN(maxMembers) {
 		members = joinNew(members, drawServerMember(rng, topics, equal))
 	}
 	return partitions, ids, members
