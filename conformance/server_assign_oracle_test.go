@@ -20,7 +20,8 @@ import (
 // members' current target, then members leave, join, change what they
 // subscribe to. Member ids are UUIDs as Kafka's consumer makes them (or
 // short names), topic ids random, so that Java's hash orders are the ones
-// a cluster sees. Every case must agree exactly. PLOG_ORACLE_CASES sets
+// a cluster sees. Every case must agree exactly, down to the order of
+// each member's target-assignment record (assign.AssignTargetInRecordOrder). PLOG_ORACLE_CASES sets
 // how many cases each assignor gets (default 300).
 
 // drawServerGroup draws topics with ids and partition counts (up to 40,
@@ -86,8 +87,8 @@ func toJavaServer(assignor string, partitions map[string]int, ids map[string]ass
 }
 
 // nextServerRound is the group after a round whose target was target:
-// each member's target is what it got; some leave, some change their
-// subscription, some join with nothing.
+// each member's target is what it got, in its record's order or sorted;
+// some leave, some change their subscription, some join with nothing.
 func nextServerRound(rng *rand.Rand, partitions map[string]int, members []assign.TargetMember, target assign.Assignment) []assign.TargetMember {
 	topics := slices.Sorted(func(yield func(string) bool) {
 		for t := range partitions {
@@ -103,6 +104,10 @@ func nextServerRound(rng *rand.Rand, partitions map[string]int, members []assign
 			continue
 		}
 		m.Target = slices.Clone(target[m.ID])
+		if rng.IntN(3) == 0 {
+			// A target given sorted, not in its record's order.
+			slices.SortFunc(m.Target, assign.ComparePartitions)
+		}
 		if rng.IntN(8) == 0 {
 			m.Topics = drawTopics(rng, topics, false)
 		}
@@ -147,10 +152,7 @@ func TestServerAssignorsAgainstKafkaGroupCoordinator(t *testing.T) {
 					t.Fatalf("case %d round %d: %v\npartitions %v members %+v", i, round, err, partitions, members)
 				}
 				want := fromJava(java)
-				for _, tps := range want {
-					slices.SortFunc(tps, assign.ComparePartitions)
-				}
-				got, err := assign.AssignTargetWithTopicIDs(assignor, members, partitions, ids)
+				got, err := assign.AssignTargetInRecordOrder(assignor, members, partitions, ids)
 				if err != nil {
 					t.Fatalf("case %d round %d: assign.AssignTarget: %v", i, round, err)
 				}

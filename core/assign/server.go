@@ -21,8 +21,9 @@ import (
 //
 // Kafka's assignors work on topic ids (org.apache.kafka.common.Uuid), not
 // names, and the uniform assignor iterates java.util.HashMap and HashSet
-// of them where the order decides who keeps what: see javaTopicOrder and
-// javaMemberOrder below for what is followed.
+// of them where the order decides who keeps what: javaMemberOrder below
+// orders the members, server_java.go follows the tables (and the order of
+// the target-assignment records the coordinator writes and reads back).
 
 // The server-side assignor names, as group.remote.assignor and the
 // broker's group.consumer.assignors name them.
@@ -60,9 +61,14 @@ type TargetMember struct {
 	// deciding whether the group's subscriptions are all the same.
 	Topics []string
 	// Target is the member's current target assignment, which the uniform
-	// assignor keeps where it can. Partitions that do not exist, and a
-	// partition a member before it (in Kafka's member order) already
-	// holds, are ignored.
+	// assignor keeps where it can, in the order of its target-assignment
+	// record: what AssignTargetInRecordOrder returned for the member. In
+	// any other order (sorted, say) it is read as a record in that order,
+	// which differs from Kafka only where two of its topic ids, or two of
+	// its partitions of one topic, share a bucket of Java's tables
+	// (server_java.go). Partitions that do not exist, and a partition a
+	// member before it (in Kafka's member order) already holds, are
+	// ignored.
 	Target []TopicPartition
 }
 
@@ -130,33 +136,56 @@ func AssignTargetWithTopicIDs(assignor string, members []TargetMember, partition
 	if err != nil {
 		return nil, err
 	}
+	out, err := g.assign(assignor)
+	sortTargets(out)
+	return out, err
+}
+
+// sortTargets sorts each member's partitions by topic, then partition.
+func sortTargets(a Assignment) {
+	for _, tps := range a {
+		slices.SortFunc(tps, ComparePartitions)
+	}
+}
+
+// AssignTargetInRecordOrder is AssignTargetWithTopicIDs with each member's
+// partitions in the order the coordinator writes them in the member's
+// target-assignment record (the order Java's answer iterates), not
+// sorted: give them back as Target next time for Kafka's exact answer.
+func AssignTargetInRecordOrder(assignor string, members []TargetMember, partitions map[string]int, ids map[string]TopicID) (Assignment, error) {
+	if err := CheckServerAssignor(assignor); err != nil {
+		return nil, err
+	}
+	g, err := newServerGroup(members, partitions, ids)
+	if err != nil {
+		return nil, err
+	}
 	return g.assign(assignor)
 }
 
 // assign runs an assignor (one of ServerAssignors) on the group, as
 // UniformAssignor.assign and RangeAssignor.assign dispatch: no members,
-// no assignment; else the homogeneous or heterogeneous algorithm.
+// no assignment; else the homogeneous or heterogeneous algorithm. Each
+// member's partitions come in record order.
 func (g serverGroup) assign(assignor string) (Assignment, error) {
-	var out Assignment
-	var err error
 	switch {
 	case len(g.members) == 0:
 		return Assignment{}, nil
 	case assignor == ServerRange:
-		out = g.assignRange()
+		return g.assignRange(), nil
 	case g.homogeneous:
-		out, err = g.assignUniformHomogeneous()
-	default:
-		out, err = g.assignUniformHeterogeneous()
+		return g.assignUniformHomogeneous()
 	}
-	if err != nil {
-		return nil, err
+	return g.assignUniformHeterogeneous(), nil
+}
+
+// records is each member's javaAssignment as its record lists it.
+func (g serverGroup) records(targets []*javaAssignment) Assignment {
+	out := g.emptyAssignment()
+	for i, m := range g.members {
+		out[m.ID] = append(out[m.ID], targets[i].record()...)
 	}
-	for id, tps := range out {
-		slices.SortFunc(tps, ComparePartitions)
-		out[id] = tps
-	}
-	return out, nil
+	return out
 }
 
 // serverGroup is a validated group as the coordinator hands it to an
@@ -168,11 +197,14 @@ type serverGroup struct {
 	// counts holds the topics that exist (a positive partition count).
 	counts map[string]int
 	// subs is each member's subscription (by index in members): the
-	// topics that exist, sorted by name, without repeats.
+	// topics that exist, in the order the coordinator's TopicIds iterates
+	// them (the member's subscribedTopicNames, a HashSet<String> made from
+	// the names in the order given: ConsumerGroupMember.Builder, Kafka
+	// 4.4).
 	subs [][]string
-	// target is each member's current target: topic → partitions,
-	// ascending, of topics that exist.
-	target []map[string][]int
+	// target is each member's current target, of partitions that exist,
+	// in record order.
+	target [][]TopicPartition
 	// homogeneous is the coordinator's SubscriptionType: HOMOGENEOUS when
 	// every member subscribes to the same topic names
 	// (ModernGroup.subscriptionType, Kafka 4.4).
@@ -228,17 +260,18 @@ func newServerGroup(members []TargetMember, partitions map[string]int, ids map[s
 		} else if !slices.Equal(names, firstNames) {
 			g.homogeneous = false
 		}
-		g.subs = append(g.subs, slices.DeleteFunc(slices.Clone(names), func(t string) bool { return g.counts[t] == 0 }))
-		target := map[string][]int{}
+		set := newJavaSetOf[string](len(m.Topics))
+		for _, t := range m.Topics {
+			set.put(t, javaSpread(JavaStringHash(t)))
+		}
+		g.subs = append(g.subs, slices.DeleteFunc(set.keys(), func(t string) bool { return g.counts[t] == 0 }))
+		var target []TopicPartition
 		for _, tp := range m.Target {
 			if tp.Partition < 0 || tp.Partition >= g.counts[tp.Topic] || owned[tp.Topic][tp.Partition] {
 				continue
 			}
 			owned[tp.Topic][tp.Partition] = true
-			target[tp.Topic] = append(target[tp.Topic], tp.Partition)
-		}
-		for _, ps := range target {
-			slices.Sort(ps)
+			target = append(target, tp)
 		}
 		g.target = append(g.target, target)
 	}
@@ -251,10 +284,8 @@ func newServerGroup(members []TargetMember, partitions map[string]int, ids map[s
 func (g serverGroup) assigned() map[string][]bool {
 	out := g.noneAssigned()
 	for _, target := range g.target {
-		for topic, ps := range target {
-			for _, p := range ps {
-				out[topic][p] = true
-			}
+		for _, tp := range target {
+			out[tp.Topic][tp.Partition] = true
 		}
 	}
 	return out
@@ -296,58 +327,4 @@ func javaMemberOrder(members []TargetMember) []TargetMember {
 		out = append(out, sorted[i])
 	}
 	return out
-}
-
-// javaTopicOrder puts topics in the order a java.util.HashMap or HashSet
-// keyed by their ids iterates them, the topics put in in the order given.
-// sized is whether the table was made for them at once, as
-// new HashSet<>(collection) makes it (capacity for size/0.75+1, at least
-// 16); otherwise it started empty at 16 and grew.
-func (g serverGroup) javaTopicOrder(topics []string, sized bool) []string {
-	hashes := make([]uint32, len(topics))
-	for i, t := range topics {
-		hashes[i] = javaSpread(g.ids[t].javaHash())
-	}
-	var order []int
-	if sized {
-		order = javaSizedHashOrder(hashes)
-	} else {
-		order = javaHashOrder(hashes)
-	}
-	out := make([]string, len(order))
-	for i, j := range order {
-		out[i] = topics[j]
-	}
-	return out
-}
-
-// javaPartitionOrder puts a member's partitions of one topic in the order
-// its HashSet<Integer> iterates them. The coordinator holds a target
-// assignment as it read it from its record (Assignment.fromRecord, Kafka
-// 4.4): new HashSet<>(partitions), the partitions in ascending order.
-// (Integer.hashCode is the value itself.)
-func javaPartitionOrder(ps []int) []int {
-	hashes := make([]uint32, len(ps))
-	for i, p := range ps {
-		hashes[i] = javaSpread(int32(p))
-	}
-	order := javaSizedHashOrder(hashes)
-	out := make([]int, len(order))
-	for i, j := range order {
-		out[i] = ps[j]
-	}
-	return out
-}
-
-// javaSizedHashOrder is the iteration order of a HashSet made by
-// new HashSet<>(collection) of keys with these spread hashes: its table
-// holds max(size/0.75+1, 16) rounded up to a power of two buckets
-// (HashSet(Collection), HashMap.tableSizeFor), so adding them never
-// resizes it.
-func javaSizedHashOrder(hashes []uint32) []int {
-	capacity := 1
-	for want := max(int(float32(len(hashes))/0.75)+1, javaInitialCapacity); capacity < want; {
-		capacity *= 2
-	}
-	return javaBucketOrder(hashes, capacity)
 }

@@ -46,6 +46,7 @@ func TestKafkaServerCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			sortTargets(a)
 			got := formatTargets(a)
 			for _, m := range members {
 				if want := strings.Join(c.Want[m.ID], " "); got[m.ID] != want {

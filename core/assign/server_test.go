@@ -172,6 +172,21 @@ func TestAssignTargetProperties(t *testing.T) {
 			if !sameTargets(a, b) {
 				t.Errorf("case %d %s: nothing changed but the target moved:\n%v\n%v", i, assignor, formatTargets(a), formatTargets(b))
 			}
+			// In record order: the same partitions, and given back as
+			// the targets, the same answer again.
+			r, err := AssignTargetInRecordOrder(assignor, members, partitions, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range again {
+				again[j].Target = r[again[j].ID]
+			}
+			d, _ := AssignTargetInRecordOrder(assignor, again, partitions, nil)
+			sortTargets(r)
+			sortTargets(d)
+			if !sameTargets(a, r) || !sameTargets(a, d) {
+				t.Errorf("case %d %s: the record order holds other partitions, or moves them", i, assignor)
+			}
 			// The same members in another order give the same answer.
 			shuffled := slices.Clone(members)
 			rng.Shuffle(len(shuffled), func(x, y int) { shuffled[x], shuffled[y] = shuffled[y], shuffled[x] })
@@ -250,5 +265,35 @@ func TestAssignTargetToleratesOddTargets(t *testing.T) {
 			}
 			checkTargetComplete(t, members, partitions, a)
 		}
+	}
+}
+
+// Java's tables as OpenJDK 17 iterated them, with kafka-clients 4.4.0's
+// Uuid: new HashMap<>(0) given t1 then t2 by put iterates [t2 t1]; given
+// a then a then b by computeIfAbsent it iterates [b a] (b at the head of
+// the bucket they share in two buckets), and one more computeIfAbsent of
+// b, a key it holds, grows it to four buckets first: [a b].
+func TestJavaTableOrders(t *testing.T) {
+	ids := map[string]TopicID{
+		"t1": kafkaTopicID(t, "0Awxxl7N0n8wBPoYraLc_A"), "t2": kafkaTopicID(t, "mNznPpthikM_Sy7ylb_2Cw"),
+		"a": kafkaTopicID(t, "QN9IttJ0O2YgTe6_z4bS3w"), "b": kafkaTopicID(t, "DmUv6l_XRLdre1fNrkgPgw"),
+	}
+	hash := func(k string) uint32 { return javaSpread(ids[k].javaHash()) }
+	put := newJavaTableFor[string](0)
+	put.put("t1", hash("t1"))
+	put.put("t2", hash("t2"))
+	if got := put.keys(); !slices.Equal(got, []string{"t2", "t1"}) {
+		t.Errorf("put: %v, want [t2 t1]", got)
+	}
+	computed := newJavaTableFor[string](0)
+	for _, k := range []string{"a", "a", "b"} {
+		computed.computeIfAbsent(k, hash(k))
+	}
+	if got := computed.keys(); !slices.Equal(got, []string{"b", "a"}) {
+		t.Errorf("computeIfAbsent: %v, want [b a]", got)
+	}
+	computed.computeIfAbsent("b", hash("b"))
+	if got := computed.keys(); !slices.Equal(got, []string{"a", "b"}) || computed.capacity != 4 {
+		t.Errorf("computeIfAbsent of a key it holds: %v in %d buckets, want [a b] in 4", got, computed.capacity)
 	}
 }

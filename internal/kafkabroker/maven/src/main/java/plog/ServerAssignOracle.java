@@ -7,13 +7,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
@@ -39,11 +39,14 @@ import org.apache.kafka.coordinator.group.modern.MemberSubscriptionAndAssignment
  *
  * The assignor is fed as the coordinator's TargetAssignmentBuilder feeds
  * it: the members in a HashMap keyed by member id (put in in sorted
- * order), each member's target as Assignment.fromRecord reads it from its
- * record (a HashMap of topic id to new HashSet<>(partitions), topics put
- * in by name, partitions ascending), its subscription the ids of the
- * topics that exist (in name order), the subscription type computed from
- * the names as ModernGroup.subscriptionType does.
+ * order), each member's target as Assignment.fromRecord reads it from a
+ * record listing the target in the order given (a HashMap of topic id to
+ * new HashSet<>(partitions)), its subscription the ids of the topics that
+ * exist in the order of new HashSet<>(names), the subscription type
+ * computed from the names as ModernGroup.subscriptionType does. The answer
+ * lists each member's partitions in the order the assignor's map and sets
+ * iterate: the order of the target-assignment record the coordinator
+ * writes (GroupCoordinatorRecordHelpers).
  */
 public final class ServerAssignOracle {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -78,22 +81,25 @@ public final class ServerAssignOracle {
         Map<String, Integer> subscribers = new HashMap<>();
         for (Map.Entry<String, JsonNode> e : sorted.entrySet()) {
             JsonNode m = e.getValue();
-            TreeSet<String> topicNames = new TreeSet<>();
-            for (JsonNode t : m.get("topics")) topicNames.add(t.asText());
+            // ConsumerGroupMember.Builder: subscribedTopicNames = new HashSet<>(list);
+            // TopicIds iterates it, leaving out names it cannot resolve.
+            List<String> topicList = new ArrayList<>();
+            for (JsonNode t : m.get("topics")) topicList.add(t.asText());
             Set<Uuid> subscribed = new LinkedHashSet<>();
-            for (String t : topicNames) {
+            for (String t : new HashSet<>(topicList)) {
                 subscribers.merge(t, 1, Integer::sum);
                 if (ids.containsKey(t)) subscribed.add(ids.get(t));
             }
-            TreeMap<String, List<Integer>> target = new TreeMap<>();
+            LinkedHashMap<String, List<Integer>> target = new LinkedHashMap<>();
             if (m.has("target")) {
                 for (JsonNode tp : m.get("target")) {
                     target.computeIfAbsent(tp.get(0).asText(), k -> new ArrayList<>()).add(tp.get(1).asInt());
                 }
             }
+            // Assignment.fromRecord over a record listing the target in the order given.
             Map<Uuid, Set<Integer>> partitions = target.entrySet().stream().collect(Collectors.toMap(
                 t -> ids.get(t.getKey()),
-                t -> new HashSet<>(t.getValue().stream().sorted().collect(Collectors.toList()))));
+                t -> new HashSet<>(t.getValue())));
             partitions.forEach((id, ps) -> ps.forEach(p -> inverted.computeIfAbsent(id, k -> new HashMap<>()).put(p, e.getKey())));
             String instance = m.has("instance") ? m.get("instance").asText() : "";
             members.put(e.getKey(), new MemberSubscriptionAndAssignmentImpl(
@@ -125,8 +131,8 @@ public final class ServerAssignOracle {
             ArrayNode tps = result.putArray(id);
             MemberAssignment a = out.members().get(id);
             if (a == null) continue;
-            new TreeMap<>(a.partitions()).forEach((topicId, ps) -> {
-                for (int p : new TreeSet<>(ps)) {
+            a.partitions().forEach((topicId, ps) -> {
+                for (int p : ps) {
                     ArrayNode tp = tps.addArray();
                     tp.add(names.get(topicId));
                     tp.add(p);
