@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -119,7 +120,9 @@ func DefaultTopicID(topic string) TopicID {
 }
 
 // AssignTarget computes the group's new target assignment with a
-// server-side assignor, each topic's id being DefaultTopicID.
+// server-side assignor, each topic's id being DefaultTopicID. members are
+// in the order they joined the group: where member ids share a bucket of
+// Kafka's hash tables, that order decides theirs (javaMemberOrder).
 func AssignTarget(assignor string, members []TargetMember, partitions map[string]int) (Assignment, error) {
 	return AssignTargetWithTopicIDs(assignor, members, partitions, nil)
 }
@@ -310,21 +313,47 @@ func (g serverGroup) emptyAssignment() Assignment {
 }
 
 // javaMemberOrder puts members in the order GroupSpec.memberIds() gives
-// them: the keys of the java.util.HashMap the coordinator's
+// them: the keys of the java.util.HashMap that the coordinator's
 // TargetAssignmentBuilder.build (Kafka 4.4) fills with the group's
-// members, by the buckets of the member ids' String.hashCode (see java.go).
-// Ids that share a bucket come in the order they were put in, which is
-// the order of the group's own TimelineHashMap; plog puts them in sorted
-// by id.
+// members, by the buckets of the member ids' String.hashCode (see java.go);
+// ids that share a bucket come in the order they were put in, the order
+// of the group's members, a TimelineHashMap (timelineOrder). members is
+// taken to be in the order they joined.
 func javaMemberOrder(members []TargetMember) []TargetMember {
-	sorted := slices.SortedFunc(slices.Values(members), func(a, b TargetMember) int { return strings.Compare(a.ID, b.ID) })
-	hashes := make([]uint32, len(sorted))
-	for i, m := range sorted {
+	byJoin := timelineOrder(members)
+	hashes := make([]uint32, len(byJoin))
+	for i, m := range byJoin {
 		hashes[i] = javaSpread(JavaStringHash(m.ID))
 	}
-	out := make([]TargetMember, 0, len(sorted))
+	out := make([]TargetMember, 0, len(byJoin))
 	for _, i := range javaHashOrder(hashes) {
-		out = append(out, sorted[i])
+		out = append(out, byJoin[i])
 	}
 	return out
+}
+
+// timelineOrder is the order in which the group's members, a
+// TimelineHashMap (org.apache.kafka.timeline, server-common 4.4) put in in
+// the order given, iterate: by slot, the top bits of the member id's
+// String.hashCode times 0x9E3779B97F4A7C15 (BaseHashTable.findSlot), and
+// within a slot the last put in first (SnapshottableHashTable's
+// CurrentIterator takes a slot's members from its end). The table has the fewest slots, at
+// least two and a power of two, that hold the members at a load of 0.75;
+// one that held more members before keeps more slots, which plog does not
+// know of.
+func timelineOrder(members []TargetMember) []TargetMember {
+	slots := 2
+	for float64(len(members))*0.75 > float64(slots) {
+		slots *= 2
+	}
+	shift := 64 - uint(bits.TrailingZeros(uint(slots)))
+	slot := func(m TargetMember) uint64 {
+		return uint64(int64(JavaStringHash(m.ID))*-7046029254386353131) >> shift
+	}
+	latestFirst := slices.Clone(members)
+	slices.Reverse(latestFirst)
+	slices.SortStableFunc(latestFirst, func(a, b TargetMember) int {
+		return cmp.Compare(slot(a), slot(b))
+	})
+	return latestFirst
 }

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.internals.LogContext;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
 import org.apache.kafka.coordinator.group.api.assignor.GroupAssignment;
 import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
@@ -26,6 +26,8 @@ import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
 import org.apache.kafka.coordinator.group.modern.Assignment;
 import org.apache.kafka.coordinator.group.modern.GroupSpecImpl;
 import org.apache.kafka.coordinator.group.modern.MemberSubscriptionAndAssignmentImpl;
+import org.apache.kafka.timeline.SnapshotRegistry;
+import org.apache.kafka.timeline.TimelineHashMap;
 
 /**
  * The server-side assignment oracle of plog's tests: the group
@@ -38,8 +40,9 @@ import org.apache.kafka.coordinator.group.modern.MemberSubscriptionAndAssignment
  * ("heterogeneous": true forces that subscription type) and prints one line a case: {"m1": [["t", 0], ...], ...}, or {"error": "..."}.
  *
  * The assignor is fed as the coordinator's TargetAssignmentBuilder feeds
- * it: the members in a HashMap keyed by member id (put in in sorted
- * order), each member's target as Assignment.fromRecord reads it from a
+ * it: the members in a HashMap keyed by member id, put in in the order of
+ * the group's TimelineHashMap of members (given the members in the order
+ * listed), each member's target as Assignment.fromRecord reads it from a
  * record listing the target in the order given (a HashMap of topic id to
  * new HashSet<>(partitions)), its subscription the ids of the topics that
  * exist in the order of new HashSet<>(names), the subscription type
@@ -73,13 +76,14 @@ public final class ServerAssignOracle {
             names.put(id, e.getKey());
             counts.put(id, e.getValue().get("partitions").asInt());
         });
-        TreeMap<String, JsonNode> sorted = new TreeMap<>();
-        for (JsonNode m : c.get("members")) sorted.put(m.get("id").asText(), m);
+        // The group's members (ModernGroup.members), put in in the order given.
+        TimelineHashMap<String, JsonNode> joined = new TimelineHashMap<>(new SnapshotRegistry(new LogContext()), 0);
+        for (JsonNode m : c.get("members")) joined.put(m.get("id").asText(), m);
 
         Map<String, MemberSubscriptionAndAssignmentImpl> members = new HashMap<>();
         Map<Uuid, Map<Integer, String>> inverted = new HashMap<>();
         Map<String, Integer> subscribers = new HashMap<>();
-        for (Map.Entry<String, JsonNode> e : sorted.entrySet()) {
+        for (Map.Entry<String, JsonNode> e : joined.entrySet()) {
             JsonNode m = e.getValue();
             // ConsumerGroupMember.Builder: subscribedTopicNames = new HashSet<>(list);
             // TopicIds iterates it, leaving out names it cannot resolve.
