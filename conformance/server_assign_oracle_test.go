@@ -77,7 +77,7 @@ func toJavaServer(assignor string, partitions map[string]int, ids map[string]ass
 		c.Topics[t] = kafkabroker.ServerAssignTopic{ID: ids[t].String(), Partitions: n}
 	}
 	for _, m := range members {
-		jm := kafkabroker.ServerAssignMember{ID: m.ID, Instance: m.InstanceID, Topics: m.Topics}
+		jm := kafkabroker.ServerAssignMember{ID: m.ID, Instance: m.InstanceID, Topics: m.Topics, Joining: m.Joining}
 		for _, tp := range m.Target {
 			jm.Target = append(jm.Target, [2]any{tp.Topic, tp.Partition})
 		}
@@ -103,7 +103,7 @@ func nextServerRound(rng *rand.Rand, partitions map[string]int, members []assign
 		if rng.IntN(5) == 0 && len(members) > 1 {
 			continue
 		}
-		m.Target = slices.Clone(target[m.ID])
+		m.Target, m.Joining = slices.Clone(target[m.ID]), false
 		if rng.IntN(3) == 0 {
 			// A target given sorted, not in its record's order.
 			slices.SortFunc(m.Target, assign.ComparePartitions)
@@ -115,6 +115,8 @@ func nextServerRound(rng *rand.Rand, partitions map[string]int, members []assign
 	}
 	for range rng.IntN(3) {
 		m := drawServerMember(rng, topics, equal)
+		// The first joiner's heartbeat computes the target.
+		m.Joining = !slices.ContainsFunc(next, func(o assign.TargetMember) bool { return o.Joining })
 		if equal && len(next) > 0 {
 			m.Topics = slices.Clone(next[0].Topics)
 		}

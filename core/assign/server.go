@@ -71,6 +71,13 @@ type TargetMember struct {
 	// member before it (in Kafka's member order) already holds, are
 	// ignored.
 	Target []TopicPartition
+	// Joining marks the member whose first heartbeat computes this
+	// target: the coordinator assigns it before it is among the group's
+	// members, so it comes after them (UpdatedMembersAndTargetAssignmentView
+	// lays it over the group's members, and an OverlayMap iterates its
+	// additions last: Kafka 4.4). A static member that comes back with a
+	// new member id joins so too.
+	Joining bool
 }
 
 // TopicID is a topic id, org.apache.kafka.common.Uuid: 16 bytes, the most
@@ -317,10 +324,12 @@ func (g serverGroup) emptyAssignment() Assignment {
 // TargetAssignmentBuilder.build (Kafka 4.4) fills with the group's
 // members, by the buckets of the member ids' String.hashCode (see java.go);
 // ids that share a bucket come in the order they were put in, the order
-// of the group's members, a TimelineHashMap (timelineOrder). members is
-// taken to be in the order they joined.
+// of the group's members, a TimelineHashMap (timelineOrder), then the
+// joining ones. members is taken to be in the order they joined.
 func javaMemberOrder(members []TargetMember) []TargetMember {
-	byJoin := timelineOrder(members)
+	isJoining := func(m TargetMember) bool { return m.Joining }
+	byJoin := timelineOrder(slices.DeleteFunc(slices.Clone(members), isJoining))
+	byJoin = append(byJoin, slices.DeleteFunc(slices.Clone(members), func(m TargetMember) bool { return !m.Joining })...)
 	hashes := make([]uint32, len(byJoin))
 	for i, m := range byJoin {
 		hashes[i] = javaSpread(JavaStringHash(m.ID))

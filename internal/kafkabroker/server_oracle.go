@@ -28,6 +28,9 @@ type ServerAssignMember struct {
 	Instance string   `json:"instance,omitempty"`
 	Topics   []string `json:"topics"`
 	Target   [][2]any `json:"target,omitempty"`
+	// Joining is the member whose first heartbeat computes the target,
+	// laid over the group's members.
+	Joining bool `json:"joining,omitempty"`
 }
 
 // ServerOracle is a running ServerAssignOracle.

@@ -26,6 +26,7 @@ import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
 import org.apache.kafka.coordinator.group.modern.Assignment;
 import org.apache.kafka.coordinator.group.modern.GroupSpecImpl;
 import org.apache.kafka.coordinator.group.modern.MemberSubscriptionAndAssignmentImpl;
+import org.apache.kafka.coordinator.group.util.UpdatedMembersAndTargetAssignmentView;
 import org.apache.kafka.timeline.SnapshotRegistry;
 import org.apache.kafka.timeline.TimelineHashMap;
 
@@ -77,8 +78,18 @@ public final class ServerAssignOracle {
             counts.put(id, e.getValue().get("partitions").asInt());
         });
         // The group's members (ModernGroup.members), put in in the order given.
-        TimelineHashMap<String, JsonNode> joined = new TimelineHashMap<>(new SnapshotRegistry(new LogContext()), 0);
-        for (JsonNode m : c.get("members")) joined.put(m.get("id").asText(), m);
+        // A joining member is laid over them, as the coordinator lays the
+        // member whose heartbeat computes the target.
+        TimelineHashMap<String, JsonNode> group = new TimelineHashMap<>(new SnapshotRegistry(new LogContext()), 0);
+        for (JsonNode m : c.get("members")) {
+            if (!m.path("joining").asBoolean(false)) group.put(m.get("id").asText(), m);
+        }
+        UpdatedMembersAndTargetAssignmentView<JsonNode, String> view =
+            new UpdatedMembersAndTargetAssignmentView<>(group, Map.of(), Map.of(), m -> null);
+        for (JsonNode m : c.get("members")) {
+            if (m.path("joining").asBoolean(false)) view.addOrUpdateMember(m.get("id").asText(), m);
+        }
+        Map<String, JsonNode> joined = view.members();
 
         Map<String, MemberSubscriptionAndAssignmentImpl> members = new HashMap<>();
         Map<Uuid, Map<Integer, String>> inverted = new HashMap<>();
