@@ -78,7 +78,13 @@ const (
 // empty and given the keys with these spread hashes by put in the order
 // given (no key twice), iterates them: indices into hashes.
 func javaHashOrder(hashes []uint32) []int {
-	capacity := javaIteratedCapacity(hashes)
+	return javaBucketOrder(hashes, javaIteratedCapacity(hashes))
+}
+
+// javaBucketOrder is the order of keys with these spread hashes, put in
+// in the order given, in a table of capacity buckets: by bucket, and in a
+// bucket by insertion.
+func javaBucketOrder(hashes []uint32, capacity int) []int {
 	order := make([]int, len(hashes))
 	for i := range order {
 		order[i] = i
