@@ -691,3 +691,8 @@ func (g *group) pendingAssignment(m *member) []TopicPartition {
 	}
 	return pending
 }
+
+// ServerAssignors lists the server-side assignors a consumer-protocol
+// member may ask for with group.remote.assignor, the default first
+// (Kafka 4.4's group.consumer.assignors: uniform, range; core/assign).
+func ServerAssignors() []string { return assign.ServerAssignors() }
