@@ -275,10 +275,11 @@ func notUnderRules(def ConfigDef, rules int) string {
 }
 
 // Has reports whether the config's rules version has the group config
-// named.
+// named, and its group's protocol: a classic group has none of the
+// consumer protocol's configs.
 func (c GroupConfig) Has(name string) bool {
 	spec, err := findGroupConfigSpec(name)
-	return err == nil && spec.def.Under(c.rules)
+	return err == nil && spec.def.Under(c.rules) && (!spec.def.ConsumerProtocol || c.protocol == ProtocolConsumer)
 }
 
 // Entries lists the configs of the config's rules version in name order,
