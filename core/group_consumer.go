@@ -589,11 +589,7 @@ func (l *PartitionedLog) crashConsumer(g *group, m *member, why string) {
 	m.down = why
 	m.expiresAt = m.cm.lastHeartbeat + g.config.ConsumerSessionTimeoutMs
 	clear(m.positions)
-	detail := why
-	if why == stoppedPolling {
-		detail = fmt.Sprintf("did not poll within max.poll.interval.ms (%s): a static member stops heartbeating", units.Duration(g.config.MaxPollIntervalMs))
-	}
-	l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Detail: detail + "; its last heartbeat was at " + units.Duration(m.cm.lastHeartbeat) +
+	l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Detail: why + "; its last heartbeat was at " + units.Duration(m.cm.lastHeartbeat) +
 		", so its session (consumer.session.timeout.ms) ends at " + units.Duration(m.expiresAt)})
 }
 
@@ -631,12 +627,16 @@ func (l *PartitionedLog) runConsumerTimers(g *group, now int64) {
 	}
 	for _, m := range slices.Clone(g.members) {
 		if m.down == "" && g.pollDeadline(m) <= now && g.member(m.id) == m {
+			// The client's poll timer expired: it sends its leave
+			// heartbeat, -1, or -2 for a static member
+			// (AbstractMembershipManager.transitionToSendingLeaveGroup,
+			// ConsumerMembershipManager.leaveGroupEpoch of kafka-clients
+			// 4.4), without committing.
 			l.finishInFlight(g, m)
+			l.leaveConsumer(g, m, fmt.Sprintf("did not poll within max.poll.interval.ms (%s): it left the group with epoch -1", units.Duration(g.config.MaxPollIntervalMs)))
 			if m.instanceID != "" {
-				l.crashConsumer(g, m, stoppedPolling)
-				continue
+				m.down = stoppedPolling
 			}
-			l.removeConsumerMember(g, m, fmt.Sprintf("did not poll within max.poll.interval.ms (%s): it left the group with epoch -1", units.Duration(g.config.MaxPollIntervalMs)))
 		}
 	}
 	if g.cg.delayed && g.cg.epoch > g.cg.targetEpoch && len(g.members) > 0 && l.canComputeTarget(g) {

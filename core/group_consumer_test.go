@@ -481,3 +481,49 @@ func checkOneOwner(t *testing.T, l *PartitionedLog, where string) {
 		}
 	}
 }
+
+// A member whose application does not poll within max.poll.interval.ms
+// sends its leave heartbeat: a dynamic member leaves (-1, a new group
+// epoch), a static one sends -2 and keeps its partitions for its instance
+// id until its session ends.
+func TestConsumerPollTimeout(t *testing.T) {
+	l := newTestLog(t, "orders", 2, nil)
+	if err := l.SetGroupConfig("g", "max.poll.interval.ms", "1m"); err != nil {
+		t.Fatal(err)
+	}
+	consumerJoin(t, l, "g", "d", JoinOptions{})
+	consumerJoin(t, l, "g", "s", JoinOptions{InstanceID: "i-s"})
+	mustAdvance(t, l, 30_000)
+	if _, err := l.Poll("g", "s", 1); err != nil {
+		t.Fatal(err)
+	}
+	mustAdvance(t, l, 30_000) // d's poll interval ends at 60s
+	v := groupView(t, l, "g")
+	if len(v.Members) != 1 || v.Members[0].ID != "s" || v.GroupEpoch != 3 {
+		t.Fatalf("after d's poll interval: members %v, group epoch %d; want s alone at epoch 3", v.Members, v.GroupEpoch)
+	}
+	mustAdvance(t, l, 30_000) // s's ends at 90s
+	s := memberView(t, groupView(t, l, "g"), "s")
+	if s.Epoch != -2 || s.Down != stoppedPolling || s.SessionExpiresAt != 135_000 || len(s.Assignment) != 2 {
+		t.Errorf("after s's poll interval: epoch %d, down %q until %dms, owns %v; want -2, stopped polling until 135s, both partitions", s.Epoch, s.Down, s.SessionExpiresAt, s.Assignment)
+	}
+}
+
+// Partitions added to a subscribed topic reach the group at its next
+// heartbeat: a new group epoch, and a target that gives them out.
+func TestConsumerPartitionsAdded(t *testing.T) {
+	l := newTestLog(t, "orders", 2, nil)
+	consumerJoin(t, l, "g", "c1", JoinOptions{})
+	mustAdvance(t, l, 1000)
+	if err := l.AddPartitions("orders", 3); err != nil {
+		t.Fatal(err)
+	}
+	if v := groupView(t, l, "g"); v.GroupEpoch != 1 {
+		t.Fatalf("right after the partitions were added: group epoch %d, want 1 until a heartbeat", v.GroupEpoch)
+	}
+	mustAdvance(t, l, 4000)
+	v := groupView(t, l, "g")
+	if c1 := memberView(t, v, "c1"); v.GroupEpoch != 2 || tpsText(c1.Assignment) != "orders/0,orders/1,orders/2" {
+		t.Errorf("after c1's heartbeat at 5s: group epoch %d, c1 owns %s", v.GroupEpoch, tpsText(c1.Assignment))
+	}
+}
