@@ -413,8 +413,23 @@ func TestConsumerPollsAndAutoCommit(t *testing.T) {
 // revocation), and a stable group's members own their targets.
 func TestConsumerNeverTwoOwners(t *testing.T) {
 	for seed := int64(1); seed <= 40; seed++ {
+		first := randomConsumerOps(t, seed)
+		if again := randomConsumerOps(t, seed); again != first {
+			t.Fatalf("seed %d: the same operations gave two states:\n%s\n%s", seed, first, again)
+		}
+	}
+}
+
+// randomConsumerOps runs a seed's random operations on a consumer group,
+// checking after each that no partition has two owners and that a clone
+// taken halfway is untouched by what follows, and returns the group's
+// final view.
+func randomConsumerOps(t *testing.T, seed int64) string {
+	{
 		rng := rand.New(rand.NewSource(seed))
 		l := newTestLog(t, "orders", 6, nil)
+		var clone *PartitionedLog
+		var cloneView string
 		if err := l.CreateTopic("payments", 3, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -454,8 +469,23 @@ func TestConsumerNeverTwoOwners(t *testing.T) {
 			}
 			_ = err // refusals are fine; what matters is what holds after
 			checkOneOwner(t, l, fmt.Sprintf("seed %d step %d", seed, step))
+			if step == 60 {
+				clone = l.Clone()
+				cloneView = fmt.Sprintf("%+v", groupViewOrNone(clone))
+			}
 		}
+		if got := fmt.Sprintf("%+v", groupViewOrNone(clone)); got != cloneView {
+			t.Fatalf("seed %d: the clone taken at step 60 changed with the original:\n%s\n%s", seed, cloneView, got)
+		}
+		return fmt.Sprintf("%+v", groupViewOrNone(l))
 	}
+}
+
+// groupViewOrNone is the group's view with no pointer in it, to print.
+func groupViewOrNone(l *PartitionedLog) GroupView {
+	v, _ := l.Group("g")
+	v.LastRebalance = nil // History holds it
+	return v
 }
 
 func checkOneOwner(t *testing.T, l *PartitionedLog, where string) {
