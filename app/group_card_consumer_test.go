@@ -20,18 +20,7 @@ func TestGroupCardOfAConsumerGroup(t *testing.T) {
 		{"topic orders partitions=2\njoin g c1 topics=orders\n",
 			`data-protocol="classic"`, `data-protocol="consumer"`},
 	} {
-		s, err := scenario.Load(c.script)
-		if err != nil {
-			t.Fatal(err)
-		}
-		groups, err := snapshotGroups(s.Log())
-		if err != nil || len(groups) != 1 {
-			t.Fatalf("groups %v, %v", groups, err)
-		}
-		card := &GroupCard{Group: groups[0]}
-		d := app.NewClientTester(card)
-		page := html.UnescapeString(app.HTMLString(card))
-		d.Close()
+		group, page := renderGroupCard(t, c.script)
 		if !strings.Contains(page, c.want) || strings.Contains(page, c.not) {
 			t.Errorf("%q: the card lacks %s or has %s:\n%s", c.script, c.want, c.not, page)
 		}
@@ -39,10 +28,28 @@ func TestGroupCardOfAConsumerGroup(t *testing.T) {
 		if consumer && (!strings.Contains(page, "epoch 1, target 1") || !strings.Contains(page, ">uniform<")) {
 			t.Errorf("the consumer group's card lacks its epochs or its assignor:\n%s", page)
 		}
-		m := &GroupMember{Group: "g", Member: groups[0].Members[0]}
+		m := &GroupMember{Group: "g", Member: group.Members[0]}
 		line, _ := m.line(scenario.CmdCommit)
 		if want := map[bool]string{true: "commit g c1 epoch=1", false: "commit g c1"}[consumer]; line != want {
 			t.Errorf("%q: the member's commit writes %q, want %q", c.script, line, want)
 		}
 	}
+}
+
+// renderGroupCard renders the card of a scenario's one group, its text
+// unescaped.
+func renderGroupCard(t *testing.T, script string) (GroupSnapshot, string) {
+	t.Helper()
+	s, err := scenario.Load(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, err := snapshotGroups(s.Log())
+	if err != nil || len(groups) != 1 {
+		t.Fatalf("groups %v, %v", groups, err)
+	}
+	card := &GroupCard{Group: groups[0]}
+	d := app.NewClientTester(card)
+	defer d.Close()
+	return groups[0], html.UnescapeString(app.HTMLString(card))
 }

@@ -81,18 +81,7 @@ func TestMinInsyncAboveTheReplicationFactorIsShown(t *testing.T) {
 // Kafka refuses it; under rules 2 the commit form says nothing of it.
 func TestGroupFormsSayWhoKeepsTheGroup(t *testing.T) {
 	for _, rules := range []int{2, 3} {
-		s, err := scenario.Load(fmt.Sprintf("rules %d\ntopic orders partitions=1\njoin g c1 topics=orders\nadvance 5s\ncrash g c1\n", rules))
-		if err != nil {
-			t.Fatal(err)
-		}
-		groups, err := snapshotGroups(s.Log())
-		if err != nil || len(groups) != 1 {
-			t.Fatalf("groups %v, %v", groups, err)
-		}
-		card := &GroupCard{Group: groups[0]}
-		d := app.NewClientTester(card)
-		page := html.UnescapeString(app.HTMLString(card))
-		d.Close()
+		_, page := renderGroupCard(t, fmt.Sprintf("rules %d\ntopic orders partitions=1\njoin g c1 topics=orders\nadvance 5s\ncrash g c1\n", rules))
 		if want := "still active: c1, crashed, kept until its session times out at 50s."; !strings.Contains(page, want) {
 			t.Errorf("rules %d: the reset form does not say %q:\n%s", rules, want, page)
 		}
