@@ -510,9 +510,9 @@ func (l *PartitionedLog) nextAssignment(g *group, m *member, epoch int) {
 	slices.SortFunc(assigned, assign.ComparePartitions)
 	l.setConsumerAssignment(g, m, assigned)
 	if len(add) > 0 || was != c.epoch {
-		detail := fmt.Sprintf("epoch %d", c.epoch)
+		detail := "at the target assignment's epoch"
 		if len(add) > 0 {
-			detail += ": assigned " + partitionList(add)
+			detail = "assigned " + partitionList(add)
 		}
 		if unreleased {
 			detail += "; waits for partitions other members still own"
