@@ -249,7 +249,7 @@ func (l *PartitionedLog) checkConsumerJoin(groupName string, g *group, memberID 
 func (g *group) becomeConsumerGroup() {
 	g.cg = &consumerGroup{}
 	g.config.protocol = ProtocolConsumer
-	g.rebalance = nil
+	g.strategy, g.rebalance = "", nil // the coordinator assigns
 	g.leader, g.seen, g.refreshPending = "", nil, false
 }
 

@@ -333,7 +333,7 @@ func TestConsumerGroupProtocolOfEmptyGroup(t *testing.T) {
 	}
 	consumerJoin(t, l, "g", "c2", JoinOptions{})
 	v := groupView(t, l, "g")
-	if v.Protocol != ProtocolConsumer || v.State != GroupStable || len(v.Partitions) != 1 || !v.Partitions[0].HasCommitted {
+	if v.Protocol != ProtocolConsumer || v.State != GroupStable || v.Strategy != "" || len(v.Partitions) != 1 || !v.Partitions[0].HasCommitted {
 		t.Errorf("the empty classic group joined by a consumer member: %s %s, partitions %+v", v.Protocol, v.State, v.Partitions)
 	}
 	if err := l.Leave("g", "c2"); err != nil {
