@@ -54,6 +54,11 @@ func TestCompleteOffersWhatTheGrammarAndTheSessionHold(t *testing.T) {
 		{line: "config topic orders message.timestamp.type=", want: []string{"CreateTime", "LogAppendTime"}},
 		{line: "join billing c3 topics=orders,", want: []string{"other"}},
 		{line: "join billing c3 strategy=", want: Strategies},
+		// The consumer protocol's configs: group.protocol=consumer takes a
+		// server assignor and no strategy.
+		{line: "join billing c3 topics=orders ", want: []string{"group.protocol=", "group.remote.assignor=", "instance=", "strategy="}},
+		{line: "join billing c3 topics=orders strategy=range ", want: []string{"group.protocol=", "instance="}},
+		{line: "join billing c3 topics=orders group.protocol=consumer ", want: []string{"group.remote.assignor=", "instance="}},
 		{line: "poll billing ", want: []string{"c1", "c2"}},
 		{line: "commit billing ", want: []string{"c1", "c2", "orders/", "other/"}},
 		{line: "commit billing orders/", want: []string{"0", "1", "2"}},

@@ -280,6 +280,7 @@ var commandSpecs = []*commandSpec{
 			{name: "group.protocol", kind: kindChoice, choices: core.Protocols()},
 			{name: "group.remote.assignor", kind: kindChoice, choices: core.ServerAssignors()},
 		},
+		check: checkJoin,
 	},
 	{
 		name:       CmdLeave,
@@ -653,6 +654,22 @@ func checkCommit(c *Command) error {
 	}
 	if epoch, ok := c.arg("epoch"); ok && isPartition {
 		return errAt(c, epoch, "epoch= is a member's commit: write commit GROUP MEMBER epoch=N")
+	}
+	return nil
+}
+
+// checkJoin refuses what the Kafka 4 client's ConsumerConfig refuses
+// (checkUnsupportedConfigsPostProcess, kafka-clients 4.4): a
+// partition.assignment.strategy (strategy=) with group.protocol=consumer,
+// and a group.remote.assignor with classic.
+func checkJoin(c *Command) error {
+	protocol, _ := c.arg("group.protocol")
+	consumer := protocol.Value == core.ProtocolConsumer
+	if strategy, ok := c.arg("strategy"); ok && consumer {
+		return errAt(c, strategy, "partition.assignment.strategy cannot be set when group.protocol=CONSUMER (Kafka's ConfigException): the coordinator assigns partitions with a server-side assignor; ask for one with group.remote.assignor=%s", strings.Join(core.ServerAssignors(), "|"))
+	}
+	if assignor, ok := c.arg("group.remote.assignor"); ok && !consumer {
+		return errAt(c, assignor, "group.remote.assignor cannot be set when group.protocol=CLASSIC (Kafka's ConfigException): write group.protocol=consumer too")
 	}
 	return nil
 }
