@@ -201,7 +201,9 @@ func shape(a assign.Assignment, members []assign.Member) [2]int {
 	return [2]int{most - fewest, kept}
 }
 
-func TestAssignorsAgainstKafkaClients(t *testing.T) {
+// oracleCases is how many cases each assignor gets: PLOG_ORACLE_CASES,
+// 300 unless it says.
+func oracleCases(t *testing.T) int {
 	n := 300
 	if v := os.Getenv("PLOG_ORACLE_CASES"); v != "" {
 		var err error
@@ -209,6 +211,11 @@ func TestAssignorsAgainstKafkaClients(t *testing.T) {
 			t.Fatalf("PLOG_ORACLE_CASES=%q: want a number", v)
 		}
 	}
+	return n
+}
+
+func TestAssignorsAgainstKafkaClients(t *testing.T) {
+	n := oracleCases(t)
 	oracle, err := kafkabroker.StartOracle()
 	if err != nil {
 		t.Fatal(err)

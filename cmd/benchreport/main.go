@@ -69,7 +69,7 @@ type suite struct {
 var suites = []suite{
 	{"./core/", "^(BenchmarkProduceKeyed|BenchmarkBaselineAppendKeyed|BenchmarkBaselineGrowingStoreKeyed)$", "300000x", false},
 	{"./core/", "^(BenchmarkConsume|BenchmarkBaselineConsume|BenchmarkPoll|BenchmarkBaselinePoll|BenchmarkCommit|BenchmarkBaselineCommit)$", "2000x", false},
-	{"./core/", "^(BenchmarkAssign1000PartitionsTo100Members|BenchmarkBaselineAssign)$", "300ms", false},
+	{"./core/", "^(BenchmarkAssign1000PartitionsTo100Members|BenchmarkAssignTarget1000PartitionsTo100Members|BenchmarkBaselineAssign)$", "300ms", false},
 	{"./core/", "^(BenchmarkRetention1M|BenchmarkBaselineRetention1M|BenchmarkCompact1M|BenchmarkBaselineCompact1M|BenchmarkBytesPerRecord|BenchmarkBaselineBytesPerRecord)$", "1x", false},
 	{"./core/scenario/", "^(BenchmarkReplay10000Commands|BenchmarkBaselineParse10000Commands|BenchmarkSeekIn10000Steps|BenchmarkEncodeLink500Lines|BenchmarkBaselineDeflate500Lines|BenchmarkDecodeLink500Lines|BenchmarkBaselineInflate500Lines)$", "300ms", false},
 	{"./core/scenario/", "^(BenchmarkUndoOnFullTopic|BenchmarkBaselineReplayFullTopic)$", "3x", false},

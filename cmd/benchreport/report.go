@@ -60,6 +60,15 @@ func assignFigures() []figure {
 				baseline: "BaselineAssign", unit: "ns/op",
 			})
 		}
+		// The consumer protocol's server-side assignors, one member gone
+		// from a group holding its target assignment.
+		for _, assignor := range []string{"uniform", "range"} {
+			out = append(out, figure{
+				what:     fmt.Sprintf("server-side %s (consumer protocol), %s subscriptions", assignor, subscriptions),
+				bench:    "AssignTarget1000PartitionsTo100Members/" + subscriptions + "/" + assignor,
+				baseline: "BaselineAssign", unit: "ns/op",
+			})
+		}
 	}
 	return out
 }

@@ -42,7 +42,15 @@ func (g serverGroup) assignRange() Assignment {
 	out := g.emptyAssignment()
 	for _, i := range order {
 		id := g.members[i].ID
-		for _, t := range g.subs[i] {
+		topics := g.subs[i]
+		if g.homogeneous {
+			topics = g.subs[order[0]] // assignHomogeneousGroup's topic list
+		}
+		// new HashMap<>(topics/0.75 + 1) of RangeSets, which iterate in
+		// order: the record's order.
+		record := newJavaTableFor[string](int(float32(len(topics))/0.75 + 1))
+		ranges := map[string][2]int{}
+		for _, t := range topics {
 			quota := g.counts[t] / subscribers[t]
 			if extra[t] > 0 {
 				quota++
@@ -51,7 +59,13 @@ func (g serverGroup) assignRange() Assignment {
 			start := next[t]
 			end := min(start+quota, g.counts[t])
 			next[t] = end
-			for p := start; p < end; p++ {
+			if start < end {
+				record.put(t, javaSpread(g.ids[t].javaHash()))
+				ranges[t] = [2]int{start, end}
+			}
+		}
+		for _, t := range record.keys() {
+			for p := ranges[t][0]; p < ranges[t][1]; p++ {
 				out[id] = append(out[id], TopicPartition{t, p})
 			}
 		}

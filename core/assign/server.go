@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -21,8 +22,9 @@ import (
 //
 // Kafka's assignors work on topic ids (org.apache.kafka.common.Uuid), not
 // names, and the uniform assignor iterates java.util.HashMap and HashSet
-// of them where the order decides who keeps what: see javaTopicOrder and
-// javaMemberOrder below for what is followed.
+// of them where the order decides who keeps what: javaMemberOrder below
+// orders the members, server_java.go follows the tables (and the order of
+// the target-assignment records the coordinator writes and reads back).
 
 // The server-side assignor names, as group.remote.assignor and the
 // broker's group.consumer.assignors name them.
@@ -60,9 +62,14 @@ type TargetMember struct {
 	// deciding whether the group's subscriptions are all the same.
 	Topics []string
 	// Target is the member's current target assignment, which the uniform
-	// assignor keeps where it can. Partitions that do not exist, and a
-	// partition a member before it (in Kafka's member order) already
-	// holds, are ignored.
+	// assignor keeps where it can, in the order of its target-assignment
+	// record: what AssignTargetInRecordOrder returned for the member. In
+	// any other order (sorted, say) it is read as a record in that order,
+	// which differs from Kafka only where two of its topic ids, or two of
+	// its partitions of one topic, share a bucket of Java's tables
+	// (server_java.go). Partitions that do not exist, and a partition a
+	// member before it (in Kafka's member order) already holds, are
+	// ignored.
 	Target []TopicPartition
 }
 
@@ -113,7 +120,9 @@ func DefaultTopicID(topic string) TopicID {
 }
 
 // AssignTarget computes the group's new target assignment with a
-// server-side assignor, each topic's id being DefaultTopicID.
+// server-side assignor, each topic's id being DefaultTopicID. members are
+// in the order they joined the group: where member ids share a bucket of
+// Kafka's hash tables, that order decides theirs (javaMemberOrder).
 func AssignTarget(assignor string, members []TargetMember, partitions map[string]int) (Assignment, error) {
 	return AssignTargetWithTopicIDs(assignor, members, partitions, nil)
 }
@@ -130,25 +139,56 @@ func AssignTargetWithTopicIDs(assignor string, members []TargetMember, partition
 	if err != nil {
 		return nil, err
 	}
-	var out Assignment
+	out, err := g.assign(assignor)
+	sortTargets(out)
+	return out, err
+}
+
+// sortTargets sorts each member's partitions by topic, then partition.
+func sortTargets(a Assignment) {
+	for _, tps := range a {
+		slices.SortFunc(tps, ComparePartitions)
+	}
+}
+
+// AssignTargetInRecordOrder is AssignTargetWithTopicIDs with each member's
+// partitions in the order the coordinator writes them in the member's
+// target-assignment record (the order Java's answer iterates), not
+// sorted: give them back as Target next time for Kafka's exact answer.
+func AssignTargetInRecordOrder(assignor string, members []TargetMember, partitions map[string]int, ids map[string]TopicID) (Assignment, error) {
+	if err := CheckServerAssignor(assignor); err != nil {
+		return nil, err
+	}
+	g, err := newServerGroup(members, partitions, ids)
+	if err != nil {
+		return nil, err
+	}
+	return g.assign(assignor)
+}
+
+// assign runs an assignor (one of ServerAssignors) on the group, as
+// UniformAssignor.assign and RangeAssignor.assign dispatch: no members,
+// no assignment; else the homogeneous or heterogeneous algorithm. Each
+// member's partitions come in record order.
+func (g serverGroup) assign(assignor string) (Assignment, error) {
 	switch {
 	case len(g.members) == 0:
 		return Assignment{}, nil
 	case assignor == ServerRange:
-		out = g.assignRange()
+		return g.assignRange(), nil
 	case g.homogeneous:
-		out, err = g.assignUniformHomogeneous()
-	default:
-		out, err = g.assignUniformHeterogeneous()
+		return g.assignUniformHomogeneous()
 	}
-	if err != nil {
-		return nil, err
+	return g.assignUniformHeterogeneous(), nil
+}
+
+// records is each member's javaAssignment as its record lists it.
+func (g serverGroup) records(targets []*javaAssignment) Assignment {
+	out := g.emptyAssignment()
+	for i, m := range g.members {
+		out[m.ID] = append(out[m.ID], targets[i].record()...)
 	}
-	for id, tps := range out {
-		slices.SortFunc(tps, ComparePartitions)
-		out[id] = tps
-	}
-	return out, nil
+	return out
 }
 
 // serverGroup is a validated group as the coordinator hands it to an
@@ -160,11 +200,14 @@ type serverGroup struct {
 	// counts holds the topics that exist (a positive partition count).
 	counts map[string]int
 	// subs is each member's subscription (by index in members): the
-	// topics that exist, sorted by name, without repeats.
+	// topics that exist, in the order the coordinator's TopicIds iterates
+	// them (the member's subscribedTopicNames, a HashSet<String> made from
+	// the names in the order given: ConsumerGroupMember.Builder, Kafka
+	// 4.4).
 	subs [][]string
-	// target is each member's current target: topic → partitions,
-	// ascending, of topics that exist.
-	target []map[string][]int
+	// target is each member's current target, of partitions that exist,
+	// in record order.
+	target [][]TopicPartition
 	// homogeneous is the coordinator's SubscriptionType: HOMOGENEOUS when
 	// every member subscribes to the same topic names
 	// (ModernGroup.subscriptionType, Kafka 4.4).
@@ -212,7 +255,7 @@ func newServerGroup(members []TargetMember, partitions map[string]int, ids map[s
 	}
 	g.members = javaMemberOrder(members)
 	var firstNames []string
-	owned := map[TopicPartition]bool{}
+	owned := g.noneAssigned()
 	for i, m := range g.members {
 		names := slices.Compact(slices.Sorted(slices.Values(m.Topics)))
 		if i == 0 {
@@ -220,34 +263,42 @@ func newServerGroup(members []TargetMember, partitions map[string]int, ids map[s
 		} else if !slices.Equal(names, firstNames) {
 			g.homogeneous = false
 		}
-		g.subs = append(g.subs, slices.DeleteFunc(slices.Clone(names), func(t string) bool { return g.counts[t] == 0 }))
-		target := map[string][]int{}
+		set := newJavaSetOf[string](len(m.Topics))
+		for _, t := range m.Topics {
+			set.put(t, javaSpread(JavaStringHash(t)))
+		}
+		g.subs = append(g.subs, slices.DeleteFunc(set.keys(), func(t string) bool { return g.counts[t] == 0 }))
+		var target []TopicPartition
 		for _, tp := range m.Target {
-			if tp.Partition < 0 || tp.Partition >= g.counts[tp.Topic] || owned[tp] {
+			if tp.Partition < 0 || tp.Partition >= g.counts[tp.Topic] || owned[tp.Topic][tp.Partition] {
 				continue
 			}
-			owned[tp] = true
-			target[tp.Topic] = append(target[tp.Topic], tp.Partition)
-		}
-		for _, ps := range target {
-			slices.Sort(ps)
+			owned[tp.Topic][tp.Partition] = true
+			target = append(target, tp)
 		}
 		g.target = append(g.target, target)
 	}
 	return g, nil
 }
 
-// assigned reports whether a partition is in some member's current target
-// (GroupSpec.isPartitionAssigned, over the group's inverted target
-// assignment).
-func (g serverGroup) assigned() map[TopicPartition]bool {
-	out := map[TopicPartition]bool{}
+// assigned says, topic by topic, which partitions are in some member's
+// current target (GroupSpec.isPartitionAssigned, over the group's inverted
+// target assignment).
+func (g serverGroup) assigned() map[string][]bool {
+	out := g.noneAssigned()
 	for _, target := range g.target {
-		for topic, ps := range target {
-			for _, p := range ps {
-				out[TopicPartition{topic, p}] = true
-			}
+		for _, tp := range target {
+			out[tp.Topic][tp.Partition] = true
 		}
+	}
+	return out
+}
+
+// noneAssigned is a flag for each partition of each topic, all unset.
+func (g serverGroup) noneAssigned() map[string][]bool {
+	out := make(map[string][]bool, len(g.counts))
+	for topic, n := range g.counts {
+		out[topic] = make([]bool, n)
 	}
 	return out
 }
@@ -262,75 +313,47 @@ func (g serverGroup) emptyAssignment() Assignment {
 }
 
 // javaMemberOrder puts members in the order GroupSpec.memberIds() gives
-// them: the keys of the java.util.HashMap the coordinator's
+// them: the keys of the java.util.HashMap that the coordinator's
 // TargetAssignmentBuilder.build (Kafka 4.4) fills with the group's
-// members, by the buckets of the member ids' String.hashCode (see java.go).
-// Ids that share a bucket come in the order they were put in, which is
-// the order of the group's own TimelineHashMap; plog puts them in sorted
-// by id.
+// members, by the buckets of the member ids' String.hashCode (see java.go);
+// ids that share a bucket come in the order they were put in, the order
+// of the group's members, a TimelineHashMap (timelineOrder). members is
+// taken to be in the order they joined.
 func javaMemberOrder(members []TargetMember) []TargetMember {
-	sorted := slices.SortedFunc(slices.Values(members), func(a, b TargetMember) int { return strings.Compare(a.ID, b.ID) })
-	hashes := make([]uint32, len(sorted))
-	for i, m := range sorted {
+	byJoin := timelineOrder(members)
+	hashes := make([]uint32, len(byJoin))
+	for i, m := range byJoin {
 		hashes[i] = javaSpread(JavaStringHash(m.ID))
 	}
-	out := make([]TargetMember, 0, len(sorted))
+	out := make([]TargetMember, 0, len(byJoin))
 	for _, i := range javaHashOrder(hashes) {
-		out = append(out, sorted[i])
+		out = append(out, byJoin[i])
 	}
 	return out
 }
 
-// javaTopicOrder puts topics in the order a java.util.HashMap or HashSet
-// keyed by their ids iterates them, the topics put in in the order given.
-// sized is whether the table was made for them at once, as
-// new HashSet<>(collection) makes it (capacity for size/0.75+1, at least
-// 16); otherwise it started empty at 16 and grew.
-func (g serverGroup) javaTopicOrder(topics []string, sized bool) []string {
-	hashes := make([]uint32, len(topics))
-	for i, t := range topics {
-		hashes[i] = javaSpread(g.ids[t].javaHash())
+// timelineOrder is the order in which the group's members, a
+// TimelineHashMap (org.apache.kafka.timeline, server-common 4.4) put in in
+// the order given, iterate: by slot, the top bits of the member id's
+// String.hashCode times 0x9E3779B97F4A7C15 (BaseHashTable.findSlot), and
+// within a slot the last put in first (SnapshottableHashTable's
+// CurrentIterator takes a slot's members from its end). The table has the fewest slots, at
+// least two and a power of two, that hold the members at a load of 0.75;
+// one that held more members before keeps more slots, which plog does not
+// know of.
+func timelineOrder(members []TargetMember) []TargetMember {
+	slots := 2
+	for float64(len(members))*0.75 > float64(slots) {
+		slots *= 2
 	}
-	var order []int
-	if sized {
-		order = javaSizedHashOrder(hashes)
-	} else {
-		order = javaHashOrder(hashes)
+	shift := 64 - uint(bits.TrailingZeros(uint(slots)))
+	slot := func(m TargetMember) uint64 {
+		return uint64(int64(JavaStringHash(m.ID))*-7046029254386353131) >> shift
 	}
-	out := make([]string, len(order))
-	for i, j := range order {
-		out[i] = topics[j]
-	}
-	return out
-}
-
-// javaPartitionOrder puts a member's partitions of one topic in the order
-// its HashSet<Integer> iterates them. The coordinator holds a target
-// assignment as it read it from its record (Assignment.fromRecord, Kafka
-// 4.4): new HashSet<>(partitions), the partitions in ascending order.
-// (Integer.hashCode is the value itself.)
-func javaPartitionOrder(ps []int) []int {
-	hashes := make([]uint32, len(ps))
-	for i, p := range ps {
-		hashes[i] = javaSpread(int32(p))
-	}
-	order := javaSizedHashOrder(hashes)
-	out := make([]int, len(order))
-	for i, j := range order {
-		out[i] = ps[j]
-	}
-	return out
-}
-
-// javaSizedHashOrder is the iteration order of a HashSet made by
-// new HashSet<>(collection) of keys with these spread hashes: its table
-// holds max(size/0.75+1, 16) rounded up to a power of two buckets
-// (HashSet(Collection), HashMap.tableSizeFor), so adding them never
-// resizes it.
-func javaSizedHashOrder(hashes []uint32) []int {
-	capacity := 1
-	for want := max(int(float32(len(hashes))/0.75)+1, javaInitialCapacity); capacity < want; {
-		capacity *= 2
-	}
-	return javaBucketOrder(hashes, capacity)
+	latestFirst := slices.Clone(members)
+	slices.Reverse(latestFirst)
+	slices.SortStableFunc(latestFirst, func(a, b TargetMember) int {
+		return cmp.Compare(slot(a), slot(b))
+	})
+	return latestFirst
 }

@@ -20,45 +20,6 @@ func kafkaTopicID(t *testing.T, s string) TopicID {
 	return TopicID(b)
 }
 
-// serverCase is one case of Kafka's own assignor tests: members as
-// "id:topic,topic:topic/p,topic/p" (instance id as "id@instance").
-type serverCase struct {
-	name       string
-	assignor   string
-	partitions map[string]int
-	members    []string
-	want       map[string]string // member → "topic/p topic/p"
-}
-
-func parseTargetMembers(t *testing.T, lines []string) []TargetMember {
-	t.Helper()
-	var out []TargetMember
-	for _, line := range lines {
-		parts := strings.Split(line, ":")
-		if len(parts) < 2 {
-			t.Fatalf("bad member %q", line)
-		}
-		m := TargetMember{}
-		m.ID, m.InstanceID, _ = strings.Cut(parts[0], "@")
-		if parts[1] != "" {
-			m.Topics = strings.Split(parts[1], ",")
-		}
-		if len(parts) > 2 && parts[2] != "" {
-			for _, s := range strings.Split(parts[2], ",") {
-				var tp TopicPartition
-				topic, p, _ := strings.Cut(s, "/")
-				if _, err := fmt.Sscan(p, &tp.Partition); err != nil {
-					t.Fatalf("bad partition %q", s)
-				}
-				tp.Topic = topic
-				m.Target = append(m.Target, tp)
-			}
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
 func formatTargets(a Assignment) map[string]string {
 	out := map[string]string{}
 	for id, tps := range a {
@@ -69,37 +30,6 @@ func formatTargets(a Assignment) map[string]string {
 		out[id] = strings.Join(s, " ")
 	}
 	return out
-}
-
-// The topic ids of Kafka's assignor tests (UniformHomogeneousAssignmentBuilderTest,
-// UniformHeterogeneousAssignmentBuilderTest, RangeAssignorTest).
-func kafkaTestTopicIDs(t *testing.T) map[string]TopicID {
-	return map[string]TopicID{
-		"topic1": kafkaTopicID(t, "T1-A4s3VTwiI5CTbEp6POw"),
-		"topic2": kafkaTopicID(t, "T2-B4s3VTwiI5YHbPp6YUe"),
-		"topic3": kafkaTopicID(t, "T3-CU8fVTLCz5YMkLoDQsa"),
-	}
-}
-
-func runServerCases(t *testing.T, cases []serverCase) {
-	t.Helper()
-	ids := kafkaTestTopicIDs(t)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			members := parseTargetMembers(t, c.members)
-			a, err := AssignTargetWithTopicIDs(c.assignor, members, c.partitions, ids)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := formatTargets(a)
-			for _, m := range members {
-				if got[m.ID] != c.want[m.ID] {
-					t.Errorf("%s: got %q, want %q", m.ID, got[m.ID], c.want[m.ID])
-				}
-			}
-			checkTargetComplete(t, members, c.partitions, a)
-		})
-	}
 }
 
 // checkTargetComplete checks that every partition someone subscribes to
@@ -157,7 +87,7 @@ func TestCheckServerAssignor(t *testing.T) {
 }
 
 func TestTopicIDs(t *testing.T) {
-	id := kafkaTestTopicIDs(t)["topic1"]
+	id := kafkaTopicID(t, "T1-A4s3VTwiI5CTbEp6POw")
 	if id.String() != "T1-A4s3VTwiI5CTbEp6POw" {
 		t.Errorf("String() = %s", id)
 	}
@@ -242,12 +172,24 @@ func TestAssignTargetProperties(t *testing.T) {
 			if !sameTargets(a, b) {
 				t.Errorf("case %d %s: nothing changed but the target moved:\n%v\n%v", i, assignor, formatTargets(a), formatTargets(b))
 			}
-			// The same members in another order give the same answer.
-			shuffled := slices.Clone(members)
-			rng.Shuffle(len(shuffled), func(x, y int) { shuffled[x], shuffled[y] = shuffled[y], shuffled[x] })
-			c, _ := AssignTarget(assignor, shuffled, partitions)
-			if !sameTargets(a, c) {
-				t.Errorf("case %d %s: the order of members changed the answer", i, assignor)
+			// In record order: the same partitions, and given back as
+			// the targets, the same answer again.
+			r, err := AssignTargetInRecordOrder(assignor, members, partitions, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range again {
+				again[j].Target = r[again[j].ID]
+			}
+			d, _ := AssignTargetInRecordOrder(assignor, again, partitions, nil)
+			sortTargets(r)
+			sortTargets(d)
+			if !sameTargets(a, r) || !sameTargets(a, d) {
+				t.Errorf("case %d %s: the record order holds other partitions, or moves them", i, assignor)
+			}
+			// The same group twice, the same answer.
+			if c, _ := AssignTarget(assignor, slices.Clone(members), partitions); !sameTargets(a, c) {
+				t.Errorf("case %d %s: the same group gave another answer", i, assignor)
 			}
 		}
 	}
@@ -255,4 +197,100 @@ func TestAssignTargetProperties(t *testing.T) {
 
 func sameTargets(a, b Assignment) bool {
 	return maps.EqualFunc(a, b, slices.Equal)
+}
+
+func TestAssignTargetRejectsBadInput(t *testing.T) {
+	for name, c := range map[string]struct {
+		members    []TargetMember
+		partitions map[string]int
+		ids        map[string]TopicID
+		want       string
+	}{
+		"empty id":       {[]TargetMember{{Topics: []string{"t"}}}, map[string]int{"t": 1}, nil, "member 0 has an empty id"},
+		"twice":          {[]TargetMember{{ID: "a"}, {ID: "a"}}, map[string]int{"t": 1}, nil, `member "a" appears twice`},
+		"negative count": {[]TargetMember{{ID: "a"}}, map[string]int{"t": -1}, nil, `topic "t" has a negative partition count -1`},
+		"too many":       {[]TargetMember{{ID: "a"}}, map[string]int{"t": maxAssignPartitions + 1}, nil, "more than 1000000 partitions to assign"},
+		"one id, two topics": {[]TargetMember{{ID: "a"}}, map[string]int{"s": 1, "t": 1}, map[string]TopicID{"s": {1}, "t": {1}},
+			`topics "s" and "t" have the same id AQAAAAAAAAAAAAAAAAAAAA`},
+	} {
+		for _, assignor := range ServerAssignors() {
+			_, err := AssignTargetWithTopicIDs(assignor, c.members, c.partitions, c.ids)
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s %s: %v, want %s", name, assignor, err, c.want)
+			}
+		}
+	}
+}
+
+// Targets that Kafka's coordinator would never hold (partitions that do
+// not exist, one partition in two targets, topics nobody subscribes to, a
+// subscription naming a topic twice or one that does not exist) neither
+// fail nor break the assignment: each partition still goes to one
+// subscriber.
+func TestAssignTargetToleratesOddTargets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 22))
+	for i := range 300 {
+		members, partitions := randomTargetGroup(rng, i%2 == 0)
+		partitions["empty"] = 0
+		for j := range members {
+			m := &members[j]
+			for range rng.IntN(4) {
+				switch rng.IntN(5) {
+				case 0:
+					m.Target = append(m.Target, TopicPartition{"t0", -1 - rng.IntN(3)})
+				case 1:
+					m.Target = append(m.Target, TopicPartition{"t0", partitions["t0"] + rng.IntN(3)})
+				case 2:
+					m.Target = append(m.Target, TopicPartition{"gone", rng.IntN(3)}, TopicPartition{"empty", 0})
+				case 3:
+					o := members[rng.IntN(len(members))]
+					if len(o.Target) > 0 {
+						m.Target = append(m.Target, o.Target[rng.IntN(len(o.Target))])
+					}
+				case 4:
+					m.Topics = append(m.Topics, "gone", "empty")
+					if len(m.Topics) > 2 {
+						m.Topics = append(m.Topics, m.Topics[0])
+					}
+				}
+			}
+		}
+		for _, assignor := range ServerAssignors() {
+			a, err := AssignTarget(assignor, members, partitions)
+			if err != nil {
+				t.Fatalf("case %d %s: %v", i, assignor, err)
+			}
+			checkTargetComplete(t, members, partitions, a)
+		}
+	}
+}
+
+// Java's tables as OpenJDK 17 iterated them, with kafka-clients 4.4.0's
+// Uuid: new HashMap<>(0) given t1 then t2 by put iterates [t2 t1]; given
+// a then a then b by computeIfAbsent it iterates [b a] (b at the head of
+// the bucket they share in two buckets), and one more computeIfAbsent of
+// b, a key it holds, grows it to four buckets first: [a b].
+func TestJavaTableOrders(t *testing.T) {
+	ids := map[string]TopicID{
+		"t1": kafkaTopicID(t, "0Awxxl7N0n8wBPoYraLc_A"), "t2": kafkaTopicID(t, "mNznPpthikM_Sy7ylb_2Cw"),
+		"a": kafkaTopicID(t, "QN9IttJ0O2YgTe6_z4bS3w"), "b": kafkaTopicID(t, "DmUv6l_XRLdre1fNrkgPgw"),
+	}
+	hash := func(k string) uint32 { return javaSpread(ids[k].javaHash()) }
+	put := newJavaTableFor[string](0)
+	put.put("t1", hash("t1"))
+	put.put("t2", hash("t2"))
+	if got := put.keys(); !slices.Equal(got, []string{"t2", "t1"}) {
+		t.Errorf("put: %v, want [t2 t1]", got)
+	}
+	computed := newJavaTableFor[string](0)
+	for _, k := range []string{"a", "a", "b"} {
+		computed.computeIfAbsent(k, hash(k))
+	}
+	if got := computed.keys(); !slices.Equal(got, []string{"b", "a"}) {
+		t.Errorf("computeIfAbsent: %v, want [b a]", got)
+	}
+	computed.computeIfAbsent("b", hash("b"))
+	if got := computed.keys(); !slices.Equal(got, []string{"a", "b"}) || computed.capacity != 4 {
+		t.Errorf("computeIfAbsent of a key it holds: %v in %d buckets, want [a b] in 4", got, computed.capacity)
+	}
 }

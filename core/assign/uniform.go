@@ -1,9 +1,6 @@
 package assign
 
-import (
-	"errors"
-	"slices"
-)
+import "errors"
 
 // The uniform assignor (UniformAssignor, kafka-group-coordinator 4.4.0):
 // the homogeneous builder when every member subscribes to the same topics,
@@ -12,27 +9,29 @@ import (
 // target holds unless that would leave the group unbalanced.
 
 // assignUniformHomogeneous is UniformHomogeneousAssignmentBuilder.build
-// (Kafka 4.4): every member gets total/members partitions, the first
-// total%members members (in memberIds() order) that can one more; a member
-// keeps its current target up to its quota, and what is left over, the
-// unassigned partitions first and then what members gave up, goes to the
-// members below their quota in order.
+// (Kafka 4.4): every member gets total/members partitions and
+// total%members members (in memberIds() order) one more, an extra going to
+// a member that already holds it unless too few members are left for the
+// extras; a member keeps its current target up to its quota (its topics
+// and partitions taken in its map's and sets' iteration order), and what
+// is left over, the unassigned partitions first and then what members gave
+// up, goes to the members below their quota in order.
 func (g serverGroup) assignUniformHomogeneous() (Assignment, error) {
 	// new HashSet<>(first member's subscribedTopicIds()).
-	subscribed := g.javaTopicOrder(g.subs[0], true)
+	subscribedSet := newJavaSetOf[string](len(g.subs[0]))
+	for _, t := range g.subs[0] {
+		subscribedSet.put(t, javaSpread(g.ids[t].javaHash()))
+	}
+	subscribed := subscribedSet.keys()
 	if len(subscribed) == 0 {
 		return g.emptyAssignment(), nil
-	}
-	isSubscribed := map[string]bool{}
-	for _, t := range subscribed {
-		isSubscribed[t] = true
 	}
 	assigned := g.assigned()
 	var unassigned []TopicPartition
 	total := 0
 	for _, t := range subscribed {
 		for p := range g.counts[t] {
-			if !assigned[TopicPartition{t, p}] {
+			if !assigned[t][p] {
 				unassigned = append(unassigned, TopicPartition{t, p})
 			}
 		}
@@ -44,32 +43,33 @@ func (g serverGroup) assignUniformHomogeneous() (Assignment, error) {
 	// maybeRevokePartitions.
 	type unfilledMember struct{ index, quota int }
 	var unfilled []unfilledMember
-	out := g.emptyAssignment()
-	for i, m := range g.members {
+	targets := make([]*javaAssignment, memberCount)
+	for i := range g.members {
+		old := g.javaFromRecord(g.target[i])
+		target := old
 		quota, hasExtra := minimumQuota, false
 		if extraLeft > 0 {
 			quota, hasExtra = quota+1, true
 		}
-		var kept []TopicPartition
-		for _, t := range g.javaTopicOrder(sortedKeys(g.target[i]), false) {
-			if !isSubscribed[t] {
-				continue // the whole topic goes
-			}
-			ps := g.target[i][t]
-			if len(ps) <= quota {
-				quota -= len(ps)
-				for _, p := range ps {
-					kept = append(kept, TopicPartition{t, p})
-				}
+		for _, t := range old.topics.keys() {
+			if !subscribedSet.has(t) {
+				target = target.mutable()
+				target.removeTopic(t)
 				continue
 			}
-			for _, p := range javaPartitionOrder(ps) {
+			ps := old.partitions[t]
+			if len(ps.entries) <= quota {
+				quota -= len(ps.entries)
+				continue
+			}
+			for _, p := range ps.keys() {
 				if quota > 0 {
 					quota--
-					kept = append(kept, TopicPartition{t, p})
-				} else {
-					unassigned = append(unassigned, TopicPartition{t, p})
+					continue
 				}
+				target = target.mutable()
+				target.removePartition(t, p)
+				unassigned = append(unassigned, TopicPartition{t, p})
 			}
 		}
 		// A member that cannot fill its extra partition from what it
@@ -84,30 +84,21 @@ func (g serverGroup) assignUniformHomogeneous() (Assignment, error) {
 		if hasExtra {
 			extraLeft--
 		}
-		out[m.ID] = append(out[m.ID], kept...)
+		targets[i] = target
 	}
 
 	// assignRemainingPartitions.
 	next := 0
 	for _, u := range unfilled {
+		target := targets[u.index].mutable()
+		targets[u.index] = target
 		for n := 0; n < u.quota && next < len(unassigned); n++ {
-			id := g.members[u.index].ID
-			out[id] = append(out[id], unassigned[next])
+			target.add(g, unassigned[next].Topic, unassigned[next].Partition, newJavaTable[int])
 			next++
 		}
 	}
 	if next < len(unassigned) {
 		return nil, errors.New("Partitions were left unassigned")
 	}
-	return out, nil
-}
-
-// sortedKeys is a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return g.records(targets), nil
 }

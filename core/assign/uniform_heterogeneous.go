@@ -2,6 +2,7 @@ package assign
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
@@ -15,17 +16,17 @@ import (
 // out further. Ties go to the member earlier in memberIds() order
 // (javaMemberOrder), and topics are taken most partitions per subscriber
 // first, then fewest subscribers, then by topic id (Uuid.compareTo).
-func (g serverGroup) assignUniformHeterogeneous() (Assignment, error) {
+func (g serverGroup) assignUniformHeterogeneous() Assignment {
 	b := heterogeneousBuilder{g: g, owners: map[string][]int{}, subscribers: map[string][]int{}}
 	b.sizes = make([]int, len(g.members))
-	b.target = make([]map[string]map[int]bool, len(g.members))
+	b.target = make([]*javaAssignment, len(g.members))
 	for i, subs := range g.subs {
 		for _, t := range subs {
 			b.subscribers[t] = append(b.subscribers[t], i)
 		}
 	}
 	if len(b.subscribers) == 0 {
-		return g.emptyAssignment(), nil
+		return g.emptyAssignment()
 	}
 	for t := range b.subscribers {
 		b.owners[t] = slices.Repeat([]int{-1}, g.counts[t])
@@ -33,18 +34,21 @@ func (g serverGroup) assignUniformHeterogeneous() (Assignment, error) {
 	// maybeRevokePartitions: a member keeps what it holds of the topics it
 	// subscribes to.
 	for i := range g.members {
-		b.target[i] = map[string]map[int]bool{}
-		for t, ps := range g.target[i] {
+		old := g.javaFromRecord(g.target[i])
+		target := old
+		for _, t := range old.topics.keys() {
 			if !slices.Contains(g.subs[i], t) {
+				target = target.mutable()
+				target.removeTopic(t)
 				continue
 			}
-			b.target[i][t] = map[int]bool{}
+			ps := old.partitions[t].keys()
 			for _, p := range ps {
-				b.target[i][t][p] = true
 				b.owners[t][p] = i
 			}
 			b.sizes[i] += len(ps)
 		}
+		b.target[i] = target
 	}
 	// computeUnassignedPartitions and assignRemainingPartitions.
 	unassigned := map[string][]int{}
@@ -72,15 +76,12 @@ func (g serverGroup) assignUniformHeterogeneous() (Assignment, error) {
 	if len(shared) > 0 {
 		b.balanceTopics(b.sortTopics(shared))
 	}
-	out := g.emptyAssignment()
-	for i, m := range g.members {
-		for t, ps := range b.target[i] {
-			for p := range ps {
-				out[m.ID] = append(out[m.ID], TopicPartition{t, p})
-			}
-		}
-	}
-	return out, nil
+	return g.records(b.target)
+}
+
+// sortedKeys is a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }
 
 type heterogeneousBuilder struct {
@@ -88,7 +89,7 @@ type heterogeneousBuilder struct {
 	subscribers map[string][]int // topic → member indices, ascending
 	owners      map[string][]int // topic → partition → member index, -1 for none
 	sizes       []int            // partitions in each member's target
-	target      []map[string]map[int]bool
+	target      []*javaAssignment
 }
 
 // sortTopics is the builder's topicComparator.
@@ -106,16 +107,21 @@ func (b *heterogeneousBuilder) sortTopics(topics []string) []string {
 	return topics
 }
 
-// assign moves a partition to a member (assignPartition).
+// assign moves a partition to a member (assignPartition, with
+// removePartitionFromTargetAssignment and addPartitionToTargetAssignment).
 func (b *heterogeneousBuilder) assign(t string, p, member int) {
 	if old := b.owners[t][p]; old != -1 {
-		delete(b.target[old][t], p)
+		b.target[old] = b.target[old].mutable()
+		b.target[old].removePartition(t, p)
 		b.sizes[old]--
 	}
-	if b.target[member][t] == nil {
-		b.target[member][t] = map[int]bool{}
-	}
-	b.target[member][t][p] = true
+	b.target[member] = b.target[member].mutable()
+	b.target[member].add(b.g, t, p, func() *javaTable[int] {
+		// new HashSet<>(estimatedPartitionsPerSubscriber / 0.75 + 1).
+		subscribers := len(b.subscribers[t])
+		estimate := (b.g.counts[t] + subscribers - 1) / subscribers
+		return newJavaTableFor[int](int(float32(estimate)/0.75 + 1))
+	})
 	b.owners[t][p] = member
 	b.sizes[member]++
 }

@@ -56,7 +56,13 @@ func javaProgram(main string) (*exec.Cmd, error) {
 
 // StartOracle starts the oracle from the cached jars.
 func StartOracle() (*Oracle, error) {
-	cmd, err := javaProgram("plog.AssignOracle")
+	return startJSONProgram("plog.AssignOracle")
+}
+
+// startJSONProgram starts one of the tests' Java programs that answers a
+// JSON case a line with a JSON line.
+func startJSONProgram(main string) (*Oracle, error) {
+	cmd, err := javaProgram(main)
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +84,12 @@ func StartOracle() (*Oracle, error) {
 
 // Assign returns Java's assignment: member id → [topic, partition] pairs.
 func (o *Oracle) Assign(c AssignCase) (map[string][][2]any, error) {
+	return o.ask(c)
+}
+
+// ask sends one case and reads the answer: member id → [topic, partition]
+// pairs, or the error the program gave.
+func (o *Oracle) ask(c any) (map[string][][2]any, error) {
 	b, err := json.Marshal(c)
 	if err != nil {
 		return nil, err

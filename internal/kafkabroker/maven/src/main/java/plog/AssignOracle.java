@@ -48,6 +48,19 @@ public final class AssignOracle {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public static void main(String[] args) throws Exception {
+        answerLines(AssignOracle::assign);
+    }
+
+    /** What answerLines asks of each case. */
+    interface Answer {
+        ObjectNode answer(JsonNode c) throws Exception;
+    }
+
+    /**
+     * Answers one JSON case a line on stdin with one JSON line on stdout,
+     * {"error": "..."} for a case that failed.
+     */
+    static void answerLines(Answer answer) throws Exception {
         // The answers go to stdout, one a line; whatever else writes there
         // (the assignors log through SLF4J to the console, an error for a
         // partition claimed twice in one generation) goes to stderr.
@@ -59,7 +72,7 @@ public final class AssignOracle {
             if (line.isBlank()) continue;
             String out;
             try {
-                out = JSON.writeValueAsString(assign(JSON.readTree(line)));
+                out = JSON.writeValueAsString(answer.answer(JSON.readTree(line)));
             } catch (Exception e) {
                 ObjectNode err = JSON.createObjectNode();
                 err.put("error", String.valueOf(e));
