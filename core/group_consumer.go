@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -110,7 +111,9 @@ const consumerAssignmentIntervalMs = 1000
 type consumerGroup struct {
 	epoch       int // the group epoch
 	targetEpoch int // the target assignment's epoch
-	// target is each member's target assignment, by name.
+	// target is each member's target assignment, by name, each in the
+	// order of its target-assignment record (the assignor's answer), which
+	// the next computation is given back as Kafka's coordinator gives it.
 	target Assignment
 	// assignor is the server-side assignor of the last target assignment.
 	assignor string
@@ -151,6 +154,10 @@ type consumerMember struct {
 	// lastHeartbeat is when it last heartbeated, from which its session
 	// counts; nextHeartbeat when it heartbeats next.
 	lastHeartbeat, nextHeartbeat int64
+	// joined orders the members by when they joined (a static member
+	// taking its instance back joins anew), the order the coordinator's
+	// map of members gives the assignor (core/assign's AssignTarget).
+	joined uint64
 }
 
 func (c *consumerMember) clone() *consumerMember {
@@ -283,7 +290,7 @@ func (l *PartitionedLog) joinConsumer(g *group, name string, opts JoinOptions, t
 	}
 	m := &member{id: name, instanceID: opts.InstanceID, memberID: l.newConsumerMemberID(), topics: topics,
 		lastAutoCommit: l.now, joinedAt: l.now, lastPoll: l.now,
-		cm: &consumerMember{state: MemberStable, remoteAssignor: opts.RemoteAssignor}}
+		cm: &consumerMember{state: MemberStable, remoteAssignor: opts.RemoteAssignor, joined: l.groups.memberIDsMade}}
 	g.insertMember(m)
 	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "subscribed to " + strings.Join(topics, ",") + " (group.protocol=consumer)"})
 	l.bumpGroupEpoch(g, name+" joined")
@@ -304,7 +311,7 @@ func (l *PartitionedLog) replaceConsumerStatic(g *group, old *member, name strin
 	m.positions = map[TopicPartition]int64{}
 	m.pollOrder = slices.Clone(m.assigned)
 	m.inFlightFrom, m.inFlightTo = 0, 0
-	m.cm.epoch, m.cm.remoteAssignor = 0, remoteAssignor
+	m.cm.epoch, m.cm.remoteAssignor, m.cm.joined = 0, remoteAssignor, l.groups.memberIDsMade
 	if target, ok := g.cg.target[old.id]; ok {
 		delete(g.cg.target, old.id)
 		g.cg.target[name] = target
@@ -405,20 +412,20 @@ func (g *group) preferredAssignor() string {
 // to, the target would stay as it was.
 func (l *PartitionedLog) computeTarget(g *group) {
 	assignor := g.preferredAssignor()
-	members := make([]assign.TargetMember, 0, len(g.members))
-	for _, m := range g.members {
+	byJoin := slices.Clone(g.members)
+	slices.SortFunc(byJoin, func(a, b *member) int { return cmp.Compare(a.cm.joined, b.cm.joined) })
+	members := make([]assign.TargetMember, 0, len(byJoin))
+	for _, m := range byJoin {
 		members = append(members, assign.TargetMember{ID: m.memberID, InstanceID: m.instanceID, Topics: slices.Clone(m.topics), Target: slices.Clone(g.cg.target[m.id])})
 	}
 	counts := l.partitionCounts(g)
-	plan, err := assign.AssignTarget(assignor, members, counts)
+	plan, err := assign.AssignTargetInRecordOrder(assignor, members, counts, nil)
 	if err != nil {
 		return
 	}
 	target := make(Assignment, len(g.members))
 	for _, m := range g.members {
-		tps := slices.Clone(plan[m.memberID])
-		slices.SortFunc(tps, assign.ComparePartitions)
-		target[m.id] = tps
+		target[m.id] = slices.Clone(plan[m.memberID])
 	}
 	before := g.cg.target
 	g.cg.target, g.cg.assignor = target, assignor
@@ -432,7 +439,7 @@ func (l *PartitionedLog) computeTarget(g *group) {
 		StartedAt:   l.now,
 		CompletedAt: l.now,
 		Moved:       assign.MovedPartitions(before, target),
-		Members:     memberChanges(before, target),
+		Members:     memberChanges(sortedAssignment(before), sortedAssignment(target)),
 	}
 	g.recordRebalance(record)
 	l.emit(Event{Kind: EventTargetAssignment, Group: g.name, Generation: g.cg.targetEpoch, Count: record.Moved, Detail: "assignor " + assignor})
@@ -474,7 +481,7 @@ func (l *PartitionedLog) reconcile(g *group, m *member) {
 // nothing is left to revoke take the target's epoch and every partition of
 // the target no other member owns.
 func (l *PartitionedLog) nextAssignment(g *group, m *member, epoch int) {
-	target := g.cg.target[m.id]
+	target := g.memberTarget(m)
 	var kept, revoke, add []TopicPartition
 	unreleased := false
 	for _, tp := range m.assigned {
@@ -668,7 +675,7 @@ func (l *PartitionedLog) consumerWhyNothing(g *group, m *member) string {
 	if len(m.assigned) > 0 {
 		return ""
 	}
-	target := g.cg.target[m.id]
+	target := g.memberTarget(m)
 	switch {
 	case g.cg.epoch > g.cg.targetEpoch:
 		return fmt.Sprintf("%s has no partitions yet: the coordinator computes the target assignment of group epoch %d at a heartbeat (at most every group.consumer.assignment.interval.ms, 1s), and %s's next heartbeat is at %s",
@@ -684,7 +691,7 @@ func (l *PartitionedLog) consumerWhyNothing(g *group, m *member) string {
 // yet: partitions waiting for their owner to release them.
 func (g *group) pendingAssignment(m *member) []TopicPartition {
 	var pending []TopicPartition
-	for _, tp := range g.cg.target[m.id] {
+	for _, tp := range g.memberTarget(m) {
 		if !slices.Contains(m.assigned, tp) {
 			pending = append(pending, tp)
 		}
@@ -696,3 +703,20 @@ func (g *group) pendingAssignment(m *member) []TopicPartition {
 // member may ask for with group.remote.assignor, the default first
 // (Kafka 4.4's group.consumer.assignors: uniform, range; core/assign).
 func ServerAssignors() []string { return assign.ServerAssignors() }
+
+// memberTarget is a member's target assignment, sorted.
+func (g *group) memberTarget(m *member) []TopicPartition {
+	tps := slices.Clone(g.cg.target[m.id])
+	slices.SortFunc(tps, assign.ComparePartitions)
+	return tps
+}
+
+// sortedAssignment is a copy of an assignment with each member's
+// partitions sorted.
+func sortedAssignment(a Assignment) Assignment {
+	out := cloneAssignment(a)
+	for _, tps := range out {
+		slices.SortFunc(tps, assign.ComparePartitions)
+	}
+	return out
+}

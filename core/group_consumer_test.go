@@ -505,7 +505,7 @@ func checkOneOwner(t *testing.T, l *PartitionedLog, where string) {
 	}
 	if g.state() == GroupStable {
 		for _, m := range g.members {
-			if !slices.Equal(m.assigned, g.cg.target[m.id]) {
+			if !slices.Equal(m.assigned, g.memberTarget(m)) {
 				t.Fatalf("%s: a stable group's member %s owns %v, its target %v", where, m.id, m.assigned, g.cg.target[m.id])
 			}
 		}

@@ -284,7 +284,7 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 		}
 		if g.consumer() {
 			mv.Epoch, mv.MemberState, mv.RemoteAssignor = m.cm.epoch, m.cm.state, m.cm.remoteAssignor
-			mv.Target = slices.Clone(g.cg.target[m.id])
+			mv.Target = g.memberTarget(m)
 			mv.PendingRevoke = slices.Clone(m.cm.pendingRevoke)
 			mv.PendingAssign = g.pendingAssignment(m)
 			if m.down == "" {
