@@ -173,6 +173,10 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 	for _, action := range []string{"poll", "commit", "leave", "crash"} {
 		add(first(m.line(action)))
 	}
+	consumerJoin := &GroupJoinForm{group: "g", member: "c2", topics: "views", protocol: core.ProtocolConsumer, assignor: "range"}
+	add(first(consumerJoin.joinLine()))
+	consumer := &GroupMember{Group: "g", Member: core.MemberView{ID: "c2", Topics: []string{"views"}, Epoch: 3, MemberState: core.MemberStable}}
+	add(first(consumer.line("commit"))) // a consumer group member's commit carries its epoch
 	add(first((&GroupCommitForm{Group: "g", partition: "views/0", offset: "3"}).commitLine()))
 	gc := &GroupConfigForm{Group: "g", typed: map[string]string{}}
 	for _, c := range editableConfigs {

@@ -78,16 +78,27 @@ func (c *GroupCard) Render() app.UI {
 					Title("Open "+g.Name+" in the inspector: configs, offsets, lag and charts").
 					OnClick(selectThing(selection{Kind: selectGroup, Group: g.Name}), g.Name).Text(g.Name),
 			),
-			app.Span().Class("group-strategy").Body(
-				app.Text(g.Strategy),
-				&Help{Topic: strategyHelp(g.Strategy)},
+			app.If(g.Protocol != core.ProtocolConsumer,
+				app.Span().Class("group-strategy").Body(
+					app.Text(g.Strategy),
+					&Help{Topic: strategyHelp(g.Strategy)},
+				),
+				app.Span().Class("group-protocol").DataSet("protocol", core.ProtocolClassic).
+					Title("the classic group protocol: JoinGroup and SyncGroup, the group leader assigns").Text("classic"),
+			).Else(
+				app.Span().Class("group-strategy").Title("the server-side assignor of the target assignment").Text(g.Assignor),
+				app.Span().Class("group-protocol").DataSet("protocol", core.ProtocolConsumer).
+					Title("Kafka 4's consumer group protocol (KIP-848): the coordinator assigns, each member moves to its target at its own heartbeats").Text("consumer"),
 			),
-			app.Span().Class("group-protocol").
-				Title("the classic group protocol: JoinGroup and SyncGroup, the group leader assigns").Text("classic"),
 			app.Span().Class("group-state").DataSet("badge", g.State).Text(g.State),
-			app.Span().Class("group-generation").Body(
-				app.Text(fmt.Sprintf("gen %d", g.Generation)),
-				&Help{Topic: "generation"},
+			app.If(g.Protocol != core.ProtocolConsumer,
+				app.Span().Class("group-generation").Body(
+					app.Text(fmt.Sprintf("gen %d", g.Generation)),
+					&Help{Topic: "generation"},
+				),
+			).Else(
+				app.Span().Class("group-generation").Title("the group epoch, and the epoch of its target assignment").
+					Text(fmt.Sprintf("epoch %d, target %d", g.GroupEpoch, g.AssignmentEpoch)),
 			),
 		),
 		c.renderLagSummary(),

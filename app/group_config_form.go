@@ -36,6 +36,8 @@ var editableConfigs = []struct{ name, label, help string }{
 	{"max.poll.interval.ms", "max poll interval", "max-poll-interval"},
 	{"metadata.max.age.ms", "metadata max age", "max-poll-interval"},
 	{"group.initial.rebalance.delay.ms", "first rebalance delay", "rebalance"},
+	{"consumer.heartbeat.interval.ms", "heartbeat interval (consumer protocol)", "session-timeout"},
+	{"consumer.session.timeout.ms", "session timeout (consumer protocol)", "session-timeout"},
 }
 
 // choiceConfigs are the configs the form offers as a choice, sent as soon as

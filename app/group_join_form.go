@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"plog/core"
 	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -31,7 +32,10 @@ type GroupJoinForm struct {
 	Subscription string // the group's first running member's topics, "a,b"
 
 	group, member, topics, strategy, instance string
-	sent                                      string // "group/member" of the last join sent
+	// protocol is the member's group.protocol ("" for classic, Kafka's
+	// client default), assignor its group.remote.assignor.
+	protocol, assignor string
+	sent               string // "group/member" of the last join sent
 }
 
 // joinLine makes the join command from the form, or says what is missing.
@@ -59,11 +63,17 @@ func (f *GroupJoinForm) joinLine() (string, string) {
 		}
 	}
 	line := scenario.CmdJoin + " " + word(group) + " " + word(member) + " topics=" + word(strings.Join(subscription, ","))
-	if f.strategy != "" {
+	if f.strategy != "" && f.protocol != core.ProtocolConsumer {
 		line += " strategy=" + word(f.strategy)
 	}
 	if instance := strings.TrimSpace(f.instance); instance != "" {
 		line += " instance=" + word(instance)
+	}
+	if f.protocol == core.ProtocolConsumer {
+		line += " group.protocol=" + core.ProtocolConsumer
+		if f.assignor != "" {
+			line += " group.remote.assignor=" + word(f.assignor)
+		}
 	}
 	return line, ""
 }
@@ -167,6 +177,31 @@ func (f *GroupJoinForm) Render() app.UI {
 				app.Range(scenario.Strategies).Slice(func(i int) app.UI {
 					return app.Span().Body(app.Text(scenario.Strategies[i]), &Help{Topic: scenario.Strategies[i]})
 				}),
+			),
+			app.Label().Title("group.protocol: classic, Kafka's client default, or consumer, Kafka 4's consumer group protocol (KIP-848): the coordinator assigns partitions and each member moves to its target at its own heartbeats").Body(
+				app.Span().Text("Group protocol"),
+				app.Select().Name("group.protocol").OnChange(textInto(&f.protocol)).Body(
+					app.Range(core.Protocols()).Slice(func(i int) app.UI {
+						p := core.Protocols()[i]
+						value := p
+						if p == core.ProtocolClassic {
+							value = ""
+						}
+						return app.Option().Value(value).Selected(f.protocol == value).Text(p)
+					}),
+				),
+			),
+			app.If(f.protocol == core.ProtocolConsumer,
+				app.Label().Title("group.remote.assignor: the server-side assignor the member asks for; the group takes the one most members ask for, uniform by default").Body(
+					app.Span().Text("Server assignor"),
+					app.Select().Name("group.remote.assignor").OnChange(textInto(&f.assignor)).Body(
+						app.Option().Value("").Selected(f.assignor == "").Text("the group's (uniform)"),
+						app.Range(core.ServerAssignors()).Slice(func(i int) app.UI {
+							a := core.ServerAssignors()[i]
+							return app.Option().Value(a).Selected(f.assignor == a).Text(a)
+						}),
+					),
+				),
 			),
 			app.Label().Body(
 				app.Span().Text("Instance id (static)"),

@@ -201,7 +201,14 @@ func (m *GroupMember) line(action string) (string, string) {
 			return "", fmt.Sprintf("max must be a whole number of records, 1 or more, not %q.", m.maxText())
 		}
 		return fmt.Sprintf("%s %s max=%d", scenario.CmdPoll, member, max), ""
-	case scenario.CmdCommit, scenario.CmdLeave, scenario.CmdCrash:
+	case scenario.CmdCommit:
+		if v.MemberState != "" {
+			// A consumer group member's commit carries its member epoch
+			// (core.CommitWithEpoch).
+			return fmt.Sprintf("%s %s epoch=%d", action, member, v.Epoch), ""
+		}
+		return action + " " + member, ""
+	case scenario.CmdLeave, scenario.CmdCrash:
 		return action + " " + member, ""
 	case "come-back":
 		line := scenario.CmdJoin + " " + word(m.Group) + " " + word(m.ComeBackID) + " topics=" + word(strings.Join(v.Topics, ","))
@@ -210,6 +217,12 @@ func (m *GroupMember) line(action string) (string, string) {
 		}
 		if v.InstanceID != "" {
 			line += " instance=" + word(v.InstanceID)
+		}
+		if v.MemberState != "" {
+			line += " group.protocol=" + core.ProtocolConsumer
+			if v.RemoteAssignor != "" {
+				line += " group.remote.assignor=" + v.RemoteAssignor
+			}
 		}
 		return line, ""
 	}

@@ -75,6 +75,10 @@ const (
 	EventOffsetsReset     EventKind = "offsets-reset"     // Group, Topic, Partition, Offset
 	EventClockAdvanced    EventKind = "clock-advanced"    // Offset = new time in ms
 	EventPolledNothing    EventKind = "polled-nothing"    // Group, Member, Detail: why a poll got no record (the first poll of a streak of empty polls for one reason)
+	// The consumer group protocol's (group.protocol=consumer; group_consumer.go):
+	EventGroupEpoch       EventKind = "group-epoch"       // Group, Generation = the new group epoch, Detail (cause)
+	EventTargetAssignment EventKind = "target-assignment" // Group, Generation = the target assignment's epoch, Count = partitions whose target owner changed, Detail (assignor)
+	EventMemberReconciled EventKind = "member-reconciled" // Group, Member, Generation = the member's epoch, Detail: what it revokes or was assigned
 )
 
 // Event is one thing that happened in the engine. Fields that do not apply to

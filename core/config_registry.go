@@ -102,6 +102,9 @@ type ConfigDef struct {
 	Since, Until int
 	Choices      []string // the values of a choice or a list
 	Help         string   // one line
+	// ConsumerProtocol marks a group config of consumer groups only
+	// (group.protocol=consumer): a classic group's listings leave it out.
+	ConsumerProtocol bool
 }
 
 // Kafka returns the name Kafka knows the config by, "" when it has none.
@@ -173,6 +176,8 @@ const (
 	maxSegmentBytes = 1<<31 - 1
 	// maxSegmentRecords bounds segment.records.
 	maxSegmentRecords = 1 << 40
+	// maxIntMs is the most a Java int of milliseconds holds.
+	maxIntMs = 1<<31 - 1
 	// maxLagAlertRecords bounds lag.alert.records.
 	maxLagAlertRecords = 1 << 62
 )
@@ -227,6 +232,12 @@ var configRegistry = []ConfigDef{
 	{Name: "auto.offset.reset", Target: OnGroup, Scope: ScopeConsumer, Kind: KindChoice,
 		KafkaDefault: "latest", Earlier: []EarlierDefault{{Before: RulesV3, Value: "earliest"}}, Choices: []string{"earliest", "latest", "none"},
 		Help: "Where a member starts on a partition with no committed offset, or one below the log start: latest at the end (only new records), earliest at the log start; none fails the poll."},
+	{Name: "consumer.heartbeat.interval.ms", KafkaName: "group.consumer.heartbeat.interval.ms", Target: OnGroup, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "5s", Min: 1, Max: maxIntMs, Since: RulesV4, ConsumerProtocol: true,
+		Help: "How often a consumer group's members heartbeat, and so how soon each learns of a new target assignment (the brokers' group.consumer.heartbeat.interval.ms, per group consumer.heartbeat.interval.ms; brokers accept 5s to 15s)."},
+	{Name: "consumer.session.timeout.ms", KafkaName: "group.consumer.session.timeout.ms", Target: OnGroup, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "45s", Min: 1, Max: maxIntMs, Since: RulesV4, ConsumerProtocol: true,
+		Help: "How long the coordinator waits for a consumer group member's heartbeat before it fences the member (the brokers' group.consumer.session.timeout.ms, per group consumer.session.timeout.ms; brokers accept 45s to 60s)."},
 	{Name: "delivery", Target: OnGroup, Scope: ScopePlayground, Kind: KindChoice,
 		Default: AtLeastOnce, Choices: []string{AtLeastOnce, AtMostOnce},
 		Help: "Whether the members' code processes what a poll returned before it commits (at-least-once) or after (at-most-once)."},

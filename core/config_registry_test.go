@@ -59,7 +59,9 @@ func TestRegistryDefaultsReadBack(t *testing.T) {
 	for _, e := range DefaultGroupConfigUnder(RulesV3).Entries() {
 		entries[e.Name] = e.Value // rebalance.ms, gone from rules 4
 	}
-	for _, e := range DefaultGroupConfig().Entries() {
+	consumer := DefaultGroupConfig()
+	consumer.protocol = ProtocolConsumer // a consumer group lists the consumer protocol's configs too
+	for _, e := range consumer.Entries() {
 		entries[e.Name] = e.Value
 	}
 	for _, d := range append(Configs(OnTopic), Configs(OnGroup)...) {

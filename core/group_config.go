@@ -60,9 +60,21 @@ type GroupConfig struct {
 	// poll, so a crash in between loses those records.
 	Delivery string
 
+	// ConsumerHeartbeatIntervalMs (consumer.heartbeat.interval.ms) and
+	// ConsumerSessionTimeoutMs (consumer.session.timeout.ms) are a
+	// consumer group's heartbeat interval and session timeout, the
+	// brokers' group.consumer.heartbeat.interval.ms and
+	// group.consumer.session.timeout.ms set for the group (Kafka 4.4's
+	// GroupConfig; group_consumer.go).
+	ConsumerHeartbeatIntervalMs int64
+	ConsumerSessionTimeoutMs    int64
+
 	// rules is the rules version the config is under: it decides which
 	// configs there are (ConfigDef.Under).
 	rules int
+	// protocol is "consumer" for a consumer group's config, whose
+	// listings hold the consumer protocol's configs too.
+	protocol string
 }
 
 // Delivery semantics, for GroupConfig.Delivery.
@@ -149,6 +161,14 @@ var groupFields = map[string]groupField{
 		c.AutoOffsetReset, err = choiceOf(v, def.Choices...)
 		return err
 	}, func(c GroupConfig) string { return c.AutoOffsetReset }},
+	"consumer.heartbeat.interval.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.ConsumerHeartbeatIntervalMs, err = brokerBounded(v, def, consumerHeartbeatBounds)
+		return err
+	}, func(c GroupConfig) string { return units.Duration(c.ConsumerHeartbeatIntervalMs) }},
+	"consumer.session.timeout.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.ConsumerSessionTimeoutMs, err = brokerBounded(v, def, consumerSessionBounds)
+		return err
+	}, func(c GroupConfig) string { return units.Duration(c.ConsumerSessionTimeoutMs) }},
 	"delivery": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
 		c.Delivery, err = choiceOf(v, def.Choices...)
 		return err
@@ -186,6 +206,32 @@ var groupFields = map[string]groupField{
 			" (Kafka brokers' group.min.session.timeout.ms and group.max.session.timeout.ms)")
 		return err
 	}, func(c GroupConfig) string { return units.Duration(c.SessionTimeoutMs) }},
+}
+
+// brokerBounds are the brokers' least and most values of a consumer group
+// config (GroupCoordinatorConfig of Kafka 4.4), which a group's own value
+// must lie within (GroupConfig.validate).
+type brokerBounds struct {
+	minName, maxName string
+	min, max         int64
+}
+
+var (
+	consumerHeartbeatBounds = brokerBounds{"group.consumer.min.heartbeat.interval.ms", "group.consumer.max.heartbeat.interval.ms", 5 * secondMs, 15 * secondMs}
+	consumerSessionBounds   = brokerBounds{"group.consumer.min.session.timeout.ms", "group.consumer.max.session.timeout.ms", 45 * secondMs, 60 * secondMs}
+)
+
+// brokerBounded parses a duration of a consumer group config and checks it
+// lies within the brokers' bounds.
+func brokerBounded(value string, def ConfigDef, b brokerBounds) (int64, error) {
+	ms, err := durationIn(value, def, "")
+	if err != nil {
+		return 0, err
+	}
+	if ms < b.min || ms > b.max {
+		return 0, fmt.Errorf("must be between the brokers' %s (%s) and %s (%s), got %s", b.minName, units.Duration(b.min), b.maxName, units.Duration(b.max), units.Duration(ms))
+	}
+	return ms, nil
 }
 
 // groupConfigSpecs are the registry's group configs, sorted by name. A
@@ -229,10 +275,11 @@ func notUnderRules(def ConfigDef, rules int) string {
 }
 
 // Has reports whether the config's rules version has the group config
-// named.
+// named, and its group's protocol: a classic group has none of the
+// consumer protocol's configs.
 func (c GroupConfig) Has(name string) bool {
 	spec, err := findGroupConfigSpec(name)
-	return err == nil && spec.def.Under(c.rules)
+	return err == nil && spec.def.Under(c.rules) && (!spec.def.ConsumerProtocol || c.protocol == ProtocolConsumer)
 }
 
 // Entries lists the configs of the config's rules version in name order,
@@ -240,7 +287,7 @@ func (c GroupConfig) Has(name string) bool {
 func (c GroupConfig) Entries() []ConfigEntry {
 	entries := make([]ConfigEntry, 0, len(groupConfigSpecs))
 	for _, spec := range groupConfigSpecs {
-		if !spec.def.Under(c.rules) {
+		if !spec.def.Under(c.rules) || spec.def.ConsumerProtocol && c.protocol != ProtocolConsumer {
 			continue
 		}
 		entries = append(entries, ConfigEntry{Name: spec.def.Name, Value: spec.format(c)})
@@ -267,6 +314,9 @@ func (l *PartitionedLog) SetGroupConfig(groupName, name, value string) error {
 	}
 	if !spec.def.Under(l.rules) {
 		return fmt.Errorf("group %q: %s", groupName, notUnderRules(spec.def, l.rules))
+	}
+	if config.protocol == ProtocolConsumer && spec.def.Name == "session.timeout.ms" {
+		return fmt.Errorf("group %q: session.timeout.ms cannot be set when group.protocol=CONSUMER (Kafka's ConfigException): a consumer group's members are fenced after consumer.session.timeout.ms, the coordinator's", groupName)
 	}
 	if err := spec.set(&config, spec.def, value); err != nil {
 		return fmt.Errorf("group %q: %s: %v", groupName, spec.def.Name, err)

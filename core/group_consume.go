@@ -203,6 +203,11 @@ func (l *PartitionedLog) noteEmptyPoll(g *group, m *member, order []TopicPartiti
 // with FetchIsolation.HIGH_WATERMARK), so records the followers in the ISR
 // have not copied yet are not returned.
 func (l *PartitionedLog) whyNothing(g *group, m *member, order []TopicPartition) string {
+	if g.consumer() {
+		if why := l.consumerWhyNothing(g, m); why != "" {
+			return why
+		}
+	}
 	r := g.rebalance
 	if r != nil && g.timing() {
 		switch {
@@ -402,8 +407,30 @@ func (l *PartitionedLog) Commit(groupName, memberID string) error {
 	return nil
 }
 
+// CommitWithEpoch is Commit carrying a member epoch, as a consumer-protocol
+// client's OffsetCommit does: the epoch it last heard from the coordinator.
+// A commit whose epoch is not the member's is refused (STALE_MEMBER_EPOCH,
+// ConsumerGroup.validateOffsetCommit of Kafka 4.4), as it is when the
+// member's heartbeat moved it to a new epoch while the commit was on its
+// way. Classic groups have no member epoch.
+func (l *PartitionedLog) CommitWithEpoch(groupName, memberID string, epoch int) error {
+	g, m, err := l.liveMember(groupName, memberID)
+	if err != nil {
+		return err
+	}
+	if err := g.checkCommitEpoch(m, epoch); err != nil {
+		return fmt.Errorf("group %q refuses the commit of %q: %v", groupName, memberID, err)
+	}
+	return l.Commit(groupName, memberID)
+}
+
 func (l *PartitionedLog) commitPositions(g *group, m *member) {
-	for _, tp := range m.assigned {
+	l.commitPartitions(g, m, m.assigned)
+}
+
+// commitPartitions commits the member's positions on the partitions tps.
+func (l *PartitionedLog) commitPartitions(g *group, m *member, tps []TopicPartition) {
+	for _, tp := range tps {
 		if pos, ok := m.positions[tp]; ok {
 			g.committed[tp] = pos
 			l.emit(Event{Kind: EventCommitted, Group: g.name, Member: m.id, Topic: tp.Topic, Partition: tp.Partition, Offset: pos})

@@ -21,6 +21,14 @@ type JoinOptions struct {
 	// joins with the same instance id before that, it takes the
 	// partitions back with no rebalance.
 	InstanceID string
+	// Protocol is the member's group.protocol: classic (also when empty,
+	// Kafka's client default) or consumer, Kafka 4's consumer group
+	// protocol (KIP-848; group_consumer.go).
+	Protocol string
+	// RemoteAssignor is a consumer-protocol member's
+	// group.remote.assignor: the server-side assignor it asks for
+	// (uniform or range), "" for the group's default.
+	RemoteAssignor string
 }
 
 // Join adds a member to a group, creating the group if needed, and starts a
@@ -41,6 +49,13 @@ func (l *PartitionedLog) Join(groupName, memberID string, opts JoinOptions) erro
 		if g, err = l.newGroup(groupName); err != nil {
 			return err
 		}
+	}
+	if opts.Protocol == ProtocolConsumer {
+		l.joinConsumer(g, memberID, opts, topics)
+		return nil
+	}
+	if g.consumer() {
+		g.becomeClassicGroup() // an empty consumer group (checkJoin)
 	}
 	if opts.InstanceID != "" {
 		if static := g.staticMember(opts.InstanceID); static != nil {
@@ -94,6 +109,9 @@ func (l *PartitionedLog) checkJoin(groupName, memberID string, opts JoinOptions)
 	slices.Sort(topics)
 
 	g := l.groups.groups[groupName]
+	if err := l.checkConsumerJoin(groupName, g, memberID, opts); err != nil {
+		return nil, "", err
+	}
 	strategy := opts.Strategy
 	if strategy == "" {
 		strategy = StrategyRange
@@ -101,7 +119,9 @@ func (l *PartitionedLog) checkJoin(groupName, memberID string, opts JoinOptions)
 			strategy = g.strategy
 		}
 	}
-	if err := assign.CheckStrategy(strategy); err != nil {
+	if opts.Protocol == ProtocolConsumer {
+		strategy = "" // the coordinator assigns (checkConsumerJoin)
+	} else if err := assign.CheckStrategy(strategy); err != nil {
 		return nil, "", err
 	}
 	if g == nil {
@@ -110,7 +130,7 @@ func (l *PartitionedLog) checkJoin(groupName, memberID string, opts JoinOptions)
 		}
 		return topics, strategy, nil
 	}
-	if len(g.members) > 0 && strategy != g.strategy {
+	if len(g.members) > 0 && strategy != g.strategy && !g.consumer() {
 		return nil, "", fmt.Errorf("group %q uses %s; member %q asks for %s: all members must share a strategy (Kafka: INCONSISTENT_GROUP_PROTOCOL)",
 			groupName, g.strategy, memberID, strategy)
 	}
@@ -234,6 +254,10 @@ func (l *PartitionedLog) Leave(groupName, memberID string) error {
 	if g.config.AutoCommit {
 		l.commitPositions(g, m)
 	}
+	if g.consumer() {
+		l.leaveConsumer(g, m, "left with epoch -1")
+		return nil
+	}
 	if m.instanceID != "" {
 		l.stopMember(g, m, "left")
 		return nil
@@ -256,6 +280,10 @@ func (l *PartitionedLog) Crash(groupName, memberID string) error {
 		return err
 	}
 	l.abandonInFlight(g, m)
+	if g.consumer() {
+		l.crashConsumer(g, m, "crashed")
+		return nil
+	}
 	l.stopMember(g, m, "crashed")
 	return nil
 }

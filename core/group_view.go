@@ -55,6 +55,18 @@ type GroupView struct {
 	// running member to go through) is refused now, as CommitOffset
 	// would refuse it; "" when it would be taken.
 	OutsideCommitRefused string
+
+	// Protocol is the group's protocol: classic, or consumer for Kafka 4's
+	// consumer group protocol (KIP-848; group_consumer.go). A consumer
+	// group has no generation (Generation is its GroupEpoch) and no
+	// strategy: GroupEpoch is bumped at each change of membership or
+	// subscription, AssignmentEpoch is the epoch of its target
+	// assignment, computed by the server-side Assignor; its State is
+	// empty, assigning, reconciling or stable.
+	Protocol        string
+	GroupEpoch      int
+	AssignmentEpoch int
+	Assignor        string
 }
 
 // MemberView is one member of a group.
@@ -89,6 +101,21 @@ type MemberView struct {
 	// Leader says it is the group's leader, whose metadata refreshes show
 	// the group partitions added to its topics (rules 4 on).
 	Leader bool
+
+	// A consumer group's member (group_consumer.go): its Epoch (-2 for a
+	// static member that left), its MemberState (stable,
+	// unrevoked_partitions, unreleased_partitions), its Target assignment,
+	// PendingRevoke, what it must give up before its next epoch, and
+	// PendingAssign, what its target holds that other members still own.
+	// Assignment is its current assignment. NextHeartbeat is when it
+	// heartbeats next, RemoteAssignor its group.remote.assignor.
+	Epoch          int
+	MemberState    string
+	Target         []TopicPartition
+	PendingRevoke  []TopicPartition
+	PendingAssign  []TopicPartition
+	NextHeartbeat  int64
+	RemoteAssignor string
 }
 
 // Position is a member's next offset on one partition.
@@ -225,6 +252,11 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 
 		ActiveMembers:        g.activeMembers(),
 		OutsideCommitRefused: l.outsideCommitRefused(g),
+
+		Protocol: g.protocolName(),
+	}
+	if g.consumer() {
+		v.GroupEpoch, v.AssignmentEpoch, v.Assignor = g.cg.epoch, g.cg.targetEpoch, g.cg.assignor
 	}
 	for _, h := range g.history {
 		v.History = append(v.History, h.clone())
@@ -240,7 +272,7 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 			Topics:     slices.Clone(m.topics),
 			Generation: m.generation,
 			Assignment: slices.Clone(m.assigned),
-			Idle:       m.down == "" && len(m.assigned) == 0 && g.rebalance == nil,
+			Idle:       m.down == "" && len(m.assigned) == 0 && g.rebalance == nil && (!g.consumer() || len(g.cg.target[m.id]) == 0 && g.cg.epoch == g.cg.targetEpoch),
 			Down:       m.down,
 			EmptyPoll:  m.emptyPoll,
 		}
@@ -249,6 +281,15 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 		}
 		if m.down != "" {
 			mv.SessionExpiresAt = m.expiresAt
+		}
+		if g.consumer() {
+			mv.Epoch, mv.MemberState, mv.RemoteAssignor = m.cm.epoch, m.cm.state, m.cm.remoteAssignor
+			mv.Target = g.memberTarget(m)
+			mv.PendingRevoke = slices.Clone(m.cm.pendingRevoke)
+			mv.PendingAssign = g.pendingAssignment(m)
+			if m.down == "" {
+				mv.NextHeartbeat = m.cm.nextHeartbeat
+			}
 		}
 		if g.timing() {
 			mv.Leader = g.leader == m.id

@@ -73,6 +73,11 @@ type group struct {
 	// over because the records were gone (below the log start).
 	skipped map[TopicPartition]int64
 	totals  DeliveryTotals
+
+	// cg is what a consumer group (group.protocol=consumer, KIP-848) adds:
+	// its epochs and target assignment (group_consumer.go); nil for a
+	// classic group.
+	cg *consumerGroup
 }
 
 // member is one consumer in a group.
@@ -121,6 +126,10 @@ type member struct {
 	// send LeaveGroup). The group notices at expiresAt.
 	down      string
 	expiresAt int64
+
+	// cm is what a member of a consumer group adds: its epoch, state and
+	// heartbeats (group_consumer.go); nil in a classic group.
+	cm *consumerMember
 }
 
 // rebalance is a rebalance in progress.
@@ -162,6 +171,9 @@ const (
 )
 
 func (g *group) state() string {
+	if g.consumer() {
+		return g.consumerState()
+	}
 	switch {
 	case len(g.members) == 0:
 		return GroupEmpty
@@ -233,6 +245,7 @@ func (g *group) clone() *group {
 		c.rebalance = &r
 	}
 	c.seen = maps.Clone(g.seen)
+	c.cg = g.cg.clone()
 	c.committed = maps.Clone(g.committed)
 	c.history = slices.Clone(g.history)
 	for i, h := range c.history {
@@ -250,6 +263,7 @@ func (m *member) clone() *member {
 	c.assigned = slices.Clone(m.assigned)
 	c.positions = maps.Clone(m.positions)
 	c.pollOrder = slices.Clone(m.pollOrder)
+	c.cm = m.cm.clone()
 	return &c
 }
 
@@ -396,6 +410,9 @@ func (l *PartitionedLog) nextGroupDeadline() (at int64, ok bool) {
 }
 
 func (g *group) nextDeadline() (at int64, ok bool) {
+	if g.consumer() {
+		return g.nextConsumerDeadline()
+	}
 	if g.timing() {
 		return g.nextDeadlineV4()
 	}
@@ -418,6 +435,10 @@ func (g *group) nextDeadline() (at int64, ok bool) {
 func (l *PartitionedLog) runGroupTimers(now int64) {
 	for _, name := range l.groups.names {
 		g := l.groups.groups[name]
+		if g.consumer() {
+			l.runConsumerTimers(g, now)
+			continue
+		}
 		if g.timing() {
 			l.runGroupTimersV4(g, now)
 			continue
@@ -438,6 +459,13 @@ func (l *PartitionedLog) runGroupTimers(now int64) {
 func (l *PartitionedLog) onPartitionsChanged(topic string) {
 	for _, name := range l.groups.names {
 		g := l.groups.groups[name]
+		if g.consumer() {
+			// The coordinator sees the new partitions in its metadata
+			// image and refreshes the group at its next heartbeat
+			// (GroupMetadataManager.onMetadataUpdate, Kafka 4.4).
+			g.cg.metadataStale = g.cg.metadataStale || slices.ContainsFunc(g.members, func(m *member) bool { return slices.Contains(m.topics, topic) })
+			continue
+		}
 		if g.timing() {
 			l.partitionsAddedV4(g, topic) // the leader sees them at its next metadata refresh
 			continue

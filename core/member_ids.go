@@ -1,6 +1,8 @@
 package core
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 
 	"plog/core/assign"
@@ -64,15 +66,50 @@ func memberIDFor(name, instanceID string, seed int64, n uint64) string {
 
 // seededUUID is the n-th UUID of a seed, written as java.util.UUID.toString
 // writes a random (version 4) UUID: 32 lower-case hex digits in groups of
-// 8-4-4-4-12. Its 128 bits come from splitmix64 over a stream of its own,
-// so that drawing member ids moves nothing the partitioners draw.
+// 8-4-4-4-12.
 func seededUUID(seed int64, n uint64) string {
+	hi, lo := seededUUIDBits(seed, n)
+	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
+}
+
+// seededUUIDBits are the 128 bits of the n-th random (version 4) UUID of a
+// seed, as java.util.UUID.randomUUID sets them. They come from splitmix64
+// over a stream of their own, so that drawing member ids moves nothing the
+// partitioners draw.
+func seededUUIDBits(seed int64, n uint64) (hi, lo uint64) {
 	state := uint64(seed) ^ 0x6d656d6265722d69 // "member-i": a stream apart from randomIntn's
 	state += 2 * n * 0x9e3779b97f4a7c15
-	hi, lo := splitmix64(&state), splitmix64(&state)
+	hi, lo = splitmix64(&state), splitmix64(&state)
 	hi = hi&^0xf000 | 0x4000 // version 4, as UUID.randomUUID
 	lo = lo&^(0xc<<60) | 0x8<<60
-	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
+	return hi, lo
+}
+
+// newConsumerMemberID makes the member id of a consumer-protocol member,
+// which the client makes itself in Kafka 4 (KIP-1082):
+// Uuid.randomUuid().toString() in AbstractMembershipManager of
+// kafka-clients 4.4, a random UUID written as org.apache.kafka.common.Uuid
+// writes one, its 16 bytes in URL-safe base64 without padding (22
+// characters). Uuid.randomUuid draws again for a UUID that is reserved (0,
+// 1) or whose text starts with a dash; the playground draws from the seed.
+func (l *PartitionedLog) newConsumerMemberID() string {
+	for {
+		id := kafkaUuidFor(l.seed, l.groups.memberIDsMade)
+		l.groups.memberIDsMade++
+		if id[0] != '-' {
+			return id
+		}
+	}
+}
+
+// kafkaUuidFor is the n-th UUID of a seed as Kafka's Uuid.toString writes
+// it.
+func kafkaUuidFor(seed int64, n uint64) string {
+	hi, lo := seededUUIDBits(seed, n)
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], hi)
+	binary.BigEndian.PutUint64(b[8:], lo)
+	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
 // splitmix64 advances state and returns its next number.

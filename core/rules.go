@@ -67,6 +67,10 @@ import (
 //	     session ends it);
 //	   - partitions added to a topic start a rebalance only when the
 //	     group's leader refreshes its metadata (metadata.max.age.ms, 5m).
+//	   Members may also join with Kafka 4's consumer group protocol
+//	   (group.protocol=consumer, KIP-848; group_consumer.go), which only
+//	   rules 4 have: no link made before took it, so it needs no version of
+//	   its own.
 const (
 	RulesV1 = 1
 	RulesV2 = 2

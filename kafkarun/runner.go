@@ -75,6 +75,13 @@ func Run(ctx context.Context, script string, opts Options) (*Result, error) {
 	if _, err := scenario.Load(script); err != nil {
 		return nil, err
 	}
+	for _, c := range cmds {
+		// The runner's clients run the classic protocol: a scenario of
+		// Kafka 4's consumer protocol would run on the cluster as another.
+		if p, _ := c.Value("group.protocol"); c.Name == scenario.CmdJoin && p == core.ProtocolConsumer {
+			return nil, fmt.Errorf("line %d: plogsim kafka runs consumer groups with the classic protocol only; this scenario joins %s with group.protocol=consumer", c.Line, c.Positional(0))
+		}
+	}
 	if len(opts.Brokers) == 0 {
 		return nil, errors.New("no broker to connect to: give at least one HOST:PORT")
 	}

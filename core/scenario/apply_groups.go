@@ -19,6 +19,8 @@ func (w *world) applyGroupCommand(c Command) error {
 		opts := core.JoinOptions{Topics: topics}
 		opts.Strategy, _ = c.Value("strategy")
 		opts.InstanceID, _ = c.Value("instance")
+		opts.Protocol, _ = c.Value("group.protocol")
+		opts.RemoteAssignor, _ = c.Value("group.remote.assignor")
 		return w.log.Join(group, second, opts)
 	case CmdLeave:
 		if err := w.log.Leave(group, second); err != nil {
@@ -39,6 +41,13 @@ func (w *world) applyGroupCommand(c Command) error {
 		}
 		return w.poll(group, second, int(max), false)
 	case CmdCommit:
+		if c.Has("epoch") {
+			epoch, err := c.Count("epoch")
+			if err != nil {
+				return err
+			}
+			return w.log.CommitWithEpoch(group, second, int(epoch))
+		}
 		if !c.Has("offset") {
 			return w.log.Commit(group, second)
 		}
@@ -158,17 +167,21 @@ func groupStates(l core.ReadOnlyLog) []GroupState {
 			Members: []MemberState{}, Offsets: []OffsetState{},
 			TotalLag: v.TotalLag, Alert: v.Alert,
 		}
+		consumer := v.Protocol == core.ProtocolConsumer
+		if consumer {
+			epoch, assignmentEpoch := v.GroupEpoch, v.AssignmentEpoch
+			g.Protocol, g.GroupEpoch, g.AssignmentEpoch, g.Assignor = v.Protocol, &epoch, &assignmentEpoch, v.Assignor
+		}
 		for _, m := range v.Members {
 			ms := MemberState{ID: m.ID, MemberID: m.MemberID, Instance: m.InstanceID, Down: m.Down, Assignment: []AssignmentState{}}
 			if m.EmptyPoll != "" {
 				ms.EmptyPoll = &EmptyPollState{TimeMs: m.EmptyPollAt, Why: m.EmptyPoll}
 			}
-			for _, tp := range sortedPartitions(m.Assignment) {
-				if n := len(ms.Assignment); n == 0 || ms.Assignment[n-1].Topic != tp.Topic {
-					ms.Assignment = append(ms.Assignment, AssignmentState{Topic: tp.Topic})
-				}
-				a := &ms.Assignment[len(ms.Assignment)-1]
-				a.Partitions = append(a.Partitions, tp.Partition)
+			ms.Assignment = assignmentStates(m.Assignment)
+			if consumer {
+				epoch := m.Epoch
+				ms.Epoch, ms.MemberState = &epoch, m.MemberState
+				ms.Target, ms.PendingRevoke, ms.PendingAssign = assignmentStates(m.Target), assignmentStates(m.PendingRevoke), assignmentStates(m.PendingAssign)
 			}
 			g.Members = append(g.Members, ms)
 		}
@@ -184,6 +197,19 @@ func groupStates(l core.ReadOnlyLog) []GroupState {
 		states = append(states, g)
 	}
 	sort.Slice(states, func(i, j int) bool { return states[i].Name < states[j].Name })
+	return states
+}
+
+// assignmentStates groups partitions by topic, sorted.
+func assignmentStates(tps []core.TopicPartition) []AssignmentState {
+	states := []AssignmentState{}
+	for _, tp := range sortedPartitions(tps) {
+		if n := len(states); n == 0 || states[n-1].Topic != tp.Topic {
+			states = append(states, AssignmentState{Topic: tp.Topic})
+		}
+		a := &states[len(states)-1]
+		a.Partitions = append(a.Partitions, tp.Partition)
+	}
 	return states
 }
 

@@ -54,6 +54,11 @@ func TestCompleteOffersWhatTheGrammarAndTheSessionHold(t *testing.T) {
 		{line: "config topic orders message.timestamp.type=", want: []string{"CreateTime", "LogAppendTime"}},
 		{line: "join billing c3 topics=orders,", want: []string{"other"}},
 		{line: "join billing c3 strategy=", want: Strategies},
+		// The consumer protocol's configs: group.protocol=consumer takes a
+		// server assignor and no strategy.
+		{line: "join billing c3 topics=orders ", want: []string{"group.protocol=", "group.remote.assignor=", "instance=", "strategy="}},
+		{line: "join billing c3 topics=orders strategy=range ", want: []string{"group.protocol=", "instance="}},
+		{line: "join billing c3 topics=orders group.protocol=consumer ", want: []string{"group.remote.assignor=", "instance="}},
 		{line: "poll billing ", want: []string{"c1", "c2"}},
 		{line: "commit billing ", want: []string{"c1", "c2", "orders/", "other/"}},
 		{line: "commit billing orders/", want: []string{"0", "1", "2"}},
@@ -72,7 +77,7 @@ func TestCompleteOffersWhatTheGrammarAndTheSessionHold(t *testing.T) {
 		// mode, offset= only for a partition, pace= only for slow.
 		{line: "produce orders value=v ", want: []string{"acks=", "count=", "key=", "partition=", "partitioner="}},
 		{line: "reset billing to-earliest ", want: []string{"topic="}},
-		{line: "commit billing c1 ", want: nil},
+		{line: "commit billing c1 ", want: []string{"epoch="}}, // a consumer group member's commit carries its epoch
 		{line: "commit billing orders/1 ", want: []string{"offset="}},
 		{line: "broker crash 1 ", want: nil},
 		{line: "producer p orders rate=1/s keys=sequence ", want: []string{"acks=", "partitioner=", "value="}},

@@ -25,11 +25,11 @@
 //	config topic NAME config=value ... | config group NAME config=value ...
 //	truncate TOPIC/PARTITION before=OFFSET
 //	compact TOPIC
-//	join GROUP MEMBER topics=T1,T2 [strategy=range|roundrobin|sticky|cooperative-sticky] [instance=ID]
+//	join GROUP MEMBER topics=T1,T2 [strategy=range|roundrobin|sticky|cooperative-sticky] [instance=ID] [group.protocol=classic|consumer] [group.remote.assignor=uniform|range]
 //	leave GROUP MEMBER
 //	crash GROUP MEMBER
 //	poll GROUP MEMBER [max=N]
-//	commit GROUP MEMBER | commit GROUP TOPIC/PARTITION offset=N
+//	commit GROUP MEMBER [epoch=N] | commit GROUP TOPIC/PARTITION offset=N
 //	reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]
 //	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]
 //	consumer GROUP MEMBER rate=N/s [max=N] [commit]

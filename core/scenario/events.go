@@ -42,6 +42,12 @@ func EventText(e core.Event) string {
 		fmt.Fprintf(&b, " %s generation=%d", e.Group, e.Generation)
 	case core.EventRebalanceDone:
 		fmt.Fprintf(&b, " %s generation=%d moved=%d", e.Group, e.Generation, e.Count)
+	case core.EventGroupEpoch:
+		fmt.Fprintf(&b, " %s epoch=%d", e.Group, e.Generation)
+	case core.EventTargetAssignment:
+		fmt.Fprintf(&b, " %s epoch=%d moved=%d", e.Group, e.Generation, e.Count)
+	case core.EventMemberReconciled:
+		fmt.Fprintf(&b, " %s epoch=%d", member, e.Generation)
 	case core.EventMemberJoined, core.EventMemberLeft, core.EventMemberStopped, core.EventPolledNothing:
 		b.WriteString(" " + member)
 	case core.EventLostUnprocessed:

@@ -269,13 +269,18 @@ var commandSpecs = []*commandSpec{
 	},
 	{
 		name:       CmdJoin,
-		usage:      "join GROUP MEMBER topics=T1,T2 [strategy=range|roundrobin|sticky|cooperative-sticky] [instance=ID]",
+		usage:      "join GROUP MEMBER topics=T1,T2 [strategy=range|roundrobin|sticky|cooperative-sticky] [instance=ID] [group.protocol=classic|consumer] [group.remote.assignor=uniform|range]",
 		positional: []argSpec{posIn("group", kindName, groupNames), pos("member", kindName)},
 		named: []argSpec{
 			{name: "topics", kind: kindNameList, required: true, names: topicNames},
 			{name: "strategy", kind: kindChoice, choices: Strategies},
 			{name: "instance", kind: kindName},
+			// The member's configs of Kafka 4's consumer group protocol
+			// (KIP-848), by their ConsumerConfig names (core/group_consumer.go).
+			{name: "group.protocol", kind: kindChoice, choices: core.Protocols()},
+			{name: "group.remote.assignor", kind: kindChoice, choices: core.ServerAssignors()},
 		},
+		check: checkJoin,
 	},
 	{
 		name:       CmdLeave,
@@ -295,10 +300,15 @@ var commandSpecs = []*commandSpec{
 	},
 	{
 		name:       CmdCommit,
-		usage:      "commit GROUP MEMBER | commit GROUP TOPIC/PARTITION offset=N",
+		usage:      "commit GROUP MEMBER [epoch=N] | commit GROUP TOPIC/PARTITION offset=N",
 		positional: []argSpec{posIn("group", kindName, groupNames), posIn("member or topic/partition", kindMemberOrPartition, memberNames)},
-		named:      []argSpec{{name: "offset", kind: kindCount, min: 0, max: 1 << 62}},
-		check:      checkCommit,
+		named: []argSpec{
+			{name: "offset", kind: kindCount, min: 0, max: 1 << 62},
+			// epoch= is the member epoch a consumer group member's commit
+			// carries (core.CommitWithEpoch).
+			{name: "epoch", kind: kindCount, min: 0, max: 1 << 31},
+		},
+		check: checkCommit,
 	},
 	{
 		name:       CmdReset,
@@ -641,6 +651,25 @@ func checkCommit(c *Command) error {
 		return errAt(c, target, "an explicit commit of %s needs offset=N", target.Value)
 	case !isPartition && hasOffset:
 		return errAt(c, off, "offset= commits one partition: write commit GROUP TOPIC/PARTITION offset=N")
+	}
+	if epoch, ok := c.arg("epoch"); ok && isPartition {
+		return errAt(c, epoch, "epoch= is a member's commit: write commit GROUP MEMBER epoch=N")
+	}
+	return nil
+}
+
+// checkJoin refuses what the Kafka 4 client's ConsumerConfig refuses
+// (checkUnsupportedConfigsPostProcess, kafka-clients 4.4): a
+// partition.assignment.strategy (strategy=) with group.protocol=consumer,
+// and a group.remote.assignor with classic.
+func checkJoin(c *Command) error {
+	protocol, _ := c.arg("group.protocol")
+	consumer := protocol.Value == core.ProtocolConsumer
+	if strategy, ok := c.arg("strategy"); ok && consumer {
+		return errAt(c, strategy, "partition.assignment.strategy cannot be set when group.protocol=CONSUMER (Kafka's ConfigException): the coordinator assigns partitions with a server-side assignor; ask for one with group.remote.assignor=%s", strings.Join(core.ServerAssignors(), "|"))
+	}
+	if assignor, ok := c.arg("group.remote.assignor"); ok && !consumer {
+		return errAt(c, assignor, "group.remote.assignor cannot be set when group.protocol=CLASSIC (Kafka's ConfigException): write group.protocol=consumer too")
 	}
 	return nil
 }

@@ -64,6 +64,15 @@ type GroupState struct {
 	// when a lag.alert threshold is reached.
 	TotalLag int64 `json:"total_lag"`
 	Alert    bool  `json:"alert"`
+	// A consumer group's (group.protocol=consumer, KIP-848; absent for a
+	// classic group): its protocol, its group epoch (Generation too), the
+	// epoch of its target assignment and the server-side assignor that
+	// computed it (core/group_consumer.go). Its State is empty,
+	// assigning, reconciling or stable.
+	Protocol        string `json:"protocol,omitempty"`
+	GroupEpoch      *int   `json:"group_epoch,omitempty"`
+	AssignmentEpoch *int   `json:"assignment_epoch,omitempty"`
+	Assignor        string `json:"assignor,omitempty"`
 }
 
 // MemberState is one member and the partitions it owns.
@@ -84,6 +93,14 @@ type MemberState struct {
 	// EmptyPoll is the member's last poll when it got no record: when, and
 	// why.
 	EmptyPoll *EmptyPollState `json:"empty_poll,omitempty"`
+	// A consumer group member's (absent in a classic group): its member
+	// epoch and state, its target assignment, what it must revoke before
+	// its next epoch and what its target holds that others still own.
+	Epoch         *int              `json:"epoch,omitempty"`
+	MemberState   string            `json:"member_state,omitempty"`
+	Target        []AssignmentState `json:"target_assignment,omitempty"`
+	PendingRevoke []AssignmentState `json:"pending_revocation,omitempty"`
+	PendingAssign []AssignmentState `json:"pending_assignment,omitempty"`
 }
 
 // EmptyPollState is a poll that got no record.

@@ -77,6 +77,10 @@ func nullable(s *string) string {
 // one row per partition the group reads, "-" where there is no commit or no
 // owner.
 func writeGroupText(b *strings.Builder, g GroupState) {
+	if g.Protocol == core.ProtocolConsumer {
+		writeConsumerGroupText(b, g)
+		return
+	}
 	fmt.Fprintf(b, "group %s: state %s, generation %d, strategy %s\n", g.Name, g.State, g.Generation, g.Strategy)
 	tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tCONSUMER-ID")
@@ -102,6 +106,87 @@ func writeGroupText(b *strings.Builder, g GroupState) {
 			fmt.Fprintf(b, "member %s: its poll at %s got nothing, because %s\n", m.ID, formatDuration(p.TimeMs), p.Why)
 		}
 	}
+}
+
+// writeConsumerGroupText writes a consumer group (group.protocol=consumer)
+// as Kafka 4's kafka-consumer-groups does: --describe's offsets, then
+// --describe --members --verbose's members, each with its member id,
+// client.id, epoch and assignment, and the target assignment with its
+// epoch (ConsumerGroupCommand of Kafka 4.x's tools).
+func writeConsumerGroupText(b *strings.Builder, g GroupState) {
+	fmt.Fprintf(b, "group %s: protocol consumer, state %s, group epoch %d, target assignment epoch %d, assignor %s\n",
+		g.Name, g.State, deref(g.GroupEpoch), deref(g.AssignmentEpoch), orDash(g.Assignor))
+	tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tCURRENT-OFFSET\tLOG-END-OFFSET\tLAG\tCONSUMER-ID")
+	ids := map[string]string{}
+	for _, m := range g.Members {
+		ids[m.ID] = m.MemberID
+	}
+	for _, o := range g.Offsets {
+		consumer := "-"
+		if o.Owner != "" {
+			consumer = ids[o.Owner]
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", g.Name, o.Topic, o.Partition, dash(o.Committed), strconv.FormatInt(o.LogEndOffset, 10), dash(o.Lag), consumer)
+	}
+	tw.Flush()
+	if len(g.Members) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	tw = tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "GROUP\tCONSUMER-ID\tGROUP-INSTANCE-ID\tCLIENT-ID\t#PARTITIONS\tCURRENT-EPOCH\tCURRENT-ASSIGNMENT\tTARGET-EPOCH\tTARGET-ASSIGNMENT")
+	for _, m := range g.Members {
+		n := 0
+		for _, a := range m.Assignment {
+			n += len(a.Partitions)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%s\n", g.Name, m.MemberID, orDash(m.Instance), m.ID, n, deref(m.Epoch), assignmentText(m.Assignment), deref(g.AssignmentEpoch), assignmentText(m.Target))
+	}
+	tw.Flush()
+	for _, m := range g.Members {
+		switch {
+		case m.Down != "":
+			fmt.Fprintf(b, "member %s: down (%s)\n", m.ID, m.Down)
+		case m.MemberState != core.MemberStable:
+			fmt.Fprintf(b, "member %s: %s", m.ID, m.MemberState)
+			if len(m.PendingRevoke) > 0 {
+				fmt.Fprintf(b, ", revoking %s", assignmentText(m.PendingRevoke))
+			}
+			if len(m.PendingAssign) > 0 {
+				fmt.Fprintf(b, ", waiting for %s to be released", assignmentText(m.PendingAssign))
+			}
+			b.WriteString("\n")
+		}
+		if p := m.EmptyPoll; p != nil {
+			fmt.Fprintf(b, "member %s: its poll at %s got nothing, because %s\n", m.ID, formatDuration(p.TimeMs), p.Why)
+		}
+	}
+}
+
+// assignmentText writes partitions as the tool's verbose assignment
+// columns do, each topic's partitions after its name: orders:0,1;payments:2;
+// "-" for none.
+func assignmentText(as []AssignmentState) string {
+	if len(as) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(as))
+	for i, a := range as {
+		ps := make([]string, len(a.Partitions))
+		for j, p := range a.Partitions {
+			ps[j] = strconv.Itoa(p)
+		}
+		parts[i] = a.Topic + ":" + strings.Join(ps, ",")
+	}
+	return strings.Join(parts, ";")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 func dash(n *int64) string {

@@ -1,0 +1,722 @@
+package core
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"plog/core/assign"
+	"plog/core/units"
+)
+
+// The consumer group protocol of Kafka 4 (KIP-848), beside the classic one
+// (groups.go, group_timing.go). A member joins with group.protocol=consumer
+// (the Java client's default is classic: ConsumerConfig of kafka-clients
+// 4.4); a group whose first member joins so is a consumer group, and its
+// coordinator runs it as Kafka 4.4's group coordinator does
+// (org.apache.kafka.coordinator.group.GroupMetadataManager.
+// consumerGroupHeartbeat, modern/consumer/ConsumerGroup, ConsumerGroupMember,
+// CurrentAssignmentBuilder, modern/TargetAssignmentBuilder):
+//
+//   - The group epoch is bumped whenever its membership or a subscription
+//     changes (a member joins, leaves, is fenced at its session's end, a
+//     subscribed topic gains partitions).
+//   - A group epoch ahead of the target assignment's epoch makes the
+//     coordinator compute a new target assignment with a server-side
+//     assignor (uniform, the first of group.consumer.assignors, by default;
+//     range; the members may ask for one with group.remote.assignor, and the
+//     group takes the one most of them ask for, ConsumerGroup.
+//     computePreferredServerAssignor). Kafka 4.4 computes it at most every
+//     group.consumer.assignment.interval.ms (1s; GroupMetadataManager.
+//     canComputeNextTargetAssignment, computeDelayedTargetAssignment): a
+//     change within that interval of the last computation waits for it.
+//     The target assignment epoch is then the group epoch.
+//   - Each member moves to its target on its own, at its own heartbeats
+//     (CurrentAssignmentBuilder): no group-wide barrier. A member first
+//     gives up what its target no longer holds (its partitions pending
+//     revocation), staying at its epoch; once it has revoked them it takes
+//     its new epoch and the partitions of its target that no other member
+//     owns; a partition another member still owns (or is still revoking)
+//     is unreleased and waits, the member staying UNRELEASED_PARTITIONS
+//     until a later heartbeat finds it free.
+//   - The Java consumer reconciles in its background thread as soon as a
+//     heartbeat answers (ConsumerMembershipManager, AbstractMembershipManager
+//     of kafka-clients 4.4): with no rebalance listener it commits what it
+//     consumed (with auto-commit on), revokes, and acknowledges in a
+//     heartbeat sent at once; the playground does all that at the instant
+//     of the heartbeat. A member learns of a new target only at its next
+//     heartbeat, every group.consumer.heartbeat.interval.ms (5s; per group
+//     consumer.heartbeat.interval.ms), so a partition moves from one member
+//     to another over the two members' heartbeats.
+//   - The coordinator fences a member that has not heartbeated for
+//     group.consumer.session.timeout.ms (45s; per group
+//     consumer.session.timeout.ms): a crash ends so. A member that leaves
+//     sends a heartbeat with epoch -1 and is removed at once; a static
+//     member (group.instance.id) sends -2 and keeps its partitions until its
+//     session ends, for an instance that joins with its group.instance.id
+//     to take back with no new epoch (GroupMetadataManager.
+//     consumerGroupStaticMemberGroupLeave,
+//     getOrMaybeSubscribeStaticConsumerGroupMember). A static member that
+//     did not leave so cannot be replaced (UNRELEASED_INSTANCE_ID).
+//   - The client makes its member id: a random UUID written as Kafka's Uuid
+//     writes it, 22 characters of URL-safe base64 (AbstractMembershipManager,
+//     org.apache.kafka.common.Uuid of kafka-clients 4.4); the playground
+//     draws it from the seed (member_ids.go).
+//   - An offset commit carries the member's epoch; one that is not the
+//     member's current epoch is refused (STALE_MEMBER_EPOCH; ConsumerGroup.
+//     validateOffsetCommit).
+
+// The group protocols a member joins with (group.protocol).
+const (
+	ProtocolClassic  = "classic"
+	ProtocolConsumer = "consumer"
+)
+
+// Protocols lists the group protocols, Kafka's client default first.
+func Protocols() []string { return []string{ProtocolClassic, ProtocolConsumer} }
+
+// The states of a consumer group (ConsumerGroup.ConsumerGroupState of Kafka
+// 4.4), besides GroupEmpty and GroupStable.
+const (
+	GroupAssigning   = "assigning"
+	GroupReconciling = "reconciling"
+	// GroupDead is a group the coordinator deleted. The playground keeps
+	// every group, so no group of it is ever Dead; the state is named for
+	// the page to list Kafka's states whole.
+	GroupDead = "dead"
+)
+
+// The states of a consumer group member (modern/MemberState of Kafka 4.4).
+const (
+	MemberStable     = "stable"
+	MemberUnrevoked  = "unrevoked_partitions"
+	MemberUnreleased = "unreleased_partitions"
+)
+
+// The epochs a leaving member sends (ConsumerGroupHeartbeatRequest's
+// LEAVE_GROUP_MEMBER_EPOCH and LEAVE_GROUP_STATIC_MEMBER_EPOCH).
+const (
+	leaveEpoch       = -1
+	staticLeaveEpoch = -2
+)
+
+// consumerAssignmentIntervalMs is group.consumer.assignment.interval.ms,
+// Kafka 4.4's default (GroupCoordinatorConfig): the least time between two
+// target assignments of a group.
+const consumerAssignmentIntervalMs = 1000
+
+// consumerGroup is what a consumer group adds to a group.
+type consumerGroup struct {
+	epoch       int // the group epoch
+	targetEpoch int // the target assignment's epoch
+	// target is each member's target assignment, by name, each in the
+	// order of its target-assignment record (the assignor's answer), which
+	// the next computation is given back as Kafka's coordinator gives it.
+	target Assignment
+	// assignor is the server-side assignor of the last target assignment.
+	assignor string
+	// lastTargetAt is when the last target assignment was computed, and
+	// computed says one was.
+	lastTargetAt int64
+	computed     bool
+	// counts are the partition counts the last target assignment gave
+	// out. metadataStale says a subscribed topic gained partitions since:
+	// the next heartbeat reads the topics again and bumps the group epoch.
+	counts        map[string]int
+	metadataStale bool
+	// delayed says a heartbeat found the target assignment due within the
+	// assignment interval: it is computed when the interval ends
+	// (GroupMetadataManager.computeDelayedTargetAssignment).
+	delayed bool
+}
+
+func (c *consumerGroup) clone() *consumerGroup {
+	if c == nil {
+		return nil
+	}
+	d := *c
+	d.target = cloneAssignment(c.target)
+	d.counts = maps.Clone(c.counts)
+	return &d
+}
+
+// consumerMember is what a member of a consumer group adds to a member.
+type consumerMember struct {
+	epoch int
+	state string // MemberStable, MemberUnrevoked or MemberUnreleased
+	// pendingRevoke is what the member must give up before its next epoch;
+	// it owns it until it acknowledges the revocation.
+	pendingRevoke []TopicPartition
+	// remoteAssignor is the member's group.remote.assignor, "" for none.
+	remoteAssignor string
+	// lastHeartbeat is when it last heartbeated, from which its session
+	// counts; nextHeartbeat when it heartbeats next.
+	lastHeartbeat, nextHeartbeat int64
+	// joined orders the members by when they joined (a static member
+	// taking its instance back joins anew), the order the coordinator's
+	// map of members gives the assignor (core/assign's AssignTarget).
+	joined uint64
+}
+
+func (c *consumerMember) clone() *consumerMember {
+	if c == nil {
+		return nil
+	}
+	d := *c
+	d.pendingRevoke = slices.Clone(c.pendingRevoke)
+	return &d
+}
+
+// consumer reports whether the group runs the consumer protocol.
+func (g *group) consumer() bool { return g.cg != nil }
+
+// protocolName is the group's protocol, as Kafka's describe names its type.
+func (g *group) protocolName() string {
+	if g.consumer() {
+		return ProtocolConsumer
+	}
+	return ProtocolClassic
+}
+
+// consumerState is ConsumerGroup.maybeUpdateGroupState: Empty with no
+// member, Assigning while the group epoch is ahead of the target's,
+// Reconciling while a member is not stable at the target's epoch.
+func (g *group) consumerState() string {
+	switch {
+	case len(g.members) == 0:
+		return GroupEmpty
+	case g.cg.epoch > g.cg.targetEpoch:
+		return GroupAssigning
+	}
+	for _, m := range g.members {
+		if m.cm.state != MemberStable || m.cm.epoch != g.cg.targetEpoch {
+			return GroupReconciling
+		}
+	}
+	return GroupStable
+}
+
+// checkConsumerJoin checks what a join brings for the group protocol: the
+// client's configs (ConsumerConfig.checkUnsupportedConfigsPostProcess of
+// kafka-clients 4.4 refuses a client-side partition.assignment.strategy or
+// session.timeout.ms with group.protocol=consumer, and group.remote.assignor
+// with classic), the server's assignor, and a group of the other protocol.
+func (l *PartitionedLog) checkConsumerJoin(groupName string, g *group, memberID string, opts JoinOptions) error {
+	protocol := opts.Protocol
+	if protocol == "" {
+		protocol = ProtocolClassic
+	}
+	if !slices.Contains(Protocols(), protocol) {
+		return fmt.Errorf("group.protocol %q is not one of %s", opts.Protocol, strings.Join(Protocols(), ", "))
+	}
+	if protocol == ProtocolClassic {
+		if opts.RemoteAssignor != "" {
+			return fmt.Errorf("group.remote.assignor cannot be set when group.protocol=CLASSIC (Kafka's ConfigException): the classic protocol's members assign partitions themselves, with strategy=")
+		}
+		if g != nil && g.consumer() && len(g.members) > 0 {
+			return fmt.Errorf("group %q is a consumer group (group.protocol=consumer) with members; Kafka 4.4 lets a classic member join it as a member of a mixed group (group.consumer.migration.policy=bidirectional), which the playground does not do yet: join with group.protocol=consumer, or once the group is empty", g.name)
+		}
+		return nil
+	}
+	if l.rules < RulesV4 {
+		return fmt.Errorf("group.protocol=consumer comes with rules 4; this scenario runs under rules %d", l.rules)
+	}
+	if opts.Strategy != "" {
+		return fmt.Errorf("partition.assignment.strategy cannot be set when group.protocol=CONSUMER (Kafka's ConfigException): the coordinator assigns partitions with a server-side assignor; ask for one with group.remote.assignor=%s", strings.Join(assign.ServerAssignors(), "|"))
+	}
+	if opts.RemoteAssignor != "" && !slices.Contains(assign.ServerAssignors(), opts.RemoteAssignor) {
+		return fmt.Errorf("ServerAssignor %s is not supported. Supported assignors: %s (Kafka: UNSUPPORTED_ASSIGNOR)", opts.RemoteAssignor, strings.Join(assign.ServerAssignors(), ", "))
+	}
+	config := DefaultGroupConfigUnder(l.rules)
+	if g != nil {
+		config = g.config
+	}
+	if config.SessionTimeoutMs != DefaultGroupConfigUnder(l.rules).SessionTimeoutMs {
+		return fmt.Errorf("session.timeout.ms cannot be set when group.protocol=CONSUMER (Kafka's ConfigException): group %q has session.timeout.ms=%s; the coordinator's group.consumer.session.timeout.ms decides, per group consumer.session.timeout.ms", groupName, units.Duration(config.SessionTimeoutMs))
+	}
+	if g != nil && !g.consumer() && len(g.members) > 0 {
+		return fmt.Errorf("group %q is a classic group with members; Kafka 4.4 would upgrade it to a consumer group online as %q joins (group.consumer.migration.policy=bidirectional; GroupMetadataManager.convertToConsumerGroup), which the playground does not do yet: join with group.protocol=classic, or once the group is empty (Kafka without the upgrade: GROUP_ID_NOT_FOUND, the group is not a consumer group)", g.name, memberID)
+	}
+	if g != nil && g.consumer() && opts.InstanceID != "" {
+		if old := g.staticMember(opts.InstanceID); old != nil && old.cm.epoch != staticLeaveEpoch {
+			return fmt.Errorf("static member %s with instance id %s cannot join the group because the instance id is owned by %s member (Kafka: UNRELEASED_INSTANCE_ID): %q has not left; it is released when it leaves or its session ends",
+				memberID, opts.InstanceID, old.memberID, old.id)
+		}
+	}
+	return nil
+}
+
+// becomeConsumerGroup makes an empty group a consumer group: Kafka deletes
+// an empty classic group when a consumer-protocol member joins its id
+// (GroupMetadataManager.getOrMaybeCreateConsumerGroup,
+// maybeDeleteEmptyClassicGroup), keeping its committed offsets, which are
+// the group id's.
+func (g *group) becomeConsumerGroup() {
+	g.cg = &consumerGroup{}
+	g.config.protocol = ProtocolConsumer
+	g.strategy, g.rebalance = "", nil // the coordinator assigns
+	g.leader, g.seen, g.refreshPending = "", nil, false
+}
+
+// becomeClassicGroup makes an empty consumer group a classic group again,
+// as a classic member joining an empty consumer group's id does.
+func (g *group) becomeClassicGroup() {
+	g.cg = nil
+	g.config.protocol = ""
+}
+
+// joinConsumer is Join for a consumer-protocol member: its first heartbeat
+// (epoch 0), which makes it a member and bumps the group epoch, or a
+// static member taking back its group.instance.id, or a member's new
+// subscription.
+func (l *PartitionedLog) joinConsumer(g *group, name string, opts JoinOptions, topics []string) {
+	if len(g.members) == 0 && !g.consumer() {
+		g.becomeConsumerGroup()
+	}
+	if opts.InstanceID != "" {
+		if old := g.staticMember(opts.InstanceID); old != nil {
+			l.replaceConsumerStatic(g, old, name, topics, opts.RemoteAssignor)
+			return
+		}
+	}
+	if m := g.member(name); m != nil {
+		m.topics = topics
+		m.cm.remoteAssignor = opts.RemoteAssignor
+		l.bumpGroupEpoch(g, name+" subscribed to "+strings.Join(topics, ","))
+		l.heartbeat(g, m)
+		return
+	}
+	m := &member{id: name, instanceID: opts.InstanceID, memberID: l.newConsumerMemberID(), topics: topics,
+		lastAutoCommit: l.now, joinedAt: l.now, lastPoll: l.now,
+		cm: &consumerMember{state: MemberStable, remoteAssignor: opts.RemoteAssignor, joined: l.groups.memberIDsMade}}
+	g.insertMember(m)
+	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "subscribed to " + strings.Join(topics, ",") + " (group.protocol=consumer)"})
+	l.bumpGroupEpoch(g, name+" joined")
+	l.heartbeat(g, m)
+}
+
+// replaceConsumerStatic lets a member take the place of the static member
+// that left with its group.instance.id: a new member id, epoch 0, and the
+// old member's assignment, which its first heartbeat confirms at the
+// target's epoch with no new group epoch unless the subscription changed
+// (GroupMetadataManager.getOrMaybeSubscribeStaticConsumerGroupMember).
+func (l *PartitionedLog) replaceConsumerStatic(g *group, old *member, name string, topics []string, remoteAssignor string) {
+	g.removeMember(old)
+	m := old.clone()
+	m.id, m.down, m.expiresAt = name, "", 0
+	m.memberID = l.newConsumerMemberID()
+	m.joinedAt, m.lastPoll, m.lastAutoCommit = l.now, l.now, l.now
+	m.positions = map[TopicPartition]int64{}
+	m.pollOrder = slices.Clone(m.assigned)
+	m.inFlightFrom, m.inFlightTo = 0, 0
+	m.cm.epoch, m.cm.remoteAssignor, m.cm.joined = 0, remoteAssignor, l.groups.memberIDsMade
+	if target, ok := g.cg.target[old.id]; ok {
+		delete(g.cg.target, old.id)
+		g.cg.target[name] = target
+	}
+	g.insertMember(m)
+	same := slices.Equal(m.topics, topics)
+	m.topics = topics
+	if same {
+		l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back: same partitions, no new group epoch"})
+	} else {
+		l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back with a new subscription"})
+		l.bumpGroupEpoch(g, name+" subscribed to "+strings.Join(topics, ","))
+	}
+	l.heartbeat(g, m)
+}
+
+// bumpGroupEpoch is a change of membership or subscription.
+func (l *PartitionedLog) bumpGroupEpoch(g *group, cause string) {
+	g.cg.epoch++
+	g.generation = g.cg.epoch
+	l.emit(Event{Kind: EventGroupEpoch, Group: g.name, Generation: g.cg.epoch, Detail: cause})
+}
+
+// heartbeat is a member's ConsumerGroupHeartbeat and what its client does
+// with the answer: the coordinator reads new partitions of the topics,
+// computes a new target assignment when the group epoch is ahead of it and
+// the assignment interval allows, and reconciles the member; the client
+// revokes what it must give up and acknowledges at once, in a heartbeat
+// the coordinator reconciles in turn.
+func (l *PartitionedLog) heartbeat(g *group, m *member) {
+	m.cm.lastHeartbeat = l.now
+	m.cm.nextHeartbeat = l.now + g.config.ConsumerHeartbeatIntervalMs
+	if g.cg.metadataStale {
+		g.cg.metadataStale = false
+		if changed := l.consumerTopicsChanged(g); changed != "" {
+			l.bumpGroupEpoch(g, changed)
+		}
+	}
+	if g.cg.epoch > g.cg.targetEpoch {
+		if l.canComputeTarget(g) {
+			l.computeTarget(g)
+		} else {
+			g.cg.delayed = true
+		}
+	}
+	l.reconcile(g, m)
+	if len(m.cm.pendingRevoke) > 0 {
+		l.revokePending(g, m)
+		l.reconcile(g, m)
+	}
+}
+
+// consumerTopicsChanged says which subscribed topics have more partitions
+// than the last target assignment gave out, "" when none.
+func (l *PartitionedLog) consumerTopicsChanged(g *group) string {
+	counts := l.partitionCounts(g)
+	var parts []string
+	for _, topic := range slices.Sorted(maps.Keys(counts)) {
+		if was, ok := g.cg.counts[topic]; ok && counts[topic] != was {
+			parts = append(parts, fmt.Sprintf("topic %s now has %d partitions", topic, counts[topic]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// canComputeTarget is GroupMetadataManager.canComputeNextTargetAssignment
+// of Kafka 4.4: the first target assignment at once, the next ones at
+// least group.consumer.assignment.interval.ms after the last.
+func (l *PartitionedLog) canComputeTarget(g *group) bool {
+	return !g.cg.computed || l.now >= g.cg.lastTargetAt+consumerAssignmentIntervalMs
+}
+
+// preferredAssignor is ConsumerGroup.computePreferredServerAssignor: the
+// group.remote.assignor most members ask for (ties to the first of
+// assign.ServerAssignors), else the default, the first of
+// group.consumer.assignors (uniform).
+func (g *group) preferredAssignor() string {
+	counts := map[string]int{}
+	for _, m := range g.members {
+		if m.cm.remoteAssignor != "" {
+			counts[m.cm.remoteAssignor]++
+		}
+	}
+	best, most := assign.Uniform, 0
+	for _, a := range assign.ServerAssignors() {
+		if counts[a] > most {
+			best, most = a, counts[a]
+		}
+	}
+	return best
+}
+
+// computeTarget runs the server-side assignor over every member (those that
+// stopped too: they are members until their session ends), each with its
+// current target, as TargetAssignmentBuilder does, and makes the group
+// epoch the target assignment's epoch. The members come from a valid group
+// and the assignor from assign.ServerAssignors, so it cannot fail; were it
+// to, the target would stay as it was.
+func (l *PartitionedLog) computeTarget(g *group) {
+	assignor := g.preferredAssignor()
+	byJoin := slices.Clone(g.members)
+	slices.SortFunc(byJoin, func(a, b *member) int { return cmp.Compare(a.cm.joined, b.cm.joined) })
+	members := make([]assign.TargetMember, 0, len(byJoin))
+	for _, m := range byJoin {
+		members = append(members, assign.TargetMember{ID: m.memberID, InstanceID: m.instanceID, Topics: slices.Clone(m.topics), Target: slices.Clone(g.cg.target[m.id])})
+	}
+	counts := l.partitionCounts(g)
+	plan, err := assign.AssignTargetInRecordOrder(assignor, members, counts, nil)
+	if err != nil {
+		return
+	}
+	target := make(Assignment, len(g.members))
+	for _, m := range g.members {
+		target[m.id] = slices.Clone(plan[m.memberID])
+	}
+	before := g.cg.target
+	g.cg.target, g.cg.assignor = target, assignor
+	g.cg.targetEpoch = g.cg.epoch
+	g.cg.lastTargetAt, g.cg.computed, g.cg.delayed, g.cg.counts = l.now, true, false, counts
+	record := RebalanceRecord{
+		Generation:  g.cg.targetEpoch,
+		Strategy:    assignor,
+		Cause:       "target assignment of group epoch " + fmt.Sprint(g.cg.epoch),
+		Round:       1,
+		StartedAt:   l.now,
+		CompletedAt: l.now,
+		Moved:       assign.MovedPartitions(before, target),
+		Members:     memberChanges(sortedAssignment(before), sortedAssignment(target)),
+	}
+	g.recordRebalance(record)
+	l.emit(Event{Kind: EventTargetAssignment, Group: g.name, Generation: g.cg.targetEpoch, Count: record.Moved, Detail: "assignor " + assignor})
+}
+
+// partitionEpoch is the epoch of the member other than m that owns tp, in
+// its assignment or still revoking it, -1 when none does (the
+// currentPartitionEpoch of CurrentAssignmentBuilder).
+func (g *group) partitionEpoch(m *member, tp TopicPartition) int {
+	for _, o := range g.members {
+		if o != m && (slices.Contains(o.assigned, tp) || slices.Contains(o.cm.pendingRevoke, tp)) {
+			return o.cm.epoch
+		}
+	}
+	return -1
+}
+
+// reconcile is CurrentAssignmentBuilder.build of Kafka 4.4 for a member's
+// heartbeat: a stable member behind the target's epoch, or one waiting for
+// unreleased partitions, moves on; one that still owns partitions pending
+// revocation waits.
+func (l *PartitionedLog) reconcile(g *group, m *member) {
+	switch c := m.cm; c.state {
+	case MemberStable:
+		if c.epoch != g.cg.targetEpoch {
+			l.nextAssignment(g, m, c.epoch)
+		}
+	case MemberUnrevoked:
+		if len(c.pendingRevoke) == 0 {
+			l.nextAssignment(g, m, c.epoch+1)
+		}
+	case MemberUnreleased:
+		l.nextAssignment(g, m, c.epoch)
+	}
+}
+
+// nextAssignment is CurrentAssignmentBuilder.computeNextAssignment: keep
+// what the target keeps, revoke the rest first (at epoch), and once
+// nothing is left to revoke take the target's epoch and every partition of
+// the target no other member owns.
+func (l *PartitionedLog) nextAssignment(g *group, m *member, epoch int) {
+	target := g.memberTarget(m)
+	var kept, revoke, add []TopicPartition
+	unreleased := false
+	for _, tp := range m.assigned {
+		if slices.Contains(target, tp) {
+			kept = append(kept, tp)
+		} else {
+			revoke = append(revoke, tp)
+		}
+	}
+	for _, tp := range target {
+		switch {
+		case slices.Contains(kept, tp):
+		case g.partitionEpoch(m, tp) != -1:
+			unreleased = true
+		default:
+			add = append(add, tp)
+		}
+	}
+	c := m.cm
+	was := c.epoch
+	if len(revoke) > 0 {
+		c.state, c.epoch, c.pendingRevoke = MemberUnrevoked, epoch, revoke
+		l.setConsumerAssignment(g, m, kept)
+		l.emit(Event{Kind: EventMemberReconciled, Group: g.name, Member: m.id, Generation: c.epoch,
+			Detail: fmt.Sprintf("revoke %s before epoch %d", partitionList(revoke), g.cg.targetEpoch)})
+		return
+	}
+	c.state, c.epoch, c.pendingRevoke = MemberStable, g.cg.targetEpoch, nil
+	if unreleased {
+		c.state = MemberUnreleased
+	}
+	assigned := append(kept, add...)
+	slices.SortFunc(assigned, assign.ComparePartitions)
+	l.setConsumerAssignment(g, m, assigned)
+	if len(add) > 0 || was != c.epoch {
+		detail := "at the target assignment's epoch"
+		if len(add) > 0 {
+			detail = "assigned " + partitionList(add)
+		}
+		if unreleased {
+			detail += "; waits for partitions other members still own"
+		}
+		l.emit(Event{Kind: EventMemberReconciled, Group: g.name, Member: m.id, Generation: c.epoch, Detail: detail})
+	}
+}
+
+// setConsumerAssignment gives a consumer member the partitions it owns now
+// (besides those pending revocation, which it still owns): a partition new
+// to it joins the back of its poll order and starts, at its next poll,
+// from the committed offset.
+func (l *PartitionedLog) setConsumerAssignment(g *group, m *member, assigned []TopicPartition) {
+	m.assigned = slices.Clone(assigned)
+	m.generation = m.cm.epoch
+	for _, tp := range assigned {
+		if !slices.Contains(m.pollOrder, tp) {
+			m.pollOrder = append(m.pollOrder, tp)
+		}
+	}
+}
+
+// revokePending is the client's revocation: with auto-commit on it commits
+// what it consumed first (the Java consumer's auto-commit before
+// revocation), then stops reading the partitions, and acknowledges.
+func (l *PartitionedLog) revokePending(g *group, m *member) {
+	revoked := m.cm.pendingRevoke
+	if g.config.AutoCommit {
+		l.commitPartitions(g, m, append(slices.Clone(m.assigned), revoked...))
+	}
+	for _, tp := range revoked {
+		delete(m.positions, tp)
+	}
+	m.pollOrder = slices.DeleteFunc(m.pollOrder, func(tp TopicPartition) bool { return slices.Contains(revoked, tp) })
+	m.cm.pendingRevoke = nil
+}
+
+// partitionList writes partitions as topic/partition, comma-separated.
+func partitionList(tps []TopicPartition) string {
+	parts := make([]string, len(tps))
+	for i, tp := range tps {
+		parts[i] = fmt.Sprintf("%s/%d", tp.Topic, tp.Partition)
+	}
+	return strings.Join(parts, ",")
+}
+
+// leaveConsumer is a member's leave heartbeat: epoch -1 removes a dynamic
+// member and bumps the group epoch (GroupMetadataManager.consumerGroupLeave);
+// a static member sends -2 and the coordinator keeps it, and its
+// partitions, until its session ends (consumerGroupStaticMemberGroupLeave).
+func (l *PartitionedLog) leaveConsumer(g *group, m *member, detail string) {
+	if m.instanceID != "" {
+		m.cm.epoch, m.cm.pendingRevoke = staticLeaveEpoch, nil
+		m.down, m.expiresAt = "left", l.now+g.config.ConsumerSessionTimeoutMs
+		clear(m.positions)
+		l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Generation: staticLeaveEpoch,
+			Detail: "left with epoch -2 (static member): its partitions wait for its group.instance.id until its session expires at " + units.Duration(m.expiresAt)})
+		return
+	}
+	l.removeConsumerMember(g, m, detail)
+}
+
+// removeConsumerMember removes a member and bumps the group epoch.
+func (l *PartitionedLog) removeConsumerMember(g *group, m *member, detail string) {
+	g.removeMember(m)
+	delete(g.cg.target, m.id)
+	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id, Detail: detail})
+	l.bumpGroupEpoch(g, m.id+" left: "+detail)
+}
+
+// crashConsumer stops a member's heartbeats: the coordinator fences it when
+// its session, counted from its last heartbeat, ends.
+func (l *PartitionedLog) crashConsumer(g *group, m *member, why string) {
+	m.down = why
+	m.expiresAt = m.cm.lastHeartbeat + g.config.ConsumerSessionTimeoutMs
+	clear(m.positions)
+	l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Detail: why + "; its last heartbeat was at " + units.Duration(m.cm.lastHeartbeat) +
+		", so its session (consumer.session.timeout.ms) ends at " + units.Duration(m.expiresAt)})
+}
+
+// nextConsumerDeadline is a consumer group's next timer: a heartbeat, a
+// max.poll.interval.ms running out, a session ending, a delayed target
+// assignment.
+func (g *group) nextConsumerDeadline() (at int64, ok bool) {
+	take := func(t int64) {
+		if !ok || t < at {
+			at, ok = t, true
+		}
+	}
+	for _, m := range g.members {
+		if m.down != "" {
+			take(m.expiresAt)
+			continue
+		}
+		take(m.cm.nextHeartbeat)
+		take(g.pollDeadline(m))
+	}
+	if g.cg.delayed && g.cg.epoch > g.cg.targetEpoch && len(g.members) > 0 {
+		take(g.cg.lastTargetAt + consumerAssignmentIntervalMs)
+	}
+	return at, ok
+}
+
+// runConsumerTimers fires a consumer group's timers due at now: sessions
+// that end, members whose max.poll.interval.ms ran out, a delayed target
+// assignment, then the heartbeats due, in the members' order.
+func (l *PartitionedLog) runConsumerTimers(g *group, now int64) {
+	for _, m := range slices.Clone(g.members) {
+		if m.down != "" && m.expiresAt <= now && g.member(m.id) == m {
+			l.removeConsumerMember(g, m, "fenced: its session timed out (consumer.session.timeout.ms)")
+		}
+	}
+	for _, m := range slices.Clone(g.members) {
+		if m.down == "" && g.pollDeadline(m) <= now && g.member(m.id) == m {
+			// The client's poll timer expired: it sends its leave
+			// heartbeat, -1, or -2 for a static member
+			// (AbstractMembershipManager.transitionToSendingLeaveGroup,
+			// ConsumerMembershipManager.leaveGroupEpoch of kafka-clients
+			// 4.4), without committing.
+			l.finishInFlight(g, m)
+			l.leaveConsumer(g, m, fmt.Sprintf("did not poll within max.poll.interval.ms (%s): it left the group with epoch -1", units.Duration(g.config.MaxPollIntervalMs)))
+			if m.instanceID != "" {
+				m.down = stoppedPolling
+			}
+		}
+	}
+	if g.cg.delayed && g.cg.epoch > g.cg.targetEpoch && len(g.members) > 0 && l.canComputeTarget(g) {
+		l.computeTarget(g) // computeDelayedTargetAssignment
+	}
+	for _, m := range slices.Clone(g.members) {
+		if m.down == "" && m.cm.nextHeartbeat <= now && g.member(m.id) == m {
+			l.heartbeat(g, m)
+		}
+	}
+}
+
+// checkCommitEpoch checks the member epoch a commit carries against the
+// member's (ConsumerGroup.validateOffsetCommit of Kafka 4.4).
+func (g *group) checkCommitEpoch(m *member, epoch int) error {
+	if !g.consumer() {
+		return fmt.Errorf("group %q runs the classic protocol, whose commits carry the generation, not a member epoch: epoch= is for consumer groups (group.protocol=consumer)", g.name)
+	}
+	if epoch != m.cm.epoch {
+		return fmt.Errorf("the received member epoch %d does not match the expected member epoch %d (Kafka: STALE_MEMBER_EPOCH): %s's epoch is %d since its last heartbeat",
+			epoch, m.cm.epoch, m.id, m.cm.epoch)
+	}
+	return nil
+}
+
+// consumerWhyNothing says why a consumer group member's poll got nothing
+// for want of partitions; "" when it has some to read.
+func (l *PartitionedLog) consumerWhyNothing(g *group, m *member) string {
+	if len(m.assigned) > 0 {
+		return ""
+	}
+	target := g.memberTarget(m)
+	switch {
+	case g.cg.epoch > g.cg.targetEpoch:
+		return fmt.Sprintf("%s has no partitions yet: the coordinator computes the target assignment of group epoch %d at a heartbeat (at most every group.consumer.assignment.interval.ms, 1s), and %s's next heartbeat is at %s",
+			m.id, g.cg.epoch, m.id, units.Duration(m.cm.nextHeartbeat))
+	case len(target) > 0:
+		return fmt.Sprintf("%s's target assignment is %s, but other members still own them: it gets each once its owner has revoked it, at its own next heartbeat at %s",
+			m.id, partitionList(target), units.Duration(m.cm.nextHeartbeat))
+	}
+	return fmt.Sprintf("%s has no partitions: the assignor %s gave every partition of its topics to other members", m.id, g.cg.assignor)
+}
+
+// pendingAssignment is what the member's target holds that it does not own
+// yet: partitions waiting for their owner to release them.
+func (g *group) pendingAssignment(m *member) []TopicPartition {
+	var pending []TopicPartition
+	for _, tp := range g.memberTarget(m) {
+		if !slices.Contains(m.assigned, tp) {
+			pending = append(pending, tp)
+		}
+	}
+	return pending
+}
+
+// ServerAssignors lists the server-side assignors a consumer-protocol
+// member may ask for with group.remote.assignor, the default first
+// (Kafka 4.4's group.consumer.assignors: uniform, range; core/assign).
+func ServerAssignors() []string { return assign.ServerAssignors() }
+
+// memberTarget is a member's target assignment, sorted.
+func (g *group) memberTarget(m *member) []TopicPartition {
+	tps := slices.Clone(g.cg.target[m.id])
+	slices.SortFunc(tps, assign.ComparePartitions)
+	return tps
+}
+
+// sortedAssignment is a copy of an assignment with each member's
+// partitions sorted.
+func sortedAssignment(a Assignment) Assignment {
+	out := cloneAssignment(a)
+	for _, tps := range out {
+		slices.SortFunc(tps, assign.ComparePartitions)
+	}
+	return out
+}

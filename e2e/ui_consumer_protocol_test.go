@@ -1,0 +1,49 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp/kb"
+)
+
+// Kafka 4's consumer group protocol on the page, as a learner uses it: the
+// join form's Group protocol and Server assignor write group.protocol and
+// group.remote.assignor, the group's card says consumer with its epochs,
+// the member's Commit carries its epoch, and a commit with a stale epoch
+// typed on the command line is refused beside it (STALE_MEMBER_EPOCH).
+func TestUIConsumerProtocolGroup(t *testing.T) {
+	b := openPlayground(t, "rules 4\ntopic orders partitions=2\nproduce orders key=a count=2\n")
+	b.waitCount(t, `[data-topic][data-partition]`, 2)
+	b.waitCount(t, `.join-form`, 1) // open at the column's top while there is no group
+	if b.count(t, `.join-form [name="group.remote.assignor"]`) != 0 {
+		t.Error("the join form offers a server assignor before the consumer protocol is chosen")
+	}
+	b.fill(t, `.join-form [name=group]`, "billing")
+	b.fill(t, `.join-form [name=member]`, "c1")
+	b.fill(t, `.join-form [name=topics]`, "orders")
+	b.fill(t, `.join-form [name="group.protocol"]`, "consumer")
+	b.waitCount(t, `.join-form [name="group.remote.assignor"]`, 1)
+	b.fill(t, `.join-form [name="group.remote.assignor"]`, "range")
+	if got, want := b.clickAndLine(t, `.join-form button[type=submit]`), "join billing c1 topics=orders group.protocol=consumer group.remote.assignor=range"; got != want {
+		t.Fatalf("the join form wrote %q, want %q", got, want)
+	}
+	b.waitCount(t, group("billing")+` [data-protocol=consumer]`, 1)
+	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
+	if head := b.text(t, group("billing")+` .group-head`); !strings.Contains(head, "range") || !strings.Contains(head, "epoch 1, target 1") {
+		t.Errorf("the card's head says %q, want its assignor range and epoch 1, target 1", head)
+	}
+	if got, want := b.clickAndLine(t, member("billing", "c1")+" [data-action=commit]"), "commit billing c1 epoch=1"; got != want {
+		t.Errorf("c1's Commit wrote %q, want %q", got, want)
+	}
+	steps := b.steps(t)
+	b.typeInCommandLine(t, "commit billing c1 epoch=0", kb.Enter)
+	b.waitCount(t, `[data-control="command-line"][role=alert]`, 1)
+	if alert := b.alertOf(t, "command-line"); !strings.Contains(alert, "STALE_MEMBER_EPOCH") {
+		t.Errorf("the stale commit's error says %q, want STALE_MEMBER_EPOCH", alert)
+	}
+	if got := b.steps(t); got != steps {
+		t.Errorf("the refused commit made a step: %s steps, were %s", got, steps)
+	}
+	b.noErrors(t)
+}
