@@ -15,7 +15,9 @@
 package lesson
 
 import (
+	"embed"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -30,9 +32,15 @@ type Lesson struct {
 	// Name is the stable slug used in links and in `plogsim lesson NAME`.
 	Name  string
 	Title string
-	// Text explains the idea in short paragraphs. Commands and configs are
-	// written between backquotes, which a page may show as code.
+	// Text explains the idea in short paragraphs: the Markdown source of
+	// each of Doc's blocks, its lines joined (a list's items each one
+	// entry, after "• "). Commands and configs are written between
+	// backquotes, which a page may show as code.
 	Text []string
+	// Doc is Text parsed: paragraphs and lists of plain text, emphasis,
+	// code and links (markdown.go), for a page to build its own elements
+	// from, never HTML.
+	Doc []Block
 	// Goal says in one sentence what solves the lesson.
 	Goal string
 	// Script is the starting scenario in the scenario language.
@@ -40,13 +48,16 @@ type Lesson struct {
 	// Hints unlock one at a time, the first the gentlest. They say which
 	// of the page's controls to use, not which line to write.
 	Hints []string
+	// HintDocs are the hints parsed, as Doc is Text.
+	HintDocs [][]Inline
 	// Solution is a reference solution: lines appended to Script.
 	Solution string
 	// WrongAttempt is lines appended to Script that look plausible but do
 	// not solve the lesson; one of the hints describes them.
 	WrongAttempt string
 
-	check func(c *ctx) Result
+	// checks are the goal in the check language (checks.go).
+	checks []check
 }
 
 // Result is the goal's status after an action.
@@ -62,24 +73,38 @@ func All() []Lesson {
 	return slices.Clone(lessons)
 }
 
-// lessons is the catalogue, in teaching order. The files lessons_*.go
-// define them.
-var lessons = []Lesson{
-	keyOrder,
-	offsets,
-	commitResume,
-	assignors,
-	retentionCliff,
-	timeLag,
-	hotPartition,
-	outOfOrder,
-	repartition,
-	rebalanceMoves,
-	rollingDeploy,
-	deliverySemantics,
-	compaction,
-	timeRetention,
-	replication,
+// files holds the built-in lessons, one lesson file each (file.go), named
+// NN-NAME.lesson so that their order is the teaching order.
+//
+//go:embed files/*.lesson
+var files embed.FS
+
+// lessons is the catalogue, in teaching order; builtinErr is the first
+// error reading it, which a test keeps nil (a broken file is left out
+// rather than stopping the page).
+var lessons, builtinErr = loadBuiltins()
+
+func loadBuiltins() ([]Lesson, error) {
+	entries, err := fs.ReadDir(files, "files")
+	if err != nil {
+		return nil, err
+	}
+	var out []Lesson
+	var first error
+	for _, e := range entries { // ReadDir sorts by name
+		data, err := files.ReadFile("files/" + e.Name())
+		if err == nil {
+			var l Lesson
+			if l, err = Parse(e.Name(), string(data)); err == nil {
+				out = append(out, l)
+				continue
+			}
+		}
+		if first == nil {
+			first = fmt.Errorf("%s: %w", e.Name(), err)
+		}
+	}
+	return out, first
 }
 
 // Find returns the lesson with the given name. For an unknown name the
@@ -195,7 +220,7 @@ func (l Lesson) Check(s *scenario.Session) (r Result) {
 			r = Result{Progress: fmt.Sprintf("the goal of lesson %s could not be checked: internal error: %v", l.Name, p)}
 		}
 	}()
-	if s == nil || l.check == nil {
+	if s == nil || len(l.checks) == 0 {
 		return Result{Progress: "no scenario to check"}
 	}
 	start, err := scenario.Parse(l.Script)
@@ -212,7 +237,8 @@ func (l Lesson) Check(s *scenario.Session) (r Result) {
 			return Result{Progress: fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())}
 		}
 	}
-	return l.check(&ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)})
+	r, _ = evaluate(&ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)}, l.checks)
+	return r
 }
 
 // ctx is what a goal reads: the learner's session and, on demand, the
@@ -281,4 +307,25 @@ func pending(format string, args ...any) Result {
 
 func solved(format string, args ...any) Result {
 	return Result{Solved: true, Progress: fmt.Sprintf(format, args...)}
+}
+
+// builtinGoals are the goals of the built-in lessons, which the check
+// language names with `builtin LESSON` (checks.go). Each reads its own
+// lesson's topics and groups.
+var builtinGoals = map[string]func(c *ctx) Result{
+	"key-order":       checkKeyOrder,
+	"offsets":         checkOffsets,
+	"commit-resume":   checkCommitResume,
+	"assignors":       checkAssignors,
+	"retention-cliff": checkRetentionCliff,
+	"time-lag":        checkTimeLag,
+	"hot-partition":   checkHotPartition,
+	"out-of-order":    checkOutOfOrder,
+	"repartition":     checkRepartition,
+	"rebalance-moves": checkRebalanceMoves,
+	"rolling-deploy":  checkRollingDeploy,
+	"at-least-once":   checkDelivery,
+	"compaction":      checkCompaction,
+	"time-retention":  checkTimeRetention,
+	"replication":     checkReplication,
 }

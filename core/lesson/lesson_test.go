@@ -147,7 +147,7 @@ func TestLessonTexts(t *testing.T) {
 			t.Errorf("name %q is not a unique slug", l.Name)
 		}
 		seen[l.Name] = true
-		if l.Title == "" || l.Goal == "" || len(l.Text) == 0 || len(l.Hints) < 2 || l.check == nil {
+		if l.Title == "" || l.Goal == "" || len(l.Text) == 0 || len(l.Hints) < 2 || len(l.checks) == 0 {
 			t.Errorf("%s: title, goal, text, at least two hints and a check are needed", l.Name)
 		}
 		for _, p := range append(slices.Clone(l.Text), l.Hints...) {

@@ -12,39 +12,6 @@ import (
 // Lessons about keys: where a record goes, what that does to order and to
 // load, and what changing keys or partition counts breaks.
 
-var keyOrder = Lesson{
-	Name:  "key-order",
-	Title: "Same key, same partition",
-	Text: []string{
-		"A Kafka topic is split into partitions, and each partition is a log: records are appended at its end and each gets the next offset. A consumer reads a partition from lower offsets to higher ones, so within one partition records are read in the order they were written.",
-		"The producer chooses the partition. For a record with a key, Kafka's default partitioner hashes the key's bytes with murmur2 and takes the result modulo the number of partitions. Every record with the same key therefore lands in the same partition, and the events of one key stay in order. Records without a key carry no such promise: Kafka's built-in partitioner sends them to one partition until a batch (batch.size, 16 KB) has gone there, then moves to another chosen at random.",
-		"Between partitions there is no order at all. Partitions are read independently, often by different consumers at different speeds, so a record in partition 3 may be processed before or after one written earlier to partition 0.",
-		"In this topic acct-2's two events already sit together in one partition. Now it is acct-1's turn.",
-	},
-	Goal: "Produce the events created, updated and shipped with key acct-1 so that they sit in one partition, in that order.",
-	Script: `seed 1
-topic orders partitions=4
-produce orders key=acct-2 value=created
-produce orders key=acct-2 value=paid
-produce orders value=promo
-produce orders value=promo
-`,
-	Hints: []string{
-		"In Produce, type `acct-1` as the key and `created` as the value, and press Produce; then the same key with the values `updated` and `shipped`.",
-		"The page says why each record went where: murmur2 of the key, modulo 4 partitions. Try other keys and see them land elsewhere, always the same place for the same key.",
-		"Spreading acct-1's events by hand to share the load, by choosing orders/0 in Produce's Partition for created, orders/1 for updated and orders/2 for shipped, splits acct-1 over three partitions: a partition named in the request overrides the key, and a consumer could see shipped before created.",
-	},
-	Solution: `produce orders key=acct-1 value=created
-produce orders key=acct-1 value=updated
-produce orders key=acct-1 value=shipped
-`,
-	WrongAttempt: `produce orders key=acct-1 value=created partition=0
-produce orders key=acct-1 value=updated partition=1
-produce orders key=acct-1 value=shipped partition=2
-`,
-	check: checkKeyOrder,
-}
-
 var lifecycle = []string{"created", "updated", "shipped"}
 
 func checkKeyOrder(c *ctx) Result {
@@ -76,44 +43,6 @@ func checkKeyOrder(c *ctx) Result {
 			ps[0], acct1[0].partition, ps[0])
 	}
 	return solved("acct-1's events sit in partition %d in the order created, updated, shipped%s.", acct1[0].partition, other)
-}
-
-var hotPartition = Lesson{
-	Name:  "hot-partition",
-	Title: "A hot partition from skewed keys",
-	Text: []string{
-		"The key decides the partition, so the spread of keys decides the spread of load. Here the producer keys page views by a value a few keys dominate, like a country or a celebrity's page: key-0 alone makes most of the traffic.",
-		"All of key-0's records go to one partition, and within a group one partition is read by one consumer. That consumer falls behind while the others have little to do: lag grows on one partition only. Per-partition record counts and per-partition lag show it; the group's total lag hides where it is.",
-		"More partitions do not help: a key still maps to exactly one of them. More consumers do not help either: a partition is never shared within a group. The fix is the key. Choose one with many values spread evenly that still keeps together what must stay in order; page views only need order per user, so key them by user.",
-	},
-	Goal: "Find the hot partition and fix its cause: over the last minute, and over the next one with the producers running now, views must spread evenly (skew at most 1.5), and stats must be at most 50 records behind on every partition.",
-	Script: `seed 7
-topic views partitions=4 retention.ms=10m
-join stats s1 topics=views
-join stats s2 topics=views
-join stats s3 topics=views
-join stats s4 topics=views
-advance 3s
-producer web views rate=40/s keys=zipf keyspace=50 exponent=2
-consumer stats s1 rate=3/s max=5 commit
-consumer stats s2 rate=3/s max=5 commit
-consumer stats s3 rate=3/s max=5 commit
-consumer stats s4 rate=3/s max=5 commit
-advance 2m
-`,
-	Hints: []string{
-		"Compare the record counts and the lag of views' four partitions. Which partition is busy, and which key fills it?",
-		"Adding partitions, typing 8 in views' Partitions (new total) and pressing Add partitions, moves keys around, but key-0 still maps to a single partition, now one of eight.",
-		"In Workloads, press Stop beside web, then start a producer named `web` on views at `40/s` with Keys uniform and a Keyspace of `10000` (one key per user); filling the form first and pressing Replace producer web does both at once. Then type `5m` in Advance by and press Advance so that s2 works off its backlog.",
-	},
-	Solution: `stop web
-producer web views rate=40/s keys=uniform keyspace=10000
-advance 5m
-`,
-	WrongAttempt: `partitions views count=8
-advance 5m
-`,
-	check: checkHotPartition,
 }
 
 // Thresholds of the hot partition lesson.
@@ -219,66 +148,6 @@ func hottestKey(recs []core.Record) (string, int) {
 		return "(none)", 0
 	}
 	return best, counts[best]
-}
-
-var outOfOrder = Lesson{
-	Name:  "out-of-order",
-	Title: "Events out of order after a key change",
-	Text: []string{
-		"The orders topic was keyed by order id, so each order's events shared a partition and group shipping read them in order. To cure a hot partition, someone switched the key to a random id for every event.",
-		"Now one order's events land in different partitions. A consumer fetches its partitions one after another, and in a group with several consumers each partition goes its own pace, so shipping can be handed OrderUpdated before OrderCreated. It just was, for order-7, whose events went out with the random keys r-1137, r-3603 and r-1411: find them in the lanes (a record shows its value on hover), and see in shipping's latest deliveries which it read first.",
-		"Waiting between events does not help: once they are in different partitions, nothing orders them. Order is a property of one partition, so the events that must stay in order need one key. A random key buys spread by giving up order; the order id gives both, because there are many orders.",
-	},
-	Goal: "Produce the created, updated and shipped events of two new orders so that each order's events share a key and a partition, with a key per order so the load can spread, and let shipping read them in order.",
-	Script: `seed 8
-topic orders partitions=4
-join shipping s1 topics=orders
-advance 3s
-produce orders key=order-5 value=order-5:created
-produce orders key=order-5 value=order-5:updated
-produce orders key=order-5 value=order-5:shipped
-produce orders key=order-6 value=order-6:created
-produce orders key=order-6 value=order-6:updated
-produce orders key=order-6 value=order-6:shipped
-poll shipping s1
-commit shipping s1
-# from here on each event gets a random key
-produce orders key=r-1137 value=order-7:created
-produce orders key=r-3603 value=order-7:updated
-produce orders key=r-1411 value=order-7:shipped
-poll shipping s1
-commit shipping s1
-`,
-	Hints: []string{
-		"Look at the partitions order-7's events went to (its records carry the keys r-1137, r-3603 and r-1411; a record shows its value on hover), and at the order of shipping's latest deliveries.",
-		"Random keys with a pause between events, producing order-8's created with the key `r-4425`, pressing +1 s, then its updated with the key `r-4973`, still put order-8's events in different partitions.",
-		"Key every event by its order: in Produce, type `order-8` as the key and `created` as the value and press Produce, then updated and shipped; then order-9 the same way; then press Poll on s1 in shipping.",
-		"One fixed key for every order would keep each order in order too, but would put all orders in one partition: the hot partition again.",
-	},
-	Solution: `produce orders key=order-8 value=created
-produce orders key=order-8 value=updated
-produce orders key=order-8 value=shipped
-produce orders key=order-9 value=created
-produce orders key=order-9 value=updated
-produce orders key=order-9 value=shipped
-poll shipping s1
-commit shipping s1
-`,
-	WrongAttempt: `produce orders key=r-4425 value=order-8:created
-advance 1s
-produce orders key=r-4973 value=order-8:updated
-advance 1s
-produce orders key=r-4562 value=order-8:shipped
-advance 1s
-produce orders key=r-1000 value=order-9:created
-advance 1s
-produce orders key=r-2096 value=order-9:updated
-advance 1s
-produce orders key=r-4288 value=order-9:shipped
-poll shipping s1
-commit shipping s1
-`,
-	check: checkOutOfOrder,
 }
 
 // orderEvent reads which order a record is an event of, and which event:
@@ -389,57 +258,6 @@ func readInOrder(v core.GroupView, order string) string {
 		}
 	}
 	return ""
-}
-
-var repartition = Lesson{
-	Name:  "repartition",
-	Title: "More partitions move keys",
-	Text: []string{
-		"A key's partition is murmur2(key) modulo the partition count. Add partitions and the modulo changes: from then on many keys go to another partition. Kafka never moves the records already written, so a key's old events stay where they were and its new events go to the new place.",
-		"A consumer reads the two partitions independently, so it can see a key's new event before the old ones. Kafka lets a topic grow (never shrink), but for keyed data whose order matters, growing it in place is a breaking change.",
-		"The safe way is a migration: create a new topic with the partition count you want, stop writing to the old topic, let the consumers read it to the end (drain it), then produce to the new topic. Each key's history stays in order: all its old events first, then its new ones, in one partition of the new topic.",
-		"ledger is set to auto.offset.reset=earliest (its card shows it): with Kafka's default, latest, it would begin the new topic at its end and skip what was produced there before its first poll.",
-	},
-	Goal: "Move accounts to a new topic with 3 partitions: ledger reads accounts to the end before the first record goes to the new topic, then reads the new topic too, and no account's events are ever split over two partitions of one topic.",
-	Script: `seed 9
-topic accounts partitions=2
-produce accounts key=alice value=opened
-produce accounts key=bob value=opened
-produce accounts key=carol value=opened
-produce accounts key=dave value=opened
-produce accounts key=alice value=deposit
-produce accounts key=carol value=deposit
-config group ledger auto.offset.reset=earliest
-join ledger l1 topics=accounts
-advance 3s
-poll ledger l1 max=3
-commit ledger l1
-`,
-	Hints: []string{
-		"Growing the topic in place, typing 3 in accounts' Partitions (new total) and pressing Add partitions, then producing alice's withdrawal, puts it in partition 0 while her older events are in partition 1.",
-		"Drain first: press Poll and Commit on l1 until ledger's lag on accounts is 0.",
-		"Then create the topic `accounts-v2` with 3 partitions in New topic, join ledger again as l1 with the topics `accounts,accounts-v2` (the member changes its subscription), press +1 s three times, produce the new events to accounts-v2, and poll ledger again.",
-	},
-	Solution: `poll ledger l1
-commit ledger l1
-topic accounts-v2 partitions=3
-join ledger l1 topics=accounts,accounts-v2
-advance 3s
-produce accounts-v2 key=alice value=withdrawal
-produce accounts-v2 key=carol value=withdrawal
-produce accounts-v2 key=dave value=deposit
-poll ledger l1
-commit ledger l1
-`,
-	WrongAttempt: `partitions accounts count=3
-advance 3s
-produce accounts key=alice value=withdrawal
-produce accounts key=carol value=withdrawal
-produce accounts key=dave value=deposit
-poll ledger l1
-commit ledger l1
-`,
-	check: checkRepartition,
 }
 
 func checkRepartition(c *ctx) Result {

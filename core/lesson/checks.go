@@ -1,0 +1,496 @@
+package lesson
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"plog/core/scenario"
+	"plog/core/units"
+)
+
+// The check language says a lesson's goal: one check a line, each a name
+// and its arguments, words or name=value, with double quotes around a value
+// with spaces; # starts a comment. The goal holds when every line holds;
+// the learner reads the first line that does not, in that check's words.
+// There are no loops or variables: each check is one pass over the state
+// (or, for the few that need the order of events, one replay of the
+// script, which the scenario language's own limits bound), so no goal runs
+// for ever.
+
+// check is one parsed line of a lesson's ## check section.
+type check struct {
+	spec  *checkSpec
+	args  []string          // positionals
+	named map[string]string // name=value arguments
+	line  int               // in the lesson file
+	text  string            // the line as written, for reports
+}
+
+// checkSpec is one check of the language.
+type checkSpec struct {
+	name string
+	// usage shows the arguments: positionals in capitals, [name=value]
+	// optional ones, ... for a repeated last positional.
+	usage string
+	help  string
+	// min and max count the positionals; max -1 for any number.
+	min, max int
+	named    []string // the name=value arguments it takes
+	// validate checks a line's arguments once, when the file is read, and
+	// returns a message for the first wrong one and its 0-based
+	// positional index (-1 for the line).
+	validate func(c *check) (string, int)
+	run      func(x *ctx, c *check) Result
+}
+
+// checkSpecs is the language's vocabulary.
+var checkSpecs = []*checkSpec{
+	{name: "in-order", usage: "in-order TOPIC KEY VALUE...", min: 3, max: -1,
+		help: "the records with key KEY in TOPIC sit in one partition, and records with the values VALUE... come in that order",
+		run:  checkInOrder},
+	{name: "lag-at-most", usage: "lag-at-most GROUP N [topic=TOPIC]", min: 2, max: 2, named: []string{"topic"},
+		help:     "group GROUP has committed offsets, and on every partition (of TOPIC) it is at most N records behind",
+		validate: countAt(1), run: checkLagAtMost},
+	{name: "owned", usage: "owned TOPIC GROUP", min: 2, max: 2,
+		help: "no partition of TOPIC is without an owner: each is assigned to a running member of GROUP, which is not rebalancing",
+		run:  checkOwned},
+	{name: "log-start-at-least", usage: "log-start-at-least TOPIC/PARTITION N", min: 2, max: 2,
+		help:     "the log start offset of the partition is at least N: retention, compaction or truncation removed the records below it",
+		validate: both(partitionAt(0), countAt(1)), run: checkLogStart},
+	{name: "delivered-twice", usage: "delivered-twice GROUP [topic=TOPIC]", min: 1, max: 1, named: []string{"topic"},
+		help: "group GROUP received a record (of TOPIC) a second time",
+		run:  checkDeliveredTwice},
+	{name: "read-all", usage: "read-all GROUP TOPIC", min: 2, max: 2,
+		help: "group GROUP received every record TOPIC retains",
+		run:  checkReadAll},
+	{name: "config", usage: "config TOPIC NAME=VALUE", min: 1, max: 1, named: []string{"*"},
+		help:     "topic TOPIC's config NAME is VALUE (values as the scenario language writes them: 7d, 1MB, compact)",
+		validate: validConfig, run: checkConfig},
+	{name: "builtin", usage: "builtin LESSON", min: 1, max: 1,
+		help:     "the goal of the built-in lesson LESSON, over that lesson's own topics and groups",
+		validate: validBuiltin, run: checkBuiltin},
+}
+
+// CheckNames lists the check language's checks, with their usage and help,
+// as the README documents them.
+func CheckNames() [][3]string {
+	out := make([][3]string, len(checkSpecs))
+	for i, s := range checkSpecs {
+		out[i] = [3]string{s.name, s.usage, s.help}
+	}
+	return out
+}
+
+// parseChecks reads a ## check section; first is the file line of
+// lines[0].
+func parseChecks(lines []string, first int) ([]check, error) {
+	var out []check
+	for i, line := range lines {
+		n := first + i
+		toks, err := checkTokens(line, n)
+		if err != nil {
+			return nil, err
+		}
+		if len(toks) == 0 {
+			continue
+		}
+		if len(out) == MaxChecks {
+			return nil, &scenario.Error{Line: n, Col: 1, Msg: fmt.Sprintf("a goal has at most %d checks", MaxChecks)}
+		}
+		c, err := buildCheck(toks, n)
+		if err != nil {
+			return nil, err
+		}
+		c.text = strings.TrimSpace(stripComment(line))
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// checkToken is a word of a check line and its column (from 1).
+type checkToken struct {
+	text string
+	col  int
+}
+
+// checkTokens splits a line into words; a double-quoted part of a word
+// may hold spaces, and # outside quotes starts a comment.
+func checkTokens(line string, n int) ([]checkToken, error) {
+	var toks []checkToken
+	var word strings.Builder
+	start, inWord, quoted := 0, false, false
+	col := 0
+	for _, r := range line {
+		col++
+		switch {
+		case quoted && r == '"':
+			quoted = false
+			continue
+		case quoted:
+			word.WriteRune(r)
+			continue
+		case r == '"':
+			if !inWord {
+				start, inWord = col, true
+			}
+			quoted = true
+			continue
+		case r == '#' && !inWord:
+			return toks, nil
+		case r == ' ' || r == '\t':
+			if inWord {
+				toks = append(toks, checkToken{word.String(), start})
+				word.Reset()
+				inWord = false
+			}
+			continue
+		}
+		if !inWord {
+			start, inWord = col, true
+		}
+		word.WriteRune(r)
+	}
+	if quoted {
+		return nil, &scenario.Error{Line: n, Col: start, Msg: "this quote is never closed"}
+	}
+	if inWord {
+		toks = append(toks, checkToken{word.String(), start})
+	}
+	return toks, nil
+}
+
+// stripComment cuts a line's comment: a # outside quotes that begins a
+// word.
+func stripComment(line string) string {
+	quoted := false
+	for i, r := range line {
+		switch {
+		case r == '"':
+			quoted = !quoted
+		case r == '#' && !quoted && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return line[:i]
+		}
+	}
+	return line
+}
+
+func buildCheck(toks []checkToken, n int) (check, error) {
+	var spec *checkSpec
+	var names []string
+	for _, s := range checkSpecs {
+		names = append(names, s.name)
+		if s.name == toks[0].text {
+			spec = s
+		}
+	}
+	if spec == nil {
+		return check{}, &scenario.Error{Line: n, Col: toks[0].col, Msg: unknownWord("check", toks[0].text, names)}
+	}
+	c := check{spec: spec, named: map[string]string{}, line: n}
+	cols := []int{}
+	for _, t := range toks[1:] {
+		if name, value, ok := strings.Cut(t.text, "="); ok && name != "" {
+			if !slices.Contains(spec.named, name) && !slices.Contains(spec.named, "*") {
+				return check{}, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s takes no %s= (usage: %s)", spec.name, name, spec.usage)}
+			}
+			if _, dup := c.named[name]; dup {
+				return check{}, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s= is given twice", name)}
+			}
+			if value == "" {
+				return check{}, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s= has no value", name)}
+			}
+			c.named[name] = value
+			continue
+		}
+		c.args = append(c.args, t.text)
+		cols = append(cols, t.col)
+	}
+	end := toks[len(toks)-1].col + utf8.RuneCountInString(toks[len(toks)-1].text)
+	if len(c.args) < spec.min {
+		return check{}, &scenario.Error{Line: n, Col: end, Msg: fmt.Sprintf("%s needs %d arguments here, not %d (usage: %s)", spec.name, spec.min, len(c.args), spec.usage)}
+	}
+	if spec.max >= 0 && len(c.args) > spec.max {
+		return check{}, &scenario.Error{Line: n, Col: cols[spec.max], Msg: fmt.Sprintf("%s takes %d arguments, not %d (usage: %s)", spec.name, spec.max, len(c.args), spec.usage)}
+	}
+	if spec.validate != nil {
+		if msg, at := spec.validate(&c); msg != "" {
+			col := toks[0].col
+			if at >= 0 && at < len(cols) {
+				col = cols[at]
+			}
+			return check{}, &scenario.Error{Line: n, Col: col, Msg: msg}
+		}
+	}
+	return c, nil
+}
+
+// countAt validates a whole number at positional i.
+func countAt(i int) func(c *check) (string, int) {
+	return func(c *check) (string, int) {
+		if _, err := strconv.ParseInt(c.args[i], 10, 64); err != nil || strings.HasPrefix(c.args[i], "-") {
+			return fmt.Sprintf("%q is not a whole number (usage: %s)", c.args[i], c.spec.usage), i
+		}
+		return "", -1
+	}
+}
+
+// partitionAt validates TOPIC/PARTITION at positional i.
+func partitionAt(i int) func(c *check) (string, int) {
+	return func(c *check) (string, int) {
+		if _, _, ok := splitPartition(c.args[i]); !ok {
+			return fmt.Sprintf("%q is not TOPIC/PARTITION, such as orders/0 (usage: %s)", c.args[i], c.spec.usage), i
+		}
+		return "", -1
+	}
+}
+
+func both(a, b func(c *check) (string, int)) func(c *check) (string, int) {
+	return func(c *check) (string, int) {
+		if msg, at := a(c); msg != "" {
+			return msg, at
+		}
+		return b(c)
+	}
+}
+
+func splitPartition(s string) (string, int, bool) {
+	i := strings.LastIndexByte(s, '/')
+	if i <= 0 {
+		return "", 0, false
+	}
+	p, err := strconv.Atoi(s[i+1:])
+	return s[:i], p, err == nil && p >= 0
+}
+
+func (c *check) count(i int) int64 {
+	n, _ := strconv.ParseInt(c.args[i], 10, 64)
+	return n
+}
+
+// validConfig checks config's one NAME=VALUE through the scenario
+// language, which knows every topic config and how to write its values.
+func validConfig(c *check) (string, int) {
+	if len(c.named) != 1 {
+		return fmt.Sprintf("config checks one NAME=VALUE (usage: %s)", c.spec.usage), -1
+	}
+	if _, err := canonicalConfig(c); err != nil {
+		return err.Error(), -1
+	}
+	return "", -1
+}
+
+// canonicalConfig writes config's NAME=VALUE as the scenario language
+// writes it (the form core.TopicConfig.Entries uses).
+func canonicalConfig(c *check) (scenario.Arg, error) {
+	for name, value := range c.named {
+		cmd, _, err := scenario.ParseLine(fmt.Sprintf("config topic %s %s=%s", quoteWord(c.args[0]), name, quoteWord(value)), 1)
+		if err != nil {
+			msg := err.Error()
+			if perr, ok := err.(*scenario.Error); ok {
+				msg = perr.Msg
+			}
+			return scenario.Arg{}, fmt.Errorf("%s", msg)
+		}
+		for _, a := range cmd.Args {
+			if a.Name != "" {
+				return a, nil
+			}
+		}
+	}
+	return scenario.Arg{}, fmt.Errorf("config checks one NAME=VALUE")
+}
+
+func quoteWord(s string) string {
+	if strings.ContainsAny(s, " \t#=\"") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+func validBuiltin(c *check) (string, int) {
+	if _, ok := builtinGoals[c.args[0]]; !ok {
+		return unknownWord("built-in goal", c.args[0], builtinGoalNames()), 0
+	}
+	return "", -1
+}
+
+func builtinGoalNames() []string {
+	var names []string
+	for name := range builtinGoals {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// The checks. Each returns a Result: Solved when its line holds, with a
+// sentence either way.
+
+func checkBuiltin(x *ctx, c *check) Result {
+	return builtinGoals[c.args[0]](x)
+}
+
+func checkInOrder(x *ctx, c *check) Result {
+	topic, key, values := c.args[0], c.args[1], c.args[2:]
+	var recs, keyless []placed
+	for _, r := range x.allRecords(topic) {
+		switch {
+		case r.HasKey && r.Key == key:
+			recs = append(recs, r)
+		case !r.HasKey && slices.Contains(values, r.Value):
+			keyless = append(keyless, r)
+		}
+	}
+	if len(recs) == 0 {
+		if len(keyless) > 0 {
+			return pending("the %s records have no key, so the partitioner chose partitions %s for them, with no promise of order: give them key=%s",
+				joinWords(values), joinInts(partitionsOf(keyless)), key)
+		}
+		return pending("no record with key %s in %s yet: produce %s's %s first", key, topic, key, values[0])
+	}
+	if msg := inOrder(key, recs, func(r placed) string { return r.Value }, values); msg != "" {
+		return pending("%s", msg)
+	}
+	return solved("%s's records sit in %s/%d in the order %s", key, topic, recs[0].partition, strings.Join(values, ", "))
+}
+
+func checkLagAtMost(x *ctx, c *check) Result {
+	name, most, topic := c.args[0], c.count(1), c.named["topic"]
+	v, ok := x.group(name)
+	if !ok {
+		return pending("there is no group %s yet", name)
+	}
+	committed := 0
+	for _, p := range v.Partitions {
+		if topic != "" && p.Topic != topic || !p.HasCommitted {
+			continue
+		}
+		committed++
+		if p.Lag > most {
+			return pending("group %s is %s behind on %s/%d; at most %d may be", name, units.Plural(p.Lag, "record"), p.Topic, p.Partition, most)
+		}
+	}
+	if committed == 0 {
+		return pending("group %s has committed no offset%s yet, so it has no lag to measure: poll and commit", name, onTopic(topic))
+	}
+	return solved("group %s is at most %s behind on every partition%s", name, units.Plural(most, "record"), onTopic(topic))
+}
+
+func onTopic(topic string) string {
+	if topic == "" {
+		return ""
+	}
+	return " of " + topic
+}
+
+func checkOwned(x *ctx, c *check) Result {
+	topic, name := c.args[0], c.args[1]
+	n := x.partitions(topic)
+	if n == 0 {
+		return pending("there is no topic %s yet", topic)
+	}
+	v, ok := x.group(name)
+	if !ok {
+		return pending("there is no group %s yet", name)
+	}
+	if msg := waiting(v); msg != "" {
+		return pending("%s", msg)
+	}
+	for p := range n {
+		pv, ok := partitionView(v, topic, p)
+		if !ok || pv.Owner == "" {
+			return pending("%s/%d has no owner in group %s: a member must subscribe to %s", topic, p, name, topic)
+		}
+		if m, ok := member(v, pv.Owner); !ok || m.Down != "" {
+			return pending("%s/%d belongs to %s, which is not running", topic, p, pv.Owner)
+		}
+	}
+	return solved("every partition of %s has an owner in group %s", topic, name)
+}
+
+func checkLogStart(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	least := c.count(1)
+	start, err := x.log.LogStartOffset(topic, p)
+	if err != nil {
+		return pending("there is no partition %s yet", c.args[0])
+	}
+	if start < least {
+		return pending("the log start offset of %s is %d; it must reach %d", c.args[0], start, least)
+	}
+	return solved("the log start offset of %s is %d", c.args[0], start)
+}
+
+func checkDeliveredTwice(x *ctx, c *check) Result {
+	name, topic := c.args[0], c.named["topic"]
+	v, ok := x.group(name)
+	if !ok {
+		return pending("there is no group %s yet", name)
+	}
+	for _, d := range v.Deliveries {
+		if d.Redelivery && (topic == "" || d.Topic == topic) {
+			return solved("group %s received %s/%d offset %d a second time", name, d.Topic, d.Partition, d.Record.Offset)
+		}
+	}
+	return pending("group %s has received no record%s twice yet", name, onTopic(topic))
+}
+
+func checkReadAll(x *ctx, c *check) Result {
+	name, topic := c.args[0], c.args[1]
+	v, ok := x.group(name)
+	if !ok {
+		return pending("there is no group %s yet", name)
+	}
+	n := x.partitions(topic)
+	if n == 0 {
+		return pending("there is no topic %s yet", topic)
+	}
+	for p := range n {
+		if missing := missingOffsets(x.records(topic, p), deliveredOffsets(v, topic, p)); len(missing) > 0 {
+			return pending("group %s has not received %s of %s/%d yet", name, units.Plural(int64(len(missing)), "record"), topic, p)
+		}
+	}
+	return solved("group %s received every record of %s", name, topic)
+}
+
+func checkConfig(x *ctx, c *check) Result {
+	topic := c.args[0]
+	want, err := canonicalConfig(c)
+	if err != nil {
+		return pending("%v", err)
+	}
+	cfg, err := x.log.TopicConfig(topic)
+	if err != nil {
+		return pending("there is no topic %s yet", topic)
+	}
+	for _, e := range cfg.Entries() {
+		if e.Name == want.Name {
+			if e.Value != want.Value {
+				return pending("%s's %s is %s; set it to %s", topic, e.Name, e.Value, want.Value)
+			}
+			return solved("%s's %s is %s", topic, e.Name, e.Value)
+		}
+	}
+	return pending("%s has no config %s under these rules", topic, want.Name)
+}
+
+// evaluate runs a lesson's checks in order and returns the first that
+// does not hold, with its index, or the goal solved and -1.
+func evaluate(x *ctx, checks []check) (Result, int) {
+	var held []string
+	for i := range checks {
+		r := checks[i].spec.run(x, &checks[i])
+		if !r.Solved {
+			return r, i
+		}
+		held = append(held, r.Progress)
+	}
+	progress := strings.Join(held, "; ")
+	if !strings.HasSuffix(progress, ".") {
+		progress += "."
+	}
+	return Result{Solved: true, Progress: progress}, -1
+}
