@@ -349,7 +349,7 @@ func checkInOrder(x *ctx, c *check) Result {
 			return pending("the %s records have no key, so the partitioner chose partitions %s for them, with no promise of order: give them key=%s",
 				joinWords(values), joinInts(partitionsOf(keyless)), key)
 		}
-		return pending("no record with key %s in %s yet: produce %s's %s first", key, topic, key, values[0])
+		return pending("no record with key %s yet: produce %s's %s event first", key, key, values[0])
 	}
 	if msg := inOrder(key, recs, func(r placed) string { return r.Value }, values); msg != "" {
 		return pending("%s", msg)

@@ -176,7 +176,7 @@ func Parse(file, text string) (Lesson, error) {
 func (l *Lesson) section(name string, body []string, first int) error {
 	switch name {
 	case "start", "solution", "wrong":
-		script, err := scriptOf(body, first)
+		script, line, err := scriptOf(body, first)
 		if err != nil {
 			return err
 		}
@@ -185,11 +185,11 @@ func (l *Lesson) section(name string, body []string, first int) error {
 			if script == "" {
 				return &scenario.Error{Line: first - 1, Col: 1, Msg: "the start is empty: write the starting scenario in the scenario language"}
 			}
-			l.Script = script
+			l.Script, l.lines.start = script, line
 		case "solution":
-			l.Solution = script
+			l.Solution, l.lines.solution = script, line
 		case "wrong":
-			l.WrongAttempt = script
+			l.WrongAttempt, l.lines.wrong = script, line
 		}
 	case "check":
 		checks, err := parseChecks(body, first)
@@ -250,8 +250,9 @@ func blockLine(body []string, block int) int {
 }
 
 // scriptOf returns a script section's text, its blank lines at either end
-// dropped, and checks that it parses; errors name the file's lines.
-func scriptOf(body []string, first int) (string, error) {
+// dropped, and the file line of its first line, and checks that it parses;
+// errors name the file's lines.
+func scriptOf(body []string, first int) (string, int, error) {
 	lo, hi := 0, len(body)
 	for lo < hi && strings.TrimSpace(body[lo]) == "" {
 		lo++
@@ -260,16 +261,16 @@ func scriptOf(body []string, first int) (string, error) {
 		hi--
 	}
 	if lo == hi {
-		return "", nil
+		return "", 0, nil
 	}
 	script := strings.Join(body[lo:hi], "\n") + "\n"
 	if _, err := scenario.Parse(script); err != nil {
 		if perr, ok := err.(*scenario.Error); ok {
-			return "", &scenario.Error{Line: perr.Line + first + lo - 1, Col: perr.Col, Msg: perr.Msg}
+			return "", 0, &scenario.Error{Line: perr.Line + first + lo - 1, Col: perr.Col, Msg: perr.Msg}
 		}
-		return "", err
+		return "", 0, err
 	}
-	return script, nil
+	return script, first + lo, nil
 }
 
 // nameFromFile makes a lesson's name from its file's: "01-key-order.lesson"

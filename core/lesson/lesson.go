@@ -58,6 +58,9 @@ type Lesson struct {
 
 	// checks are the goal in the check language (checks.go).
 	checks []check
+	// lines holds where each script begins in the lesson's file, for
+	// Verify's reports; 0 for a script the file has not.
+	lines struct{ start, solution, wrong int }
 }
 
 // Result is the goal's status after an action.
@@ -214,31 +217,42 @@ func withoutRules(cmds []scenario.Command) (int, []scenario.Command) {
 
 // Check checks the lesson's goal against a session: the state its applied
 // commands made, which must begin with the lesson's start. It never panics.
-func (l Lesson) Check(s *scenario.Session) (r Result) {
+func (l Lesson) Check(s *scenario.Session) Result {
+	r, _ := l.checkGoal(s)
+	return r
+}
+
+// checkGoal is Check, and also returns the goal's line that does not
+// hold (nil when every line holds, or when the session is not on top of
+// the lesson's start).
+func (l Lesson) checkGoal(s *scenario.Session) (r Result, failed *check) {
 	defer func() {
 		if p := recover(); p != nil {
-			r = Result{Progress: fmt.Sprintf("the goal of lesson %s could not be checked: internal error: %v", l.Name, p)}
+			r, failed = Result{Progress: fmt.Sprintf("the goal of lesson %s could not be checked: internal error: %v", l.Name, p)}, nil
 		}
 	}()
 	if s == nil || len(l.checks) == 0 {
-		return Result{Progress: "no scenario to check"}
+		return Result{Progress: "no scenario to check"}, nil
 	}
 	start, err := scenario.Parse(l.Script)
 	if err != nil {
-		return Result{Progress: fmt.Sprintf("lesson %s: starting scenario: %v", l.Name, err)}
+		return Result{Progress: fmt.Sprintf("lesson %s: starting scenario: %v", l.Name, err)}, nil
 	}
 	applied := s.Lines()[:s.Position()]
 	_, start = withoutRules(start)
 	for i, c := range start {
 		if i >= len(applied) {
-			return Result{Progress: fmt.Sprintf("only %d of the %d commands of the lesson's start are applied: step forward to continue", len(applied), len(start))}
+			return Result{Progress: fmt.Sprintf("only %d of the %d commands of the lesson's start are applied: step forward to continue", len(applied), len(start))}, nil
 		}
 		if applied[i] != c.String() {
-			return Result{Progress: fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())}
+			return Result{Progress: fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())}, nil
 		}
 	}
-	r, _ = evaluate(&ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)}, l.checks)
-	return r
+	r, i := evaluate(&ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)}, l.checks)
+	if i >= 0 {
+		failed = &l.checks[i]
+	}
+	return r, failed
 }
 
 // ctx is what a goal reads: the learner's session and, on demand, the

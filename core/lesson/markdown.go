@@ -48,6 +48,34 @@ type Inline struct {
 // anything by itself (no images): the learner follows it, in a new tab.
 var linkSchemes = []string{"https://", "http://", "mailto:"}
 
+// span is a block's source: its lines joined by spaces, and where each
+// line begins, to turn a place in the joined text back into the file's
+// line and column.
+type span struct {
+	parts []string
+	lines []int // file line of each part
+	cols  []int // column of each part's first character in its line
+}
+
+func (s *span) add(text string, line, col int) {
+	s.parts = append(s.parts, text)
+	s.lines = append(s.lines, line)
+	s.cols = append(s.cols, col)
+}
+
+func (s *span) text() string { return strings.Join(s.parts, " ") }
+
+// at returns the file line and column of byte i of text().
+func (s *span) at(i int) (int, int) {
+	for k, p := range s.parts {
+		if i <= len(p) || k == len(s.parts)-1 {
+			return s.lines[k], s.cols[k] + utf8.RuneCountInString(p[:min(i, len(p))])
+		}
+		i -= len(p) + 1
+	}
+	return 0, 1
+}
+
 // parseBlocks parses the Markdown of a lesson's explanation. lines are the
 // section's lines and first the file line of lines[0], for errors. It
 // returns the blocks and, for each, its source text with its lines joined
@@ -56,34 +84,29 @@ var linkSchemes = []string{"https://", "http://", "mailto:"}
 func parseBlocks(lines []string, first int) ([]Block, []string, error) {
 	var blocks []Block
 	var texts []string
-	var para []string
-	paraLine := 0
+	var para, item *span
 	var list *Block
-	var item []string
-	itemLine := 0
 	flushItem := func() error {
 		if item == nil {
 			return nil
 		}
-		src := strings.Join(item, " ")
-		in, err := parseInlines(src, itemLine)
+		in, err := parseInlines(item)
 		if err != nil {
 			return err
 		}
 		list.Items = append(list.Items, in)
-		texts = append(texts, "• "+src)
+		texts = append(texts, "• "+item.text())
 		item = nil
 		return nil
 	}
 	flush := func() error {
 		if para != nil {
-			src := strings.Join(para, " ")
-			in, err := parseInlines(src, paraLine)
+			in, err := parseInlines(para)
 			if err != nil {
 				return err
 			}
 			blocks = append(blocks, Block{Inlines: in})
-			texts = append(texts, src)
+			texts = append(texts, para.text())
 			para = nil
 		}
 		if list != nil {
@@ -98,6 +121,7 @@ func parseBlocks(lines []string, first int) ([]Block, []string, error) {
 	for i, raw := range lines {
 		n := first + i
 		line := strings.TrimSpace(raw)
+		col := utf8.RuneCountInString(raw[:strings.Index(raw, line)]) + 1
 		if line == "" {
 			if err := flush(); err != nil {
 				return nil, nil, err
@@ -121,11 +145,13 @@ func parseBlocks(lines []string, first int) ([]Block, []string, error) {
 			if err := flushItem(); err != nil {
 				return nil, nil, err
 			}
-			item, itemLine = []string{strings.TrimSpace(line[marker:])}, n
+			rest := strings.TrimLeft(line[marker:], " ")
+			item = &span{}
+			item.add(strings.TrimRight(rest, " \t"), n, col+utf8.RuneCountInString(line[:len(line)-len(rest)]))
 			continue
 		}
 		if list != nil && raw != line && item != nil { // an indented line goes on with the item
-			item = append(item, line)
+			item.add(line, n, col)
 			continue
 		}
 		if list != nil {
@@ -134,9 +160,9 @@ func parseBlocks(lines []string, first int) ([]Block, []string, error) {
 			}
 		}
 		if para == nil {
-			paraLine = n
+			para = &span{}
 		}
-		para = append(para, line)
+		para.add(line, n, col)
 	}
 	if err := flush(); err != nil {
 		return nil, nil, err
@@ -164,7 +190,12 @@ func listMarker(line string) (int, bool) {
 // after it plain. Emphasis that is never closed is plain text, as in
 // Markdown; an unclosed ` or a link without its address is an error, since
 // it hides the writer's intent.
-func parseInlines(src string, line int) ([]Inline, error) {
+func parseInlines(sp *span) ([]Inline, error) {
+	src := sp.text()
+	fail := func(i int, msg string) error {
+		line, col := sp.at(i)
+		return &scenario.Error{Line: line, Col: col, Msg: msg}
+	}
 	var out []Inline
 	var text strings.Builder
 	emit := func(kind InlineKind, s, url string) {
@@ -174,7 +205,6 @@ func parseInlines(src string, line int) ([]Inline, error) {
 		}
 		out = append(out, Inline{Kind: kind, Text: s, URL: url})
 	}
-	col := func(i int) int { return utf8.RuneCountInString(src[:i]) + 1 }
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -186,7 +216,7 @@ func parseInlines(src string, line int) ([]Inline, error) {
 		case c == '`':
 			end := strings.IndexByte(src[i+1:], '`')
 			if end < 0 {
-				return nil, &scenario.Error{Line: line, Col: col(i), Msg: "this ` starts code that no ` closes"}
+				return nil, fail(i, "this ` starts code that no ` closes")
 			}
 			emit(InlineCode, src[i+1:i+1+end], "")
 			i += end + 2
@@ -194,7 +224,7 @@ func parseInlines(src string, line int) ([]Inline, error) {
 		case c == '[':
 			label, url, n, err := parseLink(src[i:])
 			if err != "" {
-				return nil, &scenario.Error{Line: line, Col: col(i), Msg: err}
+				return nil, fail(i, err)
 			}
 			if n > 0 {
 				emit(InlineLink, label, url)
