@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"plog/core"
 	"plog/core/scenario"
 	"plog/core/units"
 )
@@ -27,6 +28,8 @@ type check struct {
 	named map[string]string // name=value arguments
 	line  int               // in the lesson file
 	text  string            // the line as written, for reports
+	// negated is set by not: the line holds when the check does not.
+	negated bool
 }
 
 // checkSpec is one check of the language.
@@ -64,15 +67,55 @@ var checkSpecs = []*checkSpec{
 		help: "group GROUP received a record (of TOPIC) a second time",
 		run:  checkDeliveredTwice},
 	{name: "read-all", usage: "read-all GROUP TOPIC", min: 2, max: 2,
-		help: "group GROUP received every record TOPIC retains",
+		help: "group GROUP received every record TOPIC retains below its high watermark (what consumers may read)",
 		run:  checkReadAll},
 	{name: "config", usage: "config TOPIC NAME=VALUE", min: 1, max: 1, named: []string{"*"},
 		help:     "topic TOPIC's config NAME is VALUE (values as the scenario language writes them: 7d, 1MB, compact)",
 		validate: validConfig, run: checkConfig},
+	{name: "records-at-least", usage: "records-at-least TOPIC N [key=KEY]", min: 2, max: 2, named: []string{"key"},
+		help:     "TOPIC retains at least N records (with key KEY)",
+		validate: countAt(1), run: checkRecordsAtLeast},
+	{name: "tombstone", usage: "tombstone TOPIC KEY", min: 2, max: 2,
+		help: "the latest record of KEY in TOPIC is a tombstone (no value at all, not an empty one)",
+		run:  checkTombstone},
+	{name: "compacted", usage: "compacted TOPIC", min: 1, max: 1,
+		help: "the cleaner has removed records from TOPIC: a partition holds fewer records than its offsets span",
+		run:  checkCompacted},
+	{name: "alert", usage: "alert GROUP", min: 1, max: 1,
+		help: "group GROUP's lag alert (lag.alert.ms or lag.alert.records) is on",
+		run:  checkAlert},
+	{name: "lost-to-reset", usage: "lost-to-reset GROUP", min: 1, max: 1,
+		help: "auto.offset.reset moved group GROUP over records it had not read, which retention or truncation deleted",
+		run:  checkLostToReset},
+	{name: "lost-unprocessed", usage: "lost-unprocessed GROUP", min: 1, max: 1,
+		help: "group GROUP committed records that a member which stopped had not processed (at-most-once)",
+		run:  checkLostUnprocessed},
+	{name: "rebalanced", usage: "rebalanced GROUP", min: 1, max: 1,
+		help: "group GROUP has completed a rebalance since the lesson's start",
+		run:  checkRebalanced},
+	{name: "members", usage: "members GROUP N", min: 2, max: 2,
+		help:     "group GROUP has exactly N running members and is not rebalancing",
+		validate: countAt(1), run: checkMembers},
+	{name: "idle", usage: "idle GROUP MEMBER", min: 2, max: 2,
+		help: "member MEMBER of GROUP runs and owns no partition: the group has more members than partitions",
+		run:  checkIdle},
+	{name: "strategy", usage: "strategy GROUP NAME", min: 2, max: 2,
+		help: "group GROUP assigns with strategy NAME (range, roundrobin, sticky, cooperative-sticky)",
+		run:  checkStrategy},
+	{name: "in-sync-at-least", usage: "in-sync-at-least TOPIC/PARTITION N", min: 2, max: 2,
+		help:     "at least N replicas of the partition are in sync (its ISR)",
+		validate: both(partitionAt(0), countAt(1)), run: checkInSync},
+	{name: "online", usage: "online TOPIC/PARTITION", min: 1, max: 1,
+		help:     "the partition has a leader, so that it can be read and written",
+		validate: partitionAt(0), run: checkOnline},
 	{name: "builtin", usage: "builtin LESSON", min: 1, max: 1,
 		help:     "the goal of the built-in lesson LESSON, over that lesson's own topics and groups",
 		validate: validBuiltin, run: checkBuiltin},
 }
+
+// not is the word before a check that makes it hold when the check does
+// not: `not alert analytics`.
+const not = "not"
 
 // CheckNames lists the check language's checks, with their usage and help,
 // as the README documents them.
@@ -178,6 +221,16 @@ func stripComment(line string) string {
 }
 
 func buildCheck(toks []checkToken, n int) (check, error) {
+	negated := false
+	if toks[0].text == not {
+		if len(toks) == 1 {
+			return check{}, &scenario.Error{Line: n, Col: toks[0].col, Msg: "not what? write a check after not, such as not alert analytics"}
+		}
+		if toks[1].text == not {
+			return check{}, &scenario.Error{Line: n, Col: toks[1].col, Msg: "not not: write the check itself"}
+		}
+		negated, toks = true, toks[1:]
+	}
 	var spec *checkSpec
 	var names []string
 	for _, s := range checkSpecs {
@@ -189,7 +242,7 @@ func buildCheck(toks []checkToken, n int) (check, error) {
 	if spec == nil {
 		return check{}, &scenario.Error{Line: n, Col: toks[0].col, Msg: unknownWord("check", toks[0].text, names)}
 	}
-	c := check{spec: spec, named: map[string]string{}, line: n}
+	c := check{spec: spec, named: map[string]string{}, line: n, negated: negated}
 	cols := []int{}
 	for _, t := range toks[1:] {
 		if name, value, ok := strings.Cut(t.text, "="); ok && name != "" {
@@ -449,7 +502,13 @@ func checkReadAll(x *ctx, c *check) Result {
 		return pending("there is no topic %s yet", topic)
 	}
 	for p := range n {
-		if missing := missingOffsets(x.records(topic, p), deliveredOffsets(v, topic, p)); len(missing) > 0 {
+		// Consumers read below the high watermark only.
+		hw, _ := x.log.HighWatermark(topic, p)
+		recs := x.records(topic, p) // in offset order
+		for len(recs) > 0 && recs[len(recs)-1].Offset >= hw {
+			recs = recs[:len(recs)-1]
+		}
+		if missing := missingOffsets(recs, deliveredOffsets(v, topic, p)); len(missing) > 0 {
 			return pending("group %s has not received %s of %s/%d yet", name, units.Plural(int64(len(missing)), "record"), topic, p)
 		}
 	}
@@ -477,12 +536,25 @@ func checkConfig(x *ctx, c *check) Result {
 	return pending("%s has no config %s under these rules", topic, want.Name)
 }
 
+// run runs one line: its check, turned over by not. A negated check that
+// holds says so, in its own words, as what must change.
+func (c *check) run(x *ctx) Result {
+	r := c.spec.run(x, c)
+	if !c.negated {
+		return r
+	}
+	if r.Solved {
+		return pending("it must not be so, and it is: %s", r.Progress)
+	}
+	return solved("as it must be, not so: %s", r.Progress)
+}
+
 // evaluate runs a lesson's checks in order and returns the first that
 // does not hold, with its index, or the goal solved and -1.
 func evaluate(x *ctx, checks []check) (Result, int) {
 	var held []string
 	for i := range checks {
-		r := checks[i].spec.run(x, &checks[i])
+		r := checks[i].run(x)
 		if !r.Solved {
 			return r, i
 		}
@@ -493,4 +565,187 @@ func evaluate(x *ctx, checks []check) (Result, int) {
 		progress += "."
 	}
 	return Result{Solved: true, Progress: progress}, -1
+}
+
+func checkRecordsAtLeast(x *ctx, c *check) Result {
+	topic, least, key := c.args[0], c.count(1), c.named["key"]
+	if x.partitions(topic) == 0 {
+		return pending("there is no topic %s yet", topic)
+	}
+	var n int64
+	for _, r := range x.allRecords(topic) {
+		if key == "" || r.HasKey && r.Key == key {
+			n++
+		}
+	}
+	withKey := ""
+	if key != "" {
+		withKey = " with key " + key
+	}
+	if n < least {
+		return pending("%s holds %s%s; it must hold at least %d", topic, units.Plural(n, "record"), withKey, least)
+	}
+	return solved("%s holds %s%s", topic, units.Plural(n, "record"), withKey)
+}
+
+func checkTombstone(x *ctx, c *check) Result {
+	topic, key := c.args[0], c.args[1]
+	var last *placed
+	recs := x.allRecords(topic)
+	for i := range recs {
+		if recs[i].HasKey && recs[i].Key == key {
+			last = &recs[i]
+		}
+	}
+	switch {
+	case last == nil:
+		return pending("%s holds no record with key %s", topic, key)
+	case last.Tombstone:
+		return solved("%s's latest record in %s is a tombstone", key, topic)
+	case last.Value == "":
+		return pending("%s's latest record in %s has an empty value, which is a value like any other; a tombstone has no value at all", key, topic)
+	}
+	return pending("%s's latest record in %s has the value %s, not a tombstone", key, topic, last.Value)
+}
+
+func checkCompacted(x *ctx, c *check) Result {
+	topic := c.args[0]
+	n := x.partitions(topic)
+	if n == 0 {
+		return pending("there is no topic %s yet", topic)
+	}
+	for p := range n {
+		hw, _ := x.log.LogEndOffset(topic, p)
+		start, _ := x.log.LogStartOffset(topic, p)
+		if int64(len(x.records(topic, p))) < hw-start {
+			return solved("the cleaner removed records from %s/%d", topic, p)
+		}
+	}
+	return pending("%s still holds every record written to it: the cleaner has removed nothing", topic)
+}
+
+// groupOr returns a group's view, or a pending result naming it.
+func groupOr(x *ctx, name string) (core.GroupView, *Result) {
+	v, ok := x.group(name)
+	if !ok {
+		r := pending("there is no group %s yet", name)
+		return v, &r
+	}
+	return v, nil
+}
+
+func checkAlert(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if v.Alert {
+		return solved("group %s alerts: %s", v.Name, v.AlertReason)
+	}
+	return pending("group %s does not alert (%s; lag %s, time lag %s)", v.Name, alertRule(v.Config), units.Plural(v.TotalLag, "record"), units.SpanToSecond(v.MaxTimeLagMs))
+}
+
+func checkLostToReset(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if n := v.Totals.SkippedByReset; n > 0 {
+		return solved("auto.offset.reset=%s moved group %s over %s it had not read", v.Config.AutoOffsetReset, v.Name, units.Plural(n, "record"))
+	}
+	return pending("group %s has lost no record to auto.offset.reset", v.Name)
+}
+
+func checkLostUnprocessed(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if n := v.Totals.LostUnprocessed; n > 0 {
+		return solved("group %s committed %s a stopped member had not processed", v.Name, units.Plural(n, "record"))
+	}
+	return pending("group %s has lost no record to a member that stopped after committing", v.Name)
+}
+
+func checkRebalanced(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if msg := waiting(v); msg != "" {
+		return pending("%s", msg)
+	}
+	base, err := x.baseline().Group(v.Name)
+	for _, h := range v.History {
+		if err != nil || h.Generation > base.Generation {
+			return solved("group %s rebalanced (%s)", v.Name, h.Cause)
+		}
+	}
+	return pending("group %s has not rebalanced since the start", v.Name)
+}
+
+func checkMembers(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if msg := waiting(v); msg != "" {
+		return pending("%s", msg)
+	}
+	if n := liveMembers(v); int64(n) != c.count(1) {
+		return pending("group %s has %s running; it needs %d", v.Name, units.Plural(int64(n), "member"), c.count(1))
+	}
+	return solved("group %s has %s running", v.Name, units.Plural(c.count(1), "member"))
+}
+
+func checkIdle(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	m, ok := member(v, c.args[1])
+	switch {
+	case !ok:
+		return pending("group %s has no member %s", v.Name, c.args[1])
+	case waiting(v) != "":
+		return pending("%s", waiting(v))
+	case !m.Idle:
+		return pending("%s owns %s", m.ID, assignmentText(m.Assignment))
+	}
+	return solved("%s sits idle in group %s", m.ID, v.Name)
+}
+
+func checkStrategy(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if v.Strategy != c.args[1] {
+		return pending("group %s uses %s, not %s; its first member to join chooses the strategy", v.Name, v.Strategy, c.args[1])
+	}
+	return solved("group %s uses %s", v.Name, v.Strategy)
+}
+
+func checkInSync(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	rep, err := x.log.Replication(topic, p)
+	if err != nil {
+		return pending("there is no partition %s yet", c.args[0])
+	}
+	if int64(len(rep.ISR)) < c.count(1) {
+		return pending("%s has %s in sync; it needs %d", c.args[0], units.Plural(int64(len(rep.ISR)), "replica"), c.count(1))
+	}
+	return solved("%s has %s in sync", c.args[0], units.Plural(int64(len(rep.ISR)), "replica"))
+}
+
+func checkOnline(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	rep, err := x.log.Replication(topic, p)
+	switch {
+	case err != nil:
+		return pending("there is no partition %s yet", c.args[0])
+	case rep.Offline:
+		return pending("%s is offline: %s", c.args[0], rep.OfflineReason)
+	}
+	return solved("%s is online, led by broker %d", c.args[0], rep.Leader)
 }

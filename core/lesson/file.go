@@ -51,7 +51,7 @@ const (
 )
 
 // headerKeys are the header's keys, in the order they are written.
-var headerKeys = []string{"name", "title", "goal"}
+var headerKeys = []string{"name", "title", "goal", "solved"}
 
 // sectionNames are the sections, in the order they are written.
 var sectionNames = []string{"start", "check", "hints", "solution", "wrong"}
@@ -119,7 +119,7 @@ func Parse(file, text string) (Lesson, error) {
 	if !isSlug(l.Name) {
 		return Lesson{}, &scenario.Error{Line: 1, Col: 1, Msg: fmt.Sprintf("the lesson's name %q is not a slug (lower-case words joined by -): give one with name:", l.Name)}
 	}
-	l.Title, l.Goal = header["title"], header["goal"]
+	l.Title, l.Goal, l.SolvedText = header["title"], header["goal"], header["solved"]
 	for _, key := range []string{"title", "goal"} {
 		if header[key] == "" {
 			return Lesson{}, &scenario.Error{Line: max(i, 1), Col: 1, Msg: fmt.Sprintf("the header has no %s: line", key)}

@@ -88,6 +88,14 @@ func TestExampleLesson(t *testing.T) {
 	if tr := trials[2]; tr.FailedLine != 0 || !strings.HasPrefix(tr.Result.Progress, "cust-7's records sit in payments/") {
 		t.Errorf("solution: %+v", tr)
 	}
+	// solved: says it in the lesson's own words.
+	own, err := Parse("x.lesson", strings.Replace(readExample(t), "\n\n", "\nsolved: Every payment of cust-7 in one partition, in order, and read.\n\n", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := own.Verify(); tr[2].Result.Progress != "Every payment of cust-7 in one partition, in order, and read." || tr[1].Result.Solved {
+		t.Errorf("solved: %+v", tr)
+	}
 }
 
 // A lesson that goes wrong is told where: the check that fails on the

@@ -43,6 +43,10 @@ type Lesson struct {
 	Doc []Block
 	// Goal says in one sentence what solves the lesson.
 	Goal string
+	// SolvedText, when set, is what the learner reads once the goal holds,
+	// in the lesson's own words; without it they read what each check
+	// found.
+	SolvedText string
 	// Script is the starting scenario in the scenario language.
 	Script string
 	// Hints unlock one at a time, the first the gentlest. They say which
@@ -251,6 +255,8 @@ func (l Lesson) checkGoal(s *scenario.Session) (r Result, failed *check) {
 	r, i := evaluate(&ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)}, l.checks)
 	if i >= 0 {
 		failed = &l.checks[i]
+	} else if l.SolvedText != "" {
+		r.Progress = l.SolvedText
 	}
 	return r, failed
 }

@@ -80,6 +80,14 @@ func TestLessonsGolden(t *testing.T) {
 	}
 }
 
+// said is what a result tells the learner, "solved: " first when solved.
+func said(r Result) string {
+	if r.Solved {
+		return "solved: " + r.Progress
+	}
+	return r.Progress
+}
+
 // lineDiff lists the lines that differ between two texts.
 func lineDiff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
@@ -327,10 +335,7 @@ func TestProgressOnTheWay(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := attempt(t, l, tc.lines)
-			got := r.Progress
-			if r.Solved {
-				got = "solved: " + got
-			}
+			got := said(r)
 			if !strings.Contains(got, tc.want) || tc.want != "solved" && r.Solved {
 				t.Errorf("%s after %q:\n  got  %s\n  want %s", tc.lesson, tc.lines, got, tc.want)
 			}

@@ -1,0 +1,128 @@
+package lesson
+
+import (
+	"strings"
+	"testing"
+)
+
+// withChecks returns a built-in lesson with its goal said in the check
+// language's general checks instead of its own.
+func withChecks(t *testing.T, name, goal string) Lesson {
+	t.Helper()
+	l, err := Find(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks, err := parseChecks(strings.Split(goal, "\n"), 1)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	l.checks = checks
+	return l
+}
+
+// The general checks say what several built-in goals need: on each
+// lesson's start, wrong attempt and solution they reach the built-in
+// goal's verdict (in words of their own; the built-in goals keep the
+// lessons' words).
+func TestGeneralChecksMeetBuiltinGoals(t *testing.T) {
+	goals := map[string]string{
+		"key-order":       "in-order orders acct-1 created updated shipped",
+		"offsets":         "read-all audit events\nread-all search events\ndelivered-twice audit topic=events",
+		"assignors":       "strategy robin roundrobin\nmembers robin 2\nidle shipping c5",
+		"time-lag":        "alert ledger\nnot alert analytics",
+		"rebalance-moves": "rebalanced eager\nrebalanced coop",
+		"at-least-once":   "delivered-twice safe\nnot lost-unprocessed safe\nread-all safe payments\nlost-unprocessed risky",
+		"compaction":      "tombstone balances acct-3\ncompacted balances\nread-all rebuild balances",
+		"commit-resume":   "not delivered-twice billing\nrebalanced billing\nread-all audit orders",
+		"repartition":     "read-all ledger accounts\nread-all ledger accounts-v2\nrecords-at-least accounts-v2 3",
+	}
+	for name, goal := range goals {
+		builtin, _ := Find(name)
+		general := withChecks(t, name, goal)
+		for _, trial := range []struct{ what, lines string }{{"start", ""}, {"wrong attempt", builtin.WrongAttempt}, {"solution", builtin.Solution}} {
+			s, err := builtin.Attempt(trial.lines)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, got := builtin.Check(s), general.Check(s)
+			if want.Solved != got.Solved {
+				t.Errorf("%s, %s: the built-in goal says %v (%s), the general checks %v (%s)", name, trial.what, want.Solved, want.Progress, got.Solved, got.Progress)
+			}
+		}
+	}
+}
+
+// not turns a check over, and says why in the check's own words.
+func TestNot(t *testing.T) {
+	l := withChecks(t, "time-lag", "not alert analytics")
+	s, err := l.Attempt("config group analytics lag.alert.records=1000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := l.Check(s); r.Solved || !strings.HasPrefix(r.Progress, "it must not be so, and it is: group analytics alerts: ") {
+		t.Errorf("%+v", r)
+	}
+	s, _ = l.Attempt("")
+	if r := l.Check(s); !r.Solved || !strings.HasPrefix(r.Progress, "as it must be, not so: group analytics does not alert") {
+		t.Errorf("%+v", r)
+	}
+	for _, bad := range []string{"not", "not not alert x"} {
+		if _, err := parseChecks([]string{bad}, 1); err == nil {
+			t.Errorf("%q parses", bad)
+		}
+	}
+}
+
+// Each general check, on a small scenario: what it says while it does not
+// hold, and once it does.
+func TestGeneralChecks(t *testing.T) {
+	const start = `seed 5
+brokers 3
+topic t partitions=2 replication.factor=3 retention.ms=1h
+config group g auto.offset.reset=earliest enable.auto.commit=false
+join g m1 topics=t
+advance 3s
+`
+	cases := []struct{ check, lines, want string }{
+		{"records-at-least t 2 key=k", "produce t key=k value=a", "t holds 1 record with key k; it must hold at least 2"},
+		{"records-at-least t 2 key=k", "produce t key=k value=a count=2", "solved: t holds 2 records with key k"},
+		{"tombstone t k", "produce t key=k value=\"\"", "k's latest record in t has an empty value"},
+		{"tombstone t k", "produce t key=k value=a\nproduce t key=k tombstone", "solved: k's latest record in t is a tombstone"},
+		{"log-start-at-least t/0 2", "produce t value=a count=3 partition=0", "the log start offset of t/0 is 0; it must reach 2"},
+		{"log-start-at-least t/0 2", "produce t value=a count=3 partition=0\nadvance 1s\ntruncate t/0 before=2", "solved: the log start offset of t/0 is 2"},
+		{"config t retention.ms=7d", "", "t's retention.ms is 1h; set it to 7d"},
+		{"config t retention.ms=168h", "config topic t retention.ms=7d", "solved: t's retention.ms is 7d"},
+		{"owned t g", "leave g m1", "t/0 has no owner in group g"},
+		{"owned t g", "", "solved: every partition of t has an owner in group g"},
+		{"lag-at-most g 0", "produce t value=a count=3", "group g has committed no offset yet"},
+		{"lag-at-most g 0 topic=t", "produce t value=a count=3 partition=1\nadvance 1s\npoll g m1 max=1\ncommit g m1", "group g is 2 records behind on t/1; at most 0 may be"},
+		{"lag-at-most g 0", "produce t value=a count=3\nadvance 1s\npoll g m1\ncommit g m1", "solved: group g is at most 0 records behind on every partition."},
+		{"delivered-twice g", "produce t value=a\nadvance 1s\npoll g m1", "group g has received no record twice yet"},
+		{"online t/0", "broker crash 1\nbroker crash 2\nbroker crash 3", "t/0 is offline"},
+		{"online t/0", "", "solved: t/0 is online, led by broker"},
+		{"in-sync-at-least t/0 3", "broker crash 2\nadvance 1m", "t/0 has 2 replicas in sync; it needs 3"},
+		{"members g 2", "", "group g has 1 member running; it needs 2"},
+		{"strategy g cooperative-sticky", "", "group g uses range, not cooperative-sticky"},
+		{"in-order t k a b", "produce t value=a\nproduce t value=b", "the a and b records have no key, so the partitioner chose partitions"},
+		{"in-order t k a b", "produce t key=k value=b\nproduce t key=k value=a", "in partition 0, k's b (offset 0) comes before its a (offset 1)"},
+		{"read-all g t", "produce t value=a count=2 partition=0\nadvance 1s\npoll g m1 max=1", "group g has not received 1 record of t/0 yet"},
+		{"not read-all g t", "produce t value=a count=2 partition=0\nadvance 1s\npoll g m1", "it must not be so, and it is: group g received every record of t"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.check, func(t *testing.T) {
+			checks, err := parseChecks([]string{tc.check}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := Lesson{Name: "t", Script: start, checks: checks}
+			s, err := l.Attempt(tc.lines)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := said(l.Check(s)); !strings.Contains(got, tc.want) {
+				t.Errorf("after %q:\n  got  %s\n  want %s", tc.lines, got, tc.want)
+			}
+		})
+	}
+}
