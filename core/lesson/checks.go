@@ -39,7 +39,7 @@ type checkSpec struct {
 	// optional ones, ... for a repeated last positional.
 	usage string
 	help  string
-	// min and max count the positionals; max -1 for any number.
+	// min and max count the positionals.
 	min, max int
 	named    []string // the name=value arguments it takes
 	// validate checks a line's arguments once, when the file is read, and
@@ -49,10 +49,13 @@ type checkSpec struct {
 	run      func(x *ctx, c *check) Result
 }
 
+// maxInOrder bounds in-order's values, which it looks up for every record.
+const maxInOrder = 16
+
 // checkSpecs is the language's vocabulary.
 var checkSpecs = []*checkSpec{
-	{name: "in-order", usage: "in-order TOPIC KEY VALUE...", min: 3, max: -1,
-		help: "the records with key KEY in TOPIC sit in one partition, and records with the values VALUE... come in that order",
+	{name: "in-order", usage: "in-order TOPIC KEY VALUE...", min: 3, max: 2 + maxInOrder,
+		help: "the records with key KEY in TOPIC sit in one partition, and records with the values VALUE... (up to 16) come in that order",
 		run:  checkInOrder},
 	{name: "lag-at-most", usage: "lag-at-most GROUP N [topic=TOPIC]", min: 2, max: 2, named: []string{"topic"},
 		help:     "group GROUP has committed offsets, and on every partition (of TOPIC) it is at most N records behind",
@@ -265,7 +268,7 @@ func buildCheck(toks []checkToken, n int) (check, error) {
 	if len(c.args) < spec.min {
 		return check{}, &scenario.Error{Line: n, Col: end, Msg: fmt.Sprintf("%s needs %d arguments here, not %d (usage: %s)", spec.name, spec.min, len(c.args), spec.usage)}
 	}
-	if spec.max >= 0 && len(c.args) > spec.max {
+	if len(c.args) > spec.max {
 		return check{}, &scenario.Error{Line: n, Col: cols[spec.max], Msg: fmt.Sprintf("%s takes %d arguments, not %d (usage: %s)", spec.name, spec.max, len(c.args), spec.usage)}
 	}
 	if spec.validate != nil {

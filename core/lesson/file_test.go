@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"plog/core/scenario"
 )
@@ -247,5 +248,52 @@ func TestMarkdownIsText(t *testing.T) {
 	blocks, texts, err := parseBlocks([]string{"1. one", "2. two", "   more", "", "after"}, 1)
 	if err != nil || len(blocks) != 2 || !blocks[0].Ordered || len(blocks[0].Items) != 2 || Plain(blocks[0].Items[1]) != "two more" || Plain(blocks[1].Inlines) != "after" {
 		t.Errorf("ordered list: %+v %q %v", blocks, texts, err)
+	}
+}
+
+// Whatever a lesson file holds, reading it returns a lesson or an error,
+// never a panic, and the checks of a lesson it returns run.
+func FuzzParse(f *testing.F) {
+	data, err := os.ReadFile("testdata/example.lesson")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(data))
+	f.Add("title: x\ngoal: y\n\n*a _b `c [d](e) **f\n\n## start\nseed 1\n## check\nnot\n## hints\n- h\n")
+	f.Add("title: x\ngoal: y\n\n1. a\n   b\n- c\n\n## check\nin-order \"t\" k\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		l, err := Parse("fuzz.lesson", text)
+		if err != nil {
+			return
+		}
+		if l.Title == "" || l.Goal == "" || l.Script == "" || len(l.checks) == 0 || len(l.Hints) == 0 {
+			t.Fatalf("a lesson without its parts: %+v", l)
+		}
+		// Its checks run on a small state, whatever their arguments (the
+		// start itself is the scenario language's, fuzzed there).
+		s, err := scenario.Load("seed 1\ntopic t partitions=2\nproduce t key=k value=v\njoin g m topics=t\nadvance 3s\npoll g m\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		evaluate(&ctx{lesson: &l, s: s, log: s.Log(), base: s.Log()}, l.checks)
+	})
+}
+
+// Markdown built to make a parser search again and again (openers that
+// never close, brackets that are never links) reads in one pass: the
+// whole 64 KB costs milliseconds, where a search from every opener took
+// over ten seconds.
+func TestHostileMarkdownIsQuick(t *testing.T) {
+	begin := time.Now()
+	for _, p := range []string{"*a ", "_a ", "**a ", "`a` *", "[a", "[[", "[a]"} {
+		line := strings.Repeat(p, 4000/len(p))
+		lines := []string{line, line, line, line, line, line, line}
+		text := "title: x\ngoal: y\n\n" + strings.Join(lines, "\n") + "\n\n## start\nseed 1\n## check\nread-all g t\n## hints\n- " + strings.Join(lines, "\n  ") + "\n"
+		if _, err := Parse("x.lesson", text); err != nil && !strings.Contains(err.Error(), "starts code that no ` closes") {
+			t.Errorf("%q: %v", p, err)
+		}
+	}
+	if d := time.Since(begin); d > 3*time.Second {
+		t.Errorf("hostile Markdown took %v", d)
 	}
 }

@@ -2,6 +2,7 @@ package lesson
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -198,6 +199,8 @@ func parseInlines(sp *span) ([]Inline, error) {
 	}
 	var out []Inline
 	var text strings.Builder
+	emph := newClosers(src)
+	bracket := -1 // the next ] at or after the [ being read
 	emit := func(kind InlineKind, s, url string) {
 		if text.Len() > 0 {
 			out = append(out, Inline{Kind: InlineText, Text: text.String()})
@@ -222,7 +225,13 @@ func parseInlines(sp *span) ([]Inline, error) {
 			i += end + 2
 			continue
 		case c == '[':
-			label, url, n, err := parseLink(src[i:])
+			if bracket < i { // the next ], found once for every [ before it
+				bracket = len(src)
+				if k := strings.IndexByte(src[i:], ']'); k >= 0 {
+					bracket = i + k
+				}
+			}
+			label, url, n, err := parseLink(src[i:], bracket-i)
 			if err != "" {
 				return nil, fail(i, err)
 			}
@@ -237,7 +246,7 @@ func parseInlines(sp *span) ([]Inline, error) {
 			if strings.HasPrefix(src[i:], delim+delim) {
 				delim, kind = delim+delim, InlineStrong
 			}
-			if end := closing(src, i, delim); end > 0 {
+			if end := emph.at(i, delim); end > 0 {
 				emit(kind, src[i+len(delim):end], "")
 				i = end + len(delim)
 				continue
@@ -255,10 +264,38 @@ func parseInlines(sp *span) ([]Inline, error) {
 	return out, nil
 }
 
-// closing finds where the emphasis delim opened at src[open] closes, or
-// returns -1. As in Markdown, the opener is followed and the closer
-// preceded by a non-space, and an _ inside a word (snake_case) is plain.
-func closing(src string, open int, delim string) int {
+// closers finds where emphasis closes in one block's text. As in
+// Markdown, an opener is followed and a closer preceded by a non-space, an
+// _ inside a word (snake_case) is plain, and code is not searched. Each
+// kind of delimiter's closers are listed once, so that a block full of
+// openers that never close costs a pass, not a pass for each.
+type closers struct {
+	src    string
+	inCode []bool // bytes inside a `code` span
+	found  map[string][]int
+}
+
+func newClosers(src string) *closers {
+	c := &closers{src: src, inCode: make([]bool, len(src)), found: map[string][]int{}}
+	for i := 0; i < len(src); i++ {
+		if src[i] != '`' {
+			continue
+		}
+		end := strings.IndexByte(src[i+1:], '`')
+		if end < 0 {
+			break
+		}
+		for k := i; k <= i+1+end; k++ {
+			c.inCode[k] = true
+		}
+		i += end + 1
+	}
+	return c
+}
+
+// at returns where the emphasis delim opened at src[open] closes, or -1.
+func (c *closers) at(open int, delim string) int {
+	src := c.src
 	start := open + len(delim)
 	if start >= len(src) || src[start] == ' ' {
 		return -1
@@ -266,21 +303,22 @@ func closing(src string, open int, delim string) int {
 	if delim[0] == '_' && open > 0 && isWordByte(src[open-1]) {
 		return -1
 	}
-	for i := start + 1; i+len(delim) <= len(src); i++ {
-		if src[i] == '`' { // code inside emphasis is not searched for a closer
-			if end := strings.IndexByte(src[i+1:], '`'); end >= 0 {
-				i += end + 1
+	list, ok := c.found[delim]
+	if !ok {
+		for i := 1; i+len(delim) <= len(src); i++ {
+			if c.inCode[i] || !strings.HasPrefix(src[i:], delim) || src[i-1] == ' ' {
 				continue
 			}
+			after := i + len(delim)
+			if after < len(src) && (src[after] == delim[0] || delim[0] == '_' && isWordByte(src[after])) {
+				continue
+			}
+			list = append(list, i)
 		}
-		if !strings.HasPrefix(src[i:], delim) || src[i-1] == ' ' {
-			continue
-		}
-		after := i + len(delim)
-		if after < len(src) && (src[after] == delim[0] || delim[0] == '_' && isWordByte(src[after])) {
-			continue
-		}
-		return i
+		c.found[delim] = list
+	}
+	if k := sort.SearchInts(list, start+1); k < len(list) {
+		return list[k]
 	}
 	return -1
 }
@@ -289,12 +327,12 @@ func isWordByte(b byte) bool {
 	return b >= 0x80 || unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b))
 }
 
-// parseLink reads [label](url) at the start of s and returns its length,
-// 0 when s holds no link (a bracket in plain text), or a message for a
-// link whose address the page must not follow.
-func parseLink(s string) (label, url string, n int, msg string) {
-	end := strings.IndexByte(s, ']')
-	if end < 0 || !strings.HasPrefix(s[end+1:], "(") {
+// parseLink reads [label](url) at the start of s, whose first ] is at end
+// (len(s) for none), and returns its length, 0 when s holds no link (a
+// bracket in plain text), or a message for a link whose address the page
+// must not follow.
+func parseLink(s string, end int) (label, url string, n int, msg string) {
+	if end >= len(s) || !strings.HasPrefix(s[end+1:], "(") {
 		return "", "", 0, ""
 	}
 	close := strings.IndexByte(s[end+2:], ')')
