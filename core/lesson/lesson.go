@@ -5,6 +5,10 @@
 // controls, a reference solution and a plausible wrong attempt that one of
 // its hints describes.
 //
+// A lesson is a plain text file (file.go): a teacher writes one in an
+// editor, and the built-in lessons are such files, embedded (files/). Its
+// goal is said in the check language (checks.go).
+//
 // A goal reads the state the scenario made (records, offsets, groups,
 // rebalances, deliveries, and where it must, the events of replaying the
 // script), never the text of the script: any sequence of commands that

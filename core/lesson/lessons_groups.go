@@ -9,7 +9,7 @@ import (
 	"plog/core/units"
 )
 
-// Lessons about consumer groups: how assignors share partitions, what a
+// The goals of the lessons about consumer groups: how assignors share partitions, what a
 // rebalance stops and moves, and how to deploy without a storm of them.
 
 func checkAssignors(c *ctx) Result {

@@ -9,7 +9,7 @@ import (
 	"plog/core/units"
 )
 
-// Lessons about keys: where a record goes, what that does to order and to
+// The goals of the lessons about keys: where a record goes, what that does to order and to
 // load, and what changing keys or partition counts breaks.
 
 var lifecycle = []string{"created", "updated", "shipped"}

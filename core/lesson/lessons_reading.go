@@ -8,7 +8,7 @@ import (
 	"plog/core/units"
 )
 
-// Lessons about reading: offsets, commits, and what a crash does to the
+// The goals of the lessons about reading: offsets, commits, and what a crash does to the
 // records being processed.
 
 func checkOffsets(c *ctx) Result {

@@ -9,7 +9,7 @@ import (
 	"plog/core/units"
 )
 
-// Lessons about replication: what the producer's acks promise when a
+// The goals of the lessons about replication: what the producer's acks promise when a
 // partition's leader fails.
 
 // election is one change of a partition's leader, read from a replay of

@@ -9,7 +9,7 @@ import (
 	"plog/core/units"
 )
 
-// Lessons about what the log keeps: retention by time, the lag that tells
+// The goals of the lessons about what the log keeps: retention by time, the lag that tells
 // a group is about to lose records, and compaction.
 
 // alertRule writes a group's lag alert settings.
