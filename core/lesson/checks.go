@@ -30,6 +30,15 @@ type check struct {
 	text  string            // the line as written, for reports
 	// negated is set by not: the line holds when the check does not.
 	negated bool
+	// optional is set by maybe: the line never stands in the goal's way.
+	optional bool
+	// label names the line, for the solved: sentence to quote its values
+	// as {label.name}; "" for none.
+	label string
+	// otherwise, from the indented else: line under it, is what the
+	// learner reads when the line does not hold, with {name} the check's
+	// values; "" for the check's own words.
+	otherwise string
 }
 
 // checkSpec is one check of the language.
@@ -47,6 +56,9 @@ type checkSpec struct {
 	// positional index (-1 for the line).
 	validate func(c *check) (string, int)
 	run      func(x *ctx, c *check) Result
+	// values names what run finds and keeps (ctx.keep), for else: and
+	// solved: to quote.
+	values []string
 }
 
 // maxInOrder bounds in-order's values, which it looks up for every record.
@@ -55,8 +67,11 @@ const maxInOrder = 16
 // checkSpecs is the language's vocabulary.
 var checkSpecs = []*checkSpec{
 	{name: "in-order", usage: "in-order TOPIC KEY VALUE...", min: 3, max: 2 + maxInOrder,
-		help: "the records with key KEY in TOPIC sit in one partition, and records with the values VALUE... (up to 16) come in that order",
-		run:  checkInOrder},
+		help:   "the records with key KEY in TOPIC sit in one partition, and records with the values VALUE... (up to 16) come in that order",
+		values: []string{"partition"}, run: checkInOrder},
+	{name: "apart", usage: "apart TOPIC KEY OTHER", min: 3, max: 3,
+		help:   "the records with key KEY in TOPIC sit in one partition, and the first record with key OTHER in another",
+		values: []string{"partition", "other-partition"}, run: checkApart},
 	{name: "lag-at-most", usage: "lag-at-most GROUP N [topic=TOPIC]", min: 2, max: 2, named: []string{"topic"},
 		help:     "group GROUP has committed offsets, and on every partition (of TOPIC) it is at most N records behind",
 		validate: countAt(1), run: checkLagAtMost},
@@ -85,8 +100,14 @@ var checkSpecs = []*checkSpec{
 		help: "the cleaner has removed records from TOPIC: a partition holds fewer records than its offsets span",
 		run:  checkCompacted},
 	{name: "alert", usage: "alert GROUP", min: 1, max: 1,
-		help: "group GROUP's lag alert (lag.alert.ms or lag.alert.records) is on",
-		run:  checkAlert},
+		help:   "group GROUP's lag alert (lag.alert.ms or lag.alert.records) is on",
+		values: []string{"rule", "reason", "lag", "time-lag"}, run: checkAlert},
+	{name: "alert-rule", usage: "alert-rule GROUP", min: 1, max: 1,
+		help:   "group GROUP has a lag alert rule, lag.alert.ms or lag.alert.records",
+		values: []string{"rule"}, run: checkAlertRule},
+	{name: "same-alert-rule", usage: "same-alert-rule GROUP OTHER", min: 2, max: 2,
+		help:   "groups GROUP and OTHER have the same lag alert rule",
+		values: []string{"rule", "other-rule"}, run: checkSameAlertRule},
 	{name: "lost-to-reset", usage: "lost-to-reset GROUP", min: 1, max: 1,
 		help: "auto.offset.reset moved group GROUP over records it had not read, which retention or truncation deleted",
 		run:  checkLostToReset},
@@ -117,15 +138,25 @@ var checkSpecs = []*checkSpec{
 }
 
 // not is the word before a check that makes it hold when the check does
-// not: `not alert analytics`.
-const not = "not"
+// not: `not alert analytics`. maybe makes a line that never stands in
+// the goal's way: what it finds adds to the solved: sentence when it
+// holds (a [part] of the sentence that quotes it shows only then).
+const (
+	not   = "not"
+	maybe = "maybe"
+)
 
-// CheckNames lists the check language's checks, with their usage and help,
-// as the README documents them.
-func CheckNames() [][3]string {
-	out := make([][3]string, len(checkSpecs))
+// CheckDoc is one check of the language, as the README documents it.
+type CheckDoc struct {
+	Name, Usage, Help string
+	Values            []string // what else: and solved: may quote
+}
+
+// Checks lists the check language's checks.
+func Checks() []CheckDoc {
+	out := make([]CheckDoc, len(checkSpecs))
 	for i, s := range checkSpecs {
-		out[i] = [3]string{s.name, s.usage, s.help}
+		out[i] = CheckDoc{s.name, s.usage, s.help, s.values}
 	}
 	return out
 }
@@ -134,14 +165,51 @@ func CheckNames() [][3]string {
 // lines[0].
 func parseChecks(lines []string, first int) ([]check, error) {
 	var out []check
+	labels := map[string]bool{}
 	for i, line := range lines {
 		n := first + i
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "else:"); ok && strings.TrimLeft(line, " \t") != line {
+			if len(out) == 0 || out[len(out)-1].otherwise != "" {
+				return nil, &scenario.Error{Line: n, Col: 1, Msg: "an else: line goes under a check, once, indented"}
+			}
+			c := &out[len(out)-1]
+			c.otherwise = strings.TrimSpace(rest)
+			at := strings.Index(line, "else:") + len("else:")
+			at += len(line[at:]) - len(strings.TrimLeft(line[at:], " \t"))
+			col := utf8.RuneCountInString(line[:at]) + 1
+			if err := checkTemplate(c.otherwise, n, col, func(label, name string) string {
+				if label != "" {
+					return fmt.Sprintf("else: quotes the line's own values, {%s}, not another line's", name)
+				}
+				if !slices.Contains(c.spec.values, name) {
+					return fmt.Sprintf("%s has no value {%s}; %s", c.spec.name, name, valueList(c.spec))
+				}
+				return ""
+			}); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		toks, err := checkTokens(line, n)
 		if err != nil {
 			return nil, err
 		}
 		if len(toks) == 0 {
 			continue
+		}
+		label := ""
+		if name, ok := strings.CutSuffix(toks[0].text, ":"); ok {
+			if !isSlug(name) {
+				return nil, &scenario.Error{Line: n, Col: toks[0].col, Msg: fmt.Sprintf("the label %q is not a word of lower-case letters, digits and -", name)}
+			}
+			if labels[name] {
+				return nil, &scenario.Error{Line: n, Col: toks[0].col, Msg: fmt.Sprintf("the label %s names another line already", name)}
+			}
+			if len(toks) == 1 {
+				return nil, &scenario.Error{Line: n, Col: toks[0].col, Msg: fmt.Sprintf("the label %s: names no check: write the check after it", name)}
+			}
+			labels[name] = true
+			label, toks = name, toks[1:]
 		}
 		if len(out) == MaxChecks {
 			return nil, &scenario.Error{Line: n, Col: 1, Msg: fmt.Sprintf("a goal has at most %d checks", MaxChecks)}
@@ -151,6 +219,7 @@ func parseChecks(lines []string, first int) ([]check, error) {
 			return nil, err
 		}
 		c.text = strings.TrimSpace(stripComment(line))
+		c.label = label
 		out = append(out, c)
 	}
 	return out, nil
@@ -224,6 +293,10 @@ func stripComment(line string) string {
 }
 
 func buildCheck(toks []checkToken, n int) (check, error) {
+	optional := false
+	if toks[0].text == maybe && len(toks) > 1 {
+		optional, toks = true, toks[1:]
+	}
 	negated := false
 	if toks[0].text == not {
 		if len(toks) == 1 {
@@ -245,7 +318,7 @@ func buildCheck(toks []checkToken, n int) (check, error) {
 	if spec == nil {
 		return check{}, &scenario.Error{Line: n, Col: toks[0].col, Msg: unknownWord("check", toks[0].text, names)}
 	}
-	c := check{spec: spec, named: map[string]string{}, line: n, negated: negated}
+	c := check{spec: spec, named: map[string]string{}, line: n, negated: negated, optional: optional}
 	cols := []int{}
 	for _, t := range toks[1:] {
 		if name, value, ok := strings.Cut(t.text, "="); ok && name != "" {
@@ -389,6 +462,31 @@ func checkBuiltin(x *ctx, c *check) Result {
 	return builtinGoals[c.args[0]](x)
 }
 
+func checkApart(x *ctx, c *check) Result {
+	topic, key, other := c.args[0], c.args[1], c.args[2]
+	var mine, theirs []placed
+	for _, r := range x.allRecords(topic) {
+		switch {
+		case r.HasKey && r.Key == key:
+			mine = append(mine, r)
+		case r.HasKey && r.Key == other:
+			theirs = append(theirs, r)
+		}
+	}
+	ps, qs := partitionsOf(mine), partitionsOf(theirs)
+	switch {
+	case len(ps) != 1:
+		return pending("%s's records sit in %d partitions of %s, not one", key, len(ps), topic)
+	case len(qs) == 0:
+		return pending("%s holds no record with key %s", topic, other)
+	case theirs[0].partition == ps[0]:
+		return pending("%s and %s share partition %d of %s", key, other, ps[0], topic)
+	}
+	x.keep(c, "partition", fmt.Sprint(ps[0]))
+	x.keep(c, "other-partition", fmt.Sprint(theirs[0].partition))
+	return solved("%s's records sit in %s/%d, apart from %s's", key, topic, ps[0], other)
+}
+
 func checkInOrder(x *ctx, c *check) Result {
 	topic, key, values := c.args[0], c.args[1], c.args[2:]
 	var recs, keyless []placed
@@ -410,6 +508,7 @@ func checkInOrder(x *ctx, c *check) Result {
 	if msg := inOrder(key, recs, func(r placed) string { return r.Value }, values); msg != "" {
 		return pending("%s", msg)
 	}
+	x.keep(c, "partition", fmt.Sprint(recs[0].partition))
 	return solved("%s's records sit in %s/%d in the order %s", key, topic, recs[0].partition, strings.Join(values, ", "))
 }
 
@@ -540,16 +639,134 @@ func checkConfig(x *ctx, c *check) Result {
 }
 
 // run runs one line: its check, turned over by not. A negated check that
-// holds says so, in its own words, as what must change.
+// holds says so, in its own words, as what must change. A line with an
+// else: says that instead when it does not hold.
 func (c *check) run(x *ctx) Result {
 	r := c.spec.run(x, c)
-	if !c.negated {
-		return r
+	if c.negated {
+		if r.Solved {
+			r = pending("it must not be so, and it is: %s", r.Progress)
+		} else {
+			r = solved("as it must be, not so: %s", r.Progress)
+		}
 	}
-	if r.Solved {
-		return pending("it must not be so, and it is: %s", r.Progress)
+	if !r.Solved && c.otherwise != "" {
+		r.Progress = expand(c.otherwise, func(label, name string) string { return x.values[c][name] })
 	}
-	return solved("as it must be, not so: %s", r.Progress)
+	return r
+}
+
+// held records that a line held, so that solved: may quote it.
+func (x *ctx) held(c *check) {
+	if x.holds == nil {
+		x.holds = map[*check]bool{}
+	}
+	x.holds[c] = true
+}
+
+// expandSolved fills a solved: sentence from the lines that held. A
+// [part] quoting a line that did not hold (a maybe line) is left out.
+func expandSolved(tmpl string, x *ctx, checks []check) string {
+	line := func(label string) *check {
+		for i := range checks {
+			if checks[i].label == label {
+				return &checks[i]
+			}
+		}
+		return nil
+	}
+	var b strings.Builder
+	for tmpl != "" {
+		open := strings.IndexByte(tmpl, '[')
+		end := strings.IndexByte(tmpl[max(open, 0):], ']') + max(open, 0)
+		if open < 0 || end < open {
+			b.WriteString(tmpl)
+			break
+		}
+		b.WriteString(tmpl[:open])
+		part, keep := tmpl[open+1:end], true
+		placeholders(part, func(_ int, label, _ string) {
+			if c := line(label); c == nil || !x.holds[c] {
+				keep = false
+			}
+		})
+		if keep {
+			b.WriteString(part)
+		}
+		tmpl = tmpl[end+1:]
+	}
+	return expand(b.String(), func(label, name string) string {
+		if c := line(label); c != nil {
+			return x.values[c][name]
+		}
+		return ""
+	})
+}
+
+// keep records a value a check found, for else: and solved: to quote.
+func (x *ctx) keep(c *check, name, value string) {
+	if x.values == nil {
+		x.values = map[*check]map[string]string{}
+	}
+	if x.values[c] == nil {
+		x.values[c] = map[string]string{}
+	}
+	x.values[c][name] = value
+}
+
+func valueList(spec *checkSpec) string {
+	if len(spec.values) == 0 {
+		return "it has none to quote"
+	}
+	return "it has {" + strings.Join(spec.values, "}, {") + "}"
+}
+
+// placeholders finds the {name} and {label.name} of a sentence, calling
+// f with each and its byte offset; other braces are plain text.
+func placeholders(tmpl string, f func(at int, label, name string)) {
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] != '{' {
+			continue
+		}
+		end := strings.IndexByte(tmpl[i:], '}')
+		if end < 0 {
+			return
+		}
+		ref := tmpl[i+1 : i+end]
+		label, name, dotted := strings.Cut(ref, ".")
+		if !dotted {
+			label, name = "", ref
+		}
+		if isSlug(name) && (!dotted || isSlug(label)) {
+			f(i, label, name)
+			i += end
+		}
+	}
+}
+
+// checkTemplate validates a sentence's placeholders: bad says what is
+// wrong with one, "" when it is known.
+func checkTemplate(tmpl string, line, col int, bad func(label, name string) string) error {
+	var err error
+	placeholders(tmpl, func(at int, label, name string) {
+		if msg := bad(label, name); msg != "" && err == nil {
+			err = &scenario.Error{Line: line, Col: col + utf8.RuneCountInString(tmpl[:at]), Msg: msg}
+		}
+	})
+	return err
+}
+
+// expand fills a sentence's placeholders.
+func expand(tmpl string, value func(label, name string) string) string {
+	var b strings.Builder
+	last := 0
+	placeholders(tmpl, func(at int, label, name string) {
+		b.WriteString(tmpl[last:at])
+		b.WriteString(value(label, name))
+		last = at + strings.IndexByte(tmpl[at:], '}') + 1
+	})
+	b.WriteString(tmpl[last:])
+	return b.String()
 }
 
 // evaluate runs a lesson's checks in order and returns the first that
@@ -558,10 +775,13 @@ func evaluate(x *ctx, checks []check) (Result, int) {
 	var held []string
 	for i := range checks {
 		r := checks[i].run(x)
-		if !r.Solved {
+		switch {
+		case r.Solved:
+			x.held(&checks[i])
+			held = append(held, r.Progress)
+		case !checks[i].optional:
 			return r, i
 		}
-		held = append(held, r.Progress)
 	}
 	progress := strings.Join(held, "; ")
 	if !strings.HasSuffix(progress, ".") {
@@ -642,6 +862,10 @@ func checkAlert(x *ctx, c *check) Result {
 	if missing != nil {
 		return *missing
 	}
+	x.keep(c, "rule", alertRule(v.Config))
+	x.keep(c, "reason", v.AlertReason)
+	x.keep(c, "lag", units.Plural(v.TotalLag, "record"))
+	x.keep(c, "time-lag", units.SpanToSecond(v.MaxTimeLagMs))
 	if v.Alert {
 		return solved("group %s alerts: %s", v.Name, v.AlertReason)
 	}
@@ -751,4 +975,34 @@ func checkOnline(x *ctx, c *check) Result {
 		return pending("%s is offline: %s", c.args[0], rep.OfflineReason)
 	}
 	return solved("%s is online, led by broker %d", c.args[0], rep.Leader)
+}
+
+func checkAlertRule(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	rule := alertRule(v.Config)
+	x.keep(c, "rule", rule)
+	if v.Config.LagAlertMs == 0 && v.Config.LagAlertRecords == 0 {
+		return pending("group %s has no lag alert rule: give it lag.alert.ms or lag.alert.records", v.Name)
+	}
+	return solved("group %s alerts on %s", v.Name, rule)
+}
+
+func checkSameAlertRule(x *ctx, c *check) Result {
+	a, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	b, missing := groupOr(x, c.args[1])
+	if missing != nil {
+		return *missing
+	}
+	x.keep(c, "rule", alertRule(a.Config))
+	x.keep(c, "other-rule", alertRule(b.Config))
+	if a.Config.LagAlertMs != b.Config.LagAlertMs || a.Config.LagAlertRecords != b.Config.LagAlertRecords {
+		return pending("%s has %s and %s %s: give them one rule", a.Name, alertRule(a.Config), b.Name, alertRule(b.Config))
+	}
+	return solved("%s and %s share one rule, %s", a.Name, b.Name, alertRule(a.Config))
 }

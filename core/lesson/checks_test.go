@@ -17,7 +17,7 @@ func withChecks(t *testing.T, name, goal string) Lesson {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	l.checks = checks
+	l.checks, l.SolvedText = checks, ""
 	return l
 }
 
@@ -27,10 +27,8 @@ func withChecks(t *testing.T, name, goal string) Lesson {
 // lessons' words).
 func TestGeneralChecksMeetBuiltinGoals(t *testing.T) {
 	goals := map[string]string{
-		"key-order":       "in-order orders acct-1 created updated shipped",
 		"offsets":         "read-all audit events\nread-all search events\ndelivered-twice audit topic=events",
 		"assignors":       "strategy robin roundrobin\nmembers robin 2\nidle shipping c5",
-		"time-lag":        "alert ledger\nnot alert analytics",
 		"rebalance-moves": "rebalanced eager\nrebalanced coop",
 		"at-least-once":   "delivered-twice safe\nnot lost-unprocessed safe\nread-all safe payments\nlost-unprocessed risky",
 		"compaction":      "tombstone balances acct-3\ncompacted balances\nread-all rebuild balances",

@@ -169,7 +169,33 @@ func Parse(file, text string) (Lesson, error) {
 			return Lesson{}, &scenario.Error{Line: len(lines), Col: 1, Msg: fmt.Sprintf("the lesson has no ## %s section", name)}
 		}
 	}
+	if err := l.checkSolvedText(lines); err != nil {
+		return Lesson{}, err
+	}
 	return l, nil
+}
+
+// checkSolvedText validates the solved: sentence's placeholders: each
+// {label.name} names a labelled check's value.
+func (l *Lesson) checkSolvedText(lines []string) error {
+	at := slices.IndexFunc(lines, func(s string) bool { return strings.HasPrefix(s, "solved:") })
+	if at < 0 || l.SolvedText == "" {
+		return nil
+	}
+	return checkTemplate(l.SolvedText, at+1, len("solved:")+2, func(label, name string) string {
+		if label == "" {
+			return fmt.Sprintf("{%s} names no line: write {LABEL.%s}, with the label of a check line (LABEL: check ...)", name, name)
+		}
+		for _, c := range l.checks {
+			if c.label == label {
+				if !slices.Contains(c.spec.values, name) {
+					return fmt.Sprintf("%s has no value {%s}; %s", c.spec.name, name, valueList(c.spec))
+				}
+				return ""
+			}
+		}
+		return fmt.Sprintf("no check line has the label %s", label)
+	})
 }
 
 // section reads one section's lines; first is the file line of body[0].

@@ -256,11 +256,12 @@ func (l Lesson) checkGoal(s *scenario.Session) (r Result, failed *check) {
 			return Result{Progress: fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())}, nil
 		}
 	}
-	r, i := evaluate(&ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)}, l.checks)
+	x := &ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)}
+	r, i := evaluate(x, l.checks)
 	if i >= 0 {
 		failed = &l.checks[i]
 	} else if l.SolvedText != "" {
-		r.Progress = l.SolvedText
+		r.Progress = expandSolved(l.SolvedText, x, l.checks)
 	}
 	return r, failed
 }
@@ -273,6 +274,10 @@ type ctx struct {
 	log      core.ReadOnlyLog
 	startLen int // commands in the lesson's start
 	base     core.ReadOnlyLog
+	// values holds what each check found (ctx.keep), for the sentences
+	// of else: and solved: to quote.
+	values map[*check]map[string]string
+	holds  map[*check]bool // the lines that held
 }
 
 // baseline returns the engine as the lesson's start left it.

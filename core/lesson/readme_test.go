@@ -8,8 +8,12 @@ import (
 )
 
 // checkRow is the README's table row of one check.
-func checkRow(usage, help string) string {
-	return fmt.Sprintf("| `%s` | %s |", usage, help)
+func checkRow(c CheckDoc) string {
+	values := ""
+	if len(c.Values) > 0 {
+		values = "`{" + strings.Join(c.Values, "}` `{") + "}`"
+	}
+	return fmt.Sprintf("| `%s` | %s | %s |", c.Usage, c.Help, values)
 }
 
 // The README's "Writing a lesson" shows the example file whole, and a row
@@ -23,8 +27,20 @@ func TestReadmeDocumentsLessonFiles(t *testing.T) {
 	if !strings.Contains(text, "```\n"+readExample(t)+"```\n") {
 		t.Error("the README does not show testdata/example.lesson as it is")
 	}
-	for _, c := range CheckNames() {
-		if row := checkRow(c[1], c[2]); !strings.Contains(text, row+"\n") {
+	// The excerpt of time-lag is the lesson's own.
+	lesson, err := files.ReadFile("files/06-time-lag.lesson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := string(lesson[strings.Index(string(lesson), "## check\n"):])
+	check = check[:strings.Index(check, "\n\n")+1]
+	solvedLines := string(lesson[strings.Index(string(lesson), "solved: "):])
+	solvedLines = solvedLines[:strings.Index(solvedLines, "\n\n")+1]
+	if !strings.Contains(text, "```\n"+solvedLines+"…\n"+check+"```\n") {
+		t.Errorf("the README's excerpt of time-lag is not the lesson's:\n%s…\n%s", solvedLines, check)
+	}
+	for _, c := range Checks() {
+		if row := checkRow(c); !strings.Contains(text, row+"\n") {
 			t.Errorf("the README has no row\n%s", row)
 		}
 	}
