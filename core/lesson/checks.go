@@ -114,9 +114,18 @@ var checkSpecs = []*checkSpec{
 	{name: "lost-unprocessed", usage: "lost-unprocessed GROUP", min: 1, max: 1,
 		help: "group GROUP committed records that a member which stopped had not processed (at-most-once)",
 		run:  checkLostUnprocessed},
+	{name: "settled", usage: "settled GROUP", min: 1, max: 1,
+		help: "group GROUP is not rebalancing and waits for no member that stopped",
+		run:  checkSettled},
 	{name: "rebalanced", usage: "rebalanced GROUP", min: 1, max: 1,
-		help: "group GROUP has completed a rebalance since the lesson's start",
-		run:  checkRebalanced},
+		help:   "group GROUP has completed a rebalance since the lesson's start, and is settled",
+		values: tallyValues, run: checkRebalanced},
+	{name: "same-change", usage: "same-change GROUP OTHER", min: 2, max: 2,
+		help:   "groups GROUP and OTHER changed their running members by as many since the lesson's start",
+		values: []string{"change", "other-change"}, run: checkSameChange},
+	{name: "stopped-fewer", usage: "stopped-fewer GROUP OTHER", min: 2, max: 2,
+		help:   "since the lesson's start, group GROUP's rebalances stopped fewer partitions than OTHER's (a partition stops while its owner gives it up and nobody reads it)",
+		values: []string{"stopped", "other-stopped"}, run: checkStoppedFewer},
 	{name: "members", usage: "members GROUP N", min: 2, max: 2,
 		help:     "group GROUP has exactly N running members and is not rebalancing",
 		validate: countAt(1), run: checkMembers},
@@ -894,6 +903,39 @@ func checkLostUnprocessed(x *ctx, c *check) Result {
 	return pending("group %s has lost no record to a member that stopped after committing", v.Name)
 }
 
+func checkSettled(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if msg := waiting(v); msg != "" {
+		return pending("%s", msg)
+	}
+	return solved("group %s is settled", v.Name)
+}
+
+// tallyValues are what rebalanced finds.
+var tallyValues = []string{"change", "change-words", "rebalances", "stopped", "moved"}
+
+// rebalanceTally sums the rebalances a group went through since the start.
+type rebalanceTally struct {
+	change                 int // running members now minus at the start
+	rounds, stopped, moved int
+}
+
+func (x *ctx) tally(v core.GroupView) rebalanceTally {
+	b, _ := x.baseline().Group(v.Name)
+	t := rebalanceTally{change: liveMembers(v) - liveMembers(b)}
+	for _, h := range v.History {
+		if h.Generation > b.Generation {
+			t.rounds++
+			t.moved += h.Moved
+			t.stopped += stoppedBy(h)
+		}
+	}
+	return t
+}
+
 func checkRebalanced(x *ctx, c *check) Result {
 	v, missing := groupOr(x, c.args[0])
 	if missing != nil {
@@ -902,13 +944,52 @@ func checkRebalanced(x *ctx, c *check) Result {
 	if msg := waiting(v); msg != "" {
 		return pending("%s", msg)
 	}
-	base, err := x.baseline().Group(v.Name)
-	for _, h := range v.History {
-		if err != nil || h.Generation > base.Generation {
-			return solved("group %s rebalanced (%s)", v.Name, h.Cause)
-		}
+	t := x.tally(v)
+	x.keep(c, "change", fmt.Sprintf("%+d", t.change))
+	x.keep(c, "change-words", changeWords(t.change))
+	x.keep(c, "rebalances", units.Plural(int64(t.rounds), "rebalance"))
+	x.keep(c, "stopped", units.Plural(int64(t.stopped), "partition"))
+	x.keep(c, "moved", fmt.Sprint(t.moved))
+	if t.rounds == 0 {
+		return pending("group %s has not rebalanced since the start", v.Name)
 	}
-	return pending("group %s has not rebalanced since the start", v.Name)
+	return solved("group %s went through %s since the start", v.Name, units.Plural(int64(t.rounds), "rebalance"))
+}
+
+// twoGroups reads the groups a check compares.
+func twoGroups(x *ctx, c *check) (a, b core.GroupView, missing *Result) {
+	if a, missing = groupOr(x, c.args[0]); missing == nil {
+		b, missing = groupOr(x, c.args[1])
+	}
+	return a, b, missing
+}
+
+func checkSameChange(x *ctx, c *check) Result {
+	a, b, missing := twoGroups(x, c)
+	if missing != nil {
+		return *missing
+	}
+	ta, tb := x.tally(a), x.tally(b)
+	x.keep(c, "change", fmt.Sprintf("%+d", ta.change))
+	x.keep(c, "other-change", fmt.Sprintf("%+d", tb.change))
+	if ta.change != tb.change {
+		return pending("%s's running members changed by %+d and %s's by %+d", a.Name, ta.change, b.Name, tb.change)
+	}
+	return solved("%s's and %s's running members changed by %+d", a.Name, b.Name, ta.change)
+}
+
+func checkStoppedFewer(x *ctx, c *check) Result {
+	a, b, missing := twoGroups(x, c)
+	if missing != nil {
+		return *missing
+	}
+	ta, tb := x.tally(a), x.tally(b)
+	x.keep(c, "stopped", units.Plural(int64(ta.stopped), "partition"))
+	x.keep(c, "other-stopped", units.Plural(int64(tb.stopped), "partition"))
+	if ta.stopped >= tb.stopped {
+		return pending("%s's rebalances stopped %s and %s's %s", a.Name, units.Plural(int64(ta.stopped), "partition"), b.Name, units.Plural(int64(tb.stopped), "partition"))
+	}
+	return solved("%s's rebalances stopped %s, %s's %s", a.Name, units.Plural(int64(ta.stopped), "partition"), b.Name, units.Plural(int64(tb.stopped), "partition"))
 }
 
 func checkMembers(x *ctx, c *check) Result {

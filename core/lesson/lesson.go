@@ -342,16 +342,13 @@ func solved(format string, args ...any) Result {
 // language names with `builtin LESSON` (checks.go). Each reads its own
 // lesson's topics and groups.
 var builtinGoals = map[string]func(c *ctx) Result{
-	"key-order":       checkKeyOrder,
 	"offsets":         checkOffsets,
 	"commit-resume":   checkCommitResume,
 	"assignors":       checkAssignors,
 	"retention-cliff": checkRetentionCliff,
-	"time-lag":        checkTimeLag,
 	"hot-partition":   checkHotPartition,
 	"out-of-order":    checkOutOfOrder,
 	"repartition":     checkRepartition,
-	"rebalance-moves": checkRebalanceMoves,
 	"rolling-deploy":  checkRollingDeploy,
 	"at-least-once":   checkDelivery,
 	"compaction":      checkCompaction,

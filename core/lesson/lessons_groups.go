@@ -65,51 +65,6 @@ func groupSplit(v core.GroupView) string {
 	return strings.Join(parts, ", ")
 }
 
-// rebalanceTally sums the rebalances a group went through since the start.
-type rebalanceTally struct {
-	group                  string
-	change                 int // live members now minus at the start
-	rounds, stopped, moved int
-}
-
-func checkRebalanceMoves(c *ctx) Result {
-	var tallies []rebalanceTally
-	for _, name := range []string{"eager", "coop"} {
-		v, ok := c.group(name)
-		if !ok {
-			return pending("group %s is gone: reload the lesson", name)
-		}
-		if msg := waiting(v); msg != "" {
-			return pending("%s", msg)
-		}
-		b, _ := c.baseline().Group(name)
-		t := rebalanceTally{group: name, change: liveMembers(v) - liveMembers(b)}
-		for _, h := range v.History {
-			if h.Generation > b.Generation {
-				t.rounds++
-				t.moved += h.Moved
-				t.stopped += stoppedBy(h)
-			}
-		}
-		if t.rounds == 0 {
-			return pending("group %s has not rebalanced since the start: make one of its consumers leave, or a fourth join", name)
-		}
-		tallies = append(tallies, t)
-	}
-	eager, coop := tallies[0], tallies[1]
-	if eager.change != coop.change {
-		return pending("eager's membership changed by %+d and coop's by %+d: make the same change in both groups so that the counts compare",
-			eager.change, coop.change)
-	}
-	if coop.stopped >= eager.stopped {
-		return pending("this time coop stopped %s and eager %s; make a simple change, one consumer leaving or joining, and compare again",
-			units.Plural(int64(coop.stopped), "partition"), units.Plural(int64(eager.stopped), "partition"))
-	}
-	return solved("when %s, eager stopped %s and moved %d in %s; coop stopped %s and moved %d in %s.",
-		changeWords(eager.change), units.Plural(int64(eager.stopped), "partition"), eager.moved, units.Plural(int64(eager.rounds), "rebalance"),
-		units.Plural(int64(coop.stopped), "partition"), coop.moved, units.Plural(int64(coop.rounds), "rebalance"))
-}
-
 // stoppedBy counts the partitions nobody read while a rebalance ran: those
 // it paused, and those of members that left, which wait for a new owner.
 func stoppedBy(h core.RebalanceRecord) int {

@@ -14,37 +14,6 @@ import (
 
 var lifecycle = []string{"created", "updated", "shipped"}
 
-func checkKeyOrder(c *ctx) Result {
-	var acct1, acct2, keyless []placed
-	for _, r := range c.allRecords("orders") {
-		switch {
-		case r.HasKey && r.Key == "acct-1":
-			acct1 = append(acct1, r)
-		case r.HasKey && r.Key == "acct-2":
-			acct2 = append(acct2, r)
-		case !r.HasKey && slices.Contains(lifecycle, r.Value):
-			keyless = append(keyless, r)
-		}
-	}
-	if len(acct1) == 0 {
-		if len(keyless) > 0 {
-			return pending("the %s records have no key, so the partitioner chose partitions %s for them, with no promise of order: give them key=acct-1",
-				joinWords(lifecycle), joinInts(partitionsOf(keyless)))
-		}
-		return pending("no record with key acct-1 yet: produce acct-1's created event first")
-	}
-	value := func(r placed) string { return r.Value }
-	if msg := inOrder("acct-1", acct1, value, lifecycle); msg != "" {
-		return pending("%s", msg)
-	}
-	other := ""
-	if ps := partitionsOf(acct2); len(ps) == 1 && ps[0] != acct1[0].partition {
-		other = fmt.Sprintf(", and acct-2's are in partition %d: each account is read in order, but nothing orders partition %d against partition %d",
-			ps[0], acct1[0].partition, ps[0])
-	}
-	return solved("acct-1's events sit in partition %d in the order created, updated, shipped%s.", acct1[0].partition, other)
-}
-
 // Thresholds of the hot partition lesson.
 const (
 	hotWindowMs   = 60_000

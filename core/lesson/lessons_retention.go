@@ -86,32 +86,6 @@ func checkRetentionCliff(c *ctx) Result {
 		alertRule(slow.Config), units.SpanToSecond(warnedAt), units.SpanToSecond(lostAt), slow.Config.AutoOffsetReset, to, units.Plural(lost, "record"))
 }
 
-func checkTimeLag(c *ctx) Result {
-	analytics, ok1 := c.group("analytics")
-	ledger, ok2 := c.group("ledger")
-	if !ok1 || !ok2 {
-		return pending("groups analytics and ledger must be there: reload the lesson")
-	}
-	a, l := analytics.Config, ledger.Config
-	if alertRule(a) == "no alert" || alertRule(l) == "no alert" {
-		return pending("give both groups an alert rule: lag.alert.ms or lag.alert.records, on analytics and on ledger")
-	}
-	if a.LagAlertMs != l.LagAlertMs || a.LagAlertRecords != l.LagAlertRecords {
-		return pending("analytics has %s and ledger %s: use one rule for both, as a team's alerting does for every group",
-			alertRule(a), alertRule(l))
-	}
-	if analytics.Alert {
-		return pending("analytics alerts (%s) though its oldest unread click is only %s old: a count of records says how much, not how late",
-			analytics.AlertReason, units.SpanToSecond(analytics.MaxTimeLagMs))
-	}
-	if !ledger.Alert {
-		return pending("ledger is %s behind (%s) and does not alert", units.SpanToSecond(ledger.MaxTimeLagMs), units.Plural(ledger.TotalLag, "record"))
-	}
-	return solved("one rule, %s: ledger alerts, %s and %s behind; analytics stays quiet, %s but only %s behind.",
-		alertRule(l), units.Plural(ledger.TotalLag, "record"), units.SpanToSecond(ledger.MaxTimeLagMs),
-		units.Plural(analytics.TotalLag, "record"), units.SpanToSecond(analytics.MaxTimeLagMs))
-}
-
 // table folds records into the state they describe: the latest value of
 // each key, without the keys whose latest record is a tombstone.
 func table(recs []core.Record) map[string]string {
