@@ -82,8 +82,11 @@ var checkSpecs = []*checkSpec{
 		help:     "the log start offset of the partition is at least N: retention, compaction or truncation removed the records below it",
 		validate: both(partitionAt(0), countAt(1)), run: checkLogStart},
 	{name: "delivered-twice", usage: "delivered-twice GROUP [topic=TOPIC]", min: 1, max: 1, named: []string{"topic"},
-		help: "group GROUP received a record (of TOPIC) a second time",
-		run:  checkDeliveredTwice},
+		help:   "group GROUP received a record (of TOPIC) a second time",
+		values: []string{"delivered", "twice"}, run: checkDeliveredTwice},
+	{name: "processed-all", usage: "processed-all GROUP TOPIC", min: 2, max: 2,
+		help:   "group GROUP's members processed, or are processing, every record TOPIC retains",
+		values: []string{"offsets", "records"}, run: checkProcessedAll},
 	{name: "read-all", usage: "read-all GROUP TOPIC", min: 2, max: 2,
 		help: "group GROUP received every record TOPIC retains below its high watermark (what consumers may read)",
 		run:  checkReadAll},
@@ -112,8 +115,8 @@ var checkSpecs = []*checkSpec{
 		help: "auto.offset.reset moved group GROUP over records it had not read, which retention or truncation deleted",
 		run:  checkLostToReset},
 	{name: "lost-unprocessed", usage: "lost-unprocessed GROUP", min: 1, max: 1,
-		help: "group GROUP committed records that a member which stopped had not processed (at-most-once)",
-		run:  checkLostUnprocessed},
+		help:   "group GROUP committed records that a member which stopped had not processed (at-most-once)",
+		values: []string{"lost"}, run: checkLostUnprocessed},
 	{name: "settled", usage: "settled GROUP", min: 1, max: 1,
 		help: "group GROUP is not rebalancing and waits for no member that stopped",
 		run:  checkSettled},
@@ -594,23 +597,80 @@ func checkDeliveredTwice(x *ctx, c *check) Result {
 	if !ok {
 		return pending("there is no group %s yet", name)
 	}
-	for _, d := range v.Deliveries {
-		if d.Redelivery && (topic == "" || d.Topic == topic) {
-			return solved("group %s received %s/%d offset %d a second time", name, d.Topic, d.Partition, d.Record.Offset)
+	x.keep(c, "delivered", fmt.Sprint(v.Totals.Delivered))
+	x.keep(c, "twice", fmt.Sprint(v.Totals.Redelivered))
+	if topic != "" {
+		for _, d := range v.Deliveries {
+			if d.Redelivery && d.Topic == topic {
+				return solved("group %s received %s/%d offset %d a second time", name, d.Topic, d.Partition, d.Record.Offset)
+			}
+		}
+		return pending("group %s has received no record of %s twice yet", name, topic)
+	}
+	if v.Totals.Redelivered > 0 {
+		return solved("group %s received %d of its %d deliveries a second time", name, v.Totals.Redelivered, v.Totals.Delivered)
+	}
+	// What keeps a redelivery from coming: a crash after the commit, or
+	// one before it whose partitions nobody has taken over yet.
+	base, _ := x.baseline().Group(name)
+	_, down := downMember(v)
+	crashed := down || liveMembers(v) < liveMembers(base)
+	unprocessed := slices.ContainsFunc(v.Deliveries, func(d core.DeliveryLogEntry) bool { return d.Outcome == core.OutcomeUnprocessed })
+	switch {
+	case crashed && !unprocessed:
+		return pending("%s's consumer stopped after committing what it had polled, so its successor began where it finished: nothing came twice; crash a member between its poll and its commit", name)
+	case unprocessed:
+		return pending("%s's crashed member left records unprocessed; once its session times out the other member takes over: advance the clock and poll with it", name)
+	}
+	return pending("nothing has reached %s twice yet: poll with a member of %s, and crash it before it commits", name, name)
+}
+
+// groupAndTopic reads the GROUP TOPIC a check names: the group's view
+// and the topic's partition count, or a pending result naming what is not
+// there.
+func groupAndTopic(x *ctx, c *check) (core.GroupView, int, *Result) {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return v, 0, missing
+	}
+	n := x.partitions(c.args[1])
+	if n == 0 {
+		r := pending("there is no topic %s yet", c.args[1])
+		return v, 0, &r
+	}
+	return v, n, nil
+}
+
+func checkProcessedAll(x *ctx, c *check) Result {
+	name, topic := c.args[0], c.args[1]
+	v, n, missing := groupAndTopic(x, c)
+	if missing != nil {
+		return *missing
+	}
+	total := 0
+	for p := range n {
+		recs := x.records(topic, p)
+		total += len(recs)
+		processed := map[int64]int64{}
+		for _, d := range v.Deliveries {
+			if d.Topic == topic && d.Partition == p && (d.Outcome == core.OutcomeProcessed || d.Outcome == core.OutcomeProcessing) {
+				processed[d.Record.Offset] = d.Time
+			}
+		}
+		if missing := missingOffsets(recs, processed); len(missing) > 0 {
+			x.keep(c, "offsets", joinInts(missing))
+			return pending("group %s has not processed offsets %s of %s/%d yet", name, joinInts(missing), topic, p)
 		}
 	}
-	return pending("group %s has received no record%s twice yet", name, onTopic(topic))
+	x.keep(c, "records", fmt.Sprint(total))
+	return solved("group %s processed every record of %s", name, topic)
 }
 
 func checkReadAll(x *ctx, c *check) Result {
 	name, topic := c.args[0], c.args[1]
-	v, ok := x.group(name)
-	if !ok {
-		return pending("there is no group %s yet", name)
-	}
-	n := x.partitions(topic)
-	if n == 0 {
-		return pending("there is no topic %s yet", topic)
+	v, n, missing := groupAndTopic(x, c)
+	if missing != nil {
+		return *missing
 	}
 	for p := range n {
 		// Consumers read below the high watermark only.
@@ -731,7 +791,8 @@ func valueList(spec *checkSpec) string {
 }
 
 // placeholders finds the {name} and {label.name} of a sentence, calling
-// f with each and its byte offset; other braces are plain text.
+// f with each and its byte offset; other braces are plain text. A count
+// may name what it counts, {lost:payment}, to read "3 payments".
 func placeholders(tmpl string, f func(at int, label, name string)) {
 	for i := 0; i < len(tmpl); i++ {
 		if tmpl[i] != '{' {
@@ -741,12 +802,12 @@ func placeholders(tmpl string, f func(at int, label, name string)) {
 		if end < 0 {
 			return
 		}
-		ref := tmpl[i+1 : i+end]
+		ref, noun, counted := strings.Cut(tmpl[i+1:i+end], ":")
 		label, name, dotted := strings.Cut(ref, ".")
 		if !dotted {
 			label, name = "", ref
 		}
-		if isSlug(name) && (!dotted || isSlug(label)) {
+		if isSlug(name) && (!dotted || isSlug(label)) && (!counted || isSlug(noun)) {
 			f(i, label, name)
 			i += end
 		}
@@ -771,8 +832,14 @@ func expand(tmpl string, value func(label, name string) string) string {
 	last := 0
 	placeholders(tmpl, func(at int, label, name string) {
 		b.WriteString(tmpl[last:at])
-		b.WriteString(value(label, name))
 		last = at + strings.IndexByte(tmpl[at:], '}') + 1
+		v := value(label, name)
+		if _, noun, counted := strings.Cut(tmpl[at+1:last-1], ":"); counted {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				v = units.Plural(n, noun)
+			}
+		}
+		b.WriteString(v)
 	})
 	b.WriteString(tmpl[last:])
 	return b.String()
@@ -897,6 +964,7 @@ func checkLostUnprocessed(x *ctx, c *check) Result {
 	if missing != nil {
 		return *missing
 	}
+	x.keep(c, "lost", fmt.Sprint(v.Totals.LostUnprocessed))
 	if n := v.Totals.LostUnprocessed; n > 0 {
 		return solved("group %s committed %s a stopped member had not processed", v.Name, units.Plural(n, "record"))
 	}

@@ -350,7 +350,6 @@ var builtinGoals = map[string]func(c *ctx) Result{
 	"out-of-order":    checkOutOfOrder,
 	"repartition":     checkRepartition,
 	"rolling-deploy":  checkRollingDeploy,
-	"at-least-once":   checkDelivery,
 	"compaction":      checkCompaction,
 	"time-retention":  checkTimeRetention,
 	"replication":     checkReplication,
