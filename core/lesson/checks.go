@@ -81,9 +81,21 @@ var checkSpecs = []*checkSpec{
 	{name: "log-start-at-least", usage: "log-start-at-least TOPIC/PARTITION N", min: 2, max: 2,
 		help:     "the log start offset of the partition is at least N: retention, compaction or truncation removed the records below it",
 		validate: both(partitionAt(0), countAt(1)), run: checkLogStart},
-	{name: "delivered-twice", usage: "delivered-twice GROUP [topic=TOPIC]", min: 1, max: 1, named: []string{"topic"},
-		help:   "group GROUP received a record (of TOPIC) a second time",
-		values: []string{"delivered", "twice"}, run: checkDeliveredTwice},
+	{name: "delivered-twice", usage: "delivered-twice GROUP [topic=TOPIC or TOPIC/PARTITION]", min: 1, max: 1, named: []string{"topic"},
+		help:   "group GROUP received a record (of TOPIC, or of one partition) a second time",
+		values: []string{"delivered", "twice", "offsets"}, run: checkDeliveredTwice},
+	{name: "received", usage: "received GROUP TOPIC/PARTITION N", min: 3, max: 3,
+		help:     "group GROUP has received at least N of the partition's records",
+		validate: both(partitionAt(1), countAt(2)), values: []string{"count"}, run: checkReceived},
+	{name: "restarted", usage: "restarted GROUP TOPIC/PARTITION", min: 2, max: 2,
+		help:     "group GROUP read the partition in more than one generation: a rebalance (a consumer restarting, say) came between its reads",
+		validate: partitionAt(1), values: []string{"offset"}, run: checkRestarted},
+	{name: "committed-at-least", usage: "committed-at-least GROUP TOPIC/PARTITION N", min: 3, max: 3,
+		help:     "group GROUP's committed offset on the partition is at least N",
+		validate: both(partitionAt(1), countAt(2)), values: []string{"committed"}, run: checkCommittedAtLeast},
+	{name: "read-by-another", usage: "read-by-another GROUP TOPIC/PARTITION", min: 2, max: 2,
+		help:     "another group has received every record of the partition that group GROUP read in its first generation",
+		validate: partitionAt(1), values: []string{"group"}, run: checkReadByAnother},
 	{name: "processed-all", usage: "processed-all GROUP TOPIC", min: 2, max: 2,
 		help:   "group GROUP's members processed, or are processing, every record TOPIC retains",
 		values: []string{"offsets", "records"}, run: checkProcessedAll},
@@ -600,10 +612,17 @@ func checkDeliveredTwice(x *ctx, c *check) Result {
 	x.keep(c, "delivered", fmt.Sprint(v.Totals.Delivered))
 	x.keep(c, "twice", fmt.Sprint(v.Totals.Redelivered))
 	if topic != "" {
+		// topic= names a topic, or one partition as TOPIC/PARTITION.
+		t, p, onePartition := splitPartition(topic)
+		var again []int64
 		for _, d := range v.Deliveries {
-			if d.Redelivery && d.Topic == topic {
-				return solved("group %s received %s/%d offset %d a second time", name, d.Topic, d.Partition, d.Record.Offset)
+			if d.Redelivery && (d.Topic == topic || onePartition && d.Topic == t && d.Partition == p) {
+				again = append(again, d.Record.Offset)
 			}
+		}
+		x.keep(c, "offsets", joinInts(again))
+		if len(again) > 0 {
+			return solved("group %s received offsets %s of %s a second time", name, joinInts(again), topic)
 		}
 		return pending("group %s has received no record of %s twice yet", name, topic)
 	}
@@ -1154,4 +1173,104 @@ func checkSameAlertRule(x *ctx, c *check) Result {
 		return pending("%s has %s and %s %s: give them one rule", a.Name, alertRule(a.Config), b.Name, alertRule(b.Config))
 	}
 	return solved("%s and %s share one rule, %s", a.Name, b.Name, alertRule(a.Config))
+}
+
+// partitionReads returns a group's deliveries of one partition, oldest
+// first.
+func partitionReads(v core.GroupView, topic string, partition int) []core.DeliveryLogEntry {
+	var reads []core.DeliveryLogEntry
+	for _, d := range v.Deliveries {
+		if d.Topic == topic && d.Partition == partition {
+			reads = append(reads, d)
+		}
+	}
+	return reads
+}
+
+func checkReceived(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	topic, p, _ := splitPartition(c.args[1])
+	got := int64(len(deliveredOffsets(v, topic, p)))
+	x.keep(c, "count", fmt.Sprint(got))
+	if got < c.count(2) {
+		return pending("group %s has received %s of %s; it needs %d", v.Name, units.Plural(got, "record"), c.args[1], c.count(2))
+	}
+	return solved("group %s has received %s of %s", v.Name, units.Plural(got, "record"), c.args[1])
+}
+
+// firstRun returns how many of a partition's reads came in the group's
+// first generation of them.
+func firstRun(reads []core.DeliveryLogEntry) int {
+	for i, d := range reads {
+		if d.Generation > reads[0].Generation {
+			return i
+		}
+	}
+	return len(reads)
+}
+
+func checkRestarted(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	topic, p, _ := splitPartition(c.args[1])
+	reads := partitionReads(v, topic, p)
+	if n := firstRun(reads); n < len(reads) {
+		x.keep(c, "offset", fmt.Sprint(reads[n].Record.Offset))
+		return solved("group %s went on reading %s at offset %d after a rebalance", v.Name, c.args[1], reads[n].Record.Offset)
+	}
+	return pending("group %s has read %s in one generation: no rebalance came between its reads", v.Name, c.args[1])
+}
+
+func checkCommittedAtLeast(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	topic, p, _ := splitPartition(c.args[1])
+	pv, _ := partitionView(v, topic, p)
+	committed := "none"
+	if pv.HasCommitted {
+		committed = fmt.Sprint(pv.Committed)
+	}
+	x.keep(c, "committed", committed)
+	if !pv.HasCommitted || pv.Committed < c.count(2) {
+		return pending("group %s's committed offset on %s is %s; it must reach %d", v.Name, c.args[1], committed, c.count(2))
+	}
+	return solved("group %s committed %s on %s", v.Name, committed, c.args[1])
+}
+
+func checkReadByAnother(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	topic, p, _ := splitPartition(c.args[1])
+	reads := partitionReads(v, topic, p)
+	first := reads[:firstRun(reads)]
+	if len(first) == 0 {
+		return pending("group %s has not read %s yet", v.Name, c.args[1])
+	}
+	for _, name := range x.log.GroupNames() {
+		if name == v.Name {
+			continue
+		}
+		other, _ := x.group(name)
+		seen := deliveredOffsets(other, topic, p)
+		all := true
+		for _, d := range first {
+			if _, ok := seen[d.Record.Offset]; !ok {
+				all = false
+			}
+		}
+		if all {
+			x.keep(c, "group", name)
+			return solved("group %s read the records of %s that %s read first", name, c.args[1], v.Name)
+		}
+	}
+	return pending("no group but %s has read the records of %s that %s read first", v.Name, c.args[1], v.Name)
 }

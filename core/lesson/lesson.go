@@ -343,7 +343,6 @@ func solved(format string, args ...any) Result {
 // lesson's topics and groups.
 var builtinGoals = map[string]func(c *ctx) Result{
 	"offsets":         checkOffsets,
-	"commit-resume":   checkCommitResume,
 	"assignors":       checkAssignors,
 	"retention-cliff": checkRetentionCliff,
 	"hot-partition":   checkHotPartition,
