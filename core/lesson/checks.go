@@ -84,6 +84,15 @@ var checkSpecs = []*checkSpec{
 	{name: "delivered-twice", usage: "delivered-twice GROUP [topic=TOPIC or TOPIC/PARTITION]", min: 1, max: 1, named: []string{"topic"},
 		help:   "group GROUP received a record (of TOPIC, or of one partition) a second time",
 		values: []string{"delivered", "twice", "offsets"}, run: checkDeliveredTwice},
+	{name: "kept", usage: "kept TOPIC/PARTITION", min: 1, max: 1,
+		help:     "the partition still holds, at the same offsets, every record it held after the lesson's start",
+		validate: partitionAt(0), values: []string{"offset", "value"}, run: checkKept},
+	{name: "groups-read-all", usage: "groups-read-all TOPIC/PARTITION N", min: 2, max: 2,
+		help:     "at least N groups have each received every record the partition holds",
+		validate: both(partitionAt(0), countAt(1)), values: []string{"groups", "span"}, run: checkGroupsReadAll},
+	{name: "reread", usage: "reread TOPIC/PARTITION", min: 1, max: 1,
+		help:     "one of the groups that received every record of the partition received a record of its topic a second time",
+		validate: partitionAt(0), values: []string{"group", "groups", "span"}, run: checkReread},
 	{name: "received", usage: "received GROUP TOPIC/PARTITION N", min: 3, max: 3,
 		help:     "group GROUP has received at least N of the partition's records",
 		validate: both(partitionAt(1), countAt(2)), values: []string{"count"}, run: checkReceived},
@@ -1273,4 +1282,73 @@ func checkReadByAnother(x *ctx, c *check) Result {
 		}
 	}
 	return pending("no group but %s has read the records of %s that %s read first", v.Name, c.args[1], v.Name)
+}
+
+func checkKept(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	recs := x.records(topic, p)
+	base, _ := x.baseline().Records(topic, p)
+	for _, b := range base {
+		if !slices.ContainsFunc(recs, func(r core.Record) bool { return r.Offset == b.Offset }) {
+			x.keep(c, "offset", fmt.Sprint(b.Offset))
+			x.keep(c, "value", b.Value)
+			return pending("offset %d (%s) is gone from %s: reading never removes records, but truncation and retention do", b.Offset, b.Value, c.args[0])
+		}
+	}
+	return solved("%s still holds its records at the same offsets", c.args[0])
+}
+
+// fullReaders lists, in name order, the groups that received every record
+// of a partition, and the first group that received only some.
+func (x *ctx) fullReaders(topic string, p int) (readers []string, partial string) {
+	recs := x.records(topic, p)
+	for _, name := range x.log.GroupNames() {
+		v, _ := x.group(name)
+		got := deliveredOffsets(v, topic, p)
+		switch {
+		case len(got) > 0 && len(missingOffsets(recs, got)) == 0:
+			readers = append(readers, name)
+		case len(got) > 0 && partial == "":
+			partial = name
+		}
+	}
+	return readers, partial
+}
+
+func checkGroupsReadAll(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	recs := x.records(topic, p)
+	if len(recs) == 0 {
+		return pending("%s holds no record to read", c.args[0])
+	}
+	span := fmt.Sprintf("offsets %d to %d", recs[0].Offset, recs[len(recs)-1].Offset)
+	readers, partial := x.fullReaders(topic, p)
+	x.keep(c, "groups", joinWords(readers))
+	x.keep(c, "span", span)
+	switch {
+	case int64(len(readers)) >= c.count(1):
+		return solved("groups %s read %s", joinWords(readers), span)
+	case len(readers) == 0 && partial != "":
+		return pending("group %s has read part of %s; poll until it has read %s", partial, c.args[0], span)
+	case len(readers) == 0:
+		return pending("no group has read %s yet: join a group, advance the clock for its rebalance, and poll", c.args[0])
+	}
+	return pending("%s read %s; %d groups must", joinWords(readers), span, c.count(1))
+}
+
+func checkReread(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	readers, _ := x.fullReaders(topic, p)
+	x.keep(c, "groups", joinWords(readers))
+	if recs := x.records(topic, p); len(recs) > 0 {
+		x.keep(c, "span", fmt.Sprintf("offsets %d to %d", recs[0].Offset, recs[len(recs)-1].Offset))
+	}
+	for _, name := range readers {
+		v, _ := x.group(name)
+		if slices.ContainsFunc(v.Deliveries, func(d core.DeliveryLogEntry) bool { return d.Topic == topic && d.Redelivery }) {
+			x.keep(c, "group", name)
+			return solved("group %s read %s a second time", name, c.args[0])
+		}
+	}
+	return pending("no group that read all of %s has read it twice", c.args[0])
 }

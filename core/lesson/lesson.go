@@ -342,7 +342,6 @@ func solved(format string, args ...any) Result {
 // language names with `builtin LESSON` (checks.go). Each reads its own
 // lesson's topics and groups.
 var builtinGoals = map[string]func(c *ctx) Result{
-	"offsets":         checkOffsets,
 	"assignors":       checkAssignors,
 	"retention-cliff": checkRetentionCliff,
 	"hot-partition":   checkHotPartition,
