@@ -118,8 +118,14 @@ var checkSpecs = []*checkSpec{
 		help:     "TOPIC retains at least N records (with key KEY)",
 		validate: countAt(1), run: checkRecordsAtLeast},
 	{name: "tombstone", usage: "tombstone TOPIC KEY", min: 2, max: 2,
-		help: "the latest record of KEY in TOPIC is a tombstone (no value at all, not an empty one)",
-		run:  checkTombstone},
+		help:   "KEY is out of TOPIC's table: its latest record is a tombstone (no value at all, not an empty one), or none is left",
+		values: []string{"value"}, run: checkTombstone},
+	{name: "empty-value", usage: "empty-value TOPIC KEY", min: 2, max: 2,
+		help: "the latest record of KEY in TOPIC has an empty value, which keeps KEY in the table (a tombstone has no value at all)",
+		run:  checkEmptyValue},
+	{name: "rebuilt", usage: "rebuilt TOPIC/PARTITION", min: 1, max: 1,
+		help:     "a group read the compacted partition, skipping what compaction removed, and the latest value of each key it read makes the partition's table",
+		validate: partitionAt(0), values: []string{"group", "read", "offsets", "table"}, run: checkRebuilt},
 	{name: "compacted", usage: "compacted TOPIC", min: 1, max: 1,
 		help: "the cleaner has removed records from TOPIC: a partition holds fewer records than its offsets span",
 		run:  checkCompacted},
@@ -915,8 +921,8 @@ func checkRecordsAtLeast(x *ctx, c *check) Result {
 	return solved("%s holds %s%s", topic, units.Plural(n, "record"), withKey)
 }
 
-func checkTombstone(x *ctx, c *check) Result {
-	topic, key := c.args[0], c.args[1]
+// latest returns the latest record of a key in a topic, nil for none.
+func (x *ctx) latest(topic, key string) *placed {
 	var last *placed
 	recs := x.allRecords(topic)
 	for i := range recs {
@@ -924,15 +930,74 @@ func checkTombstone(x *ctx, c *check) Result {
 			last = &recs[i]
 		}
 	}
+	return last
+}
+
+func checkTombstone(x *ctx, c *check) Result {
+	topic, key := c.args[0], c.args[1]
+	last := x.latest(topic, key)
 	switch {
 	case last == nil:
-		return pending("%s holds no record with key %s", topic, key)
+		return solved("%s holds no record with key %s", topic, key)
 	case last.Tombstone:
 		return solved("%s's latest record in %s is a tombstone", key, topic)
-	case last.Value == "":
+	}
+	x.keep(c, "value", last.Value)
+	if last.Value == "" {
 		return pending("%s's latest record in %s has an empty value, which is a value like any other; a tombstone has no value at all", key, topic)
 	}
 	return pending("%s's latest record in %s has the value %s, not a tombstone", key, topic, last.Value)
+}
+
+func checkEmptyValue(x *ctx, c *check) Result {
+	topic, key := c.args[0], c.args[1]
+	if last := x.latest(topic, key); last != nil && !last.Tombstone && last.Value == "" {
+		return solved("%s's latest record in %s has an empty value, not a tombstone", key, topic)
+	}
+	return pending("%s's latest record in %s does not have an empty value", key, topic)
+}
+
+func checkRebuilt(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	recs := x.records(topic, p)
+	end, _ := x.log.LogEndOffset(topic, p)
+	start, _ := x.log.LogStartOffset(topic, p)
+	want := table(recs)
+	x.keep(c, "offsets", fmt.Sprint(end-start))
+	x.keep(c, "table", tableText(want))
+	partial := ""
+	for _, name := range x.log.GroupNames() {
+		v, _ := x.group(name)
+		got := deliveredOffsets(v, topic, p)
+		if len(got) == 0 {
+			continue
+		}
+		if missing := missingOffsets(recs, got); len(missing) > 0 {
+			partial = fmt.Sprintf("%s has not read offsets %s of %s yet: poll", name, joinInts(missing), topic)
+			continue
+		}
+		if int64(len(got)) >= end-start {
+			partial = fmt.Sprintf("%s read %s before it was compacted; read the compacted log with a new group", name, topic)
+			continue
+		}
+		var read []core.Record
+		for _, d := range v.Deliveries {
+			if d.Topic == topic && d.Partition == p {
+				read = append(read, d.Record)
+			}
+		}
+		if built := table(read); tableText(built) != tableText(want) {
+			partial = fmt.Sprintf("%s built the table %s, but the log says %s", name, tableText(built), tableText(want))
+			continue
+		}
+		x.keep(c, "group", name)
+		x.keep(c, "read", fmt.Sprint(len(got)))
+		return solved("%s read %d of %s's %d offsets, skipping what compaction removed, and rebuilt the table %s", name, len(got), topic, end-start, tableText(want))
+	}
+	if partial != "" {
+		return pending("%s", partial)
+	}
+	return pending("%s is compacted; now rebuild the table: a new group reading %s from the start", topic, topic)
 }
 
 func checkCompacted(x *ctx, c *check) Result {

@@ -348,7 +348,6 @@ var builtinGoals = map[string]func(c *ctx) Result{
 	"out-of-order":    checkOutOfOrder,
 	"repartition":     checkRepartition,
 	"rolling-deploy":  checkRollingDeploy,
-	"compaction":      checkCompaction,
 	"time-retention":  checkTimeRetention,
 	"replication":     checkReplication,
 }

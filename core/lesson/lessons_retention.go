@@ -2,7 +2,6 @@ package lesson
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"plog/core"
@@ -84,93 +83,6 @@ func checkRetentionCliff(c *ctx) Result {
 	}
 	return solved("slow's alert (%s) fired by %s; at %s retention deleted records slow had not read, and auto.offset.reset=%s moved it to %s, over %s, while fast lost none.",
 		alertRule(slow.Config), units.SpanToSecond(warnedAt), units.SpanToSecond(lostAt), slow.Config.AutoOffsetReset, to, units.Plural(lost, "record"))
-}
-
-// table folds records into the state they describe: the latest value of
-// each key, without the keys whose latest record is a tombstone.
-func table(recs []core.Record) map[string]string {
-	t := map[string]string{}
-	for _, r := range recs {
-		switch {
-		case !r.HasKey:
-		case r.Tombstone:
-			delete(t, r.Key)
-		default:
-			t[r.Key] = r.Value
-		}
-	}
-	return t
-}
-
-// tableText writes a table as "acct-1=80 acct-2=45", keys sorted.
-func tableText(t map[string]string) string {
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + t[k]
-	}
-	if len(parts) == 0 {
-		return "(empty)"
-	}
-	return strings.Join(parts, " ")
-}
-
-func checkCompaction(c *ctx) Result {
-	recs := c.records("balances", 0)
-	var acct3 *core.Record
-	for i := range recs {
-		if recs[i].HasKey && recs[i].Key == "acct-3" {
-			acct3 = &recs[i]
-		}
-	}
-	switch {
-	case acct3 != nil && !acct3.Tombstone && acct3.Value == "":
-		return pending("acct-3's latest record has an empty value: that is a value like any other, so acct-3 stays in the table with an empty balance; a tombstone has no value at all")
-	case acct3 != nil && !acct3.Tombstone:
-		return pending("acct-3 still has a balance, %s: write a tombstone for it", acct3.Value)
-	}
-	hw, _ := c.log.HighWatermark("balances", 0)
-	start, _ := c.log.LogStartOffset("balances", 0)
-	if int64(len(recs)) == hw-start {
-		return pending("balances still holds every record written to it: compact it (the cleaner skips the active segment, 3 records here)")
-	}
-	want := table(recs)
-	partial := ""
-	for _, name := range c.log.GroupNames() {
-		v, _ := c.group(name)
-		got := deliveredOffsets(v, "balances", 0)
-		if len(got) == 0 {
-			continue
-		}
-		if missing := missingOffsets(recs, got); len(missing) > 0 {
-			partial = fmt.Sprintf("%s has not read offsets %s of balances yet: poll", name, joinInts(missing))
-			continue
-		}
-		if int64(len(got)) >= hw-start {
-			partial = fmt.Sprintf("%s read balances before it was compacted; read the compacted log with a new group", name)
-			continue
-		}
-		var read []core.Record
-		for _, d := range v.Deliveries {
-			if d.Topic == "balances" {
-				read = append(read, d.Record)
-			}
-		}
-		if built := table(read); tableText(built) != tableText(want) {
-			partial = fmt.Sprintf("%s built the table %s, but the log says %s", name, tableText(built), tableText(want))
-			continue
-		}
-		return solved("%s read %d of balances' %d offsets, skipping what compaction removed, and rebuilt the table %s: acct-3 is gone.",
-			name, len(got), hw-start, tableText(want))
-	}
-	if partial != "" {
-		return pending("%s", partial)
-	}
-	return pending("balances is compacted; now rebuild the table: a new group reading balances from the start")
 }
 
 func checkTimeRetention(c *ctx) Result {
