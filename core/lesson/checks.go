@@ -32,6 +32,9 @@ type check struct {
 	negated bool
 	// optional is set by maybe: the line never stands in the goal's way.
 	optional bool
+	// alternatives are the checks after or: the line holds when its check
+	// or one of them does.
+	alternatives []check
 	// label names the line, for the solved: sentence to quote its values
 	// as {label.name}; "" for none.
 	label string
@@ -84,6 +87,15 @@ var checkSpecs = []*checkSpec{
 	{name: "delivered-twice", usage: "delivered-twice GROUP [topic=TOPIC or TOPIC/PARTITION]", min: 1, max: 1, named: []string{"topic"},
 		help:   "group GROUP received a record (of TOPIC, or of one partition) a second time",
 		values: []string{"delivered", "twice", "offsets"}, run: checkDeliveredTwice},
+	{name: "aged-out", usage: "aged-out TOPIC", min: 1, max: 1,
+		help:   "retention deleted a segment of TOPIC by age (retention.ms), as a replay of the script shows",
+		values: []string{"from", "to", "at", "retention"}, run: checkAgedOut},
+	{name: "truncated", usage: "truncated TOPIC", min: 1, max: 1,
+		help: "records of TOPIC were deleted by DeleteRecords (truncate), as a replay of the script shows",
+		run:  checkTruncated},
+	{name: "outlived", usage: "outlived TOPIC/PARTITION", min: 1, max: 1,
+		help:     "the partition still holds a record older than retention.ms, kept by a younger record in its segment",
+		validate: partitionAt(0), values: []string{"offset", "value", "age", "segment-age", "retention"}, run: checkOutlived},
 	{name: "kept", usage: "kept TOPIC/PARTITION", min: 1, max: 1,
 		help:     "the partition still holds, at the same offsets, every record it held after the lesson's start",
 		validate: partitionAt(0), values: []string{"offset", "value"}, run: checkKept},
@@ -183,6 +195,7 @@ var checkSpecs = []*checkSpec{
 const (
 	not   = "not"
 	maybe = "maybe"
+	or    = "or"
 )
 
 // CheckDoc is one check of the language, as the README documents it.
@@ -217,11 +230,20 @@ func parseChecks(lines []string, first int) ([]check, error) {
 			at += len(line[at:]) - len(strings.TrimLeft(line[at:], " \t"))
 			col := utf8.RuneCountInString(line[:at]) + 1
 			if err := checkTemplate(c.otherwise, n, col, func(label, name string) string {
+				quoted := c
 				if label != "" {
-					return fmt.Sprintf("else: quotes the line's own values, {%s}, not another line's", name)
+					quoted = nil
+					for k := range out[:len(out)-1] {
+						if out[k].label == label {
+							quoted = &out[k]
+						}
+					}
+					if quoted == nil {
+						return fmt.Sprintf("no line above has the label %s", label)
+					}
 				}
-				if !slices.Contains(c.spec.values, name) {
-					return fmt.Sprintf("%s has no value {%s}; %s", c.spec.name, name, valueList(c.spec))
+				if !slices.Contains(quoted.spec.values, name) {
+					return fmt.Sprintf("%s has no value {%s}; %s", quoted.spec.name, name, valueList(quoted.spec))
 				}
 				return ""
 			}); err != nil {
@@ -253,9 +275,30 @@ func parseChecks(lines []string, first int) ([]check, error) {
 		if len(out) == MaxChecks {
 			return nil, &scenario.Error{Line: n, Col: 1, Msg: fmt.Sprintf("a goal has at most %d checks", MaxChecks)}
 		}
-		c, err := buildCheck(toks, n)
+		var parts [][]checkToken
+		start := 0
+		for k, t := range toks {
+			if t.text == or {
+				if k == start || k == len(toks)-1 {
+					return nil, &scenario.Error{Line: n, Col: t.col, Msg: "or goes between two checks"}
+				}
+				parts, start = append(parts, toks[start:k]), k+1
+			}
+		}
+		parts = append(parts, toks[start:])
+		c, err := buildCheck(parts[0], n)
 		if err != nil {
 			return nil, err
+		}
+		for _, part := range parts[1:] {
+			alt, err := buildCheck(part, n)
+			if err != nil {
+				return nil, err
+			}
+			if alt.optional {
+				return nil, &scenario.Error{Line: n, Col: part[0].col, Msg: "maybe goes at the start of the line, before its first check"}
+			}
+			c.alternatives = append(c.alternatives, alt)
 		}
 		c.text = strings.TrimSpace(stripComment(line))
 		c.label = label
@@ -742,19 +785,41 @@ func checkConfig(x *ctx, c *check) Result {
 }
 
 // run runs one line: its check, turned over by not. A negated check that
-// holds says so, in its own words, as what must change. A line with an
-// else: says that instead when it does not hold.
+// holds says so, in its own words, as what must change. A line with
+// alternatives holds when one of them does, and says its first check's
+// words when none does. A line with an else: says that instead when it
+// does not hold.
 func (c *check) run(x *ctx) Result {
-	r := c.spec.run(x, c)
-	if c.negated {
-		if r.Solved {
-			r = pending("it must not be so, and it is: %s", r.Progress)
-		} else {
-			r = solved("as it must be, not so: %s", r.Progress)
+	r := c.runOne(x)
+	for i := 0; !r.Solved && i < len(c.alternatives); i++ {
+		if alt := c.alternatives[i].runOne(x); alt.Solved {
+			r = alt
 		}
 	}
 	if !r.Solved && c.otherwise != "" {
-		r.Progress = expand(c.otherwise, func(label, name string) string { return x.values[c][name] })
+		r.Progress = expand(c.otherwise, func(label, name string) string {
+			if label == "" {
+				return x.values[c][name]
+			}
+			for j := range x.lesson.checks {
+				if x.lesson.checks[j].label == label {
+					return x.values[&x.lesson.checks[j]][name]
+				}
+			}
+			return ""
+		})
+	}
+	return r
+}
+
+// runOne runs the line's check alone, turned over by not.
+func (c *check) runOne(x *ctx) Result {
+	r := c.spec.run(x, c)
+	if c.negated {
+		if r.Solved {
+			return pending("it must not be so, and it is: %s", r.Progress)
+		}
+		return solved("as it must be, not so: %s", r.Progress)
 	}
 	return r
 }
@@ -1416,4 +1481,82 @@ func checkReread(x *ctx, c *check) Result {
 		}
 	}
 	return pending("no group that read all of %s has read it twice", c.args[0])
+}
+
+// firstEvent returns the first event of a topic that match says is the
+// one, nil for none, from a replay of the script; what names the search,
+// so that a goal asking again (two lines, or or) replays once.
+func (x *ctx) firstEvent(what, topic string, match func(e core.Event) bool) *core.Event {
+	key := what + " " + topic
+	if found, ok := x.events[key]; ok {
+		return found
+	}
+	var found *core.Event
+	x.replay(func(_ int, _ core.ReadOnlyLog, events []core.Event) {
+		for _, e := range events {
+			if found == nil && e.Topic == topic && match(e) {
+				found = &e
+			}
+		}
+	})
+	if x.events == nil {
+		x.events = map[string]*core.Event{}
+	}
+	x.events[key] = found
+	return found
+}
+
+func checkAgedOut(x *ctx, c *check) Result {
+	topic := c.args[0]
+	cfg, err := x.log.TopicConfig(topic)
+	if err != nil {
+		return pending("there is no topic %s yet", topic)
+	}
+	x.keep(c, "retention", units.Duration(cfg.RetentionMs))
+	e := x.firstEvent("aged-out", topic, func(e core.Event) bool {
+		return e.Kind == core.EventSegmentDeleted && strings.HasPrefix(e.Detail, "retention.ms")
+	})
+	if e == nil {
+		return pending("retention has not deleted a segment of %s yet: a segment goes once its newest record is more than %s old", topic, units.Duration(cfg.RetentionMs))
+	}
+	x.keep(c, "from", fmt.Sprint(e.From))
+	x.keep(c, "to", fmt.Sprint(e.To-1))
+	x.keep(c, "at", units.SpanToSecond(e.Time))
+	return solved("retention deleted offsets %d to %d of %s at %s", e.From, e.To-1, topic, units.SpanToSecond(e.Time))
+}
+
+func checkTruncated(x *ctx, c *check) Result {
+	if x.firstEvent("truncated", c.args[0], func(e core.Event) bool { return e.Kind == core.EventTruncated }) == nil {
+		return pending("no record of %s was deleted by DeleteRecords (truncate)", c.args[0])
+	}
+	return solved("records of %s were deleted by DeleteRecords (truncate)", c.args[0])
+}
+
+func checkOutlived(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	cfg, err := x.log.TopicConfig(topic)
+	if err != nil {
+		return pending("there is no topic %s yet", topic)
+	}
+	x.keep(c, "retention", units.Duration(cfg.RetentionMs))
+	now := x.log.Now()
+	for _, r := range x.records(topic, p) {
+		if now-r.Timestamp <= cfg.RetentionMs {
+			continue
+		}
+		newest := r.Timestamp
+		segments, _ := x.log.Segments(topic, p)
+		for _, s := range segments {
+			if s.BaseOffset <= r.Offset && r.Offset < s.EndOffset {
+				newest = s.MaxTimestamp
+			}
+		}
+		x.keep(c, "offset", fmt.Sprint(r.Offset))
+		x.keep(c, "value", r.Value)
+		x.keep(c, "age", units.SpanToSecond(now-r.Timestamp))
+		x.keep(c, "segment-age", units.SpanToSecond(now-newest))
+		return solved("offset %d of %s is %s old, older than retention.ms=%s, yet still there: its segment's newest record is %s old",
+			r.Offset, c.args[0], units.SpanToSecond(now-r.Timestamp), units.Duration(cfg.RetentionMs), units.SpanToSecond(now-newest))
+	}
+	return pending("every record left in %s is younger than retention.ms=%s", c.args[0], units.Duration(cfg.RetentionMs))
 }

@@ -176,6 +176,8 @@ func TestParseErrors(t *testing.T) {
 		{"solved label", "title: Keep", "solved: done {x.rule}\ntitle: Keep", 2, 14, "no check line has the label x"},
 		{"solved bare", "title: Keep", "solved: done {rule}\ntitle: Keep", 2, 14, "{rule} names no line"},
 		{"label twice", "read-all billing payments\nlag-at-most", "a: read-all billing payments\na: lag-at-most", 25, 1, "the label a names another line already"},
+		{"or alone", "read-all billing payments\n", "read-all billing payments or\n", 24, 27, "or goes between two checks"},
+		{"else label", "read-all billing payments\n", "read-all billing payments\n  else: {x.lag}\n", 25, 9, "no line above has the label x"},
 		{"hint paragraph", "- Then press Poll", "Then press Poll", 31, 1, "a hint is a list item"},
 		{"no explanation", "\n\nEvery payment", "\n## wrong\n\nEvery payment", 5, 1, "the lesson has no explanation"},
 		{"hint code", "and press Produce; then the\n  same key with `captured`", "and press Produce; then the\n  same key with `captured", 29, 40, "this ` starts code that no ` closes"},

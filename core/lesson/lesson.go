@@ -277,7 +277,8 @@ type ctx struct {
 	// values holds what each check found (ctx.keep), for the sentences
 	// of else: and solved: to quote.
 	values map[*check]map[string]string
-	holds  map[*check]bool // the lines that held
+	holds  map[*check]bool        // the lines that held
+	events map[string]*core.Event // firstEvent's finds
 }
 
 // baseline returns the engine as the lesson's start left it.
@@ -348,6 +349,5 @@ var builtinGoals = map[string]func(c *ctx) Result{
 	"out-of-order":    checkOutOfOrder,
 	"repartition":     checkRepartition,
 	"rolling-deploy":  checkRollingDeploy,
-	"time-retention":  checkTimeRetention,
 	"replication":     checkReplication,
 }
