@@ -87,6 +87,12 @@ var checkSpecs = []*checkSpec{
 	{name: "delivered-twice", usage: "delivered-twice GROUP [topic=TOPIC or TOPIC/PARTITION]", min: 1, max: 1, named: []string{"topic"},
 		help:   "group GROUP received a record (of TOPIC, or of one partition) a second time",
 		values: []string{"delivered", "twice", "offsets"}, run: checkDeliveredTwice},
+	{name: "alert-in-time", usage: "alert-in-time GROUP TOPIC/PARTITION", min: 2, max: 2,
+		help:     "group GROUP's lag alert can fire before retention deletes what it has not read: lag.alert.ms below the topic's retention.ms, or lag.alert.records below the records the partition holds",
+		validate: partitionAt(1), values: []string{"rule", "retention", "retained"}, run: checkAlertInTime},
+	{name: "alerted-before-loss", usage: "alerted-before-loss GROUP", min: 1, max: 1,
+		help:   "after the lesson's start, group GROUP's lag alert was on before auto.offset.reset moved it over records it had not read, as a replay of the script shows",
+		values: []string{"warned", "lost-at", "lost", "reset", "to"}, run: checkAlertedBeforeLoss},
 	{name: "aged-out", usage: "aged-out TOPIC", min: 1, max: 1,
 		help:   "retention deleted a segment of TOPIC by age (retention.ms), as a replay of the script shows",
 		values: []string{"from", "to", "at", "retention"}, run: checkAgedOut},
@@ -1559,4 +1565,68 @@ func checkOutlived(x *ctx, c *check) Result {
 			r.Offset, c.args[0], units.SpanToSecond(now-r.Timestamp), units.Duration(cfg.RetentionMs), units.SpanToSecond(now-newest))
 	}
 	return pending("every record left in %s is younger than retention.ms=%s", c.args[0], units.Duration(cfg.RetentionMs))
+}
+
+func checkAlertInTime(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	topic, p, _ := splitPartition(c.args[1])
+	cfg, err := x.log.TopicConfig(topic)
+	if err != nil {
+		return pending("there is no topic %s yet", topic)
+	}
+	retained := int64(len(x.records(topic, p)))
+	x.keep(c, "rule", alertRule(v.Config))
+	x.keep(c, "retention", units.Duration(cfg.RetentionMs))
+	x.keep(c, "retained", units.Plural(retained, "record"))
+	if v.Config.LagAlertMs > 0 && v.Config.LagAlertMs < cfg.RetentionMs || v.Config.LagAlertRecords > 0 && v.Config.LagAlertRecords < retained {
+		return solved("group %s's alert (%s) can fire before retention (retention.ms=%s) deletes what it has not read", v.Name, alertRule(v.Config), units.Duration(cfg.RetentionMs))
+	}
+	return pending("group %s's alert (%s) cannot fire before retention deletes records older than retention.ms=%s (%s holds about %s)",
+		v.Name, alertRule(v.Config), units.Duration(cfg.RetentionMs), c.args[1], units.Plural(retained, "record"))
+}
+
+func checkAlertedBeforeLoss(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	to := "the end"
+	if v.Config.AutoOffsetReset == "earliest" {
+		to = "the log start"
+	}
+	x.keep(c, "reset", v.Config.AutoOffsetReset)
+	x.keep(c, "to", to)
+	// Only a replay tells whether the alert came first: it re-runs every
+	// workload.
+	warnedAt, lostAt := int64(-1), int64(-1)
+	var lost int64
+	x.replay(func(step int, l core.ReadOnlyLog, events []core.Event) {
+		for _, e := range events {
+			if e.Kind == core.EventLostToReset && e.Group == v.Name {
+				if lostAt < 0 {
+					lostAt = e.Time
+				}
+				lost += int64(e.Count)
+			}
+		}
+		if step <= x.startLen || lostAt >= 0 || warnedAt >= 0 {
+			return
+		}
+		if g, err := l.Group(v.Name); err == nil && g.Alert {
+			warnedAt = l.Now()
+		}
+	})
+	x.keep(c, "lost", units.Plural(lost, "record"))
+	x.keep(c, "lost-at", units.SpanToSecond(lostAt))
+	x.keep(c, "warned", units.SpanToSecond(warnedAt))
+	switch {
+	case lostAt < 0:
+		return pending("group %s has lost no record to auto.offset.reset yet", v.Name)
+	case warnedAt < 0:
+		return pending("group %s lost records at %s before its alert was on", v.Name, units.SpanToSecond(lostAt))
+	}
+	return solved("group %s's alert was on by %s, before it lost records at %s", v.Name, units.SpanToSecond(warnedAt), units.SpanToSecond(lostAt))
 }

@@ -260,3 +260,18 @@ func tableText(t map[string]string) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// alertRule writes a group's lag alert settings.
+func alertRule(cfg core.GroupConfig) string {
+	var rules []string
+	if cfg.LagAlertRecords > 0 {
+		rules = append(rules, fmt.Sprintf("lag.alert.records=%d", cfg.LagAlertRecords))
+	}
+	if cfg.LagAlertMs > 0 {
+		rules = append(rules, "lag.alert.ms="+units.Duration(cfg.LagAlertMs))
+	}
+	if len(rules) == 0 {
+		return "no alert"
+	}
+	return strings.Join(rules, " and ")
+}

@@ -343,11 +343,10 @@ func solved(format string, args ...any) Result {
 // language names with `builtin LESSON` (checks.go). Each reads its own
 // lesson's topics and groups.
 var builtinGoals = map[string]func(c *ctx) Result{
-	"assignors":       checkAssignors,
-	"retention-cliff": checkRetentionCliff,
-	"hot-partition":   checkHotPartition,
-	"out-of-order":    checkOutOfOrder,
-	"repartition":     checkRepartition,
-	"rolling-deploy":  checkRollingDeploy,
-	"replication":     checkReplication,
+	"assignors":      checkAssignors,
+	"hot-partition":  checkHotPartition,
+	"out-of-order":   checkOutOfOrder,
+	"repartition":    checkRepartition,
+	"rolling-deploy": checkRollingDeploy,
+	"replication":    checkReplication,
 }
