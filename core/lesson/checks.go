@@ -77,7 +77,7 @@ var checkSpecs = []*checkSpec{
 		values: []string{"partition", "other-partition"}, run: checkApart},
 	{name: "lag-at-most", usage: "lag-at-most GROUP N [topic=TOPIC]", min: 2, max: 2, named: []string{"topic"},
 		help:     "group GROUP has committed offsets, and on every partition (of TOPIC) it is at most N records behind",
-		validate: countAt(1), run: checkLagAtMost},
+		validate: countAt(1), values: []string{"lag", "partition"}, run: checkLagAtMost},
 	{name: "owned", usage: "owned TOPIC GROUP", min: 2, max: 2,
 		help: "no partition of TOPIC is without an owner: each is assigned to a running member of GROUP, which is not rebalancing",
 		run:  checkOwned},
@@ -93,6 +93,12 @@ var checkSpecs = []*checkSpec{
 	{name: "alerted-before-loss", usage: "alerted-before-loss GROUP", min: 1, max: 1,
 		help:   "after the lesson's start, group GROUP's lag alert was on before auto.offset.reset moved it over records it had not read, as a replay of the script shows",
 		values: []string{"warned", "lost-at", "lost", "reset", "to"}, run: checkAlertedBeforeLoss},
+	{name: "spread", usage: "spread TOPIC SKEW N", min: 3, max: 3,
+		help:     "over the last minute TOPIC got at least N records, spread over its partitions with a skew (the busiest partition's share over the mean; 1 is even) of at most SKEW",
+		validate: both(ratioAt(1), countAt(2)), values: spreadValues, run: checkSpread},
+	{name: "spread-ahead", usage: "spread-ahead TOPIC SKEW N", min: 3, max: 3,
+		help:     "as spread, over the next minute, as the workloads running now would produce it",
+		validate: both(ratioAt(1), countAt(2)), values: spreadValues, run: checkSpreadAhead},
 	{name: "aged-out", usage: "aged-out TOPIC", min: 1, max: 1,
 		help:   "retention deleted a segment of TOPIC by age (retention.ms), as a replay of the script shows",
 		values: []string{"from", "to", "at", "retention"}, run: checkAgedOut},
@@ -454,6 +460,16 @@ func countAt(i int) func(c *check) (string, int) {
 	}
 }
 
+// ratioAt validates a decimal number at positional i.
+func ratioAt(i int) func(c *check) (string, int) {
+	return func(c *check) (string, int) {
+		if f, err := strconv.ParseFloat(c.args[i], 64); err != nil || f < 0 {
+			return fmt.Sprintf("%q is not a number such as 1.5 (usage: %s)", c.args[i], c.spec.usage), i
+		}
+		return "", -1
+	}
+}
+
 // partitionAt validates TOPIC/PARTITION at positional i.
 func partitionAt(i int) func(c *check) (string, int) {
 	return func(c *check) (string, int) {
@@ -613,6 +629,8 @@ func checkLagAtMost(x *ctx, c *check) Result {
 		}
 		committed++
 		if p.Lag > most {
+			x.keep(c, "lag", units.Plural(p.Lag, "record"))
+			x.keep(c, "partition", fmt.Sprintf("%s/%d", p.Topic, p.Partition))
 			return pending("group %s is %s behind on %s/%d; at most %d may be", name, units.Plural(p.Lag, "record"), p.Topic, p.Partition, most)
 		}
 	}
@@ -1629,4 +1647,71 @@ func checkAlertedBeforeLoss(x *ctx, c *check) Result {
 		return pending("group %s lost records at %s before its alert was on", v.Name, units.SpanToSecond(lostAt))
 	}
 	return solved("group %s's alert was on by %s, before it lost records at %s", v.Name, units.SpanToSecond(warnedAt), units.SpanToSecond(lostAt))
+}
+
+// producedAhead is the next minute of the workloads running now
+// (Session.ProducedAhead), made once for a goal however many lines ask.
+func (x *ctx) producedAhead() (core.ReadOnlyLog, error) {
+	if x.ahead == nil && x.aheadErr == nil {
+		x.ahead, x.aheadErr = x.s.ProducedAhead(spreadWindowMs)
+	}
+	return x.ahead, x.aheadErr
+}
+
+// spreadValues are what spread and spread-ahead find.
+var spreadValues = []string{"records", "partitions", "skew", "rough-skew", "top", "share", "key", "key-records"}
+
+// spreadWindowMs is the window spread measures: a minute.
+const spreadWindowMs = 60_000
+
+// keepSpread records what a spread found.
+func (x *ctx) keepSpread(c *check, sp spread) {
+	x.keep(c, "records", fmt.Sprint(sp.total))
+	x.keep(c, "partitions", fmt.Sprint(len(sp.counts)))
+	x.keep(c, "skew", fmt.Sprintf("%.2f", sp.skew))
+	x.keep(c, "rough-skew", fmt.Sprintf("%.1f", sp.skew))
+	x.keep(c, "top", fmt.Sprintf("%d", sp.top))
+	if sp.total > 0 {
+		x.keep(c, "share", fmt.Sprint(sp.counts[sp.top]*100/sp.total))
+	}
+	key, n := hottestKey(sp.topRecords)
+	x.keep(c, "key", key)
+	x.keep(c, "key-records", fmt.Sprint(n))
+}
+
+func checkSpread(x *ctx, c *check) Result {
+	topic := c.args[0]
+	most, _ := strconv.ParseFloat(c.args[1], 64)
+	last := spreadOf(x.log, topic, x.log.Now()-spreadWindowMs)
+	x.keepSpread(c, last)
+	if int64(last.total) < c.count(2) {
+		return pending("%s got %s in the last minute: keep a producer running so that the spread shows", topic, units.Plural(int64(last.total), "record"))
+	}
+	if last.skew > most {
+		key, n := hottestKey(last.topRecords)
+		return pending("in the last minute %s/%d got %d%% of the records (skew %.1f; 1 is even), %d of them with key %s: every record of a key goes to the same partition",
+			topic, last.top, last.counts[last.top]*100/last.total, last.skew, n, key)
+	}
+	return solved("over the last minute %s spread %d records over %d partitions with skew %.2f", topic, last.total, len(last.counts), last.skew)
+}
+
+func checkSpreadAhead(x *ctx, c *check) Result {
+	topic := c.args[0]
+	most, _ := strconv.ParseFloat(c.args[1], 64)
+	ahead, err := x.producedAhead()
+	if err != nil {
+		return pending("the next minute of %s cannot be foreseen: %v", topic, err)
+	}
+	next := spreadOf(ahead, topic, x.log.Now())
+	x.keepSpread(c, next)
+	if int64(next.total) < c.count(2) {
+		return pending("the last minute of %s spreads evenly, but with the producers running now %s would get %s in the next minute: keep a producer with well-spread keys running",
+			topic, topic, units.Plural(int64(next.total), "record"))
+	}
+	if next.skew > most {
+		key, n := hottestKey(next.topRecords)
+		return pending("a producer with skewed keys still runs: in the next minute %s/%d would get %d%% of the records (skew %.1f), %d of them with key %s",
+			topic, next.top, next.counts[next.top]*100/next.total, next.skew, n, key)
+	}
+	return solved("the producers running now keep %s's skew at %.2f over the next minute", topic, next.skew)
 }

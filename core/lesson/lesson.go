@@ -279,6 +279,9 @@ type ctx struct {
 	values map[*check]map[string]string
 	holds  map[*check]bool        // the lines that held
 	events map[string]*core.Event // firstEvent's finds
+	// ahead is the next minute as the running workloads would make it.
+	ahead    core.ReadOnlyLog
+	aheadErr error
 }
 
 // baseline returns the engine as the lesson's start left it.
@@ -344,7 +347,6 @@ func solved(format string, args ...any) Result {
 // lesson's topics and groups.
 var builtinGoals = map[string]func(c *ctx) Result{
 	"assignors":      checkAssignors,
-	"hot-partition":  checkHotPartition,
 	"out-of-order":   checkOutOfOrder,
 	"repartition":    checkRepartition,
 	"rolling-deploy": checkRollingDeploy,

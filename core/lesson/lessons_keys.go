@@ -14,14 +14,6 @@ import (
 
 var lifecycle = []string{"created", "updated", "shipped"}
 
-// Thresholds of the hot partition lesson.
-const (
-	hotWindowMs   = 60_000
-	hotMinRecords = 100
-	hotMaxSkew    = 1.5
-	hotMaxLag     = 50
-)
-
 // spread is how a topic's records of one minute fall over its partitions.
 type spread struct {
 	counts     []int
@@ -47,50 +39,6 @@ func spreadOf(l core.ReadOnlyLog, topic string, since int64) spread {
 		s.skew = float64(s.counts[s.top]) * float64(n) / float64(s.total)
 	}
 	return s
-}
-
-// checkHotPartition reads the goal twice: over the last minute of the state,
-// and over the next minute, as the workloads running now would make it
-// (Session.ProducedAhead). A spread that is even only for now, because a burst of
-// other keys dilutes a skewed producer that still runs, is not the fix.
-func checkHotPartition(c *ctx) Result {
-	n := c.partitions("views")
-	now := c.log.Now()
-	last := spreadOf(c.log, "views", now-hotWindowMs)
-	if last.total < hotMinRecords {
-		return pending("views got %s in the last minute: keep a producer running so that the spread shows", units.Plural(int64(last.total), "record"))
-	}
-	if last.skew > hotMaxSkew {
-		key, keyCount := hottestKey(last.topRecords)
-		return pending("in the last minute views/%d got %d%% of the records (skew %.1f; 1 is even), %d of them with key %s: every record of a key goes to the same partition",
-			last.top, last.counts[last.top]*100/last.total, last.skew, keyCount, key)
-	}
-	ahead, err := c.s.ProducedAhead(hotWindowMs)
-	if err != nil {
-		return pending("the next minute of views cannot be foreseen: %v", err)
-	}
-	next := spreadOf(ahead, "views", now)
-	if next.total < hotMinRecords {
-		return pending("the last minute of views spreads evenly, but with the producers running now views would get %s in the next minute: keep a producer with well-spread keys running",
-			units.Plural(int64(next.total), "record"))
-	}
-	if next.skew > hotMaxSkew {
-		key, keyCount := hottestKey(next.topRecords)
-		return pending("the last minute of views spreads evenly, but a producer with skewed keys still runs: in the next minute views/%d would get %d%% of the records (skew %.1f), %d of them with key %s. Stop it, or replace it with one keyed by user",
-			next.top, next.counts[next.top]*100/next.total, next.skew, keyCount, key)
-	}
-	v, ok := c.group("stats")
-	if !ok {
-		return pending("group stats is gone: reload the lesson")
-	}
-	for _, p := range v.Partitions {
-		if p.HasCommitted && p.Lag > hotMaxLag {
-			return pending("views spreads evenly now, but stats is still %s behind on views/%d: advance the clock so that its consumer works off the backlog",
-				units.Plural(p.Lag, "record"), p.Partition)
-		}
-	}
-	return solved("over the last minute views spread %d records over %d partitions with skew %.2f, the producers running now keep the skew at %.2f over the next minute, and stats is at most %d records behind on every partition.",
-		last.total, n, last.skew, next.skew, hotMaxLag)
 }
 
 // hottestKey returns the key with the most records, and how many it has;
