@@ -168,6 +168,21 @@ var checkSpecs = []*checkSpec{
 	{name: "lost-unprocessed", usage: "lost-unprocessed GROUP", min: 1, max: 1,
 		help:   "group GROUP committed records that a member which stopped had not processed (at-most-once)",
 		values: []string{"lost"}, run: checkLostUnprocessed},
+	{name: "exists", usage: "exists GROUP", min: 1, max: 1,
+		help: "group GROUP exists: a member has joined it, or a config set for it",
+		run:  checkExists},
+	{name: "running-at-least", usage: "running-at-least GROUP N", min: 2, max: 2,
+		help:     "group GROUP has at least N running members",
+		validate: countAt(1), values: []string{"count"}, run: checkRunningAtLeast},
+	{name: "deploy-began", usage: "deploy-began GROUP", min: 1, max: 1,
+		help: "a member of GROUP has stopped or left: a rolling restart began, as a replay of the script shows",
+		run:  checkDeployBegan},
+	{name: "restarted-all", usage: "restarted-all GROUP", min: 1, max: 1,
+		help:   "every member of GROUP has stopped or left and joined again, as a replay of the script shows",
+		values: []string{"todo"}, run: checkRestartedAll},
+	{name: "deploy-cheaper", usage: "deploy-cheaper GROUP OTHER N", min: 3, max: 3,
+		help:     "since each group's restarts began, GROUP's rebalances stopped at most 1/N as many partitions as OTHER's",
+		validate: countAt(2), values: []string{"rebalances", "stopped", "other-rebalances", "other-stopped", "timeouts", "session-timeout"}, run: checkDeployCheaper},
 	{name: "settled", usage: "settled GROUP", min: 1, max: 1,
 		help: "group GROUP is not rebalancing and waits for no member that stopped",
 		run:  checkSettled},
@@ -821,7 +836,7 @@ func (c *check) run(x *ctx) Result {
 		}
 	}
 	if !r.Solved && c.otherwise != "" {
-		r.Progress = expand(c.otherwise, func(label, name string) string {
+		value := func(label, name string) string {
 			if label == "" {
 				return x.values[c][name]
 			}
@@ -831,9 +846,32 @@ func (c *check) run(x *ctx) Result {
 				}
 			}
 			return ""
-		})
+		}
+		r.Progress = expand(keptParts(c.otherwise, func(label, name string) bool { return value(label, name) != "" }), value)
 	}
 	return r
+}
+
+// keptParts drops the [parts] of a sentence that quote a value keep says
+// is not there, and the brackets of the others.
+func keptParts(tmpl string, keep func(label, name string) bool) string {
+	var b strings.Builder
+	for tmpl != "" {
+		open := strings.IndexByte(tmpl, '[')
+		end := strings.IndexByte(tmpl[max(open, 0):], ']') + max(open, 0)
+		if open < 0 || end < open {
+			b.WriteString(tmpl)
+			break
+		}
+		b.WriteString(tmpl[:open])
+		part, shown := tmpl[open+1:end], true
+		placeholders(part, func(_ int, label, name string) { shown = shown && keep(label, name) })
+		if shown {
+			b.WriteString(part)
+		}
+		tmpl = tmpl[end+1:]
+	}
+	return b.String()
 }
 
 // runOne runs the line's check alone, turned over by not.
@@ -867,27 +905,8 @@ func expandSolved(tmpl string, x *ctx, checks []check) string {
 		}
 		return nil
 	}
-	var b strings.Builder
-	for tmpl != "" {
-		open := strings.IndexByte(tmpl, '[')
-		end := strings.IndexByte(tmpl[max(open, 0):], ']') + max(open, 0)
-		if open < 0 || end < open {
-			b.WriteString(tmpl)
-			break
-		}
-		b.WriteString(tmpl[:open])
-		part, keep := tmpl[open+1:end], true
-		placeholders(part, func(_ int, label, _ string) {
-			if c := line(label); c == nil || !x.holds[c] {
-				keep = false
-			}
-		})
-		if keep {
-			b.WriteString(part)
-		}
-		tmpl = tmpl[end+1:]
-	}
-	return expand(b.String(), func(label, name string) string {
+	held := func(label, _ string) bool { c := line(label); return c != nil && x.holds[c] }
+	return expand(keptParts(tmpl, held), func(label, name string) string {
 		if c := line(label); c != nil {
 			return x.values[c][name]
 		}
@@ -1714,4 +1733,85 @@ func checkSpreadAhead(x *ctx, c *check) Result {
 			topic, next.top, next.counts[next.top]*100/next.total, next.skew, n, key)
 	}
 	return solved("the producers running now keep %s's skew at %.2f over the next minute", topic, next.skew)
+}
+
+func checkExists(x *ctx, c *check) Result {
+	if _, ok := x.group(c.args[0]); !ok {
+		return pending("there is no group %s yet", c.args[0])
+	}
+	return solved("group %s exists", c.args[0])
+}
+
+func checkRunningAtLeast(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	n := liveMembers(v)
+	x.keep(c, "count", fmt.Sprint(n))
+	if int64(n) < c.count(1) {
+		return pending("group %s has %s running; it needs %d", v.Name, units.Plural(int64(n), "member"), c.count(1))
+	}
+	return solved("group %s has %s running", v.Name, units.Plural(int64(n), "member"))
+}
+
+// deployOf returns a group's restarts from a replay of the script, made
+// once for a goal however many lines ask.
+func (x *ctx) deployOf(group string) *deploy {
+	if x.deployed == nil {
+		x.deployed = x.deploys()
+	}
+	return x.deployed[group]
+}
+
+func checkDeployBegan(x *ctx, c *check) Result {
+	if d := x.deployOf(c.args[0]); d != nil && d.began >= 0 {
+		return solved("group %s's restarts began at %s", c.args[0], units.SpanToSecond(d.began))
+	}
+	return pending("no member of group %s has stopped or left yet", c.args[0])
+}
+
+func checkRestartedAll(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	d := x.deployOf(v.Name)
+	var todo []string
+	for _, m := range v.Members {
+		if d == nil || !d.restarted[m.ID] {
+			todo = append(todo, m.ID)
+		}
+	}
+	x.keep(c, "todo", joinWords(todo))
+	if len(todo) > 0 {
+		return pending("group %s has not restarted %s yet", v.Name, joinWords(todo))
+	}
+	return solved("every member of group %s restarted", v.Name)
+}
+
+func checkDeployCheaper(x *ctx, c *check) Result {
+	a, b, missing := twoGroups(x, c)
+	if missing != nil {
+		return *missing
+	}
+	d := x.deployOf(a.Name)
+	aRebalances, aPaused := deployCost(a, d)
+	bRebalances, bPaused := deployCost(b, x.deployOf(b.Name))
+	x.keep(c, "rebalances", units.Plural(int64(aRebalances), "rebalance"))
+	x.keep(c, "stopped", units.Plural(int64(aPaused), "partition"))
+	x.keep(c, "other-rebalances", units.Plural(int64(bRebalances), "rebalance"))
+	x.keep(c, "other-stopped", units.Plural(int64(bPaused), "partition"))
+	x.keep(c, "session-timeout", units.Duration(a.Config.SessionTimeoutMs))
+	if d != nil {
+		x.keep(c, "timeouts", joinWords(d.timeouts))
+	}
+	if int64(aPaused)*c.count(2) > int64(bPaused) {
+		return pending("%s's restarts stopped %s in %s, against %s's %s in %s",
+			a.Name, units.Plural(int64(aPaused), "partition"), units.Plural(int64(aRebalances), "rebalance"),
+			b.Name, units.Plural(int64(bPaused), "partition"), units.Plural(int64(bRebalances), "rebalance"))
+	}
+	return solved("%s's restarts stopped %s in %s, %s's %s in %s",
+		a.Name, units.Plural(int64(aPaused), "partition"), units.Plural(int64(aRebalances), "rebalance"),
+		b.Name, units.Plural(int64(bPaused), "partition"), units.Plural(int64(bRebalances), "rebalance"))
 }

@@ -282,6 +282,7 @@ type ctx struct {
 	// ahead is the next minute as the running workloads would make it.
 	ahead    core.ReadOnlyLog
 	aheadErr error
+	deployed map[string]*deploy // deployOf's replay
 }
 
 // baseline returns the engine as the lesson's start left it.
@@ -346,9 +347,8 @@ func solved(format string, args ...any) Result {
 // language names with `builtin LESSON` (checks.go). Each reads its own
 // lesson's topics and groups.
 var builtinGoals = map[string]func(c *ctx) Result{
-	"assignors":      checkAssignors,
-	"out-of-order":   checkOutOfOrder,
-	"repartition":    checkRepartition,
-	"rolling-deploy": checkRollingDeploy,
-	"replication":    checkReplication,
+	"assignors":    checkAssignors,
+	"out-of-order": checkOutOfOrder,
+	"repartition":  checkRepartition,
+	"replication":  checkReplication,
 }
