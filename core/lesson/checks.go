@@ -35,6 +35,9 @@ type check struct {
 	// alternatives are the checks after or: the line holds when its check
 	// or one of them does.
 	alternatives []check
+	// owner is the line a check run with its arguments filled in stands
+	// for: what it finds is the line's.
+	owner *check
 	// label names the line, for the solved: sentence to quote its values
 	// as {label.name}; "" for none.
 	label string
@@ -169,8 +172,17 @@ var checkSpecs = []*checkSpec{
 		help:   "group GROUP committed records that a member which stopped had not processed (at-most-once)",
 		values: []string{"lost"}, run: checkLostUnprocessed},
 	{name: "exists", usage: "exists GROUP", min: 1, max: 1,
-		help: "group GROUP exists: a member has joined it, or a config set for it",
-		run:  checkExists},
+		help:   "group GROUP exists: a member has joined it, or a config set for it",
+		values: []string{"split", "running"}, run: checkExists},
+	{name: "pick-group", usage: "pick-group TOPIC [not=GROUP,...] [strategy=NAME]", min: 1, max: 1, named: []string{"not", "strategy"},
+		help:   "some group (but those named) has a member that reads TOPIC; the first in name order, or the last with strategy NAME: later lines name it {LABEL.group}",
+		values: []string{"group", "split"}, run: checkPickGroup},
+	{name: "member", usage: "member GROUP MEMBER", min: 2, max: 2,
+		help: "MEMBER is a member of GROUP",
+		run:  checkMember},
+	{name: "topic", usage: "topic TOPIC", min: 1, max: 1,
+		help:   "topic TOPIC exists",
+		values: []string{"partitions"}, run: checkTopic},
 	{name: "running-at-least", usage: "running-at-least GROUP N", min: 2, max: 2,
 		help:     "group GROUP has at least N running members",
 		validate: countAt(1), values: []string{"count"}, run: checkRunningAtLeast},
@@ -197,13 +209,13 @@ var checkSpecs = []*checkSpec{
 		values: []string{"stopped", "other-stopped"}, run: checkStoppedFewer},
 	{name: "members", usage: "members GROUP N", min: 2, max: 2,
 		help:     "group GROUP has exactly N running members and is not rebalancing",
-		validate: countAt(1), run: checkMembers},
+		validate: countAt(1), values: []string{"count"}, run: checkMembers},
 	{name: "idle", usage: "idle GROUP MEMBER", min: 2, max: 2,
-		help: "member MEMBER of GROUP runs and owns no partition: the group has more members than partitions",
-		run:  checkIdle},
+		help:   "member MEMBER of GROUP runs and owns no partition: the group has more members than partitions",
+		values: []string{"assignment"}, run: checkIdle},
 	{name: "strategy", usage: "strategy GROUP NAME", min: 2, max: 2,
-		help: "group GROUP assigns with strategy NAME (range, roundrobin, sticky, cooperative-sticky)",
-		run:  checkStrategy},
+		help:   "group GROUP assigns with strategy NAME (range, roundrobin, sticky, cooperative-sticky)",
+		values: []string{"strategy"}, run: checkStrategy},
 	{name: "in-sync-at-least", usage: "in-sync-at-least TOPIC/PARTITION N", min: 2, max: 2,
 		help:     "at least N replicas of the partition are in sync (its ISR)",
 		validate: both(partitionAt(0), countAt(1)), run: checkInSync},
@@ -257,20 +269,11 @@ func parseChecks(lines []string, first int) ([]check, error) {
 			at += len(line[at:]) - len(strings.TrimLeft(line[at:], " \t"))
 			col := utf8.RuneCountInString(line[:at]) + 1
 			if err := checkTemplate(c.otherwise, n, col, func(label, name string) string {
-				quoted := c
 				if label != "" {
-					quoted = nil
-					for k := range out[:len(out)-1] {
-						if out[k].label == label {
-							quoted = &out[k]
-						}
-					}
-					if quoted == nil {
-						return fmt.Sprintf("no line above has the label %s", label)
-					}
+					return quotable(out[:len(out)-1], label, name, "else:")
 				}
-				if !slices.Contains(quoted.spec.values, name) {
-					return fmt.Sprintf("%s has no value {%s}; %s", quoted.spec.name, name, valueList(quoted.spec))
+				if !slices.Contains(c.spec.values, name) {
+					return fmt.Sprintf("%s has no value {%s}; %s", c.spec.name, name, valueList(c.spec))
 				}
 				return ""
 			}); err != nil {
@@ -327,11 +330,35 @@ func parseChecks(lines []string, first int) ([]check, error) {
 			}
 			c.alternatives = append(c.alternatives, alt)
 		}
+		for _, a := range c.args {
+			if err := checkTemplate(a, n, parts[0][0].col, func(label, name string) string {
+				return quotable(out, label, name, "an argument")
+			}); err != nil {
+				return nil, err
+			}
+		}
 		c.text = strings.TrimSpace(stripComment(line))
 		c.label = label
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// quotable says what is wrong with quoting {label.name} of the lines
+// above, "" when it names a labelled line's value.
+func quotable(above []check, label, name, what string) string {
+	if label == "" {
+		return fmt.Sprintf("%s quotes a labelled line above, {LABEL.%s}", what, name)
+	}
+	for _, c := range above {
+		if c.label == label {
+			if !slices.Contains(c.spec.values, name) {
+				return fmt.Sprintf("%s has no value {%s}; %s", c.spec.name, name, valueList(c.spec))
+			}
+			return ""
+		}
+	}
+	return fmt.Sprintf("no line above has the label %s", label)
 }
 
 // checkToken is a word of a check line and its column (from 1).
@@ -840,16 +867,21 @@ func (c *check) run(x *ctx) Result {
 			if label == "" {
 				return x.values[c][name]
 			}
-			for j := range x.lesson.checks {
-				if x.lesson.checks[j].label == label {
-					return x.values[&x.lesson.checks[j]][name]
-				}
-			}
-			return ""
+			return x.labelled(label, name)
 		}
 		r.Progress = expand(keptParts(c.otherwise, func(label, name string) bool { return value(label, name) != "" }), value)
 	}
 	return r
+}
+
+// labelled returns a value a labelled line found.
+func (x *ctx) labelled(label, name string) string {
+	for j := range x.lesson.checks {
+		if x.lesson.checks[j].label == label {
+			return x.values[&x.lesson.checks[j]][name]
+		}
+	}
+	return ""
 }
 
 // keptParts drops the [parts] of a sentence that quote a value keep says
@@ -874,9 +906,19 @@ func keptParts(tmpl string, keep func(label, name string) bool) string {
 	return b.String()
 }
 
-// runOne runs the line's check alone, turned over by not.
+// runOne runs the line's check alone, turned over by not. Arguments
+// that quote a labelled line above, {LABEL.NAME}, are filled in first.
 func (c *check) runOne(x *ctx) Result {
-	r := c.spec.run(x, c)
+	run := c
+	if slices.ContainsFunc(c.args, func(a string) bool { return strings.Contains(a, "{") }) {
+		filled := *c
+		filled.args, filled.owner = slices.Clone(c.args), c
+		for i, a := range filled.args {
+			filled.args[i] = expand(a, x.labelled)
+		}
+		run = &filled
+	}
+	r := c.spec.run(x, run)
 	if c.negated {
 		if r.Solved {
 			return pending("it must not be so, and it is: %s", r.Progress)
@@ -916,6 +958,9 @@ func expandSolved(tmpl string, x *ctx, checks []check) string {
 
 // keep records a value a check found, for else: and solved: to quote.
 func (x *ctx) keep(c *check, name, value string) {
+	if c.owner != nil {
+		c = c.owner
+	}
 	if x.values == nil {
 		x.values = map[*check]map[string]string{}
 	}
@@ -1269,6 +1314,7 @@ func checkMembers(x *ctx, c *check) Result {
 	if msg := waiting(v); msg != "" {
 		return pending("%s", msg)
 	}
+	x.keep(c, "count", fmt.Sprint(liveMembers(v)))
 	if n := liveMembers(v); int64(n) != c.count(1) {
 		return pending("group %s has %s running; it needs %d", v.Name, units.Plural(int64(n), "member"), c.count(1))
 	}
@@ -1281,6 +1327,7 @@ func checkIdle(x *ctx, c *check) Result {
 		return *missing
 	}
 	m, ok := member(v, c.args[1])
+	x.keep(c, "assignment", assignmentText(m.Assignment))
 	switch {
 	case !ok:
 		return pending("group %s has no member %s", v.Name, c.args[1])
@@ -1297,6 +1344,7 @@ func checkStrategy(x *ctx, c *check) Result {
 	if missing != nil {
 		return *missing
 	}
+	x.keep(c, "strategy", v.Strategy)
 	if v.Strategy != c.args[1] {
 		return pending("group %s uses %s, not %s; its first member to join chooses the strategy", v.Name, v.Strategy, c.args[1])
 	}
@@ -1736,10 +1784,65 @@ func checkSpreadAhead(x *ctx, c *check) Result {
 }
 
 func checkExists(x *ctx, c *check) Result {
-	if _, ok := x.group(c.args[0]); !ok {
+	v, ok := x.group(c.args[0])
+	if !ok {
 		return pending("there is no group %s yet", c.args[0])
 	}
+	x.keep(c, "split", groupSplit(v))
+	x.keep(c, "running", fmt.Sprint(liveMembers(v)))
 	return solved("group %s exists", c.args[0])
+}
+
+func checkPickGroup(x *ctx, c *check) Result {
+	topic := c.args[0]
+	var skip []string
+	if list := c.named["not"]; list != "" {
+		skip = strings.Split(list, ",")
+	}
+	var picked core.GroupView
+	for _, name := range x.log.GroupNames() {
+		if slices.Contains(skip, name) {
+			continue
+		}
+		v, _ := x.group(name)
+		reads := slices.ContainsFunc(v.Members, func(m core.MemberView) bool { return slices.Contains(m.Topics, topic) })
+		if reads && (picked.Name == "" || c.named["strategy"] != "" && v.Strategy == c.named["strategy"]) {
+			picked = v
+		}
+	}
+	if picked.Name == "" {
+		return pending("no group%s reads %s yet", notWords(skip), topic)
+	}
+	x.keep(c, "group", picked.Name)
+	x.keep(c, "split", groupSplit(picked))
+	return solved("group %s reads %s", picked.Name, topic)
+}
+
+func notWords(skip []string) string {
+	if len(skip) == 0 {
+		return ""
+	}
+	return " but " + joinWords(skip)
+}
+
+func checkMember(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if _, ok := member(v, c.args[1]); !ok {
+		return pending("group %s has no member %s", v.Name, c.args[1])
+	}
+	return solved("%s is a member of group %s", c.args[1], v.Name)
+}
+
+func checkTopic(x *ctx, c *check) Result {
+	n := x.partitions(c.args[0])
+	if n == 0 {
+		return pending("there is no topic %s yet", c.args[0])
+	}
+	x.keep(c, "partitions", fmt.Sprint(n))
+	return solved("topic %s has %s", c.args[0], units.Plural(int64(n), "partition"))
 }
 
 func checkRunningAtLeast(x *ctx, c *check) Result {

@@ -347,7 +347,6 @@ func solved(format string, args ...any) Result {
 // language names with `builtin LESSON` (checks.go). Each reads its own
 // lesson's topics and groups.
 var builtinGoals = map[string]func(c *ctx) Result{
-	"assignors":    checkAssignors,
 	"out-of-order": checkOutOfOrder,
 	"repartition":  checkRepartition,
 	"replication":  checkReplication,

@@ -2,59 +2,13 @@ package lesson
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"plog/core"
-	"plog/core/units"
 )
 
 // The goals of the lessons about consumer groups: how assignors share partitions, what a
 // rebalance stops and moves, and how to deploy without a storm of them.
-
-func checkAssignors(c *ctx) Result {
-	var robin core.GroupView
-	for _, name := range c.log.GroupNames() {
-		if name == "ranged" || name == "shipping" {
-			continue
-		}
-		v, _ := c.group(name)
-		reads := slices.ContainsFunc(v.Members, func(m core.MemberView) bool { return slices.Contains(m.Topics, "orders") })
-		if reads && (robin.Name == "" || v.Strategy == core.StrategyRoundRobin) {
-			robin = v
-		}
-	}
-	if robin.Name == "" {
-		return pending("start a second group on orders, with the roundrobin strategy and two consumers")
-	}
-	if msg := waiting(robin); msg != "" {
-		return pending("%s", msg)
-	}
-	if robin.Strategy != core.StrategyRoundRobin {
-		return pending("group %s uses %s, so it splits orders like ranged: %s; the first member to join chooses the strategy, so start a group with strategy=roundrobin",
-			robin.Name, robin.Strategy, groupSplit(robin))
-	}
-	if n := liveMembers(robin); n != 2 {
-		return pending("group %s has %s; the comparison with ranged needs two", robin.Name, units.Plural(int64(n), "consumer"))
-	}
-	ranged, _ := c.group("ranged")
-	shipping, ok := c.group("shipping")
-	if !ok {
-		return pending("group shipping is gone: reload the lesson")
-	}
-	c5, ok := member(shipping, "c5")
-	if !ok {
-		return pending("%s deals orders out in turn (%s); now add a fifth consumer, c5, to shipping", robin.Name, groupSplit(robin))
-	}
-	if msg := waiting(shipping); msg != "" {
-		return pending("%s", msg)
-	}
-	if !c5.Idle {
-		return pending("c5 owns %s: shipping no longer has more consumers than partitions", assignmentText(c5.Assignment))
-	}
-	return solved("ranged gives %s; %s deals out in turn: %s. In shipping c5 sits idle: %d consumers, %d partitions.",
-		groupSplit(ranged), robin.Name, groupSplit(robin), liveMembers(shipping), c.partitions("payments"))
-}
 
 // groupSplit writes who owns what: "c1 orders/0 orders/1, c2 orders/2".
 func groupSplit(v core.GroupView) string {
