@@ -136,8 +136,8 @@ var checkSpecs = []*checkSpec{
 		help:   "group GROUP's members processed, or are processing, every record TOPIC retains",
 		values: []string{"offsets", "records"}, run: checkProcessedAll},
 	{name: "read-all", usage: "read-all GROUP TOPIC", min: 2, max: 2,
-		help: "group GROUP received every record TOPIC retains below its high watermark (what consumers may read)",
-		run:  checkReadAll},
+		help:   "group GROUP received every record TOPIC retains below its high watermark (what consumers may read)",
+		values: []string{"partition"}, run: checkReadAll},
 	{name: "config", usage: "config TOPIC NAME=VALUE", min: 1, max: 1, named: []string{"*"},
 		help:     "topic TOPIC's config NAME is VALUE (values as the scenario language writes them: 7d, 1MB, compact)",
 		validate: validConfig, run: checkConfig},
@@ -177,6 +177,18 @@ var checkSpecs = []*checkSpec{
 	{name: "pick-group", usage: "pick-group TOPIC [not=GROUP,...] [strategy=NAME]", min: 1, max: 1, named: []string{"not", "strategy"},
 		help:   "some group (but those named) has a member that reads TOPIC; the first in name order, or the last with strategy NAME: later lines name it {LABEL.group}",
 		values: []string{"group", "split"}, run: checkPickGroup},
+	{name: "keys-together", usage: "keys-together", min: 0, max: 0,
+		help:   "in every topic, each key's records sit in one partition",
+		values: []string{"topic", "key", "partitions"}, run: checkKeysTogether},
+	{name: "pick-topic", usage: "pick-topic [not=TOPIC,...] [partitions=N]", min: 0, max: 0, named: []string{"not", "partitions"},
+		help:   "some topic (but those named) has at least N partitions; the first in name order, or a later one while it holds no record: later lines name it {LABEL.topic}",
+		values: []string{"topic"}, run: checkPickTopic},
+	{name: "switched", usage: "switched OLD NEW", min: 2, max: 2,
+		help:   "NEW holds records, and OLD got none after the first of them: the producers moved from OLD to NEW",
+		values: []string{"switch-at", "key", "value", "at"}, run: checkSwitched},
+	{name: "drained", usage: "drained GROUP OLD NEW", min: 3, max: 3,
+		help:   "group GROUP had read every record of OLD when the first record went to NEW",
+		values: []string{"switch-at", "unread", "records"}, run: checkDrained},
 	{name: "member", usage: "member GROUP MEMBER", min: 2, max: 2,
 		help: "MEMBER is a member of GROUP",
 		run:  checkMember},
@@ -823,6 +835,7 @@ func checkReadAll(x *ctx, c *check) Result {
 			recs = recs[:len(recs)-1]
 		}
 		if missing := missingOffsets(recs, deliveredOffsets(v, topic, p)); len(missing) > 0 {
+			x.keep(c, "partition", fmt.Sprintf("%s/%d", topic, p))
 			return pending("group %s has not received %s of %s/%d yet", name, units.Plural(int64(len(missing)), "record"), topic, p)
 		}
 	}
@@ -1917,4 +1930,98 @@ func checkDeployCheaper(x *ctx, c *check) Result {
 	return solved("%s's restarts stopped %s in %s, %s's %s in %s",
 		a.Name, units.Plural(int64(aPaused), "partition"), units.Plural(int64(aRebalances), "rebalance"),
 		b.Name, units.Plural(int64(bPaused), "partition"), units.Plural(int64(bRebalances), "rebalance"))
+}
+
+func checkKeysTogether(x *ctx, c *check) Result {
+	for _, topic := range x.log.TopicNames() {
+		if key, ps := splitKey(x, topic); key != "" {
+			x.keep(c, "topic", topic)
+			x.keep(c, "key", key)
+			x.keep(c, "partitions", joinInts(ps))
+			return pending("in %s, %s's records are split over partitions %s", topic, key, joinInts(ps))
+		}
+	}
+	return solved("in every topic each key's records sit in one partition")
+}
+
+func checkPickTopic(x *ctx, c *check) Result {
+	var skip []string
+	if list := c.named["not"]; list != "" {
+		skip = strings.Split(list, ",")
+	}
+	least, _ := strconv.Atoi(c.named["partitions"])
+	picked := ""
+	for _, topic := range x.log.TopicNames() {
+		if !slices.Contains(skip, topic) && x.partitions(topic) >= max(least, 1) {
+			if picked == "" || len(x.allRecords(picked)) == 0 {
+				picked = topic
+			}
+		}
+	}
+	if picked == "" {
+		return pending("no topic%s with at least %s yet", notWords(skip), units.Plural(int64(max(least, 1)), "partition"))
+	}
+	x.keep(c, "topic", picked)
+	return solved("topic %s has %s", picked, units.Plural(int64(x.partitions(picked)), "partition"))
+}
+
+// switchAt returns when the first record went to a topic, false when it
+// holds none.
+func (x *ctx) switchAt(topic string) (int64, bool) {
+	fresh := x.allRecords(topic)
+	if len(fresh) == 0 {
+		return 0, false
+	}
+	at := fresh[0].Timestamp
+	for _, r := range fresh {
+		at = min(at, r.Timestamp)
+	}
+	return at, true
+}
+
+func checkSwitched(x *ctx, c *check) Result {
+	old, next := c.args[0], c.args[1]
+	at, ok := x.switchAt(next)
+	if !ok {
+		return pending("%s holds no record yet", next)
+	}
+	x.keep(c, "switch-at", units.SpanToSecond(at))
+	for _, r := range x.allRecords(old) {
+		if r.Timestamp > at {
+			x.keep(c, "key", r.Key)
+			x.keep(c, "value", r.Value)
+			x.keep(c, "at", units.SpanToSecond(r.Timestamp))
+			return pending("%s got a record at %s, after the first record went to %s at %s", old, units.SpanToSecond(r.Timestamp), next, units.SpanToSecond(at))
+		}
+	}
+	return solved("%s got no record after the first went to %s at %s", old, next, units.SpanToSecond(at))
+}
+
+func checkDrained(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	old, next := c.args[1], c.args[2]
+	at, ok := x.switchAt(next)
+	if !ok {
+		return pending("%s holds no record yet", next)
+	}
+	x.keep(c, "switch-at", units.SpanToSecond(at))
+	unread, total := 0, 0
+	for p := range x.partitions(old) {
+		got := deliveredOffsets(v, old, p)
+		for _, r := range x.records(old, p) {
+			total++
+			if when, ok := got[r.Offset]; !ok || when > at {
+				unread++
+			}
+		}
+	}
+	x.keep(c, "unread", units.Plural(int64(unread), "record"))
+	x.keep(c, "records", units.Plural(int64(total), "record"))
+	if unread > 0 {
+		return pending("when the first record went to %s at %s, group %s had not yet read %s of %s", next, units.SpanToSecond(at), v.Name, units.Plural(int64(unread), "record"), old)
+	}
+	return solved("group %s read all %s of %s before the first record went to %s at %s", v.Name, units.Plural(int64(total), "record"), old, next, units.SpanToSecond(at))
 }

@@ -348,6 +348,5 @@ func solved(format string, args ...any) Result {
 // lesson's topics and groups.
 var builtinGoals = map[string]func(c *ctx) Result{
 	"out-of-order": checkOutOfOrder,
-	"repartition":  checkRepartition,
 	"replication":  checkReplication,
 }

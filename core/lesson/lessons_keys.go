@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"plog/core"
-	"plog/core/units"
 )
 
 // The goals of the lessons about keys: where a record goes, what that does to order and to
@@ -177,67 +176,10 @@ func readInOrder(v core.GroupView, order string) string {
 	return ""
 }
 
-func checkRepartition(c *ctx) Result {
-	for _, topic := range c.log.TopicNames() {
-		if msg := splitKey(c, topic); msg != "" {
-			return pending("%s", msg)
-		}
-	}
-	next := ""
-	for _, topic := range c.log.TopicNames() {
-		if topic != "accounts" && c.partitions(topic) >= 3 {
-			if next == "" || len(c.allRecords(next)) == 0 {
-				next = topic
-			}
-		}
-	}
-	if next == "" {
-		return pending("no new topic with 3 partitions yet: create one, say accounts-v2")
-	}
-	fresh := c.allRecords(next)
-	if len(fresh) == 0 {
-		return pending("%s is ready; drain accounts with ledger, then produce the new events to %s", next, next)
-	}
-	switchAt := fresh[0].Timestamp
-	for _, r := range fresh {
-		switchAt = min(switchAt, r.Timestamp)
-	}
-	old := c.allRecords("accounts")
-	for _, r := range old {
-		if r.Timestamp > switchAt {
-			return pending("accounts got %s's %s at %s, after the first record went to %s at %s: stop writing to the old topic once you switch",
-				r.Key, r.Value, units.SpanToSecond(r.Timestamp), next, units.SpanToSecond(switchAt))
-		}
-	}
-	v, ok := c.group("ledger")
-	if !ok {
-		return pending("group ledger is gone: reload the lesson")
-	}
-	unread := 0
-	for p := range c.partitions("accounts") {
-		got := deliveredOffsets(v, "accounts", p)
-		for _, r := range c.records("accounts", p) {
-			if at, ok := got[r.Offset]; !ok || at > switchAt {
-				unread++
-			}
-		}
-	}
-	if unread > 0 {
-		return pending("when the first record went to %s at %s, ledger had not yet read %s of accounts: drain the old topic before you switch",
-			next, units.SpanToSecond(switchAt), units.Plural(int64(unread), "record"))
-	}
-	for p := range c.partitions(next) {
-		if missing := missingOffsets(c.records(next, p), deliveredOffsets(v, next, p)); len(missing) > 0 {
-			return pending("ledger has not read %s/%d yet: subscribe l1 to both topics, advance the clock for the rebalance, and poll", next, p)
-		}
-	}
-	return solved("ledger read all %s of accounts before the first record went to %s at %s, then read %s; every account's events sit in one partition of each topic, old before new.",
-		units.Plural(int64(len(old)), "record"), next, units.SpanToSecond(switchAt), next)
-}
-
-// splitKey returns a sentence about the first key whose records sit in more
-// than one partition of a topic, or "".
-func splitKey(c *ctx, topic string) string {
+// splitKey returns the first key, in key order, whose records sit in more
+// than one partition of a topic, and those partitions; "" when there is
+// none.
+func splitKey(c *ctx, topic string) (string, []int) {
 	byKey := map[string][]placed{}
 	var keys []string
 	for _, r := range c.allRecords(topic) {
@@ -252,9 +194,8 @@ func splitKey(c *ctx, topic string) string {
 	slices.Sort(keys)
 	for _, k := range keys {
 		if ps := partitionsOf(byKey[k]); len(ps) > 1 {
-			return fmt.Sprintf("in %s, %s's events are split over partitions %s: with more partitions the key maps elsewhere, and a consumer may read its new events before the old ones",
-				topic, k, joinInts(ps))
+			return k, ps
 		}
 	}
-	return ""
+	return "", nil
 }
