@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"plog/core/lesson"
+	"plog/core/scenario"
 )
 
 const lessonUsage = `usage:
@@ -17,9 +19,13 @@ const lessonUsage = `usage:
   plogsim lesson NAME --check FILE   check a solution (FILE "-" reads standard
                                      input); exit status 0 when it solves the
                                      lesson, 1 when not
+  plogsim lesson check FILE          check a lesson file: its start and its
+                                     wrong attempt must not solve its goal,
+                                     its solution must; exit status 0 when
+                                     all is so, 1 when not
 FILE holds the commands added after the lesson's start. A FILE that begins
 with seed is taken as the whole scenario, start included, as a share link
-holds it.
+holds it. A lesson file is described in the README, "Writing a lesson".
 `
 
 // runLesson is `plogsim lesson`.
@@ -37,6 +43,8 @@ func runLesson(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(names) == 0 && *check == "":
 		listLessons(stdout)
 		return 0
+	case len(names) == 2 && names[0] == "check" && *check == "":
+		return checkLessonFile(names[1], stdin, stdout, stderr)
 	case len(names) != 1:
 		fmt.Fprintf(stderr, "plogsim lesson: give one lesson NAME\n%s", lessonUsage)
 		return 2
@@ -128,4 +136,51 @@ func wrap(text string, width int, indent string) string {
 		line += n
 	}
 	return b.String()
+}
+
+// checkLessonFile is `plogsim lesson check FILE`: it reads a lesson file
+// and runs its own scripts against its goal (lesson.Lesson.Verify).
+func checkLessonFile(path string, stdin io.Reader, stdout, stderr io.Writer) int {
+	src, err := readSource(path, stdin)
+	if err != nil {
+		return report(stderr, "", err)
+	}
+	l, err := lesson.Parse(src.name, src.text)
+	if err != nil {
+		return report(stderr, src.name, err)
+	}
+	fmt.Fprintf(stdout, "lesson %s: %s\n", l.Name, l.Title)
+	failed := false
+	for _, t := range l.Verify() {
+		status := "ok  "
+		if !t.OK() {
+			status, failed = "FAIL", true
+		}
+		var perr *scenario.Error
+		switch {
+		case errors.As(t.Err, &perr):
+			fmt.Fprintf(stdout, "%s %s: %s:%d:%d: %s\n", status, t.Name, src.name, perr.Line, perr.Col, perr.Msg)
+		case t.Err != nil:
+			fmt.Fprintf(stdout, "%s %s: %v\n", status, t.Name, t.Err)
+		case t.Result.Solved && !t.Want:
+			fmt.Fprintf(stdout, "%s %s: solves the goal, which it must not: %s\n", status, t.Name, t.Result.Progress)
+		case t.Result.Solved:
+			fmt.Fprintf(stdout, "%s %s: solved: %s\n", status, t.Name, t.Result.Progress)
+		case t.FailedLine > 0:
+			fmt.Fprintf(stdout, "%s %s: not solved: %s:%d: %s: %s\n", status, t.Name, src.name, t.FailedLine, t.FailedCheck, t.Result.Progress)
+		default:
+			fmt.Fprintf(stdout, "%s %s: not solved: %s\n", status, t.Name, t.Result.Progress)
+		}
+	}
+	for _, part := range []struct{ name, script string }{{"wrong attempt", l.WrongAttempt}, {"solution", l.Solution}} {
+		if part.script == "" {
+			fmt.Fprintf(stdout, "-    %s: the file has none\n", part.name)
+		}
+	}
+	if failed {
+		fmt.Fprintf(stdout, "lesson %s fails its check\n", l.Name)
+		return 1
+	}
+	fmt.Fprintf(stdout, "lesson %s passes its check\n", l.Name)
+	return 0
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -80,5 +82,74 @@ func TestLessonErrors(t *testing.T) {
 	code, _, _ = plogsim(t, "", "lesson", "a", "b")
 	if code != 2 {
 		t.Errorf("two names: exit %d", code)
+	}
+}
+
+// plogsim lesson check FILE runs a lesson file's start, wrong attempt and
+// solution against its goal: every built-in lesson's file passes, and so
+// does the README's example.
+func TestLessonCheckFile(t *testing.T) {
+	paths, err := filepath.Glob("../../core/lesson/files/*.lesson")
+	if err != nil || len(paths) != len(lesson.All()) {
+		t.Fatalf("%d lesson files: %v", len(paths), err)
+	}
+	paths = append(paths, "../../core/lesson/testdata/example.lesson")
+	for _, path := range paths {
+		code, out, errOut := plogsim(t, "", "lesson", "check", path)
+		if code != 0 || errOut != "" || strings.Count(out, "\nok   ") != 3 || !strings.HasSuffix(out, " passes its check\n") {
+			t.Errorf("%s: exit %d\n%s%s", path, code, out, errOut)
+		}
+	}
+	data, err := os.ReadFile("../../core/lesson/testdata/example.lesson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example := string(data)
+	code, out, _ := plogsim(t, example, "lesson", "check", "-")
+	for _, want := range []string{
+		"lesson payments-in-order: Keep a customer's payments in order\n",
+		"ok   start: not solved: <stdin>:23: in-order payments cust-7 authorised captured refunded: no record with key cust-7 yet",
+		"ok   wrong attempt: not solved: <stdin>:23: in-order payments cust-7 authorised captured refunded: cust-7's events are split over partitions 0, 1 and 2",
+		"ok   solution: solved: cust-7's records sit in payments/",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d: missing %q in\n%s", code, want, out)
+		}
+	}
+
+	// A solution that forgets to commit: the goal line that fails, and why.
+	broken := writeFile(t, strings.Replace(example, "poll billing b1\ncommit billing b1\n\n## wrong", "poll billing b1\n\n## wrong", 1))
+	code, out, _ = plogsim(t, "", "lesson", "check", broken)
+	if code != 1 || !strings.Contains(out, "FAIL solution: not solved: "+broken+":25: lag-at-most billing 0 topic=payments: group billing has committed no offset of payments yet") ||
+		!strings.HasSuffix(out, "lesson payments-in-order fails its check\n") {
+		t.Errorf("forgotten commit: exit %d\n%s", code, out)
+	}
+	// A start that already solves it.
+	solvedStart := writeFile(t, strings.Replace(example, "in-order payments cust-7 authorised captured refunded  # one partition, in this order\nread-all billing payments\nlag-at-most billing 0 topic=payments", "read-all billing payments", 1))
+	code, out, _ = plogsim(t, "", "lesson", "check", solvedStart)
+	if code != 1 || !strings.Contains(out, "FAIL start: solves the goal, which it must not: group billing received every record of payments") {
+		t.Errorf("solved start: exit %d\n%s", code, out)
+	}
+	// A wrong attempt that does not apply names its line in the file.
+	badWrong := writeFile(t, strings.Replace(example, "value=captured partition=1", "value=captured partition=7", 1))
+	code, out, _ = plogsim(t, "", "lesson", "check", badWrong)
+	if code != 1 || !strings.Contains(out, "FAIL wrong attempt: "+badWrong+":43:") {
+		t.Errorf("bad wrong attempt: exit %d\n%s", code, out)
+	}
+	// No wrong attempt or solution: said, not failed.
+	bare := writeFile(t, example[:strings.Index(example, "## solution")])
+	code, out, _ = plogsim(t, "", "lesson", "check", bare)
+	if code != 0 || !strings.Contains(out, "-    wrong attempt: the file has none\n-    solution: the file has none\n") {
+		t.Errorf("bare lesson: exit %d\n%s", code, out)
+	}
+	// A file that does not read: FILE:LINE:COLUMN on standard error.
+	bad := writeFile(t, strings.Replace(example, "read-all billing payments", "read-all billing", 1))
+	code, out, errOut := plogsim(t, "", "lesson", "check", bad)
+	if code != 1 || out != "" || errOut != bad+":24:17: read-all needs 2 arguments here, not 1 (usage: read-all GROUP TOPIC)\n" {
+		t.Errorf("bad file: exit %d %q %q", code, out, errOut)
+	}
+	code, _, errOut = plogsim(t, "", "lesson", "check", filepath.Join(t.TempDir(), "none.lesson"))
+	if code != 1 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing file: exit %d %q", code, errOut)
 	}
 }

@@ -12,6 +12,7 @@
 //	    --link '#v1.…'         read the scenario from a link instead of FILE
 //	plogsim link FILE          print the link fragment of a scenario
 //	plogsim lesson [NAME]      list the lessons, show one, --check a solution
+//	plogsim lesson check FILE  check a lesson file
 //	plogsim differences        how plog differs from Kafka, on purpose
 //	plogsim kafka --brokers …  run a scenario on a real Kafka cluster and
 //	                           compare it with the playground
@@ -59,6 +60,7 @@ func init() {
 			"plogsim lesson [NAME]        list the lessons, or show one",
 			"plogsim lesson NAME --check FILE|-",
 			"                             check a solution to a lesson",
+			"plogsim lesson check FILE    check a lesson file you wrote",
 		}, runLesson},
 		{"differences", []string{"plogsim differences          how plog differs from Kafka, on purpose"}, printDifferences},
 		{"kafka", []string{

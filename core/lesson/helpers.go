@@ -227,3 +227,51 @@ func joinWords(words []string) string {
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
+
+// table folds records into the state they describe: the latest value of
+// each key, without the keys whose latest record is a tombstone.
+func table(recs []core.Record) map[string]string {
+	t := map[string]string{}
+	for _, r := range recs {
+		switch {
+		case !r.HasKey:
+		case r.Tombstone:
+			delete(t, r.Key)
+		default:
+			t[r.Key] = r.Value
+		}
+	}
+	return t
+}
+
+// tableText writes a table as "acct-1=80 acct-2=45", keys sorted.
+func tableText(t map[string]string) string {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + t[k]
+	}
+	if len(parts) == 0 {
+		return "(empty)"
+	}
+	return strings.Join(parts, " ")
+}
+
+// alertRule writes a group's lag alert settings.
+func alertRule(cfg core.GroupConfig) string {
+	var rules []string
+	if cfg.LagAlertRecords > 0 {
+		rules = append(rules, fmt.Sprintf("lag.alert.records=%d", cfg.LagAlertRecords))
+	}
+	if cfg.LagAlertMs > 0 {
+		rules = append(rules, "lag.alert.ms="+units.Duration(cfg.LagAlertMs))
+	}
+	if len(rules) == 0 {
+		return "no alert"
+	}
+	return strings.Join(rules, " and ")
+}

@@ -5,6 +5,10 @@
 // controls, a reference solution and a plausible wrong attempt that one of
 // its hints describes.
 //
+// A lesson is a plain text file (file.go): a teacher writes one in an
+// editor, and the built-in lessons are such files, embedded (files/). Its
+// goal is said in the check language (checks.go).
+//
 // A goal reads the state the scenario made (records, offsets, groups,
 // rebalances, deliveries, and where it must, the events of replaying the
 // script), never the text of the script: any sequence of commands that
@@ -15,7 +19,9 @@
 package lesson
 
 import (
+	"embed"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -30,23 +36,39 @@ type Lesson struct {
 	// Name is the stable slug used in links and in `plogsim lesson NAME`.
 	Name  string
 	Title string
-	// Text explains the idea in short paragraphs. Commands and configs are
-	// written between backquotes, which a page may show as code.
+	// Text explains the idea in short paragraphs: the Markdown source of
+	// each of Doc's blocks, its lines joined (a list's items each one
+	// entry, after "• "). Commands and configs are written between
+	// backquotes, which a page may show as code.
 	Text []string
+	// Doc is Text parsed: paragraphs and lists of plain text, emphasis,
+	// code and links (markdown.go), for a page to build its own elements
+	// from, never HTML.
+	Doc []Block
 	// Goal says in one sentence what solves the lesson.
 	Goal string
+	// SolvedText, when set, is what the learner reads once the goal holds,
+	// in the lesson's own words; without it they read what each check
+	// found.
+	SolvedText string
 	// Script is the starting scenario in the scenario language.
 	Script string
 	// Hints unlock one at a time, the first the gentlest. They say which
 	// of the page's controls to use, not which line to write.
 	Hints []string
+	// HintDocs are the hints parsed, as Doc is Text.
+	HintDocs [][]Inline
 	// Solution is a reference solution: lines appended to Script.
 	Solution string
 	// WrongAttempt is lines appended to Script that look plausible but do
 	// not solve the lesson; one of the hints describes them.
 	WrongAttempt string
 
-	check func(c *ctx) Result
+	// checks are the goal in the check language (checks.go).
+	checks []check
+	// lines holds where each script begins in the lesson's file, for
+	// Verify's reports; 0 for a script the file has not.
+	lines struct{ start, solution, wrong int }
 }
 
 // Result is the goal's status after an action.
@@ -62,24 +84,38 @@ func All() []Lesson {
 	return slices.Clone(lessons)
 }
 
-// lessons is the catalogue, in teaching order. The files lessons_*.go
-// define them.
-var lessons = []Lesson{
-	keyOrder,
-	offsets,
-	commitResume,
-	assignors,
-	retentionCliff,
-	timeLag,
-	hotPartition,
-	outOfOrder,
-	repartition,
-	rebalanceMoves,
-	rollingDeploy,
-	deliverySemantics,
-	compaction,
-	timeRetention,
-	replication,
+// files holds the built-in lessons, one lesson file each (file.go), named
+// NN-NAME.lesson so that their order is the teaching order.
+//
+//go:embed files/*.lesson
+var files embed.FS
+
+// lessons is the catalogue, in teaching order; builtinErr is the first
+// error reading it, which a test keeps nil (a broken file is left out
+// rather than stopping the page).
+var lessons, builtinErr = loadBuiltins()
+
+func loadBuiltins() ([]Lesson, error) {
+	entries, err := fs.ReadDir(files, "files")
+	if err != nil {
+		return nil, err
+	}
+	var out []Lesson
+	var first error
+	for _, e := range entries { // ReadDir sorts by name
+		data, err := files.ReadFile("files/" + e.Name())
+		if err == nil {
+			var l Lesson
+			if l, err = Parse(e.Name(), string(data)); err == nil {
+				out = append(out, l)
+				continue
+			}
+		}
+		if first == nil {
+			first = fmt.Errorf("%s: %w", e.Name(), err)
+		}
+	}
+	return out, first
 }
 
 // Find returns the lesson with the given name. For an unknown name the
@@ -189,30 +225,45 @@ func withoutRules(cmds []scenario.Command) (int, []scenario.Command) {
 
 // Check checks the lesson's goal against a session: the state its applied
 // commands made, which must begin with the lesson's start. It never panics.
-func (l Lesson) Check(s *scenario.Session) (r Result) {
+func (l Lesson) Check(s *scenario.Session) Result {
+	r, _ := l.checkGoal(s)
+	return r
+}
+
+// checkGoal is Check, and also returns the goal's line that does not
+// hold (nil when every line holds, or when the session is not on top of
+// the lesson's start).
+func (l Lesson) checkGoal(s *scenario.Session) (r Result, failed *check) {
 	defer func() {
 		if p := recover(); p != nil {
-			r = Result{Progress: fmt.Sprintf("the goal of lesson %s could not be checked: internal error: %v", l.Name, p)}
+			r, failed = Result{Progress: fmt.Sprintf("the goal of lesson %s could not be checked: internal error: %v", l.Name, p)}, nil
 		}
 	}()
-	if s == nil || l.check == nil {
-		return Result{Progress: "no scenario to check"}
+	if s == nil || len(l.checks) == 0 {
+		return Result{Progress: "no scenario to check"}, nil
 	}
 	start, err := scenario.Parse(l.Script)
 	if err != nil {
-		return Result{Progress: fmt.Sprintf("lesson %s: starting scenario: %v", l.Name, err)}
+		return Result{Progress: fmt.Sprintf("lesson %s: starting scenario: %v", l.Name, err)}, nil
 	}
 	applied := s.Lines()[:s.Position()]
 	_, start = withoutRules(start)
 	for i, c := range start {
 		if i >= len(applied) {
-			return Result{Progress: fmt.Sprintf("only %d of the %d commands of the lesson's start are applied: step forward to continue", len(applied), len(start))}
+			return Result{Progress: fmt.Sprintf("only %d of the %d commands of the lesson's start are applied: step forward to continue", len(applied), len(start))}, nil
 		}
 		if applied[i] != c.String() {
-			return Result{Progress: fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())}
+			return Result{Progress: fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())}, nil
 		}
 	}
-	return l.check(&ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)})
+	x := &ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)}
+	r, i := evaluate(x, l.checks)
+	if i >= 0 {
+		failed = &l.checks[i]
+	} else if l.SolvedText != "" {
+		r.Progress = expandSolved(l.SolvedText, x, l.checks)
+	}
+	return r, failed
 }
 
 // ctx is what a goal reads: the learner's session and, on demand, the
@@ -223,6 +274,15 @@ type ctx struct {
 	log      core.ReadOnlyLog
 	startLen int // commands in the lesson's start
 	base     core.ReadOnlyLog
+	// values holds what each check found (ctx.keep), for the sentences
+	// of else: and solved: to quote.
+	values map[*check]map[string]string
+	holds  map[*check]bool        // the lines that held
+	events map[string]*core.Event // firstEvent's finds
+	// ahead is the next minute as the running workloads would make it.
+	ahead    core.ReadOnlyLog
+	aheadErr error
+	deployed map[string]*deploy // deployOf's replay
 }
 
 // baseline returns the engine as the lesson's start left it.
@@ -281,4 +341,12 @@ func pending(format string, args ...any) Result {
 
 func solved(format string, args ...any) Result {
 	return Result{Solved: true, Progress: fmt.Sprintf(format, args...)}
+}
+
+// builtinGoals are the goals of the built-in lessons, which the check
+// language names with `builtin LESSON` (checks.go). Each reads its own
+// lesson's topics and groups.
+var builtinGoals = map[string]func(c *ctx) Result{
+	"out-of-order": checkOutOfOrder,
+	"replication":  checkReplication,
 }

@@ -80,6 +80,14 @@ func TestLessonsGolden(t *testing.T) {
 	}
 }
 
+// said is what a result tells the learner, "solved: " first when solved.
+func said(r Result) string {
+	if r.Solved {
+		return "solved: " + r.Progress
+	}
+	return r.Progress
+}
+
 // lineDiff lists the lines that differ between two texts.
 func lineDiff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
@@ -147,7 +155,7 @@ func TestLessonTexts(t *testing.T) {
 			t.Errorf("name %q is not a unique slug", l.Name)
 		}
 		seen[l.Name] = true
-		if l.Title == "" || l.Goal == "" || len(l.Text) == 0 || len(l.Hints) < 2 || l.check == nil {
+		if l.Title == "" || l.Goal == "" || len(l.Text) == 0 || len(l.Hints) < 2 || len(l.checks) == 0 {
 			t.Errorf("%s: title, goal, text, at least two hints and a check are needed", l.Name)
 		}
 		for _, p := range append(slices.Clone(l.Text), l.Hints...) {
@@ -327,10 +335,7 @@ func TestProgressOnTheWay(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := attempt(t, l, tc.lines)
-			got := r.Progress
-			if r.Solved {
-				got = "solved: " + got
-			}
+			got := said(r)
 			if !strings.Contains(got, tc.want) || tc.want != "solved" && r.Solved {
 				t.Errorf("%s after %q:\n  got  %s\n  want %s", tc.lesson, tc.lines, got, tc.want)
 			}

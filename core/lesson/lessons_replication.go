@@ -9,52 +9,8 @@ import (
 	"plog/core/units"
 )
 
-// Lessons about replication: what the producer's acks promise when a
+// The goals of the lessons about replication: what the producer's acks promise when a
 // partition's leader fails.
-
-var replication = Lesson{
-	Name:  "replication",
-	Title: "What acks promise when a leader fails",
-	Text: []string{
-		"Each partition of orders has three replicas, on brokers 1, 2 and 3. One of them, the leader, takes every write; the followers fetch from it and copy. The in-sync replicas (the ISR) are the leader and the followers that keep up: a follower that has not caught up with the leader's log end for replica.lag.time.max.ms (30 seconds) leaves the ISR. The high watermark is the offset below which every in-sync replica holds the records; consumers read only below it. When a leader fails, Kafka elects a new one from the ISR.",
-		"The producer's acks says when a write counts as done. With `acks=1` the leader answers as soon as it has appended the record, before any follower has it: if the leader crashes then, the new leader never had the record, and a write its producer was told succeeded is gone. With `acks=all` the leader answers only once every in-sync replica has the record, so whichever of them leads next has it.",
-		"But the ISR can shrink to the leader alone, and then acks=all waits for nobody. min.insync.replicas sets a floor: with `min.insync.replicas=2`, an acks=all write is refused with NOT_ENOUGH_REPLICAS while fewer than two replicas are in sync, so every acknowledged write sits on at least two brokers. The price is availability: with one replica in sync, acks=all writes fail until another catches up.",
-		"Here broker 3 was cut off from the other brokers a minute ago and has left the ISR, and orders has unclean.leader.election.enable=true. When no in-sync replica is alive, an unclean election lets an out-of-sync replica lead, and every record it lacks is lost, acknowledged or not. Kafka leaves it off by default, preferring a partition that stays offline until an in-sync replica comes back.",
-	},
-	Goal: "Crash the leader of orders after an acks=1 write and see an acknowledged record lost; then, with min.insync.replicas=2, write with acks=all, crash the leader again, and lose no acknowledged record.",
-	Script: `seed 15
-brokers 3
-topic orders replication.factor=3 unclean.leader.election.enable=true
-produce orders key=order-1 value=created acks=all
-advance 1s
-# broker 3 is cut off from brokers 1 and 2: it copies nothing more and
-# leaves the ISR once it has been behind for replica.lag.time.max.ms (30s)
-broker isolate 3
-produce orders key=order-2 value=created acks=1
-advance 1m
-`,
-	Hints: []string{
-		"Start with the loss: in Produce choose acks 1 and press Produce, then at once press crash on broker 1 under Brokers and replicas. Broker 1 answered the producer as soon as it had the record; its followers fetch every 500ms and had not copied it yet.",
-		"Next, guard the writes: in Topic configs choose orders, the Config min.insync.replicas and the Value 2, and press Set config. Broker 2 is then alone in the ISR (broker 1 is down, broker 3 cut off), so acks=all is refused until a second replica is in sync: press restart on broker 1, then +1 s while it catches up and rejoins.",
-		"In Produce choose acks all, press Produce and then +1 s: the record is acknowledged once brokers 1 and 2 both hold it. Then crash the leader, broker 2: broker 1 leads, with the record.",
-		"acks=all without min.insync.replicas=2 is not enough. Producing with acks all right after broker 1's crash, then crashing broker 2, loses the record: acks=all waited for the ISR, which was broker 2 alone, and the unclean election let broker 3, which missed the writes, lead.",
-	},
-	Solution: `produce orders key=order-3 value=created acks=1
-broker crash 1
-config topic orders min.insync.replicas=2
-broker restart 1
-advance 1s
-produce orders key=order-4 value=created acks=all
-advance 1s
-broker crash 2
-`,
-	WrongAttempt: `produce orders key=order-3 value=created acks=1
-broker crash 1
-produce orders key=order-4 value=created acks=all
-broker crash 2
-`,
-	check: checkReplication,
-}
 
 // election is one change of a partition's leader, read from a replay of
 // the script: what the partition looked like just before, and what the

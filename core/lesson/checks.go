@@ -1,0 +1,2027 @@
+package lesson
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"plog/core"
+	"plog/core/scenario"
+	"plog/core/units"
+)
+
+// The check language says a lesson's goal: one check a line, each a name
+// and its arguments, words or name=value, with double quotes around a value
+// with spaces; # starts a comment. The goal holds when every line holds;
+// the learner reads the first line that does not, in that check's words.
+// There are no loops or variables: each check is one pass over the state
+// (or, for the few that need the order of events, one replay of the
+// script, which the scenario language's own limits bound), so no goal runs
+// for ever.
+
+// check is one parsed line of a lesson's ## check section.
+type check struct {
+	spec  *checkSpec
+	args  []string          // positionals
+	named map[string]string // name=value arguments
+	line  int               // in the lesson file
+	text  string            // the line as written, for reports
+	// negated is set by not: the line holds when the check does not.
+	negated bool
+	// optional is set by maybe: the line never stands in the goal's way.
+	optional bool
+	// alternatives are the checks after or: the line holds when its check
+	// or one of them does.
+	alternatives []check
+	// owner is the line a check run with its arguments filled in stands
+	// for: what it finds is the line's.
+	owner *check
+	// label names the line, for the solved: sentence to quote its values
+	// as {label.name}; "" for none.
+	label string
+	// otherwise, from the indented else: line under it, is what the
+	// learner reads when the line does not hold, with {name} the check's
+	// values; "" for the check's own words.
+	otherwise string
+}
+
+// checkSpec is one check of the language.
+type checkSpec struct {
+	name string
+	// usage shows the arguments: positionals in capitals, [name=value]
+	// optional ones, ... for a repeated last positional.
+	usage string
+	help  string
+	// min and max count the positionals.
+	min, max int
+	named    []string // the name=value arguments it takes
+	// validate checks a line's arguments once, when the file is read, and
+	// returns a message for the first wrong one and its 0-based
+	// positional index (-1 for the line).
+	validate func(c *check) (string, int)
+	run      func(x *ctx, c *check) Result
+	// values names what run finds and keeps (ctx.keep), for else: and
+	// solved: to quote.
+	values []string
+}
+
+// maxInOrder bounds in-order's values, which it looks up for every record.
+const maxInOrder = 16
+
+// checkSpecs is the language's vocabulary.
+var checkSpecs = []*checkSpec{
+	{name: "in-order", usage: "in-order TOPIC KEY VALUE...", min: 3, max: 2 + maxInOrder,
+		help:   "the records with key KEY in TOPIC sit in one partition, and records with the values VALUE... (up to 16) come in that order",
+		values: []string{"partition"}, run: checkInOrder},
+	{name: "apart", usage: "apart TOPIC KEY OTHER", min: 3, max: 3,
+		help:   "the records with key KEY in TOPIC sit in one partition, and the first record with key OTHER in another",
+		values: []string{"partition", "other-partition"}, run: checkApart},
+	{name: "lag-at-most", usage: "lag-at-most GROUP N [topic=TOPIC]", min: 2, max: 2, named: []string{"topic"},
+		help:     "group GROUP has committed offsets, and on every partition (of TOPIC) it is at most N records behind",
+		validate: countAt(1), values: []string{"lag", "partition"}, run: checkLagAtMost},
+	{name: "owned", usage: "owned TOPIC GROUP", min: 2, max: 2,
+		help: "no partition of TOPIC is without an owner: each is assigned to a running member of GROUP, which is not rebalancing",
+		run:  checkOwned},
+	{name: "log-start-at-least", usage: "log-start-at-least TOPIC/PARTITION N", min: 2, max: 2,
+		help:     "the log start offset of the partition is at least N: retention, compaction or truncation removed the records below it",
+		validate: both(partitionAt(0), countAt(1)), run: checkLogStart},
+	{name: "delivered-twice", usage: "delivered-twice GROUP [topic=TOPIC or TOPIC/PARTITION]", min: 1, max: 1, named: []string{"topic"},
+		help:   "group GROUP received a record (of TOPIC, or of one partition) a second time",
+		values: []string{"delivered", "twice", "offsets"}, run: checkDeliveredTwice},
+	{name: "alert-in-time", usage: "alert-in-time GROUP TOPIC/PARTITION", min: 2, max: 2,
+		help:     "group GROUP's lag alert can fire before retention deletes what it has not read: lag.alert.ms below the topic's retention.ms, or lag.alert.records below the records the partition holds",
+		validate: partitionAt(1), values: []string{"rule", "retention", "retained"}, run: checkAlertInTime},
+	{name: "alerted-before-loss", usage: "alerted-before-loss GROUP", min: 1, max: 1,
+		help:   "after the lesson's start, group GROUP's lag alert was on before auto.offset.reset moved it over records it had not read, as a replay of the script shows",
+		values: []string{"warned", "lost-at", "lost", "reset", "to"}, run: checkAlertedBeforeLoss},
+	{name: "spread", usage: "spread TOPIC SKEW N", min: 3, max: 3,
+		help:     "over the last minute TOPIC got at least N records, spread over its partitions with a skew (the busiest partition's share over the mean; 1 is even) of at most SKEW",
+		validate: both(ratioAt(1), countAt(2)), values: spreadValues, run: checkSpread},
+	{name: "spread-ahead", usage: "spread-ahead TOPIC SKEW N", min: 3, max: 3,
+		help:     "as spread, over the next minute, as the workloads running now would produce it",
+		validate: both(ratioAt(1), countAt(2)), values: spreadValues, run: checkSpreadAhead},
+	{name: "aged-out", usage: "aged-out TOPIC", min: 1, max: 1,
+		help:   "retention deleted a segment of TOPIC by age (retention.ms), as a replay of the script shows",
+		values: []string{"from", "to", "at", "retention"}, run: checkAgedOut},
+	{name: "truncated", usage: "truncated TOPIC", min: 1, max: 1,
+		help: "records of TOPIC were deleted by DeleteRecords (truncate), as a replay of the script shows",
+		run:  checkTruncated},
+	{name: "outlived", usage: "outlived TOPIC/PARTITION", min: 1, max: 1,
+		help:     "the partition still holds a record older than retention.ms, kept by a younger record in its segment",
+		validate: partitionAt(0), values: []string{"offset", "value", "age", "segment-age", "retention"}, run: checkOutlived},
+	{name: "kept", usage: "kept TOPIC/PARTITION", min: 1, max: 1,
+		help:     "the partition still holds, at the same offsets, every record it held after the lesson's start",
+		validate: partitionAt(0), values: []string{"offset", "value"}, run: checkKept},
+	{name: "groups-read-all", usage: "groups-read-all TOPIC/PARTITION N", min: 2, max: 2,
+		help:     "at least N groups have each received every record the partition holds",
+		validate: both(partitionAt(0), countAt(1)), values: []string{"groups", "span"}, run: checkGroupsReadAll},
+	{name: "reread", usage: "reread TOPIC/PARTITION", min: 1, max: 1,
+		help:     "one of the groups that received every record of the partition received a record of its topic a second time",
+		validate: partitionAt(0), values: []string{"group", "groups", "span"}, run: checkReread},
+	{name: "received", usage: "received GROUP TOPIC/PARTITION N", min: 3, max: 3,
+		help:     "group GROUP has received at least N of the partition's records",
+		validate: both(partitionAt(1), countAt(2)), values: []string{"count"}, run: checkReceived},
+	{name: "restarted", usage: "restarted GROUP TOPIC/PARTITION", min: 2, max: 2,
+		help:     "group GROUP read the partition in more than one generation: a rebalance (a consumer restarting, say) came between its reads",
+		validate: partitionAt(1), values: []string{"offset"}, run: checkRestarted},
+	{name: "committed-at-least", usage: "committed-at-least GROUP TOPIC/PARTITION N", min: 3, max: 3,
+		help:     "group GROUP's committed offset on the partition is at least N",
+		validate: both(partitionAt(1), countAt(2)), values: []string{"committed"}, run: checkCommittedAtLeast},
+	{name: "read-by-another", usage: "read-by-another GROUP TOPIC/PARTITION", min: 2, max: 2,
+		help:     "another group has received every record of the partition that group GROUP read in its first generation",
+		validate: partitionAt(1), values: []string{"group"}, run: checkReadByAnother},
+	{name: "processed-all", usage: "processed-all GROUP TOPIC", min: 2, max: 2,
+		help:   "group GROUP's members processed, or are processing, every record TOPIC retains",
+		values: []string{"offsets", "records"}, run: checkProcessedAll},
+	{name: "read-all", usage: "read-all GROUP TOPIC", min: 2, max: 2,
+		help:   "group GROUP received every record TOPIC retains below its high watermark (what consumers may read)",
+		values: []string{"partition"}, run: checkReadAll},
+	{name: "config", usage: "config TOPIC NAME=VALUE", min: 1, max: 1, named: []string{"*"},
+		help:     "topic TOPIC's config NAME is VALUE (values as the scenario language writes them: 7d, 1MB, compact)",
+		validate: validConfig, run: checkConfig},
+	{name: "records-at-least", usage: "records-at-least TOPIC N [key=KEY]", min: 2, max: 2, named: []string{"key"},
+		help:     "TOPIC retains at least N records (with key KEY)",
+		validate: countAt(1), run: checkRecordsAtLeast},
+	{name: "tombstone", usage: "tombstone TOPIC KEY", min: 2, max: 2,
+		help:   "KEY is out of TOPIC's table: its latest record is a tombstone (no value at all, not an empty one), or none is left",
+		values: []string{"value"}, run: checkTombstone},
+	{name: "empty-value", usage: "empty-value TOPIC KEY", min: 2, max: 2,
+		help: "the latest record of KEY in TOPIC has an empty value, which keeps KEY in the table (a tombstone has no value at all)",
+		run:  checkEmptyValue},
+	{name: "rebuilt", usage: "rebuilt TOPIC/PARTITION", min: 1, max: 1,
+		help:     "a group read the compacted partition, skipping what compaction removed, and the latest value of each key it read makes the partition's table",
+		validate: partitionAt(0), values: []string{"group", "read", "offsets", "table"}, run: checkRebuilt},
+	{name: "compacted", usage: "compacted TOPIC", min: 1, max: 1,
+		help: "the cleaner has removed records from TOPIC: a partition holds fewer records than its offsets span",
+		run:  checkCompacted},
+	{name: "alert", usage: "alert GROUP", min: 1, max: 1,
+		help:   "group GROUP's lag alert (lag.alert.ms or lag.alert.records) is on",
+		values: []string{"rule", "reason", "lag", "time-lag"}, run: checkAlert},
+	{name: "alert-rule", usage: "alert-rule GROUP", min: 1, max: 1,
+		help:   "group GROUP has a lag alert rule, lag.alert.ms or lag.alert.records",
+		values: []string{"rule"}, run: checkAlertRule},
+	{name: "same-alert-rule", usage: "same-alert-rule GROUP OTHER", min: 2, max: 2,
+		help:   "groups GROUP and OTHER have the same lag alert rule",
+		values: []string{"rule", "other-rule"}, run: checkSameAlertRule},
+	{name: "lost-to-reset", usage: "lost-to-reset GROUP", min: 1, max: 1,
+		help: "auto.offset.reset moved group GROUP over records it had not read, which retention or truncation deleted",
+		run:  checkLostToReset},
+	{name: "lost-unprocessed", usage: "lost-unprocessed GROUP", min: 1, max: 1,
+		help:   "group GROUP committed records that a member which stopped had not processed (at-most-once)",
+		values: []string{"lost"}, run: checkLostUnprocessed},
+	{name: "exists", usage: "exists GROUP", min: 1, max: 1,
+		help:   "group GROUP exists: a member has joined it, or a config set for it",
+		values: []string{"split", "running"}, run: checkExists},
+	{name: "pick-group", usage: "pick-group TOPIC [not=GROUP,...] [strategy=NAME]", min: 1, max: 1, named: []string{"not", "strategy"},
+		help:   "some group (but those named) has a member that reads TOPIC; the first in name order, or the last with strategy NAME: later lines name it {LABEL.group}",
+		values: []string{"group", "split"}, run: checkPickGroup},
+	{name: "keys-together", usage: "keys-together", min: 0, max: 0,
+		help:   "in every topic, each key's records sit in one partition",
+		values: []string{"topic", "key", "partitions"}, run: checkKeysTogether},
+	{name: "pick-topic", usage: "pick-topic [not=TOPIC,...] [partitions=N]", min: 0, max: 0, named: []string{"not", "partitions"},
+		help:   "some topic (but those named) has at least N partitions; the first in name order, or a later one while it holds no record: later lines name it {LABEL.topic}",
+		values: []string{"topic"}, run: checkPickTopic},
+	{name: "switched", usage: "switched OLD NEW", min: 2, max: 2,
+		help:   "NEW holds records, and OLD got none after the first of them: the producers moved from OLD to NEW",
+		values: []string{"switch-at", "key", "value", "at"}, run: checkSwitched},
+	{name: "drained", usage: "drained GROUP OLD NEW", min: 3, max: 3,
+		help:   "group GROUP had read every record of OLD when the first record went to NEW",
+		values: []string{"switch-at", "unread", "records"}, run: checkDrained},
+	{name: "member", usage: "member GROUP MEMBER", min: 2, max: 2,
+		help: "MEMBER is a member of GROUP",
+		run:  checkMember},
+	{name: "topic", usage: "topic TOPIC", min: 1, max: 1,
+		help:   "topic TOPIC exists",
+		values: []string{"partitions"}, run: checkTopic},
+	{name: "running-at-least", usage: "running-at-least GROUP N", min: 2, max: 2,
+		help:     "group GROUP has at least N running members",
+		validate: countAt(1), values: []string{"count"}, run: checkRunningAtLeast},
+	{name: "deploy-began", usage: "deploy-began GROUP", min: 1, max: 1,
+		help: "a member of GROUP has stopped or left: a rolling restart began, as a replay of the script shows",
+		run:  checkDeployBegan},
+	{name: "restarted-all", usage: "restarted-all GROUP", min: 1, max: 1,
+		help:   "every member of GROUP has stopped or left and joined again, as a replay of the script shows",
+		values: []string{"todo"}, run: checkRestartedAll},
+	{name: "deploy-cheaper", usage: "deploy-cheaper GROUP OTHER N", min: 3, max: 3,
+		help:     "since each group's restarts began, GROUP's rebalances stopped at most 1/N as many partitions as OTHER's",
+		validate: countAt(2), values: []string{"rebalances", "stopped", "other-rebalances", "other-stopped", "timeouts", "session-timeout"}, run: checkDeployCheaper},
+	{name: "settled", usage: "settled GROUP", min: 1, max: 1,
+		help: "group GROUP is not rebalancing and waits for no member that stopped",
+		run:  checkSettled},
+	{name: "rebalanced", usage: "rebalanced GROUP", min: 1, max: 1,
+		help:   "group GROUP has completed a rebalance since the lesson's start, and is settled",
+		values: tallyValues, run: checkRebalanced},
+	{name: "same-change", usage: "same-change GROUP OTHER", min: 2, max: 2,
+		help:   "groups GROUP and OTHER changed their running members by as many since the lesson's start",
+		values: []string{"change", "other-change"}, run: checkSameChange},
+	{name: "stopped-fewer", usage: "stopped-fewer GROUP OTHER", min: 2, max: 2,
+		help:   "since the lesson's start, group GROUP's rebalances stopped fewer partitions than OTHER's (a partition stops while its owner gives it up and nobody reads it)",
+		values: []string{"stopped", "other-stopped"}, run: checkStoppedFewer},
+	{name: "members", usage: "members GROUP N", min: 2, max: 2,
+		help:     "group GROUP has exactly N running members and is not rebalancing",
+		validate: countAt(1), values: []string{"count"}, run: checkMembers},
+	{name: "idle", usage: "idle GROUP MEMBER", min: 2, max: 2,
+		help:   "member MEMBER of GROUP runs and owns no partition: the group has more members than partitions",
+		values: []string{"assignment"}, run: checkIdle},
+	{name: "strategy", usage: "strategy GROUP NAME", min: 2, max: 2,
+		help:   "group GROUP assigns with strategy NAME (range, roundrobin, sticky, cooperative-sticky)",
+		values: []string{"strategy"}, run: checkStrategy},
+	{name: "in-sync-at-least", usage: "in-sync-at-least TOPIC/PARTITION N", min: 2, max: 2,
+		help:     "at least N replicas of the partition are in sync (its ISR)",
+		validate: both(partitionAt(0), countAt(1)), run: checkInSync},
+	{name: "online", usage: "online TOPIC/PARTITION", min: 1, max: 1,
+		help:     "the partition has a leader, so that it can be read and written",
+		validate: partitionAt(0), run: checkOnline},
+	{name: "builtin", usage: "builtin LESSON", min: 1, max: 1,
+		help:     "the goal of the built-in lesson LESSON, over that lesson's own topics and groups",
+		validate: validBuiltin, run: checkBuiltin},
+}
+
+// not is the word before a check that makes it hold when the check does
+// not: `not alert analytics`. maybe makes a line that never stands in
+// the goal's way: what it finds adds to the solved: sentence when it
+// holds (a [part] of the sentence that quotes it shows only then).
+const (
+	not   = "not"
+	maybe = "maybe"
+	or    = "or"
+)
+
+// CheckDoc is one check of the language, as the README documents it.
+type CheckDoc struct {
+	Name, Usage, Help string
+	Values            []string // what else: and solved: may quote
+}
+
+// Checks lists the check language's checks.
+func Checks() []CheckDoc {
+	out := make([]CheckDoc, len(checkSpecs))
+	for i, s := range checkSpecs {
+		out[i] = CheckDoc{s.name, s.usage, s.help, s.values}
+	}
+	return out
+}
+
+// parseChecks reads a ## check section; first is the file line of
+// lines[0].
+func parseChecks(lines []string, first int) ([]check, error) {
+	var out []check
+	labels := map[string]bool{}
+	for i, line := range lines {
+		n := first + i
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "else:"); ok && strings.TrimLeft(line, " \t") != line {
+			if len(out) == 0 || out[len(out)-1].otherwise != "" {
+				return nil, &scenario.Error{Line: n, Col: 1, Msg: "an else: line goes under a check, once, indented"}
+			}
+			c := &out[len(out)-1]
+			c.otherwise = strings.TrimSpace(rest)
+			at := strings.Index(line, "else:") + len("else:")
+			at += len(line[at:]) - len(strings.TrimLeft(line[at:], " \t"))
+			col := utf8.RuneCountInString(line[:at]) + 1
+			if err := checkTemplate(c.otherwise, n, col, func(label, name string) string {
+				if label != "" {
+					return quotable(out[:len(out)-1], label, name, "else:")
+				}
+				if !slices.Contains(c.spec.values, name) {
+					return fmt.Sprintf("%s has no value {%s}; %s", c.spec.name, name, valueList(c.spec))
+				}
+				return ""
+			}); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		toks, err := checkTokens(line, n)
+		if err != nil {
+			return nil, err
+		}
+		if len(toks) == 0 {
+			continue
+		}
+		label := ""
+		if name, ok := strings.CutSuffix(toks[0].text, ":"); ok {
+			if !isSlug(name) {
+				return nil, &scenario.Error{Line: n, Col: toks[0].col, Msg: fmt.Sprintf("the label %q is not a word of lower-case letters, digits and -", name)}
+			}
+			if labels[name] {
+				return nil, &scenario.Error{Line: n, Col: toks[0].col, Msg: fmt.Sprintf("the label %s names another line already", name)}
+			}
+			if len(toks) == 1 {
+				return nil, &scenario.Error{Line: n, Col: toks[0].col, Msg: fmt.Sprintf("the label %s: names no check: write the check after it", name)}
+			}
+			labels[name] = true
+			label, toks = name, toks[1:]
+		}
+		if len(out) == MaxChecks {
+			return nil, &scenario.Error{Line: n, Col: 1, Msg: fmt.Sprintf("a goal has at most %d checks", MaxChecks)}
+		}
+		var parts [][]checkToken
+		start := 0
+		for k, t := range toks {
+			if t.text == or {
+				if k == start || k == len(toks)-1 {
+					return nil, &scenario.Error{Line: n, Col: t.col, Msg: "or goes between two checks"}
+				}
+				parts, start = append(parts, toks[start:k]), k+1
+			}
+		}
+		parts = append(parts, toks[start:])
+		c, err := buildCheck(parts[0], n)
+		if err != nil {
+			return nil, err
+		}
+		for _, part := range parts[1:] {
+			alt, err := buildCheck(part, n)
+			if err != nil {
+				return nil, err
+			}
+			if alt.optional {
+				return nil, &scenario.Error{Line: n, Col: part[0].col, Msg: "maybe goes at the start of the line, before its first check"}
+			}
+			c.alternatives = append(c.alternatives, alt)
+		}
+		for _, a := range c.args {
+			if err := checkTemplate(a, n, parts[0][0].col, func(label, name string) string {
+				return quotable(out, label, name, "an argument")
+			}); err != nil {
+				return nil, err
+			}
+		}
+		c.text = strings.TrimSpace(stripComment(line))
+		c.label = label
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// quotable says what is wrong with quoting {label.name} of the lines
+// above, "" when it names a labelled line's value.
+func quotable(above []check, label, name, what string) string {
+	if label == "" {
+		return fmt.Sprintf("%s quotes a labelled line above, {LABEL.%s}", what, name)
+	}
+	for _, c := range above {
+		if c.label == label {
+			if !slices.Contains(c.spec.values, name) {
+				return fmt.Sprintf("%s has no value {%s}; %s", c.spec.name, name, valueList(c.spec))
+			}
+			return ""
+		}
+	}
+	return fmt.Sprintf("no line above has the label %s", label)
+}
+
+// checkToken is a word of a check line and its column (from 1).
+type checkToken struct {
+	text string
+	col  int
+}
+
+// checkTokens splits a line into words; a double-quoted part of a word
+// may hold spaces, and # outside quotes starts a comment.
+func checkTokens(line string, n int) ([]checkToken, error) {
+	var toks []checkToken
+	var word strings.Builder
+	start, inWord, quoted := 0, false, false
+	col := 0
+	for _, r := range line {
+		col++
+		switch {
+		case quoted && r == '"':
+			quoted = false
+			continue
+		case quoted:
+			word.WriteRune(r)
+			continue
+		case r == '"':
+			if !inWord {
+				start, inWord = col, true
+			}
+			quoted = true
+			continue
+		case r == '#' && !inWord:
+			return toks, nil
+		case r == ' ' || r == '\t':
+			if inWord {
+				toks = append(toks, checkToken{word.String(), start})
+				word.Reset()
+				inWord = false
+			}
+			continue
+		}
+		if !inWord {
+			start, inWord = col, true
+		}
+		word.WriteRune(r)
+	}
+	if quoted {
+		return nil, &scenario.Error{Line: n, Col: start, Msg: "this quote is never closed"}
+	}
+	if inWord {
+		toks = append(toks, checkToken{word.String(), start})
+	}
+	return toks, nil
+}
+
+// stripComment cuts a line's comment: a # outside quotes that begins a
+// word.
+func stripComment(line string) string {
+	quoted := false
+	for i, r := range line {
+		switch {
+		case r == '"':
+			quoted = !quoted
+		case r == '#' && !quoted && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return line[:i]
+		}
+	}
+	return line
+}
+
+func buildCheck(toks []checkToken, n int) (check, error) {
+	optional := false
+	if toks[0].text == maybe && len(toks) > 1 {
+		optional, toks = true, toks[1:]
+	}
+	negated := false
+	if toks[0].text == not {
+		if len(toks) == 1 {
+			return check{}, &scenario.Error{Line: n, Col: toks[0].col, Msg: "not what? write a check after not, such as not alert analytics"}
+		}
+		if toks[1].text == not {
+			return check{}, &scenario.Error{Line: n, Col: toks[1].col, Msg: "not not: write the check itself"}
+		}
+		negated, toks = true, toks[1:]
+	}
+	var spec *checkSpec
+	var names []string
+	for _, s := range checkSpecs {
+		names = append(names, s.name)
+		if s.name == toks[0].text {
+			spec = s
+		}
+	}
+	if spec == nil {
+		return check{}, &scenario.Error{Line: n, Col: toks[0].col, Msg: unknownWord("check", toks[0].text, names)}
+	}
+	c := check{spec: spec, named: map[string]string{}, line: n, negated: negated, optional: optional}
+	cols := []int{}
+	for _, t := range toks[1:] {
+		if name, value, ok := strings.Cut(t.text, "="); ok && name != "" {
+			if !slices.Contains(spec.named, name) && !slices.Contains(spec.named, "*") {
+				return check{}, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s takes no %s= (usage: %s)", spec.name, name, spec.usage)}
+			}
+			if _, dup := c.named[name]; dup {
+				return check{}, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s= is given twice", name)}
+			}
+			if value == "" {
+				return check{}, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s= has no value", name)}
+			}
+			c.named[name] = value
+			continue
+		}
+		c.args = append(c.args, t.text)
+		cols = append(cols, t.col)
+	}
+	end := toks[len(toks)-1].col + utf8.RuneCountInString(toks[len(toks)-1].text)
+	if len(c.args) < spec.min {
+		return check{}, &scenario.Error{Line: n, Col: end, Msg: fmt.Sprintf("%s needs %d arguments here, not %d (usage: %s)", spec.name, spec.min, len(c.args), spec.usage)}
+	}
+	if len(c.args) > spec.max {
+		return check{}, &scenario.Error{Line: n, Col: cols[spec.max], Msg: fmt.Sprintf("%s takes %d arguments, not %d (usage: %s)", spec.name, spec.max, len(c.args), spec.usage)}
+	}
+	if spec.validate != nil {
+		if msg, at := spec.validate(&c); msg != "" {
+			col := toks[0].col
+			if at >= 0 && at < len(cols) {
+				col = cols[at]
+			}
+			return check{}, &scenario.Error{Line: n, Col: col, Msg: msg}
+		}
+	}
+	return c, nil
+}
+
+// countAt validates a whole number at positional i.
+func countAt(i int) func(c *check) (string, int) {
+	return func(c *check) (string, int) {
+		if _, err := strconv.ParseInt(c.args[i], 10, 64); err != nil || strings.HasPrefix(c.args[i], "-") {
+			return fmt.Sprintf("%q is not a whole number (usage: %s)", c.args[i], c.spec.usage), i
+		}
+		return "", -1
+	}
+}
+
+// ratioAt validates a decimal number at positional i.
+func ratioAt(i int) func(c *check) (string, int) {
+	return func(c *check) (string, int) {
+		if f, err := strconv.ParseFloat(c.args[i], 64); err != nil || f < 0 {
+			return fmt.Sprintf("%q is not a number such as 1.5 (usage: %s)", c.args[i], c.spec.usage), i
+		}
+		return "", -1
+	}
+}
+
+// partitionAt validates TOPIC/PARTITION at positional i.
+func partitionAt(i int) func(c *check) (string, int) {
+	return func(c *check) (string, int) {
+		if _, _, ok := splitPartition(c.args[i]); !ok {
+			return fmt.Sprintf("%q is not TOPIC/PARTITION, such as orders/0 (usage: %s)", c.args[i], c.spec.usage), i
+		}
+		return "", -1
+	}
+}
+
+func both(a, b func(c *check) (string, int)) func(c *check) (string, int) {
+	return func(c *check) (string, int) {
+		if msg, at := a(c); msg != "" {
+			return msg, at
+		}
+		return b(c)
+	}
+}
+
+func splitPartition(s string) (string, int, bool) {
+	i := strings.LastIndexByte(s, '/')
+	if i <= 0 {
+		return "", 0, false
+	}
+	p, err := strconv.Atoi(s[i+1:])
+	return s[:i], p, err == nil && p >= 0
+}
+
+func (c *check) count(i int) int64 {
+	n, _ := strconv.ParseInt(c.args[i], 10, 64)
+	return n
+}
+
+// validConfig checks config's one NAME=VALUE through the scenario
+// language, which knows every topic config and how to write its values.
+func validConfig(c *check) (string, int) {
+	if len(c.named) != 1 {
+		return fmt.Sprintf("config checks one NAME=VALUE (usage: %s)", c.spec.usage), -1
+	}
+	if _, err := canonicalConfig(c); err != nil {
+		return err.Error(), -1
+	}
+	return "", -1
+}
+
+// canonicalConfig writes config's NAME=VALUE as the scenario language
+// writes it (the form core.TopicConfig.Entries uses).
+func canonicalConfig(c *check) (scenario.Arg, error) {
+	for name, value := range c.named {
+		cmd, _, err := scenario.ParseLine(fmt.Sprintf("config topic %s %s=%s", quoteWord(c.args[0]), name, quoteWord(value)), 1)
+		if err != nil {
+			msg := err.Error()
+			if perr, ok := err.(*scenario.Error); ok {
+				msg = perr.Msg
+			}
+			return scenario.Arg{}, fmt.Errorf("%s", msg)
+		}
+		for _, a := range cmd.Args {
+			if a.Name != "" {
+				return a, nil
+			}
+		}
+	}
+	return scenario.Arg{}, fmt.Errorf("config checks one NAME=VALUE")
+}
+
+func quoteWord(s string) string {
+	if strings.ContainsAny(s, " \t#=\"") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+func validBuiltin(c *check) (string, int) {
+	if _, ok := builtinGoals[c.args[0]]; !ok {
+		return unknownWord("built-in goal", c.args[0], builtinGoalNames()), 0
+	}
+	return "", -1
+}
+
+func builtinGoalNames() []string {
+	var names []string
+	for name := range builtinGoals {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// The checks. Each returns a Result: Solved when its line holds, with a
+// sentence either way.
+
+func checkBuiltin(x *ctx, c *check) Result {
+	return builtinGoals[c.args[0]](x)
+}
+
+func checkApart(x *ctx, c *check) Result {
+	topic, key, other := c.args[0], c.args[1], c.args[2]
+	var mine, theirs []placed
+	for _, r := range x.allRecords(topic) {
+		switch {
+		case r.HasKey && r.Key == key:
+			mine = append(mine, r)
+		case r.HasKey && r.Key == other:
+			theirs = append(theirs, r)
+		}
+	}
+	ps, qs := partitionsOf(mine), partitionsOf(theirs)
+	switch {
+	case len(ps) != 1:
+		return pending("%s's records sit in %d partitions of %s, not one", key, len(ps), topic)
+	case len(qs) == 0:
+		return pending("%s holds no record with key %s", topic, other)
+	case theirs[0].partition == ps[0]:
+		return pending("%s and %s share partition %d of %s", key, other, ps[0], topic)
+	}
+	x.keep(c, "partition", fmt.Sprint(ps[0]))
+	x.keep(c, "other-partition", fmt.Sprint(theirs[0].partition))
+	return solved("%s's records sit in %s/%d, apart from %s's", key, topic, ps[0], other)
+}
+
+func checkInOrder(x *ctx, c *check) Result {
+	topic, key, values := c.args[0], c.args[1], c.args[2:]
+	var recs, keyless []placed
+	for _, r := range x.allRecords(topic) {
+		switch {
+		case r.HasKey && r.Key == key:
+			recs = append(recs, r)
+		case !r.HasKey && slices.Contains(values, r.Value):
+			keyless = append(keyless, r)
+		}
+	}
+	if len(recs) == 0 {
+		if len(keyless) > 0 {
+			return pending("the %s records have no key, so the partitioner chose partitions %s for them, with no promise of order: give them key=%s",
+				joinWords(values), joinInts(partitionsOf(keyless)), key)
+		}
+		return pending("no record with key %s yet: produce %s's %s event first", key, key, values[0])
+	}
+	if msg := inOrder(key, recs, func(r placed) string { return r.Value }, values); msg != "" {
+		return pending("%s", msg)
+	}
+	x.keep(c, "partition", fmt.Sprint(recs[0].partition))
+	return solved("%s's records sit in %s/%d in the order %s", key, topic, recs[0].partition, strings.Join(values, ", "))
+}
+
+func checkLagAtMost(x *ctx, c *check) Result {
+	name, most, topic := c.args[0], c.count(1), c.named["topic"]
+	v, ok := x.group(name)
+	if !ok {
+		return pending("there is no group %s yet", name)
+	}
+	committed := 0
+	for _, p := range v.Partitions {
+		if topic != "" && p.Topic != topic || !p.HasCommitted {
+			continue
+		}
+		committed++
+		if p.Lag > most {
+			x.keep(c, "lag", units.Plural(p.Lag, "record"))
+			x.keep(c, "partition", fmt.Sprintf("%s/%d", p.Topic, p.Partition))
+			return pending("group %s is %s behind on %s/%d; at most %d may be", name, units.Plural(p.Lag, "record"), p.Topic, p.Partition, most)
+		}
+	}
+	if committed == 0 {
+		return pending("group %s has committed no offset%s yet, so it has no lag to measure: poll and commit", name, onTopic(topic))
+	}
+	return solved("group %s is at most %s behind on every partition%s", name, units.Plural(most, "record"), onTopic(topic))
+}
+
+func onTopic(topic string) string {
+	if topic == "" {
+		return ""
+	}
+	return " of " + topic
+}
+
+func checkOwned(x *ctx, c *check) Result {
+	topic, name := c.args[0], c.args[1]
+	n := x.partitions(topic)
+	if n == 0 {
+		return pending("there is no topic %s yet", topic)
+	}
+	v, ok := x.group(name)
+	if !ok {
+		return pending("there is no group %s yet", name)
+	}
+	if msg := waiting(v); msg != "" {
+		return pending("%s", msg)
+	}
+	for p := range n {
+		pv, ok := partitionView(v, topic, p)
+		if !ok || pv.Owner == "" {
+			return pending("%s/%d has no owner in group %s: a member must subscribe to %s", topic, p, name, topic)
+		}
+		if m, ok := member(v, pv.Owner); !ok || m.Down != "" {
+			return pending("%s/%d belongs to %s, which is not running", topic, p, pv.Owner)
+		}
+	}
+	return solved("every partition of %s has an owner in group %s", topic, name)
+}
+
+func checkLogStart(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	least := c.count(1)
+	start, err := x.log.LogStartOffset(topic, p)
+	if err != nil {
+		return pending("there is no partition %s yet", c.args[0])
+	}
+	if start < least {
+		return pending("the log start offset of %s is %d; it must reach %d", c.args[0], start, least)
+	}
+	return solved("the log start offset of %s is %d", c.args[0], start)
+}
+
+func checkDeliveredTwice(x *ctx, c *check) Result {
+	name, topic := c.args[0], c.named["topic"]
+	v, ok := x.group(name)
+	if !ok {
+		return pending("there is no group %s yet", name)
+	}
+	x.keep(c, "delivered", fmt.Sprint(v.Totals.Delivered))
+	x.keep(c, "twice", fmt.Sprint(v.Totals.Redelivered))
+	if topic != "" {
+		// topic= names a topic, or one partition as TOPIC/PARTITION.
+		t, p, onePartition := splitPartition(topic)
+		var again []int64
+		for _, d := range v.Deliveries {
+			if d.Redelivery && (d.Topic == topic || onePartition && d.Topic == t && d.Partition == p) {
+				again = append(again, d.Record.Offset)
+			}
+		}
+		x.keep(c, "offsets", joinInts(again))
+		if len(again) > 0 {
+			return solved("group %s received offsets %s of %s a second time", name, joinInts(again), topic)
+		}
+		return pending("group %s has received no record of %s twice yet", name, topic)
+	}
+	if v.Totals.Redelivered > 0 {
+		return solved("group %s received %d of its %d deliveries a second time", name, v.Totals.Redelivered, v.Totals.Delivered)
+	}
+	// What keeps a redelivery from coming: a crash after the commit, or
+	// one before it whose partitions nobody has taken over yet.
+	base, _ := x.baseline().Group(name)
+	_, down := downMember(v)
+	crashed := down || liveMembers(v) < liveMembers(base)
+	unprocessed := slices.ContainsFunc(v.Deliveries, func(d core.DeliveryLogEntry) bool { return d.Outcome == core.OutcomeUnprocessed })
+	switch {
+	case crashed && !unprocessed:
+		return pending("%s's consumer stopped after committing what it had polled, so its successor began where it finished: nothing came twice; crash a member between its poll and its commit", name)
+	case unprocessed:
+		return pending("%s's crashed member left records unprocessed; once its session times out the other member takes over: advance the clock and poll with it", name)
+	}
+	return pending("nothing has reached %s twice yet: poll with a member of %s, and crash it before it commits", name, name)
+}
+
+// groupAndTopic reads the GROUP TOPIC a check names: the group's view
+// and the topic's partition count, or a pending result naming what is not
+// there.
+func groupAndTopic(x *ctx, c *check) (core.GroupView, int, *Result) {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return v, 0, missing
+	}
+	n := x.partitions(c.args[1])
+	if n == 0 {
+		r := pending("there is no topic %s yet", c.args[1])
+		return v, 0, &r
+	}
+	return v, n, nil
+}
+
+func checkProcessedAll(x *ctx, c *check) Result {
+	name, topic := c.args[0], c.args[1]
+	v, n, missing := groupAndTopic(x, c)
+	if missing != nil {
+		return *missing
+	}
+	total := 0
+	for p := range n {
+		recs := x.records(topic, p)
+		total += len(recs)
+		processed := map[int64]int64{}
+		for _, d := range v.Deliveries {
+			if d.Topic == topic && d.Partition == p && (d.Outcome == core.OutcomeProcessed || d.Outcome == core.OutcomeProcessing) {
+				processed[d.Record.Offset] = d.Time
+			}
+		}
+		if missing := missingOffsets(recs, processed); len(missing) > 0 {
+			x.keep(c, "offsets", joinInts(missing))
+			return pending("group %s has not processed offsets %s of %s/%d yet", name, joinInts(missing), topic, p)
+		}
+	}
+	x.keep(c, "records", fmt.Sprint(total))
+	return solved("group %s processed every record of %s", name, topic)
+}
+
+func checkReadAll(x *ctx, c *check) Result {
+	name, topic := c.args[0], c.args[1]
+	v, n, missing := groupAndTopic(x, c)
+	if missing != nil {
+		return *missing
+	}
+	for p := range n {
+		// Consumers read below the high watermark only.
+		hw, _ := x.log.HighWatermark(topic, p)
+		recs := x.records(topic, p) // in offset order
+		for len(recs) > 0 && recs[len(recs)-1].Offset >= hw {
+			recs = recs[:len(recs)-1]
+		}
+		if missing := missingOffsets(recs, deliveredOffsets(v, topic, p)); len(missing) > 0 {
+			x.keep(c, "partition", fmt.Sprintf("%s/%d", topic, p))
+			return pending("group %s has not received %s of %s/%d yet", name, units.Plural(int64(len(missing)), "record"), topic, p)
+		}
+	}
+	return solved("group %s received every record of %s", name, topic)
+}
+
+func checkConfig(x *ctx, c *check) Result {
+	topic := c.args[0]
+	want, err := canonicalConfig(c)
+	if err != nil {
+		return pending("%v", err)
+	}
+	cfg, err := x.log.TopicConfig(topic)
+	if err != nil {
+		return pending("there is no topic %s yet", topic)
+	}
+	for _, e := range cfg.Entries() {
+		if e.Name == want.Name {
+			if e.Value != want.Value {
+				return pending("%s's %s is %s; set it to %s", topic, e.Name, e.Value, want.Value)
+			}
+			return solved("%s's %s is %s", topic, e.Name, e.Value)
+		}
+	}
+	return pending("%s has no config %s under these rules", topic, want.Name)
+}
+
+// run runs one line: its check, turned over by not. A negated check that
+// holds says so, in its own words, as what must change. A line with
+// alternatives holds when one of them does, and says its first check's
+// words when none does. A line with an else: says that instead when it
+// does not hold.
+func (c *check) run(x *ctx) Result {
+	r := c.runOne(x)
+	for i := 0; !r.Solved && i < len(c.alternatives); i++ {
+		if alt := c.alternatives[i].runOne(x); alt.Solved {
+			r = alt
+		}
+	}
+	if !r.Solved && c.otherwise != "" {
+		value := func(label, name string) string {
+			if label == "" {
+				return x.values[c][name]
+			}
+			return x.labelled(label, name)
+		}
+		r.Progress = expand(keptParts(c.otherwise, func(label, name string) bool { return value(label, name) != "" }), value)
+	}
+	return r
+}
+
+// labelled returns a value a labelled line found.
+func (x *ctx) labelled(label, name string) string {
+	for j := range x.lesson.checks {
+		if x.lesson.checks[j].label == label {
+			return x.values[&x.lesson.checks[j]][name]
+		}
+	}
+	return ""
+}
+
+// keptParts drops the [parts] of a sentence that quote a value keep says
+// is not there, and the brackets of the others.
+func keptParts(tmpl string, keep func(label, name string) bool) string {
+	var b strings.Builder
+	for tmpl != "" {
+		open := strings.IndexByte(tmpl, '[')
+		end := strings.IndexByte(tmpl[max(open, 0):], ']') + max(open, 0)
+		if open < 0 || end < open {
+			b.WriteString(tmpl)
+			break
+		}
+		b.WriteString(tmpl[:open])
+		part, shown := tmpl[open+1:end], true
+		placeholders(part, func(_ int, label, name string) { shown = shown && keep(label, name) })
+		if shown {
+			b.WriteString(part)
+		}
+		tmpl = tmpl[end+1:]
+	}
+	return b.String()
+}
+
+// runOne runs the line's check alone, turned over by not. Arguments
+// that quote a labelled line above, {LABEL.NAME}, are filled in first.
+func (c *check) runOne(x *ctx) Result {
+	run := c
+	if slices.ContainsFunc(c.args, func(a string) bool { return strings.Contains(a, "{") }) {
+		filled := *c
+		filled.args, filled.owner = slices.Clone(c.args), c
+		for i, a := range filled.args {
+			filled.args[i] = expand(a, x.labelled)
+		}
+		run = &filled
+	}
+	r := c.spec.run(x, run)
+	if c.negated {
+		if r.Solved {
+			return pending("it must not be so, and it is: %s", r.Progress)
+		}
+		return solved("as it must be, not so: %s", r.Progress)
+	}
+	return r
+}
+
+// held records that a line held, so that solved: may quote it.
+func (x *ctx) held(c *check) {
+	if x.holds == nil {
+		x.holds = map[*check]bool{}
+	}
+	x.holds[c] = true
+}
+
+// expandSolved fills a solved: sentence from the lines that held. A
+// [part] quoting a line that did not hold (a maybe line) is left out.
+func expandSolved(tmpl string, x *ctx, checks []check) string {
+	line := func(label string) *check {
+		for i := range checks {
+			if checks[i].label == label {
+				return &checks[i]
+			}
+		}
+		return nil
+	}
+	held := func(label, _ string) bool { c := line(label); return c != nil && x.holds[c] }
+	return expand(keptParts(tmpl, held), func(label, name string) string {
+		if c := line(label); c != nil {
+			return x.values[c][name]
+		}
+		return ""
+	})
+}
+
+// keep records a value a check found, for else: and solved: to quote.
+func (x *ctx) keep(c *check, name, value string) {
+	if c.owner != nil {
+		c = c.owner
+	}
+	if x.values == nil {
+		x.values = map[*check]map[string]string{}
+	}
+	if x.values[c] == nil {
+		x.values[c] = map[string]string{}
+	}
+	x.values[c][name] = value
+}
+
+func valueList(spec *checkSpec) string {
+	if len(spec.values) == 0 {
+		return "it has none to quote"
+	}
+	return "it has {" + strings.Join(spec.values, "}, {") + "}"
+}
+
+// placeholders finds the {name} and {label.name} of a sentence, calling
+// f with each and its byte offset; other braces are plain text. A count
+// may name what it counts, {lost:payment}, to read "3 payments".
+func placeholders(tmpl string, f func(at int, label, name string)) {
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] != '{' {
+			continue
+		}
+		end := strings.IndexByte(tmpl[i:], '}')
+		if end < 0 {
+			return
+		}
+		ref, noun, counted := strings.Cut(tmpl[i+1:i+end], ":")
+		label, name, dotted := strings.Cut(ref, ".")
+		if !dotted {
+			label, name = "", ref
+		}
+		if isSlug(name) && (!dotted || isSlug(label)) && (!counted || isSlug(noun)) {
+			f(i, label, name)
+			i += end
+		}
+	}
+}
+
+// checkTemplate validates a sentence's placeholders: bad says what is
+// wrong with one, "" when it is known.
+func checkTemplate(tmpl string, line, col int, bad func(label, name string) string) error {
+	var err error
+	placeholders(tmpl, func(at int, label, name string) {
+		if msg := bad(label, name); msg != "" && err == nil {
+			err = &scenario.Error{Line: line, Col: col + utf8.RuneCountInString(tmpl[:at]), Msg: msg}
+		}
+	})
+	return err
+}
+
+// expand fills a sentence's placeholders.
+func expand(tmpl string, value func(label, name string) string) string {
+	var b strings.Builder
+	last := 0
+	placeholders(tmpl, func(at int, label, name string) {
+		b.WriteString(tmpl[last:at])
+		last = at + strings.IndexByte(tmpl[at:], '}') + 1
+		v := value(label, name)
+		if _, noun, counted := strings.Cut(tmpl[at+1:last-1], ":"); counted {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				v = units.Plural(n, noun)
+			}
+		}
+		b.WriteString(v)
+	})
+	b.WriteString(tmpl[last:])
+	return b.String()
+}
+
+// evaluate runs a lesson's checks in order and returns the first that
+// does not hold, with its index, or the goal solved and -1.
+func evaluate(x *ctx, checks []check) (Result, int) {
+	var held []string
+	for i := range checks {
+		r := checks[i].run(x)
+		switch {
+		case r.Solved:
+			x.held(&checks[i])
+			held = append(held, r.Progress)
+		case !checks[i].optional:
+			return r, i
+		}
+	}
+	progress := strings.Join(held, "; ")
+	if !strings.HasSuffix(progress, ".") {
+		progress += "."
+	}
+	return Result{Solved: true, Progress: progress}, -1
+}
+
+func checkRecordsAtLeast(x *ctx, c *check) Result {
+	topic, least, key := c.args[0], c.count(1), c.named["key"]
+	if x.partitions(topic) == 0 {
+		return pending("there is no topic %s yet", topic)
+	}
+	var n int64
+	for _, r := range x.allRecords(topic) {
+		if key == "" || r.HasKey && r.Key == key {
+			n++
+		}
+	}
+	withKey := ""
+	if key != "" {
+		withKey = " with key " + key
+	}
+	if n < least {
+		return pending("%s holds %s%s; it must hold at least %d", topic, units.Plural(n, "record"), withKey, least)
+	}
+	return solved("%s holds %s%s", topic, units.Plural(n, "record"), withKey)
+}
+
+// latest returns the latest record of a key in a topic, nil for none.
+func (x *ctx) latest(topic, key string) *placed {
+	var last *placed
+	recs := x.allRecords(topic)
+	for i := range recs {
+		if recs[i].HasKey && recs[i].Key == key {
+			last = &recs[i]
+		}
+	}
+	return last
+}
+
+func checkTombstone(x *ctx, c *check) Result {
+	topic, key := c.args[0], c.args[1]
+	last := x.latest(topic, key)
+	switch {
+	case last == nil:
+		return solved("%s holds no record with key %s", topic, key)
+	case last.Tombstone:
+		return solved("%s's latest record in %s is a tombstone", key, topic)
+	}
+	x.keep(c, "value", last.Value)
+	if last.Value == "" {
+		return pending("%s's latest record in %s has an empty value, which is a value like any other; a tombstone has no value at all", key, topic)
+	}
+	return pending("%s's latest record in %s has the value %s, not a tombstone", key, topic, last.Value)
+}
+
+func checkEmptyValue(x *ctx, c *check) Result {
+	topic, key := c.args[0], c.args[1]
+	if last := x.latest(topic, key); last != nil && !last.Tombstone && last.Value == "" {
+		return solved("%s's latest record in %s has an empty value, not a tombstone", key, topic)
+	}
+	return pending("%s's latest record in %s does not have an empty value", key, topic)
+}
+
+func checkRebuilt(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	recs := x.records(topic, p)
+	end, _ := x.log.LogEndOffset(topic, p)
+	start, _ := x.log.LogStartOffset(topic, p)
+	want := table(recs)
+	x.keep(c, "offsets", fmt.Sprint(end-start))
+	x.keep(c, "table", tableText(want))
+	partial := ""
+	for _, name := range x.log.GroupNames() {
+		v, _ := x.group(name)
+		got := deliveredOffsets(v, topic, p)
+		if len(got) == 0 {
+			continue
+		}
+		if missing := missingOffsets(recs, got); len(missing) > 0 {
+			partial = fmt.Sprintf("%s has not read offsets %s of %s yet: poll", name, joinInts(missing), topic)
+			continue
+		}
+		if int64(len(got)) >= end-start {
+			partial = fmt.Sprintf("%s read %s before it was compacted; read the compacted log with a new group", name, topic)
+			continue
+		}
+		var read []core.Record
+		for _, d := range v.Deliveries {
+			if d.Topic == topic && d.Partition == p {
+				read = append(read, d.Record)
+			}
+		}
+		if built := table(read); tableText(built) != tableText(want) {
+			partial = fmt.Sprintf("%s built the table %s, but the log says %s", name, tableText(built), tableText(want))
+			continue
+		}
+		x.keep(c, "group", name)
+		x.keep(c, "read", fmt.Sprint(len(got)))
+		return solved("%s read %d of %s's %d offsets, skipping what compaction removed, and rebuilt the table %s", name, len(got), topic, end-start, tableText(want))
+	}
+	if partial != "" {
+		return pending("%s", partial)
+	}
+	return pending("%s is compacted; now rebuild the table: a new group reading %s from the start", topic, topic)
+}
+
+func checkCompacted(x *ctx, c *check) Result {
+	topic := c.args[0]
+	n := x.partitions(topic)
+	if n == 0 {
+		return pending("there is no topic %s yet", topic)
+	}
+	for p := range n {
+		hw, _ := x.log.LogEndOffset(topic, p)
+		start, _ := x.log.LogStartOffset(topic, p)
+		if int64(len(x.records(topic, p))) < hw-start {
+			return solved("the cleaner removed records from %s/%d", topic, p)
+		}
+	}
+	return pending("%s still holds every record written to it: the cleaner has removed nothing", topic)
+}
+
+// groupOr returns a group's view, or a pending result naming it.
+func groupOr(x *ctx, name string) (core.GroupView, *Result) {
+	v, ok := x.group(name)
+	if !ok {
+		r := pending("there is no group %s yet", name)
+		return v, &r
+	}
+	return v, nil
+}
+
+func checkAlert(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	x.keep(c, "rule", alertRule(v.Config))
+	x.keep(c, "reason", v.AlertReason)
+	x.keep(c, "lag", units.Plural(v.TotalLag, "record"))
+	x.keep(c, "time-lag", units.SpanToSecond(v.MaxTimeLagMs))
+	if v.Alert {
+		return solved("group %s alerts: %s", v.Name, v.AlertReason)
+	}
+	return pending("group %s does not alert (%s; lag %s, time lag %s)", v.Name, alertRule(v.Config), units.Plural(v.TotalLag, "record"), units.SpanToSecond(v.MaxTimeLagMs))
+}
+
+func checkLostToReset(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if n := v.Totals.SkippedByReset; n > 0 {
+		return solved("auto.offset.reset=%s moved group %s over %s it had not read", v.Config.AutoOffsetReset, v.Name, units.Plural(n, "record"))
+	}
+	return pending("group %s has lost no record to auto.offset.reset", v.Name)
+}
+
+func checkLostUnprocessed(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	x.keep(c, "lost", fmt.Sprint(v.Totals.LostUnprocessed))
+	if n := v.Totals.LostUnprocessed; n > 0 {
+		return solved("group %s committed %s a stopped member had not processed", v.Name, units.Plural(n, "record"))
+	}
+	return pending("group %s has lost no record to a member that stopped after committing", v.Name)
+}
+
+func checkSettled(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if msg := waiting(v); msg != "" {
+		return pending("%s", msg)
+	}
+	return solved("group %s is settled", v.Name)
+}
+
+// tallyValues are what rebalanced finds.
+var tallyValues = []string{"change", "change-words", "rebalances", "stopped", "moved"}
+
+// rebalanceTally sums the rebalances a group went through since the start.
+type rebalanceTally struct {
+	change                 int // running members now minus at the start
+	rounds, stopped, moved int
+}
+
+func (x *ctx) tally(v core.GroupView) rebalanceTally {
+	b, _ := x.baseline().Group(v.Name)
+	t := rebalanceTally{change: liveMembers(v) - liveMembers(b)}
+	for _, h := range v.History {
+		if h.Generation > b.Generation {
+			t.rounds++
+			t.moved += h.Moved
+			t.stopped += stoppedBy(h)
+		}
+	}
+	return t
+}
+
+func checkRebalanced(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if msg := waiting(v); msg != "" {
+		return pending("%s", msg)
+	}
+	t := x.tally(v)
+	x.keep(c, "change", fmt.Sprintf("%+d", t.change))
+	x.keep(c, "change-words", changeWords(t.change))
+	x.keep(c, "rebalances", units.Plural(int64(t.rounds), "rebalance"))
+	x.keep(c, "stopped", units.Plural(int64(t.stopped), "partition"))
+	x.keep(c, "moved", fmt.Sprint(t.moved))
+	if t.rounds == 0 {
+		return pending("group %s has not rebalanced since the start", v.Name)
+	}
+	return solved("group %s went through %s since the start", v.Name, units.Plural(int64(t.rounds), "rebalance"))
+}
+
+// twoGroups reads the groups a check compares.
+func twoGroups(x *ctx, c *check) (a, b core.GroupView, missing *Result) {
+	if a, missing = groupOr(x, c.args[0]); missing == nil {
+		b, missing = groupOr(x, c.args[1])
+	}
+	return a, b, missing
+}
+
+func checkSameChange(x *ctx, c *check) Result {
+	a, b, missing := twoGroups(x, c)
+	if missing != nil {
+		return *missing
+	}
+	ta, tb := x.tally(a), x.tally(b)
+	x.keep(c, "change", fmt.Sprintf("%+d", ta.change))
+	x.keep(c, "other-change", fmt.Sprintf("%+d", tb.change))
+	if ta.change != tb.change {
+		return pending("%s's running members changed by %+d and %s's by %+d", a.Name, ta.change, b.Name, tb.change)
+	}
+	return solved("%s's and %s's running members changed by %+d", a.Name, b.Name, ta.change)
+}
+
+func checkStoppedFewer(x *ctx, c *check) Result {
+	a, b, missing := twoGroups(x, c)
+	if missing != nil {
+		return *missing
+	}
+	ta, tb := x.tally(a), x.tally(b)
+	x.keep(c, "stopped", units.Plural(int64(ta.stopped), "partition"))
+	x.keep(c, "other-stopped", units.Plural(int64(tb.stopped), "partition"))
+	if ta.stopped >= tb.stopped {
+		return pending("%s's rebalances stopped %s and %s's %s", a.Name, units.Plural(int64(ta.stopped), "partition"), b.Name, units.Plural(int64(tb.stopped), "partition"))
+	}
+	return solved("%s's rebalances stopped %s, %s's %s", a.Name, units.Plural(int64(ta.stopped), "partition"), b.Name, units.Plural(int64(tb.stopped), "partition"))
+}
+
+func checkMembers(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if msg := waiting(v); msg != "" {
+		return pending("%s", msg)
+	}
+	x.keep(c, "count", fmt.Sprint(liveMembers(v)))
+	if n := liveMembers(v); int64(n) != c.count(1) {
+		return pending("group %s has %s running; it needs %d", v.Name, units.Plural(int64(n), "member"), c.count(1))
+	}
+	return solved("group %s has %s running", v.Name, units.Plural(c.count(1), "member"))
+}
+
+func checkIdle(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	m, ok := member(v, c.args[1])
+	x.keep(c, "assignment", assignmentText(m.Assignment))
+	switch {
+	case !ok:
+		return pending("group %s has no member %s", v.Name, c.args[1])
+	case waiting(v) != "":
+		return pending("%s", waiting(v))
+	case !m.Idle:
+		return pending("%s owns %s", m.ID, assignmentText(m.Assignment))
+	}
+	return solved("%s sits idle in group %s", m.ID, v.Name)
+}
+
+func checkStrategy(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	x.keep(c, "strategy", v.Strategy)
+	if v.Strategy != c.args[1] {
+		return pending("group %s uses %s, not %s; its first member to join chooses the strategy", v.Name, v.Strategy, c.args[1])
+	}
+	return solved("group %s uses %s", v.Name, v.Strategy)
+}
+
+func checkInSync(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	rep, err := x.log.Replication(topic, p)
+	if err != nil {
+		return pending("there is no partition %s yet", c.args[0])
+	}
+	if int64(len(rep.ISR)) < c.count(1) {
+		return pending("%s has %s in sync; it needs %d", c.args[0], units.Plural(int64(len(rep.ISR)), "replica"), c.count(1))
+	}
+	return solved("%s has %s in sync", c.args[0], units.Plural(int64(len(rep.ISR)), "replica"))
+}
+
+func checkOnline(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	rep, err := x.log.Replication(topic, p)
+	switch {
+	case err != nil:
+		return pending("there is no partition %s yet", c.args[0])
+	case rep.Offline:
+		return pending("%s is offline: %s", c.args[0], rep.OfflineReason)
+	}
+	return solved("%s is online, led by broker %d", c.args[0], rep.Leader)
+}
+
+func checkAlertRule(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	rule := alertRule(v.Config)
+	x.keep(c, "rule", rule)
+	if v.Config.LagAlertMs == 0 && v.Config.LagAlertRecords == 0 {
+		return pending("group %s has no lag alert rule: give it lag.alert.ms or lag.alert.records", v.Name)
+	}
+	return solved("group %s alerts on %s", v.Name, rule)
+}
+
+func checkSameAlertRule(x *ctx, c *check) Result {
+	a, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	b, missing := groupOr(x, c.args[1])
+	if missing != nil {
+		return *missing
+	}
+	x.keep(c, "rule", alertRule(a.Config))
+	x.keep(c, "other-rule", alertRule(b.Config))
+	if a.Config.LagAlertMs != b.Config.LagAlertMs || a.Config.LagAlertRecords != b.Config.LagAlertRecords {
+		return pending("%s has %s and %s %s: give them one rule", a.Name, alertRule(a.Config), b.Name, alertRule(b.Config))
+	}
+	return solved("%s and %s share one rule, %s", a.Name, b.Name, alertRule(a.Config))
+}
+
+// partitionReads returns a group's deliveries of one partition, oldest
+// first.
+func partitionReads(v core.GroupView, topic string, partition int) []core.DeliveryLogEntry {
+	var reads []core.DeliveryLogEntry
+	for _, d := range v.Deliveries {
+		if d.Topic == topic && d.Partition == partition {
+			reads = append(reads, d)
+		}
+	}
+	return reads
+}
+
+func checkReceived(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	topic, p, _ := splitPartition(c.args[1])
+	got := int64(len(deliveredOffsets(v, topic, p)))
+	x.keep(c, "count", fmt.Sprint(got))
+	if got < c.count(2) {
+		return pending("group %s has received %s of %s; it needs %d", v.Name, units.Plural(got, "record"), c.args[1], c.count(2))
+	}
+	return solved("group %s has received %s of %s", v.Name, units.Plural(got, "record"), c.args[1])
+}
+
+// firstRun returns how many of a partition's reads came in the group's
+// first generation of them.
+func firstRun(reads []core.DeliveryLogEntry) int {
+	for i, d := range reads {
+		if d.Generation > reads[0].Generation {
+			return i
+		}
+	}
+	return len(reads)
+}
+
+func checkRestarted(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	topic, p, _ := splitPartition(c.args[1])
+	reads := partitionReads(v, topic, p)
+	if n := firstRun(reads); n < len(reads) {
+		x.keep(c, "offset", fmt.Sprint(reads[n].Record.Offset))
+		return solved("group %s went on reading %s at offset %d after a rebalance", v.Name, c.args[1], reads[n].Record.Offset)
+	}
+	return pending("group %s has read %s in one generation: no rebalance came between its reads", v.Name, c.args[1])
+}
+
+func checkCommittedAtLeast(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	topic, p, _ := splitPartition(c.args[1])
+	pv, _ := partitionView(v, topic, p)
+	committed := "none"
+	if pv.HasCommitted {
+		committed = fmt.Sprint(pv.Committed)
+	}
+	x.keep(c, "committed", committed)
+	if !pv.HasCommitted || pv.Committed < c.count(2) {
+		return pending("group %s's committed offset on %s is %s; it must reach %d", v.Name, c.args[1], committed, c.count(2))
+	}
+	return solved("group %s committed %s on %s", v.Name, committed, c.args[1])
+}
+
+func checkReadByAnother(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	topic, p, _ := splitPartition(c.args[1])
+	reads := partitionReads(v, topic, p)
+	first := reads[:firstRun(reads)]
+	if len(first) == 0 {
+		return pending("group %s has not read %s yet", v.Name, c.args[1])
+	}
+	for _, name := range x.log.GroupNames() {
+		if name == v.Name {
+			continue
+		}
+		other, _ := x.group(name)
+		seen := deliveredOffsets(other, topic, p)
+		all := true
+		for _, d := range first {
+			if _, ok := seen[d.Record.Offset]; !ok {
+				all = false
+			}
+		}
+		if all {
+			x.keep(c, "group", name)
+			return solved("group %s read the records of %s that %s read first", name, c.args[1], v.Name)
+		}
+	}
+	return pending("no group but %s has read the records of %s that %s read first", v.Name, c.args[1], v.Name)
+}
+
+func checkKept(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	recs := x.records(topic, p)
+	base, _ := x.baseline().Records(topic, p)
+	for _, b := range base {
+		if !slices.ContainsFunc(recs, func(r core.Record) bool { return r.Offset == b.Offset }) {
+			x.keep(c, "offset", fmt.Sprint(b.Offset))
+			x.keep(c, "value", b.Value)
+			return pending("offset %d (%s) is gone from %s: reading never removes records, but truncation and retention do", b.Offset, b.Value, c.args[0])
+		}
+	}
+	return solved("%s still holds its records at the same offsets", c.args[0])
+}
+
+// fullReaders lists, in name order, the groups that received every record
+// of a partition, and the first group that received only some.
+func (x *ctx) fullReaders(topic string, p int) (readers []string, partial string) {
+	recs := x.records(topic, p)
+	for _, name := range x.log.GroupNames() {
+		v, _ := x.group(name)
+		got := deliveredOffsets(v, topic, p)
+		switch {
+		case len(got) > 0 && len(missingOffsets(recs, got)) == 0:
+			readers = append(readers, name)
+		case len(got) > 0 && partial == "":
+			partial = name
+		}
+	}
+	return readers, partial
+}
+
+func checkGroupsReadAll(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	recs := x.records(topic, p)
+	if len(recs) == 0 {
+		return pending("%s holds no record to read", c.args[0])
+	}
+	span := fmt.Sprintf("offsets %d to %d", recs[0].Offset, recs[len(recs)-1].Offset)
+	readers, partial := x.fullReaders(topic, p)
+	x.keep(c, "groups", joinWords(readers))
+	x.keep(c, "span", span)
+	switch {
+	case int64(len(readers)) >= c.count(1):
+		return solved("groups %s read %s", joinWords(readers), span)
+	case len(readers) == 0 && partial != "":
+		return pending("group %s has read part of %s; poll until it has read %s", partial, c.args[0], span)
+	case len(readers) == 0:
+		return pending("no group has read %s yet: join a group, advance the clock for its rebalance, and poll", c.args[0])
+	}
+	return pending("%s read %s; %d groups must", joinWords(readers), span, c.count(1))
+}
+
+func checkReread(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	readers, _ := x.fullReaders(topic, p)
+	x.keep(c, "groups", joinWords(readers))
+	if recs := x.records(topic, p); len(recs) > 0 {
+		x.keep(c, "span", fmt.Sprintf("offsets %d to %d", recs[0].Offset, recs[len(recs)-1].Offset))
+	}
+	for _, name := range readers {
+		v, _ := x.group(name)
+		if slices.ContainsFunc(v.Deliveries, func(d core.DeliveryLogEntry) bool { return d.Topic == topic && d.Redelivery }) {
+			x.keep(c, "group", name)
+			return solved("group %s read %s a second time", name, c.args[0])
+		}
+	}
+	return pending("no group that read all of %s has read it twice", c.args[0])
+}
+
+// firstEvent returns the first event of a topic that match says is the
+// one, nil for none, from a replay of the script; what names the search,
+// so that a goal asking again (two lines, or or) replays once.
+func (x *ctx) firstEvent(what, topic string, match func(e core.Event) bool) *core.Event {
+	key := what + " " + topic
+	if found, ok := x.events[key]; ok {
+		return found
+	}
+	var found *core.Event
+	x.replay(func(_ int, _ core.ReadOnlyLog, events []core.Event) {
+		for _, e := range events {
+			if found == nil && e.Topic == topic && match(e) {
+				found = &e
+			}
+		}
+	})
+	if x.events == nil {
+		x.events = map[string]*core.Event{}
+	}
+	x.events[key] = found
+	return found
+}
+
+func checkAgedOut(x *ctx, c *check) Result {
+	topic := c.args[0]
+	cfg, err := x.log.TopicConfig(topic)
+	if err != nil {
+		return pending("there is no topic %s yet", topic)
+	}
+	x.keep(c, "retention", units.Duration(cfg.RetentionMs))
+	e := x.firstEvent("aged-out", topic, func(e core.Event) bool {
+		return e.Kind == core.EventSegmentDeleted && strings.HasPrefix(e.Detail, "retention.ms")
+	})
+	if e == nil {
+		return pending("retention has not deleted a segment of %s yet: a segment goes once its newest record is more than %s old", topic, units.Duration(cfg.RetentionMs))
+	}
+	x.keep(c, "from", fmt.Sprint(e.From))
+	x.keep(c, "to", fmt.Sprint(e.To-1))
+	x.keep(c, "at", units.SpanToSecond(e.Time))
+	return solved("retention deleted offsets %d to %d of %s at %s", e.From, e.To-1, topic, units.SpanToSecond(e.Time))
+}
+
+func checkTruncated(x *ctx, c *check) Result {
+	if x.firstEvent("truncated", c.args[0], func(e core.Event) bool { return e.Kind == core.EventTruncated }) == nil {
+		return pending("no record of %s was deleted by DeleteRecords (truncate)", c.args[0])
+	}
+	return solved("records of %s were deleted by DeleteRecords (truncate)", c.args[0])
+}
+
+func checkOutlived(x *ctx, c *check) Result {
+	topic, p, _ := splitPartition(c.args[0])
+	cfg, err := x.log.TopicConfig(topic)
+	if err != nil {
+		return pending("there is no topic %s yet", topic)
+	}
+	x.keep(c, "retention", units.Duration(cfg.RetentionMs))
+	now := x.log.Now()
+	for _, r := range x.records(topic, p) {
+		if now-r.Timestamp <= cfg.RetentionMs {
+			continue
+		}
+		newest := r.Timestamp
+		segments, _ := x.log.Segments(topic, p)
+		for _, s := range segments {
+			if s.BaseOffset <= r.Offset && r.Offset < s.EndOffset {
+				newest = s.MaxTimestamp
+			}
+		}
+		x.keep(c, "offset", fmt.Sprint(r.Offset))
+		x.keep(c, "value", r.Value)
+		x.keep(c, "age", units.SpanToSecond(now-r.Timestamp))
+		x.keep(c, "segment-age", units.SpanToSecond(now-newest))
+		return solved("offset %d of %s is %s old, older than retention.ms=%s, yet still there: its segment's newest record is %s old",
+			r.Offset, c.args[0], units.SpanToSecond(now-r.Timestamp), units.Duration(cfg.RetentionMs), units.SpanToSecond(now-newest))
+	}
+	return pending("every record left in %s is younger than retention.ms=%s", c.args[0], units.Duration(cfg.RetentionMs))
+}
+
+func checkAlertInTime(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	topic, p, _ := splitPartition(c.args[1])
+	cfg, err := x.log.TopicConfig(topic)
+	if err != nil {
+		return pending("there is no topic %s yet", topic)
+	}
+	retained := int64(len(x.records(topic, p)))
+	x.keep(c, "rule", alertRule(v.Config))
+	x.keep(c, "retention", units.Duration(cfg.RetentionMs))
+	x.keep(c, "retained", units.Plural(retained, "record"))
+	if v.Config.LagAlertMs > 0 && v.Config.LagAlertMs < cfg.RetentionMs || v.Config.LagAlertRecords > 0 && v.Config.LagAlertRecords < retained {
+		return solved("group %s's alert (%s) can fire before retention (retention.ms=%s) deletes what it has not read", v.Name, alertRule(v.Config), units.Duration(cfg.RetentionMs))
+	}
+	return pending("group %s's alert (%s) cannot fire before retention deletes records older than retention.ms=%s (%s holds about %s)",
+		v.Name, alertRule(v.Config), units.Duration(cfg.RetentionMs), c.args[1], units.Plural(retained, "record"))
+}
+
+func checkAlertedBeforeLoss(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	to := "the end"
+	if v.Config.AutoOffsetReset == "earliest" {
+		to = "the log start"
+	}
+	x.keep(c, "reset", v.Config.AutoOffsetReset)
+	x.keep(c, "to", to)
+	// Only a replay tells whether the alert came first: it re-runs every
+	// workload.
+	warnedAt, lostAt := int64(-1), int64(-1)
+	var lost int64
+	x.replay(func(step int, l core.ReadOnlyLog, events []core.Event) {
+		for _, e := range events {
+			if e.Kind == core.EventLostToReset && e.Group == v.Name {
+				if lostAt < 0 {
+					lostAt = e.Time
+				}
+				lost += int64(e.Count)
+			}
+		}
+		if step <= x.startLen || lostAt >= 0 || warnedAt >= 0 {
+			return
+		}
+		if g, err := l.Group(v.Name); err == nil && g.Alert {
+			warnedAt = l.Now()
+		}
+	})
+	x.keep(c, "lost", units.Plural(lost, "record"))
+	x.keep(c, "lost-at", units.SpanToSecond(lostAt))
+	x.keep(c, "warned", units.SpanToSecond(warnedAt))
+	switch {
+	case lostAt < 0:
+		return pending("group %s has lost no record to auto.offset.reset yet", v.Name)
+	case warnedAt < 0:
+		return pending("group %s lost records at %s before its alert was on", v.Name, units.SpanToSecond(lostAt))
+	}
+	return solved("group %s's alert was on by %s, before it lost records at %s", v.Name, units.SpanToSecond(warnedAt), units.SpanToSecond(lostAt))
+}
+
+// producedAhead is the next minute of the workloads running now
+// (Session.ProducedAhead), made once for a goal however many lines ask.
+func (x *ctx) producedAhead() (core.ReadOnlyLog, error) {
+	if x.ahead == nil && x.aheadErr == nil {
+		x.ahead, x.aheadErr = x.s.ProducedAhead(spreadWindowMs)
+	}
+	return x.ahead, x.aheadErr
+}
+
+// spreadValues are what spread and spread-ahead find.
+var spreadValues = []string{"records", "partitions", "skew", "rough-skew", "top", "share", "key", "key-records"}
+
+// spreadWindowMs is the window spread measures: a minute.
+const spreadWindowMs = 60_000
+
+// keepSpread records what a spread found.
+func (x *ctx) keepSpread(c *check, sp spread) {
+	x.keep(c, "records", fmt.Sprint(sp.total))
+	x.keep(c, "partitions", fmt.Sprint(len(sp.counts)))
+	x.keep(c, "skew", fmt.Sprintf("%.2f", sp.skew))
+	x.keep(c, "rough-skew", fmt.Sprintf("%.1f", sp.skew))
+	x.keep(c, "top", fmt.Sprintf("%d", sp.top))
+	if sp.total > 0 {
+		x.keep(c, "share", fmt.Sprint(sp.counts[sp.top]*100/sp.total))
+	}
+	key, n := hottestKey(sp.topRecords)
+	x.keep(c, "key", key)
+	x.keep(c, "key-records", fmt.Sprint(n))
+}
+
+func checkSpread(x *ctx, c *check) Result {
+	topic := c.args[0]
+	most, _ := strconv.ParseFloat(c.args[1], 64)
+	last := spreadOf(x.log, topic, x.log.Now()-spreadWindowMs)
+	x.keepSpread(c, last)
+	if int64(last.total) < c.count(2) {
+		return pending("%s got %s in the last minute: keep a producer running so that the spread shows", topic, units.Plural(int64(last.total), "record"))
+	}
+	if last.skew > most {
+		key, n := hottestKey(last.topRecords)
+		return pending("in the last minute %s/%d got %d%% of the records (skew %.1f; 1 is even), %d of them with key %s: every record of a key goes to the same partition",
+			topic, last.top, last.counts[last.top]*100/last.total, last.skew, n, key)
+	}
+	return solved("over the last minute %s spread %d records over %d partitions with skew %.2f", topic, last.total, len(last.counts), last.skew)
+}
+
+func checkSpreadAhead(x *ctx, c *check) Result {
+	topic := c.args[0]
+	most, _ := strconv.ParseFloat(c.args[1], 64)
+	ahead, err := x.producedAhead()
+	if err != nil {
+		return pending("the next minute of %s cannot be foreseen: %v", topic, err)
+	}
+	next := spreadOf(ahead, topic, x.log.Now())
+	x.keepSpread(c, next)
+	if int64(next.total) < c.count(2) {
+		return pending("the last minute of %s spreads evenly, but with the producers running now %s would get %s in the next minute: keep a producer with well-spread keys running",
+			topic, topic, units.Plural(int64(next.total), "record"))
+	}
+	if next.skew > most {
+		key, n := hottestKey(next.topRecords)
+		return pending("a producer with skewed keys still runs: in the next minute %s/%d would get %d%% of the records (skew %.1f), %d of them with key %s",
+			topic, next.top, next.counts[next.top]*100/next.total, next.skew, n, key)
+	}
+	return solved("the producers running now keep %s's skew at %.2f over the next minute", topic, next.skew)
+}
+
+func checkExists(x *ctx, c *check) Result {
+	v, ok := x.group(c.args[0])
+	if !ok {
+		return pending("there is no group %s yet", c.args[0])
+	}
+	x.keep(c, "split", groupSplit(v))
+	x.keep(c, "running", fmt.Sprint(liveMembers(v)))
+	return solved("group %s exists", c.args[0])
+}
+
+func checkPickGroup(x *ctx, c *check) Result {
+	topic := c.args[0]
+	var skip []string
+	if list := c.named["not"]; list != "" {
+		skip = strings.Split(list, ",")
+	}
+	var picked core.GroupView
+	for _, name := range x.log.GroupNames() {
+		if slices.Contains(skip, name) {
+			continue
+		}
+		v, _ := x.group(name)
+		reads := slices.ContainsFunc(v.Members, func(m core.MemberView) bool { return slices.Contains(m.Topics, topic) })
+		if reads && (picked.Name == "" || c.named["strategy"] != "" && v.Strategy == c.named["strategy"]) {
+			picked = v
+		}
+	}
+	if picked.Name == "" {
+		return pending("no group%s reads %s yet", notWords(skip), topic)
+	}
+	x.keep(c, "group", picked.Name)
+	x.keep(c, "split", groupSplit(picked))
+	return solved("group %s reads %s", picked.Name, topic)
+}
+
+func notWords(skip []string) string {
+	if len(skip) == 0 {
+		return ""
+	}
+	return " but " + joinWords(skip)
+}
+
+func checkMember(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if _, ok := member(v, c.args[1]); !ok {
+		return pending("group %s has no member %s", v.Name, c.args[1])
+	}
+	return solved("%s is a member of group %s", c.args[1], v.Name)
+}
+
+func checkTopic(x *ctx, c *check) Result {
+	n := x.partitions(c.args[0])
+	if n == 0 {
+		return pending("there is no topic %s yet", c.args[0])
+	}
+	x.keep(c, "partitions", fmt.Sprint(n))
+	return solved("topic %s has %s", c.args[0], units.Plural(int64(n), "partition"))
+}
+
+func checkRunningAtLeast(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	n := liveMembers(v)
+	x.keep(c, "count", fmt.Sprint(n))
+	if int64(n) < c.count(1) {
+		return pending("group %s has %s running; it needs %d", v.Name, units.Plural(int64(n), "member"), c.count(1))
+	}
+	return solved("group %s has %s running", v.Name, units.Plural(int64(n), "member"))
+}
+
+// deployOf returns a group's restarts from a replay of the script, made
+// once for a goal however many lines ask.
+func (x *ctx) deployOf(group string) *deploy {
+	if x.deployed == nil {
+		x.deployed = x.deploys()
+	}
+	return x.deployed[group]
+}
+
+func checkDeployBegan(x *ctx, c *check) Result {
+	if d := x.deployOf(c.args[0]); d != nil && d.began >= 0 {
+		return solved("group %s's restarts began at %s", c.args[0], units.SpanToSecond(d.began))
+	}
+	return pending("no member of group %s has stopped or left yet", c.args[0])
+}
+
+func checkRestartedAll(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	d := x.deployOf(v.Name)
+	var todo []string
+	for _, m := range v.Members {
+		if d == nil || !d.restarted[m.ID] {
+			todo = append(todo, m.ID)
+		}
+	}
+	x.keep(c, "todo", joinWords(todo))
+	if len(todo) > 0 {
+		return pending("group %s has not restarted %s yet", v.Name, joinWords(todo))
+	}
+	return solved("every member of group %s restarted", v.Name)
+}
+
+func checkDeployCheaper(x *ctx, c *check) Result {
+	a, b, missing := twoGroups(x, c)
+	if missing != nil {
+		return *missing
+	}
+	d := x.deployOf(a.Name)
+	aRebalances, aPaused := deployCost(a, d)
+	bRebalances, bPaused := deployCost(b, x.deployOf(b.Name))
+	x.keep(c, "rebalances", units.Plural(int64(aRebalances), "rebalance"))
+	x.keep(c, "stopped", units.Plural(int64(aPaused), "partition"))
+	x.keep(c, "other-rebalances", units.Plural(int64(bRebalances), "rebalance"))
+	x.keep(c, "other-stopped", units.Plural(int64(bPaused), "partition"))
+	x.keep(c, "session-timeout", units.Duration(a.Config.SessionTimeoutMs))
+	if d != nil {
+		x.keep(c, "timeouts", joinWords(d.timeouts))
+	}
+	if int64(aPaused)*c.count(2) > int64(bPaused) {
+		return pending("%s's restarts stopped %s in %s, against %s's %s in %s",
+			a.Name, units.Plural(int64(aPaused), "partition"), units.Plural(int64(aRebalances), "rebalance"),
+			b.Name, units.Plural(int64(bPaused), "partition"), units.Plural(int64(bRebalances), "rebalance"))
+	}
+	return solved("%s's restarts stopped %s in %s, %s's %s in %s",
+		a.Name, units.Plural(int64(aPaused), "partition"), units.Plural(int64(aRebalances), "rebalance"),
+		b.Name, units.Plural(int64(bPaused), "partition"), units.Plural(int64(bRebalances), "rebalance"))
+}
+
+func checkKeysTogether(x *ctx, c *check) Result {
+	for _, topic := range x.log.TopicNames() {
+		if key, ps := splitKey(x, topic); key != "" {
+			x.keep(c, "topic", topic)
+			x.keep(c, "key", key)
+			x.keep(c, "partitions", joinInts(ps))
+			return pending("in %s, %s's records are split over partitions %s", topic, key, joinInts(ps))
+		}
+	}
+	return solved("in every topic each key's records sit in one partition")
+}
+
+func checkPickTopic(x *ctx, c *check) Result {
+	var skip []string
+	if list := c.named["not"]; list != "" {
+		skip = strings.Split(list, ",")
+	}
+	least, _ := strconv.Atoi(c.named["partitions"])
+	picked := ""
+	for _, topic := range x.log.TopicNames() {
+		if !slices.Contains(skip, topic) && x.partitions(topic) >= max(least, 1) {
+			if picked == "" || len(x.allRecords(picked)) == 0 {
+				picked = topic
+			}
+		}
+	}
+	if picked == "" {
+		return pending("no topic%s with at least %s yet", notWords(skip), units.Plural(int64(max(least, 1)), "partition"))
+	}
+	x.keep(c, "topic", picked)
+	return solved("topic %s has %s", picked, units.Plural(int64(x.partitions(picked)), "partition"))
+}
+
+// switchAt returns when the first record went to a topic, false when it
+// holds none.
+func (x *ctx) switchAt(topic string) (int64, bool) {
+	fresh := x.allRecords(topic)
+	if len(fresh) == 0 {
+		return 0, false
+	}
+	at := fresh[0].Timestamp
+	for _, r := range fresh {
+		at = min(at, r.Timestamp)
+	}
+	return at, true
+}
+
+func checkSwitched(x *ctx, c *check) Result {
+	old, next := c.args[0], c.args[1]
+	at, ok := x.switchAt(next)
+	if !ok {
+		return pending("%s holds no record yet", next)
+	}
+	x.keep(c, "switch-at", units.SpanToSecond(at))
+	for _, r := range x.allRecords(old) {
+		if r.Timestamp > at {
+			x.keep(c, "key", r.Key)
+			x.keep(c, "value", r.Value)
+			x.keep(c, "at", units.SpanToSecond(r.Timestamp))
+			return pending("%s got a record at %s, after the first record went to %s at %s", old, units.SpanToSecond(r.Timestamp), next, units.SpanToSecond(at))
+		}
+	}
+	return solved("%s got no record after the first went to %s at %s", old, next, units.SpanToSecond(at))
+}
+
+func checkDrained(x *ctx, c *check) Result {
+	v, missing := groupOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	old, next := c.args[1], c.args[2]
+	at, ok := x.switchAt(next)
+	if !ok {
+		return pending("%s holds no record yet", next)
+	}
+	x.keep(c, "switch-at", units.SpanToSecond(at))
+	unread, total := 0, 0
+	for p := range x.partitions(old) {
+		got := deliveredOffsets(v, old, p)
+		for _, r := range x.records(old, p) {
+			total++
+			if when, ok := got[r.Offset]; !ok || when > at {
+				unread++
+			}
+		}
+	}
+	x.keep(c, "unread", units.Plural(int64(unread), "record"))
+	x.keep(c, "records", units.Plural(int64(total), "record"))
+	if unread > 0 {
+		return pending("when the first record went to %s at %s, group %s had not yet read %s of %s", next, units.SpanToSecond(at), v.Name, units.Plural(int64(unread), "record"), old)
+	}
+	return solved("group %s read all %s of %s before the first record went to %s at %s", v.Name, units.Plural(int64(total), "record"), old, next, units.SpanToSecond(at))
+}

@@ -1,0 +1,47 @@
+package lesson
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// checkRow is the README's table row of one check.
+func checkRow(c CheckDoc) string {
+	values := ""
+	if len(c.Values) > 0 {
+		values = "`{" + strings.Join(c.Values, "}` `{") + "}`"
+	}
+	return fmt.Sprintf("| `%s` | %s | %s |", c.Usage, c.Help, values)
+}
+
+// The README's "Writing a lesson" shows the example file whole, and a row
+// for every check of the language, in the language's own words.
+func TestReadmeDocumentsLessonFiles(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	if !strings.Contains(text, "```\n"+readExample(t)+"```\n") {
+		t.Error("the README does not show testdata/example.lesson as it is")
+	}
+	// The excerpt of time-lag is the lesson's own.
+	lesson, err := files.ReadFile("files/06-time-lag.lesson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := string(lesson[strings.Index(string(lesson), "## check\n"):])
+	check = check[:strings.Index(check, "\n\n")+1]
+	solvedLines := string(lesson[strings.Index(string(lesson), "solved: "):])
+	solvedLines = solvedLines[:strings.Index(solvedLines, "\n\n")+1]
+	if !strings.Contains(text, "```\n"+solvedLines+"…\n"+check+"```\n") {
+		t.Errorf("the README's excerpt of time-lag is not the lesson's:\n%s…\n%s", solvedLines, check)
+	}
+	for _, c := range Checks() {
+		if row := checkRow(c); !strings.Contains(text, row+"\n") {
+			t.Errorf("the README has no row\n%s", row)
+		}
+	}
+}
