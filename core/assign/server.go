@@ -47,6 +47,7 @@ func CheckServerAssignor(name string) error {
 	if slices.Contains(ServerAssignors(), name) {
 		return nil
 	}
+	//lint:ignore ST1005 the coordinator's own words, which the page and the CLI quote
 	return fmt.Errorf("ServerAssignor %s is not supported. Supported assignors: %s.", name, strings.Join(ServerAssignors(), ", "))
 }
 

@@ -98,6 +98,7 @@ func (g serverGroup) assignUniformHomogeneous() (Assignment, error) {
 		}
 	}
 	if next < len(unassigned) {
+		//lint:ignore ST1005 Kafka's own words (PartitionAssignorException)
 		return nil, errors.New("Partitions were left unassigned")
 	}
 	return g.records(targets), nil
