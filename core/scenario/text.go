@@ -134,6 +134,9 @@ func writeConsumerGroupText(b *strings.Builder, g GroupState) {
 		return
 	}
 	b.WriteString("\n")
+	// The columns of kafka-consumer-groups --describe --members --verbose
+	// for a consumer-protocol group (ConsumerGroupCommand of kafka-tools
+	// 4.4.0), but HOST: the playground's members run on no host.
 	tw = tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "GROUP\tCONSUMER-ID\tGROUP-INSTANCE-ID\tCLIENT-ID\t#PARTITIONS\tCURRENT-EPOCH\tCURRENT-ASSIGNMENT\tTARGET-EPOCH\tTARGET-ASSIGNMENT")
 	for _, m := range g.Members {
