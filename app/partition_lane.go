@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"plog/core"
 	"plog/core/units"
@@ -364,41 +365,55 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	if uncommitted {
 		title += uncommittedNote
 	}
-	li := app.Li().Class("record").TabIndex(tabIndex).Title(title).Aria("label", title)
+	// The attributes are written by name, the classes gathered and written
+	// once: a lane draws up to 59 records at every change to it, and
+	// DataSet, Aria and each Class call build their strings again
+	// (through fmt).
+	classes := make([]string, 0, 6)
+	classes = append(classes, "record")
+	li := app.Li().TabIndex(tabIndex).Title(title).Attr("aria-label", title)
 	if uncommitted {
-		li = li.Class("uncommitted").DataSet("uncommitted", true)
+		classes = append(classes, "uncommitted")
+		li = li.Attr("data-uncommitted", "true")
 	}
+	offset := strconv.FormatInt(r.Offset, 10)
 	if it.ghost {
-		li = li.Class("ghost").DataSet("removed-offset", r.Offset)
+		classes = append(classes, "ghost")
+		li = li.Attr("data-removed-offset", offset)
 	} else {
-		li = li.DataSet("offset", r.Offset)
+		li = li.Attr("data-offset", offset)
 	}
 	if r.HasKey {
-		li = li.DataSet("key", r.Key).Class(keyColourClass(r.Key)).DataSet("key-shape", keyShape(r.Key))
+		classes = append(classes, keyColourClass(r.Key))
+		li = li.Attr("data-key", r.Key).Attr("data-key-shape", strconv.Itoa(keyShape(r.Key)))
 	} else {
-		li = li.Class("keyless")
+		classes = append(classes, "keyless")
 	}
 	if r.Tombstone {
-		li = li.Class("tombstone").DataSet("tombstone", true)
+		classes = append(classes, "tombstone")
+		li = li.Attr("data-tombstone", "true")
 	}
 	if slices.Contains(p.SegmentStarts, r.Offset) {
-		li = li.Class("segment-start").DataSet("segment-start", r.Offset)
+		classes = append(classes, "segment-start")
+		li = li.Attr("data-segment-start", offset)
 	}
 	if p.Cliff > p.LogStart && r.Offset < p.Cliff {
-		li = li.Class("expired")
+		classes = append(classes, "expired")
 	}
 	if l.Landed.Count > 0 && r.Offset >= l.Landed.From && r.Offset <= l.Landed.To && !it.ghost {
-		li = li.Class("landed").DataSet("landed", true)
+		classes = append(classes, "landed")
+		li = li.Attr("data-landed", "true")
 	}
 	if !it.ghost && l.Read.holds(r.Offset) {
-		li = li.DataSet("read", true)
+		li = li.Attr("data-read", "true")
 	}
+	li = li.Class(classes...)
 	value := r.Value
 	if r.Tombstone {
 		value = "tombstone"
 	}
 	return li.Body(
-		app.Span().Class("record-offset").Text(r.Offset),
+		app.Span().Class("record-offset").Text(offset),
 		app.Span().Class("record-key").Text(recordKeyLabel(r)),
 		app.Span().Class("record-value").Text(value),
 	)

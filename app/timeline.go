@@ -33,6 +33,8 @@ type Timeline struct {
 	// Session is what the command line completes from (command_line.go);
 	// nil on a read-only page, which shows none.
 	Session *scenario.Session
+
+	shown scriptPlace // where the script's box was last scrolled to
 }
 
 // timelineControl names the timeline's errors.
@@ -88,7 +90,36 @@ func (t *Timeline) OnUpdate(ctx app.Context) { ctx.Defer(t.afterRender) }
 
 func (t *Timeline) afterRender(ctx app.Context) {
 	syncSlider(len(t.Lines), t.Position)
-	showCurrentLine(ctx)
+	// The current line moves only with the position or the lines: the
+	// timeline also draws again when play starts or a notice changes.
+	if shown := (scriptPlace{t.Position, len(t.Lines)}); shown != t.shown {
+		t.shown = shown
+		showCurrentLineNextFrame()
+	}
+}
+
+// scriptPlace is what places the current line in the script's box: the
+// position and the lines' count. The box's scroll follows it.
+type scriptPlace struct{ position, length int }
+
+// scrollToCurrentLine is showCurrentLine as the browser's callback, made
+// once: the page keeps it for every frame that asks for it.
+var scrollToCurrentLine app.Func
+
+// showCurrentLineNextFrame scrolls the script's box to its current line
+// at the start of the next frame. Reading where the line is makes the
+// browser lay the page out: done in the render, the layout would run
+// there, before the frame, and again in the frame for what the render
+// changed after it; in the frame's own callback it runs once, the one the
+// frame needs anyway.
+func showCurrentLineNextFrame() {
+	if scrollToCurrentLine == nil {
+		scrollToCurrentLine = app.FuncOf(func(app.Value, []app.Value) any {
+			showCurrentLine()
+			return nil
+		})
+	}
+	app.Window().Call("requestAnimationFrame", scrollToCurrentLine)
 }
 
 // syncSlider sets the slider's range, then its value. go-app writes an
@@ -111,7 +142,9 @@ func syncSlider(length, position int) {
 	}
 }
 
-func showCurrentLine(ctx app.Context) {
+// showCurrentLine scrolls the script's box to put its current line in the
+// middle.
+func showCurrentLine() {
 	list := app.Window().GetElementByID("timeline-script")
 	current := app.Window().GetElementByID("timeline-current")
 	if list == nil || current == nil || !list.Truthy() || !current.Truthy() {
