@@ -356,28 +356,62 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	// One tab stop per lane, on the newest record drawn; the arrow keys
 	// move between records (moveRecordFocus), so tabbing through a page
 	// of lanes does not stop at every record.
+	n := len(p.Records)
+	return &RecordCell{
+		Record:       r,
+		Clock:        p.TimestampClock,
+		Ghost:        it.ghost,
+		TabStop:      n > 0 && r.Offset == p.Records[n-1].Offset && !it.ghost,
+		Uncommitted:  !it.ghost && r.Offset >= p.HighWatermark,
+		SegmentStart: slices.Contains(p.SegmentStarts, r.Offset),
+		Expired:      p.Cliff > p.LogStart && r.Offset < p.Cliff,
+		Landed:       l.Landed.Count > 0 && r.Offset >= l.Landed.From && r.Offset <= l.Landed.To && !it.ghost,
+		Read:         !it.ghost && l.Read.holds(r.Offset),
+	}
+}
+
+// RecordCell is one record in a lane's strip. It is a component of its
+// own so that a change to a lane draws again only the records it changes
+// (a produce: the record it adds, and the one that was the newest): go-app
+// leaves a component whose fields are the same as they were, and a lane
+// draws up to 59 records.
+type RecordCell struct {
+	app.Compo
+
+	Record core.Record
+	Clock  string // the topic's timestamp clock in words (recordTitle)
+	// Ghost is a removed record, still drawn, leaving.
+	Ghost        bool
+	TabStop      bool // the lane's one tab stop
+	Uncommitted  bool // above the high watermark
+	SegmentStart bool
+	Expired      bool // below the retention cliff
+	Landed       bool // the last command added it
+	Read         bool // the last poll read it
+}
+
+// Render draws the record's cell. The attributes are written by name and
+// the classes gathered and written once: DataSet, Aria and each Class call
+// build their strings again (through fmt).
+func (c *RecordCell) Render() app.UI {
+	r := c.Record
 	tabIndex := -1
-	if n := len(p.Records); n > 0 && r.Offset == p.Records[n-1].Offset && !it.ghost {
+	if c.TabStop {
 		tabIndex = 0
 	}
-	title := recordTitle(r, p.TimestampClock)
-	uncommitted := !it.ghost && r.Offset >= p.HighWatermark
-	if uncommitted {
+	title := recordTitle(r, c.Clock)
+	if c.Uncommitted {
 		title += uncommittedNote
 	}
-	// The attributes are written by name, the classes gathered and written
-	// once: a lane draws up to 59 records at every change to it, and
-	// DataSet, Aria and each Class call build their strings again
-	// (through fmt).
 	classes := make([]string, 0, 6)
 	classes = append(classes, "record")
 	li := app.Li().TabIndex(tabIndex).Title(title).Attr("aria-label", title)
-	if uncommitted {
+	if c.Uncommitted {
 		classes = append(classes, "uncommitted")
 		li = li.Attr("data-uncommitted", "true")
 	}
 	offset := strconv.FormatInt(r.Offset, 10)
-	if it.ghost {
+	if c.Ghost {
 		classes = append(classes, "ghost")
 		li = li.Attr("data-removed-offset", offset)
 	} else {
@@ -393,26 +427,25 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 		classes = append(classes, "tombstone")
 		li = li.Attr("data-tombstone", "true")
 	}
-	if slices.Contains(p.SegmentStarts, r.Offset) {
+	if c.SegmentStart {
 		classes = append(classes, "segment-start")
 		li = li.Attr("data-segment-start", offset)
 	}
-	if p.Cliff > p.LogStart && r.Offset < p.Cliff {
+	if c.Expired {
 		classes = append(classes, "expired")
 	}
-	if l.Landed.Count > 0 && r.Offset >= l.Landed.From && r.Offset <= l.Landed.To && !it.ghost {
+	if c.Landed {
 		classes = append(classes, "landed")
 		li = li.Attr("data-landed", "true")
 	}
-	if !it.ghost && l.Read.holds(r.Offset) {
+	if c.Read {
 		li = li.Attr("data-read", "true")
 	}
-	li = li.Class(classes...)
 	value := r.Value
 	if r.Tombstone {
 		value = "tombstone"
 	}
-	return li.Body(
+	return li.Class(classes...).Body(
 		app.Span().Class("record-offset").Text(offset),
 		app.Span().Class("record-key").Text(recordKeyLabel(r)),
 		app.Span().Class("record-value").Text(value),

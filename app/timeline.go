@@ -188,21 +188,42 @@ func (t *Timeline) Render() app.UI {
 		app.Ol().ID("timeline-script").Class("script").Attr("start", from+1).Body(
 			app.Range(shown).Slice(func(i int) app.UI {
 				step := from + i + 1
-				b := app.Button().Type("button").Class("script-line").DataSet("step", step).
-					Aria("label", fmt.Sprintf("go to step %d: %s", step, shown[i])).
-					OnClick(move("seek", step), step).Text(shown[i])
-				li := app.Li().DataSet("step", step)
-				switch {
-				case step == t.Position:
-					li = li.ID("timeline-current").Class("current").Aria("current", "step")
-				case step > t.Position:
-					li = li.Class("ahead")
-				}
-				return li.Body(b)
+				return &ScriptLine{Step: step, Line: shown[i], Current: step == t.Position, Ahead: step > t.Position}
 			}),
 		),
 		app.If(to < len(t.Lines), app.P().Class("lines-hidden").Text(fmt.Sprintf("%d later lines", len(t.Lines)-to))),
 		app.If(len(t.Lines) == 0, app.P().Class("hint").Text("Each thing you do becomes a line here, as in a shared link.")),
+	)
+}
+
+// ScriptLine is one line of the timeline's script, which takes the page to
+// the step after it. It is a component of its own so that a command draws
+// again only the lines it changes (the one it adds, and the one that was
+// current): go-app leaves a component whose fields are the same as they
+// were, and the timeline draws up to 100 lines.
+type ScriptLine struct {
+	app.Compo
+
+	Step    int
+	Line    string
+	Current bool // the page shows the state after it
+	Ahead   bool // after the position: undone, or gone back from
+}
+
+// Render draws the line: a button that moves the history to its step.
+func (l *ScriptLine) Render() app.UI {
+	step := strconv.Itoa(l.Step)
+	li := app.Li().Attr("data-step", step)
+	switch {
+	case l.Current:
+		li = li.ID("timeline-current").Class("current").Attr("aria-current", "step")
+	case l.Ahead:
+		li = li.Class("ahead")
+	}
+	return li.Body(
+		app.Button().Type("button").Class("script-line").Attr("data-step", step).
+			Attr("aria-label", "go to step "+step+": "+l.Line).
+			OnClick(move("seek", l.Step), l.Step).Text(l.Line),
 	)
 }
 
