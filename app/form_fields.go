@@ -60,6 +60,23 @@ func topicSelect(id string, topics []TopicSnapshot, value *string, c *app.Compo)
 	)
 }
 
+// formTopics is the topics as a form that picks one knows them: each
+// topic's name, configs and partitions, without the records, counts and
+// offsets that every produce changes. Given these, a form stays as it was
+// through a produce, and go-app does not draw it again: the page holds
+// several such forms, most of them hidden in the dock.
+func formTopics(topics []TopicSnapshot) []TopicSnapshot {
+	out := make([]TopicSnapshot, len(topics))
+	for i, t := range topics {
+		parts := make([]PartitionSnapshot, len(t.Partitions))
+		for p := range parts {
+			parts[p] = PartitionSnapshot{Topic: t.Name, Partition: p}
+		}
+		out[i] = TopicSnapshot{Name: t.Name, Configs: t.Configs, Compacts: t.Compacts, Partitions: parts}
+	}
+	return out
+}
+
 // chosenTopic is the topic a form acts on: the one picked, or the first.
 func chosenTopic(picked string, topics []TopicSnapshot) (TopicSnapshot, bool) {
 	for _, t := range topics {

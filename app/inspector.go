@@ -172,7 +172,7 @@ func (in *Inspector) Render() app.UI {
 		),
 		in.details(topic, onTopic),
 		app.Div().Class("inspector-forms").Hidden(!onTopic).Body(
-			&TopicConfigForm{Topics: in.Topics, Preset: in.Preset},
+			&TopicConfigForm{Topics: formTopics(in.Topics), Preset: in.Preset},
 			app.Range(in.partitionForms(s.Topic)).Slice(func(i int) app.UI {
 				t := in.Topics[in.partitionForms(s.Topic)[i]]
 				return app.Div().Class("panel", "partitions-panel").Hidden(t.Name != s.Topic).Body(
@@ -180,7 +180,7 @@ func (in *Inspector) Render() app.UI {
 					&PartitionsForm{Topic: t.Name, Partitions: len(t.Partitions)},
 				)
 			}),
-			&CleanupControls{Topics: in.Topics, Preset: in.Preset},
+			&CleanupControls{Topics: formTopics(in.Topics), Preset: in.Preset},
 		),
 	)
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"plog/core"
 	"plog/core/units"
@@ -355,50 +356,97 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	// One tab stop per lane, on the newest record drawn; the arrow keys
 	// move between records (moveRecordFocus), so tabbing through a page
 	// of lanes does not stop at every record.
+	n := len(p.Records)
+	return &RecordCell{
+		Record:       r,
+		Clock:        p.TimestampClock,
+		Ghost:        it.ghost,
+		TabStop:      n > 0 && r.Offset == p.Records[n-1].Offset && !it.ghost,
+		Uncommitted:  !it.ghost && r.Offset >= p.HighWatermark,
+		SegmentStart: slices.Contains(p.SegmentStarts, r.Offset),
+		Expired:      p.Cliff > p.LogStart && r.Offset < p.Cliff,
+		Landed:       l.Landed.Count > 0 && r.Offset >= l.Landed.From && r.Offset <= l.Landed.To && !it.ghost,
+		Read:         !it.ghost && l.Read.holds(r.Offset),
+	}
+}
+
+// RecordCell is one record in a lane's strip. It is a component of its
+// own so that a change to a lane draws again only the records it changes
+// (a produce: the record it adds, and the one that was the newest): go-app
+// leaves a component whose fields are the same as they were, and a lane
+// draws up to 59 records.
+type RecordCell struct {
+	app.Compo
+
+	Record core.Record
+	Clock  string // the topic's timestamp clock in words (recordTitle)
+	// Ghost is a removed record, still drawn, leaving.
+	Ghost        bool
+	TabStop      bool // the lane's one tab stop
+	Uncommitted  bool // above the high watermark
+	SegmentStart bool
+	Expired      bool // below the retention cliff
+	Landed       bool // the last command added it
+	Read         bool // the last poll read it
+}
+
+// Render draws the record's cell. The attributes are written by name and
+// the classes gathered and written once: DataSet, Aria and each Class call
+// build their strings again (through fmt).
+func (c *RecordCell) Render() app.UI {
+	r := c.Record
 	tabIndex := -1
-	if n := len(p.Records); n > 0 && r.Offset == p.Records[n-1].Offset && !it.ghost {
+	if c.TabStop {
 		tabIndex = 0
 	}
-	title := recordTitle(r, p.TimestampClock)
-	uncommitted := !it.ghost && r.Offset >= p.HighWatermark
-	if uncommitted {
+	title := recordTitle(r, c.Clock)
+	if c.Uncommitted {
 		title += uncommittedNote
 	}
-	li := app.Li().Class("record").TabIndex(tabIndex).Title(title).Aria("label", title)
-	if uncommitted {
-		li = li.Class("uncommitted").DataSet("uncommitted", true)
+	classes := make([]string, 0, 6)
+	classes = append(classes, "record")
+	li := app.Li().TabIndex(tabIndex).Title(title).Attr("aria-label", title)
+	if c.Uncommitted {
+		classes = append(classes, "uncommitted")
+		li = li.Attr("data-uncommitted", "true")
 	}
-	if it.ghost {
-		li = li.Class("ghost").DataSet("removed-offset", r.Offset)
+	offset := strconv.FormatInt(r.Offset, 10)
+	if c.Ghost {
+		classes = append(classes, "ghost")
+		li = li.Attr("data-removed-offset", offset)
 	} else {
-		li = li.DataSet("offset", r.Offset)
+		li = li.Attr("data-offset", offset)
 	}
 	if r.HasKey {
-		li = li.DataSet("key", r.Key).Class(keyColourClass(r.Key)).DataSet("key-shape", keyShape(r.Key))
+		classes = append(classes, keyColourClass(r.Key))
+		li = li.Attr("data-key", r.Key).Attr("data-key-shape", strconv.Itoa(keyShape(r.Key)))
 	} else {
-		li = li.Class("keyless")
+		classes = append(classes, "keyless")
 	}
 	if r.Tombstone {
-		li = li.Class("tombstone").DataSet("tombstone", true)
+		classes = append(classes, "tombstone")
+		li = li.Attr("data-tombstone", "true")
 	}
-	if slices.Contains(p.SegmentStarts, r.Offset) {
-		li = li.Class("segment-start").DataSet("segment-start", r.Offset)
+	if c.SegmentStart {
+		classes = append(classes, "segment-start")
+		li = li.Attr("data-segment-start", offset)
 	}
-	if p.Cliff > p.LogStart && r.Offset < p.Cliff {
-		li = li.Class("expired")
+	if c.Expired {
+		classes = append(classes, "expired")
 	}
-	if l.Landed.Count > 0 && r.Offset >= l.Landed.From && r.Offset <= l.Landed.To && !it.ghost {
-		li = li.Class("landed").DataSet("landed", true)
+	if c.Landed {
+		classes = append(classes, "landed")
+		li = li.Attr("data-landed", "true")
 	}
-	if !it.ghost && l.Read.holds(r.Offset) {
-		li = li.DataSet("read", true)
+	if c.Read {
+		li = li.Attr("data-read", "true")
 	}
 	value := r.Value
 	if r.Tombstone {
 		value = "tombstone"
 	}
-	return li.Body(
-		app.Span().Class("record-offset").Text(r.Offset),
+	return li.Class(classes...).Body(
+		app.Span().Class("record-offset").Text(offset),
 		app.Span().Class("record-key").Text(recordKeyLabel(r)),
 		app.Span().Class("record-value").Text(value),
 	)

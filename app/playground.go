@@ -222,6 +222,7 @@ func (p *Playground) refresh() {
 		p.err = err.Error()
 	}
 	p.view = view
+	p.view.compareInspected(p.session, p.selected)
 	p.replicas = replicaSnapshotOf(p.session)
 	p.landing.noteHighWatermarks(view)
 }
@@ -234,6 +235,7 @@ func (p *Playground) handleSelect(ctx app.Context, a app.Action) {
 	}
 	p.selected = s
 	p.selectSeq++
+	p.view.compareInspected(p.session, s)
 	switch {
 	case s.Kind != "":
 		p.dock = dockInspector
@@ -542,7 +544,7 @@ func (p *Playground) Render() app.UI {
 					dockPanel(dockTopics, tab, &TopicForm{}),
 					dockPanel(dockTime, tab,
 						&TimeControls{},
-						&WorkloadControls{Topics: p.view.Topics, Workloads: p.workloads(), Step: len(lines), Rules: p.rules()},
+						&WorkloadControls{Topics: formTopics(p.view.Topics), Workloads: p.workloads(), Step: len(lines), Rules: p.rules()},
 					),
 					dockPanel(dockCluster, tab, &BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs}),
 					dockPanel(dockInspector, tab,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"plog/core"
+	"plog/core/scenario"
 )
 
 // GroupSnapshot is one consumer group as the page shows it: the engine's own
@@ -19,7 +20,8 @@ type GroupSnapshot struct {
 	// rebalance deadlines are shown relative to it.
 	Now int64
 	// Movements compare the four strategies on hypothetical membership
-	// changes of this group: one member more, and one member fewer.
+	// changes of this group: one member more, and one member fewer. Only
+	// the group the inspector shows has them (compareInspected).
 	Movements []MovementComparison
 	// Rules is the version of the rules the scenario runs under, whose
 	// defaults the inspector compares the group's configs with.
@@ -76,7 +78,6 @@ func snapshotGroups(l core.ReadOnlyLog) ([]GroupSnapshot, error) {
 		groups = append(groups, GroupSnapshot{
 			GroupView: view,
 			Now:       l.Now(),
-			Movements: compareMovements(l, view),
 			Rules:     rulesOf(l),
 		})
 	}
@@ -90,6 +91,19 @@ func rulesOf(l core.ReadOnlyLog) int {
 		return r.Rules()
 	}
 	return core.LatestRules
+}
+
+// compareInspected works out what each strategy would move for the group
+// the inspector shows (sel), and for no other: only the inspector draws
+// it, and it runs every assignor twice, for each group, at every command.
+func (s *LogSnapshot) compareInspected(session *scenario.Session, sel selection) {
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		g.Movements = nil
+		if session != nil && sel.inGroup(g.Name) {
+			g.Movements = compareMovements(session.Log(), g.GroupView)
+		}
+	}
 }
 
 // compareMovements asks the engine what each strategy would move if a member

@@ -33,6 +33,8 @@ type Timeline struct {
 	// Session is what the command line completes from (command_line.go);
 	// nil on a read-only page, which shows none.
 	Session *scenario.Session
+
+	shown scriptPlace // where the script's box was last scrolled to
 }
 
 // timelineControl names the timeline's errors.
@@ -88,7 +90,36 @@ func (t *Timeline) OnUpdate(ctx app.Context) { ctx.Defer(t.afterRender) }
 
 func (t *Timeline) afterRender(ctx app.Context) {
 	syncSlider(len(t.Lines), t.Position)
-	showCurrentLine(ctx)
+	// The current line moves only with the position or the lines: the
+	// timeline also draws again when play starts or a notice changes.
+	if shown := (scriptPlace{t.Position, len(t.Lines)}); shown != t.shown {
+		t.shown = shown
+		showCurrentLineNextFrame()
+	}
+}
+
+// scriptPlace is what places the current line in the script's box: the
+// position and the lines' count. The box's scroll follows it.
+type scriptPlace struct{ position, length int }
+
+// scrollToCurrentLine is showCurrentLine as the browser's callback, made
+// once: the page keeps it for every frame that asks for it.
+var scrollToCurrentLine app.Func
+
+// showCurrentLineNextFrame scrolls the script's box to its current line
+// at the start of the next frame. Reading where the line is makes the
+// browser lay the page out: done in the render, the layout would run
+// there, before the frame, and again in the frame for what the render
+// changed after it; in the frame's own callback it runs once, the one the
+// frame needs anyway.
+func showCurrentLineNextFrame() {
+	if scrollToCurrentLine == nil {
+		scrollToCurrentLine = app.FuncOf(func(app.Value, []app.Value) any {
+			showCurrentLine()
+			return nil
+		})
+	}
+	app.Window().Call("requestAnimationFrame", scrollToCurrentLine)
 }
 
 // syncSlider sets the slider's range, then its value. go-app writes an
@@ -111,7 +142,9 @@ func syncSlider(length, position int) {
 	}
 }
 
-func showCurrentLine(ctx app.Context) {
+// showCurrentLine scrolls the script's box to put its current line in the
+// middle.
+func showCurrentLine() {
 	list := app.Window().GetElementByID("timeline-script")
 	current := app.Window().GetElementByID("timeline-current")
 	if list == nil || current == nil || !list.Truthy() || !current.Truthy() {
@@ -155,21 +188,42 @@ func (t *Timeline) Render() app.UI {
 		app.Ol().ID("timeline-script").Class("script").Attr("start", from+1).Body(
 			app.Range(shown).Slice(func(i int) app.UI {
 				step := from + i + 1
-				b := app.Button().Type("button").Class("script-line").DataSet("step", step).
-					Aria("label", fmt.Sprintf("go to step %d: %s", step, shown[i])).
-					OnClick(move("seek", step), step).Text(shown[i])
-				li := app.Li().DataSet("step", step)
-				switch {
-				case step == t.Position:
-					li = li.ID("timeline-current").Class("current").Aria("current", "step")
-				case step > t.Position:
-					li = li.Class("ahead")
-				}
-				return li.Body(b)
+				return &ScriptLine{Step: step, Line: shown[i], Current: step == t.Position, Ahead: step > t.Position}
 			}),
 		),
 		app.If(to < len(t.Lines), app.P().Class("lines-hidden").Text(fmt.Sprintf("%d later lines", len(t.Lines)-to))),
 		app.If(len(t.Lines) == 0, app.P().Class("hint").Text("Each thing you do becomes a line here, as in a shared link.")),
+	)
+}
+
+// ScriptLine is one line of the timeline's script, which takes the page to
+// the step after it. It is a component of its own so that a command draws
+// again only the lines it changes (the one it adds, and the one that was
+// current): go-app leaves a component whose fields are the same as they
+// were, and the timeline draws up to 100 lines.
+type ScriptLine struct {
+	app.Compo
+
+	Step    int
+	Line    string
+	Current bool // the page shows the state after it
+	Ahead   bool // after the position: undone, or gone back from
+}
+
+// Render draws the line: a button that moves the history to its step.
+func (l *ScriptLine) Render() app.UI {
+	step := strconv.Itoa(l.Step)
+	li := app.Li().Attr("data-step", step)
+	switch {
+	case l.Current:
+		li = li.ID("timeline-current").Class("current").Attr("aria-current", "step")
+	case l.Ahead:
+		li = li.Class("ahead")
+	}
+	return li.Body(
+		app.Button().Type("button").Class("script-line").Attr("data-step", step).
+			Attr("aria-label", "go to step "+step+": "+l.Line).
+			OnClick(move("seek", l.Step), l.Step).Text(l.Line),
 	)
 }
 
