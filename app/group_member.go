@@ -47,7 +47,9 @@ const defaultPollMax = "5"
 
 // Render draws the member with docs/ARCHITECTURE.md's [data-member] and data-assigned,
 // plus data-idle on an idle member and data-down on a stopped one, and why
-// its last poll got nothing ([data-poll-empty]) when it did.
+// its last poll got nothing ([data-poll-empty]) when it did; a
+// consumer-protocol member's data-member-epoch and data-member-state, and
+// its target and pending moves (group_member_consumer.go).
 func (m *GroupMember) Render() app.UI {
 	v := m.Member
 	if m.maxOf != v.ID {
@@ -72,6 +74,9 @@ func (m *GroupMember) Render() app.UI {
 	}
 	if v.MemberID != "" {
 		li = li.DataSet("member-id", v.MemberID)
+	}
+	if v.MemberState != "" {
+		li = li.DataSet("member-epoch", v.Epoch).DataSet("member-state", v.MemberState)
 	}
 	if m.Order > 0 {
 		li = li.DataSet("assignor-order", m.Order)
@@ -125,6 +130,7 @@ func (m *GroupMember) Render() app.UI {
 			m.renderPollDeadline(),
 		),
 		app.P().Class("member-assignment").Text(m.assignmentText()),
+		m.renderConsumerState(),
 		m.renderMoving(),
 		app.If(v.EmptyPoll != "" && v.Down == "",
 			app.P().Class("member-poll-empty").DataSet("poll-empty", "true").Title(

@@ -42,13 +42,17 @@ type Names struct {
 	Brokers    []int               // the brokers' ids
 	Producers  []string            // the running producer workloads
 	Consumers  map[string][]string // the running consumer workloads: members by group
+	// Epochs holds the member epoch of each member of a consumer-protocol
+	// group (KIP-848), by group and member: only their commits carry
+	// epoch= (core.CommitWithEpoch).
+	Epochs map[string]map[string]int
 }
 
 // NamesOf reads the names a session holds at its position.
 func NamesOf(s *Session) Names {
 	l := s.Log()
 	n := Names{Topics: l.TopicNames(), Partitions: map[string]int{}, Groups: l.GroupNames(),
-		Members: map[string][]string{}, Consumers: map[string][]string{}}
+		Members: map[string][]string{}, Consumers: map[string][]string{}, Epochs: map[string]map[string]int{}}
 	for _, t := range n.Topics {
 		n.Partitions[t], _ = l.Partitions(t)
 	}
@@ -59,6 +63,12 @@ func NamesOf(s *Session) Names {
 		}
 		for _, m := range v.Members {
 			n.Members[g] = append(n.Members[g], m.ID)
+			if v.Protocol == core.ProtocolConsumer {
+				if n.Epochs[g] == nil {
+					n.Epochs[g] = map[string]int{}
+				}
+				n.Epochs[g][m.ID] = m.Epoch
+			}
 		}
 	}
 	for _, b := range l.Brokers() {
@@ -251,12 +261,34 @@ func (p place) candidates(word string, names Names) ([]Candidate, int) {
 		}
 	}
 	for _, a := range p.spec.named {
-		if !slices.Contains(p.named, a.name) {
+		if !slices.Contains(p.named, a.name) && p.offers(a, names) {
 			out = append(out, Candidate{Text: a.name + "=", Note: argumentNote(a.name), rule: true})
 		}
 	}
 	out = append(out, p.configCandidates()...)
 	return out, 0
+}
+
+// offers reports whether the line may take a name=value argument here:
+// commit's epoch= only for a member of a consumer-protocol group, the one
+// whose commit carries its member epoch; a classic member's commit, or a
+// partition's, has none.
+func (p place) offers(a argSpec, names Names) bool {
+	if p.spec.name != CmdCommit || a.name != "epoch" {
+		return true
+	}
+	_, ok := p.memberEpoch(names)
+	return ok
+}
+
+// memberEpoch is the member epoch of the member a commit line names, when
+// it is a member of a consumer-protocol group.
+func (p place) memberEpoch(names Names) (int, bool) {
+	if len(p.positional) < 2 {
+		return 0, false
+	}
+	epoch, ok := names.Epochs[p.positional[0]][p.positional[1]]
+	return epoch, ok
 }
 
 // namedSpec finds the name=value argument or config called name.
@@ -324,6 +356,13 @@ func configNote(d core.ConfigDef) string {
 // does, and how far into text the part they replace starts (after the last
 // ',' of a list, or the '/' of a topic/partition).
 func (p place) values(a argSpec, text string, names Names) ([]Candidate, int) {
+	if p.spec.name == CmdCommit && a.name == "epoch" {
+		// The member's epoch now: the one its commit is taken with.
+		if epoch, ok := p.memberEpoch(names); ok {
+			return words([]string{strconv.Itoa(epoch)}), 0
+		}
+		return nil, 0
+	}
 	switch a.kind {
 	case kindChoice:
 		return ruled(words(a.choices)), 0

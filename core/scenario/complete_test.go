@@ -2,22 +2,25 @@ package scenario
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
 )
 
-// testNames is a session with two topics, a group of two members, three
+// testNames is a session with two topics, a classic group of two members, a
+// consumer-protocol group of one (its member at epoch 3), three
 // brokers and a producer and a consumer running.
 var testNames = Names{
 	Topics:     []string{"orders", "other"},
 	Partitions: map[string]int{"orders": 3, "other": 1},
-	Groups:     []string{"billing"},
-	Members:    map[string][]string{"billing": {"c1", "c2"}},
+	Groups:     []string{"billing", "fresh"},
+	Members:    map[string][]string{"billing": {"c1", "c2"}, "fresh": {"c1"}},
 	Brokers:    []int{1, 2, 3},
 	Producers:  []string{"clicks"},
 	Consumers:  map[string][]string{"billing": {"c2"}},
+	Epochs:     map[string]map[string]int{"fresh": {"c1": 3}},
 }
 
 func texts(c Completion) []string {
@@ -48,7 +51,7 @@ func TestCompleteOffersWhatTheGrammarAndTheSessionHold(t *testing.T) {
 		{line: "topic ", want: nil}, // a new topic's name is the learner's
 		{line: "config ", want: []string{"group", "topic"}},
 		{line: "config topic ", want: []string{"orders", "other"}},
-		{line: "config group ", want: []string{"billing"}},
+		{line: "config group ", want: []string{"billing", "fresh"}},
 		{line: "config group billing auto.offset.reset=", want: []string{"earliest", "latest", "none"}},
 		{line: "config topic orders retention.ms=1h ret", want: []string{"retention.bytes="}},
 		{line: "config topic orders message.timestamp.type=", want: []string{"CreateTime", "LogAppendTime"}},
@@ -77,7 +80,12 @@ func TestCompleteOffersWhatTheGrammarAndTheSessionHold(t *testing.T) {
 		// mode, offset= only for a partition, pace= only for slow.
 		{line: "produce orders value=v ", want: []string{"acks=", "count=", "key=", "partition=", "partitioner="}},
 		{line: "reset billing to-earliest ", want: []string{"topic="}},
-		{line: "commit billing c1 ", want: []string{"epoch="}}, // a consumer group member's commit carries its epoch
+		// Only a consumer-protocol member's commit carries its member
+		// epoch, and completion offers the epoch it has now.
+		{line: "commit billing c1 ", want: nil},
+		{line: "commit fresh c1 ", want: []string{"epoch="}},
+		{line: "commit fresh c1 epoch=", want: []string{"3"}},
+		{line: "commit billing c1 epoch=", want: nil},
 		{line: "commit billing orders/1 ", want: []string{"offset="}},
 		{line: "broker crash 1 ", want: nil},
 		{line: "producer p orders rate=1/s keys=sequence ", want: []string{"acks=", "partitioner=", "value="}},
@@ -109,6 +117,40 @@ func TestCompleteOffersWhatTheGrammarAndTheSessionHold(t *testing.T) {
 		if tc.prefix != "" && c.Prefix != tc.prefix {
 			t.Errorf("%q: prefix %q, want %q", tc.line, c.Prefix, tc.prefix)
 		}
+	}
+}
+
+// A session's consumer-protocol member is offered epoch= on commit, with
+// its member epoch; a classic member is not.
+func TestCompleteOffersEpochOnlyToAConsumerProtocolMember(t *testing.T) {
+	s, err := Load("rules 4\ntopic orders partitions=2\njoin billing c1 topics=orders group.protocol=consumer\n" +
+		"join audit a1 topics=orders\nadvance 10s\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := NamesOf(s)
+	v, err := s.Log().Group("billing")
+	if err != nil || len(v.Members) != 1 || v.Members[0].Epoch < 1 {
+		t.Fatalf("billing: %+v, %v; want c1 with an epoch", v.Members, err)
+	}
+	epoch := strconv.Itoa(v.Members[0].Epoch)
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{"commit billing c1 ", []string{"epoch="}},
+		{"commit billing c1 epoch=", []string{epoch}},
+		{"commit audit a1 ", nil},
+		{"commit audit a1 epoch=", nil},
+		{"commit billing orders/0 ", []string{"offset="}},
+	} {
+		if got := texts(Complete(tc.line, len(tc.line), names)); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: candidates %q, want %q", tc.line, got, tc.want)
+		}
+	}
+	line := "commit billing c1 epoch=" + epoch
+	if _, ok, err := ParseLine(line, 1); err != nil || !ok {
+		t.Errorf("the completed %q does not parse: %v", line, err)
 	}
 }
 
@@ -345,6 +387,9 @@ func TestCompletionOffersWhatAValidLineHolds(t *testing.T) {
 			}
 			if a, ok := findSpec(groupConfigs, tok.name); ok && a.aliasOf != "" {
 				t.Skip("an alias, which links keep but completion does not offer")
+			}
+			if spec.name == CmdCommit && tok.name == "epoch" {
+				t.Skip("commit's epoch=, offered only for a consumer-protocol member the session holds")
 			}
 			want = tok.name + "="
 		case !tok.quoted && spec.isFlagWord(tok.value) && isFlagAt(toks, i):

@@ -1,0 +1,93 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+
+	"plog/core"
+	"plog/core/units"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// A consumer-protocol member's card (KIP-848, core/group_consumer.go) says,
+// besides its current assignment, its member epoch and state, its target
+// assignment, and which partitions wait to move: those it must revoke and
+// those it waits to be assigned. The coordinator reconciles a member at its
+// heartbeats (Kafka 4.4's CurrentAssignmentBuilder), so what waits moves at
+// its next one, a partition only once its previous owner has revoked it.
+
+// renderConsumerState draws the member's epoch, state and target, and what
+// waits to move, in two short lines; nothing for a classic member.
+func (m *GroupMember) renderConsumerState() app.UI {
+	v := m.Member
+	if v.MemberState == "" {
+		return nil
+	}
+	revoke, assign := pendingMoves(v)
+	return app.Div().Class("member-consumer").Body(
+		app.P().Class("member-target").Body(
+			app.Span().Class("member-epoch").
+				Title(fmt.Sprintf("member epoch %d, state %s: the epoch of the assignment it holds", v.Epoch, v.MemberState)).
+				Text(fmt.Sprintf("epoch %d · %s", v.Epoch, v.MemberState)),
+			app.Text(" · target "),
+			partitionSpans("target", v.Target, "none"),
+		),
+		app.If(len(revoke)+len(assign) > 0,
+			app.P().Class("member-pending").Title(m.pendingTitle()).Body(
+				app.If(len(revoke) > 0,
+					app.Span().Class("member-pending-revoke").Body(
+						app.Text("to revoke "), partitionSpans("pending-revoke", revoke, ""),
+					),
+				),
+				app.If(len(revoke) > 0 && len(assign) > 0, app.Text(" · ")),
+				app.If(len(assign) > 0,
+					app.Span().Class("member-pending-assign").Body(
+						app.Text("to assign "), partitionSpans("pending-assign", assign, ""),
+					),
+				),
+			),
+		),
+	)
+}
+
+// pendingMoves lists what a consumer-protocol member must revoke, what it
+// holds outside its target besides what it has been told to revoke
+// (PendingRevoke: the client revokes within the heartbeat that tells it,
+// so between steps the rest waits for that heartbeat), and what it waits to
+// be assigned, PendingAssign.
+func pendingMoves(v core.MemberView) (revoke, assign []core.TopicPartition) {
+	revoke = slices.Clone(v.PendingRevoke)
+	for _, tp := range v.Assignment {
+		if !slices.Contains(v.Target, tp) && !slices.Contains(revoke, tp) {
+			revoke = append(revoke, tp)
+		}
+	}
+	return revoke, v.PendingAssign
+}
+
+// pendingTitle says when what waits moves: at the member's next heartbeat,
+// a partition it waits for only once its previous owner has revoked it.
+func (m *GroupMember) pendingTitle() string {
+	at := ""
+	if hb := m.Member.NextHeartbeat; hb > 0 {
+		at = ", at " + units.Duration(hb)
+	}
+	return "It moves at its next heartbeat" + at + ": a partition it must revoke first, and one it waits for only once the member that owned it has revoked it."
+}
+
+// partitionSpans writes partitions as "orders/0, orders/1", each in a span
+// marked data-NAME=orders/0 for tests, or none when there are none.
+func partitionSpans(name string, tps []core.TopicPartition, none string) app.UI {
+	if len(tps) == 0 {
+		return app.Text(none)
+	}
+	return app.Range(tps).Slice(func(i int) app.UI {
+		tp := tps[i]
+		sep := ""
+		if i > 0 {
+			sep = ", "
+		}
+		return app.Span().DataSet(name, partitionList(tps[i:i+1])).Text(sep + tp.String())
+	})
+}
