@@ -347,6 +347,5 @@ func solved(format string, args ...any) Result {
 // language names with `builtin LESSON` (checks.go). Each reads its own
 // lesson's topics and groups.
 var builtinGoals = map[string]func(c *ctx) Result{
-	"out-of-order": checkOutOfOrder,
-	"replication":  checkReplication,
+	"replication": checkReplication,
 }
