@@ -381,6 +381,16 @@ func parseChecks(lines []string, first int) ([]check, error) {
 			}
 			c.alternatives = append(c.alternatives, alt)
 		}
+		for k, alt := range append([]check{c}, c.alternatives...) {
+			if alt.spec.name != "holds" {
+				continue
+			}
+			for _, name := range alt.args {
+				if !labels[name] || name == label {
+					return nil, &scenario.Error{Line: n, Col: parts[k][0].col, Msg: fmt.Sprintf("holds names %s, which labels no line above", name)}
+				}
+			}
+		}
 		for _, a := range c.args {
 			if err := checkTemplate(a, n, parts[0][0].col, func(label, name string) string {
 				return quotable(out, label, name, "an argument")

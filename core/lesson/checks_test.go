@@ -160,7 +160,6 @@ advance 3s
 		{"failed-by-crash t", "", "answered no waiting acks=all record with an error"},
 		{"writable t/0", "", "solved: t/0 has brokers"},
 		{"none-waiting t/0", "", "solved: no acks=all record of t/0 waits for the in-sync replicas"},
-		{"holds x", "", "no line has the label x"},
 		{"not read-all g t", "produce t value=a count=2 partition=0\nadvance 1s\npoll g m1", "it must not be so, and it is: group g received every record of t"},
 	}
 	for _, tc := range cases {
