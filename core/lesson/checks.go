@@ -78,6 +78,21 @@ var checkSpecs = []*checkSpec{
 	{name: "apart", usage: "apart TOPIC KEY OTHER", min: 3, max: 3,
 		help:   "the records with key KEY in TOPIC sit in one partition, and the first record with key OTHER in another",
 		values: []string{"partition", "other-partition"}, run: checkApart},
+	{name: "new-entities", usage: "new-entities TOPIC N EVENT...", min: 3, max: 2 + maxInOrder,
+		help:     "TOPIC holds the events of at least N entities the lesson's start did not: a record is an event of the entity its value names before a colon (order-8:created), or, when its value is one of EVENT... (up to 16), of its key",
+		validate: countAt(1), values: []string{"count", "where", "entity", "partition"}, run: checkNewEntities},
+	{name: "entities-in-order", usage: "entities-in-order TOPIC EVENT...", min: 2, max: 1 + maxInOrder,
+		help:   "each new entity's events in TOPIC (as new-entities reads them) sit in one partition, with EVENT... in that order",
+		values: []string{"entity"}, run: checkEntitiesInOrder},
+	{name: "entities-one-key", usage: "entities-one-key TOPIC EVENT...", min: 2, max: 1 + maxInOrder,
+		help:   "each new entity's events in TOPIC (as new-entities reads them) carry one key",
+		values: []string{"entity", "keys"}, run: checkEntitiesOneKey},
+	{name: "entities-own-key", usage: "entities-own-key TOPIC EVENT...", min: 2, max: 1 + maxInOrder,
+		help:   "no two new entities in TOPIC (as new-entities reads them) share a key",
+		values: []string{"entity", "other", "key"}, run: checkEntitiesOwnKey},
+	{name: "read-in-order", usage: "read-in-order GROUP TOPIC EVENT...", min: 3, max: 2 + maxInOrder,
+		help:   "group GROUP received the events EVENT... of each new entity in TOPIC (as new-entities reads them), the first delivery of each in that order",
+		values: []string{"entity", "unread", "late", "early"}, run: checkReadInOrder},
 	{name: "lag-at-most", usage: "lag-at-most GROUP N [topic=TOPIC]", min: 2, max: 2, named: []string{"topic"},
 		help:     "group GROUP has committed offsets, and on every partition (of TOPIC) it is at most N records behind",
 		validate: countAt(1), values: []string{"lag", "partition"}, run: checkLagAtMost},
@@ -233,10 +248,34 @@ var checkSpecs = []*checkSpec{
 		validate: both(partitionAt(0), countAt(1)), run: checkInSync},
 	{name: "online", usage: "online TOPIC/PARTITION", min: 1, max: 1,
 		help:     "the partition has a leader, so that it can be read and written",
-		validate: partitionAt(0), run: checkOnline},
-	{name: "builtin", usage: "builtin LESSON", min: 1, max: 1,
-		help:     "the goal of the built-in lesson LESSON, over that lesson's own topics and groups",
-		validate: validBuiltin, run: checkBuiltin},
+		validate: partitionAt(0), values: []string{"reason"}, run: checkOnline},
+	{name: "replicated", usage: "replicated TOPIC N", min: 2, max: 2,
+		help:     "topic TOPIC has a replication factor of at least N",
+		validate: countAt(1), run: checkReplicated},
+	{name: "leader-changed", usage: "leader-changed TOPIC/PARTITION", min: 1, max: 1,
+		help:     "the partition's first leader no longer leads it: another was elected (a new leader epoch), or it is offline",
+		validate: partitionAt(0), values: []string{"leader"}, run: checkLeaderChanged},
+	{name: "unclean-loss", usage: "unclean-loss TOPIC [min-isr-below=N]", min: 1, max: 1, named: []string{"min-isr-below"},
+		help:     "the latest election of a leader of TOPIC was unclean (the new leader was not in the ISR) and lost records whose producers had been told they were written (with min.insync.replicas below N then), as a replay of the script shows",
+		validate: namedCount("min-isr-below"), values: []string{"leader", "partition", "lost", "were", "min-isr", "isr"}, run: checkUncleanLoss},
+	{name: "lost-acked", usage: "lost-acked TOPIC", min: 1, max: 1,
+		help:   "after a broker crashed, a new leader from the ISR led a partition of TOPIC without records whose producers had been told they were written (acks=1), as a replay of the script shows",
+		values: append([]string{"lost"}, electionValues...), run: checkLostAcked},
+	{name: "survived-acked", usage: "survived-acked TOPIC", min: 1, max: 1,
+		help:   "after a broker crashed, a new leader from the ISR led a partition of TOPIC with every acknowledged record, among them acks=all records acknowledged under min.insync.replicas of 2 or more since its previous election, as a replay of the script shows",
+		values: append([]string{"kept"}, electionValues...), run: checkSurvivedAcked},
+	{name: "failed-by-crash", usage: "failed-by-crash TOPIC", min: 1, max: 1,
+		help:   "the latest election of a leader of TOPIC followed a broker's crash that answered waiting acks=all records with an error, none acknowledged since the election before, as a replay of the script shows",
+		values: []string{"crashed", "records", "told"}, run: checkFailedByCrash},
+	{name: "writable", usage: "writable TOPIC/PARTITION", min: 1, max: 1,
+		help:     "at least min.insync.replicas replicas of the partition are in sync, so it takes acks=all writes",
+		validate: partitionAt(0), values: []string{"isr", "min-isr", "bring-back"}, run: checkWritable},
+	{name: "none-waiting", usage: "none-waiting TOPIC/PARTITION", min: 1, max: 1,
+		help:     "no acks=all record of the partition waits for the in-sync replicas",
+		validate: partitionAt(0), run: checkNoneWaiting},
+	{name: "holds", usage: "holds LABEL...", min: 1, max: MaxChecks,
+		help: "the lines above with the labels LABEL... held (a maybe line holds or not without standing in the goal's way)",
+		run:  checkHolds},
 }
 
 // not is the word before a check that makes it hold when the check does
@@ -341,6 +380,16 @@ func parseChecks(lines []string, first int) ([]check, error) {
 				return nil, &scenario.Error{Line: n, Col: part[0].col, Msg: "maybe goes at the start of the line, before its first check"}
 			}
 			c.alternatives = append(c.alternatives, alt)
+		}
+		for k, alt := range append([]check{c}, c.alternatives...) {
+			if alt.spec.name != "holds" {
+				continue
+			}
+			for _, name := range alt.args {
+				if !labels[name] || name == label {
+					return nil, &scenario.Error{Line: n, Col: parts[k][0].col, Msg: fmt.Sprintf("holds names %s, which labels no line above", name)}
+				}
+			}
 		}
 		for _, a := range c.args {
 			if err := checkTemplate(a, n, parts[0][0].col, func(label, name string) string {
@@ -597,27 +646,32 @@ func quoteWord(s string) string {
 	return s
 }
 
-func validBuiltin(c *check) (string, int) {
-	if _, ok := builtinGoals[c.args[0]]; !ok {
-		return unknownWord("built-in goal", c.args[0], builtinGoalNames()), 0
+// namedCount validates a whole number given as name=N.
+func namedCount(name string) func(c *check) (string, int) {
+	return func(c *check) (string, int) {
+		if v, ok := c.named[name]; ok {
+			if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < 0 {
+				return fmt.Sprintf("%s=%q is not a whole number (usage: %s)", name, v, c.spec.usage), -1
+			}
+		}
+		return "", -1
 	}
-	return "", -1
-}
-
-func builtinGoalNames() []string {
-	var names []string
-	for name := range builtinGoals {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
 }
 
 // The checks. Each returns a Result: Solved when its line holds, with a
 // sentence either way.
 
-func checkBuiltin(x *ctx, c *check) Result {
-	return builtinGoals[c.args[0]](x)
+func checkHolds(x *ctx, c *check) Result {
+	for _, label := range c.args {
+		i := slices.IndexFunc(x.lesson.checks, func(l check) bool { return l.label == label })
+		if i < 0 {
+			return pending("no line has the label %s", label)
+		}
+		if !x.holds[&x.lesson.checks[i]] {
+			return pending("the line %s: does not hold", label)
+		}
+	}
+	return solved("the lines %s hold", joinWords(c.args))
 }
 
 func checkApart(x *ctx, c *check) Result {
@@ -1365,10 +1419,9 @@ func checkStrategy(x *ctx, c *check) Result {
 }
 
 func checkInSync(x *ctx, c *check) Result {
-	topic, p, _ := splitPartition(c.args[0])
-	rep, err := x.log.Replication(topic, p)
-	if err != nil {
-		return pending("there is no partition %s yet", c.args[0])
+	rep, missing := replicationOr(x, c.args[0])
+	if missing != nil {
+		return *missing
 	}
 	if int64(len(rep.ISR)) < c.count(1) {
 		return pending("%s has %s in sync; it needs %d", c.args[0], units.Plural(int64(len(rep.ISR)), "replica"), c.count(1))
@@ -1377,12 +1430,12 @@ func checkInSync(x *ctx, c *check) Result {
 }
 
 func checkOnline(x *ctx, c *check) Result {
-	topic, p, _ := splitPartition(c.args[0])
-	rep, err := x.log.Replication(topic, p)
-	switch {
-	case err != nil:
-		return pending("there is no partition %s yet", c.args[0])
-	case rep.Offline:
+	rep, missing := replicationOr(x, c.args[0])
+	if missing != nil {
+		return *missing
+	}
+	if rep.Offline {
+		x.keep(c, "reason", rep.OfflineReason)
 		return pending("%s is offline: %s", c.args[0], rep.OfflineReason)
 	}
 	return solved("%s is online, led by broker %d", c.args[0], rep.Leader)

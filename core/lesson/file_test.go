@@ -172,6 +172,8 @@ func TestParseErrors(t *testing.T) {
 		{"unclosed code", "`murmur2(key) % partitions`", "`murmur2(key) % partitions", 7, 55, "this ` starts code that no ` closes"},
 		{"script link", "(https://kafka.apache.org/documentation/#intro_concepts_and_terms)", "(javascript:alert(1))", 13, 39, "a link must begin with https://, http:// or mailto:"},
 		{"else first", "## check\nin-order", "## check\n  else: x\nin-order", 23, 1, "an else: line goes under a check, once, indented"},
+		{"holds unknown label", "read-all billing payments\n", "read-all billing payments\nholds paid\n", 25, 1, "holds names paid, which labels no line above"},
+		{"holds its own label", "read-all billing payments\n", "read-all billing payments\npaid: holds paid\n", 25, 7, "holds names paid, which labels no line above"},
 		{"else value", "read-all billing payments\n", "read-all billing payments\n  else: not yet {lag}\n", 25, 17, "read-all has no value {lag}; it has {partition}"},
 		{"solved label", "title: Keep", "solved: done {x.rule}\ntitle: Keep", 2, 14, "no check line has the label x"},
 		{"solved bare", "title: Keep", "solved: done {rule}\ntitle: Keep", 2, 14, "{rule} names no line"},

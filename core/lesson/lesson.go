@@ -283,6 +283,8 @@ type ctx struct {
 	ahead    core.ReadOnlyLog
 	aheadErr error
 	deployed map[string]*deploy // deployOf's replay
+	// histories holds history's replays, by topic.
+	histories map[string]replicationHistory
 }
 
 // baseline returns the engine as the lesson's start left it.
@@ -341,12 +343,4 @@ func pending(format string, args ...any) Result {
 
 func solved(format string, args ...any) Result {
 	return Result{Solved: true, Progress: fmt.Sprintf(format, args...)}
-}
-
-// builtinGoals are the goals of the built-in lessons, which the check
-// language names with `builtin LESSON` (checks.go). Each reads its own
-// lesson's topics and groups.
-var builtinGoals = map[string]func(c *ctx) Result{
-	"out-of-order": checkOutOfOrder,
-	"replication":  checkReplication,
 }
