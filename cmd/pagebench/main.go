@@ -104,27 +104,45 @@ func (f fullPage) script() string {
 // The group and member whose Poll button is measured.
 const pollGroup, pollMember = "readers", "r1"
 
-func run(runs, clicks int, profile string) error {
+// bench is a built site served on loopback, and the Chromium that measures
+// it, in a temporary folder that stop removes.
+type bench struct {
+	chromium, dir, url, dist string
+	stop                     func()
+}
+
+// startBench builds the site (its wasm stripped or not) and serves it.
+func startBench(stripped bool) (*bench, error) {
 	chromium, err := findChromium()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "plog-pagebench-")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	// A profile names the Go functions only when the wasm keeps its symbols,
-	// which the site's wasm (built with -s -w, as make wasm does) drops.
-	site, dist, err := buildSite(dir, profile == "")
+	site, dist, err := buildSite(dir, stripped)
 	if err != nil {
-		return fmt.Errorf("building the site: %w", err)
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("building the site: %w", err)
 	}
 	url, stop, err := serve(site, dist)
 	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return &bench{chromium: chromium, dir: dir, url: url, dist: dist, stop: func() { stop(); os.RemoveAll(dir) }}, nil
+}
+
+func run(runs, clicks int, profile string) error {
+	// A profile names the Go functions only when the wasm keeps its symbols,
+	// which the site's wasm (built with -s -w, as make wasm does) drops.
+	b, err := startBench(profile == "")
+	if err != nil {
 		return err
 	}
-	defer stop()
+	defer b.stop()
+	chromium, dir, url, dist := b.chromium, b.dir, b.url, b.dist
 	links := make([]string, len(fullPages))
 	for i, f := range fullPages {
 		link, err := scenario.EncodeLink(f.script())

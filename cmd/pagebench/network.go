@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -244,30 +243,18 @@ func spreadMB(v []float64) string {
 	return spread(v, func(b float64) string { return fmt.Sprintf("%.2f MB", b/1e6) })
 }
 
-// runOnNetworks builds and serves the site as run does, then measures it
+// runOnNetworks builds and serves the site, then measures it
 // on each network profile.
 func runOnNetworks(runs int) error {
 	if runs < 1 {
 		return fmt.Errorf("-runs must be at least 1")
 	}
-	chromium, err := findChromium()
+	b, err := startBench(true)
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "plog-pagebench-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	site, dist, err := buildSite(dir, true)
-	if err != nil {
-		return fmt.Errorf("building the site: %w", err)
-	}
-	url, stop, err := serve(site, dist)
-	if err != nil {
-		return err
-	}
-	defer stop()
+	defer b.stop()
+	chromium, dir, url, dist := b.chromium, b.dir, b.url, b.dist
 	version, err := browserVersion(chromium, dir)
 	if err != nil {
 		return err
