@@ -208,7 +208,7 @@ func handler(cfg siteConfig, version string, staticResources []string) *app.Hand
 		},
 		Styles: []string{"/web/static/first-paint.css", "/web/static/theme.css", "/web/static/plog.css", "/web/static/groups.css", "/web/static/share.css", "/web/static/lessons.css", "/web/static/command_line.css", "/web/static/motion.css"},
 		// Runs before go-app's app.js, which is deferred.
-		Scripts: []string{"/web/static/storage-guard.js", "/web/static/first-paint.js", "/web/static/theme.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js", "/web/static/embed-height.js"},
+		Scripts: []string{"/web/static/storage-guard.js", "/web/static/first-paint.js", "/web/static/theme.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js", "/web/static/embed-height.js", "/web/static/embed-start.js"},
 		// go-app caches the site's root without its trailing slash; under a
 		// sub-path the page is fetched as /plog/, which must be cached too.
 		// Every file of web/static is cached, so that the embedding example
@@ -302,7 +302,11 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 		return err
 	}
 	if err := editFile(filepath.Join(cfg.Out, "app.js"), func(js string) (string, error) {
-		return measureProgressAgainstRawSize(js, wasmSize)
+		js, err := measureProgressAgainstRawSize(js, wasmSize)
+		if err != nil {
+			return "", err
+		}
+		return startWasmWhenShown(js)
 	}); err != nil {
 		return err
 	}
@@ -345,6 +349,23 @@ func measureProgressAgainstRawSize(js string, wasmSize int) (string, error) {
 	}
 	return strings.Replace(js, goappProgressTotal,
 		"const total = "+strconv.Itoa(wasmSize)+"; // plog: the raw size of app.wasm, whatever the transfer encoding", 1), nil
+}
+
+// goappStartWasm is the line of go-app's app.js that starts the wasm's
+// download and the Go runtime, as soon as app.js runs.
+const goappStartWasm = "goappInitWebAssembly();\n"
+
+// startWasmWhenShown has app.js hand the start of the wasm to plogStartWasm
+// (web/static/embed-start.js), which starts it at once but in an embedded
+// frame, where it waits until the frame comes into view or is touched. Only
+// that call changes: the service worker and the rest of app.js start as
+// before. Without embed-start.js the page starts at once.
+func startWasmWhenShown(js string) (string, error) {
+	if n := strings.Count(js, goappStartWasm); n != 1 {
+		return "", fmt.Errorf("go-app's app.js has %d copies of %q, want 1: its loader changed, revisit the embed's lazy start", n, strings.TrimSpace(goappStartWasm))
+	}
+	return strings.Replace(js, goappStartWasm,
+		"(window.plogStartWasm || ((start) => start()))(goappInitWebAssembly); // plog: web/static/embed-start.js\n", 1), nil
 }
 
 // goappWorkerMatch is the line of go-app's app-worker.js that looks a

@@ -400,3 +400,18 @@ func TestSiteServerHeadersAndPaths(t *testing.T) {
 		t.Errorf("POST: status %d, want 405", w.Code)
 	}
 }
+
+func TestGeneratedLoaderStartsTheWasmThroughEmbedStart(t *testing.T) {
+	out, _ := generate(t, fakeWasm(t, "abc"), "/", "")
+	js := readFile(t, filepath.Join(out, "app.js"))
+	if strings.Contains(js, goappStartWasm) || !strings.Contains(js, "(window.plogStartWasm || ((start) => start()))(goappInitWebAssembly);") {
+		t.Error("app.js starts the wasm itself, not through web/static/embed-start.js: every embed would start at once")
+	}
+	page := readFile(t, filepath.Join(out, "index.html"))
+	if start, goapp := strings.Index(page, `src="/web/static/embed-start.js"`), strings.Index(page, `src="/app.js"`); start < 0 || goapp < 0 {
+		t.Error("the page lacks embed-start.js or app.js")
+	}
+	if _, err := startWasmWhenShown("no loader here"); err == nil {
+		t.Error("a go-app whose loader changed must fail the build, not start every embed at once")
+	}
+}
