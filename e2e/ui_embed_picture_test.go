@@ -44,9 +44,24 @@ func (b *browser) openFrame(t *testing.T) frameWorld {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
 	defer cancel()
-	frames, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("iframe")))
-	if err != nil || len(frames) != 1 {
-		t.Fatalf("want the course page's iframe, got %d (%v)", len(frames), err)
+	// A lazy frame holds about:blank until it loads the snippet's page: the
+	// node taken then would keep that first document, in which nothing ever
+	// becomes ready, so take the frame's node once it holds the page.
+	var frames []*chromedp.Node
+	for {
+		var err error
+		frames, err = chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("iframe")))
+		if err != nil || len(frames) != 1 {
+			t.Fatalf("want the course page's iframe, got %d (%v)", len(frames), err)
+		}
+		if doc := frames[0].ContentDocument; doc != nil && strings.HasPrefix(doc.DocumentURL, "http") {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the course page's iframe never loaded its page: %v", ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 	if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(ready), chromedp.FromNode(frames[0]))); err != nil {
 		t.Fatalf("the embedded page never became ready: %v", err)
