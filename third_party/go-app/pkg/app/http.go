@@ -295,9 +295,11 @@ func (h *Handler) initCacheableResources() {
 }
 
 func (h *Handler) initIcon() {
-	if h.Icon.Default == "" {
-		h.Icon.Default = "https://raw.githubusercontent.com/maxence-charriere/go-app/master/docs/web/icon.png"
-		h.Icon.Large = "https://raw.githubusercontent.com/maxence-charriere/go-app/master/docs/web/icon.png"
+	// plog: no default icon on another host (the release pointed at
+	// raw.githubusercontent.com); the site sets every icon to its own files
+	// (serve.go), and an unset one falls back to the default icon.
+	if h.Icon.Large == "" {
+		h.Icon.Large = h.Icon.Default
 	}
 
 	if h.Icon.AppleTouch == "" {
@@ -305,7 +307,7 @@ func (h *Handler) initIcon() {
 	}
 
 	if h.Icon.SVG == "" {
-		h.Icon.SVG = "https://raw.githubusercontent.com/maxence-charriere/go-app/master/docs/web/icon.svg"
+		h.Icon.SVG = h.Icon.Default
 	}
 
 	h.Icon.Default = h.resolveStaticPath(h.Icon.Default)
