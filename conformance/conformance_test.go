@@ -32,7 +32,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
-	c, err := kafkabroker.Start(context.Background(), kafkabroker.Options{})
+	c, err := kafkabroker.Start(context.Background(), kafkabroker.Options{Configs: consumerProtocolConfigs})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "conformance: starting Kafka %s: %v\n", kafkabroker.Version, err)
 		os.Exit(1)

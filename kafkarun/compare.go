@@ -73,6 +73,7 @@ var shortReasons = map[Reason]string{
 	ReasonRefreshHeld:            "held by a refresh",
 	ReasonMemberIDs:              "member ids",
 	ReasonSubscriptionHeartbeats: "subscription heartbeats",
+	ReasonFirstEpoch:             "first epoch",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,
@@ -359,6 +360,9 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 		if extra := got.Generation - want.Generation; genWhy == "" && extra > 0 && extra <= c.marks.formerTopicGrew[want.Name] {
 			genWhy = ReasonFormerTopic
 		}
+		if want.Protocol == core.ProtocolConsumer {
+			genWhy = epochReason(genWhy, want.Generation, got.Generation)
+		}
 		c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), genWhy)
 	}
 	c.row(want.Name+" members", membersText(want.Members), membersText(got.Members), why)
@@ -381,7 +385,7 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 				if epochWhy == "" {
 					epochWhy = c.marks.generations[want.Name]
 				}
-				c.row(want.Name+" "+m.ID+" epoch", strconv.Itoa(*m.Epoch), strconv.Itoa(*g.Epoch), epochWhy)
+				c.row(want.Name+" "+m.ID+" epoch", strconv.Itoa(*m.Epoch), strconv.Itoa(*g.Epoch), epochReason(epochWhy, *m.Epoch, *g.Epoch))
 			}
 		}
 	}

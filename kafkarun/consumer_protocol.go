@@ -49,6 +49,23 @@ const ReasonMemberIDs Reason = "the client draws its own member ids (franz-go's 
 	"the playground draws them from the seed, and Kafka's server-side assignors (UniformAssignor, RangeAssignor of Kafka 4.4) order members by id: " +
 	"which member owns which partitions may differ; how many each owns, and that every partition is owned, are compared"
 
+// ReasonFirstEpoch: Kafka 4.4 makes a consumer group at group epoch 1
+// (ModernGroup's constructor), so its first member makes it 2; the
+// playground's group starts at 0. An epoch exactly one more on the cluster
+// is this difference (conformance/consumer_protocol_test.go's
+// kafkaEpochAhead).
+const ReasonFirstEpoch Reason = "Kafka 4.4 makes a consumer group at group epoch 1 (ModernGroup), so its first member's heartbeat makes it 2, " +
+	"where the playground's first member makes it 1: every group, assignment and member epoch on the cluster is one more"
+
+// epochReason is the reason for an epoch row of a consumer group: why if
+// set, else ReasonFirstEpoch where the cluster's is exactly one more.
+func epochReason(why Reason, want, got int) Reason {
+	if why == "" && got == want+1 {
+		return ReasonFirstEpoch
+	}
+	return why
+}
+
 // ReasonSubscriptionHeartbeats: see resubscribeConsumer.
 const ReasonSubscriptionHeartbeats Reason = "a member's new subscription that adds and drops topics reached the cluster's coordinator " +
 	"in franz-go's heartbeats for each, which may be two group epochs where the playground's one join is one"
@@ -442,6 +459,9 @@ func (c *comparer) compareConsumerGroup(want, got scenario.GroupState, why Reaso
 	epochWhy := why
 	if epochWhy == "" {
 		epochWhy = c.marks.generations[want.Name]
+	}
+	if want.AssignmentEpoch != nil && got.AssignmentEpoch != nil {
+		epochWhy = epochReason(epochWhy, *want.AssignmentEpoch, *got.AssignmentEpoch)
 	}
 	c.row(want.Name+" assignment epoch", epochText(want.AssignmentEpoch), epochText(got.AssignmentEpoch), epochWhy)
 	if want.Assignor != "" && got.Assignor != "" {
