@@ -29,21 +29,24 @@ join g b topics=orders group.protocol=consumer
 advance 20s
 poll g a
 commit g a
+join g c topics=orders group.protocol=consumer
+leave g b
+advance 20s
 `)
 	g := res.Cluster.Groups[0]
-	if g.Protocol != "consumer" || g.GroupEpoch == nil || len(g.Members) != 2 {
-		t.Fatalf("cluster's group: %+v, want a consumer group of two members with an epoch", g)
+	if g.Protocol != "consumer" || g.GroupEpoch == nil || len(g.Members) != 2 || g.Members[1].ID != "c" {
+		t.Fatalf("cluster's group: %+v, want a consumer group of a and c with an epoch", g)
 	}
 	rows := map[string]Row{}
 	for _, row := range res.Comparison.Rows {
 		rows[row.What] = row
 	}
-	for _, what := range []string{"g protocol", "g state", "g members", "g partitions per member", "g partitions owned", "g generation", "g a epoch", "g b epoch"} {
+	for _, what := range []string{"g protocol", "g state", "g members", "g partitions per member", "g partitions owned", "g generation", "g a epoch", "g c epoch", "g orders/0 committed"} {
 		if row, ok := rows[what]; !ok || !row.Match {
 			t.Errorf("row %q: %+v (present %v), want it to match\n%s", what, row, ok, res.Comparison.Text())
 		}
 	}
-	for _, what := range []string{"g a owns", "g b owns"} {
+	for _, what := range []string{"g a owns", "g c owns"} {
 		if row := rows[what]; !row.Match && row.Reason != ReasonMemberIDs {
 			t.Errorf("%s: %+v, want it the same or explained by the member ids", what, row)
 		}
