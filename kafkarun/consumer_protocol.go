@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,7 +72,9 @@ const ReasonSubscriptionHeartbeats Reason = "a member's new subscription that ad
 // serverBalancer is the franz-go balancer that makes a member ask the
 // coordinator for the server-side assignor (kgo's manage848 names it
 // after the first balancer). A member that asks for none asks for
-// uniform, the coordinator's default.
+// uniform, the coordinator's default: the same pick, since the script's
+// members of a group all ask for one assignor or none
+// (checkServerAssignors).
 func serverBalancer(assignor string) kgo.GroupBalancer {
 	if assignor == assign.ServerRange {
 		return kgo.RangeBalancer()
@@ -398,23 +399,32 @@ func (r *runner) settlePlaygroundConsumer(v core.GroupView, line int) (int64, er
 	return r.session.Log().Now() - start, nil
 }
 
-// markServerAssignors notes where the cluster's coordinator may pick
-// another assignor than the playground's: a member of franz-go always asks
-// for one (serverBalancer: uniform when the script asks for none), while
-// the playground's member that asks for none counts for none
-// (ConsumerGroup.computePreferredServerAssignor, Kafka 4.4).
-func (r *runner) markServerAssignors(group string) {
-	v, err := r.session.Log().Group(group)
-	if err != nil {
-		return
+// checkServerAssignors refuses, before the cluster is touched, a script
+// whose consumer group has members asking for different server-side
+// assignors (group.remote.assignor), or some for one and some for none. A
+// franz-go member always names one (serverBalancer: uniform for none), so
+// the cluster's coordinator would count members the playground counts for
+// none (ConsumerGroup.computePreferredServerAssignor, Kafka 4.4); and a
+// group whose members ask for different ones was seen on Kafka 4.4 to
+// change its pick from heartbeat to heartbeat, a new group epoch each time,
+// and never become Stable.
+func checkServerAssignors(cmds []scenario.Command) error {
+	asked := map[string]string{}
+	for _, c := range cmds {
+		if p, _ := c.Value("group.protocol"); c.Name != scenario.CmdJoin || p != core.ProtocolConsumer {
+			continue
+		}
+		group := c.Positional(0)
+		assignor, _ := c.Value("group.remote.assignor")
+		if first, ok := asked[group]; ok && first != assignor {
+			return fmt.Errorf("line %d: group %s: %s asks for group.remote.assignor=%s where an earlier member asked for %s: "+
+				"plogsim kafka runs a consumer group whose members all ask for the same server-side assignor (or all for none), "+
+				"since its client always names one and Kafka's coordinator, counting them, picks another than the playground",
+				c.Line, group, c.Positional(1), orNone(assignor), orNone(first))
+		}
+		asked[group] = assignor
 	}
-	asked := map[string]bool{}
-	for _, m := range v.Members {
-		asked[m.RemoteAssignor] = true
-	}
-	if asked[""] && len(asked) > 1 {
-		r.marks.note(fmt.Sprintf("group %s: members that ask for no group.remote.assignor ask for uniform on the cluster (franz-go always names one), which counts when the coordinator picks the assignor most members ask for; the playground counts them for none (asked: %s)", group, strings.Join(slices.Sorted(maps.Keys(asked)), ", ")))
-	}
+	return nil
 }
 
 // resubscribeConsumer changes a consumer-protocol member's subscription:
@@ -464,11 +474,15 @@ func (c *comparer) compareConsumerGroup(want, got scenario.GroupState, why Reaso
 		epochWhy = epochReason(epochWhy, *want.AssignmentEpoch, *got.AssignmentEpoch)
 	}
 	c.row(want.Name+" assignment epoch", epochText(want.AssignmentEpoch), epochText(got.AssignmentEpoch), epochWhy)
-	if want.Assignor != "" && got.Assignor != "" {
-		c.row(want.Name+" assignor", want.Assignor, got.Assignor, why)
+	ownsWhy := why
+	if ownsWhy == "" {
+		ownsWhy = c.marks.owners[want.Name]
 	}
-	c.row(want.Name+" partitions per member", shapeText(want.Members), shapeText(got.Members), why)
-	c.row(want.Name+" partitions owned", ownedText(want.Members), ownedText(got.Members), why)
+	if want.Assignor != "" && got.Assignor != "" {
+		c.row(want.Name+" assignor", want.Assignor, got.Assignor, ownsWhy)
+	}
+	c.row(want.Name+" partitions per member", shapeText(want.Members), shapeText(got.Members), ownsWhy)
+	c.row(want.Name+" partitions owned", ownedText(want.Members), ownedText(got.Members), ownsWhy)
 }
 
 func epochText(n *int) string {

@@ -82,4 +82,12 @@ func TestClassicMembersDoNotAskForTheServerSideBalancer(t *testing.T) {
 	if _, err := Run(ctx, "rules 4\ntopic t\njoin g c1 topics=t group.protocol=consumer group.remote.assignor=bogus\n", testOptions([]string{"127.0.0.1:1"})); err == nil || !strings.Contains(err.Error(), "line 3") {
 		t.Errorf("an assignor the playground refuses: %v, want it refused at line 3 before the cluster", err)
 	}
+	// Members of one group asking for different assignors, or one for
+	// none, are refused before the cluster (checkServerAssignors).
+	for _, second := range []string{"", " group.remote.assignor=uniform"} {
+		script := "rules 4\ntopic t\njoin g c1 topics=t group.protocol=consumer group.remote.assignor=range\njoin g c2 topics=t group.protocol=consumer" + second + "\n"
+		if _, err := Run(ctx, script, testOptions([]string{"127.0.0.1:1"})); err == nil || !strings.Contains(err.Error(), "line 4: group g: c2 asks for group.remote.assignor=") {
+			t.Errorf("c2 asking %q beside c1's range: %v, want it refused at line 4 before the cluster", second, err)
+		}
+	}
 }

@@ -184,7 +184,6 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 	}
 	if g.consumer {
 		r.setConsumerGroupConfigs(ctx, g)
-		r.markServerAssignors(g.name)
 	}
 	known, err := r.memberIDs(ctx, g)
 	if err != nil {

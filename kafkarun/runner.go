@@ -93,6 +93,9 @@ func Run(ctx context.Context, script string, opts Options) (*Result, error) {
 	if err := checkTopicNames(cmds, opts.Prefix); err != nil {
 		return nil, err
 	}
+	if err := checkServerAssignors(cmds); err != nil {
+		return nil, err
+	}
 
 	r, err := newRunner(ctx, opts)
 	if err != nil {
