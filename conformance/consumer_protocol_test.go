@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"plog/core/assign"
 	"plog/core/scenario"
 	"plog/kafkarun"
 )
@@ -593,6 +594,58 @@ advance 10s
 	for _, what := range []string{"modern generation", "modern assignment epoch", "modern a epoch"} {
 		if row := rows[what]; row.Match || row.Reason != kafkarun.ReasonFirstEpoch {
 			t.Errorf("%s: %+v, want the broker one epoch ahead for ReasonFirstEpoch", what, row)
+		}
+	}
+}
+
+// Kafka's UniformAssignor orders a group's topics by their ids, which the
+// broker draws at random when it creates a topic: the playground draws
+// them from the names (assign.DefaultTopicID), so over two topics its
+// engine's answer may be another than this broker's. Given the broker's
+// own topic ids, plog's assignor (assign.AssignTargetInRecordOrder, which
+// the engine runs, each member's last target given back in its record's
+// order) gives the target assignments the broker computed, as members
+// join one by one.
+func TestUniformWithTheBrokersTopicIDs(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	topics := map[string]int{"orders": 5, "audit": 4}
+	c := newCPCluster(t, ctx, "ids", topics)
+	ids := map[string]assign.TopicID{}
+	for name, id := range c.ids {
+		ids[name] = assign.TopicID(id)
+	}
+	script := "rules 4\nseed 23\ntopic audit partitions=4\ntopic orders partitions=5\n"
+	for _, n := range []string{"a", "b", "c"} {
+		script += "join g " + n + " topics=orders,audit group.protocol=consumer\n"
+	}
+	memberID := memberIDs(t, script, "g")
+	var joined []*hbMember
+	var members []assign.TargetMember
+	var target assign.Assignment
+	for _, n := range []string{"a", "b", "c"} {
+		m := &hbMember{name: n, id: memberID[n], topics: []string{"orders", "audit"}, owned: map[[16]byte][]int32{}}
+		c.join(m)
+		joined = append(joined, m)
+		members = append(members, assign.TargetMember{ID: m.id, Topics: m.topics})
+		for i := range members {
+			members[i].Target = target[members[i].ID]
+		}
+		var err error
+		if target, err = assign.AssignTargetInRecordOrder(assign.Uniform, members, topics, ids); err != nil {
+			t.Fatal(err)
+		}
+		d := c.settle(joined...)
+		for _, dm := range d.Members {
+			got := stateText(c.assignment(dm.TargetAssignment))
+			var want []scenario.AssignmentState
+			for _, tp := range target[dm.MemberID] {
+				want = append(want, scenario.AssignmentState{Topic: tp.Topic, Partitions: []int{tp.Partition}})
+			}
+			if stateText(want) != got {
+				t.Errorf("after %s joined, %s's target: plog's assignor %s, the broker %s", n, dm.MemberID, stateText(want), got)
+			}
 		}
 	}
 }
