@@ -32,7 +32,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
-	c, err := kafkabroker.Start(context.Background(), kafkabroker.Options{})
+	c, err := kafkabroker.Start(context.Background(), kafkabroker.Options{Configs: consumerProtocolConfigs})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "conformance: starting Kafka %s: %v\n", kafkabroker.Version, err)
 		os.Exit(1)
@@ -187,7 +187,8 @@ func (c *collector) add(kind, name string, rows []kafkarun.Row, problem string) 
 // behaviour names what a comparison row checks, from its What.
 func behaviour(what string) string {
 	for _, b := range []string{"keyless placement", "keyed records", "all records", "total lag", "log start", "high watermark", "records", "partitions",
-		"state", "strategy", "generation", "members", "owns", "committed", "lag"} {
+		"state", "strategy", "generation", "members", "owns", "committed", "lag",
+		"protocol", "assignment epoch", "epoch", "assignor", "partitions per member", "partitions owned"} {
 		if strings.HasSuffix(what, " "+b) {
 			return b
 		}
@@ -217,6 +218,13 @@ var behaviourText = map[string]string{
 	"committed":     "each group's committed offsets (commit, commit offset=, reset)",
 	"lag":           "each group's lag per partition",
 	"total lag":     "each group's total lag",
+	// A consumer group's (group.protocol=consumer, KIP-848).
+	"protocol":              "each group's protocol, classic or consumer",
+	"assignment epoch":      "a consumer group's target assignment epoch",
+	"epoch":                 "each consumer group member's epoch",
+	"assignor":              "a consumer group's server-side assignor (uniform, range)",
+	"partitions per member": "how many partitions each member of a consumer group owns",
+	"partitions owned":      "which partitions a consumer group's members own",
 }
 
 func (c *collector) fidelity() string {

@@ -54,23 +54,26 @@ func (c Comparison) Unexpected() []Row {
 // shortReasons name the reasons in the comparison's table; the full
 // reasons follow it.
 var shortReasons = map[Reason]string{
-	ReasonCrash:           "crash",
-	ReasonStickyBalancer:  "sticky balancer",
-	ReasonCooperativePlan: "cooperative rounds",
-	ReasonStaticReturn:    "static return",
-	ReasonNoGeneration:    "no generation",
-	ReasonFormerTopic:     "former topic",
-	ReasonOutsideCommit:   "outside commit",
-	ReasonRetention:       "retention",
-	ReasonCompaction:      "compaction",
-	ReasonWorkload:        "workload",
-	ReasonSticky:          "sticky partitioner",
-	ReasonPollOrder:       "poll order",
-	ReasonAutoCommit:      "auto-commit",
-	ReasonDatetime:        "to-datetime",
-	ReasonBrokers:         "broker failures",
-	ReasonMetadataRefresh: "metadata refresh",
-	ReasonRefreshHeld:     "held by a refresh",
+	ReasonCrash:                  "crash",
+	ReasonStickyBalancer:         "sticky balancer",
+	ReasonCooperativePlan:        "cooperative rounds",
+	ReasonStaticReturn:           "static return",
+	ReasonNoGeneration:           "no generation",
+	ReasonFormerTopic:            "former topic",
+	ReasonOutsideCommit:          "outside commit",
+	ReasonRetention:              "retention",
+	ReasonCompaction:             "compaction",
+	ReasonWorkload:               "workload",
+	ReasonSticky:                 "sticky partitioner",
+	ReasonPollOrder:              "poll order",
+	ReasonAutoCommit:             "auto-commit",
+	ReasonDatetime:               "to-datetime",
+	ReasonBrokers:                "broker failures",
+	ReasonMetadataRefresh:        "metadata refresh",
+	ReasonRefreshHeld:            "held by a refresh",
+	ReasonMemberIDs:              "member ids",
+	ReasonSubscriptionHeartbeats: "subscription heartbeats",
+	ReasonFirstEpoch:             "first epoch",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,
@@ -357,6 +360,9 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 		if extra := got.Generation - want.Generation; genWhy == "" && extra > 0 && extra <= c.marks.formerTopicGrew[want.Name] {
 			genWhy = ReasonFormerTopic
 		}
+		if want.Protocol == core.ProtocolConsumer {
+			genWhy = epochReason(genWhy, want.Generation, got.Generation)
+		}
 		c.row(want.Name+" generation", strconv.Itoa(want.Generation), strconv.Itoa(got.Generation), genWhy)
 	}
 	c.row(want.Name+" members", membersText(want.Members), membersText(got.Members), why)
@@ -370,8 +376,21 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 			if ownsWhy == "" {
 				ownsWhy = c.marks.owners[want.Name]
 			}
+			if ownsWhy == "" && want.Protocol == core.ProtocolConsumer {
+				ownsWhy = ReasonMemberIDs
+			}
 			c.row(want.Name+" "+m.ID+" owns", assignmentText(m.Assignment), assignmentText(g.Assignment), ownsWhy)
+			if m.Epoch != nil && g.Epoch != nil {
+				epochWhy := why
+				if epochWhy == "" {
+					epochWhy = c.marks.generations[want.Name]
+				}
+				c.row(want.Name+" "+m.ID+" epoch", strconv.Itoa(*m.Epoch), strconv.Itoa(*g.Epoch), epochReason(epochWhy, *m.Epoch, *g.Epoch))
+			}
 		}
+	}
+	if want.Protocol != "" || got.Protocol != "" {
+		c.compareConsumerGroup(want, got, why)
 	}
 	gotOffsets := map[tp]scenario.OffsetState{}
 	for _, o := range got.Offsets {

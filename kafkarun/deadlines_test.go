@@ -160,12 +160,3 @@ func TestTopicNamesKafkaRefusesAreRefusedFirst(t *testing.T) {
 		t.Errorf("a 249-character name: %v, want it sent to the cluster", err)
 	}
 }
-
-// A scenario of Kafka 4's consumer group protocol is refused before the
-// cluster is touched: the runner's clients would run it as classic.
-func TestConsumerProtocolIsRefusedFirst(t *testing.T) {
-	_, err := Run(context.Background(), "topic t\njoin g c1 topics=t group.protocol=consumer\n", testOptions([]string{"127.0.0.1:1"}))
-	if err == nil || !strings.Contains(err.Error(), "line 2: plogsim kafka runs consumer groups with the classic protocol only") {
-		t.Errorf("got %v, want the consumer protocol refused at line 2", err)
-	}
-}

@@ -43,6 +43,11 @@ type groupRun struct {
 	// their instance id: they send no LeaveGroup, so the broker keeps
 	// them until their session times out.
 	goneStatic map[string]string
+	// consumer says the group runs Kafka 4's consumer protocol
+	// (consumer_protocol.go); configured that the run tried to give it
+	// its heartbeat interval on the cluster, hasConfig that it did, for
+	// the cleanup to take back.
+	consumer, configured, hasConfig bool
 }
 
 // member is one member of a group: a consumer client of its own.
@@ -167,15 +172,24 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 	if m := g.members[name]; m != nil {
 		return r.resubscribe(ctx, g, m, topics)
 	}
+	strategy := core.StrategyRange
+	if v, err := r.session.Log().Group(g.name); err == nil {
+		if v.Strategy != "" {
+			strategy = v.Strategy
+		}
+		// The playground has applied the join: its group's protocol
+		// is the one this member joins (an empty group takes the
+		// protocol of the member that joins it).
+		g.consumer = v.Protocol == core.ProtocolConsumer
+	}
+	if g.consumer {
+		r.setConsumerGroupConfigs(ctx, g)
+	}
 	known, err := r.memberIDs(ctx, g)
 	if err != nil {
 		return err
 	}
 	cfg := r.groupConfig(g.name)
-	strategy := core.StrategyRange
-	if v, err := r.session.Log().Group(g.name); err == nil && v.Strategy != "" {
-		strategy = v.Strategy
-	}
 	m := &member{name: name, topics: topics, assigned: map[tp]bool{}, positions: map[tp]int64{}, blocked: make(chan struct{}, 1)}
 	sessionTimeout := time.Duration(cfg.SessionTimeoutMs) * time.Millisecond
 	reset, err := resetOffset(cfg.AutoOffsetReset)
@@ -223,6 +237,11 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 			}
 		}),
 	}, r.opts.ClientOpts...)
+	if g.consumer {
+		// After kgo.Balancers above: the last one set wins.
+		assignor, _ := c.Value("group.remote.assignor")
+		opts = append(opts, consumerMemberOpts(assignor)...)
+	}
 	if instance, ok := c.Value("instance"); ok {
 		// A static member's session ends in the playground's virtual
 		// time, and the run removes it from the cluster then (see
@@ -262,12 +281,12 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 	// ending) would rebalance the group without it, one more generation
 	// than the playground's, where both fall in one rebalance.
 	return r.waitFor(ctx, fmt.Sprintf("member %s to join group %s", name, g.id), func() (bool, error) {
-		d, err := r.describeGroup(ctx, g)
+		listed, err := r.memberIDs(ctx, g)
 		if err != nil {
 			return false, err
 		}
-		for _, dm := range d.Members {
-			if dm.ClientID == name && !known[dm.MemberID] {
+		for id, client := range listed {
+			if _, before := known[id]; client == name && !before {
 				return true, nil
 			}
 		}
@@ -292,17 +311,22 @@ func (r *runner) describeGroup(ctx context.Context, g *groupRun) (kadm.Described
 	return d, nil
 }
 
-// memberIDs returns the member ids the broker lists in a group.
-func (r *runner) memberIDs(ctx context.Context, g *groupRun) (map[string]bool, error) {
+// memberIDs returns the member ids the broker lists in a group, with each
+// member's client id.
+func (r *runner) memberIDs(ctx context.Context, g *groupRun) (map[string]string, error) {
+	ids := map[string]string{}
+	if g.consumer {
+		d, err := r.describeConsumerGroup(ctx, g)
+		for _, dm := range d.Members {
+			ids[dm.MemberID] = dm.ClientID
+		}
+		return ids, err
+	}
 	d, err := r.describeGroup(ctx, g)
-	if err != nil {
-		return nil, err
-	}
-	ids := map[string]bool{}
 	for _, dm := range d.Members {
-		ids[dm.MemberID] = true
+		ids[dm.MemberID] = dm.ClientID
 	}
-	return ids, nil
+	return ids, err
 }
 
 // staticSession is the least session timeout a static member has on the
@@ -392,6 +416,9 @@ func (r *runner) resubscribe(ctx context.Context, g *groupRun, m *member, topics
 		if !slices.Contains(topics, t) {
 			dropped = append(dropped, t)
 		}
+	}
+	if g.consumer {
+		return r.resubscribeConsumer(ctx, g, m, topics, added, dropped)
 	}
 	// From a settled group: the client's only rebalance is then the one
 	// the change makes.
@@ -525,6 +552,9 @@ func (r *runner) describedAssignment(d kadm.DescribedGroupMember) []tp {
 // rebalance ends on a real cluster; settling before each poll and commit
 // makes the run deterministic.
 func (r *runner) settle(ctx context.Context, g *groupRun) error {
+	if g.consumer {
+		return r.settleConsumer(ctx, g)
+	}
 	if v, err := r.session.Log().Group(g.name); err == nil && v.Rebalance != nil && len(v.Rebalance.WaitingFor) > 0 {
 		// The playground's rebalance waits for stopped members whose
 		// sessions have not ended; the cluster's waits for the same

@@ -75,13 +75,6 @@ func Run(ctx context.Context, script string, opts Options) (*Result, error) {
 	if _, err := scenario.Load(script); err != nil {
 		return nil, err
 	}
-	for _, c := range cmds {
-		// The runner's clients run the classic protocol: a scenario of
-		// Kafka 4's consumer protocol would run on the cluster as another.
-		if p, _ := c.Value("group.protocol"); c.Name == scenario.CmdJoin && p == core.ProtocolConsumer {
-			return nil, fmt.Errorf("line %d: plogsim kafka runs consumer groups with the classic protocol only; this scenario joins %s with group.protocol=consumer", c.Line, c.Positional(0))
-		}
-	}
 	if len(opts.Brokers) == 0 {
 		return nil, errors.New("no broker to connect to: give at least one HOST:PORT")
 	}
@@ -98,6 +91,9 @@ func Run(ctx context.Context, script string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if err := checkTopicNames(cmds, opts.Prefix); err != nil {
+		return nil, err
+	}
+	if err := checkServerAssignors(cmds); err != nil {
 		return nil, err
 	}
 
@@ -405,6 +401,16 @@ func (r *runner) groupsReading(topic string) []string {
 // script, for the note.
 func (r *runner) settlePlayground(group string, line int, what string) ([]scenario.Command, error) {
 	start := r.session.Log().Now()
+	if v, err := r.session.Log().Group(group); err == nil && v.Protocol == core.ProtocolConsumer {
+		advanced, err := r.settlePlaygroundConsumer(v, line)
+		if err != nil {
+			return nil, fmt.Errorf("%s: letting group %s reconcile: %v", what, group, err)
+		}
+		if advanced > 0 {
+			r.marks.note(fmt.Sprintf("%s: the playground's consumer group %s was reconciling; its clock advanced %s for its members' heartbeats to reconcile them, as they do on the cluster", what, group, units.Duration(advanced)))
+		}
+		return nil, nil
+	}
 	var polls []scenario.Command
 	for range 8 {
 		v, err := r.session.Log().Group(group)
@@ -518,6 +524,13 @@ func (r *runner) close(keep bool) error {
 		if err := r.deleteGroup(ctx, g); err != nil {
 			problems = append(problems, fmt.Sprintf("group %s: %v", g.id, explain(err)))
 			leftGroups = append(leftGroups, g.id)
+		}
+		if g.hasConfig {
+			// A group's configs outlive the group (they are the
+			// cluster's metadata, KIP-848's group configs).
+			if err := r.alterGroupConfig(ctx, g, kmsg.IncrementalAlterConfigOpDelete); err != nil {
+				problems = append(problems, fmt.Sprintf("group %s's consumer.heartbeat.interval.ms: %v", g.id, explain(err)))
+			}
 		}
 	}
 	if len(r.created) > 0 {

@@ -236,10 +236,18 @@ func (r *runner) readGroups(ctx context.Context, nowMs int64, ends map[tp]int64,
 		}
 		owners := map[tp]string{}
 		read := map[tp]bool{}
+		if g.consumer {
+			if owners, read, err = r.readConsumerGroup(ctx, g, &gs); err != nil {
+				return nil, err
+			}
+		}
 		for t := range committed {
 			read[t] = true
 		}
 		for _, dm := range d.Members {
+			if g.consumer {
+				break // read above
+			}
 			ms := scenario.MemberState{ID: dm.ClientID, Assignment: []scenario.AssignmentState{}}
 			if dm.InstanceID != nil {
 				ms.Instance = *dm.InstanceID

@@ -71,7 +71,7 @@ type checkSpec struct {
 const maxInOrder = 16
 
 // checkSpecs is the language's vocabulary.
-var checkSpecs = []*checkSpec{
+var checkSpecs = append([]*checkSpec{
 	{name: "in-order", usage: "in-order TOPIC KEY VALUE...", min: 3, max: 2 + maxInOrder,
 		help:   "the records with key KEY in TOPIC sit in one partition, and records with the values VALUE... (up to 16) come in that order",
 		values: []string{"partition"}, run: checkInOrder},
@@ -276,7 +276,7 @@ var checkSpecs = []*checkSpec{
 	{name: "holds", usage: "holds LABEL...", min: 1, max: MaxChecks,
 		help: "the lines above with the labels LABEL... held (a maybe line holds or not without standing in the goal's way)",
 		run:  checkHolds},
-}
+}, consumerChecks...) // checks_consumer.go
 
 // not is the word before a check that makes it hold when the check does
 // not: `not alert analytics`. maybe makes a line that never stands in
