@@ -27,14 +27,6 @@ type protocolChoice struct {
 	PollMs int64
 }
 
-// ProtocolsCompared is the replay of the learner's change, as the engine's
-// CompareProtocols works it out, or why it cannot be.
-type ProtocolsCompared struct {
-	Change     string // in words
-	Comparison core.ProtocolComparison
-	Err        string
-}
-
 // handleProtocolCompare keeps the learner's change with the selection and
 // replays it.
 func (p *Playground) handleProtocolCompare(ctx app.Context, a app.Action) {
@@ -44,23 +36,6 @@ func (p *Playground) handleProtocolCompare(ctx app.Context, a app.Action) {
 	}
 	p.selected.Compare = c
 	p.view.compareInspected(p.session, p.selected)
-}
-
-// compareProtocols replays the learner's change of group g; nil when the
-// learner has picked none for it.
-func compareProtocols(l core.ReadOnlyLog, g core.GroupView, c protocolChoice) *ProtocolsCompared {
-	if c.Group != g.Name || c.Kind == "" {
-		return nil
-	}
-	change := core.ProtocolChange{Kind: c.Kind, Member: c.Member, PollIntervalMs: c.PollMs}
-	if c.Kind == core.ChangeJoin {
-		change.Member = newMemberID(g.Members)
-	}
-	cmp, err := l.CompareProtocols(g.Name, change)
-	if err != nil {
-		return &ProtocolsCompared{Change: core.ProtocolChangeText(change), Err: err.Error()}
-	}
-	return &ProtocolsCompared{Change: core.ProtocolChangeText(cmp.Change), Comparison: cmp}
 }
 
 // replayPolls are the poll intervals a learner may pick for the replay's
@@ -177,11 +152,11 @@ func (c *GroupProtocolCompare) submit(ctx app.Context, e app.Event) {
 	ctx.NewActionWithValue(protocolCompareAction, choice)
 }
 
-// protocolTitles name the columns.
-var protocolTitles = map[string]string{
-	core.ReplayEager:       "Classic, eager",
-	core.ReplayCooperative: "Classic, cooperative-sticky",
-	core.ReplayConsumer:    "Consumer protocol",
+// protocolTitles name the columns, in short and in full.
+var protocolTitles = map[string][2]string{
+	core.ReplayEager:       {"Eager", "Classic protocol, eager rebalance"},
+	core.ReplayCooperative: {"Cooperative", "Classic protocol, cooperative-sticky rebalance"},
+	core.ReplayConsumer:    {"Consumer", "Consumer protocol (KIP-848)"},
 }
 
 func (c *GroupProtocolCompare) renderResult() app.UI {
@@ -212,6 +187,7 @@ func (c *GroupProtocolCompare) renderResult() app.UI {
 		app.Div().Class("protocol-columns").Body(
 			app.Range(replays).Slice(func(i int) app.UI { return renderReplay(replays[i], scale) }),
 		),
+		app.If(len(replays) == 3 && replays[2].Unavailable == "", topicIDsNote()),
 		app.P().Class("form-note").DataSet("protocol-compare-differs", true).Text(
 			"Where plog simplifies: it counts no network time, and no time for the consumer's own work (a rebalance listener, "+
 				"the client's reconciliation of the consumer protocol, commits); a classic member here rejoins a rebalance at its next poll, "+
@@ -251,38 +227,39 @@ func seconds(ms int64) string {
 func renderReplay(rp core.ProtocolReplay, scale int64) app.UI {
 	title := protocolTitles[rp.Protocol]
 	col := app.Section().Class("protocol-column").DataSet("compare-protocol", rp.Protocol).
-		Aria("label", title)
+		Aria("label", title[1])
 	if rp.Unavailable != "" {
 		return col.DataSet("unavailable", true).Body(
-			app.H5().Text(title),
-			app.P().Class("form-note").Text("Not replayed: "+rp.Unavailable+"."),
+			app.H5().Title(title[1]).Text(title[0]),
+			app.P().Text("Not replayed: "+rp.Unavailable+"."),
 		)
 	}
-	assignor := rp.Assignor
-	if rp.GroupProtocol == core.ProtocolConsumer {
-		assignor = "server assignor " + rp.Assignor
+	totals := fmt.Sprintf("%d of %d stop", rp.Stopped, len(rp.Partitions))
+	if rp.Stopped > 0 {
+		totals += ", up to " + seconds(rp.LongestStopMs)
 	}
-	settled := fmt.Sprintf("The group is settled again after %s, in %s.", seconds(rp.DurationMs), roundsText(rp))
+	settled := fmt.Sprintf("Settled after %s, %s.", seconds(rp.DurationMs), roundsText(rp))
 	if !rp.Settled {
-		settled = fmt.Sprintf("The group is not settled within %s.", seconds(rp.DurationMs))
+		settled = fmt.Sprintf("Not settled within %s.", seconds(rp.DurationMs))
 	}
 	return col.DataSet("duration-ms", rp.DurationMs).DataSet("rounds", rp.Rounds).DataSet("stopped", rp.Stopped).
 		DataSet("settled", rp.Settled).DataSet("rebuilt", rp.Rebuilt).Body(
-		app.H5().Text(title),
-		app.P().Class("protocol-assignor").Text(assignor+rebuiltText(rp.Rebuilt)),
-		app.P().Class("protocol-totals").Text(replayShort(rp)+". "+settled),
+		app.H5().Title(title[1]).Text(title[0]),
+		app.P().Class("protocol-assignor").Text(rp.GroupProtocol+", "+rp.Assignor+rebuiltText(rp.Rebuilt)),
+		app.P().Class("protocol-totals").Text(totals+". "+settled),
 		app.Ul().Class("protocol-partitions").Body(
 			app.Range(rp.Partitions).Slice(func(i int) app.UI { return renderPartitionStop(rp.Partitions[i], scale) }),
 		),
-		app.If(rp.GroupProtocol == core.ProtocolConsumer, topicIDsNote()),
 	)
 }
 
+// rebuiltText marks a replay whose members rejoined under its protocol
+// first (the note below the columns says why).
 func rebuiltText(rebuilt bool) string {
 	if rebuilt {
-		return ", the members rejoined under it"
+		return " (rejoined)"
 	}
-	return ", as the group runs"
+	return " (as it runs)"
 }
 
 func roundsText(rp core.ProtocolReplay) string {
@@ -292,26 +269,31 @@ func roundsText(rp core.ProtocolReplay) string {
 	return units.Plural(int64(rp.Rounds), "rebalance round")
 }
 
-// renderPartitionStop draws one partition's line: its owners before and
-// after, its stops in words, and a bar where each stop is a dark span on
-// the shared scale (the words say the same).
+// renderPartitionStop draws one partition's line: its name, its owners
+// before and after, a bar where each stop is a dark span on the shared
+// scale, and its stopped time in words (the bar says nothing the words do
+// not; its title gives each stop's times).
 func renderPartitionStop(p core.PartitionStop, scale int64) app.UI {
 	name := p.Topic + "/" + strconv.Itoa(p.Partition)
 	owners := stopOwner(p.Before)
 	if p.Moved() {
 		owners += " → " + stopOwner(p.After)
 	}
-	words := "never stops"
+	stopped, detail := "no stop", name+" never stops"
 	if len(p.Stops) > 0 {
 		var spans []string
 		for _, s := range p.Stops {
-			span := seconds(s.FromMs) + " to " + seconds(s.ToMs)
+			span := "from " + seconds(s.FromMs) + " to " + seconds(s.ToMs)
 			if s.Open {
-				span = "from " + seconds(s.FromMs) + " on: no member takes it"
+				span = "from " + seconds(s.FromMs) + " on, no member takes it"
 			}
 			spans = append(spans, span)
 		}
-		words = "stopped " + seconds(p.StoppedMs) + " (" + strings.Join(spans, ", ") + ")"
+		stopped = "stops " + seconds(p.StoppedMs)
+		if p.Stops[len(p.Stops)-1].Open {
+			stopped = "stops for good"
+		}
+		detail = name + " stops " + strings.Join(spans, ", then ") + " after the change"
 	}
 	var bars []app.UI
 	for _, s := range p.Stops {
@@ -322,9 +304,10 @@ func renderPartitionStop(p core.PartitionStop, scale int64) app.UI {
 			Style("width", strconv.FormatFloat(width, 'f', 2, 64)+"%"))
 	}
 	return app.Li().DataSet("partition-stop", name).DataSet("stopped-ms", p.StoppedMs).
-		DataSet("before", p.Before).DataSet("after", p.After).DataSet("moved", p.Moved()).Body(
-		app.Span().Class("partition-stop-name").Text(name+" "+owners+": "+words),
+		DataSet("before", p.Before).DataSet("after", p.After).DataSet("moved", p.Moved()).Title(detail).Body(
+		app.Span().Class("partition-stop-name").Text(name+" "+owners),
 		app.Span().Class("stop-bar").Aria("hidden", "true").Body(bars...),
+		app.Span().Class("partition-stopped").Text(stopped),
 	)
 }
 
@@ -359,7 +342,7 @@ func runningMembers(g GroupSnapshot) []string {
 // assignor, with the note on topic ids.
 func consumerAssignorNote(g GroupSnapshot) app.UI {
 	return app.Div().Class("inspector-assignor").DataSet("inspector-assignor", g.Assignor).Body(
-		app.P().Text("Protocol consumer (KIP-848): the coordinator assigns, with the server assignor " + g.Assignor + "."),
+		app.P().Text("Protocol consumer (KIP-848): the coordinator assigns, with the server assignor "+g.Assignor+"."),
 		topicIDsNote(),
 	)
 }
