@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math/rand"
 	"reflect"
 	"slices"
 	"strings"
@@ -352,5 +353,74 @@ func TestCompareProtocolsEdges(t *testing.T) {
 	rebalance := groupView(t, old, "g").Config.RebalanceMs
 	if r := cmp.Replays[0]; r.DurationMs != rebalance || r.Stopped != 4 {
 		t.Errorf("eager under rules 3: %dms, %d stopped; want rebalance.ms %dms, 4", r.DurationMs, r.Stopped, rebalance)
+	}
+}
+
+// Whatever groups random operations leave, every change a comparison
+// accepts replays without a panic, within its bounds, and the same twice;
+// each stop lies within the replay, and none is counted twice.
+func TestCompareProtocolsRandomGroups(t *testing.T) {
+	ran := 0
+	for seed := range int64(12) {
+		random := rand.New(rand.NewSource(seed))
+		l := newTestLog(t, "orders", 1+random.Intn(7), nil)
+		if err := l.CreateTopic("audit", 1+random.Intn(3), nil); err != nil {
+			t.Fatal(err)
+		}
+		opts := JoinOptions{Strategy: []string{StrategyRange, StrategySticky, StrategyCooperativeSticky, ""}[random.Intn(4)]}
+		if opts.Strategy == "" {
+			opts.Protocol = ProtocolConsumer
+		}
+		names := []string{"c1", "c2", "c3", "c4"}
+		for _, m := range names[:1+random.Intn(4)] {
+			opts.Topics = [][]string{{"orders"}, {"audit"}, {"orders", "audit"}}[random.Intn(3)]
+			opts.InstanceID = ""
+			if random.Intn(3) == 0 {
+				opts.InstanceID = "i-" + m
+			}
+			if err := l.Join("g", m, opts); err != nil {
+				t.Fatal(err)
+			}
+			mustAdvance(t, l, int64(random.Intn(8000))+1)
+		}
+		if random.Intn(2) == 0 {
+			_ = l.Crash("g", names[random.Intn(4)])
+		}
+		for _, kind := range []string{ChangeJoin, ChangeLeave, ChangeCrash} {
+			for _, m := range append(names, "c9") {
+				change := ProtocolChange{Kind: kind, Member: m, PollIntervalMs: []int64{0, 100, 5000}[random.Intn(3)]}
+				first, err := l.CompareProtocols("g", change)
+				if err != nil {
+					continue
+				}
+				second, _ := l.CompareProtocols("g", change)
+				if !reflect.DeepEqual(first, second) {
+					t.Fatalf("seed %d, %+v: two replays differ", seed, change)
+				}
+				for _, r := range first.Replays {
+					if r.Unavailable != "" || !r.Settled {
+						t.Errorf("seed %d, %+v, %s: unavailable %q, settled %v", seed, change, r.Protocol, r.Unavailable, r.Settled)
+					}
+					ran++
+					var total int64
+					for _, p := range r.Partitions {
+						var last int64
+						for _, s := range p.Stops {
+							if s.FromMs < last || s.ToMs < s.FromMs || s.ToMs > r.DurationMs {
+								t.Fatalf("seed %d, %+v, %s: %s/%d stops %+v within %dms", seed, change, r.Protocol, p.Topic, p.Partition, p.Stops, r.DurationMs)
+							}
+							last = s.ToMs
+						}
+						total += p.StoppedMs
+					}
+					if total != r.TotalStopMs || r.Stopped > len(r.Partitions) {
+						t.Fatalf("seed %d, %+v, %s: totals %+v", seed, change, r.Protocol, r)
+					}
+				}
+			}
+		}
+	}
+	if ran < 100 {
+		t.Errorf("only %d replays ran", ran)
 	}
 }

@@ -129,6 +129,9 @@ func TestUIProtocolCompareCrash(t *testing.T) {
 	if b.count(t, compare+` [data-protocol-compare-differs]`) != 1 {
 		t.Error("the comparison does not say where plog simplifies")
 	}
+	for _, v := range runAxe(t, b) {
+		t.Errorf("with the columns drawn: %s (%s): %s at %s", v.ID, v.Impact, v.Help, strings.Join(v.Targets, ", "))
+	}
 
 	// Now the learner crashes c2 for real: a millisecond before the
 	// consumer column's time nobody has c2's partitions; at it, the
