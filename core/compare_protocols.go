@@ -98,7 +98,7 @@ const (
 	minReplayPollMs = 10
 	maxReplayPollMs = 5 * 60 * 1000
 	maxReplayMs     = 60 * 60 * 1000
-	maxReplaySteps  = 20000
+	maxReplaySteps  = 5000
 )
 
 // ProtocolChange is the membership change a comparison replays.

@@ -336,6 +336,27 @@ func TestCompareProtocolsEdges(t *testing.T) {
 		}
 	}
 
+	// A session of 30 minutes with polls every 100ms outlasts the
+	// replay's steps (its first poll at 50ms, then one a step): it says
+	// the group did not settle, and c1's partitions are still stopped.
+	long := newTestLog(t, "orders", 2, nil)
+	for _, m := range []string{"c1", "c2"} {
+		if err := long.Join("g", m, JoinOptions{Topics: []string{"orders"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := long.SetGroupConfig("g", "session.timeout.ms", "30m"); err != nil {
+		t.Fatal(err)
+	}
+	mustAdvance(t, long, 10_000)
+	cmp, err := long.CompareProtocols("g", ProtocolChange{Kind: ChangeCrash, Member: "c1", PollIntervalMs: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := cmp.Replays[0]; r.Settled || r.DurationMs != 50+(maxReplaySteps-1)*100 || r.Stopped != 1 || !r.Partitions[0].Stops[0].Open && !r.Partitions[1].Stops[0].Open {
+		t.Errorf("eager with a 30m session: settled %v after %dms, %d stopped: %+v", r.Settled, r.DurationMs, r.Stopped, r.Partitions)
+	}
+
 	old := newTestLogUnder(t, RulesV3, "orders", 4, nil)
 	for _, m := range []string{"c1", "c2"} {
 		if err := old.Join("g", m, JoinOptions{Topics: []string{"orders"}}); err != nil {
@@ -343,7 +364,7 @@ func TestCompareProtocolsEdges(t *testing.T) {
 		}
 	}
 	mustAdvance(t, old, 10_000)
-	cmp, err := old.CompareProtocols("g", ProtocolChange{Kind: ChangeJoin, Member: "c3"})
+	cmp, err = old.CompareProtocols("g", ProtocolChange{Kind: ChangeJoin, Member: "c3"})
 	if err != nil {
 		t.Fatal(err)
 	}
