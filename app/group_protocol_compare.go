@@ -240,7 +240,7 @@ func renderReplay(rp core.ProtocolReplay, scale int64) app.UI {
 	}
 	settled := fmt.Sprintf("Settled after %s, %s.", seconds(rp.DurationMs), roundsText(rp))
 	if !rp.Settled {
-		settled = fmt.Sprintf("Not settled within %s.", seconds(rp.DurationMs))
+		settled = fmt.Sprintf("Not settled within %s, where the replay stops.", seconds(rp.DurationMs))
 	}
 	return col.DataSet("duration-ms", rp.DurationMs).DataSet("rounds", rp.Rounds).DataSet("stopped", rp.Stopped).
 		DataSet("settled", rp.Settled).DataSet("rebuilt", rp.Rebuilt).Body(

@@ -274,7 +274,7 @@ func (l *PartitionedLog) replayProtocol(groupName, protocol string, change Proto
 		}
 		clock.restart()
 		if !clock.runUntilSettled(nil) {
-			r.Unavailable = fmt.Sprintf("the members rejoined under %s did not settle within %s", r.Assignor, units.Duration(maxReplayMs))
+			r.Unavailable = fmt.Sprintf("the members rejoined under %s did not settle within the replay's bounds (%s, %d steps)", r.Assignor, units.Duration(maxReplayMs), maxReplaySteps)
 			return r
 		}
 	}
