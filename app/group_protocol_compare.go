@@ -109,7 +109,7 @@ func (c *GroupProtocolCompare) Render() app.UI {
 		),
 		app.P().Class("form-note").Text("The group does not change: each protocol replays the change on a copy of the engine, "+
 			"with its own rules and timing (session timeouts for a crash, polls and rebalance timeouts, heartbeats and the assignment interval), "+
-			"until the group is settled again."),
+			"until the group is settled again. Each running member polls at the interval chosen, the first poll half an interval after the change."),
 		c.renderResult(),
 	)
 }
