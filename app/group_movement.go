@@ -9,12 +9,16 @@ import (
 // GroupMovement compares the four strategies on a membership change of the
 // group as it is now: how many partitions each would move if one more member
 // joined, or if one left. The engine works it out (CompareMovement); the
-// group itself does not change.
+// group itself does not change. Below, Protocols replays a change the
+// learner picks under each protocol, with how long partitions stop
+// (GroupProtocolCompare).
 type GroupMovement struct {
 	app.Compo
 
 	Group     string
 	Movements []MovementComparison
+	Running   []string // the running members, whose leave or crash it replays
+	Protocols *ProtocolsCompared
 }
 
 // Render draws one table per change, [data-movement="c4 joins"], with a row
@@ -26,7 +30,7 @@ func (m *GroupMovement) Render() app.UI {
 	return app.Details().Class("movement").Body(
 		// The help sits in the body: a button inside a summary would be a
 		// control inside a control.
-		app.Summary().Text("What each strategy would move"),
+		app.Summary().Text("What each strategy would move, and how long partitions stop"),
 		app.P().Class("form-note").Body(
 			app.Text("Each strategy assigns the group as it is, then again after the change; the group does not change. "),
 			&Help{Topic: "movement"},
@@ -50,5 +54,6 @@ func (m *GroupMovement) Render() app.UI {
 				),
 			)
 		}),
+		&GroupProtocolCompare{Group: m.Group, Members: m.Running, Result: m.Protocols},
 	)
 }

@@ -21,6 +21,7 @@ type selection struct {
 	Broker    int
 	Group     string // of a group, or of a member
 	Member    string
+	Compare   protocolChoice // the change replayed under each protocol (group_protocol_compare.go)
 }
 
 // The kinds of thing the inspector shows.

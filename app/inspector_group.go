@@ -44,6 +44,7 @@ func (i *GroupInspector) Render() app.UI {
 	g := i.Group
 	return app.Div().Class("inspector-details", "group-details").Body(
 		app.If(i.Member != "", i.renderMember()),
+		app.If(g.Protocol == core.ProtocolConsumer, consumerAssignorNote(g)),
 		configTable(core.OnGroup, g.Config.Entries(), g.Rules),
 		&GroupConfigForm{Group: g.Name, Config: g.Config},
 		&GroupResetForm{Group: g.Name, Active: g.ActiveMembers},
@@ -51,7 +52,7 @@ func (i *GroupInspector) Render() app.UI {
 		&GroupLagTable{Group: g.Name, Partitions: g.Partitions},
 		&GroupDeliveries{Totals: g.Totals, Deliveries: g.Deliveries},
 		&LagChart{Group: g.Name, Samples: i.Lag, AlertRecords: g.Config.LagAlertRecords},
-		&GroupMovement{Group: g.Name, Movements: g.Movements},
+		&GroupMovement{Group: g.Name, Movements: g.Movements, Running: runningMembers(g), Protocols: g.Protocols},
 	)
 }
 

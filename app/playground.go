@@ -123,6 +123,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(selectAction, p.handleSelect)
 	ctx.Handle(dockAction, p.handleDock)
 	ctx.Handle(lessonAction, p.handleLesson)
+	ctx.Handle(protocolCompareAction, p.handleProtocolCompare)
 	p.stopShortcuts = app.Window().AddEventListener("keydown", p.onKeyDown)
 	p.speed = 1
 	p.applyLink(p.startingFragment(ctx))

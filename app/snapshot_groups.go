@@ -23,6 +23,9 @@ type GroupSnapshot struct {
 	// changes of this group: one member more, and one member fewer. Only
 	// the group the inspector shows has them (compareInspected).
 	Movements []MovementComparison
+	// Protocols is the learner's change replayed under each protocol, nil
+	// until the learner replays one (group_protocol_compare.go).
+	Protocols *ProtocolsCompared
 	// Rules is the version of the rules the scenario runs under, whose
 	// defaults the inspector compares the group's configs with.
 	Rules int
@@ -99,9 +102,10 @@ func rulesOf(l core.ReadOnlyLog) int {
 func (s *LogSnapshot) compareInspected(session *scenario.Session, sel selection) {
 	for i := range s.Groups {
 		g := &s.Groups[i]
-		g.Movements = nil
+		g.Movements, g.Protocols = nil, nil
 		if session != nil && sel.inGroup(g.Name) {
 			g.Movements = compareMovements(session.Log(), g.GroupView)
+			g.Protocols = compareProtocols(session.Log(), g.GroupView, sel.Compare)
 		}
 	}
 }

@@ -33,6 +33,7 @@ type ReadOnlyLog interface {
 	Group(name string) (GroupView, error)
 	GroupOffsets(groupName string) (map[TopicPartition]int64, error)
 	CompareMovement(groupName string, change MembershipChange) ([]StrategyMovement, error)
+	CompareProtocols(groupName string, change ProtocolChange) (ProtocolComparison, error)
 
 	ReplicationInUse() bool
 	Brokers() []BrokerInfo
