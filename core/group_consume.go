@@ -146,9 +146,13 @@ func (l *PartitionedLog) poll(g *group, m *member, max int) ([]Delivery, error) 
 			continue // no leader to fetch from
 		}
 		next := int64(-1)
-		for r := range p.records.between(m.positions[tp], p.highWatermark()) {
+		for r := range p.records.between(m.positions[tp], p.fetchEnd(g.config.IsolationLevel)) {
 			if len(deliveries) == max {
 				break
+			}
+			if p.skipsInFetch(r, g.config.IsolationLevel) { // markers, and aborted records for read_committed (txn_read.go)
+				next = r.Offset + 1
+				continue
 			}
 			d := Delivery{Topic: tp.Topic, Partition: tp.Partition, Record: r, Member: m.id, Time: l.now, Generation: g.generation,
 				Redelivery: r.Offset < g.deliveredTo[tp]}

@@ -45,6 +45,7 @@ func (st State) Text() string {
 		}
 	}
 	writeReplicationText(&b, st)
+	writeProducersText(&b, st)
 	for _, g := range st.Groups {
 		b.WriteByte('\n')
 		writeGroupText(&b, g)
