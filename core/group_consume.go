@@ -254,6 +254,9 @@ func (l *PartitionedLog) whyNothing(g *group, m *member, order []TopicPartition)
 	case unreplicated > 0:
 		return fmt.Sprintf("it is at the high watermark of its partitions: %d records above it are not yet replicated to every in-sync replica, and consumers read only below it%s", unreplicated, paused)
 	}
+	if why := l.waitingAtLSO(g, m, order); why != "" { // txn_read.go
+		return why + paused
+	}
 	return "it is at the end of its partitions: no record past its positions" + paused
 }
 

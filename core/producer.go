@@ -322,7 +322,9 @@ func (l *PartitionedLog) Producers() []ProducerView {
 		slices.SortFunc(v.Sequences, func(a, b PartitionSequence) int { return compareTP(a.TopicPartition, b.TopicPartition) })
 		if p.config.TransactionalID != "" {
 			v.TransactionState = p.txn.state.String()
-			if p.fenced != "" {
+			if m := l.txnOf(p); p.fenced != "" || m != nil && p.txn.state != txnUninitialized && (m.producerID != p.id || m.epoch > p.epoch) {
+				// Fenced, though it learns so only at its next call
+				// (checkFenced).
 				v.TransactionState = "fenced"
 			}
 			if m := l.txnOf(p); m != nil && m.owner == name && m.state == txnOngoing {

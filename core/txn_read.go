@@ -1,5 +1,7 @@
 package core
 
+import "fmt"
+
 // The read path's isolation (isolation.level, ConsumerConfig of
 // kafka-clients 4.4). read_uncommitted, the default, fetches up to the
 // high watermark; read_committed up to the last stable offset
@@ -58,3 +60,20 @@ func (l *PartitionedLog) RecordTransaction(topicName string, partition int, offs
 // TransactionsInUse reports whether a named producer exists: the state
 // then shows producers, last stable offsets and markers.
 func (l *PartitionedLog) TransactionsInUse() bool { return len(l.producers.names) > 0 }
+
+// waitingAtLSO says why a read_committed member that got nothing waits:
+// a transaction still open holds the last stable offset below the high
+// watermark on one of its partitions; "" when none does.
+func (l *PartitionedLog) waitingAtLSO(g *group, m *member, order []TopicPartition) string {
+	if g.config.IsolationLevel != ReadCommitted {
+		return ""
+	}
+	for _, tp := range order {
+		p := l.topics[tp.Topic].partitions[tp.Partition]
+		if lso := p.lastStableOffset(); lso < p.highWatermark() && m.positions[tp] >= lso {
+			return fmt.Sprintf("it is at the last stable offset %d of %s/%d: a transaction there is still open, and isolation.level=read_committed reads only below it (the high watermark is %d)",
+				lso, tp.Topic, tp.Partition, p.highWatermark())
+		}
+	}
+	return ""
+}

@@ -60,6 +60,10 @@ func recordsText(records []RecordState) string {
 			fmt.Fprintf(&b, " … %d more", len(records)-i)
 			break
 		}
+		if r.Control != "" {
+			fmt.Fprintf(&b, " %d:%s", r.Offset, r.Control) // a transaction's marker (state_producers.go)
+			continue
+		}
 		fmt.Fprintf(&b, " %d:%s=%s", r.Offset, nullable(r.Key), nullable(r.Value))
 	}
 	return b.String()
