@@ -349,7 +349,8 @@ func (l *PartitionedLog) endTxn(m *txnMetadata, commit bool, why string) {
 			offsets := m.offsets[groupName]
 			for _, tp := range slices.SortedFunc(maps.Keys(offsets), compareTP) {
 				g.committed[tp] = offsets[tp]
-				l.emit(Event{Kind: EventCommitted, Group: groupName, Member: m.owner, Topic: tp.Topic, Partition: tp.Partition, Offset: offsets[tp]})
+				l.emit(Event{Kind: EventCommitted, Group: groupName, Topic: tp.Topic, Partition: tp.Partition, Offset: offsets[tp],
+					Detail: "transactional.id " + m.id + " committed"})
 			}
 		}
 	}

@@ -129,15 +129,20 @@ func (w *world) produceAs(c Command, req core.ProduceRequest, count int64) error
 		if w.produced+int64(len(values)) > MaxRecords {
 			return fmt.Errorf("this produce would take the scenario to %d records; a scenario may produce at most %d", w.produced+int64(len(values)), MaxRecords)
 		}
+		if err := w.spend(int64(len(values)) - 1); err != nil { // produce spent one
+			return err
+		}
 	}
 	outcomes, err := w.log.ProduceAs(name, req, values, int(count))
 	if err != nil {
 		return err
 	}
+	retries := int64(0)
 	for _, o := range outcomes {
 		w.produced += int64(1 + len(o.Duplicates))
+		retries += int64(max(0, o.Attempts-1))
 	}
-	return nil
+	return w.spend(retries) // each retry is a request more
 }
 
 // producerEventText writes the fields of a named producer's event about a
