@@ -155,6 +155,9 @@ func (l *PartitionedLog) InitTransactions(producerName string) error {
 	if p.txn.state != txnUninitialized {
 		return fmt.Errorf("producer %s: initTransactions was called already (its state is %s)", producerName, p.txn.state)
 	}
+	if p.config.TransactionTimeoutMs > transactionMaxTimeoutMs {
+		return fmt.Errorf("producer %s: transaction.timeout.ms=%d: INVALID_TRANSACTION_TIMEOUT: The transaction timeout is larger than the maximum value allowed by the broker (as configured by transaction.max.timeout.ms).", producerName, p.config.TransactionTimeoutMs)
+	}
 	s := &l.producers
 	if s.coordinator == nil {
 		s.coordinator = map[string]*txnMetadata{}
@@ -366,6 +369,11 @@ func (l *PartitionedLog) endTxn(m *txnMetadata, commit bool, why string) {
 // controlRecordBytes is what a marker adds to a record's size: its
 // control key and value (version, coordinator epoch).
 const controlRecordBytes = 10
+
+// transactionMaxTimeoutMs is the brokers' transaction.max.timeout.ms
+// default (15 minutes, TransactionStateManagerConfig, Kafka 4.4): the
+// coordinator refuses a longer transaction.timeout.ms.
+const transactionMaxTimeoutMs = 15 * 60_000
 
 // abortTimedOutCheckMs is transaction.abort.timed.out.transaction.cleanup.
 // interval.ms's default (TransactionStateManagerConfig, Kafka 4.4): how
