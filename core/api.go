@@ -14,6 +14,9 @@ type Record struct {
 	Value     string
 	HasKey    bool // false for a keyless record; an empty Key with HasKey is a key
 	Tombstone bool // a keyed record with no value (compaction deletes its key)
+	// Control is set on a transaction's commit or abort marker, a control
+	// record no consumer is given (txn.go); 0 on every other record.
+	Control ControlType
 }
 
 // ProduceRequest is what a producer sends. Partition < 0 lets the partitioner

@@ -47,6 +47,9 @@ type GroupConfig struct {
 	// Kafka (ConsumerConfig of kafka-clients 4.4): a new group reads only
 	// what is produced after it joins; earliest under rules 1 and 2.
 	AutoOffsetReset string
+	// IsolationLevel (isolation.level) is read_uncommitted, Kafka's
+	// default, or read_committed (txn_read.go).
+	IsolationLevel string
 	// LagAlertRecords and LagAlertMs (playground only) light the group's
 	// lag alert when its total lag in records, or its largest time lag,
 	// reaches them. 0 turns an alert off.
@@ -161,6 +164,10 @@ var groupFields = map[string]groupField{
 		c.AutoOffsetReset, err = choiceOf(v, def.Choices...)
 		return err
 	}, func(c GroupConfig) string { return c.AutoOffsetReset }},
+	"isolation.level": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
+		c.IsolationLevel, err = choiceOf(v, def.Choices...)
+		return err
+	}, func(c GroupConfig) string { return c.IsolationLevel }},
 	"consumer.heartbeat.interval.ms": {func(c *GroupConfig, def ConfigDef, v string) (err error) {
 		c.ConsumerHeartbeatIntervalMs, err = brokerBounded(v, def, consumerHeartbeatBounds)
 		return err

@@ -146,9 +146,13 @@ func (l *PartitionedLog) poll(g *group, m *member, max int) ([]Delivery, error) 
 			continue // no leader to fetch from
 		}
 		next := int64(-1)
-		for r := range p.records.between(m.positions[tp], p.highWatermark()) {
+		for r := range p.records.between(m.positions[tp], p.fetchEnd(g.config.IsolationLevel)) {
 			if len(deliveries) == max {
 				break
+			}
+			if p.skipsInFetch(r, g.config.IsolationLevel) { // markers, and aborted records for read_committed (txn_read.go)
+				next = r.Offset + 1
+				continue
 			}
 			d := Delivery{Topic: tp.Topic, Partition: tp.Partition, Record: r, Member: m.id, Time: l.now, Generation: g.generation,
 				Redelivery: r.Offset < g.deliveredTo[tp]}
@@ -249,6 +253,9 @@ func (l *PartitionedLog) whyNothing(g *group, m *member, order []TopicPartition)
 		return fmt.Sprintf("it is at the high watermark of its partitions: %d records above it are not committed, and consumers read only below it; on %s%s", unreplicated, held, paused)
 	case unreplicated > 0:
 		return fmt.Sprintf("it is at the high watermark of its partitions: %d records above it are not yet replicated to every in-sync replica, and consumers read only below it%s", unreplicated, paused)
+	}
+	if why := l.waitingAtLSO(g, m, order); why != "" { // txn_read.go
+		return why + paused
 	}
 	return "it is at the end of its partitions: no record past its positions" + paused
 }

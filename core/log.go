@@ -27,6 +27,8 @@ type PartitionedLog struct {
 	groups groupState
 
 	cluster cluster // the brokers the partitions' replicas live on
+
+	producers producerState // named producers and the transaction coordinator (producer.go, txn.go)
 }
 
 // RetentionCheckIntervalMs is how often retention ran under rules 1 and 2
@@ -100,6 +102,10 @@ func (l *PartitionedLog) Advance(ms int64) error {
 		if hasGroup && group < next {
 			next = group
 		}
+		txnTimeout, hasTxn := l.nextTxnTimeout()
+		if hasTxn && txnTimeout < next {
+			next = txnTimeout
+		}
 		if next > target {
 			break
 		}
@@ -125,6 +131,9 @@ func (l *PartitionedLog) Advance(ms int64) error {
 			}
 			l.runGroupTimers(next)
 		}
+		if hasTxn && txnTimeout == next {
+			l.abortTimedOut() // TransactionCoordinator (txn.go)
+		}
 	}
 	l.now = target
 	l.emit(Event{Kind: EventClockAdvanced, Offset: target})
@@ -144,6 +153,7 @@ func (l *PartitionedLog) Clone() *PartitionedLog {
 		events:     l.events.clone(),
 		groups:     l.groups.clone(),
 		cluster:    l.cluster.clone(),
+		producers:  l.producers.clone(),
 	}
 	for name, t := range l.topics {
 		c.topics[name] = t.clone()

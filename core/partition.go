@@ -22,6 +22,10 @@ type partition struct {
 	cleanedTo int64
 
 	replicas *replicaSet // where its replicas live and how far each got (replica.go)
+	// producers is what the partition keeps of named producers: their
+	// last batches, open transactions, and the aborted ones (nil until a
+	// named producer writes to it; producer_send.go).
+	producers *partitionProducers
 }
 
 // segment describes one segment file: the records with offsets from base up
@@ -58,6 +62,7 @@ func (p *partition) clone() *partition {
 		activeSince: p.activeSince,
 		horizons:    slices.Clone(p.horizons),
 		cleanedTo:   p.cleanedTo,
+		producers:   p.producers.clone(),
 	}
 	if p.replicas != nil {
 		c.replicas = p.replicas.clone()

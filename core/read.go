@@ -1,6 +1,9 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // MaxConsume is the most records one Consume returns.
 const MaxConsume = 1 << 20
@@ -25,7 +28,12 @@ func (l *PartitionedLog) Consume(topicName string, partition int, offset int64, 
 		return nil, fmt.Errorf("%s/%d: offset %d is out of range: the partition holds offsets %d up to the high watermark %d (OFFSET_OUT_OF_RANGE)",
 			topicName, partition, offset, p.logStart, hw)
 	}
-	return p.records.collect(offset, hw, max), nil
+	records := p.records.collect(offset, hw, max)
+	if p.producers != nil {
+		// A consumer is never given a transaction's markers (txn_read.go).
+		records = slices.DeleteFunc(records, func(r Record) bool { return r.Control != ControlNone })
+	}
+	return records, nil
 }
 
 // LogRecords returns up to max records of a partition at or after offset,

@@ -41,6 +41,11 @@ type ReadOnlyLog interface {
 	Replication(topicName string, partition int) (PartitionReplication, error)
 	Offline(topicName string, partition int) (string, []int, error)
 	AckOf(topicName string, partition int, offset int64) (AckStatus, bool)
+
+	TransactionsInUse() bool
+	Producers() []ProducerView
+	LastStableOffset(topicName string, partition int) (int64, error)
+	RecordTransaction(topicName string, partition int, offset int64) (int64, string)
 }
 
 // A PartitionedLog is read through ReadOnlyLog.

@@ -53,6 +53,7 @@ type storedRecord struct {
 	valueLen  uint32
 	hasKey    bool
 	tombstone bool
+	control   ControlType // a transaction marker's (txn.go); 0 for a record
 }
 
 // maxChunkData is the most bytes a new chunk sets aside for keys and
@@ -71,6 +72,7 @@ func (c *recordChunk) record(i int) Record {
 		Value:     c.text(s.at+s.keyLen, s.valueLen),
 		HasKey:    s.hasKey,
 		Tombstone: s.tombstone,
+		Control:   s.control,
 	}
 }
 
@@ -108,7 +110,7 @@ func (c *recordChunk) add(r *Record) {
 	s := &c.records[n]
 	s.offset, s.timestamp = uint32(r.Offset-c.baseOffset), uint32(r.Timestamp-c.baseTime)
 	s.at, s.keyLen, s.valueLen = uint32(at), uint32(len(r.Key)), uint32(len(r.Value))
-	s.hasKey, s.tombstone = r.HasKey, r.Tombstone
+	s.hasKey, s.tombstone, s.control = r.HasKey, r.Tombstone, r.Control
 }
 
 // newRecordChunk returns an empty chunk with room for capacity records like

@@ -271,6 +271,9 @@ func (w *world) apply(c Command, step int) error {
 		}
 		return w.applyBrokerCommand(c)
 	}
+	if handled, err := w.applyProducerCommand(c); handled {
+		return err
+	}
 	return w.applyGroupCommand(c)
 }
 
@@ -354,6 +357,9 @@ func (w *world) produce(c Command) error {
 	req.Value, _ = c.Value("value")
 	req.Acks, _ = c.Value("acks")
 	req.Partitioner, _ = c.Value("partitioner")
+	if c.Has("producer") || c.Has("values") {
+		return w.produceAs(c, req, count) // apply_producers.go
+	}
 	// Every copy of the record passes the same checks, so if the first is
 	// accepted, so are the others.
 	for range count {

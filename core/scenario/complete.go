@@ -320,6 +320,9 @@ func (p place) configCandidates() []Candidate {
 	if len(p.positional) > 0 && p.spec.name == CmdConfig && p.positional[0] == "group" {
 		target = core.OnGroup
 	}
+	if p.spec.name == CmdProducerConfig {
+		target = core.OnProduce
+	}
 	var out []Candidate
 	for _, d := range core.Configs(target) {
 		if !set[d.Name] {

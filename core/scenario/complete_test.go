@@ -38,13 +38,13 @@ func TestCompleteOffersWhatTheGrammarAndTheSessionHold(t *testing.T) {
 		prefix string
 		has    []string // or some of them, where the list is long
 	}{
-		{line: "pro", want: []string{"produce", "producer"}, prefix: "produce"},
+		{line: "pro", want: []string{"produce", "producer", "producer-config"}, prefix: "produce"},
 		{line: "", has: CommandNames()},
 		{line: "produce o", want: []string{"orders", "other"}, prefix: "o"},
 		{line: "produce orders ac", want: []string{"acks="}, prefix: "acks="},
 		{line: "produce orders acks=", want: []string{"0", "1", "all"}},
 		{line: "produce orders partition=", want: []string{"0", "1", "2"}},
-		{line: "produce orders key=a ", want: []string{"acks=", "count=", "partition=", "partitioner=", "tombstone", "value="}},
+		{line: "produce orders key=a ", want: []string{"acks=", "count=", "partition=", "partitioner=", "producer=", "tombstone", "value=", "values="}},
 		{line: "produce orders partitioner=r", want: []string{"round-robin"}, prefix: "round-robin"},
 		{line: "topic new cleanup.policy=compact,", want: []string{"delete"}},
 		{line: "topic new cleanup.policy=", want: []string{"compact", "delete"}},
@@ -78,7 +78,7 @@ func TestCompleteOffersWhatTheGrammarAndTheSessionHold(t *testing.T) {
 		{line: "consumer billing c1 rate=1/s ", want: []string{"commit", "max="}},
 		// Rules between arguments: no tombstone after value=, one reset
 		// mode, offset= only for a partition, pace= only for slow.
-		{line: "produce orders value=v ", want: []string{"acks=", "count=", "key=", "partition=", "partitioner="}},
+		{line: "produce orders value=v ", want: []string{"acks=", "count=", "key=", "partition=", "partitioner=", "producer=", "values="}},
 		{line: "reset billing to-earliest ", want: []string{"topic="}},
 		// Only a consumer-protocol member's commit carries its member
 		// epoch, and completion offers the epoch it has now.
@@ -156,7 +156,7 @@ func TestCompleteOffersEpochOnlyToAConsumerProtocolMember(t *testing.T) {
 
 func TestCompleteSaysWhatCommandsAndConfigsAre(t *testing.T) {
 	c := Complete("produc", 6, testNames)
-	if len(c.Candidates) != 2 || c.Candidates[0].Note != Usage(CmdProduce) {
+	if len(c.Candidates) != 3 || c.Candidates[0].Note != Usage(CmdProduce) {
 		t.Errorf("produce's note: %+v, want its usage line", c.Candidates)
 	}
 	c = Complete("config topic orders retention.m", 31, testNames)
@@ -284,7 +284,7 @@ func extendsToValidLine(line string) bool {
 	var args []argSpec
 	args = append(args, spec.named...)
 	if spec.configs != nil {
-		args = append(args, topicConfigs...)
+		args = append(args, spec.configs(nil)...) // the topic configs for config
 		args = append(args, groupConfigs...)
 	}
 	var tails []string

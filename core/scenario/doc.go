@@ -36,6 +36,22 @@
 //	stop PRODUCER | stop GROUP MEMBER
 //	brokers N [replica.lag.time.max.ms=DURATION]
 //	broker crash|restart|isolate|heal ID | broker slow ID pace=N/s
+//	producer-config NAME [config=value ...] [transactional.id=ID]
+//	wire PRODUCER lose-request|lose-response [after=N] [count=N]
+//	txn PRODUCER init|begin|commit|abort | txn PRODUCER send-offsets group=GROUP
+//
+// Named producers (core/producer.go): producer-config makes one with
+// Kafka 4.4's producer configs (acks, enable.idempotence,
+// max.in.flight.requests.per.connection, retries, delivery.timeout.ms,
+// request.timeout.ms, linger.ms, batch.size, partitioner,
+// transaction.timeout.ms) and transactional.id; produce ... producer=NAME
+// sends through it, values=a,b,c one record for each value. wire makes
+// its next produce requests (after= of them pass first) lose the request
+// or the answer; the producer retries. txn runs a transactional
+// producer's initTransactions, beginTransaction, sendOffsetsToTransaction
+// (the group's members' positions), commitTransaction and
+// abortTransaction. A group's isolation.level is read_uncommitted or
+// read_committed.
 //
 // seed, if present, is the first command (the default seed is 0). rules,
 // if present, comes first or right after seed: the version of the

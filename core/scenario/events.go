@@ -74,6 +74,10 @@ func EventText(e core.Event) string {
 		fmt.Fprintf(&b, " %s offsets=%d..%d lost=%d", tp, e.From, e.To, e.Count)
 	case core.EventAcknowledged, core.EventNotEnoughReplicas, core.EventProduceFailed:
 		fmt.Fprintf(&b, " %s offsets=%d..%d records=%d", tp, e.From, e.To, e.Count)
+	case core.EventRequestLost, core.EventResponseLost, core.EventDuplicateDropped, core.EventOutOfOrder, core.EventSendFailed, core.EventTxnMarker:
+		producerEventText(&b, e, tp) // apply_producers.go
+	case core.EventTxnInit, core.EventTxnEnded:
+		fmt.Fprintf(&b, " producer=%s producer-id=%d epoch=%d", e.Member, e.Count, e.Generation)
 	case EventError:
 	default:
 		// A kind this function does not know yet: every field that is set.

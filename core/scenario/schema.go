@@ -193,7 +193,7 @@ func posIn(name string, k kind, names nameSet) argSpec {
 	return argSpec{name: name, kind: k, names: names}
 }
 
-var commandSpecs = []*commandSpec{
+var commandSpecs = append([]*commandSpec{
 	{
 		name:       CmdSeed,
 		usage:      "seed N",
@@ -223,6 +223,8 @@ var commandSpecs = []*commandSpec{
 			{name: "partition", kind: kindCount, min: 0, max: MaxPartitions - 1, names: partitionNumbers},
 			{name: "acks", kind: kindChoice, choices: AcksChoices},
 			{name: "partitioner", kind: kindChoice, choices: PartitionerChoices},
+			{name: "producer", kind: kindName}, // a named producer (apply_producers.go)
+			{name: "values", kind: kindText},   // with producer=: one record for each comma-separated value
 		},
 		check: checkProduce,
 	},
@@ -366,7 +368,7 @@ var commandSpecs = []*commandSpec{
 		named:      []argSpec{{name: "pace", kind: kindRate}},
 		check:      checkBroker,
 	},
-}
+}, producerCommandSpecs...) // apply_producers.go
 
 // specByName indexes commandSpecs.
 var specByName = func() map[string]*commandSpec {

@@ -22,6 +22,10 @@ type State struct {
 	// fields of partitions and records.
 	Brokers             []BrokerState `json:"brokers,omitempty"`
 	ReplicaLagTimeMaxMs int64         `json:"replica_lag_time_max_ms,omitempty"`
+	// Producers and the transactional fields of partitions, records and
+	// groups are set only when named producers are in use
+	// (core.PartitionedLog.TransactionsInUse; state_producers.go).
+	Producers []ProducerState `json:"producers,omitempty"`
 }
 
 // TopicState is one topic.
@@ -39,6 +43,7 @@ type PartitionState struct {
 	HighWatermark  int64         `json:"high_watermark"`
 	Records        []RecordState `json:"records"`
 	PartitionReplicationState
+	PartitionTxnState
 }
 
 // RecordState is one record.
@@ -50,6 +55,7 @@ type RecordState struct {
 	// Ack is what its producer was told (acknowledged, pending, failed, or
 	// sent for acks=0); set only when replication is in use.
 	Ack string `json:"ack,omitempty"`
+	RecordTxnState
 }
 
 // GroupState is one consumer group.
@@ -73,6 +79,9 @@ type GroupState struct {
 	GroupEpoch      *int   `json:"group_epoch,omitempty"`
 	AssignmentEpoch *int   `json:"assignment_epoch,omitempty"`
 	Assignor        string `json:"assignor,omitempty"`
+	// IsolationLevel is the group's isolation.level, set when named
+	// producers are in use (state_producers.go).
+	IsolationLevel string `json:"isolation_level,omitempty"`
 }
 
 // MemberState is one member and the partitions it owns.
@@ -126,6 +135,15 @@ type OffsetState struct {
 	LagMs        *int64 `json:"lag_ms"`
 	// Owner is the member that owns the partition, "" for none.
 	Owner string `json:"owner"`
+	// For a read_committed group: the partition's last stable offset and
+	// the lag against it, what the consumer's records-lag metric measures
+	// (SubscriptionState.partitionLag, kafka-clients 4.4). LogEndOffset
+	// and Lag stay what kafka-consumer-groups shows, which lists offsets
+	// with OffsetSpec.latest() and read_uncommitted (GroupOffsetsResetter.
+	// getLogEndOffsets, kafka-tools 4.4): the high watermark, whatever the
+	// group's isolation.level.
+	LastStableOffset *int64 `json:"last_stable_offset,omitempty"`
+	LagToLastStable  *int64 `json:"lag_to_last_stable_offset,omitempty"`
 }
 
 // Snapshot reads the state of an engine.
@@ -158,6 +176,7 @@ func Snapshot(l core.ReadOnlyLog) State {
 		st.Topics = append(st.Topics, t)
 	}
 	addReplication(l, &st)
+	addProducers(l, &st)
 	return st
 }
 

@@ -45,6 +45,7 @@ func (st State) Text() string {
 		}
 	}
 	writeReplicationText(&b, st)
+	writeProducersText(&b, st)
 	for _, g := range st.Groups {
 		b.WriteByte('\n')
 		writeGroupText(&b, g)
@@ -58,6 +59,10 @@ func recordsText(records []RecordState) string {
 		if i == maxRecordsShown {
 			fmt.Fprintf(&b, " … %d more", len(records)-i)
 			break
+		}
+		if r.Control != "" {
+			fmt.Fprintf(&b, " %d:%s", r.Offset, r.Control) // a transaction's marker (state_producers.go)
+			continue
 		}
 		fmt.Fprintf(&b, " %d:%s=%s", r.Offset, nullable(r.Key), nullable(r.Value))
 	}
