@@ -1,0 +1,89 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// A teacher makes a lesson in the page: a scenario built with the page's
+// forms, then Make a lesson, the fields typed in, a preview that first
+// shows an error in its field and then the lesson as the learner will see
+// it, a reload that keeps the draft, and the lesson's link. A learner opens
+// the link in a fresh browser and solves the lesson with the page's
+// controls.
+func TestTeacherWritesALessonAndALearnerSolvesItsLink(t *testing.T) {
+	t.Parallel()
+	s := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.open(t, s.URL)
+	b.createTopic(t, "orders", 2)
+
+	b.click(t, "#lesson-editor-open")
+	b.waitCount(t, "[data-lesson-editor]", 1)
+	b.waitFor(t, `document.querySelector("#lesson-editor-start").value.includes("topic orders partitions=2")`)
+	const title = "Two orders <b>now</b>"
+	b.fill(t, "#lesson-editor-title", title)
+	b.fill(t, "#lesson-editor-goal", "Produce two records to `orders`.")
+	b.fill(t, "#lesson-editor-text", "A *topic* keeps records.\n\nRead [the docs](https://kafka.apache.org/documentation/).")
+	b.fill(t, "#lesson-editor-check", "records-at-least orders")
+	b.fill(t, "#lesson-editor-hints", "Use the Produce form.\nPress Produce twice.")
+	b.click(t, "#lesson-editor-preview")
+	b.waitCount(t, `[data-lesson-preview][data-state="error"]`, 1)
+	if msg := b.text(t, `[data-field-error="check"]`); !strings.HasPrefix(msg, "Check, line 1: records-at-least needs 2 arguments") ||
+		!strings.Contains(msg, "of the lesson file") {
+		t.Errorf("the check's error says %q", msg)
+	}
+	b.fill(t, "#lesson-editor-check", "records-at-least orders 2")
+
+	// The draft outlives a reload.
+	b.reload(t)
+	b.click(t, "#lesson-editor-open")
+	b.waitFor(t, `document.querySelector("#lesson-editor-title") && document.querySelector("#lesson-editor-title").value === `+js(title)+
+		` && document.querySelector("#lesson-editor-check").value === "records-at-least orders 2"`)
+
+	b.click(t, "#lesson-editor-preview")
+	b.waitCount(t, `[data-lesson-preview][data-state="ok"]`, 1)
+	preview := "[data-lesson-preview] [data-lesson-preview-panel]"
+	if got := b.text(t, preview+" h2"); got != title {
+		t.Errorf("the preview's title is %q", got)
+	}
+	if b.count(t, preview+" em") != 1 || b.count(t, preview+" b") != 0 || b.count(t, preview+" [data-hint]") != 2 {
+		t.Errorf("the preview does not show the lesson as written: %s", b.text(t, preview))
+	}
+	if got := b.attr(t, preview+" a[data-lesson-link]", "rel"); got != "noopener noreferrer" ||
+		b.attr(t, preview+" a[data-lesson-link]", "target") != "_blank" {
+		t.Errorf("the lesson's link has rel %q", got)
+	}
+	if b.attr(t, "[data-lesson-preview-state]", "data-solved") != "false" {
+		t.Errorf("the page's state solves the lesson at its start: %s", b.text(t, "[data-lesson-preview-state]"))
+	}
+	b.click(t, "#lesson-editor-copy")
+	b.waitFor(t, `document.querySelector("#lesson-editor-link-status").textContent !== ""`)
+	link := eval[string](t, b, `document.querySelector("#lesson-editor-link").value`)
+	if !strings.HasPrefix(link, s.URL+"#lesson=v1.") {
+		t.Fatalf("the lesson's link is %q", link)
+	}
+	if snippet := eval[string](t, b, `document.querySelector("#lesson-editor-snippet").value`); !strings.Contains(snippet, "&amp;embed=1") {
+		t.Errorf("the snippet %q does not embed the lesson", snippet)
+	}
+
+	// A learner opens the link and solves it with the produce form.
+	l := newBrowser(t)
+	l.open(t, link)
+	l.waitCount(t, panel("lesson")+`[data-solved="false"]`, 1)
+	if got := l.text(t, panel("lesson")+" h2"); got != title {
+		t.Errorf("the learner's lesson is titled %q", got)
+	}
+	for _, value := range []string{"first", "second"} {
+		l.fill(t, "#produce-topic", "orders")
+		l.fill(t, "#produce-value", value)
+		l.click(t, "#produce-send")
+		l.waitText(t, ".timeline", "value="+value)
+	}
+	l.waitCount(t, panel("lesson")+`[data-solved="true"]`, 1)
+	l.waitText(t, "[data-lesson-status]", "Solved!")
+	// The URL keeps the learner's progress in the lesson.
+	l.waitFor(t, `location.hash.startsWith("#v1.") && location.hash.includes("&lesson=v1.")`)
+	l.reload(t)
+	l.waitCount(t, panel("lesson")+`[data-solved="true"]`, 1)
+}
