@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -101,5 +102,18 @@ func TestLessonEditorOpensWithTheScenarioAndKeepsItsDraft(t *testing.T) {
 	}
 	if readLessonDraft("not json") != (lessonDraft{}) {
 		t.Error("storage that is not a draft reads as one")
+	}
+}
+
+// Where storage refuses the draft, the editor says it lasts only while the
+// page is open.
+func TestLessonEditorSaysWhenTheDraftIsNotKept(t *testing.T) {
+	m := useMemoryBrowser(t)
+	m.SaveError = errors.New("the storage is full")
+	e := &LessonEditor{draft: testDraft}
+	e.save()
+	if page := app.HTMLString(e); !strings.Contains(page, "Your draft lasts only while this page is open: the storage is full") ||
+		len(tagsWith(page, "data-draft", "unsaved")) != 1 {
+		t.Errorf("the editor does not say the draft is not kept:\n%s", page)
 	}
 }

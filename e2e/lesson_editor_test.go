@@ -3,6 +3,8 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"plog/core/scenario"
 )
 
 // A teacher makes a lesson in the page: a scenario built with the page's
@@ -54,6 +56,21 @@ func TestTeacherWritesALessonAndALearnerSolvesItsLink(t *testing.T) {
 		b.attr(t, preview+" a[data-lesson-link]", "target") != "_blank" {
 		t.Errorf("the lesson's link has rel %q", got)
 	}
+	// A click on it is the browser's, which honours target and rel: the
+	// page does not take it for a navigation of its own (which would open
+	// the tab with window.open, handing it this page).
+	if !eval[bool](t, b, `(() => {
+		const a = document.querySelector("[data-lesson-preview] a[data-lesson-link]");
+		let opened = false;
+		const open = window.open;
+		window.open = () => { opened = true; return null };
+		a.addEventListener("click", (e) => e.preventDefault(), {once: true}); // no tab in the test
+		const before = location.href;
+		a.click();
+		window.open = open;
+		return !opened && location.href === before })()`) {
+		t.Error("the page took the click on the lesson's link for its own navigation")
+	}
 	if b.attr(t, "[data-lesson-preview-state]", "data-solved") != "false" {
 		t.Errorf("the page's state solves the lesson at its start: %s", b.text(t, "[data-lesson-preview-state]"))
 	}
@@ -82,8 +99,15 @@ func TestTeacherWritesALessonAndALearnerSolvesItsLink(t *testing.T) {
 	}
 	l.waitCount(t, panel("lesson")+`[data-solved="true"]`, 1)
 	l.waitText(t, "[data-lesson-status]", "Solved!")
-	// The URL keeps the learner's progress in the lesson.
-	l.waitFor(t, `location.hash.startsWith("#v1.") && location.hash.includes("&lesson=v1.")`)
+	// The URL keeps the learner's progress in the lesson: once it holds
+	// every line, a reload opens the lesson solved.
+	lines := eval[[]string](t, l, `Array.from(document.querySelectorAll("#timeline-script .script-line")).map(el => el.textContent)`)
+	withRules, _ := scenario.WithRulesLine(lines, 0)
+	progress, err := scenario.EncodeLink(strings.Join(withRules, "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.waitFor(t, `location.hash === `+js("#"+progress+"&lesson="+strings.TrimPrefix(link, s.URL+"#lesson=")))
 	l.reload(t)
 	l.waitCount(t, panel("lesson")+`[data-solved="true"]`, 1)
 }
