@@ -390,7 +390,8 @@ func (p *Playground) lessonEditor() app.UI {
 	return &LessonEditor{Start: start, Session: p.session, Base: p.share.base}
 }
 
-// LessonEditorButton opens the lesson editor.
+// LessonEditorButton opens the lesson editor (and scrolls to it). It names
+// no aria-controls: the editor is not on the page until it opens.
 type LessonEditorButton struct {
 	app.Compo
 
@@ -404,6 +405,5 @@ func (b *LessonEditorButton) open(ctx app.Context, e app.Event) {
 
 // Render draws the button.
 func (b *LessonEditorButton) Render() app.UI {
-	return app.Button().Type("button").ID(b.ID).Class("lesson-editor-open").
-		Aria("controls", lessonEditorID).OnClick(b.open).Text(b.Label)
+	return app.Button().Type("button").ID(b.ID).Class("lesson-editor-open").OnClick(b.open).Text(b.Label)
 }

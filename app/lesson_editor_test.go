@@ -82,7 +82,7 @@ func TestLessonEditorOpensWithTheScenarioAndKeepsItsDraft(t *testing.T) {
 		!strings.Contains(start[0], "topic orders partitions=2") || !strings.Contains(start[0], "produce orders key=a value=1") {
 		t.Fatalf("no editor with the scenario's start: %q", start)
 	}
-	for _, id := range []string{"lesson-editor-open", "lesson-editor-open-list", "lesson-editor-title", "lesson-editor-check", "lesson-editor-preview"} {
+	for _, id := range []string{"lesson-editor-open-list", "lesson-editor-title", "lesson-editor-check", "lesson-editor-preview"} {
 		if !strings.Contains(page, `id="`+id+`"`) {
 			t.Errorf("no #%s", id)
 		}

@@ -174,6 +174,8 @@ func (d *ShareDialog) Render() app.UI {
 		),
 		d.statusOf(snippetField),
 		d.clusterRow(),
+		app.H3().Text("Teach with it"),
+		app.Div().Class("row").Body(&LessonEditorButton{ID: "lesson-editor-open", Label: "Make a lesson from this scenario"}), // lesson_editor.go
 	)
 }
 

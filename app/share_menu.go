@@ -60,7 +60,6 @@ func (m *ShareMenu) Render() app.UI {
 		app.Div().Class("row", "share-buttons").Body(
 			m.panelButton("share", "share-dialog", "Share"),
 			m.panelButton("scenarios", "scenarios-panel", "Scenarios"),
-			&LessonEditorButton{ID: "lesson-editor-open", Label: "Make a lesson"}, // lesson_editor.go
 		),
 		app.If(m.Notice != "" && m.Notice != m.dismissed,
 			app.P().Class("notice").Attr("role", "status").Body(

@@ -20,6 +20,8 @@ func TestTeacherWritesALessonAndALearnerSolvesItsLink(t *testing.T) {
 	b.open(t, s.URL)
 	b.createTopic(t, "orders", 2)
 
+	b.click(t, "#share-open") // the Share dialog offers it
+	b.waitCount(t, "#lesson-editor-open", 1)
 	b.click(t, "#lesson-editor-open")
 	b.waitCount(t, "[data-lesson-editor]", 1)
 	b.waitFor(t, `document.querySelector("#lesson-editor-start").value.includes("topic orders partitions=2")`)
@@ -39,7 +41,7 @@ func TestTeacherWritesALessonAndALearnerSolvesItsLink(t *testing.T) {
 
 	// The draft outlives a reload.
 	b.reload(t)
-	b.click(t, "#lesson-editor-open")
+	b.click(t, "#lesson-editor-open-list") // and the list of lessons
 	b.waitFor(t, `document.querySelector("#lesson-editor-title") && document.querySelector("#lesson-editor-title").value === `+js(title)+
 		` && document.querySelector("#lesson-editor-check").value === "records-at-least orders 2"`)
 
@@ -73,6 +75,9 @@ func TestTeacherWritesALessonAndALearnerSolvesItsLink(t *testing.T) {
 	}
 	if b.attr(t, "[data-lesson-preview-state]", "data-solved") != "false" {
 		t.Errorf("the page's state solves the lesson at its start: %s", b.text(t, "[data-lesson-preview-state]"))
+	}
+	for _, v := range runAxe(t, b) {
+		t.Errorf("the editor and its preview: %s (%s): %s at %s", v.ID, v.Impact, v.Help, strings.Join(v.Targets, ", "))
 	}
 	b.click(t, "#lesson-editor-copy")
 	b.waitFor(t, `document.querySelector("#lesson-editor-link-status").textContent !== ""`)
