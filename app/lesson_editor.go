@@ -343,7 +343,7 @@ func (e *LessonEditor) renderPreview() app.UI {
 		}
 		l := p.lesson
 		body = append(body,
-			&LessonPanel{Preview: true, Name: l.Name, Title: l.Title, Doc: l.Doc, Goal: l.Goal,
+			&LessonPanel{Preview: true, Name: l.Name, Title: l.Title, Doc: l.Doc, Goal: l.GoalDoc,
 				Hints: l.HintDocs, HintCount: len(l.HintDocs)},
 			app.P().Class("lesson-editor-state").DataSet("solved", p.result.Solved).
 				Attr("data-lesson-preview-state", "").Text(status),

@@ -14,7 +14,7 @@ import (
 // kind: the page shows the markup as text and follows only web and mail
 // links.
 const hostileLesson = `title: Markup <b>stays</b> text
-goal: Produce one record to topic t.
+goal: Produce *one* record to topic ` + "`t`" + `.
 
 A *topic* holds **records**. <img src=http://x onerror=alert(1)> <script>alert(2)</script>
 Read [the docs](https://kafka.apache.org/documentation/) or [write](mailto:a@b.example).
@@ -53,7 +53,7 @@ func TestLessonFromLinkOpensSolvesAndKeepsProgress(t *testing.T) {
 	panelOf(t, page, "lesson")
 	for _, want := range []string{"A lesson from a link", "Markup &lt;b&gt;stays&lt;/b&gt; text",
 		"&lt;img src=http://x onerror=alert(1)&gt; &lt;script&gt;alert(2)&lt;/script&gt;",
-		"<em>topic</em>", "<strong>records</strong>", `href="#lesson=` + link + `"`} {
+		"<em>topic</em>", "<strong>records</strong>", "<em>one</em>", "<code>t</code>", `href="#lesson=` + link + `"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page has no %s", want)
 		}

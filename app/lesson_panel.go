@@ -22,8 +22,8 @@ type LessonPanel struct {
 	Ref          string
 	Number       int // place in teaching order, from 1; 0 for a lesson from a link
 	Title        string
-	Doc          []lesson.Block    // the explanation (lesson_markdown.go draws it)
-	Goal         string            // `backquoted` spans are code
+	Doc          []lesson.Block // the explanation (lesson_markdown.go draws it)
+	Goal         []lesson.Inline
 	Progress     string            // the goal's status, one sentence
 	Solved       bool              // the state now reaches the goal
 	SolvedBefore bool              // the learner has reached it before
@@ -95,7 +95,7 @@ func (l *LessonPanel) renderTask() app.UI {
 	next, hasNext := nextLesson(l.Name)
 	hasNext = hasNext && l.Number > 0
 	goal := app.P().Class("lesson-goal").Body(
-		append([]app.UI{app.Strong().Text("Goal: ")}, withCode(l.Goal)...)...,
+		append([]app.UI{app.Strong().Text("Goal: ")}, lessonInlines(l.Goal)...)...,
 	)
 	if l.Preview {
 		return app.Div().Class("lesson-task").Body(goal, l.renderHints())

@@ -188,7 +188,7 @@ func (p *Playground) lessonPanel() app.UI {
 		Number:       number,
 		Title:        l.Title,
 		Doc:          l.Doc,
-		Goal:         l.Goal,
+		Goal:         l.GoalDoc,
 		Progress:     p.lesson.result.Progress,
 		Solved:       p.lesson.result.Solved,
 		SolvedBefore: p.lesson.progress.isSolved(p.lesson.key),

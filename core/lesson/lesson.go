@@ -47,6 +47,8 @@ type Lesson struct {
 	Doc []Block
 	// Goal says in one sentence what solves the lesson.
 	Goal string
+	// GoalDoc is Goal parsed, as Doc is Text.
+	GoalDoc []Inline
 	// SolvedText, when set, is what the learner reads once the goal holds,
 	// in the lesson's own words; without it they read what each check
 	// found.
