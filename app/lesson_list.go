@@ -55,6 +55,7 @@ func (l *LessonList) Render() app.UI {
 					)
 				}),
 			),
+			app.Div().Class("row").Body(&LessonEditorButton{ID: "lesson-editor-open-list", Label: "Make a lesson from this scenario"}),
 			app.If(l.StorageProblem != "",
 				app.P().Class("hint").DataSet("storage-problem", true).
 					Text("Your progress lasts only while this page is open: "+l.StorageProblem),

@@ -16,20 +16,26 @@ import (
 type LessonPanel struct {
 	app.Compo
 
-	Name         string
-	Number       int // place in teaching order, from 1
+	Name string
+	// Ref is what lesson= holds: the name, or the lesson link of a lesson
+	// from a link.
+	Ref          string
+	Number       int // place in teaching order, from 1; 0 for a lesson from a link
 	Title        string
-	Text         []string // paragraphs; `backquoted` spans are code
-	Goal         string
-	Progress     string // the goal's status, one sentence
-	Solved       bool   // the state now reaches the goal
-	SolvedBefore bool   // the learner has reached it before
-	Hints        []string
-	HintCount    int // how many hints the lesson has
+	Doc          []lesson.Block // the explanation (lesson_markdown.go draws it)
+	Goal         []lesson.Inline
+	Progress     string            // the goal's status, one sentence
+	Solved       bool              // the state now reaches the goal
+	SolvedBefore bool              // the learner has reached it before
+	Hints        [][]lesson.Inline // the hints unlocked
+	HintCount    int               // how many hints the lesson has
 
 	// Compact folds the explanation away, for a page embedded in a course
 	// whose own text explains, in a frame with little room.
 	Compact bool
+	// Preview draws the lesson in the lesson editor (lesson_editor.go):
+	// as the learner sees it, every hint shown, with nothing to click.
+	Preview bool
 }
 
 // showHint asks the page to unlock the next hint.
@@ -42,12 +48,16 @@ func (l *LessonPanel) showHint(ctx app.Context, e app.Event) {
 // announcement's live region is always there, empty until the goal is
 // reached, so screen readers hear it fill.
 func (l *LessonPanel) Render() app.UI {
+	marker, titleID := "data-lesson-panel", "lesson-title"
+	if l.Preview {
+		marker, titleID = "data-lesson-preview-panel", "lesson-preview-title"
+	}
 	return app.Section().Class("panel", "lesson").
-		Attr("data-lesson-panel", "").DataSet("lesson", l.Name).
+		Attr(marker, "").DataSet("lesson", l.Name).
 		Attr("data-solved", strconv.FormatBool(l.Solved)).
-		Aria("labelledby", "lesson-title").Body(
-		app.P().Class("lesson-number").Text(fmt.Sprintf("Lesson %d of %d", l.Number, len(lesson.Names()))),
-		app.H2().ID("lesson-title").Text(l.Title),
+		Aria("labelledby", titleID).Body(
+		app.P().Class("lesson-number").Text(l.numberText()),
+		app.H2().ID(titleID).Text(l.Title),
 		app.Div().Class("lesson-columns").Body(
 			l.renderText(),
 			l.renderTask(),
@@ -55,18 +65,24 @@ func (l *LessonPanel) Render() app.UI {
 	)
 }
 
+// numberText places the lesson: its number in teaching order, or where it
+// came from.
+func (l *LessonPanel) numberText() string {
+	if l.Number == 0 {
+		return "A lesson from a link"
+	}
+	return fmt.Sprintf("Lesson %d of %d", l.Number, len(lesson.Names()))
+}
+
 // renderText draws the explanation, folded away when compact.
 func (l *LessonPanel) renderText() app.UI {
-	paragraphs := app.Range(l.Text).Slice(func(i int) app.UI {
-		return app.P().Body(withCode(l.Text[i])...)
-	})
+	paragraphs := lessonBlocks(l.Doc)
 	if l.Compact {
 		return app.Details().Class("lesson-text").Body(
-			app.Summary().Text("The idea"),
-			paragraphs,
+			append([]app.UI{app.Summary().Text("The idea")}, paragraphs...)...,
 		)
 	}
-	return app.Div().Class("lesson-text").Body(paragraphs)
+	return app.Div().Class("lesson-text").Body(paragraphs...)
 }
 
 // renderTask draws what the learner is to do, how far they are, and the
@@ -77,10 +93,15 @@ func (l *LessonPanel) renderTask() app.UI {
 		status = "Solved! You reached the goal of this lesson."
 	}
 	next, hasNext := nextLesson(l.Name)
+	hasNext = hasNext && l.Number > 0
+	goal := app.P().Class("lesson-goal").Body(
+		append([]app.UI{app.Strong().Text("Goal: ")}, lessonInlines(l.Goal)...)...,
+	)
+	if l.Preview {
+		return app.Div().Class("lesson-task").Body(goal, l.renderHints())
+	}
 	return app.Div().Class("lesson-task").Body(
-		app.P().Class("lesson-goal").Body(
-			append([]app.UI{app.Strong().Text("Goal: ")}, withCode(l.Goal)...)...,
-		),
+		goal,
 		app.P().Class("lesson-progress").Attr("data-lesson-progress", "").
 			Body(withCode(l.Progress)...),
 		app.P().Class("lesson-solved").Attr("role", "status").Aria("live", "polite").
@@ -94,13 +115,7 @@ func (l *LessonPanel) renderTask() app.UI {
 		app.If(!l.Solved && l.SolvedBefore,
 			app.P().Class("hint").Text("You have solved this lesson before."),
 		),
-		app.If(len(l.Hints) > 0,
-			app.Ol().Class("lesson-hints").Aria("label", "hints").Body(
-				app.Range(l.Hints).Slice(func(i int) app.UI {
-					return app.Li().DataSet("hint", i).Body(withCode(l.Hints[i])...)
-				}),
-			),
-		),
+		l.renderHints(),
 		app.Div().Class("row").Body(
 			app.If(len(l.Hints) < l.HintCount,
 				app.Button().Type("button").ID("lesson-hint").OnClick(l.showHint).
@@ -108,7 +123,18 @@ func (l *LessonPanel) renderTask() app.UI {
 			).ElseIf(l.HintCount > 0,
 				app.Span().Class("hint").Text("All hints shown."),
 			),
-			app.A().Href("#lesson="+l.Name).Class("lesson-restart").Text("Start the lesson again"),
+			app.A().Href("#lesson="+l.Ref).Class("lesson-restart").Text("Start the lesson again"),
+		),
+	)
+}
+
+// renderHints draws the hints unlocked.
+func (l *LessonPanel) renderHints() app.UI {
+	return app.If(len(l.Hints) > 0,
+		app.Ol().Class("lesson-hints").Aria("label", "hints").Body(
+			app.Range(l.Hints).Slice(func(i int) app.UI {
+				return app.Li().DataSet("hint", i).Body(lessonInlines(l.Hints[i])...)
+			}),
 		),
 	)
 }

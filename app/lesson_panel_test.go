@@ -317,7 +317,7 @@ func TestLessonProgressSurvivesWhatStorageHolds(t *testing.T) {
 		t.Errorf("solved = %v, want the known lessons once each, in teaching order", p.Solved)
 	}
 	l, _ := lesson.Find("key-order")
-	if p.hintsShown(l) != len(l.Hints) || len(p.Hints) != 1 {
+	if p.hintsShown(l.Name, len(l.Hints)) != len(l.Hints) || len(p.Hints) != 1 {
 		t.Errorf("hints = %v, want key-order's capped at %d", p.Hints, len(l.Hints))
 	}
 	if again := readLessonProgress(p.String()); again.String() != p.String() {

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"fmt"
+
 	"plog/core/lesson"
 	"plog/core/scenario"
 
@@ -11,11 +13,19 @@ import (
 // its goal's status after the last action, and what the learner has done in
 // every lesson, kept between visits.
 type lessonRun struct {
-	current  *lesson.Lesson // nil outside a lesson
-	result   lesson.Result  // the goal's status after the last action
+	current *lesson.Lesson // nil outside a lesson
+	// ref is what lesson= holds: a built-in lesson's name, or the lesson
+	// link (v1.…) of a lesson from a link.
+	ref string
+	// key is what the progress keeps the lesson under: its name, or for a
+	// lesson from a link the key of its text (lessonProgress).
+	key      string
+	result   lesson.Result // the goal's status after the last action
 	progress lessonProgress
 	loaded   bool   // progress has been read from the browser's storage
 	problem  string // why progress will not outlive the page, "" when it will
+
+	editing bool // the lesson editor is open (lesson_editor.go)
 }
 
 // lessonAction is the action by which the lesson panel reaches the root.
@@ -24,15 +34,22 @@ const lessonAction = "plog/lesson"
 
 // lessonRequest is a gesture in the lesson panel.
 type lessonRequest struct {
-	Kind string // "hint": unlock the next hint
+	Kind string // "hint": unlock the next hint; "edit" and "close-editor": open and close the lesson editor
 }
 
-// name is the open lesson's name, "" outside a lesson. The URL keeps it.
+// name is what lesson= holds for the open lesson (its name, or its lesson
+// link), "" outside a lesson. The URL keeps it, and the embedding page
+// hears it.
 func (r *lessonRun) name() string {
 	if r.current == nil {
 		return ""
 	}
-	return r.current.Name
+	return r.ref
+}
+
+// fromLink reports whether the open lesson came in a lesson link.
+func (r *lessonRun) fromLink() bool {
+	return r.current != nil && lesson.IsLink(r.ref)
 }
 
 // load reads the kept progress, once: the page is its only writer.
@@ -60,11 +77,13 @@ func (r *lessonRun) save() {
 	}
 }
 
-// openLesson reads lesson=NAME from the fragment the page has just loaded.
-// A fragment with no scenario starts the lesson: its starting scenario
-// replaces the empty session. A fragment with a scenario is the learner's
-// progress in the lesson, already loaded. An unknown name shows Find's error
-// and the page goes on without a lesson.
+// openLesson reads lesson=NAME or lesson=v1.… (a lesson link) from the
+// fragment the page has just loaded. A fragment with no scenario starts the
+// lesson: its starting scenario replaces the empty session. A fragment with
+// a scenario is the learner's progress in the lesson, already loaded. An
+// unknown name shows Find's error, a lesson link that cannot be read says
+// why (at the lesson file's line and column when the file is wrong), and the
+// page goes on without a lesson.
 func (p *Playground) openLesson(fragment string) {
 	p.lesson.load()
 	p.lesson.current, p.lesson.result = nil, lesson.Result{}
@@ -72,7 +91,7 @@ func (p *Playground) openLesson(fragment string) {
 	if err != nil || f.Lesson == "" {
 		return // loadLink says why a fragment cannot be read
 	}
-	l, err := lesson.Find(f.Lesson)
+	l, key, err := findLesson(f.Lesson)
 	if err != nil {
 		p.addAlert(err.Error())
 		return
@@ -85,8 +104,22 @@ func (p *Playground) openLesson(fragment string) {
 		}
 		p.session = s
 	}
-	p.lesson.current = &l
+	p.lesson.current, p.lesson.ref, p.lesson.key = &l, f.Lesson, key
 	p.checkLesson()
+}
+
+// findLesson returns the lesson lesson= names or carries, and the key its
+// progress is kept under.
+func findLesson(ref string) (lesson.Lesson, string, error) {
+	if !lesson.IsLink(ref) {
+		l, err := lesson.Find(ref)
+		return l, l.Name, err
+	}
+	l, text, err := lesson.DecodeLink(ref)
+	if err != nil {
+		return l, "", fmt.Errorf("This lesson link cannot be opened: %w", err)
+	}
+	return l, lesson.TextKey(text), nil
 }
 
 // addAlert adds a message to the page's alert, after any already there.
@@ -110,7 +143,7 @@ func (p *Playground) checkLesson() {
 	if !p.lesson.result.Solved {
 		return
 	}
-	if p.lesson.progress.markSolved(l.Name) {
+	if p.lesson.progress.markSolved(p.lesson.key) {
 		p.lesson.save()
 	}
 	if !was && p.ready {
@@ -121,13 +154,18 @@ func (p *Playground) checkLesson() {
 // handleLesson answers the lesson panel's gestures.
 func (p *Playground) handleLesson(ctx app.Context, a app.Action) {
 	req, ok := a.Value.(lessonRequest)
-	l := p.lesson.current
-	if !ok || l == nil {
+	if !ok {
 		return
 	}
+	l := p.lesson.current
 	switch req.Kind {
+	case "edit":
+		p.lesson.editing = true
+		ctx.Defer(func(ctx app.Context) { ctx.ScrollTo(lessonEditorID) })
+	case "close-editor":
+		p.lesson.editing = false
 	case "hint":
-		if p.lesson.progress.showHint(*l) {
+		if l != nil && p.lesson.progress.showHint(p.lesson.key, len(l.Hints)) {
 			p.lesson.save()
 		}
 	}
@@ -139,18 +177,23 @@ func (p *Playground) lessonPanel() app.UI {
 	if l == nil {
 		return nil
 	}
-	shown := p.lesson.progress.hintsShown(*l)
+	shown := p.lesson.progress.hintsShown(p.lesson.key, len(l.Hints))
+	number := 0
+	if !p.lesson.fromLink() {
+		number = lessonNumber(l.Name)
+	}
 	return &LessonPanel{
 		Name:         l.Name,
-		Number:       lessonNumber(l.Name),
+		Ref:          p.lesson.ref,
+		Number:       number,
 		Title:        l.Title,
-		Text:         l.Text,
-		Goal:         l.Goal,
+		Doc:          l.Doc,
+		Goal:         l.GoalDoc,
 		Progress:     p.lesson.result.Progress,
 		Solved:       p.lesson.result.Solved,
-		SolvedBefore: p.lesson.progress.isSolved(l.Name),
-		Hints:        l.Hints[:shown],
-		HintCount:    len(l.Hints),
+		SolvedBefore: p.lesson.progress.isSolved(p.lesson.key),
+		Hints:        l.HintDocs[:shown],
+		HintCount:    len(l.HintDocs),
 		Compact:      p.share.options.Embed,
 	}
 }
@@ -161,7 +204,7 @@ func (p *Playground) lessonList() app.UI {
 	if p.share.options.Embed {
 		return nil
 	}
-	return &LessonList{Current: p.lesson.name(), Solved: p.lesson.progress.Solved, StorageProblem: p.lesson.problem}
+	return &LessonList{Current: p.lesson.name(), Solved: p.lesson.progress.builtinSolved(), StorageProblem: p.lesson.problem}
 }
 
 // lessonListButton is the masthead's way to the lesson list, where there

@@ -568,6 +568,7 @@ func (p *Playground) Render() app.UI {
 					// Below the picture, in its scroll: what a learner
 					// opens from the masthead.
 					p.lessonList(),
+					p.lessonEditor(), // lesson_editor.go
 					&Differences{},
 					&Shortcuts{},
 					app.Footer().Class("colophon").Body(

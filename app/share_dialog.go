@@ -27,9 +27,8 @@ type ShareDialog struct {
 	Options  linkOptions
 	Base     string
 
-	embed     embedChoice
-	status    string // what the last copy or download did
-	statusFor string // the field or button the status is about
+	embed embedChoice
+	copyStatus
 }
 
 // The ids of the dialog's fields, which the copy buttons select when the
@@ -40,23 +39,40 @@ const (
 	downloadButton = "download-plog"
 )
 
-func (d *ShareDialog) copy(field, text string) app.EventHandler {
+// copyStatus is what a component's last copy (or download) did, and the
+// field or button it is about: the share dialog's and the lesson editor's.
+type copyStatus struct {
+	status    string
+	statusFor string
+}
+
+// copy copies text to the clipboard; when the clipboard is out of reach it
+// selects the field that shows the text, for the learner to copy by hand.
+func (c *copyStatus) copy(field, text string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		b := currentBrowser()
 		ctx.Async(func() {
 			err := b.CopyText(text)
 			ctx.Dispatch(func(ctx app.Context) {
-				d.statusFor = field
+				c.statusFor = field
 				if err != nil {
 					b.SelectText(field)
-					d.status = "The browser does not let the page use the clipboard here (" + err.Error() +
+					c.status = "The browser does not let the page use the clipboard here (" + err.Error() +
 						"), so the text is selected: press Ctrl+C (⌘C on a Mac) to copy it."
 					return
 				}
-				d.status = "Copied."
+				c.status = "Copied."
 			})
 		})
 	}
+}
+
+// iframeSnippet is the HTML that embeds a page in a course page.
+// clipboard-write lets the embedded page's copy buttons work when the
+// course page is on another origin, as it usually is.
+func iframeSnippet(src, title string) string {
+	return fmt.Sprintf(`<iframe src="%s" title="%s" width="640" height="400" loading="lazy" allow="clipboard-write" style="border:1px solid #ccc"></iframe>`,
+		html.EscapeString(src), html.EscapeString(title))
 }
 
 func (d *ShareDialog) download(ctx app.Context, e app.Event) {
@@ -111,10 +127,10 @@ func (d *ShareDialog) embedOptions() (linkOptions, string) {
 }
 
 // statusOf shows the status of one field, if it is about that field.
-func (d *ShareDialog) statusOf(field string) app.UI {
+func (c *copyStatus) statusOf(field string) app.UI {
 	text := ""
-	if d.statusFor == field {
-		text = d.status
+	if c.statusFor == field {
+		text = c.status
 	}
 	return app.P().Class("share-status").ID(field+"-status").Attr("role", "status").Text(text)
 }
@@ -132,10 +148,7 @@ func (d *ShareDialog) Render() app.UI {
 	link := pageURL(d.Base, fragment)
 	embedOptions, loopProblem := d.embedOptions()
 	embedURL := pageURL(d.Base, withOptions(fragment, embedOptions))
-	// clipboard-write lets the embedded page's copy buttons work when the
-	// course page is on another origin, as it usually is.
-	snippet := fmt.Sprintf(`<iframe src="%s" title="plog: a Kafka scenario" width="640" height="400" loading="lazy" allow="clipboard-write" style="border:1px solid #ccc"></iframe>`,
-		html.EscapeString(embedURL))
+	snippet := iframeSnippet(embedURL, "plog: a Kafka scenario")
 	tooLong := len(fragment) > maxShareFragment
 	return app.Section().ID("share-dialog").Class("panel", "share-dialog").Aria("label", "share this scenario").
 		DataSet("fragment-bytes", len(fragment)).DataSet("too-long", tooLong).Body(
@@ -161,6 +174,8 @@ func (d *ShareDialog) Render() app.UI {
 		),
 		d.statusOf(snippetField),
 		d.clusterRow(),
+		app.H3().Text("Teach with it"),
+		app.Div().Class("row").Body(&LessonEditorButton{ID: "lesson-editor-open", Label: "Make a lesson from this scenario"}), // lesson_editor.go
 	)
 }
 

@@ -125,6 +125,14 @@ func Parse(file, text string) (Lesson, error) {
 			return Lesson{}, &scenario.Error{Line: max(i, 1), Col: 1, Msg: fmt.Sprintf("the header has no %s: line", key)}
 		}
 	}
+	// The goal is a run of Markdown's inlines, as the explanation's are.
+	goalAt := slices.IndexFunc(lines, func(s string) bool { return strings.HasPrefix(s, "goal:") }) + 1
+	goal := &span{}
+	goal.add(l.Goal, goalAt, len("goal:")+2)
+	var err error
+	if l.GoalDoc, err = parseInlines(goal); err != nil {
+		return Lesson{}, err
+	}
 	if n := utf8.RuneCountInString(l.Title); n > MaxTitle {
 		return Lesson{}, &scenario.Error{Line: 1, Col: 1, Msg: fmt.Sprintf("the title has %d characters; at most %d", n, MaxTitle)}
 	}
@@ -134,7 +142,6 @@ func Parse(file, text string) (Lesson, error) {
 	for i < len(lines) && !strings.HasPrefix(lines[i], "## ") {
 		i++
 	}
-	var err error
 	if l.Doc, l.Text, err = parseBlocks(lines[textStart:i], textStart+1); err != nil {
 		return Lesson{}, err
 	}

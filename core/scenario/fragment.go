@@ -23,7 +23,8 @@ import (
 //	branch    AT.LINK: the steps that followed step AT before a command at
 //	          that step replaced them (Session.Discarded), as a link of their
 //	          own, for the learner to bring back
-//	lesson    the name of a lesson (package lesson) this scenario belongs to
+//	lesson    the name of a built-in lesson (package lesson) this scenario
+//	          belongs to, or a lesson link (v1.…) that carries a lesson file
 //	embed     1: the compact layout for an iframe
 //	readonly  1: step and play only, no editing
 //	play      1: play the timeline as the page opens
@@ -93,8 +94,10 @@ func ParseFragment(fragment string) (Fragment, error) {
 			}
 			f.BranchAt, f.Branch = n, link
 		case "lesson":
-			if value == "" || len(value) > 64 {
-				return Fragment{At: -1}, fmt.Errorf("link parameter lesson=%q should name a lesson", clip(value))
+			// A lesson's name is a slug, which has no '.'; a lesson link
+			// (package lesson) starts with its version, "v1.".
+			if value == "" || len(value) > 64 && !strings.HasPrefix(value, LinkPrefix) {
+				return Fragment{At: -1}, fmt.Errorf("link parameter lesson=%q should name a lesson or hold a lesson link (v1.…)", clip(value))
 			}
 			f.Lesson = value
 		case "embed", "readonly", "play":

@@ -104,16 +104,34 @@ func EncodeBranchLink(script string) (string, error) {
 }
 
 func encodeCommands(cmds []Command) (string, error) {
-	canonical := Format(cmds)
-	if len(canonical) > MaxScriptBytes {
-		return "", fmt.Errorf("script is %d bytes; a link holds at most %d", len(canonical), MaxScriptBytes)
+	return scriptLinks.Encode(Format(cmds))
+}
+
+// LinkCodec writes a text as a link payload and reads one back: "v1."
+// followed by base64url without padding of the raw DEFLATE of the text in
+// UTF-8, within MaxLinkChars and the codec's MaxBytes once decompressed.
+// Scenario links carry scripts in it; lesson links (package lesson) carry
+// lesson files.
+type LinkCodec struct {
+	Kind     string // what the link is, for messages: "scenario"
+	Content  string // what it carries, for messages: "script"
+	MaxBytes int    // the largest text it carries
+}
+
+// scriptLinks is the codec of scenario links.
+var scriptLinks = LinkCodec{Kind: "scenario", Content: "script", MaxBytes: MaxScriptBytes}
+
+// Encode returns the link payload of a text.
+func (c LinkCodec) Encode(text string) (string, error) {
+	if len(text) > c.MaxBytes {
+		return "", fmt.Errorf("%s is %d bytes; a link holds at most %d", c.Content, len(text), c.MaxBytes)
 	}
 	var buf bytes.Buffer
 	w, err := flate.NewWriter(&buf, flate.BestCompression)
 	if err != nil {
 		return "", err
 	}
-	if _, err := io.WriteString(w, canonical); err != nil {
+	if _, err := io.WriteString(w, text); err != nil {
 		return "", err
 	}
 	if err := w.Close(); err != nil {
@@ -189,44 +207,10 @@ func DecodeBranchLink(fragment string) (string, error) {
 
 // decodeScript reads a link's script and its commands, trusting nothing.
 func decodeScript(fragment string) (string, []Command, error) {
-	fragment = strings.TrimPrefix(fragment, "#")
-	if len(fragment) > MaxLinkChars {
-		return "", nil, fmt.Errorf("link is %d characters long; at most %d are read", len(fragment), MaxLinkChars)
-	}
-	payload, ok := strings.CutPrefix(fragment, LinkPrefix)
-	if !ok {
-		if v, ok := linkVersion(fragment); ok {
-			return "", nil, fmt.Errorf("link version %s is not known to this playground (it reads %s links)", v, strings.TrimSuffix(LinkPrefix, "."))
-		}
-		return "", nil, errors.New(`not a scenario link: it should start with "v1."`)
-	}
-	// Links are written without padding, but a tool that pads its base64
-	// (or a learner who pasted a payload from one) writes '=' at the end:
-	// read those too, as padded base64url.
-	encoding := base64.RawURLEncoding
-	if strings.HasSuffix(payload, "=") {
-		encoding = base64.URLEncoding
-	}
-	compressed, err := encoding.DecodeString(payload)
+	script, err := scriptLinks.Decode(fragment)
 	if err != nil {
-		var bad base64.CorruptInputError
-		if errors.As(err, &bad) {
-			return "", nil, fmt.Errorf("link is not valid base64url: bad character or length at position %d after %q", int64(bad)+int64(len(LinkPrefix)), LinkPrefix)
-		}
-		return "", nil, fmt.Errorf("link is not valid base64url: %v", err)
+		return "", nil, err
 	}
-	r := flate.NewReader(bytes.NewReader(compressed))
-	data, err := io.ReadAll(io.LimitReader(r, MaxScriptBytes+1))
-	if err != nil {
-		return "", nil, fmt.Errorf("link data is not valid DEFLATE: %v", err)
-	}
-	if len(data) > MaxScriptBytes {
-		return "", nil, fmt.Errorf("link script is larger than %d bytes once decompressed", MaxScriptBytes)
-	}
-	if !utf8.Valid(data) {
-		return "", nil, fmt.Errorf("link script is not valid UTF-8 (at byte %d)", firstInvalidUTF8(data))
-	}
-	script := string(data)
 	cmds, err := Parse(script)
 	if err != nil {
 		return "", nil, fmt.Errorf("link script: %w", err)
@@ -239,6 +223,49 @@ func decodeScript(fragment string) (string, []Command, error) {
 		return "", nil, fmt.Errorf("link script produces %d records; at most %d are allowed", n, MaxRecords)
 	}
 	return script, cmds, nil
+}
+
+// Decode returns the text a link payload carries (it may start with '#'),
+// trusting nothing: every stage has a bound and a plain error.
+func (c LinkCodec) Decode(fragment string) (string, error) {
+	fragment = strings.TrimPrefix(fragment, "#")
+	if len(fragment) > MaxLinkChars {
+		return "", fmt.Errorf("link is %d characters long; at most %d are read", len(fragment), MaxLinkChars)
+	}
+	payload, ok := strings.CutPrefix(fragment, LinkPrefix)
+	if !ok {
+		if v, ok := linkVersion(fragment); ok {
+			return "", fmt.Errorf("link version %s is not known to this playground (it reads %s links)", v, strings.TrimSuffix(LinkPrefix, "."))
+		}
+		return "", fmt.Errorf("not a %s link: it should start with \"v1.\"", c.Kind)
+	}
+	// Links are written without padding, but a tool that pads its base64
+	// (or a learner who pasted a payload from one) writes '=' at the end:
+	// read those too, as padded base64url.
+	encoding := base64.RawURLEncoding
+	if strings.HasSuffix(payload, "=") {
+		encoding = base64.URLEncoding
+	}
+	compressed, err := encoding.DecodeString(payload)
+	if err != nil {
+		var bad base64.CorruptInputError
+		if errors.As(err, &bad) {
+			return "", fmt.Errorf("link is not valid base64url: bad character or length at position %d after %q", int64(bad)+int64(len(LinkPrefix)), LinkPrefix)
+		}
+		return "", fmt.Errorf("link is not valid base64url: %v", err)
+	}
+	r := flate.NewReader(bytes.NewReader(compressed))
+	data, err := io.ReadAll(io.LimitReader(r, int64(c.MaxBytes)+1))
+	if err != nil {
+		return "", fmt.Errorf("link data is not valid DEFLATE: %v", err)
+	}
+	if len(data) > c.MaxBytes {
+		return "", fmt.Errorf("link %s is larger than %d bytes once decompressed", c.Content, c.MaxBytes)
+	}
+	if !utf8.Valid(data) {
+		return "", fmt.Errorf("link %s is not valid UTF-8 (at byte %d)", c.Content, firstInvalidUTF8(data))
+	}
+	return string(data), nil
 }
 
 // linkVersion returns the version word of a text that starts like a link
