@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"slices"
 
 	"plog/core"
 	"plog/core/units"
@@ -24,7 +23,7 @@ func (m *GroupMember) renderConsumerState() app.UI {
 	if v.MemberState == "" {
 		return nil
 	}
-	revoke, assign := pendingMoves(v)
+	revoke, assign := v.PendingRevoke, v.PendingAssign
 	return app.Div().Class("member-consumer").Body(
 		app.P().Class("member-target").Body(
 			app.Span().Class("member-epoch").
@@ -49,21 +48,6 @@ func (m *GroupMember) renderConsumerState() app.UI {
 			),
 		),
 	)
-}
-
-// pendingMoves lists what a consumer-protocol member must revoke, what it
-// holds outside its target besides what it has been told to revoke
-// (PendingRevoke: the client revokes within the heartbeat that tells it,
-// so between steps the rest waits for that heartbeat), and what it waits to
-// be assigned, PendingAssign.
-func pendingMoves(v core.MemberView) (revoke, assign []core.TopicPartition) {
-	revoke = slices.Clone(v.PendingRevoke)
-	for _, tp := range v.Assignment {
-		if !slices.Contains(v.Target, tp) && !slices.Contains(revoke, tp) {
-			revoke = append(revoke, tp)
-		}
-	}
-	return revoke, v.PendingAssign
 }
 
 // pendingTitle says when what waits moves: at the member's next heartbeat,

@@ -11,21 +11,22 @@ import (
 // positional, with NAME where a name goes. TestFlagWordNamesRoundTrip checks
 // that the table covers every such command of the grammar.
 var nameTemplates = map[string][]string{
-	"topic":      {"topic NAME partitions=2"},
-	"produce":    {"produce NAME key=k value=v", "produce NAME key=k tombstone"},
-	"partitions": {"partitions NAME count=2"},
-	"config":     {"config topic NAME retention.ms=1h", "config group NAME session.timeout.ms=45s"},
-	"truncate":   {"truncate NAME/0 before=1"},
-	"compact":    {"compact NAME"},
-	"join":       {"join NAME NAME topics=NAME"},
-	"leave":      {"leave NAME NAME"},
-	"crash":      {"crash NAME NAME"},
-	"poll":       {"poll NAME NAME max=2"},
-	"commit":     {"commit NAME NAME", "commit NAME NAME/0 offset=1"},
-	"reset":      {"reset NAME to-earliest", "reset NAME to-latest topic=NAME", "reset NAME to-offset=3 topic=NAME/0"},
-	"producer":   {"producer NAME NAME rate=2/s"},
-	"consumer":   {"consumer NAME NAME rate=2/s", "consumer NAME NAME rate=2/s commit"},
-	"stop":       {"stop NAME", "stop NAME NAME"},
+	"topic":        {"topic NAME partitions=2"},
+	"produce":      {"produce NAME key=k value=v", "produce NAME key=k tombstone"},
+	"partitions":   {"partitions NAME count=2"},
+	"config":       {"config topic NAME retention.ms=1h", "config group NAME session.timeout.ms=45s"},
+	"truncate":     {"truncate NAME/0 before=1"},
+	"compact":      {"compact NAME"},
+	"join":         {"join NAME NAME topics=NAME"},
+	"leave":        {"leave NAME NAME"},
+	"crash":        {"crash NAME NAME"},
+	"poll":         {"poll NAME NAME max=2"},
+	"commit":       {"commit NAME NAME", "commit NAME NAME/0 offset=1"},
+	"reset":        {"reset NAME to-earliest", "reset NAME to-latest topic=NAME", "reset NAME to-offset=3 topic=NAME/0"},
+	"producer":     {"producer NAME NAME rate=2/s"},
+	"consumer":     {"consumer NAME NAME rate=2/s", "consumer NAME NAME rate=2/s commit"},
+	"stop":         {"stop NAME", "stop NAME NAME"},
+	"delete-group": {"delete-group NAME"},
 }
 
 // flagWordScripts writes every template with every flag word in every name
