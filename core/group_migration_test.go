@@ -1,8 +1,11 @@
 package core
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // The online upgrade keeps what the classic group had: the group epoch and
@@ -138,5 +141,81 @@ func TestDeleteGroup(t *testing.T) {
 	}
 	if got := groupView(t, l, "g").State; got == GroupDead {
 		t.Fatalf("a join left the group Dead")
+	}
+}
+
+// Random joins of either protocol, leaves, crashes, polls, policy changes,
+// deletes and time keep a group sound: no partition has two owners, each
+// member of a consumer group says its protocol, a classic group's members
+// all run the classic one, and a refused operation changes nothing.
+func TestMigrationUnderRandomOperations(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		l := NewPartitionedLog(rapid.Int64().Draw(rt, "seed"))
+		if err := l.CreateTopic("orders", 3, nil); err != nil {
+			rt.Fatal(err)
+		}
+		names := []string{"c1", "c2", "c3"}
+		strategies := []string{StrategyRange, StrategyCooperativeSticky}
+		for i := range rapid.IntRange(1, 60).Draw(rt, "steps") {
+			name := rapid.SampledFrom(names).Draw(rt, "member")
+			before := l.Clone()
+			var err error
+			switch op := rapid.IntRange(0, 8).Draw(rt, "op"); op {
+			case 0, 1:
+				opts := JoinOptions{Topics: []string{"orders"}, Strategy: rapid.SampledFrom(strategies).Draw(rt, "strategy")}
+				if op == 1 {
+					opts = JoinOptions{Topics: []string{"orders"}, Protocol: ProtocolConsumer}
+				}
+				if rapid.Bool().Draw(rt, "static") {
+					opts.InstanceID = "i-" + name
+				}
+				err = l.Join("g", name, opts)
+			case 2:
+				err = l.Leave("g", name)
+			case 3:
+				err = l.Crash("g", name)
+			case 4:
+				_, err = l.Poll("g", name, 5)
+			case 5:
+				err = l.SetConsumerMigrationPolicy(rapid.SampledFrom(MigrationPolicies()).Draw(rt, "policy"))
+			case 6:
+				err = l.DeleteGroup("g")
+			default:
+				err = l.Advance(rapid.Int64Range(1, 20_000).Draw(rt, "ms"))
+			}
+			if err != nil && !sameGroups(before, l) {
+				rt.Fatalf("step %d: a refused operation (%v) changed the group", i, err)
+			}
+			checkMixedGroup(rt, l)
+		}
+	})
+}
+
+// sameGroups reports whether two logs' group g looks the same.
+func sameGroups(a, b *PartitionedLog) bool {
+	va, ea := a.Group("g")
+	vb, eb := b.Group("g")
+	return (ea == nil) == (eb == nil) && reflect.DeepEqual(va, vb)
+}
+
+func checkMixedGroup(rt *rapid.T, l *PartitionedLog) {
+	v, err := l.Group("g")
+	if err != nil {
+		return
+	}
+	owner := map[TopicPartition]string{}
+	for _, m := range v.Members {
+		for _, tp := range m.Assignment {
+			if o, ok := owner[tp]; ok {
+				rt.Fatalf("%s is owned by %s and %s: %+v", tp, o, m.ID, v.Members)
+			}
+			owner[tp] = m.ID
+		}
+		switch {
+		case v.Protocol == ProtocolClassic && m.Protocol != ProtocolClassic:
+			rt.Fatalf("classic group g has a %s member %s", m.Protocol, m.ID)
+		case v.Protocol == ProtocolConsumer && m.MemberState == "":
+			rt.Fatalf("consumer group g's member %s has no member state", m.ID)
+		}
 	}
 }
