@@ -108,7 +108,7 @@ func (l *PartitionedLog) downgradeAllowed() bool {
 // in their assignments, so only the policy can refuse.
 func (l *PartitionedLog) checkUpgrade(g *group) error {
 	if !l.upgradeAllowed() {
-		return fmt.Errorf("Cannot upgrade classic group %s to consumer group because online upgrade is disabled. (Kafka: GROUP_ID_NOT_FOUND; %s=%s): join with group.protocol=classic, or once the group is empty", g.name, migrationPolicyConfig, l.ConsumerMigrationPolicy())
+		return fmt.Errorf("group %q refuses the join: Cannot upgrade classic group %s to consumer group because online upgrade is disabled. (Kafka: GROUP_ID_NOT_FOUND; %s=%s): join with group.protocol=classic, or once the group is empty", g.name, g.name, migrationPolicyConfig, l.ConsumerMigrationPolicy())
 	}
 	return nil
 }
@@ -119,10 +119,10 @@ func (l *PartitionedLog) checkUpgrade(g *group) error {
 // the classic members' (throwIfClassicProtocolIsNotSupported).
 func (l *PartitionedLog) checkClassicIntoConsumer(g *group, memberID, strategy string) error {
 	if l.ConsumerMigrationPolicy() == MigrationDisabled {
-		return fmt.Errorf("Cannot join the consumer group %s with the classic protocol because the group migration is disabled. (Kafka: INCONSISTENT_GROUP_PROTOCOL; %s=%s)", g.name, migrationPolicyConfig, MigrationDisabled)
+		return fmt.Errorf("group %q refuses the join: Cannot join the consumer group %s with the classic protocol because the group migration is disabled. (Kafka: INCONSISTENT_GROUP_PROTOCOL; %s=%s)", g.name, g.name, migrationPolicyConfig, MigrationDisabled)
 	}
 	if g.hasClassicMember() && strategy != "" && strategy != g.strategy {
-		return fmt.Errorf("Member %s's protocols are not supported. (Kafka: INCONSISTENT_GROUP_PROTOCOL): the classic members of group %q use %s; %q asks for %s", memberID, g.name, g.strategy, memberID, strategy)
+		return fmt.Errorf("group %q refuses the join: Member %s's protocols are not supported. (Kafka: INCONSISTENT_GROUP_PROTOCOL): its classic members use %s; %q asks for %s", g.name, memberID, g.strategy, memberID, strategy)
 	}
 	return nil
 }
@@ -280,9 +280,7 @@ func (l *PartitionedLog) downgradeOnLeave(g *group, leaving *member, detail stri
 		}
 	}
 	before := g.currentAssignment()
-	for _, tp := range leaving.cm.pendingRevoke {
-		before[leaving.id] = append(before[leaving.id], tp)
-	}
+	before[leaving.id] = append(before[leaving.id], leaving.cm.pendingRevoke...)
 	g.removeMember(leaving)
 	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: leaving.id, Detail: detail})
 	l.emit(Event{Kind: EventGroupConverted, Group: g.name, Generation: g.cg.epoch,
