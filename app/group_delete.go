@@ -47,5 +47,10 @@ func (c *GroupLifecycle) Render() app.UI {
 }
 
 func (c *GroupLifecycle) delete(ctx app.Context, e app.Event) {
-	sendGroupLine(ctx, groupControl(c.Group.Name, "delete"), scenario.CmdDeleteGroup+" "+word(c.Group.Name), "")
+	sendGroupLine(ctx, groupControl(c.Group.Name, "delete"), c.deleteLine(), "")
+}
+
+// deleteLine is the command the Delete button sends.
+func (c *GroupLifecycle) deleteLine() string {
+	return scenario.CmdDeleteGroup + " " + word(c.Group.Name)
 }

@@ -14,7 +14,7 @@ import (
 // kafka-consumer-groups --describe shows, and what the page draws.
 type GroupView struct {
 	Name       string
-	State      string // empty, rebalancing or stable
+	State      string // empty, rebalancing or stable (a consumer group's below), or dead once deleted
 	Generation int
 	Strategy   string
 	Config     GroupConfig
