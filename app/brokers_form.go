@@ -23,6 +23,9 @@ type BrokersForm struct {
 
 	count, lagMax string // as typed; "" keeps the cluster's
 	slowID, pace  string
+	// policy is the group.consumer.migration.policy chosen (Kafka 4.4's
+	// broker config; core/group_migration.go), "" to keep the cluster's.
+	policy string
 }
 
 // The form's error names.
@@ -42,10 +45,14 @@ func (f *BrokersForm) BrokersLine() (string, string) {
 	if n == "" {
 		n = strconv.Itoa(f.Brokers)
 	}
+	args := []scenario.Arg{positional(n)}
 	if lag := strings.TrimSpace(f.lagMax); lag != "" {
-		return line(scenario.CmdBrokers, positional(n), named("replica.lag.time.max.ms", lag)), ""
+		args = append(args, named("replica.lag.time.max.ms", lag))
 	}
-	return line(scenario.CmdBrokers, positional(n)), ""
+	if f.policy != "" {
+		args = append(args, named("group.consumer.migration.policy", f.policy))
+	}
+	return line(scenario.CmdBrokers, args...), ""
 }
 
 // SlowLine writes the broker slow command.
@@ -74,6 +81,16 @@ func (f *BrokersForm) Render() app.UI {
 				field("brokers-lag", "replica.lag.time.max.ms", textInput("brokers-lag", &f.lagMax, &f.Compo,
 					"placeholder", units.Duration(f.LagMaxMs), "title", configHelp(core.OnCluster, "replica.lag.time.max.ms"))),
 				&Help{Topic: "isr"},
+			),
+			app.Div().Class("row").Body(
+				field("brokers-migration", "group.consumer.migration.policy", app.Select().ID("brokers-migration").Name("group.consumer.migration.policy").
+					Title(configHelp(core.OnCluster, "group.consumer.migration.policy")).OnChange(f.ValueTo(&f.policy)).Body(
+					app.Option().Value("").Selected(f.policy == "").Text("as it is"),
+					app.Range(core.MigrationPolicies()).Slice(func(i int) app.UI {
+						p := core.MigrationPolicies()[i]
+						return app.Option().Value(p).Selected(f.policy == p).Text(p)
+					}),
+				)),
 			),
 			app.Button().Type("submit").ID("brokers-set").Text("Set brokers"),
 			&ControlError{Control: brokersControl},

@@ -212,7 +212,8 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 	}
 	add(scenario.Workload{Producer: true, Name: "web"}.StopLine(), scenario.Workload{Group: "g", Member: "c1"}.StopLine())
 
-	bf := &BrokersForm{Brokers: 3, count: "3", lagMax: "10s", slowID: "1", pace: "1/s"}
+	add((&GroupLifecycle{Group: GroupSnapshot{GroupView: core.GroupView{Name: "g"}}}).deleteLine())
+	bf := &BrokersForm{Brokers: 3, count: "3", lagMax: "10s", slowID: "1", pace: "1/s", policy: core.MigrationUpgrade}
 	add(first(bf.BrokersLine()))
 	add(first(bf.SlowLine()))
 	// The brokers' buttons, in each state that shows one of them.

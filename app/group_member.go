@@ -224,7 +224,7 @@ func (m *GroupMember) line(action string) (string, string) {
 		if v.InstanceID != "" {
 			line += " instance=" + word(v.InstanceID)
 		}
-		if v.MemberState != "" {
+		if v.Protocol == core.ProtocolConsumer && v.MemberState != "" {
 			line += " group.protocol=" + core.ProtocolConsumer
 			if v.RemoteAssignor != "" {
 				line += " group.remote.assignor=" + v.RemoteAssignor

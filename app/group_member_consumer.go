@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"slices"
 
 	"plog/core"
 	"plog/core/units"
@@ -24,9 +23,10 @@ func (m *GroupMember) renderConsumerState() app.UI {
 	if v.MemberState == "" {
 		return nil
 	}
-	revoke, assign := pendingMoves(v)
+	revoke, assign := v.PendingRevoke, v.PendingAssign
 	return app.Div().Class("member-consumer").Body(
 		app.P().Class("member-target").Body(
+			m.renderMemberProtocol(),
 			app.Span().Class("member-epoch").
 				Title(fmt.Sprintf("member epoch %d, state %s: the epoch of the assignment it holds", v.Epoch, v.MemberState)).
 				Text(fmt.Sprintf("epoch %d · %s", v.Epoch, v.MemberState)),
@@ -51,24 +51,26 @@ func (m *GroupMember) renderConsumerState() app.UI {
 	)
 }
 
-// pendingMoves lists what a consumer-protocol member must revoke, what it
-// holds outside its target besides what it has been told to revoke
-// (PendingRevoke: the client revokes within the heartbeat that tells it,
-// so between steps the rest waits for that heartbeat), and what it waits to
-// be assigned, PendingAssign.
-func pendingMoves(v core.MemberView) (revoke, assign []core.TopicPartition) {
-	revoke = slices.Clone(v.PendingRevoke)
-	for _, tp := range v.Assignment {
-		if !slices.Contains(v.Target, tp) && !slices.Contains(revoke, tp) {
-			revoke = append(revoke, tp)
-		}
+// renderMemberProtocol names the protocol a consumer group's member runs,
+// [data-member-protocol]: consumer, or classic for a member that joined so
+// or came from the classic group the group was (an online upgrade or
+// downgrade, core/group_migration.go), which kafka-consumer-groups marks
+// UPGRADED false.
+func (m *GroupMember) renderMemberProtocol() app.UI {
+	v := m.Member
+	title := "It runs the consumer group protocol: it heartbeats every consumer.heartbeat.interval.ms and moves to its target at its heartbeats."
+	if v.Protocol == core.ProtocolClassic {
+		title = "A classic member of a consumer group: it rejoins with JoinGroup and SyncGroup when the coordinator answers its heartbeat REBALANCE_IN_PROGRESS, and gets its next assignment toward its target. The playground lets it rejoin at its next poll, as if its heartbeat thread had heard the answer already."
 	}
-	return revoke, v.PendingAssign
+	return app.Span().Class("member-protocol").DataSet("member-protocol", v.Protocol).Title(title).Text(v.Protocol + " · ")
 }
 
 // pendingTitle says when what waits moves: at the member's next heartbeat,
 // a partition it waits for only once its previous owner has revoked it.
 func (m *GroupMember) pendingTitle() string {
+	if m.Member.Protocol == core.ProtocolClassic {
+		return "It moves when it rejoins, at its next poll: a partition it must revoke first, and one it waits for only once the member that owned it has revoked it."
+	}
 	at := ""
 	if hb := m.Member.NextHeartbeat; hb > 0 {
 		at = ", at " + units.Duration(hb)

@@ -53,6 +53,7 @@ func (i *GroupInspector) Render() app.UI {
 		&GroupDeliveries{Totals: g.Totals, Deliveries: g.Deliveries},
 		&LagChart{Group: g.Name, Samples: i.Lag, AlertRecords: g.Config.LagAlertRecords},
 		&GroupMovement{Group: g.Name, Movements: g.Movements, Running: runningMembers(g), Protocols: g.Protocols},
+		&GroupLifecycle{Group: g},
 	)
 }
 

@@ -82,6 +82,8 @@ const (
 	EventGroupEpoch       EventKind = "group-epoch"       // Group, Generation = the new group epoch, Detail (cause)
 	EventTargetAssignment EventKind = "target-assignment" // Group, Generation = the target assignment's epoch, Count = partitions whose target owner changed, Detail (assignor)
 	EventMemberReconciled EventKind = "member-reconciled" // Group, Member, Generation = the member's epoch, Detail: what it revokes or was assigned
+	EventGroupConverted   EventKind = "group-converted"   // Group, Generation = its group epoch or generation, Detail: classic to consumer or back (group_migration.go)
+	EventGroupDeleted     EventKind = "group-deleted"     // Group, Count = committed offsets deleted: the group is Dead
 )
 
 // Event is one thing that happened in the engine. Fields that do not apply to

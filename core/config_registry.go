@@ -269,6 +269,9 @@ var configRegistry = []ConfigDef{
 		KafkaDefault: "45s", Min: 6 * secondMs, Max: 30 * minuteMs,
 		Help: "How long the coordinator waits for a member that stopped heartbeating before it removes it (brokers accept 6s to 30m)."},
 
+	{Name: "group.consumer.migration.policy", Target: OnCluster, Scope: ScopeBroker, Kind: KindChoice,
+		KafkaDefault: MigrationBidirectional, Choices: MigrationPolicies(),
+		Help: "Whether a classic group with members converts to a consumer group when a member joins with group.protocol=consumer (upgrade), and back when its last consumer-protocol member leaves (downgrade); bidirectional allows both, disabled neither (GroupCoordinatorConfig, Kafka 4.4)."},
 	{Name: "log.cleaner.backoff.ms", Target: OnCluster, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
 		KafkaDefault: "15s", Min: 0, Max: maxDurationMs,
 		Help: "Under rules 3, how long the log cleaner sleeps when it finds no partition to clean before it looks again."},

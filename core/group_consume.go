@@ -91,19 +91,27 @@ func (l *PartitionedLog) Poll(groupName, memberID string, max int) ([]Delivery, 
 	if !g.timing() {
 		return l.poll(g, m, max)
 	}
-	if g.rebalance != nil && !m.rejoined {
+	// A member rejoins in its poll: a classic group's rebalance, or, for a
+	// classic member of a consumer group, when the coordinator wants it to
+	// (group_migration.go).
+	rejoin := (*PartitionedLog).rejoin
+	needed := g.rebalance != nil && !m.rejoined
+	if g.consumer() {
+		rejoin, needed = (*PartitionedLog).classicRejoin, m.classic() && g.classicRejoinNeeded(m)
+	}
+	if needed {
 		if g.config.AutoOffsetReset == "none" {
 			// The rejoin may hand out partitions with nowhere to
 			// start: try it on a copy, so that a poll that fails
 			// changes nothing.
 			dry := l.Clone()
 			dg, dm, _ := dry.liveMember(groupName, memberID)
-			dry.rejoin(dg, dm)
+			rejoin(dry, dg, dm)
 			if _, err := dry.poll(dg, dm, max); err != nil {
 				return nil, err
 			}
 		}
-		l.rejoin(g, m)
+		rejoin(l, g, m)
 	}
 	deliveries, err := l.poll(g, m, max)
 	if err == nil {
@@ -475,6 +483,7 @@ func (l *PartitionedLog) CommitOffset(groupName, topicName string, partition int
 		return fmt.Errorf("group %q cannot commit offset %d on %s/%d from outside the group: %s", groupName, offset, topicName, partition, why)
 	}
 	g.committed[TopicPartition{Topic: topicName, Partition: partition}] = offset
+	g.revive()
 	l.emit(Event{Kind: EventCommitted, Group: groupName, Topic: topicName, Partition: partition, Offset: offset})
 	return nil
 }
@@ -564,6 +573,7 @@ func (l *PartitionedLog) ResetOffsets(groupName string, spec ResetSpec) error {
 			}
 		}
 	}
+	g.revive()
 	for i, tp := range tps {
 		g.committed[tp] = targets[i]
 		l.emit(Event{Kind: EventOffsetsReset, Group: groupName, Topic: tp.Topic, Partition: tp.Partition, Offset: targets[i], Detail: spec.To})

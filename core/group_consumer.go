@@ -82,9 +82,8 @@ func Protocols() []string { return []string{ProtocolClassic, ProtocolConsumer} }
 const (
 	GroupAssigning   = "assigning"
 	GroupReconciling = "reconciling"
-	// GroupDead is a group the coordinator deleted. The playground keeps
-	// every group, so no group of it is ever Dead; the state is named for
-	// the page to list Kafka's states whole.
+	// GroupDead is a group that was deleted (DeleteGroup), of either
+	// protocol (ClassicGroupState.DEAD, ConsumerGroupState.DEAD).
 	GroupDead = "dead"
 )
 
@@ -158,6 +157,11 @@ type consumerMember struct {
 	// taking its instance back joins anew), the order the coordinator's
 	// map of members gives the assignor (core/assign's AssignTarget).
 	joined uint64
+	// classic says the member uses the classic protocol inside the
+	// consumer group (ConsumerGroupMember.useClassicProtocol): it joined
+	// so, or came from the classic group the group was (group_migration.go).
+	// It has no consumer heartbeats: it rejoins at its polls.
+	classic bool
 }
 
 func (c *consumerMember) clone() *consumerMember {
@@ -216,7 +220,10 @@ func (l *PartitionedLog) checkConsumerJoin(groupName string, g *group, memberID 
 			return fmt.Errorf("group.remote.assignor cannot be set when group.protocol=CLASSIC (Kafka's ConfigException): the classic protocol's members assign partitions themselves, with strategy=")
 		}
 		if g != nil && g.consumer() && len(g.members) > 0 {
-			return fmt.Errorf("group %q is a consumer group (group.protocol=consumer) with members; Kafka 4.4 lets a classic member join it as a member of a mixed group (group.consumer.migration.policy=bidirectional), which the playground does not do yet: join with group.protocol=consumer, or once the group is empty", g.name)
+			if opts.InstanceID != "" && g.staticMember(opts.InstanceID) != nil {
+				return fmt.Errorf("group %q is a consumer group and %q's group.instance.id %s is a member's: Kafka 4.4 lets a classic member take a static member's place in a consumer group, which the playground does not do: join with group.protocol=consumer, or once the group is empty", g.name, memberID, opts.InstanceID)
+			}
+			return l.checkClassicIntoConsumer(g, memberID, opts.Strategy)
 		}
 		return nil
 	}
@@ -237,10 +244,12 @@ func (l *PartitionedLog) checkConsumerJoin(groupName string, g *group, memberID 
 		return fmt.Errorf("session.timeout.ms cannot be set when group.protocol=CONSUMER (Kafka's ConfigException): group %q has session.timeout.ms=%s; the coordinator's group.consumer.session.timeout.ms decides, per group consumer.session.timeout.ms", groupName, units.Duration(config.SessionTimeoutMs))
 	}
 	if g != nil && !g.consumer() && len(g.members) > 0 {
-		return fmt.Errorf("group %q is a classic group with members; Kafka 4.4 would upgrade it to a consumer group online as %q joins (group.consumer.migration.policy=bidirectional; GroupMetadataManager.convertToConsumerGroup), which the playground does not do yet: join with group.protocol=classic, or once the group is empty (Kafka without the upgrade: GROUP_ID_NOT_FOUND, the group is not a consumer group)", g.name, memberID)
+		if err := l.checkUpgrade(g); err != nil {
+			return err
+		}
 	}
 	if g != nil && g.consumer() && opts.InstanceID != "" {
-		if old := g.staticMember(opts.InstanceID); old != nil && old.cm.epoch != staticLeaveEpoch {
+		if old := g.staticMember(opts.InstanceID); old != nil && old.cm.epoch != staticLeaveEpoch && !old.classic() {
 			return fmt.Errorf("static member %s with instance id %s cannot join the group because the instance id is owned by %s member (Kafka: UNRELEASED_INSTANCE_ID): %q has not left; it is released when it leaves or its session ends",
 				memberID, opts.InstanceID, old.memberID, old.id)
 		}
@@ -274,6 +283,8 @@ func (g *group) becomeClassicGroup() {
 func (l *PartitionedLog) joinConsumer(g *group, name string, opts JoinOptions, topics []string) {
 	if len(g.members) == 0 && !g.consumer() {
 		g.becomeConsumerGroup()
+	} else if !g.consumer() {
+		l.upgradeToConsumerGroup(g, name)
 	}
 	if opts.InstanceID != "" {
 		if old := g.staticMember(opts.InstanceID); old != nil {
@@ -312,6 +323,9 @@ func (l *PartitionedLog) replaceConsumerStatic(g *group, old *member, name strin
 	m.pollOrder = slices.Clone(m.assigned)
 	m.inFlightFrom, m.inFlightTo = 0, 0
 	m.cm.epoch, m.cm.remoteAssignor, m.cm.joined = 0, remoteAssignor, l.groups.memberIDsMade
+	m.cm.classic, m.cm.pendingRevoke = false, nil // a classic static member's place taken with the consumer protocol
+	m.cm.state = MemberStable
+	defer g.forgetClassicStrategy()
 	if target, ok := g.cg.target[old.id]; ok {
 		delete(g.cg.target, old.id)
 		g.cg.target[name] = target
@@ -571,6 +585,15 @@ func partitionList(tps []TopicPartition) string {
 // a static member sends -2 and the coordinator keeps it, and its
 // partitions, until its session ends (consumerGroupStaticMemberGroupLeave).
 func (l *PartitionedLog) leaveConsumer(g *group, m *member, detail string) {
+	if m.instanceID != "" && m.classic() {
+		// A classic static member sends no LeaveGroup (KIP-345): it
+		// stays until its session times out.
+		m.down, m.expiresAt = "left", l.now+g.config.SessionTimeoutMs
+		clear(m.positions)
+		l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id,
+			Detail: "shut down without LeaveGroup (static classic member); session expires at " + units.Duration(m.expiresAt)})
+		return
+	}
 	if m.instanceID != "" {
 		m.cm.epoch, m.cm.pendingRevoke = staticLeaveEpoch, nil
 		m.down, m.expiresAt = "left", l.now+g.config.ConsumerSessionTimeoutMs
@@ -584,7 +607,11 @@ func (l *PartitionedLog) leaveConsumer(g *group, m *member, detail string) {
 
 // removeConsumerMember removes a member and bumps the group epoch.
 func (l *PartitionedLog) removeConsumerMember(g *group, m *member, detail string) {
+	if l.downgradeOnLeave(g, m, detail) {
+		return
+	}
 	g.removeMember(m)
+	g.forgetClassicStrategy()
 	delete(g.cg.target, m.id)
 	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id, Detail: detail})
 	l.bumpGroupEpoch(g, m.id+" left: "+detail)
@@ -594,8 +621,16 @@ func (l *PartitionedLog) removeConsumerMember(g *group, m *member, detail string
 // its session, counted from its last heartbeat, ends.
 func (l *PartitionedLog) crashConsumer(g *group, m *member, why string) {
 	m.down = why
-	m.expiresAt = m.cm.lastHeartbeat + g.config.ConsumerSessionTimeoutMs
 	clear(m.positions)
+	if m.classic() {
+		// A classic member's session.timeout.ms counts from its last
+		// heartbeat, every heartbeat.interval.ms: from now, as the
+		// playground's classic groups count it.
+		m.expiresAt = l.now + g.config.SessionTimeoutMs
+		l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Detail: why + " (classic member); session expires at " + units.Duration(m.expiresAt)})
+		return
+	}
+	m.expiresAt = m.cm.lastHeartbeat + g.config.ConsumerSessionTimeoutMs
 	l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Detail: why + "; its last heartbeat was at " + units.Duration(m.cm.lastHeartbeat) +
 		", so its session (consumer.session.timeout.ms) ends at " + units.Duration(m.expiresAt)})
 }
@@ -614,7 +649,9 @@ func (g *group) nextConsumerDeadline() (at int64, ok bool) {
 			take(m.expiresAt)
 			continue
 		}
-		take(m.cm.nextHeartbeat)
+		if !m.classic() {
+			take(m.cm.nextHeartbeat)
+		}
 		take(g.pollDeadline(m))
 	}
 	if g.cg.delayed && g.cg.epoch > g.cg.targetEpoch && len(g.members) > 0 {
@@ -627,30 +664,46 @@ func (g *group) nextConsumerDeadline() (at int64, ok bool) {
 // that end, members whose max.poll.interval.ms ran out, a delayed target
 // assignment, then the heartbeats due, in the members' order.
 func (l *PartitionedLog) runConsumerTimers(g *group, now int64) {
+	// A member gone may turn the group back into a classic group
+	// (group_migration.go): the classic group's timers due now run at the
+	// next round of timers, at the same instant.
 	for _, m := range slices.Clone(g.members) {
-		if m.down != "" && m.expiresAt <= now && g.member(m.id) == m {
-			l.removeConsumerMember(g, m, "fenced: its session timed out (consumer.session.timeout.ms)")
+		if g.consumer() && m.down != "" && m.expiresAt <= now && g.member(m.id) == m {
+			timeout := "consumer.session.timeout.ms"
+			if m.classic() {
+				timeout = "session.timeout.ms"
+			}
+			l.removeConsumerMember(g, m, "fenced: its session timed out ("+timeout+")")
 		}
 	}
 	for _, m := range slices.Clone(g.members) {
-		if m.down == "" && g.pollDeadline(m) <= now && g.member(m.id) == m {
+		if g.consumer() && m.down == "" && g.pollDeadline(m) <= now && g.member(m.id) == m {
 			// The client's poll timer expired: it sends its leave
 			// heartbeat, -1, or -2 for a static member
 			// (AbstractMembershipManager.transitionToSendingLeaveGroup,
 			// ConsumerMembershipManager.leaveGroupEpoch of kafka-clients
-			// 4.4), without committing.
+			// 4.4), without committing; a classic member's heartbeat
+			// thread sends LeaveGroup (AbstractCoordinator's
+			// HeartbeatThread), a static one none.
 			l.finishInFlight(g, m)
-			l.leaveConsumer(g, m, fmt.Sprintf("did not poll within max.poll.interval.ms (%s): it left the group with epoch -1", units.Duration(g.config.MaxPollIntervalMs)))
+			how := "it left the group with epoch -1"
+			if m.classic() {
+				how = "its heartbeat thread sent LeaveGroup"
+			}
+			l.leaveConsumer(g, m, fmt.Sprintf("did not poll within max.poll.interval.ms (%s): %s", units.Duration(g.config.MaxPollIntervalMs), how))
 			if m.instanceID != "" {
 				m.down = stoppedPolling
 			}
 		}
 	}
+	if !g.consumer() {
+		return
+	}
 	if g.cg.delayed && g.cg.epoch > g.cg.targetEpoch && len(g.members) > 0 && l.canComputeTarget(g) {
 		l.computeTarget(g) // computeDelayedTargetAssignment
 	}
 	for _, m := range slices.Clone(g.members) {
-		if m.down == "" && m.cm.nextHeartbeat <= now && g.member(m.id) == m {
+		if m.down == "" && !m.classic() && m.cm.nextHeartbeat <= now && g.member(m.id) == m {
 			l.heartbeat(g, m)
 		}
 	}
@@ -676,6 +729,12 @@ func (l *PartitionedLog) consumerWhyNothing(g *group, m *member) string {
 		return ""
 	}
 	target := g.memberTarget(m)
+	if m.classic() {
+		if len(target) > 0 {
+			return fmt.Sprintf("%s's target assignment is %s, but other members still own them: a classic member rejoins (JoinGroup, SyncGroup) in a poll once they are released", m.id, partitionList(target))
+		}
+		return fmt.Sprintf("%s has no partitions: its target assignment is empty (group epoch %d, target assignment epoch %d)", m.id, g.cg.epoch, g.cg.targetEpoch)
+	}
 	switch {
 	case g.cg.epoch > g.cg.targetEpoch:
 		return fmt.Sprintf("%s has no partitions yet: the coordinator computes the target assignment of group epoch %d at a heartbeat (at most every group.consumer.assignment.interval.ms, 1s), and %s's next heartbeat is at %s",
@@ -687,8 +746,26 @@ func (l *PartitionedLog) consumerWhyNothing(g *group, m *member) string {
 	return fmt.Sprintf("%s has no partitions: the assignor %s gave every partition of its topics to other members", m.id, g.cg.assignor)
 }
 
+// pendingRevocation is what the member owns outside its target: the
+// partitions it was told to revoke (ConsumerGroupMember.
+// partitionsPendingRevocation of Kafka 4.4), then those of its assignment a
+// new target no longer holds, which its next heartbeat tells it to revoke
+// (the client revokes within the heartbeat that tells it, so between two
+// instants the second kind is what waits).
+func (g *group) pendingRevocation(m *member) []TopicPartition {
+	target := g.memberTarget(m)
+	pending := slices.Clone(m.cm.pendingRevoke)
+	for _, tp := range m.assigned {
+		if !slices.Contains(target, tp) && !slices.Contains(pending, tp) {
+			pending = append(pending, tp)
+		}
+	}
+	return pending
+}
+
 // pendingAssignment is what the member's target holds that it does not own
-// yet: partitions waiting for their owner to release them.
+// yet: partitions waiting for their owner to release them, or for the
+// member's next heartbeat.
 func (g *group) pendingAssignment(m *member) []TopicPartition {
 	var pending []TopicPartition
 	for _, tp := range g.memberTarget(m) {

@@ -95,8 +95,10 @@ func TestConsumerRevokeBeforeAssign(t *testing.T) {
 		c2State                     string
 	}
 	want := []moment{
-		{2000, "orders/0,orders/1,orders/2,orders/3", "-", "-", "orders/2,orders/3", MemberUnreleased},
-		{4999, "orders/0,orders/1,orders/2,orders/3", "-", "-", "orders/2,orders/3", MemberUnreleased},
+		// c1 owns orders/2 and orders/3 outside its target until its
+		// heartbeat at 5s revokes them: they are pending revocation.
+		{2000, "orders/0,orders/1,orders/2,orders/3", "orders/2,orders/3", "-", "orders/2,orders/3", MemberUnreleased},
+		{4999, "orders/0,orders/1,orders/2,orders/3", "orders/2,orders/3", "-", "orders/2,orders/3", MemberUnreleased},
 		{5000, "orders/0,orders/1", "-", "-", "orders/2,orders/3", MemberUnreleased},
 		{6999, "orders/0,orders/1", "-", "-", "orders/2,orders/3", MemberUnreleased},
 		{7000, "orders/0,orders/1", "-", "orders/2,orders/3", "-", MemberStable},
@@ -287,18 +289,36 @@ func TestConsumerRefusedConfigs(t *testing.T) {
 		{"an unknown protocol", func(l *PartitionedLog) error {
 			return l.Join("g", "c1", JoinOptions{Topics: []string{"orders"}, Protocol: "streams"})
 		}, `group.protocol "streams" is not one of classic, consumer`},
-		{"a consumer member into a classic group with members", func(l *PartitionedLog) error {
+		{"a consumer member into a classic group with members, the upgrade disabled", func(l *PartitionedLog) error {
+			if err := l.SetConsumerMigrationPolicy(MigrationDisabled); err != nil {
+				return err
+			}
 			if err := l.Join("g", "c1", JoinOptions{Topics: []string{"orders"}}); err != nil {
 				return err
 			}
 			return l.Join("g", "c2", JoinOptions{Topics: []string{"orders"}, Protocol: ProtocolConsumer})
-		}, "would upgrade it to a consumer group online"},
-		{"a classic member into a consumer group with members", func(l *PartitionedLog) error {
+		}, "Cannot upgrade classic group g to consumer group because online upgrade is disabled."},
+		{"a classic member into a consumer group with members, the migration disabled", func(l *PartitionedLog) error {
+			if err := l.SetConsumerMigrationPolicy(MigrationDisabled); err != nil {
+				return err
+			}
 			if err := l.Join("g", "c1", JoinOptions{Topics: []string{"orders"}, Protocol: ProtocolConsumer}); err != nil {
 				return err
 			}
 			return l.Join("g", "c2", JoinOptions{Topics: []string{"orders"}})
-		}, "is a consumer group (group.protocol=consumer) with members"},
+		}, "Cannot join the consumer group g with the classic protocol because the group migration is disabled."},
+		{"a classic member of another strategy into a mixed group", func(l *PartitionedLog) error {
+			if err := l.Join("g", "c1", JoinOptions{Topics: []string{"orders"}, Strategy: StrategyRange}); err != nil {
+				return err
+			}
+			if err := l.Join("g", "c2", JoinOptions{Topics: []string{"orders"}, Protocol: ProtocolConsumer}); err != nil {
+				return err
+			}
+			return l.Join("g", "c3", JoinOptions{Topics: []string{"orders"}, Strategy: StrategyRoundRobin})
+		}, "Member c3's protocols are not supported. (Kafka: INCONSISTENT_GROUP_PROTOCOL)"},
+		{"a migration policy Kafka does not have", func(l *PartitionedLog) error {
+			return l.SetConsumerMigrationPolicy("sideways")
+		}, `group.consumer.migration.policy "sideways" is not one of bidirectional, upgrade, downgrade, disabled`},
 		{"a session timeout below the brokers' least", func(l *PartitionedLog) error {
 			return l.SetGroupConfig("g", "consumer.session.timeout.ms", "10s")
 		}, "group.consumer.min.session.timeout.ms (45s)"},

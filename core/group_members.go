@@ -50,8 +50,21 @@ func (l *PartitionedLog) Join(groupName, memberID string, opts JoinOptions) erro
 			return err
 		}
 	}
+	g.revive()
 	if opts.Protocol == ProtocolConsumer {
 		l.joinConsumer(g, memberID, opts, topics)
+		return nil
+	}
+	if g.consumer() && len(g.members) > 0 {
+		// A classic member in a consumer group (group_migration.go).
+		if m := g.member(memberID); m != nil {
+			m.topics = topics
+			l.bumpGroupEpoch(g, memberID+" subscribed to "+strings.Join(topics, ","))
+			l.maybeComputeTarget(g)
+			l.classicRejoin(g, m)
+			return nil
+		}
+		l.joinClassicIntoConsumer(g, memberID, strategy, opts, topics)
 		return nil
 	}
 	if g.consumer() {
@@ -119,6 +132,9 @@ func (l *PartitionedLog) checkJoin(groupName, memberID string, opts JoinOptions)
 			strategy = g.strategy
 		}
 	}
+	if g != nil && g.consumer() && len(g.members) > 0 && !g.hasClassicMember() && opts.Strategy == "" {
+		strategy = StrategyRange // the first classic member of a consumer group chooses
+	}
 	if opts.Protocol == ProtocolConsumer {
 		strategy = "" // the coordinator assigns (checkConsumerJoin)
 	} else if err := assign.CheckStrategy(strategy); err != nil {
@@ -130,7 +146,7 @@ func (l *PartitionedLog) checkJoin(groupName, memberID string, opts JoinOptions)
 		}
 		return topics, strategy, nil
 	}
-	if len(g.members) > 0 && strategy != g.strategy && !g.consumer() {
+	if len(g.members) > 0 && strategy != g.strategy && !g.consumer() && opts.Protocol != ProtocolConsumer {
 		return nil, "", fmt.Errorf("group %q uses %s; member %q asks for %s: all members must share a strategy (Kafka: INCONSISTENT_GROUP_PROTOCOL)",
 			groupName, g.strategy, memberID, strategy)
 	}
@@ -153,12 +169,22 @@ func (l *PartitionedLog) checkJoin(groupName, memberID string, opts JoinOptions)
 	case m.down != "":
 		return nil, "", fmt.Errorf("member %q of group %q has %s and stays in the group until its session times out at %s; a restarted consumer gets a new member id in Kafka even under the same client.id, but here each member of a group has a name of its own: join under another, or with a group.instance.id to take its partitions back",
 			memberID, groupName, m.down, units.Duration(m.expiresAt))
+	case g.memberProtocol(m) != joinProtocol(opts):
+		return nil, "", fmt.Errorf("member %q is already in group %q with group.protocol=%s: a member that changes protocol restarts, leave first (or crash) and join again", memberID, groupName, g.memberProtocol(m))
 	case m.instanceID != opts.InstanceID:
 		return nil, "", fmt.Errorf("member %q is already in group %q with group.instance.id %q", memberID, groupName, m.instanceID)
 	case slices.Equal(m.topics, topics):
 		return nil, "", fmt.Errorf("member %q is already in group %q, subscribed to %s", memberID, groupName, strings.Join(topics, ","))
 	}
 	return topics, strategy, nil
+}
+
+// joinProtocol is the group.protocol a join asks for.
+func joinProtocol(opts JoinOptions) string {
+	if opts.Protocol == "" {
+		return ProtocolClassic
+	}
+	return opts.Protocol
 }
 
 func (g *group) staticMember(instanceID string) *member {
@@ -255,7 +281,11 @@ func (l *PartitionedLog) Leave(groupName, memberID string) error {
 		l.commitPositions(g, m)
 	}
 	if g.consumer() {
-		l.leaveConsumer(g, m, "left with epoch -1")
+		how := "left with epoch -1"
+		if m.classic() {
+			how = "left with LeaveGroup (classic member)"
+		}
+		l.leaveConsumer(g, m, how)
 		return nil
 	}
 	if m.instanceID != "" {

@@ -14,7 +14,7 @@ import (
 // kafka-consumer-groups --describe shows, and what the page draws.
 type GroupView struct {
 	Name       string
-	State      string // empty, rebalancing or stable
+	State      string // empty, rebalancing or stable (a consumer group's below), or dead once deleted
 	Generation int
 	Strategy   string
 	Config     GroupConfig
@@ -67,6 +67,12 @@ type GroupView struct {
 	GroupEpoch      int
 	AssignmentEpoch int
 	Assignor        string
+	// MigrationPolicy is the brokers' group.consumer.migration.policy, and
+	// MigrationNote says what it means for the group now: how a member of
+	// the other protocol converts it, or how its classic members rejoin
+	// (group_migration.go); "" when there is nothing to say.
+	MigrationPolicy string
+	MigrationNote   string
 }
 
 // MemberView is one member of a group.
@@ -105,10 +111,19 @@ type MemberView struct {
 	// A consumer group's member (group_consumer.go): its Epoch (-2 for a
 	// static member that left), its MemberState (stable,
 	// unrevoked_partitions, unreleased_partitions), its Target assignment,
-	// PendingRevoke, what it must give up before its next epoch, and
-	// PendingAssign, what its target holds that other members still own.
+	// PendingRevoke, what it owns outside its target: what it must give up
+	// before its next epoch (ConsumerGroupMember.partitionsPendingRevocation
+	// of Kafka 4.4), and what a new target took from it that it learns at
+	// its next heartbeat; and PendingAssign, what its target holds that it
+	// does not own yet (the target minus its assignment: partitions another
+	// member still owns, or that it takes at its next heartbeat).
 	// Assignment is its current assignment. NextHeartbeat is when it
 	// heartbeats next, RemoteAssignor its group.remote.assignor.
+	// Protocol is the group protocol the member runs: classic, or
+	// consumer; a consumer group may hold classic members during an
+	// online upgrade or downgrade (group_migration.go), which kafka-
+	// consumer-groups marks UPGRADED false.
+	Protocol       string
 	Epoch          int
 	MemberState    string
 	Target         []TopicPartition
@@ -254,6 +269,9 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 		OutsideCommitRefused: l.outsideCommitRefused(g),
 
 		Protocol: g.protocolName(),
+
+		MigrationPolicy: l.ConsumerMigrationPolicy(),
+		MigrationNote:   l.migrationNote(g),
 	}
 	if g.consumer() {
 		v.GroupEpoch, v.AssignmentEpoch, v.Assignor = g.cg.epoch, g.cg.targetEpoch, g.cg.assignor
@@ -275,6 +293,7 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 			Idle:       m.down == "" && len(m.assigned) == 0 && g.rebalance == nil && (!g.consumer() || len(g.cg.target[m.id]) == 0 && g.cg.epoch == g.cg.targetEpoch),
 			Down:       m.down,
 			EmptyPoll:  m.emptyPoll,
+			Protocol:   g.memberProtocol(m),
 		}
 		if m.emptyPoll != "" {
 			mv.EmptyPollAt = m.emptyPollAt
@@ -285,9 +304,9 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 		if g.consumer() {
 			mv.Epoch, mv.MemberState, mv.RemoteAssignor = m.cm.epoch, m.cm.state, m.cm.remoteAssignor
 			mv.Target = g.memberTarget(m)
-			mv.PendingRevoke = slices.Clone(m.cm.pendingRevoke)
+			mv.PendingRevoke = g.pendingRevocation(m)
 			mv.PendingAssign = g.pendingAssignment(m)
-			if m.down == "" {
+			if m.down == "" && !m.classic() {
 				mv.NextHeartbeat = m.cm.nextHeartbeat
 			}
 		}

@@ -39,6 +39,9 @@ type groupState struct {
 	// from the partitioners' generator, so that a join moves no keyless
 	// record (member_ids.go).
 	memberIDsMade uint64
+	// migrationPolicy is the brokers' group.consumer.migration.policy, ""
+	// for Kafka's default, bidirectional (group_migration.go).
+	migrationPolicy string
 }
 
 // group is one consumer group.
@@ -78,6 +81,10 @@ type group struct {
 	// its epochs and target assignment (group_consumer.go); nil for a
 	// classic group.
 	cg *consumerGroup
+
+	// dead says the group was deleted (DeleteGroup): Kafka's Dead state,
+	// until a join, a commit from outside or a reset makes the group anew.
+	dead bool
 }
 
 // member is one consumer in a group.
@@ -171,6 +178,9 @@ const (
 )
 
 func (g *group) state() string {
+	if g.dead {
+		return GroupDead
+	}
 	if g.consumer() {
 		return g.consumerState()
 	}
@@ -222,7 +232,7 @@ func (g *group) hasRunningMember() bool {
 
 // clone returns a deep, independent copy of the groups.
 func (s *groupState) clone() groupState {
-	c := groupState{names: slices.Clone(s.names), memberIDsMade: s.memberIDsMade}
+	c := groupState{names: slices.Clone(s.names), memberIDsMade: s.memberIDsMade, migrationPolicy: s.migrationPolicy}
 	if s.groups != nil {
 		c.groups = make(map[string]*group, len(s.groups))
 	}
@@ -360,6 +370,40 @@ func (l *PartitionedLog) newGroup(name string) (*group, error) {
 	l.groups.names = slices.Insert(l.groups.names, i, name)
 	return g, nil
 }
+
+// DeleteGroup deletes a group, as kafka-consumer-groups --delete does: only
+// an Empty group, whose committed offsets go with it, and the group is then
+// Dead (ClassicGroup.validateDeleteGroup, ConsumerGroup.validateDeleteGroup
+// and GroupMetadataManager.deleteGroup of Kafka 4.4: NON_EMPTY_GROUP for a
+// group with members, GROUP_ID_NOT_FOUND for a Dead one). The playground
+// keeps a Dead group's name, and its configs, which are its clients'; a
+// join, a commit from outside it or a reset makes it anew, empty, as
+// Kafka's coordinator creates a group at its first JoinGroup, heartbeat or
+// OffsetCommit. Kafka also makes an Empty group Dead when its last offsets
+// expire (offsets.retention.minutes, 7 days), which the playground does
+// not model: offsets stay until the group is deleted.
+func (l *PartitionedLog) DeleteGroup(name string) error {
+	g, err := l.group(name)
+	if err != nil {
+		return err
+	}
+	switch {
+	case g.dead:
+		return fmt.Errorf("group %q cannot be deleted: The group id does not exist. (Kafka: GroupIdNotFoundException): it was deleted, it is Dead", name)
+	case len(g.members) > 0:
+		return fmt.Errorf("group %q cannot be deleted: The group is not empty. (Kafka: GroupNotEmptyException): its members %s must leave first, and one that stopped is a member until its session times out", name, g.activeMembers())
+	}
+	config := g.config
+	config.protocol = ""
+	committed := len(g.committed)
+	*g = group{name: name, config: config, committed: map[TopicPartition]int64{}, deliveredTo: map[TopicPartition]int64{}, skipped: map[TopicPartition]int64{}, dead: true}
+	l.emit(Event{Kind: EventGroupDeleted, Group: name, Count: committed, Detail: "the group is Dead; its committed offsets are deleted with it"})
+	return nil
+}
+
+// revive makes a Dead group live again, empty: a join, a commit from
+// outside or a reset creates it anew.
+func (g *group) revive() { g.dead = false }
 
 // validGroupName checks a group, member or instance id: 1 to 249 of the
 // characters topic names use, so that every id can be written in a script

@@ -13,6 +13,11 @@ func (w *world) applyBrokerCommand(c Command) error {
 				return err
 			}
 		}
+		if policy, ok := c.Value("group.consumer.migration.policy"); ok {
+			if err := w.log.SetConsumerMigrationPolicy(policy); err != nil {
+				return err
+			}
+		}
 		n, err := c.CountAt(0)
 		if err != nil {
 			return err

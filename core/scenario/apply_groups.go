@@ -56,6 +56,8 @@ func (w *world) applyGroupCommand(c Command) error {
 			return err
 		}
 		return w.log.CommitOffset(group, topic, partition, offset)
+	case CmdDeleteGroup:
+		return w.log.DeleteGroup(group)
 	case CmdReset:
 		spec, err := resetSpec(c)
 		if err != nil {
@@ -180,7 +182,7 @@ func groupStates(l core.ReadOnlyLog) []GroupState {
 			ms.Assignment = assignmentStates(m.Assignment)
 			if consumer {
 				epoch := m.Epoch
-				ms.Epoch, ms.MemberState = &epoch, m.MemberState
+				ms.Epoch, ms.MemberState, ms.Protocol = &epoch, m.MemberState, m.Protocol
 				ms.Target, ms.PendingRevoke, ms.PendingAssign = assignmentStates(m.Target), assignmentStates(m.PendingRevoke), assignmentStates(m.PendingAssign)
 			}
 			g.Members = append(g.Members, ms)

@@ -24,11 +24,14 @@ const (
 	CmdPoll       = "poll"
 	CmdCommit     = "commit"
 	CmdReset      = "reset"
-	CmdProducer   = "producer"
-	CmdConsumer   = "consumer"
-	CmdStop       = "stop"
-	CmdBrokers    = "brokers"
-	CmdBroker     = "broker"
+	// CmdDeleteGroup deletes an empty group (kafka-consumer-groups
+	// --delete): it is Dead.
+	CmdDeleteGroup = "delete-group"
+	CmdProducer    = "producer"
+	CmdConsumer    = "consumer"
+	CmdStop        = "stop"
+	CmdBrokers     = "brokers"
+	CmdBroker      = "broker"
 )
 
 // value is an argument's value as its kind reads it. The parser fills it

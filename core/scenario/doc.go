@@ -31,10 +31,11 @@
 //	poll GROUP MEMBER [max=N]
 //	commit GROUP MEMBER [epoch=N] | commit GROUP TOPIC/PARTITION offset=N
 //	reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]
+//	delete-group GROUP
 //	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]
 //	consumer GROUP MEMBER rate=N/s [max=N] [commit]
 //	stop PRODUCER | stop GROUP MEMBER
-//	brokers N [replica.lag.time.max.ms=DURATION]
+//	brokers N [replica.lag.time.max.ms=DURATION] [group.consumer.migration.policy=bidirectional|upgrade|downgrade|disabled]
 //	broker crash|restart|isolate|heal ID | broker slow ID pace=N/s
 //	producer-config NAME [config=value ...] [transactional.id=ID]
 //	wire PRODUCER lose-request|lose-response [after=N] [count=N]

@@ -44,6 +44,10 @@ func EventText(e core.Event) string {
 		fmt.Fprintf(&b, " %s generation=%d moved=%d", e.Group, e.Generation, e.Count)
 	case core.EventGroupEpoch:
 		fmt.Fprintf(&b, " %s epoch=%d", e.Group, e.Generation)
+	case core.EventGroupConverted:
+		fmt.Fprintf(&b, " %s epoch=%d", e.Group, e.Generation)
+	case core.EventGroupDeleted:
+		fmt.Fprintf(&b, " %s offsets=%d", e.Group, e.Count)
 	case core.EventTargetAssignment:
 		fmt.Fprintf(&b, " %s epoch=%d moved=%d", e.Group, e.Generation, e.Count)
 	case core.EventMemberReconciled:

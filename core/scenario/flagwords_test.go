@@ -30,6 +30,7 @@ var nameTemplates = map[string][]string{
 	"producer-config": {"producer-config NAME acks=all", "producer-config NAME transactional.id=NAME"},
 	"wire":            {"wire NAME lose-request"},
 	"txn":             {"txn NAME init", "txn NAME send-offsets group=NAME"},
+	"delete-group":    {"delete-group NAME"},
 }
 
 // flagWordScripts writes every template with every flag word in every name

@@ -326,6 +326,11 @@ var commandSpecs = append([]*commandSpec{
 		check: checkReset,
 	},
 	{
+		name:       CmdDeleteGroup,
+		usage:      "delete-group GROUP",
+		positional: []argSpec{posIn("group", kindName, groupNames)},
+	},
+	{
 		name:       CmdProducer,
 		usage:      "producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]",
 		positional: []argSpec{posIn("workload", kindName, producerNames), posIn("topic", kindName, topicNames)},
@@ -357,9 +362,9 @@ var commandSpecs = append([]*commandSpec{
 	},
 	{
 		name:       CmdBrokers,
-		usage:      "brokers N [replica.lag.time.max.ms=DURATION]",
+		usage:      "brokers N [replica.lag.time.max.ms=DURATION] [group.consumer.migration.policy=bidirectional|upgrade|downgrade|disabled]",
 		positional: []argSpec{{name: "count", kind: kindCount, min: 1, max: MaxBrokers}},
-		named:      []argSpec{{name: "replica.lag.time.max.ms", kind: kindMs}},
+		named:      []argSpec{{name: "replica.lag.time.max.ms", kind: kindMs}, {name: "group.consumer.migration.policy", kind: kindChoice, choices: core.MigrationPolicies()}},
 	},
 	{
 		name:       CmdBroker,

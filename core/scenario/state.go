@@ -110,6 +110,10 @@ type MemberState struct {
 	Target        []AssignmentState `json:"target_assignment,omitempty"`
 	PendingRevoke []AssignmentState `json:"pending_revocation,omitempty"`
 	PendingAssign []AssignmentState `json:"pending_assignment,omitempty"`
+	// Protocol is the group protocol a consumer group's member runs:
+	// consumer, or classic for a classic member during an online upgrade
+	// or downgrade (core/group_migration.go); absent in a classic group.
+	Protocol string `json:"protocol,omitempty"`
 }
 
 // EmptyPollState is a poll that got no record.

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -82,6 +83,12 @@ func nullable(s *string) string {
 // one row per partition the group reads, "-" where there is no commit or no
 // owner.
 func writeGroupText(b *strings.Builder, g GroupState) {
+	if g.State == core.GroupDead {
+		// kafka-consumer-groups --describe of a deleted group
+		// (ConsumerGroupCommand of kafka-tools 4.4: a Dead group).
+		fmt.Fprintf(b, "group %s: state dead\nError: Consumer group '%s' does not exist.\n", g.Name, g.Name)
+		return
+	}
 	if g.Protocol == core.ProtocolConsumer {
 		writeConsumerGroupText(b, g)
 		return
@@ -142,14 +149,27 @@ func writeConsumerGroupText(b *strings.Builder, g GroupState) {
 	// The columns of kafka-consumer-groups --describe --members --verbose
 	// for a consumer-protocol group (ConsumerGroupCommand of kafka-tools
 	// 4.4.0), but HOST: the playground's members run on no host.
+	// A group holding members of both protocols (an online upgrade or
+	// downgrade) gets the tool's UPGRADED column: true for a member of the
+	// consumer protocol, false for a classic one.
+	mixed := slices.ContainsFunc(g.Members, func(m MemberState) bool { return m.Protocol == core.ProtocolClassic }) &&
+		slices.ContainsFunc(g.Members, func(m MemberState) bool { return m.Protocol == core.ProtocolConsumer })
 	tw = tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "GROUP\tCONSUMER-ID\tGROUP-INSTANCE-ID\tCLIENT-ID\t#PARTITIONS\tCURRENT-EPOCH\tCURRENT-ASSIGNMENT\tTARGET-EPOCH\tTARGET-ASSIGNMENT")
+	header := "GROUP\tCONSUMER-ID\tGROUP-INSTANCE-ID\tCLIENT-ID\t#PARTITIONS\tCURRENT-EPOCH\tCURRENT-ASSIGNMENT\tTARGET-EPOCH\tTARGET-ASSIGNMENT"
+	if mixed {
+		header += "\tUPGRADED"
+	}
+	fmt.Fprintln(tw, header)
 	for _, m := range g.Members {
 		n := 0
 		for _, a := range m.Assignment {
 			n += len(a.Partitions)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%s\n", g.Name, m.MemberID, orDash(m.Instance), m.ID, n, deref(m.Epoch), assignmentText(m.Assignment), deref(g.AssignmentEpoch), assignmentText(m.Target))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%s", g.Name, m.MemberID, orDash(m.Instance), m.ID, n, deref(m.Epoch), assignmentText(m.Assignment), deref(g.AssignmentEpoch), assignmentText(m.Target))
+		if mixed {
+			fmt.Fprintf(tw, "\t%t", m.Protocol == core.ProtocolConsumer)
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 	for _, m := range g.Members {

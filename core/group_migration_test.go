@@ -1,0 +1,221 @@
+package core
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The online upgrade keeps what the classic group had: the group epoch and
+// target epoch are its generation, each classic member keeps its
+// assignment as its target at that epoch (ConsumerGroup.fromClassicGroup of
+// Kafka 4.4), and the member view says which protocol each runs.
+func TestUpgradeKeepsTheClassicAssignment(t *testing.T) {
+	l := newTestLog(t, "orders", 4, nil)
+	for _, c := range []string{"c1", "c2"} {
+		if err := l.Join("g", c, JoinOptions{Topics: []string{"orders"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustAdvance(t, l, 7000) // the initial rebalance's waits end
+	before := groupView(t, l, "g")
+	if before.Protocol != ProtocolClassic || before.State != GroupStable {
+		t.Fatalf("before: %s %s", before.Protocol, before.State)
+	}
+	owned := map[string]string{}
+	for _, m := range before.Members {
+		owned[m.ID] = tpsText(m.Assignment)
+	}
+	if err := l.Join("g", "n1", JoinOptions{Topics: []string{"orders"}, Protocol: ProtocolConsumer}); err != nil {
+		t.Fatal(err)
+	}
+	v := groupView(t, l, "g")
+	if v.Protocol != ProtocolConsumer || v.GroupEpoch != before.Generation+1 || v.AssignmentEpoch != before.Generation+1 {
+		t.Fatalf("after the join: protocol %s, group epoch %d, target epoch %d; the classic generation was %d", v.Protocol, v.GroupEpoch, v.AssignmentEpoch, before.Generation)
+	}
+	for _, c := range []string{"c1", "c2"} {
+		m := memberView(t, v, c)
+		if m.Protocol != ProtocolClassic || m.Epoch != before.Generation || tpsText(m.Assignment) != owned[c] {
+			t.Errorf("%s: protocol %s, epoch %d, owns %s; want classic, epoch %d, %s", c, m.Protocol, m.Epoch, tpsText(m.Assignment), before.Generation, owned[c])
+		}
+	}
+	if n := memberView(t, v, "n1"); n.Protocol != ProtocolConsumer || len(n.PendingAssign) == 0 {
+		t.Errorf("n1: protocol %s, pending %s: it waits for partitions the classic members own", n.Protocol, tpsText(n.PendingAssign))
+	}
+	if !strings.Contains(v.MigrationNote, "rejoin at their next poll") {
+		t.Errorf("the mixed group's note %q does not say how the playground times the classic members' rejoin", v.MigrationNote)
+	}
+	// The classic members move at their polls; then the new member takes
+	// what they released at its heartbeat.
+	for range 2 {
+		mustAdvance(t, l, 5000)
+		for _, c := range []string{"c1", "c2"} {
+			if _, err := l.Poll("g", c, 10); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	mustAdvance(t, l, 5000)
+	v = groupView(t, l, "g")
+	if v.State != GroupStable {
+		t.Fatalf("the upgraded group is %s, want stable: %+v", v.State, v.Members)
+	}
+	for _, m := range v.Members {
+		if tpsText(m.Assignment) != tpsText(m.Target) || m.Epoch != v.AssignmentEpoch {
+			t.Errorf("%s owns %s at epoch %d, its target %s at %d", m.ID, tpsText(m.Assignment), m.Epoch, tpsText(m.Target), v.AssignmentEpoch)
+		}
+	}
+}
+
+// When the last consumer-protocol member leaves and classic members stay,
+// the group is a classic group again at its group epoch, each member with
+// its target, and rebalances (GroupMetadataManager.convertToClassicGroup);
+// under upgrade only, it stays a consumer group.
+func TestDowngradeWhenTheLastConsumerMemberLeaves(t *testing.T) {
+	for _, policy := range []string{MigrationBidirectional, MigrationUpgrade} {
+		l := newTestLog(t, "orders", 2, nil)
+		if err := l.SetConsumerMigrationPolicy(policy); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Join("g", "c1", JoinOptions{Topics: []string{"orders"}}); err != nil {
+			t.Fatal(err)
+		}
+		mustAdvance(t, l, 4000)
+		if err := l.Join("g", "n1", JoinOptions{Topics: []string{"orders"}, Protocol: ProtocolConsumer}); err != nil {
+			t.Fatal(err)
+		}
+		epoch := groupView(t, l, "g").GroupEpoch
+		if err := l.Leave("g", "n1"); err != nil {
+			t.Fatal(err)
+		}
+		v := groupView(t, l, "g")
+		switch policy {
+		case MigrationBidirectional:
+			if v.Protocol != ProtocolClassic || v.State != GroupRebalancing || v.Generation != epoch || v.Rebalance == nil ||
+				!strings.Contains(v.Rebalance.Cause, "Downgrade group g from consumer to classic") {
+				t.Errorf("%s: protocol %s, state %s, generation %d (group epoch was %d), rebalance %+v", policy, v.Protocol, v.State, v.Generation, epoch, v.Rebalance)
+			}
+			if m := memberView(t, v, "c1"); m.Protocol != ProtocolClassic || m.MemberState != "" {
+				t.Errorf("c1 after the downgrade: %+v", m)
+			}
+		case MigrationUpgrade:
+			if v.Protocol != ProtocolConsumer || memberView(t, v, "c1").Protocol != ProtocolClassic {
+				t.Errorf("%s: protocol %s: the group must stay a consumer group of classic members", policy, v.Protocol)
+			}
+		}
+	}
+}
+
+// Only an empty group can be deleted; it is Dead then, keeps no offsets,
+// and a join makes it anew (ConsumerGroup.validateDeleteGroup, Kafka 4.4).
+func TestDeleteGroup(t *testing.T) {
+	l := newTestLog(t, "orders", 2, nil)
+	consumerJoin(t, l, "g", "c1", JoinOptions{})
+	if err := l.CommitOffset("g", "orders", 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.DeleteGroup("g"); err == nil || !strings.Contains(err.Error(), "The group is not empty.") {
+		t.Fatalf("deleting a group with a member: %v", err)
+	}
+	if err := l.Leave("g", "c1"); err != nil {
+		t.Fatal(err)
+	}
+	snapshot := l.Clone()
+	if err := l.DeleteGroup("g"); err != nil {
+		t.Fatal(err)
+	}
+	v := groupView(t, l, "g")
+	if v.State != GroupDead || len(v.Partitions) != 0 || v.Protocol != ProtocolClassic {
+		t.Fatalf("a deleted group: state %s, partitions %+v, protocol %s", v.State, v.Partitions, v.Protocol)
+	}
+	if err := l.DeleteGroup("g"); err == nil || !strings.Contains(err.Error(), "The group id does not exist.") {
+		t.Fatalf("deleting a Dead group: %v", err)
+	}
+	if got := groupView(t, snapshot, "g").State; got != GroupEmpty {
+		t.Fatalf("a clone taken before the delete is %s, want empty", got)
+	}
+	if err := l.Join("g", "c2", JoinOptions{Topics: []string{"orders"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := groupView(t, l, "g").State; got == GroupDead {
+		t.Fatalf("a join left the group Dead")
+	}
+}
+
+// Random joins of either protocol, leaves, crashes, polls, policy changes,
+// deletes and time keep a group sound: no partition has two owners, each
+// member of a consumer group says its protocol, a classic group's members
+// all run the classic one, and a refused operation changes nothing.
+func TestMigrationUnderRandomOperations(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		l := NewPartitionedLog(rapid.Int64().Draw(rt, "seed"))
+		if err := l.CreateTopic("orders", 3, nil); err != nil {
+			rt.Fatal(err)
+		}
+		names := []string{"c1", "c2", "c3"}
+		strategies := []string{StrategyRange, StrategyCooperativeSticky}
+		for i := range rapid.IntRange(1, 60).Draw(rt, "steps") {
+			name := rapid.SampledFrom(names).Draw(rt, "member")
+			before := l.Clone()
+			var err error
+			switch op := rapid.IntRange(0, 8).Draw(rt, "op"); op {
+			case 0, 1:
+				opts := JoinOptions{Topics: []string{"orders"}, Strategy: rapid.SampledFrom(strategies).Draw(rt, "strategy")}
+				if op == 1 {
+					opts = JoinOptions{Topics: []string{"orders"}, Protocol: ProtocolConsumer}
+				}
+				if rapid.Bool().Draw(rt, "static") {
+					opts.InstanceID = "i-" + name
+				}
+				err = l.Join("g", name, opts)
+			case 2:
+				err = l.Leave("g", name)
+			case 3:
+				err = l.Crash("g", name)
+			case 4:
+				_, err = l.Poll("g", name, 5)
+			case 5:
+				err = l.SetConsumerMigrationPolicy(rapid.SampledFrom(MigrationPolicies()).Draw(rt, "policy"))
+			case 6:
+				err = l.DeleteGroup("g")
+			default:
+				err = l.Advance(rapid.Int64Range(1, 20_000).Draw(rt, "ms"))
+			}
+			if err != nil && !sameGroups(before, l) {
+				rt.Fatalf("step %d: a refused operation (%v) changed the group", i, err)
+			}
+			checkMixedGroup(rt, l)
+		}
+	})
+}
+
+// sameGroups reports whether two logs' group g looks the same.
+func sameGroups(a, b *PartitionedLog) bool {
+	va, ea := a.Group("g")
+	vb, eb := b.Group("g")
+	return (ea == nil) == (eb == nil) && reflect.DeepEqual(va, vb)
+}
+
+func checkMixedGroup(rt *rapid.T, l *PartitionedLog) {
+	v, err := l.Group("g")
+	if err != nil {
+		return
+	}
+	owner := map[TopicPartition]string{}
+	for _, m := range v.Members {
+		for _, tp := range m.Assignment {
+			if o, ok := owner[tp]; ok {
+				rt.Fatalf("%s is owned by %s and %s: %+v", tp, o, m.ID, v.Members)
+			}
+			owner[tp] = m.ID
+		}
+		switch {
+		case v.Protocol == ProtocolClassic && m.Protocol != ProtocolClassic:
+			rt.Fatalf("classic group g has a %s member %s", m.Protocol, m.ID)
+		case v.Protocol == ProtocolConsumer && m.MemberState == "":
+			rt.Fatalf("consumer group g's member %s has no member state", m.ID)
+		}
+	}
+}
