@@ -25,6 +25,7 @@ type PartitionedLog struct {
 	events eventLog // pending for DrainEvents
 
 	groups groupState
+	shares shareGroups // share groups (share.go)
 
 	cluster cluster // the brokers the partitions' replicas live on
 }
@@ -100,6 +101,11 @@ func (l *PartitionedLog) Advance(ms int64) error {
 		if hasGroup && group < next {
 			next = group
 		}
+		share, hasShare := l.nextShareDeadline()
+		share = max(share, l.now) // a deadline a shorter config left behind fires now
+		if hasShare && share < next {
+			next = share
+		}
 		if next > target {
 			break
 		}
@@ -125,6 +131,9 @@ func (l *PartitionedLog) Advance(ms int64) error {
 			}
 			l.runGroupTimers(next)
 		}
+		if hasShare && share == next {
+			l.runShareTimers(next)
+		}
 	}
 	l.now = target
 	l.emit(Event{Kind: EventClockAdvanced, Offset: target})
@@ -143,6 +152,7 @@ func (l *PartitionedLog) Clone() *PartitionedLog {
 		topicNames: slices.Clone(l.topicNames),
 		events:     l.events.clone(),
 		groups:     l.groups.clone(),
+		shares:     l.shares.clone(),
 		cluster:    l.cluster.clone(),
 	}
 	for name, t := range l.topics {

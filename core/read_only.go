@@ -34,6 +34,9 @@ type ReadOnlyLog interface {
 	GroupOffsets(groupName string) (map[TopicPartition]int64, error)
 	CompareMovement(groupName string, change MembershipChange) ([]StrategyMovement, error)
 
+	ShareGroupNames() []string
+	ShareGroup(name string) (ShareGroupView, error)
+
 	ReplicationInUse() bool
 	Brokers() []BrokerInfo
 	ReplicaLagTimeMaxMs() int64

@@ -320,8 +320,12 @@ func (p place) configCandidates() []Candidate {
 	if len(p.positional) > 0 && p.spec.name == CmdConfig && p.positional[0] == "group" {
 		target = core.OnGroup
 	}
+	defs := core.Configs(target)
+	if target == core.OnGroup {
+		defs = append(defs, core.ShareConfigs(core.OnShareGroup)...) // a share group's configs (apply_share.go)
+	}
 	var out []Candidate
-	for _, d := range core.Configs(target) {
+	for _, d := range defs {
 		if !set[d.Name] {
 			out = append(out, Candidate{Text: d.Name + "=", Note: configNote(d)})
 		}

@@ -75,6 +75,9 @@ func EventText(e core.Event) string {
 	case core.EventAcknowledged, core.EventNotEnoughReplicas, core.EventProduceFailed:
 		fmt.Fprintf(&b, " %s offsets=%d..%d records=%d", tp, e.From, e.To, e.Count)
 	case EventError:
+	case core.EventShareMemberJoined, core.EventShareMemberLeft, core.EventShareMemberCrashed, core.EventShareAssignment, core.EventSharePolled,
+		core.EventShareAcquired, core.EventShareAcknowledged, core.EventShareReleased, core.EventShareArchived, core.EventShareRenewed, core.EventShareAckFailed:
+		writeShareEvent(&b, e, member, tp) // state_share.go
 	default:
 		// A kind this function does not know yet: every field that is set.
 		for _, f := range []struct {

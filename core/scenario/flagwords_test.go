@@ -80,6 +80,9 @@ func TestFlagWordNamesRoundTrip(t *testing.T) {
 		}
 		for i := 0; cmds[0].Positional(i) != ""; i++ {
 			p := cmds[0].Positional(i)
+			if cmds[0].positionalSpec(i).kind == kindChoice {
+				continue // a word of the command's own (config topic, acknowledge accept)
+			}
 			if base, _, _ := strings.Cut(p, "/"); !slices.Contains(FlagWords(), base) && base != "topic" && base != "group" {
 				t.Errorf("%s: positional %d reads as %q", script, i, p)
 			}

@@ -193,7 +193,7 @@ func posIn(name string, k kind, names nameSet) argSpec {
 	return argSpec{name: name, kind: k, names: names}
 }
 
-var commandSpecs = []*commandSpec{
+var commandSpecs = append([]*commandSpec{
 	{
 		name:       CmdSeed,
 		usage:      "seed N",
@@ -244,7 +244,7 @@ var commandSpecs = []*commandSpec{
 		positional: []argSpec{{name: "topic or group", kind: kindChoice, choices: []string{"topic", "group"}}, posIn("name", kindName, configTargetNames)},
 		configs: func(p []string) []argSpec {
 			if len(p) > 0 && p[0] == "group" {
-				return groupConfigs
+				return configArgsForGroup()
 			}
 			return topicConfigs
 		},
@@ -366,7 +366,8 @@ var commandSpecs = []*commandSpec{
 		named:      []argSpec{{name: "pace", kind: kindRate}},
 		check:      checkBroker,
 	},
-}
+	// The share group commands are in apply_share.go.
+}, shareCommandSpecs...)
 
 // specByName indexes commandSpecs.
 var specByName = func() map[string]*commandSpec {

@@ -22,6 +22,9 @@ type State struct {
 	// fields of partitions and records.
 	Brokers             []BrokerState `json:"brokers,omitempty"`
 	ReplicaLagTimeMaxMs int64         `json:"replica_lag_time_max_ms,omitempty"`
+	// ShareGroups are the share groups (state_share.go), absent when
+	// there is none.
+	ShareGroups []ShareGroupState `json:"share_groups,omitempty"`
 }
 
 // TopicState is one topic.
@@ -130,7 +133,7 @@ type OffsetState struct {
 
 // Snapshot reads the state of an engine.
 func Snapshot(l core.ReadOnlyLog) State {
-	st := State{TimeMs: l.Now(), Seed: l.Seed(), Topics: []TopicState{}, Groups: groupStates(l)}
+	st := State{TimeMs: l.Now(), Seed: l.Seed(), Topics: []TopicState{}, Groups: groupStates(l), ShareGroups: shareGroupStates(l)}
 	for _, name := range l.TopicNames() {
 		t := TopicState{Name: name, Configs: map[string]string{}, Partitions: []PartitionState{}}
 		cfg, _ := l.TopicConfig(name)
