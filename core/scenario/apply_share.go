@@ -45,7 +45,7 @@ var shareCommandSpecs = []*commandSpec{
 	{
 		name:       CmdShareJoin,
 		usage:      "share-join GROUP MEMBER topics=T1,T2 [share.acknowledgement.mode=implicit|explicit] [max.poll.records=N]",
-		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		positional: []argSpec{posIn("group", kindName, shareGroupNames), pos("member", kindName)},
 		named: append([]argSpec{
 			{name: "topics", kind: kindNameList, required: true, names: topicNames},
 		}, shareMemberConfigs...),
@@ -53,13 +53,13 @@ var shareCommandSpecs = []*commandSpec{
 	{
 		name:       CmdSharePoll,
 		usage:      "share-poll GROUP MEMBER [max=N]",
-		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		positional: []argSpec{posIn("group", kindName, shareGroupNames), posIn("member", kindName, shareMemberNames)},
 		named:      []argSpec{{name: "max", kind: kindCount, min: 1, max: MaxPollRecords}},
 	},
 	{
 		name:  CmdAcknowledge,
 		usage: "acknowledge GROUP MEMBER accept|release|reject|renew [TOPIC/PARTITION [offsets=N|N-M|N,M,...]]",
-		positional: []argSpec{pos("group", kindName), pos("member", kindName),
+		positional: []argSpec{posIn("group", kindName, shareGroupNames), posIn("member", kindName, shareMemberNames),
 			{name: "type", kind: kindChoice, choices: core.AckTypes()},
 			{name: "topic/partition", kind: kindTopicPartition, optional: true, names: topicNames}},
 		named: []argSpec{{name: "offsets", kind: kindText}},
@@ -68,7 +68,7 @@ var shareCommandSpecs = []*commandSpec{
 	{
 		name:       CmdShareLeave,
 		usage:      "share-leave GROUP MEMBER",
-		positional: []argSpec{pos("group", kindName), pos("member", kindName)},
+		positional: []argSpec{posIn("group", kindName, shareGroupNames), posIn("member", kindName, shareMemberNames)},
 	},
 }
 

@@ -31,6 +31,8 @@ const (
 	workloadMemberNames                // stop GROUP's member: the running consumers of that group
 	brokerIDs                          // the brokers' ids
 	partitionNumbers                   // the partitions of the topic named first
+	shareGroupNames                    // the share groups (apply_share.go)
+	shareMemberNames                   // the members of the share group named first
 )
 
 // Names are what a session holds by name, for completion.
@@ -46,6 +48,10 @@ type Names struct {
 	// group (KIP-848), by group and member: only their commits carry
 	// epoch= (core.CommitWithEpoch).
 	Epochs map[string]map[string]int
+	// ShareGroups are the share groups, ShareMembers each one's members
+	// by name (client.id).
+	ShareGroups  []string
+	ShareMembers map[string][]string
 }
 
 // NamesOf reads the names a session holds at its position.
@@ -69,6 +75,13 @@ func NamesOf(s *Session) Names {
 				}
 				n.Epochs[g][m.ID] = m.Epoch
 			}
+		}
+	}
+	n.ShareGroups, n.ShareMembers = l.ShareGroupNames(), map[string][]string{}
+	for _, g := range n.ShareGroups {
+		v, _ := l.ShareGroup(g)
+		for _, m := range v.Members {
+			n.ShareMembers[g] = append(n.ShareMembers[g], m.Name)
 		}
 	}
 	for _, b := range l.Brokers() {
@@ -410,9 +423,13 @@ func (p place) names(set nameSet, n Names) []string {
 		return n.Members[first]
 	case configTargetNames:
 		if first == "group" {
-			return n.Groups
+			return slices.Concat(n.Groups, n.ShareGroups)
 		}
 		return n.Topics
+	case shareGroupNames:
+		return n.ShareGroups
+	case shareMemberNames:
+		return n.ShareMembers[first]
 	case producerNames:
 		return n.Producers
 	case workloadNames:

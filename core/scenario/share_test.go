@@ -1,6 +1,11 @@
 package scenario
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"plog/core"
+)
 
 // The share group commands' lines for TestFlagWordNamesRoundTrip.
 func init() {
@@ -27,4 +32,36 @@ func FuzzShareScenario(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// The command line completes share groups and their members, and a share
+// group's configs after config group.
+func TestCompleteShareGroups(t *testing.T) {
+	s, err := Load("topic orders\nshare-join work a topics=orders\nshare-join work b topics=orders\njoin billing c1 topics=orders\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := NamesOf(s)
+	texts := func(line string) []string {
+		var out []string
+		for _, c := range Complete(line, len(line), names).Candidates {
+			out = append(out, c.Text)
+		}
+		return out
+	}
+	if got := texts("share-poll "); !slices.Equal(got, []string{"work"}) {
+		t.Errorf("share-poll's groups: %v", got)
+	}
+	if got := texts("acknowledge work "); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("acknowledge's members: %v", got)
+	}
+	if got := texts("acknowledge work a "); !slices.Equal(got, slices.Sorted(slices.Values(core.AckTypes()))) {
+		t.Errorf("acknowledge's types: %v", got)
+	}
+	if got := texts("config group "); !slices.Equal(got, []string{"billing", "work"}) {
+		t.Errorf("config group's groups: %v", got)
+	}
+	if got := texts("config group work share.rec"); !slices.Equal(got, []string{"share.record.lock.duration.ms="}) {
+		t.Errorf("config group's share configs: %v", got)
+	}
 }
