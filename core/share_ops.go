@@ -205,6 +205,7 @@ func (l *PartitionedLog) ShareAcknowledge(group, member string, tp TopicPartitio
 				d.renew = true
 				r := &sp.records[j]
 				r.lockUntil = l.now + g.cfg.RecordLockDurationMs
+				sp.locksChanged = true
 				l.emit(Event{Kind: EventShareRenewed, Group: group, Member: member, Topic: d.Topic, Partition: d.Partition, Offset: d.offset, Count: r.deliveries,
 					Detail: "lock until " + fmtMs(r.lockUntil)})
 			}

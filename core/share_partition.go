@@ -48,6 +48,11 @@ type sharePartition struct {
 	// acknowledged or archived (SharePartition.deliveryCompleteCount):
 	// share lag leaves them out.
 	deliveryComplete int
+	// nextLock caches nextLockExpiry, which the clock asks at every step
+	// of an advance; locksChanged says it must be found again.
+	nextLock     int64
+	hasLock      bool
+	locksChanged bool
 }
 
 type inFlightRecord struct {
@@ -158,6 +163,7 @@ func (l *PartitionedLog) acquire(g *shareGroup, sp *sharePartition, member strin
 		}
 		r.state, r.member, r.lockUntil = RecordAcquired, member, lock
 		r.deliveries++
+		sp.locksChanged = true
 		got = append(got, r.offset)
 		l.emit(Event{Kind: EventShareAcquired, Group: g.name, Member: member, Topic: sp.tp.Topic, Partition: sp.tp.Partition, Offset: r.offset, Count: r.deliveries})
 		if throttled {
@@ -180,6 +186,7 @@ func (l *PartitionedLog) acquire(g *shareGroup, sp *sharePartition, member strin
 	}
 	for _, rec := range p.records.collect(from, hw, limit-len(got)) {
 		sp.records = append(sp.records, inFlightRecord{offset: rec.Offset, state: RecordAcquired, deliveries: 1, member: member, lockUntil: lock})
+		sp.locksChanged = true
 		got = append(got, rec.Offset)
 		l.emit(Event{Kind: EventShareAcquired, Group: g.name, Member: member, Topic: sp.tp.Topic, Partition: sp.tp.Partition, Offset: rec.Offset, Count: 1})
 	}
@@ -204,6 +211,7 @@ func (sp *sharePartition) archiveBelowLogStart(l *PartitionedLog, g *shareGroup,
 	}
 	sp.records = kept
 	sp.start = logStart
+	sp.locksChanged = true
 	sp.advanceStart()
 }
 
@@ -219,6 +227,7 @@ func (sp *sharePartition) settle(l *PartitionedLog, g *shareGroup, i int, state,
 	}
 	holder := r.member
 	r.state, r.member, r.lockUntil = state, "", 0
+	sp.locksChanged = true
 	if state == RecordAcknowledged || state == RecordArchived {
 		sp.deliveryComplete++
 	}
@@ -258,12 +267,16 @@ func (sp *sharePartition) advanceStart() {
 // nextLockExpiry is the earliest lock deadline of the partition's
 // acquired records.
 func (sp *sharePartition) nextLockExpiry() (int64, bool) {
+	if !sp.locksChanged {
+		return sp.nextLock, sp.hasLock
+	}
 	next, ok := int64(0), false
 	for _, r := range sp.records {
 		if r.state == RecordAcquired && (!ok || r.lockUntil < next) {
 			next, ok = r.lockUntil, true
 		}
 	}
+	sp.nextLock, sp.hasLock, sp.locksChanged = next, ok, false
 	return next, ok
 }
 

@@ -191,6 +191,9 @@ func (w *world) applyShareCommand(c Command) error {
 				}
 			}
 		}
+		if err := w.spend(int64(len(offsets))); err != nil {
+			return err
+		}
 		return w.log.ShareAcknowledge(group, member, tp, offsets, c.Positional(2))
 	case CmdShareLeave:
 		return w.log.ShareLeave(group, member)
