@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -59,10 +60,14 @@ type shareGroup struct {
 	// partitions are the group's share-partitions, by topic and partition,
 	// made when the group first reads one.
 	partitions map[TopicPartition]*sharePartition
+	// partitionCounts are the subscribed topics' partition counts the
+	// last assignment saw: a topic's new partitions bump the epoch too.
+	partitionCounts map[string]int
 }
 
 func (g *shareGroup) clone() *shareGroup {
-	c := &shareGroup{name: g.name, cfg: g.cfg.clone(), epoch: g.epoch, partitions: make(map[TopicPartition]*sharePartition, len(g.partitions))}
+	c := &shareGroup{name: g.name, cfg: g.cfg.clone(), epoch: g.epoch, partitions: make(map[TopicPartition]*sharePartition, len(g.partitions)),
+		partitionCounts: maps.Clone(g.partitionCounts)}
 	for _, m := range g.members {
 		mc := *m
 		mc.topics = slices.Clone(m.topics)
@@ -288,6 +293,7 @@ func fmtMs(ms int64) string { return units.Duration(ms) }
 // partition first, and records are locked, not partitions.
 func (l *PartitionedLog) shareReassign(g *shareGroup) {
 	g.epoch++
+	g.partitionCounts = l.sharePartitionCounts(g)
 	target := l.simpleAssign(g)
 	for i, m := range g.members {
 		if !slices.Equal(m.assignment, target[i]) {
@@ -369,4 +375,27 @@ func (l *PartitionedLog) runningShareMember(group, member, doing string) (*share
 			member, group, fmtMs(m.crashedAt), fmtMs(m.crashedAt+g.cfg.SessionTimeoutMs), doing)
 	}
 	return g, m, nil
+}
+
+// sharePartitionCounts are the partition counts of the topics the group's
+// members subscribe to.
+func (l *PartitionedLog) sharePartitionCounts(g *shareGroup) map[string]int {
+	counts := map[string]int{}
+	for _, m := range g.members {
+		for _, t := range m.topics {
+			counts[t], _ = l.Partitions(t)
+		}
+	}
+	return counts
+}
+
+// refreshShareAssignment bumps the epoch and reassigns when a subscribed
+// topic has gained partitions since the last assignment, as the group
+// coordinator does on a new metadata image (Kafka 4.4's
+// GroupMetadataManager.onNewMetadataImage); the playground's member sees
+// it at its next poll, where Kafka's learns it at its next heartbeat.
+func (l *PartitionedLog) refreshShareAssignment(g *shareGroup) {
+	if !maps.Equal(g.partitionCounts, l.sharePartitionCounts(g)) {
+		l.shareReassign(g)
+	}
 }

@@ -50,6 +50,7 @@ func (l *PartitionedLog) SharePoll(group, member string, maxRecords int) ([]Shar
 	if err != nil {
 		return nil, err
 	}
+	l.refreshShareAssignment(g)
 	if maxRecords <= 0 {
 		maxRecords = m.maxRecords
 	}
