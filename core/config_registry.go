@@ -323,25 +323,12 @@ var configRegistry = []ConfigDef{
 }
 
 // Configs lists the configs set on target, sorted by name.
-func Configs(target ConfigTarget) []ConfigDef {
-	var defs []ConfigDef
-	for _, d := range configRegistry {
-		if d.Target == target {
-			defs = append(defs, d)
-		}
-	}
-	return defs
-}
+func Configs(target ConfigTarget) []ConfigDef { return configsOn(configRegistry, target) }
 
 // LookupConfig returns the config of target named name (the playground's
 // name, Kafka's, or its alias).
 func LookupConfig(target ConfigTarget, name string) (ConfigDef, bool) {
-	for _, d := range configRegistry {
-		if d.Target == target && d.Named(name) {
-			return d, true
-		}
-	}
-	return ConfigDef{}, false
+	return lookupConfigIn(configRegistry, target, name)
 }
 
 // DifferencesFromKafka lists, in registry order, the configs where the

@@ -40,6 +40,9 @@ type JoinOptions struct {
 // the same; the old one, if still running, is fenced. More members than
 // partitions is fine: the extra members sit idle.
 func (l *PartitionedLog) Join(groupName, memberID string, opts JoinOptions) error {
+	if err := l.notShareGroup(groupName); err != nil {
+		return err
+	}
 	topics, strategy, err := l.checkJoin(groupName, memberID, opts)
 	if err != nil {
 		return err

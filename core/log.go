@@ -25,6 +25,7 @@ type PartitionedLog struct {
 	events eventLog // pending for DrainEvents
 
 	groups groupState
+	shares shareGroups // share groups (share.go)
 
 	cluster cluster // the brokers the partitions' replicas live on
 
@@ -106,6 +107,11 @@ func (l *PartitionedLog) Advance(ms int64) error {
 		if hasTxn && txnTimeout < next {
 			next = txnTimeout
 		}
+		share, hasShare := l.nextShareDeadline()
+		share = max(share, l.now) // a deadline a shorter config left behind fires now
+		if hasShare && share < next {
+			next = share
+		}
 		if next > target {
 			break
 		}
@@ -134,6 +140,9 @@ func (l *PartitionedLog) Advance(ms int64) error {
 		if hasTxn && txnTimeout == next {
 			l.abortTimedOut() // TransactionCoordinator (txn.go)
 		}
+		if hasShare && share == next {
+			l.runShareTimers(next)
+		}
 	}
 	l.now = target
 	l.emit(Event{Kind: EventClockAdvanced, Offset: target})
@@ -152,6 +161,7 @@ func (l *PartitionedLog) Clone() *PartitionedLog {
 		topicNames: slices.Clone(l.topicNames),
 		events:     l.events.clone(),
 		groups:     l.groups.clone(),
+		shares:     l.shares.clone(),
 		cluster:    l.cluster.clone(),
 		producers:  l.producers.clone(),
 	}

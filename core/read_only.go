@@ -35,6 +35,9 @@ type ReadOnlyLog interface {
 	CompareMovement(groupName string, change MembershipChange) ([]StrategyMovement, error)
 	CompareProtocols(groupName string, change ProtocolChange) (ProtocolComparison, error)
 
+	ShareGroupNames() []string
+	ShareGroup(name string) (ShareGroupView, error)
+
 	ReplicationInUse() bool
 	Brokers() []BrokerInfo
 	ReplicaLagTimeMaxMs() int64

@@ -213,6 +213,9 @@ func (w *world) apply(c Command, step int) error {
 	if err := w.spend(1); err != nil {
 		return err
 	}
+	if w.shareCommand(c) {
+		return w.applyShareCommand(c)
+	}
 	switch c.Name {
 	case CmdSeed:
 		if step != 0 {

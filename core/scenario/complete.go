@@ -31,6 +31,8 @@ const (
 	workloadMemberNames                // stop GROUP's member: the running consumers of that group
 	brokerIDs                          // the brokers' ids
 	partitionNumbers                   // the partitions of the topic named first
+	shareGroupNames                    // the share groups (apply_share.go)
+	shareMemberNames                   // the members of the share group named first
 )
 
 // Names are what a session holds by name, for completion.
@@ -46,6 +48,10 @@ type Names struct {
 	// group (KIP-848), by group and member: only their commits carry
 	// epoch= (core.CommitWithEpoch).
 	Epochs map[string]map[string]int
+	// ShareGroups are the share groups, ShareMembers each one's members
+	// by name (client.id).
+	ShareGroups  []string
+	ShareMembers map[string][]string
 }
 
 // NamesOf reads the names a session holds at its position.
@@ -69,6 +75,13 @@ func NamesOf(s *Session) Names {
 				}
 				n.Epochs[g][m.ID] = m.Epoch
 			}
+		}
+	}
+	n.ShareGroups, n.ShareMembers = l.ShareGroupNames(), map[string][]string{}
+	for _, g := range n.ShareGroups {
+		v, _ := l.ShareGroup(g)
+		for _, m := range v.Members {
+			n.ShareMembers[g] = append(n.ShareMembers[g], m.Name)
 		}
 	}
 	for _, b := range l.Brokers() {
@@ -323,8 +336,12 @@ func (p place) configCandidates() []Candidate {
 	if p.spec.name == CmdProducerConfig {
 		target = core.OnProduce
 	}
+	defs := core.Configs(target)
+	if target == core.OnGroup {
+		defs = append(defs, core.ShareConfigs(core.OnShareGroup)...) // a share group's configs (apply_share.go)
+	}
 	var out []Candidate
-	for _, d := range core.Configs(target) {
+	for _, d := range defs {
 		if !set[d.Name] {
 			out = append(out, Candidate{Text: d.Name + "=", Note: configNote(d)})
 		}
@@ -409,9 +426,13 @@ func (p place) names(set nameSet, n Names) []string {
 		return n.Members[first]
 	case configTargetNames:
 		if first == "group" {
-			return n.Groups
+			return slices.Concat(n.Groups, n.ShareGroups)
 		}
 		return n.Topics
+	case shareGroupNames:
+		return n.ShareGroups
+	case shareMemberNames:
+		return n.ShareMembers[first]
 	case producerNames:
 		return n.Producers
 	case workloadNames:

@@ -285,7 +285,7 @@ func extendsToValidLine(line string) bool {
 	args = append(args, spec.named...)
 	if spec.configs != nil {
 		args = append(args, spec.configs(nil)...) // the topic configs for config
-		args = append(args, groupConfigs...)
+		args = append(args, configArgsForGroup()...)
 	}
 	var tails []string
 	switch {

@@ -54,6 +54,18 @@
 // abortTransaction. A group's isolation.level is read_uncommitted or
 // read_committed.
 //
+//	share-join GROUP MEMBER topics=T1,T2 [share.acknowledgement.mode=implicit|explicit] [max.poll.records=N]
+//	share-poll GROUP MEMBER [max=N]
+//	acknowledge GROUP MEMBER accept|release|reject|renew [TOPIC/PARTITION [offsets=N|N-M|N,M,...]]
+//	share-leave GROUP MEMBER
+//
+// Share groups (KIP-932; core/share.go): share-join makes the group on its
+// first member; crash GROUP MEMBER crashes a share group's member too, and
+// config group NAME takes a share group's configs (share.record.lock.duration.ms,
+// share.delivery.count.limit, ...). acknowledge without a partition
+// acknowledges every record of the member's last poll it has not
+// acknowledged yet; with one, that partition's, or the offsets named.
+//
 // seed, if present, is the first command (the default seed is 0). rules,
 // if present, comes first or right after seed: the version of the
 // engine's rules the scenario runs under (core/rules.go); a script without

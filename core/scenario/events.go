@@ -83,6 +83,9 @@ func EventText(e core.Event) string {
 	case core.EventTxnInit, core.EventTxnEnded:
 		fmt.Fprintf(&b, " producer=%s producer-id=%d epoch=%d", e.Member, e.Count, e.Generation)
 	case EventError:
+	case core.EventShareMemberJoined, core.EventShareMemberLeft, core.EventShareMemberCrashed, core.EventShareAssignment, core.EventSharePolled,
+		core.EventShareAcquired, core.EventShareAcknowledged, core.EventShareReleased, core.EventShareArchived, core.EventShareRenewed, core.EventShareAckFailed:
+		writeShareEvent(&b, e, member, tp) // state_share.go
 	default:
 		// A kind this function does not know yet: every field that is set.
 		for _, f := range []struct {

@@ -193,7 +193,7 @@ func posIn(name string, k kind, names nameSet) argSpec {
 	return argSpec{name: name, kind: k, names: names}
 }
 
-var commandSpecs = append([]*commandSpec{
+var commandSpecs = slices.Concat([]*commandSpec{
 	{
 		name:       CmdSeed,
 		usage:      "seed N",
@@ -246,7 +246,7 @@ var commandSpecs = append([]*commandSpec{
 		positional: []argSpec{{name: "topic or group", kind: kindChoice, choices: []string{"topic", "group"}}, posIn("name", kindName, configTargetNames)},
 		configs: func(p []string) []argSpec {
 			if len(p) > 0 && p[0] == "group" {
-				return groupConfigs
+				return configArgsForGroup()
 			}
 			return topicConfigs
 		},
@@ -373,7 +373,9 @@ var commandSpecs = append([]*commandSpec{
 		named:      []argSpec{{name: "pace", kind: kindRate}},
 		check:      checkBroker,
 	},
-}, producerCommandSpecs...) // apply_producers.go
+	// The named producers' commands are in apply_producers.go, the share
+	// groups' in apply_share.go.
+}, producerCommandSpecs, shareCommandSpecs)
 
 // specByName indexes commandSpecs.
 var specByName = func() map[string]*commandSpec {

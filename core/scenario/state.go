@@ -26,6 +26,9 @@ type State struct {
 	// groups are set only when named producers are in use
 	// (core.PartitionedLog.TransactionsInUse; state_producers.go).
 	Producers []ProducerState `json:"producers,omitempty"`
+	// ShareGroups are the share groups (state_share.go), absent when
+	// there is none.
+	ShareGroups []ShareGroupState `json:"share_groups,omitempty"`
 }
 
 // TopicState is one topic.
@@ -152,7 +155,7 @@ type OffsetState struct {
 
 // Snapshot reads the state of an engine.
 func Snapshot(l core.ReadOnlyLog) State {
-	st := State{TimeMs: l.Now(), Seed: l.Seed(), Topics: []TopicState{}, Groups: groupStates(l)}
+	st := State{TimeMs: l.Now(), Seed: l.Seed(), Topics: []TopicState{}, Groups: groupStates(l), ShareGroups: shareGroupStates(l)}
 	for _, name := range l.TopicNames() {
 		t := TopicState{Name: name, Configs: map[string]string{}, Partitions: []PartitionState{}}
 		cfg, _ := l.TopicConfig(name)

@@ -51,6 +51,10 @@ func (st State) Text() string {
 		b.WriteByte('\n')
 		writeGroupText(&b, g)
 	}
+	for _, g := range st.ShareGroups {
+		b.WriteByte('\n')
+		writeShareGroupText(&b, g)
+	}
 	return b.String()
 }
 
