@@ -116,6 +116,7 @@ func (b *browser) openPicture(t *testing.T, url string, c pictureCase) {
 // promises to show whole, is one picture: every lane and the timeline
 // inside the window, and the page does not scroll.
 func TestUIPictureFitsTheScreen(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.do(t, chromedp.EmulateViewport(1280, 800))
@@ -134,6 +135,7 @@ func TestUIPictureFitsTheScreen(t *testing.T) {
 // At 1280x800 every member of each of those scenarios is inside the window
 // too, in the groups column beside the lanes.
 func TestUIPictureMembersFitTheScreen(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.do(t, chromedp.EmulateViewport(1280, 800))
@@ -163,6 +165,7 @@ func (b *browser) waitLine(t *testing.T, prefix string) {
 // and what the learner changes there becomes a line of the timeline; a
 // topic produces from its own button, a lane truncates from its own.
 func TestUIInspectorActsWhereTheThingIs(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, pictureScenario)
 	b.do(t, chromedp.EmulateViewport(1280, 800))
 	b.waitCount(t, `.lane[data-topic][data-partition]`, 8)
@@ -253,6 +256,7 @@ func TestUIInspectorActsWhereTheThingIs(t *testing.T) {
 // them, the timeline docked at the bottom of the screen; a help opened on a
 // lane stays inside the screen, and nothing scrolls sideways.
 func TestUIPicturePhoneLayout(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, pictureScenario)
 	b.do(t, chromedp.EmulateViewport(360, 740))
 	b.waitFor(t, `window.innerWidth === 360`)
