@@ -425,8 +425,10 @@ func (b *browser) requested() []string {
 }
 
 // readyTimeout bounds how long a page may take to download and start the
-// wasm on a slow, busy machine.
-const readyTimeout = 60 * time.Second
+// wasm, or any one wait of a test, on a slow, busy machine. The tests run
+// three at a time on two cores (the Makefile), so a test may get two
+// thirds of a core where it had one: 90 s is the minute it had alone.
+const readyTimeout = 90 * time.Second
 
 // ready is the selector of a page that has applied the scenario in its URL.
 const ready = `main[data-ready="true"]`
