@@ -52,9 +52,16 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(GOROOT)/lib/wasm/go_js_wasm_exec" ./core/...
 
 # npm ci installs axe-core, which the accessibility test injects into the page.
+# The browser tests run side by side, each in a browser context of its own
+# in one shared Chromium (e2e/main_test.go). Three at a time on CI's two
+# cores: a browser test spends much of its time waiting on the page (its
+# timers, the round trips of the DevTools protocol, polls every 100 ms), so
+# a third fills the gaps; more would only stretch each test's own waits
+# (readyTimeout) on a busy machine. Budget: under 10 minutes on two
+# quiet cores (one at a time they took 13).
 test-browser: chromium
 	cd e2e && npm ci --no-audit --no-fund
-	$(GO) test -count=1 -timeout 25m ./e2e/
+	$(GO) test -count=1 -timeout 25m -parallel 3 ./e2e/
 
 # The browser tests need Chromium. Install it where we can (Debian, as root);
 # elsewhere stop and say how: the browser tests are never skipped.

@@ -11,6 +11,7 @@ import (
 // the browser's log, and a Content-Security-Policy violation. The test
 // provokes them, takes them, and so leaves nothing for its own check.
 func TestConsoleCheckSeesEveryKindOfError(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "")
 	eval[bool](t, b, `(() => {
 		console.error("provoked console error");

@@ -21,6 +21,7 @@ import (
 // one far below the fold. Each frame's address carries a query of its own,
 // so the test can tell their requests apart.
 func TestEmbedsStartWhenShownOrTouched(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	link := linkOf(t, ordersScenario) + "&embed=1"
 	src := func(name string) string {

@@ -29,6 +29,7 @@ func startCoursePage(t *testing.T, src, attrs string) string {
 }
 
 func TestEmbeddedInAnotherSitesPage(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	course := startCoursePage(t, srv.URL+linkOf(t, ordersScenario), "")
 	b := newBrowser(t)
@@ -57,6 +58,7 @@ func TestEmbeddedInAnotherSitesPage(t *testing.T) {
 // localStorage throws. go-app reads it as it starts; without the page's
 // storage guard it panics and the page never starts.
 func TestRunsWhereStorageIsForbidden(t *testing.T) {
+	t.Parallel()
 	files := http.FileServer(http.Dir(build.rootSite))
 	sandboxed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The same restrictions as <iframe sandbox="allow-scripts">.
@@ -105,6 +107,7 @@ func (b *browser) waitInFrame(t *testing.T, frame, expression string) {
 // fits its 640×400 frame, the read-only one steps but does not edit, and
 // the page hears their messages.
 func TestEmbedSampleCoursePage(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.do(t, chromedp.Navigate(srv.URL+"web/static/embed.html"))
@@ -187,6 +190,7 @@ func startListeningCoursePage(t *testing.T, src string) string {
 // from TO back to FROM; a bad loop is told in the frame, which opens all
 // the same.
 func TestEmbedHeightPlayAndLoop(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	link := linkOf(t, ordersScenario)
 	origin := strings.TrimSuffix(srv.URL, "/")
@@ -236,6 +240,7 @@ func TestEmbedHeightPlayAndLoop(t *testing.T) {
 // run the sandboxed frame in a process of its own, out of reach of the
 // page's queries; the flag keeps it in the page's process.
 func TestWorksInASandboxedIframe(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	src := srv.URL + linkOf(t, ordersScenario) + "&embed=1"
 	course := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -339,10 +344,12 @@ func pageTargets(t *testing.T, b *browser) []string {
 // scenario in a new top-level tab, without the embed options, and the frame
 // stays the embedded page it was.
 func TestEmbedOpensTheFullPlaygroundInATab(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	link := linkOf(t, ordersScenario)
 	course := startCoursePage(t, srv.URL+link+"&embed=1", "")
-	b := newBrowser(t)
+	// A Chromium of its own: the test watches the browser's tabs.
+	b := newBrowserProcess(t)
 	b.do(t, chromedp.Navigate(course))
 	frames, err := chromedp.Run(b.ctx, chromedp.Nodes(chromedp.CSS("iframe")))
 	if err != nil || len(frames) != 1 {

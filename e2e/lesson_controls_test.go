@@ -70,6 +70,7 @@ func openLesson(t *testing.T, name string) *walk {
 // replication: acks on the produce form, the brokers' buttons and the
 // topic config form.
 func TestReplicationSolvedFromThePage(t *testing.T) {
+	t.Parallel()
 	r := openLesson(t, "replication")
 	b := r.b
 	brokerButton := func(id int, action string) string {
@@ -114,6 +115,7 @@ func TestReplicationSolvedFromThePage(t *testing.T) {
 
 // hot-partition: the workloads' Stop button and producer form.
 func TestHotPartitionSolvedFromThePage(t *testing.T) {
+	t.Parallel()
 	r := openLesson(t, "hot-partition")
 	b := r.b
 	b.waitCount(t, `[data-workload]`, 5)
@@ -150,6 +152,7 @@ func TestHotPartitionSolvedFromThePage(t *testing.T) {
 // A burst of random keys from the quick generator evens out the last minute
 // while the skewed producer still runs: the page does not call that solved.
 func TestHotPartitionBurstIsNotTheFix(t *testing.T) {
+	t.Parallel()
 	r := openLesson(t, "hot-partition")
 	b := r.b
 	b.fill(t, "#generate-count", "1000")
@@ -187,6 +190,7 @@ const everyControlScenario = "../app/testdata/every_control.plog"
 // click away: in one of the dock's tabs, or in the inspector of a topic, a
 // lane or a group.
 func TestEveryCommandHasAControlOnThePage(t *testing.T) {
+	t.Parallel()
 	script, err := os.ReadFile(everyControlScenario)
 	if err != nil {
 		t.Fatal(err)
@@ -229,6 +233,7 @@ func TestEveryCommandHasAControlOnThePage(t *testing.T) {
 // commit, and the seed; a refused line shows beside its control and
 // changes nothing.
 func TestWorkloadConfigAndClusterControls(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "seed 1\ntopic views partitions=2\njoin stats s1 topics=views\nadvance 3s\n")
 	length := 4
 	sent := func(line string) {

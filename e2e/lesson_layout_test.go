@@ -13,6 +13,7 @@ import (
 // 1280 px screen without scrolling sideways; the screenshots are kept for a
 // human to look at (in $PLOG_SCREENSHOTS when set).
 func TestLessonLayoutFitsPhoneAndDesktop(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("PLOG_SCREENSHOTS")
 	if dir == "" {
 		dir = t.TempDir()

@@ -43,6 +43,7 @@ func (b *browser) waitProgress(t *testing.T, name, progress string) {
 // action, announces the solution, keeps the lesson in the URL and
 // remembers the solved lesson after a reload.
 func TestLessonSolvedThroughTheControls(t *testing.T) {
+	t.Parallel()
 	l, err := lesson.Find("key-order")
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +129,7 @@ func TestLessonSolvedThroughTheControls(t *testing.T) {
 // at once; from a link holding its wrong attempt it is not. The links are
 // pasted into one open page, as a learner following links does.
 func TestLessonLinksOfSolutionsAndWrongAttempts(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, s.URL)
@@ -168,6 +170,7 @@ func TestLessonLinksOfSolutionsAndWrongAttempts(t *testing.T) {
 // at its start. An unknown lesson's link says so in an alert and leaves the
 // page working; embed=1 opens a lesson too.
 func TestLessonListUnknownLessonAndEmbed(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, s.URL)

@@ -431,6 +431,7 @@ var lessonSteps = map[string]func(x *learner){
 // page's controls. offsets is opened from the Lessons list, the others from
 // their #lesson= links.
 func TestLessonSolvedByLearner(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	for _, l := range lesson.All() {
 		steps, ok := lessonSteps[l.Name]
@@ -438,6 +439,7 @@ func TestLessonSolvedByLearner(t *testing.T) {
 			continue
 		}
 		t.Run(l.Name, func(t *testing.T) {
+			t.Parallel()
 			var x *learner
 			if l.Name == "offsets" {
 				x = learnerFromList(t, s, l.Name)

@@ -11,6 +11,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -65,6 +66,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e: building the site:", err)
 		return 1
 	}
+	defer shared.close()
 	return m.Run()
 }
 
@@ -96,22 +98,45 @@ func buildSites() error {
 	build.rootSite = filepath.Join(build.dir, "root")
 	build.subSite = filepath.Join(build.dir, "sub")
 
-	steps := []struct {
-		env  []string
-		args []string
-	}{
-		{[]string{"GOOS=js", "GOARCH=wasm"}, []string{"go", "build", "-ldflags", "-s -w", "-o", wasm, "./wasm"}},
-		{nil, []string{"go", "build", "-o", build.site, "."}},
-		{nil, []string{build.site, "-build-only", "-wasm", wasm, "-prefix", "/", "-out", build.rootSite}},
-		{nil, []string{build.site, "-build-only", "-wasm", wasm, "-prefix", subPath, "-out", build.subSite}},
+	// Each stage's commands run at once: the two builds, then the two
+	// sites, whose compression of the wasm takes most of the time.
+	stages := [][][]string{
+		{
+			{"GOOS=js", "GOARCH=wasm", "go", "build", "-ldflags", "-s -w", "-o", wasm, "./wasm"},
+			{"go", "build", "-o", build.site, "."},
+		},
+		{
+			{build.site, "-build-only", "-wasm", wasm, "-prefix", "/", "-out", build.rootSite},
+			{build.site, "-build-only", "-wasm", wasm, "-prefix", subPath, "-out", build.subSite},
+		},
 	}
-	for _, s := range steps {
-		cmd := exec.Command(s.args[0], s.args[1:]...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), s.env...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%s: %v\n%s", strings.Join(s.args, " "), err, out)
+	for _, stage := range stages {
+		errs := make([]error, len(stage))
+		var wg sync.WaitGroup
+		for i, args := range stage {
+			wg.Go(func() { errs[i] = runIn(repo, args) })
 		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runIn runs a command in dir; leading NAME=value words add to its
+// environment.
+func runIn(dir string, args []string) error {
+	env := os.Environ()
+	for len(args) > 0 && strings.Contains(args[0], "=") {
+		env = append(env, args[0])
+		args = args[1:]
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return nil
 }
@@ -193,9 +218,54 @@ type allowedMessage struct {
 	text, why string
 }
 
-// newBrowser starts Chromium for one test, with any extra flags. Each test
-// gets a fresh profile, so no service worker or cache leaks from one test
-// into another.
+// sharedChromium is the one Chromium that most tests' browsers run in,
+// each in a browser context of its own, started by the first test that
+// asks for one and stopped when the tests end. Starting a Chromium costs
+// more than a second of both cores; a browser context in a running one, a
+// fraction of that.
+type sharedChromium struct {
+	once sync.Once
+	ctx  context.Context // the browser's first tab, which stays open
+	err  error
+	stop func()
+}
+
+var shared sharedChromium
+
+// start returns the shared Chromium's first tab, starting the browser the
+// first time.
+func (c *sharedChromium) start() (context.Context, error) {
+	c.once.Do(func() {
+		dir, err := os.MkdirTemp(build.dir, "chromium-")
+		if err != nil {
+			c.err = err
+			return
+		}
+		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), headless.Options(build.browser, dir)...)
+		ctx, cancelCtx := chromedp.NewContext(allocCtx)
+		c.stop = func() {
+			cancelCtx()
+			cancelAlloc()
+		}
+		if c.err = chromedp.Do(ctx); c.err == nil {
+			c.ctx = ctx
+		}
+	})
+	return c.ctx, c.err
+}
+
+// close stops the shared Chromium, if it started.
+func (c *sharedChromium) close() {
+	if c.stop != nil {
+		c.stop()
+	}
+}
+
+// newBrowser opens a browser for one test: a tab of the shared Chromium,
+// in a browser context of its own, which is a fresh profile held in
+// memory, so no cookie, storage, cache or service worker leaks from one
+// test into another, and tests run side by side. With flags, it is
+// newBrowserProcess.
 //
 // Every test that drives a browser fails if its pages report an uncaught
 // exception, a console error (console.error or an error of the browser's
@@ -203,6 +273,28 @@ type allowedMessage struct {
 // the check runs when the test ends, with nothing to call. A test that
 // provokes an error on purpose says so with allowConsole.
 func newBrowser(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
+	t.Helper()
+	if len(flags) > 0 {
+		return newBrowserProcess(t, flags...)
+	}
+	browserCtx, err := shared.start()
+	if err != nil {
+		t.Fatalf("starting Chromium (%s): %v", build.browser, err)
+	}
+	ctx, cancel := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil { // opens the tab
+		t.Fatalf("opening a tab in the shared Chromium (%s): %v", build.browser, err)
+	}
+	return watchBrowser(t, ctx)
+}
+
+// newBrowserProcess starts a Chromium of its own for one test, with a
+// fresh profile on disk and any extra flags. A test needs one where it
+// uses what belongs to the whole browser rather than to its tab: its
+// list of tabs, its downloads, its permissions, its flags, or a profile
+// on disk rather than in memory (whose HTTP cache keeps big files).
+func newBrowserProcess(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	opts := headless.Options(build.browser, t.TempDir())
 	opts = append(opts, flags...)
@@ -215,6 +307,13 @@ func newBrowser(t *testing.T, flags ...chromedp.ExecAllocatorOption) *browser {
 	if err := chromedp.Do(ctx); err != nil { // starts the browser
 		t.Fatalf("starting Chromium (%s): %v", build.browser, err)
 	}
+	return watchBrowser(t, ctx)
+}
+
+// watchBrowser keeps the log of a new tab's requests and console, and
+// makes the test fail at its end for the errors in it.
+func watchBrowser(t *testing.T, ctx context.Context) *browser {
+	t.Helper()
 	b := &browser{ctx: ctx}
 	requests := chromedp.Events(ctx, network.RequestWillBeSent)
 	go func() {
@@ -326,8 +425,10 @@ func (b *browser) requested() []string {
 }
 
 // readyTimeout bounds how long a page may take to download and start the
-// wasm on a slow, busy machine.
-const readyTimeout = 60 * time.Second
+// wasm, or any one wait of a test, on a slow, busy machine. The tests run
+// three at a time on two cores (the Makefile), so a test may get two
+// thirds of a core where it had one: 90 s is the minute it had alone.
+const readyTimeout = 90 * time.Second
 
 // ready is the selector of a page that has applied the scenario in its URL.
 const ready = `main[data-ready="true"]`

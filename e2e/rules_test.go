@@ -46,6 +46,7 @@ func laneHighWatermarks(t *testing.T, b *browser) string {
 // replays under rules 1, and the timeline says so; Use the latest rules
 // replays it under the latest, and the old rules come back by a click.
 func TestOldLinkOffersTheLatestRules(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "seed 3\ntopic orders partitions=4\nproduce orders value=v count=12\n") // no rules line: an old link
 	b.waitText(t, `.rules-notice[data-rules="1"]`, "Made under plog's rules 1: this link replays as it was made. The latest rules, "+strconv.Itoa(core.LatestRules)+", bring: "+core.RulesBrought(1, core.LatestRules)+".")
 	if got := laneHighWatermarks(t, b); got != "orders/0=3 orders/1=3 orders/2=3 orders/3=3" {
@@ -73,6 +74,7 @@ func TestOldLinkOffersTheLatestRules(t *testing.T) {
 // batch.size bytes have gone to the partition the note says why it moved;
 // the producer's round-robin spreads them.
 func TestKeylessRecordsLandTogether(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, fmt.Sprintf("rules %d\ntopic orders partitions=4\n", core.LatestRules))
 	if b.count(t, ".rules-notice") != 0 {
 		t.Error("a scenario under the latest rules shows a rules notice")

@@ -10,6 +10,7 @@ import (
 // The share dialog offers the command that runs the scenario, as far as the
 // page has stepped, on a real cluster with plogsim kafka.
 func TestShareOffersTheClusterCommand(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	// Three steps applied, the rest kept for redo: a cluster cannot seek,

@@ -52,8 +52,10 @@ func (b *browser) openScenarios(t *testing.T) {
 }
 
 func TestShareCopiesTheLink(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
-	b := newBrowser(t)
+	// A Chromium of its own: permissions belong to the whole browser.
+	b := newBrowserProcess(t)
 	for _, name := range []string{"clipboard-read", "clipboard-write"} {
 		if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
 			Permission: &cdpbrowser.PermissionDescriptor{Name: name},
@@ -92,6 +94,7 @@ func TestShareCopiesTheLink(t *testing.T) {
 }
 
 func TestShareWithoutClipboardSelectsTheLink(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	// As on an insecure address: no clipboard at all.
@@ -147,9 +150,11 @@ func (b *browser) allowDownloads(t *testing.T) <-chan string {
 }
 
 func TestShareTooLongOffersAFileThatOpensAgain(t *testing.T) {
+	t.Parallel()
 	script := longScenario()
 	srv := startPlogServer(t, build.rootSite, "/")
-	b := newBrowser(t)
+	// A Chromium of its own: downloads belong to the whole browser.
+	b := newBrowserProcess(t)
 	downloads := b.allowDownloads(t)
 	b.open(t, srv.URL+linkOf(t, script))
 	b.openShareDialog(t)
@@ -208,6 +213,7 @@ func TestShareTooLongOffersAFileThatOpensAgain(t *testing.T) {
 }
 
 func TestAutosaveReopensTheWorkspaceAndListsRecentOnes(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL)
@@ -238,6 +244,7 @@ func TestAutosaveReopensTheWorkspaceAndListsRecentOnes(t *testing.T) {
 }
 
 func TestFullStorageIsToldOnce(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	// Every save fails, and counts itself in plogSaves.
@@ -270,6 +277,7 @@ func TestFullStorageIsToldOnce(t *testing.T) {
 // The share dialog, the scenarios panel and the embedded page have no
 // serious or critical accessibility violation.
 func TestShareAndEmbedAreAccessible(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL+linkOf(t, ordersScenario))

@@ -55,6 +55,7 @@ func injected(t *testing.T, b *browser) string {
 }
 
 func TestHostileLinksLeaveAWorkingPage(t *testing.T) {
+	t.Parallel()
 	random := rand.New(rand.NewPCG(1, 2))
 	junk := make([]byte, 3000)
 	for i := range junk {

@@ -55,6 +55,7 @@ func membersOnPage(t *testing.T, b *browser) map[string]string {
 // A link printed in a course today must open the same in years: each link
 // of the corpora opens to the state and position the engine gives natively.
 func TestOldLinksOpenToTheSameState(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL)

@@ -56,6 +56,7 @@ func (b *browser) reopen(t *testing.T, url string) {
 }
 
 func TestShareURLKeepsHistoryPositionAndOptions(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL+linkOf(t, ordersScenario))
@@ -104,6 +105,7 @@ func TestShareURLKeepsHistoryPositionAndOptions(t *testing.T) {
 }
 
 func TestShareURLOpensEmbeddedReadOnly(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL+linkOf(t, ordersScenario)+"&at=2&embed=1&readonly=1")

@@ -49,6 +49,7 @@ func blockWasm(t *testing.T, b *browser) {
 // lessons, and paints before the wasm arrives: with the wasm never coming,
 // its text is on screen, not under the loader, which is a strip.
 func TestLandingPaintsBeforeTheWasm(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.subSite, subPath)
 	res, err := http.Get(srv.URL)
 	if err != nil {
@@ -108,6 +109,7 @@ const firstRectsScript = `document.addEventListener("DOMContentLoaded", () => {
 // Where the address holds a scenario, which the written page does not
 // show, the loader still covers it.
 func TestLivePageTakesOverWithoutAJump(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.subSite, subPath)
 	b := newBrowser(t)
 	selectors := "[" + strings.Join(jsAll(firstPaintElements), ",") + "]"

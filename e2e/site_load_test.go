@@ -94,6 +94,7 @@ var wasmPreload = regexp.MustCompile(`<link as="fetch" crossorigin="anonymous" f
 // application/wasm; a second visit gets it from the service worker, still
 // streamed.
 func TestWasmIsPreloadedStreamedAndCached(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.subSite, subPath)
 	res, err := http.Get(srv.URL)
 	if err != nil {
@@ -158,6 +159,7 @@ func TestWasmIsPreloadedStreamedAndCached(t *testing.T) {
 // the network again. The server sends the wasm slowly, as a real network
 // does, so that the worker's install overlaps the page's download.
 func TestFirstVisitDownloadsTheWasmOnce(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	downloads := 0
 	files := http.StripPrefix(strings.TrimSuffix(subPath, "/"), http.FileServer(http.Dir(build.subSite)))
@@ -173,7 +175,9 @@ func TestFirstVisitDownloadsTheWasmOnce(t *testing.T) {
 	}))
 	t.Cleanup(ts.Close)
 
-	b := newBrowser(t)
+	// A profile on disk: a browser context's cache, in memory, keeps no
+	// file as big as the raw wasm, and the worker would download it again.
+	b := newBrowserProcess(t)
 	b.open(t, ts.URL+subPath+linkOf(t, ordersScenario))
 	b.waitServiceWorker(t)
 	mu.Lock()

@@ -152,6 +152,7 @@ func sameOrigin(t *testing.T, b *browser, pageURL string) {
 }
 
 func TestScenarioInTheURLIsShown(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL+linkOf(t, ordersScenario))
@@ -168,6 +169,7 @@ func TestScenarioInTheURLIsShown(t *testing.T) {
 }
 
 func TestUnreadableLinkShowsAnAlert(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL+"#v1.this-is-no-deflate")
@@ -182,6 +184,7 @@ func TestUnreadableLinkShowsAnAlert(t *testing.T) {
 }
 
 func TestChangingTheFragmentLoadsTheNewScenario(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL+linkOf(t, ordersScenario))
@@ -193,6 +196,7 @@ func TestChangingTheFragmentLoadsTheNewScenario(t *testing.T) {
 }
 
 func TestOfflineAfterFirstVisitAtRoot(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL+linkOf(t, ordersScenario))
@@ -210,6 +214,7 @@ func TestOfflineAfterFirstVisitAtRoot(t *testing.T) {
 // index.html, with a query string a chat app or a mailing added, and the
 // embedding example with its frames.
 func TestOfflinePageOpensAtEveryAddress(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL+"index.html"+linkOf(t, ordersScenario))
@@ -232,6 +237,7 @@ func TestOfflinePageOpensAtEveryAddress(t *testing.T) {
 }
 
 func TestSubPathOnPlainStaticServerWorksOffline(t *testing.T) {
+	t.Parallel()
 	srv := startPlainServer(t, build.subSite, subPath)
 	b := newBrowser(t)
 	b.open(t, srv.URL+linkOf(t, ordersScenario))
@@ -253,6 +259,7 @@ func TestSubPathOnPlainStaticServerWorksOffline(t *testing.T) {
 // arrives brotli-compressed: go-app alone would divide decompressed bytes by
 // the compressed Content-Length and climb to several hundred percent.
 func TestLoadingProgressCountsRawBytes(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.recordLoaderLabels(t)
@@ -303,6 +310,7 @@ func TestLoadingProgressCountsRawBytes(t *testing.T) {
 }
 
 func TestServedWasmExecMatchesTheToolchain(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL)
@@ -328,6 +336,7 @@ func TestServedWasmExecMatchesTheToolchain(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	for _, path := range []string{"", "web/app.wasm", "app.js", "app-worker.js"} {
 		res, err := http.Get(srv.URL + path)

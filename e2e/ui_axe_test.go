@@ -38,6 +38,7 @@ func runAxe(t *testing.T, b *browser) []axeViolation {
 // The page, full of everything it draws, has no serious or critical
 // accessibility violation in either theme.
 func TestUIAccessibility(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, layoutScenario)
 	b.waitCount(t, `[data-topic][data-partition][data-log-start]`, 4)
 	// Show a produce's landing and an error, so they are checked too.

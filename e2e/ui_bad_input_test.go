@@ -11,6 +11,7 @@ import (
 // nothing: not the lanes, not the script. The message goes at the next
 // action.
 func TestUIBadInputIsRefusedInPlace(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "")
 	unchanged := func(what string, check func()) {
 		t.Helper()
@@ -123,6 +124,7 @@ var badValues = []string{"", "-1", "0", "abc", "99999999999999999999", `"`, "a b
 // Every control, fed bad values and clicked, leaves a page that still
 // answers: no panic, no uncaught error, and a produce still works.
 func TestUIClickThroughWithBadValues(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, `topic orders partitions=2 segment.records=3
 produce orders key=k value=v count=5
 join billing c1 topics=orders

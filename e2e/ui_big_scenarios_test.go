@@ -110,6 +110,7 @@ const lanesPerPage = 24
 const maxElements = 20_000
 
 func TestUIBigScenariosLeaveAWorkingPage(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL) // the service worker makes the reopenings below quick
@@ -168,6 +169,7 @@ func TestUIBigScenariosLeaveAWorkingPage(t *testing.T) {
 // Every window at its fullest at once: topics of 200 partitions, one of them
 // with all its lanes drawn, groups of many members, the replicas view.
 func TestUIEveryWindowFullAtOnce(t *testing.T) {
+	t.Parallel()
 	var script strings.Builder
 	script.WriteString("brokers 3\n")
 	script.WriteString(numberedLines(12, "topic t%02d partitions=200 replication.factor=3"))

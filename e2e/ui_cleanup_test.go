@@ -7,6 +7,7 @@ import (
 // Time, retention, truncation and compaction: each removes records, which
 // the lanes show leaving and the page sums up in words.
 func TestUITimeRetentionTruncateCompact(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, `topic orders partitions=1 segment.records=3 retention.ms=1m
 produce orders key=k value=v count=7
 topic profiles partitions=1 cleanup.policy=compact segment.records=2

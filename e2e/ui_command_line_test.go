@@ -32,6 +32,7 @@ func (b *browser) commandLineValue(t *testing.T) string {
 // malformed line is refused beside the box and changes nothing, ↑ brings
 // back the lines entered, and undo takes a command-line step back.
 func TestUICommandLine(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "topic orders partitions=2\ntopic other\n")
 	b.waitCount(t, `[data-topic][data-partition]`, 3)
 

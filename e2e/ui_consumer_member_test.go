@@ -11,6 +11,7 @@ import (
 // c2's that it waits to be assigned; at c1's heartbeat c1 gives it up and
 // takes epoch 2 while c2 still waits; at c2's own heartbeat c2 gets it.
 func TestUIConsumerMemberCardsShowAPartitionMoving(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "rules 4\ntopic orders partitions=2\n")
 	b.waitCount(t, `[data-topic][data-partition]`, 2)
 	b.waitCount(t, `.join-form`, 1) // open at the column's top while there is no group

@@ -13,6 +13,7 @@ import (
 // the member's Commit carries its epoch, and a commit with a stale epoch
 // typed on the command line is refused beside it (STALE_MEMBER_EPOCH).
 func TestUIConsumerProtocolGroup(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "rules 4\ntopic orders partitions=2\nproduce orders key=a count=2\n")
 	b.waitCount(t, `[data-topic][data-partition]`, 2)
 	b.waitCount(t, `.join-form`, 1) // open at the column's top while there is no group

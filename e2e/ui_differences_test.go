@@ -9,6 +9,7 @@ import (
 // and lands on that entry of "How plog differs from Kafka", unfolded and
 // focused; the masthead's button opens the list too, under a sub-path.
 func TestUIDifferencesFromHelp(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "topic orders partitions=2\nproduce orders key=k value=v count=3\n")
 	b.waitCount(t, `[data-topic=orders][data-partition]`, 2)
 	if open := eval[bool](t, b, `document.getElementById("differences-details").open`); open {

@@ -12,6 +12,7 @@ import (
 // End go to the first and the last, and each tab they reach has the focus,
 // is selected and shows its panel; a selection's inspector joins them.
 func TestUIDockTabsByKeyboard(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, pictureScenario)
 	b.waitCount(t, `[data-dock-tab]`, 4)
 	// The tab the focus is on, and that it alone is selected, in the tab

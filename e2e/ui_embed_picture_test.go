@@ -155,6 +155,7 @@ const outsideTheFrame = `(() => {
 // command line and is no taller than the frame; the editable one has the
 // command line below the picture. Play and loop play, the theme is taken.
 func TestUIEmbedPictureFromTheShareDialog(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	origin := strings.TrimSuffix(srv.URL, "/")
 	b := newBrowser(t)

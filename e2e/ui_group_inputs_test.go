@@ -11,6 +11,7 @@ import (
 // typed text to another one, where a click would send it for the wrong
 // group.
 func TestTypedGroupFieldsStayWithTheirGroup(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, `topic orders partitions=2
 join b c1 topics=orders
 join b c2 topics=orders

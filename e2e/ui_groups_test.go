@@ -97,6 +97,7 @@ produce orders value=v count=8
 // clock has run the rebalances, each member owns what the engine's assignor
 // gives it, and the groups sit side by side.
 func TestUIGroupsJoinWithEachStrategy(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, twoTopics)
 	script := twoTopics
 	for _, s := range scenario.Strategies {
@@ -151,6 +152,7 @@ func TestUIGroupsJoinWithEachStrategy(t *testing.T) {
 // A static member comes back with its instance id and takes its partitions
 // back with no rebalance. Five members on four partitions leave one idle.
 func TestUIGroupsCrashRebalanceAndStaticMembership(t *testing.T) {
+	t.Parallel()
 	const start = `topic orders partitions=4
 config group g session.timeout.ms=6s
 join g c1 topics=orders
@@ -232,6 +234,7 @@ advance 5s
 // and the lag follows, in records and in time; the alert lights when the lag
 // crosses its threshold. The charts say the same in tables.
 func TestUIGroupsPollCommitLagAndCharts(t *testing.T) {
+	t.Parallel()
 	const start = `topic orders partitions=1
 join g c1 topics=orders
 advance 5s
@@ -313,6 +316,7 @@ config group g lag.alert.records=3
 // group has active members (Kafka's refusal, from the engine). Once the
 // member has left, the reset works.
 func TestUIGroupsBadInputAndReset(t *testing.T) {
+	t.Parallel()
 	const start = `topic orders partitions=2
 produce orders value=v count=6
 join g c1 topics=orders
@@ -375,6 +379,7 @@ commit g c1
 // Every help opens from the keyboard, says what it explains, and closes
 // with Escape.
 func TestUIGroupsHelpByKeyboard(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "topic orders partitions=2\njoin g c1 topics=orders\n")
 	button := group("g") + ` [data-help=generation] button.help-button`
 	b.waitCount(t, button, 1)
@@ -400,6 +405,7 @@ func TestUIGroupsHelpByKeyboard(t *testing.T) {
 // unfolded) has no serious or critical accessibility violation in either
 // theme.
 func TestUIGroupsAccessibility(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, `topic orders partitions=2
 produce orders value=v count=9
 join g c1 topics=orders strategy=sticky
@@ -436,6 +442,7 @@ join h h1 topics=orders
 // is told beside the member why the poll got nothing; once the clock has
 // run the rebalance, the poll gets records and the note goes.
 func TestUIEmptyPollSaysWhy(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "topic orders partitions=2\nproduce orders value=v count=3\n")
 	b.joinMember(t, "billing", "c1", "orders", "range", "")
 	c1 := member("billing", "c1")

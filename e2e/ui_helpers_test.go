@@ -128,9 +128,10 @@ func chromedpKeys(keys string) chromedp.Action[chromedp.Void] {
 }
 
 // eventually reports whether a JavaScript expression becomes true within
-// a few seconds, for tests that explain a failure before failing.
+// readyTimeout, for tests that explain a failure before failing. (As long
+// as waitFor: tests run side by side, and a busy machine is slow.)
 func (b *browser) eventually(expression string) bool {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(readyTimeout)
 	ctx, cancel := context.WithDeadline(b.ctx, deadline)
 	defer cancel()
 	for time.Now().Before(deadline) {

@@ -48,6 +48,7 @@ func (b *browser) checkSlider(t *testing.T, when string) {
 // steps it replaces, to bring back, in the URL too; a read-only embed plays
 // its steps and never adds one.
 func TestUIPlayAndActingAtAnEarlierStepKeepEveryStep(t *testing.T) {
+	t.Parallel()
 	script := "topic t partitions=1\n" + strings.Repeat("produce t key=k value=v\n", 7)
 	b := openPlayground(t, script)
 	b.waitPosition(t, "8/8")
@@ -124,6 +125,7 @@ func TestUIPlayAndActingAtAnEarlierStepKeepEveryStep(t *testing.T) {
 // A gesture whose second line is refused changes nothing at all: the
 // position, the steps ahead, the label, the URL.
 func TestUIRefusedGestureChangesNothing(t *testing.T) {
+	t.Parallel()
 	// At step 101 the scenario holds the million records a scenario may
 	// produce; three clock steps follow, to redo.
 	script := "topic t partitions=1\n" + strings.Repeat("produce t value=v count=10000\n", 100) + strings.Repeat("advance 1s\n", 3)
@@ -158,6 +160,7 @@ func TestUIRefusedGestureChangesNothing(t *testing.T) {
 // The slider's thumb sits where its label says, after a link opens, after a
 // command, undo, redo and a seek; a seek does not scroll the page.
 func TestUISliderAgreesWithItsLabelAndSeekKeepsTheScroll(t *testing.T) {
+	t.Parallel()
 	// Going back removes topics and groups above the timeline.
 	var script strings.Builder
 	for _, topic := range []string{"a", "b", "c", "d", "e", "f"} {

@@ -10,6 +10,7 @@ import (
 // itself, a new group starts at the end of the log, and the playground's own
 // configs are marked.
 func TestUIKafkaDefaults(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, `rules 3
 topic orders partitions=1
 produce orders key=k value=old count=3

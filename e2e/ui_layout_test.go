@@ -38,6 +38,7 @@ commit billing c1
 // sideways; the screenshots are kept for a human to look at (in
 // $PLOG_SCREENSHOTS when set).
 func TestUILayoutFitsPhoneAndDesktop(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("PLOG_SCREENSHOTS")
 	if dir == "" {
 		dir = t.TempDir()
@@ -85,6 +86,7 @@ func TestUILayoutFitsPhoneAndDesktop(t *testing.T) {
 // stays inside the screen of a 360 px phone (and of a 1280 px one) and
 // leaves the page as wide as the screen.
 func TestUIHelpPopoversFitTheScreen(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, layoutScenario)
 	b.waitCount(t, `[data-topic][data-partition][data-log-start]`, 4)
 	// A group's settings, each with its help, are in its inspector: the

@@ -17,6 +17,7 @@ import (
 // member, whose id starts with its group.instance.id, comes first of all.
 // Under rules 2 no member has an id and the names decide: z, a, a-b.
 func TestUIMembersShowTheirMemberIDsAndOrder(t *testing.T) {
+	t.Parallel()
 	start := fmt.Sprintf("seed 2\nrules %d\ntopic t partitions=3\n", core.LatestRules)
 	b := joinThree(t, start)
 

@@ -32,6 +32,7 @@ func motionOf(t *testing.T, b *browser, selector string) motion {
 // new member; with prefers-reduced-motion: reduce nothing moves, and the
 // same things are still marked.
 func TestUIMotionRespectsReducedMotion(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, motionScenario)
 	b.click(t, "#produce-send")
 	b.waitCount(t, `[data-topic=orders] .record[data-landed]`, 1)

@@ -54,6 +54,7 @@ func (b *browser) dropFile(t *testing.T, name, text string) {
 // in the reopened workspace; a dropped .plog that produces to it is saved
 // too, and one saved with a byte-order mark opens.
 func TestTopicNamedLikeAFlagKeepsItsRecords(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL)
@@ -91,6 +92,7 @@ func TestTopicNamedLikeAFlagKeepsItsRecords(t *testing.T) {
 // tombstone without quotes (as links were written before), and one whose
 // script starts with a byte-order mark, open their scenarios.
 func TestPaddedAndByteOrderMarkedLinksOpen(t *testing.T) {
+	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	// The first of these scripts whose link base64 pads.

@@ -23,6 +23,7 @@ func pageState(t *testing.T, b *browser) string {
 // unavailable, says why, and changes nothing else; a link at that step
 // opens the same way.
 func TestUIBrokerCrashLeavesAnOfflinePartitionDrawn(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "")
 	b.fill(t, "#topic-configs", "replication.factor=1")
 	b.createTopic(t, "solo", 2)

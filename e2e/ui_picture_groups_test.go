@@ -52,6 +52,7 @@ func (b *browser) clickAndLine(t *testing.T, selector string) string {
 }
 
 func TestPictureGroupsMemberCardsAct(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, twoGroups)
 	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
 	for _, c := range []struct{ member, action, want string }{
@@ -76,6 +77,7 @@ func TestPictureGroupsMemberCardsAct(t *testing.T) {
 }
 
 func TestPictureGroupsJoinFromTheGroup(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, twoGroups)
 	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
 	form := group("billing") + " .member-join"
@@ -117,6 +119,7 @@ func TestPictureGroupsJoinFromTheGroup(t *testing.T) {
 // its button and Escape close. The picture stays whole at 1280x800 with it
 // open.
 func TestPictureGroupsInspector(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, twoGroups+"\npoll billing c1 max=2\ncommit billing c1")
 	b.do(t, chromedp.EmulateViewport(1280, 800))
 	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
@@ -219,6 +222,7 @@ func TestPictureGroupsInspector(t *testing.T) {
 // A lesson's panel stays in view above the inspector a group opens: its
 // goal beside what the learner is looking at.
 func TestPictureGroupsInspectorBesideTheLesson(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.do(t, chromedp.EmulateViewport(1280, 800))
@@ -254,6 +258,7 @@ func (b *browser) marksOf(t *testing.T) map[string]string {
 }
 
 func TestPictureGroupsAssignmentOnTheLanes(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, twoGroups)
 	b.waitCount(t, group("analytics")+`[data-state=stable]`, 1)
 	want := assignments(t, twoGroups)
@@ -311,6 +316,7 @@ func (b *browser) hover(t *testing.T, selector string) {
 }
 
 func TestPictureGroupsHoverLightsTheLanes(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, twoGroups)
 	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
 	lit := func() string {
@@ -346,6 +352,7 @@ func TestPictureGroupsHoverLightsTheLanes(t *testing.T) {
 }
 
 func TestPictureGroupsColumnFits(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, twoGroups)
 	b.do(t, chromedp.EmulateViewport(1280, 800))
 	b.waitCount(t, group("analytics")+`[data-state=stable]`, 1)
@@ -376,6 +383,7 @@ func TestPictureGroupsColumnFits(t *testing.T) {
 }
 
 func TestPictureGroupsAccessible(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, twoGroups+"\njoin billing c4 topics=orders")
 	b.waitCount(t, group("billing")+`[data-state=rebalancing]`, 1)
 	b.click(t, group("billing")+" [data-action=join-member]")
@@ -390,6 +398,7 @@ func TestPictureGroupsAccessible(t *testing.T) {
 // A read-only page opens a group's inspector too, to read: its configs, lag
 // and charts, and none of the forms that would edit.
 func TestPictureGroupsInspectorReadOnly(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, s.URL+linkOf(t, twoGroups)+"&readonly=1")

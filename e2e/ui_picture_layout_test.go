@@ -113,27 +113,12 @@ func (b *browser) openPicture(t *testing.T, url string, c pictureCase) {
 }
 
 // At 1280x800 each lesson's scenario, and the largest scenario the page
-// promises to show whole, is one picture: every lane and the timeline
-// inside the window, and the page does not scroll.
+// promises to show whole, is one picture: every lane, the timeline and
+// every member (in the groups column beside the lanes) inside the window,
+// and the page does not scroll. (One page a case: members are checked on
+// the page that checks the lanes.)
 func TestUIPictureFitsTheScreen(t *testing.T) {
-	s := startPlogServer(t, build.rootSite, "/")
-	b := newBrowser(t)
-	b.do(t, chromedp.EmulateViewport(1280, 800))
-	for _, c := range pictureCases(t) {
-		b.openPicture(t, s.URL, c)
-		if out := eval[[]string](t, b, outsideTheScreen(false)); len(out) > 0 {
-			t.Errorf("%s: outside the 1280x800 window: %s", c.what, strings.Join(out, "; "))
-		}
-	}
-	if n := b.count(t, `[data-replicas-of]`); n != 8 {
-		t.Errorf("%d lanes draw their replicas, want 8", n)
-	}
-	b.noErrors(t)
-}
-
-// At 1280x800 every member of each of those scenarios is inside the window
-// too, in the groups column beside the lanes.
-func TestUIPictureMembersFitTheScreen(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.do(t, chromedp.EmulateViewport(1280, 800))
@@ -142,6 +127,9 @@ func TestUIPictureMembersFitTheScreen(t *testing.T) {
 		if out := eval[[]string](t, b, outsideTheScreen(true)); len(out) > 0 {
 			t.Errorf("%s: outside the 1280x800 window: %s", c.what, strings.Join(out, "; "))
 		}
+	}
+	if n := b.count(t, `[data-replicas-of]`); n != 8 {
+		t.Errorf("%d lanes draw their replicas, want 8", n)
 	}
 	b.noErrors(t)
 }
@@ -163,6 +151,7 @@ func (b *browser) waitLine(t *testing.T, prefix string) {
 // and what the learner changes there becomes a line of the timeline; a
 // topic produces from its own button, a lane truncates from its own.
 func TestUIInspectorActsWhereTheThingIs(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, pictureScenario)
 	b.do(t, chromedp.EmulateViewport(1280, 800))
 	b.waitCount(t, `.lane[data-topic][data-partition]`, 8)
@@ -253,6 +242,7 @@ func TestUIInspectorActsWhereTheThingIs(t *testing.T) {
 // them, the timeline docked at the bottom of the screen; a help opened on a
 // lane stays inside the screen, and nothing scrolls sideways.
 func TestUIPicturePhoneLayout(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, pictureScenario)
 	b.do(t, chromedp.EmulateViewport(360, 740))
 	b.waitFor(t, `window.innerWidth === 360`)

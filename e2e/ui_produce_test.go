@@ -17,6 +17,7 @@ import (
 // explicitly placed records, uses the generators and adds partitions; the
 // page shows each record where the engine put it, and says why.
 func TestUICreateTopicAndProduce(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "")
 
 	b.fill(t, "#topic-name", "orders")
@@ -133,6 +134,7 @@ func totalRecords(t *testing.T, b *browser, topic string) int {
 // A lane draws a window of its records and counts the rest; its buttons
 // move the window and come back to the newest.
 func TestUILaneWindowMoves(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "topic t partitions=1\nproduce t key=k value=v count=100\n")
 	lane := `[data-topic=t][data-partition="0"]`
 	b.waitCount(t, lane+" [data-offset]", 40)
@@ -155,6 +157,7 @@ func TestUILaneWindowMoves(t *testing.T) {
 // A topic of many partitions draws the first lanes, and the one a produce
 // lands in; the rest on request.
 func TestUIManyPartitions(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "topic wide partitions=200\n")
 	b.waitCount(t, `[data-topic=wide][data-partition]`, 24)
 	b.fill(t, "#produce-partition", "150")

@@ -11,6 +11,7 @@ import (
 // when they poll; a member that does not poll within max.poll.interval.ms
 // leaves the group, and the page says when each must poll and why one left.
 func TestUIRebalanceWaitsForPollsAndRemovesMembersThatStopPolling(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "rules 4\ntopic orders partitions=2\n")
 
 	// The first member: an empty group's first rebalance waits

@@ -19,6 +19,7 @@ var bigScenario = "seed 1\ntopic big partitions=4\n" + strings.Repeat("produce b
 // asserted: the machine running the tests may be busy. The target is under
 // 50 ms.
 func TestUIRepaintAt100kRecords(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	b := openPlayground(t, bigScenario)
 	b.waitFor(t, totalJS("big")+` === 99980`)

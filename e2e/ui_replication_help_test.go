@@ -13,6 +13,7 @@ import (
 // with Escape; the view with one open has no serious or critical
 // accessibility violation.
 func TestUIReplicationHelp(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, `topic orders replication.factor=3 min.insync.replicas=2
 produce orders value=a count=3 acks=all
 advance 1s

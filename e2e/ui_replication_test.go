@@ -9,6 +9,7 @@ import (
 // against the high watermark; the broker buttons restart and crash brokers
 // until the partition is offline.
 func TestUIReplication(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, `topic orders replication.factor=3 min.insync.replicas=2
 produce orders value=a count=3 acks=all
 advance 1s
@@ -70,6 +71,7 @@ broker crash 1
 // consumer reads them yet; a tick of the clock later the followers have
 // fetched them and they are committed.
 func TestUIRecordsAboveTheHighWatermark(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "")
 	b.fill(t, "#topic-name", "orders")
 	b.fill(t, "#topic-partitions", "1")

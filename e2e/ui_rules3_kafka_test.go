@@ -12,6 +12,7 @@ import (
 // when its session times out, and nothing changes; once the clock has
 // passed it, the group is empty and the same commit goes through.
 func TestUICommitFromOutsideAGroup(t *testing.T) {
+	t.Parallel()
 	// A link without a rules line opens under rules 1: this one says 3.
 	b := openPlayground(t, `rules 3
 topic orders partitions=1
@@ -76,6 +77,7 @@ commit g c1
 // replication view say why (Kafka 3.7+); once a follower is back and has
 // fetched, it is committed.
 func TestUIHighWatermarkHeldBelowMinInsync(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "rules 3\ntopic orders replication.factor=3 min.insync.replicas=2\n")
 	lane := `[data-topic=orders][data-partition="0"]`
 	b.waitCount(t, lane, 1)

@@ -14,6 +14,7 @@ import (
 // scenario made under rules 2 keeps the playground's first planner, which
 // gives c1 and c2 the other two each.
 func TestUIStickyGivesKafkasPartitions(t *testing.T) {
+	t.Parallel()
 	const topics = "topic t0 partitions=2\ntopic t1 partitions=4\n"
 	for _, tc := range []struct {
 		name, script, c1, c2 string
@@ -24,6 +25,7 @@ func TestUIStickyGivesKafkasPartitions(t *testing.T) {
 		{"rules 2", "rules 2\n" + topics, "t1/0 t1/2", "t1/1 t1/3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			b := openPlayground(t, tc.script)
 			for _, m := range []struct{ id, topics string }{{"c0", "t0"}, {"c1", "t0,t1"}, {"c2", "t1"}} {
 				b.joinMember(t, "g", m.id, m.topics, "sticky", "")

@@ -49,6 +49,7 @@ func (b *browser) chooseTheme(t *testing.T, choice string) {
 // the choice beats the system's, survives a reload, and an embed's &theme=
 // beats the stored choice.
 func TestThemeToggle(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	emulateColourScheme(t, b, "dark")

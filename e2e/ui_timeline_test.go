@@ -10,6 +10,7 @@ import (
 // The timeline shows the script as the link would, and every way of moving
 // through it gives the state after that many lines.
 func TestUITimelineSeekUndoRedoScrubPlay(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, `seed 1
 topic orders partitions=2
 produce orders key=a value=1
@@ -70,6 +71,7 @@ produce orders key=c value=3
 
 // The keyboard shortcuts make the same lines as the controls.
 func TestUIShortcuts(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, `topic orders partitions=1
 produce orders key=k value=v count=4
 join billing c1 topics=orders
@@ -106,6 +108,7 @@ advance 5s
 
 // A long script keeps its current line in sight, wherever the position is.
 func TestUITimelineKeepsTheCurrentLineInSight(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "topic t partitions=1\n"+strings.Repeat("produce t value=v\n", 60))
 	inSight := `(() => {
 		const box = document.querySelector("#timeline-script").getBoundingClientRect();

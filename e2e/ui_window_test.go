@@ -9,6 +9,7 @@ import (
 // what the lane draws now, however many records came since they were
 // first drawn.
 func TestUILaneButtonsFollowTheWindow(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "topic t partitions=1\nproduce t key=k value=v count=100\n")
 	lane := `[data-topic=t][data-partition="0"]`
 	b.waitCount(t, lane+` [data-offset="60"]`, 1)
@@ -30,6 +31,7 @@ func TestUILaneButtonsFollowTheWindow(t *testing.T) {
 // The timeline draws its lines in strides; after they move, each line
 // still takes the page to its own step.
 func TestUITimelineLinesFollowTheScript(t *testing.T) {
+	t.Parallel()
 	b := openPlayground(t, "topic t partitions=1\n"+strings.Repeat("produce t value=v\n", 98))
 	b.waitFor(t, `document.querySelector(".timeline").dataset.length === "99"`)
 	b.waitCount(t, `#timeline-script button[data-step="26"]`, 1)

@@ -25,6 +25,7 @@ func (b *browser) waitRecent(t *testing.T, n int) {
 // a lesson from the list, acting in each: each is a workspace of its own in
 // Scenarios → Recent, and the learner's own comes back intact.
 func TestUIOpeningALinkOrALessonKeepsTheWorkspace(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, s.URL)
@@ -68,6 +69,7 @@ func TestUIOpeningALinkOrALessonKeepsTheWorkspace(t *testing.T) {
 // Recent is bounded: when a new workspace takes the oldest's place, the
 // page says which scenario is no longer listed.
 func TestUIRecentSaysWhenItDropsTheOldest(t *testing.T) {
+	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	// A browser that already lists twelve scenarios, the oldest "t11".
