@@ -11,10 +11,11 @@ import (
 // tab: a refused combination says Kafka's words and makes nothing; an
 // idempotent producer whose answer is lost retries, and the partition
 // holds the record once; a transactional producer inits, begins, produces
-// and aborts, and its card shows the epoch the abort bumped.
+// and aborts, and its card shows the epoch the abort bumped; a group's
+// configuration reads committed records only.
 func TestUIProducers(t *testing.T) {
 	t.Parallel()
-	b := openPlayground(t, "topic orders partitions=1")
+	b := openPlayground(t, "topic orders partitions=1\njoin billing c1 topics=orders")
 	waitLine := func(prefix string) {
 		t.Helper()
 		b.waitFor(t, fmt.Sprintf(`(document.querySelector("#timeline-script li:last-child .script-line") || {}).textContent.trim().startsWith(%s)`, js(prefix)))
@@ -77,5 +78,9 @@ func TestUIProducers(t *testing.T) {
 	b.click(t, card+" [data-command=txn][data-action=abort]")
 	waitLine("txn pay abort")
 	b.waitFor(t, fmt.Sprintf(`Number(document.querySelector(%s).dataset.producerEpoch) > %d`, js(card), epoch))
+
+	g := b.groupInspector(t, "billing")
+	b.fill(t, g+` .group-config [name="isolation.level"]`, "read_committed")
+	waitLine("config group billing isolation.level=read_committed")
 	b.noErrors(t)
 }
