@@ -159,6 +159,17 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 	add(first(pf.Line()))
 	pf.tombstone = true
 	add(first(pf.Line()))
+	// Through a named producer, with a value each (producer_panel.go).
+	pf.Producers, pf.producer, pf.values = []string{"p1"}, "p1", "a,b"
+	add(first(pf.Line()))
+	add(first((&ProducerPanel{name: "p1", acks: "all", idempotence: "true", maxInFlight: "5", transactionalID: "t1"}).Line()))
+	card := &ProducerCard{Producer: core.ProducerView{Name: "p1"}, Groups: []string{"g"}, after: "1", count: "2"}
+	for _, fault := range scenario.WireFaults {
+		add(card.wireLine(fault))
+	}
+	for _, action := range scenario.TxnActions {
+		add(first(card.txnLine(action)))
+	}
 	add(first(AdvanceLine("1s")))
 	add(first((&PartitionsForm{Topic: "views", Partitions: 4}).Line()))
 	cf := &TopicConfigForm{Topics: topics, name: "retention.ms", value: "1h"}

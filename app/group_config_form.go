@@ -48,6 +48,7 @@ var choiceConfigs = []struct {
 }{
 	{"delivery", "processing", "delivery", groupChoices("delivery")},
 	{"auto.offset.reset", "with no commit, start at", "auto-offset-reset", groupChoices("auto.offset.reset")},
+	{"isolation.level", "reads", "isolation-level", groupChoices("isolation.level")},
 }
 
 // groupChoices are the values of a group config in the engine's registry.

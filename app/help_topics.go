@@ -192,6 +192,10 @@ var helpTopics = map[string]helpTopic{
 			" by default) leaves the ISR, and rejoins once it " +
 			"reaches the high watermark again. Only an in-sync replica may become leader in a clean election, " +
 			"and acks=all waits for every one of them."},
+	"isolation-level": {"isolation.level",
+		"What a consumer of the group reads of transactions. read_uncommitted (Kafka's default) reads up to " +
+			"the high watermark, records of open and aborted transactions too. read_committed reads up to the " +
+			"last stable offset, below the first open transaction, and skips the records of aborted ones."},
 	"acks": {"acks",
 		"The producer's setting for when a write counts as done. acks=0: it does not wait for an answer. " +
 			"acks=1: the leader answers once it has appended the record, so if it fails before a follower " +

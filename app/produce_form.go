@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,6 +23,8 @@ type ProduceForm struct {
 	Rules  int // the rules the scenario runs under (0: the latest)
 	// Preset is the topic a topic's produce button chose (inspector.go).
 	Preset formPreset
+	// Producers are the named producers' names (producer_panel.go).
+	Producers []string
 
 	presetSeen int
 
@@ -37,6 +40,8 @@ type ProduceForm struct {
 	// leaves Kafka's default, the built-in partitioner.
 	partitioner string
 	generate    string // how many records a generator makes
+	producer    string // a named producer to send through; "" for none
+	values      string // a named producer's values, one record each: a,b,c
 }
 
 // produceControl and generateControl name the form's errors.
@@ -70,25 +75,38 @@ func (f *ProduceForm) Line() (string, string) {
 	if !f.noKey {
 		args = append(args, named("key", f.key))
 	}
-	if !f.tombstone {
+	through := f.through()
+	values := strings.TrimSpace(f.values)
+	if through && values != "" {
+		args = append(args, named("values", values))
+	} else if !f.tombstone {
 		args = append(args, named("value", f.value))
 	}
-	if c := strings.TrimSpace(f.count); c != "" && c != "1" {
+	if c := strings.TrimSpace(f.count); c != "" && c != "1" && (!through || values == "") {
 		args = append(args, named("count", c))
 	}
 	if f.partition != "" {
 		args = append(args, named("partition", f.partition))
 	}
-	if f.acks != "" {
+	if through {
+		// A named producer sends with its own acks and partitioner.
+		args = append(args, named("producer", f.producer))
+	} else if f.acks != "" {
 		args = append(args, named("acks", f.acks))
 	}
-	if f.partitioner != "" && producerRules(f.Rules) {
+	if f.partitioner != "" && producerRules(f.Rules) && !through {
 		args = append(args, named("partitioner", f.partitioner))
 	}
-	if f.tombstone {
+	if f.tombstone && (!through || values == "") {
 		args = append(args, flag("tombstone"))
 	}
 	return line(scenario.CmdProduce, args...), ""
+}
+
+// through says whether the form sends through a named producer: one is
+// picked and still exists (an undo may have removed it).
+func (f *ProduceForm) through() bool {
+	return f.producer != "" && slices.Contains(f.Producers, f.producer)
 }
 
 // GeneratorLines writes the commands of one quick generator: "sequence"
@@ -175,11 +193,24 @@ func (f *ProduceForm) Render() app.UI {
 				),
 				field("produce-count", "Count", numberInput("produce-count", &f.count, &f.Compo)),
 			),
-			app.Div().Class("row").Body(
-				field("produce-acks", "acks", acksSelect("produce-acks", &f.acks, &f.Compo)),
-				&Help{Topic: "acks"},
+			app.If(len(f.Producers) > 0,
+				app.Div().Class("row").Body(
+					field("produce-producer", "Producer", choiceSelect("produce-producer", "none (the acks below)",
+						f.Producers, &f.producer, &f.Compo)),
+				),
 			),
-			app.If(producerRules(f.Rules),
+			app.If(f.through(),
+				app.Div().Class("row").Body(
+					field("produce-values", "Values, one record each (a,b,c; empty: the value above)",
+						textInput("produce-values", &f.values, &f.Compo, "placeholder", "a,b,c")),
+				),
+			).Else(
+				app.Div().Class("row").Body(
+					field("produce-acks", "acks", acksSelect("produce-acks", &f.acks, &f.Compo)),
+					&Help{Topic: "acks"},
+				),
+			),
+			app.If(producerRules(f.Rules) && !f.through(),
 				app.Div().Class("row").Body(
 					field("produce-partitioner", "Partitioner (partitioner.class)", partitionerSelect("produce-partitioner", &f.partitioner, &f.Compo)),
 				),

@@ -27,7 +27,8 @@ type LogSnapshot struct {
 	Brokers             int
 	ReplicaLagTimeMaxMs int64
 	Topics              []TopicSnapshot
-	Groups              []GroupSnapshot // in name order
+	Groups              []GroupSnapshot     // in name order
+	Producers           []core.ProducerView // the named producers, by name
 	// PollTarget is the member the poll and commit shortcuts act for: the
 	// first running member of the first group. Zero when there is none.
 	PollTarget MemberRef
@@ -131,6 +132,7 @@ func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error
 		Brokers:             len(l.Brokers()),
 		ReplicaLagTimeMaxMs: l.ReplicaLagTimeMaxMs(),
 		Groups:              groups,
+		Producers:           l.Producers(),
 		PollTarget:          pollTarget(groups),
 	}
 	errs := []error{groupsErr}
