@@ -27,7 +27,8 @@ type LogSnapshot struct {
 	Brokers             int
 	ReplicaLagTimeMaxMs int64
 	Topics              []TopicSnapshot
-	Groups              []GroupSnapshot // in name order
+	Groups              []GroupSnapshot       // in name order
+	ShareGroups         []core.ShareGroupView // in name order (share_group_panel.go)
 	// PollTarget is the member the poll and commit shortcuts act for: the
 	// first running member of the first group. Zero when there is none.
 	PollTarget MemberRef
@@ -126,14 +127,16 @@ func laneKey(topic string, partition int) string {
 // blanks the page.
 func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error) {
 	groups, groupsErr := snapshotGroups(l)
+	shareGroups, shareErr := snapshotShareGroups(l)
 	snap := LogSnapshot{
+		ShareGroups:         shareGroups,
 		TimeMs:              l.Now(),
 		Brokers:             len(l.Brokers()),
 		ReplicaLagTimeMaxMs: l.ReplicaLagTimeMaxMs(),
 		Groups:              groups,
 		PollTarget:          pollTarget(groups),
 	}
-	errs := []error{groupsErr}
+	errs := []error{groupsErr, shareErr}
 	for _, name := range l.TopicNames() {
 		topic, err := snapshotTopic(l, name, views)
 		if err != nil {
