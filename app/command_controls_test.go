@@ -189,6 +189,14 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 	consumer := &GroupMember{Group: "g", Member: core.MemberView{ID: "c2", Topics: []string{"views"}, Epoch: 3, MemberState: core.MemberStable}}
 	add(first(consumer.line("commit"))) // a consumer group member's commit carries its epoch
 	add(first((&GroupCommitForm{Group: "g", partition: "views/0", offset: "3"}).commitLine()))
+	// The share groups' controls (share_group_panel.go, share_group_card.go).
+	sj := &ShareJoinForm{group: "w", member: "s1", topics: "views", ackMode: core.AckModeExplicit, maxPoll: "10"}
+	add(first(sj.joinLine()))
+	sm := &ShareMember{Group: "w", Member: core.ShareMemberView{Name: "s1", AckMode: core.AckModeExplicit,
+		Holding: []core.ShareHeld{{TopicPartition: core.TopicPartition{Topic: "views", Partition: 0}, Offset: 3}}}, max: "2"}
+	for _, action := range []string{"share-poll", core.AckAccept, core.AckRelease, core.AckReject, core.AckRenew, "share-leave", "crash"} {
+		add(firsts(sm.lines(action))...)
+	}
 	gc := &GroupConfigForm{Group: "g", typed: map[string]string{}}
 	for _, c := range editableConfigs {
 		gc.typed[c.name] = "10s"

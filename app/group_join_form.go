@@ -48,21 +48,11 @@ func (f *GroupJoinForm) joinLine() (string, string) {
 	if topics == "" && len(f.Topics) == 1 {
 		topics = f.Topics[0]
 	}
-	switch {
-	case group == "":
-		return "", "Name the group the member joins."
-	case member == "":
-		return "", "Give the member an id, its client.id, like c1."
-	case topics == "":
-		return "", "Name the topics the member subscribes to, separated by commas."
+	args, problem := memberArgs(group, member, topics)
+	if problem != "" {
+		return "", problem
 	}
-	var subscription []string
-	for _, t := range strings.Split(topics, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			subscription = append(subscription, t)
-		}
-	}
-	line := scenario.CmdJoin + " " + word(group) + " " + word(member) + " topics=" + word(strings.Join(subscription, ","))
+	line := scenario.CmdJoin + " " + args
 	if f.strategy != "" && f.protocol != core.ProtocolConsumer {
 		line += " strategy=" + word(f.strategy)
 	}
@@ -212,6 +202,27 @@ func (f *GroupJoinForm) Render() app.UI {
 			app.Button().Type("submit").Text("Join"),
 			&ControlError{Control: f.control()},
 		)
+}
+
+// memberArgs writes a joining member's first arguments, "GROUP MEMBER
+// topics=T1,T2", as the join and share-join commands take them, or says
+// what is missing.
+func memberArgs(group, member, topics string) (string, string) {
+	switch {
+	case group == "":
+		return "", "Name the group the member joins."
+	case member == "":
+		return "", "Give the member an id, its client.id, like c1."
+	case topics == "":
+		return "", "Name the topics the member subscribes to, separated by commas."
+	}
+	var subscription []string
+	for _, t := range strings.Split(topics, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			subscription = append(subscription, t)
+		}
+	}
+	return word(group) + " " + word(member) + " topics=" + word(strings.Join(subscription, ",")), ""
 }
 
 // nextMemberID is the id after a member's, for the next member to join:

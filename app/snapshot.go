@@ -27,8 +27,9 @@ type LogSnapshot struct {
 	Brokers             int
 	ReplicaLagTimeMaxMs int64
 	Topics              []TopicSnapshot
-	Groups              []GroupSnapshot     // in name order
-	Producers           []core.ProducerView // the named producers, by name
+	Groups              []GroupSnapshot       // in name order
+	ShareGroups         []core.ShareGroupView // in name order (share_group_panel.go)
+	Producers           []core.ProducerView   // the named producers, by name
 	// PollTarget is the member the poll and commit shortcuts act for: the
 	// first running member of the first group. Zero when there is none.
 	PollTarget MemberRef
@@ -127,7 +128,9 @@ func laneKey(topic string, partition int) string {
 // blanks the page.
 func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error) {
 	groups, groupsErr := snapshotGroups(l)
+	shareGroups, shareErr := snapshotShareGroups(l)
 	snap := LogSnapshot{
+		ShareGroups:         shareGroups,
 		TimeMs:              l.Now(),
 		Brokers:             len(l.Brokers()),
 		ReplicaLagTimeMaxMs: l.ReplicaLagTimeMaxMs(),
@@ -135,7 +138,7 @@ func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error
 		Producers:           l.Producers(),
 		PollTarget:          pollTarget(groups),
 	}
-	errs := []error{groupsErr}
+	errs := []error{groupsErr, shareErr}
 	for _, name := range l.TopicNames() {
 		topic, err := snapshotTopic(l, name, views)
 		if err != nil {
