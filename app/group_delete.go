@@ -34,7 +34,7 @@ func (c *GroupLifecycle) Render() app.UI {
 		app.If(g.MigrationNote != "",
 			app.P().Class("form-note").DataSet("migration-note", g.MigrationPolicy).Text(g.MigrationNote+"."),
 		),
-		app.P().Class("form-note").Body(
+		app.P().Class("form-note", "group-delete").Body(
 			app.Button().Type("button").Class("small").
 				DataSet("action", "delete-group").DataSet("command", scenario.CmdDeleteGroup).
 				Disabled(g.State == core.GroupDead).

@@ -36,14 +36,14 @@ func TestUICommandLine(t *testing.T) {
 	b := openPlayground(t, "topic orders partitions=2\ntopic other\n")
 	b.waitCount(t, `[data-topic][data-partition]`, 3)
 
-	// A partial command: Tab fills in what produce and producer share and
-	// lists both, over the box.
+	// A partial command: Tab fills in what produce, producer and
+	// producer-config share and lists them, over the box.
 	b.typeInCommandLine(t, "pro", kb.Tab)
-	b.waitCount(t, `[data-completion]`, 2)
+	b.waitCount(t, `[data-completion]`, 3)
 	if got := b.commandLineValue(t); got != "produce" {
 		t.Fatalf("Tab on pro gives %q, want produce", got)
 	}
-	for _, c := range []string{"produce", "producer"} {
+	for _, c := range []string{"produce", "producer", "producer-config"} {
 		if b.count(t, `[data-completion=`+js(c)+`]`) != 1 {
 			t.Errorf("%s is not listed", c)
 		}
