@@ -150,7 +150,7 @@ func TestUICommandLine(t *testing.T) {
 	}
 	// Escape closes the list.
 	b.do(t, chromedp.KeyEvent("p"), chromedp.KeyEvent(kb.Tab))
-	b.waitCount(t, `[data-completion]`, 4)
+	b.waitCount(t, `[data-completion]`, 5) // partitions, poll, produce, producer, producer-config
 	b.do(t, chromedp.KeyEvent(kb.Escape))
 	b.waitCount(t, `[data-completion]`, 0)
 	b.noErrors(t)
