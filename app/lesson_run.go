@@ -117,6 +117,7 @@ func findLesson(ref string) (lesson.Lesson, string, error) {
 	}
 	l, text, err := lesson.DecodeLink(ref)
 	if err != nil {
+		//lint:ignore ST1005 a sentence the page shows as it is
 		return l, "", fmt.Errorf("This lesson link cannot be opened: %w", err)
 	}
 	return l, lesson.TextKey(text), nil

@@ -130,6 +130,7 @@ func parseProducerConfig(configs map[string]string) (ProducerConfig, error) {
 		}
 	}
 	if c.TransactionalID != "" && !c.Idempotence {
+		//lint:ignore ST1005 Kafka's own words (ProducerConfig's ConfigException)
 		return c, fmt.Errorf("ConfigException: Cannot set a transactional.id without also enabling idempotence.")
 	}
 	// KafkaProducer.configureDeliveryTimeout (Kafka 4.4) refuses a

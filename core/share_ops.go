@@ -57,6 +57,7 @@ func (l *PartitionedLog) SharePoll(group, member string, maxRecords int) ([]Shar
 	if m.ackMode == AckModeExplicit {
 		for _, d := range m.delivered {
 			if !d.acked {
+				//lint:ignore ST1005 Kafka's own words (ShareConsumerImpl's IllegalStateException)
 				return nil, fmt.Errorf("All records must be acknowledged in explicit acknowledgement mode. (Kafka's IllegalStateException: %s/%d offset %d from %s's last poll is not acknowledged yet; ack it first)", d.Topic, d.Partition, d.offset, member)
 			}
 		}
@@ -149,6 +150,7 @@ func (l *PartitionedLog) ShareAcknowledge(group, member string, tp TopicPartitio
 		return fmt.Errorf("unknown acknowledge type %q: expected one of %s", ackType, strings.Join(AckTypes(), ", "))
 	}
 	if m.ackMode == AckModeImplicit {
+		//lint:ignore ST1005 Kafka's own words (ShareConsumerImpl's IllegalStateException)
 		return fmt.Errorf("Implicit acknowledgement of delivery is being used. (Kafka's IllegalStateException: %s joined with share.acknowledgement.mode=implicit, so its next poll accepts what the last one returned; join with share.acknowledgement.mode=explicit to acknowledge each record)", member)
 	}
 	var picks []int // indexes into m.delivered
@@ -169,6 +171,7 @@ func (l *PartitionedLog) ShareAcknowledge(group, member string, tp TopicPartitio
 	for _, off := range offsets {
 		i := slices.IndexFunc(m.delivered, func(d deliveredRecord) bool { return d.TopicPartition == tp && d.offset == off })
 		if i < 0 || m.delivered[i].acked {
+			//lint:ignore ST1005 Kafka's own words (ShareConsumerImpl's IllegalStateException)
 			return fmt.Errorf("The record cannot be acknowledged. (Kafka's IllegalStateException: %s/%d offset %d is not among the records %s's last poll returned and has not acknowledged yet)", tp.Topic, tp.Partition, off, member)
 		}
 		if !slices.Contains(picks, i) {

@@ -129,6 +129,7 @@ func (l *PartitionedLog) checkSendable(p *producer) error {
 	}
 	switch p.txn.state {
 	case txnUninitialized:
+		//lint:ignore ST1005 Kafka's own words (TransactionManager)
 		return fmt.Errorf("producer %s: IllegalStateException: Cannot perform a 'send' before completing a call to initTransactions when transactions are enabled.", p.name)
 	case txnReady:
 		return fmt.Errorf("producer %s: IllegalStateException: Cannot call send in state READY: begin a transaction first", p.name)
@@ -147,6 +148,7 @@ func (l *PartitionedLog) InitTransactions(producerName string) error {
 		return err
 	}
 	if p.config.TransactionalID == "" {
+		//lint:ignore ST1005 Kafka's own words (TransactionManager)
 		return fmt.Errorf("producer %s: IllegalStateException: Transactional method invoked on a non-transactional producer.", producerName)
 	}
 	if p.fenced != "" {
@@ -156,6 +158,7 @@ func (l *PartitionedLog) InitTransactions(producerName string) error {
 		return fmt.Errorf("producer %s: initTransactions was called already (its state is %s)", producerName, p.txn.state)
 	}
 	if p.config.TransactionTimeoutMs > transactionMaxTimeoutMs {
+		//lint:ignore ST1005 Kafka's own words (Errors.INVALID_TRANSACTION_TIMEOUT)
 		return fmt.Errorf("producer %s: transaction.timeout.ms=%d: INVALID_TRANSACTION_TIMEOUT: The transaction timeout is larger than the maximum value allowed by the broker (as configured by transaction.max.timeout.ms).", producerName, p.config.TransactionTimeoutMs)
 	}
 	s := &l.producers
@@ -219,6 +222,7 @@ func (l *PartitionedLog) transactional(producerName string) (*producer, error) {
 		return nil, err
 	}
 	if p.config.TransactionalID == "" {
+		//lint:ignore ST1005 Kafka's own words (TransactionManager)
 		return nil, fmt.Errorf("producer %s: IllegalStateException: Transactional method invoked on a non-transactional producer.", producerName)
 	}
 	if err := l.checkFenced(p); err != nil {
