@@ -24,6 +24,10 @@ type GroupPanel struct {
 	Records []TopicRecordCounts
 	// Selected is what the inspector shows, marked on its card.
 	Selected selection
+	// Share is the share groups' section, drawn below the consumer groups
+	// inside this region's scroll, so that it never takes the column's
+	// height from the consumer groups' members.
+	Share *ShareGroupPanel
 
 	groupStart int             // the first group drawn
 	known      map[string]bool // the groups at the last render, to follow a new one (followNew)
@@ -74,6 +78,7 @@ func (p *GroupPanel) Render() app.UI {
 					}),
 				),
 			),
+			app.If(p.Share != nil, p.Share),
 			app.Details().Class("group-charts").Body(
 				app.Summary().Text("Charts of records and rebalances"),
 				&RecordsChart{Topics: p.Records},

@@ -581,8 +581,8 @@ func (p *Playground) Render() app.UI {
 					),
 				),
 				app.Div().Class("groups-column").Body(
-					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Selected: p.selected},
-					&ShareGroupPanel{Groups: p.view.ShareGroups, Topics: p.view.topicNames(), Now: p.view.TimeMs},
+					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Selected: p.selected,
+						Share: &ShareGroupPanel{Groups: p.view.ShareGroups, Topics: p.view.topicNames(), Now: p.view.TimeMs}},
 				),
 			),
 			&Timeline{

@@ -85,23 +85,23 @@ func (f *ProducerPanel) Render() app.UI {
 	inFlight := "max.in.flight.requests.per.connection"
 	return app.Section().Class("panel", "producers").DataSet("producers", "").Aria("label", "named producers").Body(
 		app.H2().Text("Producers"),
-		app.Form().ID("producer-form").DataSet("command", scenario.CmdProducerConfig).OnSubmit(f.submit).Body(
+		app.Form().ID("named-producer-form").DataSet("command", scenario.CmdProducerConfig).OnSubmit(f.submit).Body(
 			app.Div().Class("row").Body(
-				field("producer-name", "Name", textInput("producer-name", &f.name, &f.Compo, "placeholder", "p1")),
-				field("producer-acks", "acks", choiceSelect("producer-acks", "default ("+producerDefault("acks")+")",
+				field("named-producer-name", "Name", textInput("named-producer-name", &f.name, &f.Compo, "placeholder", "p1")),
+				field("named-producer-acks", "acks", choiceSelect("named-producer-acks", "default ("+producerDefault("acks")+")",
 					scenario.AcksChoices, &f.acks, &f.Compo)),
 			),
 			app.Div().Class("row").Body(
-				field("producer-idempotence", "enable.idempotence", choiceSelect("producer-idempotence",
+				field("named-producer-idempotence", "enable.idempotence", choiceSelect("named-producer-idempotence",
 					"default ("+producerDefault("enable.idempotence")+")", []string{"true", "false"}, &f.idempotence, &f.Compo)),
-				field("producer-in-flight", "max.in.flight.requests.per.connection",
-					textInput("producer-in-flight", &f.maxInFlight, &f.Compo, "inputmode", "numeric", "placeholder", producerDefault(inFlight))),
+				field("named-producer-in-flight", "max.in.flight.requests.per.connection",
+					textInput("named-producer-in-flight", &f.maxInFlight, &f.Compo, "inputmode", "numeric", "placeholder", producerDefault(inFlight))),
 			),
 			app.Div().Class("row").Body(
-				field("producer-transactional-id", "transactional.id (none: not transactional)",
-					textInput("producer-transactional-id", &f.transactionalID, &f.Compo, "placeholder", "none")),
+				field("named-producer-transactional-id", "transactional.id (none: not transactional)",
+					textInput("named-producer-transactional-id", &f.transactionalID, &f.Compo, "placeholder", "none")),
 			),
-			app.Button().Type("submit").ID("producer-make").Text("Make producer"),
+			app.Button().Type("submit").ID("named-producer-make").Text("Make producer"),
 			&ControlError{Control: producerFormControl},
 		),
 		app.Ul().Class("producer-cards").Body(

@@ -22,20 +22,32 @@ type ShareGroupPanel struct {
 	Groups []core.ShareGroupView // in name order
 	Topics []string              // topics that exist, offered to the join form
 	Now    int64                 // the virtual clock, for the locks' deadlines
+
+	formOpen bool // the join form shown
 }
 
-// Render draws the heading, the join form and the cards.
+// Render draws the heading, the join form behind "+ New share group" (so
+// that a page without share groups gives the consumer groups the column),
+// and the cards.
 func (p *ShareGroupPanel) Render() app.UI {
 	return app.Section().
 		Class("share-groups-panel").
 		DataSet("share-groups", true).
 		Aria("labelledby", "share-groups-title").
 		Body(
-			app.H2().ID("share-groups-title").Text("Share groups"),
-			app.P().Class("share-groups-note").Text(
-				"A share group's members read the same partitions: each record is lent to one member at a time, "+
-					"under a lock, until it is acknowledged. Kafka 4 (KIP-932)."),
-			&ShareJoinForm{Topics: p.Topics},
+			app.Header().Class("groups-head").Body(
+				app.H2().ID("share-groups-title").Text("Share groups"),
+				app.Button().Type("button").Class("group-new-toggle").DataSet("action", "new-share-group").
+					Aria("expanded", p.formOpen).
+					OnClick(func(ctx app.Context, e app.Event) { p.formOpen = !p.formOpen }).
+					Text("+ New share group"),
+			),
+			app.Div().Class("share-new").Hidden(!p.formOpen).Body(
+				app.P().Class("share-groups-note").Text(
+					"A share group's members read the same partitions: each record is lent to one member at a time, "+
+						"under a lock, until it is acknowledged. Kafka 4 (KIP-932)."),
+				&ShareJoinForm{Topics: p.Topics},
+			),
 			app.Range(p.Groups).Slice(func(i int) app.UI {
 				return &ShareGroupCard{Group: p.Groups[i], Now: p.Now}
 			}),

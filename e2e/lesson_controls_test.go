@@ -199,6 +199,8 @@ func TestEveryCommandHasAControlOnThePage(t *testing.T) {
 	b.waitCount(t, `[data-workload]`, 2)
 	// A group's join form is behind "+ Join a member": the learner opens it.
 	b.click(t, `article[data-group] [data-action=join-member]`)
+	// The share groups' join form is behind "+ New share group".
+	b.click(t, `[data-action=new-share-group]`)
 	// Each way to a control: what to click, and what shows once it has.
 	ways := []struct{ click, shows string }{{"", "true"}}
 	for _, tab := range []string{"produce", "topics", "time", "cluster"} {

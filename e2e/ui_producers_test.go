@@ -23,10 +23,10 @@ func TestUIProducers(t *testing.T) {
 	records := `[data-topic=orders][data-partition="0"] [data-offset]`
 
 	// acks=1 with enable.idempotence=true set: Kafka's ConfigException.
-	b.fill(t, "#producer-name", "idem")
-	b.fill(t, "#producer-acks", "1")
-	b.fill(t, "#producer-idempotence", "true")
-	b.click(t, "#producer-make")
+	b.fill(t, "#named-producer-name", "idem")
+	b.fill(t, "#named-producer-acks", "1")
+	b.fill(t, "#named-producer-idempotence", "true")
+	b.click(t, "#named-producer-make")
 	b.waitFor(t, `document.querySelector('[data-control="producer-config"][role=alert]') !== null`)
 	if alert := b.alertOf(t, "producer-config"); !strings.Contains(alert, "Must set acks to all") {
 		t.Errorf("the refusal says %q, want Kafka's ConfigException", alert)
@@ -36,9 +36,9 @@ func TestUIProducers(t *testing.T) {
 	}
 
 	// Kafka's defaults: idempotent.
-	b.fill(t, "#producer-acks", "")
-	b.fill(t, "#producer-idempotence", "")
-	b.click(t, "#producer-make")
+	b.fill(t, "#named-producer-acks", "")
+	b.fill(t, "#named-producer-idempotence", "")
+	b.click(t, "#named-producer-make")
 	b.waitCount(t, `[data-producer=idem][data-producer-state=idempotent]`, 1)
 	b.click(t, `[data-producer=idem] [data-command=wire][data-action=lose-response]`)
 	waitLine("wire idem lose-response")
@@ -55,9 +55,9 @@ func TestUIProducers(t *testing.T) {
 	}
 
 	// A transactional producer, aborted.
-	b.fill(t, "#producer-name", "pay")
-	b.fill(t, "#producer-transactional-id", "pay-tx")
-	b.click(t, "#producer-make")
+	b.fill(t, "#named-producer-name", "pay")
+	b.fill(t, "#named-producer-transactional-id", "pay-tx")
+	b.click(t, "#named-producer-make")
 	card := "[data-producer=pay]"
 	b.waitCount(t, card+"[data-producer-state=uninitialized]", 1)
 	b.click(t, card+" [data-command=txn][data-action=init]")

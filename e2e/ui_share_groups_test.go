@@ -40,6 +40,7 @@ func TestUIShareGroups(t *testing.T) {
 	b.click(t, "#produce-send")
 	b.waitCount(t, `[data-topic=orders][data-partition="0"] [data-offset="2"]`, 1)
 
+	b.click(t, `[data-action=new-share-group]`)
 	b.fill(t, `.share-join-form [name=group]`, "workers")
 	b.fill(t, `.share-join-form [name=member]`, "s1")
 	b.fill(t, `.share-join-form [name=topics]`, "orders")
