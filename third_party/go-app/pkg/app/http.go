@@ -82,35 +82,32 @@ type Handler struct {
 	// linking the app.
 	Image string
 
-	// The paths or urls of the CSS files to use with the page.
+	// The paths of the CSS files (plog serves its own: no other host) to use with the page.
 	//
 	// eg:
 	//  app.Handler{
 	//      Styles: []string{
 	//          "/web/test.css",            // Static resource
-	//          "https://foo.com/test.css", // External resource
 	//      },
 	//  },
 	Styles []string
 
-	// The paths or urls of the font files to preload with the page.
+	// The paths of the font files (plog serves its own: no other host) to preload with the page.
 	//
 	// eg:
 	//  app.Handler{
 	//      Fonts: []string{
 	//          "/web/test.woff2",            // Static resource
-	//          "https://foo.com/test.woff2", // External resource
 	//      },
 	//  },
 	Fonts []string
 
-	// The paths or urls of the JavaScript files to use with the page.
+	// The paths of the JavaScript files (plog serves its own: no other host) to use with the page.
 	//
 	// eg:
 	//  app.Handler{
 	//      Scripts: []string{
 	//          "/web/test.js",            // Static resource
-	//          "https://foo.com/test.js", // External resource
 	//      },
 	//  },
 	Scripts []string
