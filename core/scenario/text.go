@@ -147,19 +147,29 @@ func writeConsumerGroupText(b *strings.Builder, g GroupState) {
 	}
 	tw.Flush()
 	if len(g.Members) == 0 {
+		// --describe --members of a group without members
+		// (ConsumerGroupCommand.printMembers of kafka-tools 4.4.0).
+		fmt.Fprintf(b, "\nConsumer group '%s' has no active members.\n", g.Name)
 		return
 	}
 	b.WriteString("\n")
 	// The columns of kafka-consumer-groups --describe --members --verbose
-	// for a consumer-protocol group (ConsumerGroupCommand of kafka-tools
-	// 4.4.0), but HOST: the playground's members run on no host.
-	// A group holding members of both protocols (an online upgrade or
-	// downgrade) gets the tool's UPGRADED column: true for a member of the
+	// for a consumer-protocol group (ConsumerGroupCommand.printMembers of
+	// kafka-tools 4.4.0), but HOST: the playground's members run on no
+	// host. As the tool does, GROUP-INSTANCE-ID is a column only when a
+	// member has one (static membership), empty for the others; and a
+	// group holding members of both protocols (an online upgrade or
+	// downgrade) gets the UPGRADED column: true for a member of the
 	// consumer protocol, false for a classic one.
 	mixed := slices.ContainsFunc(g.Members, func(m MemberState) bool { return m.Protocol == core.ProtocolClassic }) &&
 		slices.ContainsFunc(g.Members, func(m MemberState) bool { return m.Protocol == core.ProtocolConsumer })
+	static := slices.ContainsFunc(g.Members, func(m MemberState) bool { return m.Instance != "" })
 	tw = tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
-	header := "GROUP\tCONSUMER-ID\tGROUP-INSTANCE-ID\tCLIENT-ID\t#PARTITIONS\tCURRENT-EPOCH\tCURRENT-ASSIGNMENT\tTARGET-EPOCH\tTARGET-ASSIGNMENT"
+	header := "GROUP\tCONSUMER-ID\t"
+	if static {
+		header += "GROUP-INSTANCE-ID\t"
+	}
+	header += "CLIENT-ID\t#PARTITIONS\tCURRENT-EPOCH\tCURRENT-ASSIGNMENT\tTARGET-EPOCH\tTARGET-ASSIGNMENT"
 	if mixed {
 		header += "\tUPGRADED"
 	}
@@ -169,7 +179,11 @@ func writeConsumerGroupText(b *strings.Builder, g GroupState) {
 		for _, a := range m.Assignment {
 			n += len(a.Partitions)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%s", g.Name, m.MemberID, orDash(m.Instance), m.ID, n, deref(m.Epoch), assignmentText(m.Assignment), deref(g.AssignmentEpoch), assignmentText(m.Target))
+		fmt.Fprintf(tw, "%s\t%s\t", g.Name, m.MemberID)
+		if static {
+			fmt.Fprintf(tw, "%s\t", m.Instance)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%s", m.ID, n, deref(m.Epoch), assignmentText(m.Assignment), deref(g.AssignmentEpoch), assignmentText(m.Target))
 		if mixed {
 			fmt.Fprintf(tw, "\t%t", m.Protocol == core.ProtocolConsumer)
 		}
@@ -205,12 +219,16 @@ func assignmentText(as []AssignmentState) string {
 	}
 	parts := make([]string, len(as))
 	for i, a := range as {
-		ps := make([]string, len(a.Partitions))
-		for j, p := range a.Partitions {
-			ps[j] = strconv.Itoa(p)
+		ps := slices.Sorted(slices.Values(a.Partitions))
+		nums := make([]string, len(ps))
+		for j, p := range ps {
+			nums[j] = strconv.Itoa(p)
 		}
-		parts[i] = a.Topic + ":" + strings.Join(ps, ",")
+		parts[i] = a.Topic + ":" + strings.Join(nums, ",")
 	}
+	// The tool sorts the topics' strings, not the topics
+	// (ConsumerGroupCommand.getAssignmentString of kafka-tools 4.4.0).
+	slices.Sort(parts)
 	return strings.Join(parts, ";")
 }
 
