@@ -74,6 +74,8 @@ var shortReasons = map[Reason]string{
 	ReasonMemberIDs:              "member ids",
 	ReasonSubscriptionHeartbeats: "subscription heartbeats",
 	ReasonFirstEpoch:             "first epoch",
+	ReasonMigrationPolicy:        "migration policy",
+	ReasonConfigOnlyGroup:        "config-only group",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,
@@ -150,6 +152,7 @@ func compare(prediction, cluster scenario.State, m *marks) Comparison {
 	for _, want := range prediction.Groups {
 		c.compareGroup(want, clusterGroups[want.Name])
 	}
+	c.compareDeletions()
 	notCompared := []string{
 		"record timestamps and the clock: the cluster's are wall-clock milliseconds since the run began",
 		"topic configs: shown as the broker reports them, not compared",
@@ -380,6 +383,12 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 				ownsWhy = ReasonMemberIDs
 			}
 			c.row(want.Name+" "+m.ID+" owns", assignmentText(m.Assignment), assignmentText(g.Assignment), ownsWhy)
+			if m.Protocol != "" && g.Protocol != "" {
+				// Each member's protocol in a consumer group, classic
+				// ones in an online upgrade (ConsumerGroupDescribe's
+				// member type, where the cluster gives it).
+				c.row(want.Name+" "+m.ID+" protocol", m.Protocol, g.Protocol, why)
+			}
 			if m.Epoch != nil && g.Epoch != nil {
 				epochWhy := why
 				if epochWhy == "" {

@@ -48,12 +48,17 @@ type groupRun struct {
 	// its heartbeat interval on the cluster, hasConfig that it did, for
 	// the cleanup to take back.
 	consumer, configured, hasConfig bool
+	// made says the run made the group on the cluster (a member joined,
+	// or offsets were committed from outside); deleted that a delete-group
+	// deleted it there, until a join or commit makes it again.
+	made, deleted bool
 }
 
 // member is one member of a group: a consumer client of its own.
 type member struct {
 	name     string
 	instance string   // group.instance.id of a static member
+	consumer bool     // it runs the consumer protocol (group.protocol=consumer)
 	topics   []string // script names
 	client   *kgo.Client
 	// blocked hears from the client when a rebalance of its waits for
@@ -140,6 +145,7 @@ func (r *runner) applyGroupCommand(ctx context.Context, c scenario.Command) erro
 		// Close sends LeaveGroup, except for a static member; a real
 		// crash would send nothing and the broker would notice after
 		// session.timeout.ms (markAfter notes the difference).
+		r.markMigrationLeave(ctx, g, name)
 		delete(g.members, name)
 		if m.instance != "" {
 			g.goneStatic[name] = m.instance
@@ -172,25 +178,37 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 	if m := g.members[name]; m != nil {
 		return r.resubscribe(ctx, g, m, topics)
 	}
+	// The member runs the protocol its join names, classic when none
+	// (core.JoinOptions.Protocol): in an online upgrade a consumer group
+	// holds classic members, and a classic group's first consumer member
+	// converts it (migration.go).
+	protocol := core.ProtocolClassic
+	if p, ok := c.Value("group.protocol"); ok {
+		protocol = p
+	}
+	if err := r.checkMigrationJoin(ctx, g, c, g.clusterProtocol(), protocol); err != nil {
+		return err
+	}
+	known, err := r.memberIDs(ctx, g)
+	if err != nil {
+		return err
+	}
 	strategy := core.StrategyRange
 	if v, err := r.session.Log().Group(g.name); err == nil {
 		if v.Strategy != "" {
 			strategy = v.Strategy
 		}
 		// The playground has applied the join: its group's protocol
-		// is the one this member joins (an empty group takes the
-		// protocol of the member that joins it).
+		// is the one the group runs from now on (an empty group takes
+		// the protocol of the member that joins it).
 		g.consumer = v.Protocol == core.ProtocolConsumer
 	}
-	if g.consumer {
+	if protocol == core.ProtocolConsumer {
 		r.setConsumerGroupConfigs(ctx, g)
 	}
-	known, err := r.memberIDs(ctx, g)
-	if err != nil {
-		return err
-	}
+	g.made, g.deleted = true, false
 	cfg := r.groupConfig(g.name)
-	m := &member{name: name, topics: topics, assigned: map[tp]bool{}, positions: map[tp]int64{}, blocked: make(chan struct{}, 1)}
+	m := &member{name: name, topics: topics, consumer: protocol == core.ProtocolConsumer, assigned: map[tp]bool{}, positions: map[tp]int64{}, blocked: make(chan struct{}, 1)}
 	sessionTimeout := time.Duration(cfg.SessionTimeoutMs) * time.Millisecond
 	reset, err := resetOffset(cfg.AutoOffsetReset)
 	if err != nil {
@@ -237,7 +255,7 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 			}
 		}),
 	}, r.opts.ClientOpts...)
-	if g.consumer {
+	if m.consumer {
 		// After kgo.Balancers above: the last one set wins.
 		assignor, _ := c.Value("group.remote.assignor")
 		opts = append(opts, consumerMemberOpts(assignor)...)
@@ -312,21 +330,38 @@ func (r *runner) describeGroup(ctx context.Context, g *groupRun) (kadm.Described
 }
 
 // memberIDs returns the member ids the broker lists in a group, with each
-// member's client id.
+// member's client id, whichever protocol the group runs on the cluster:
+// Kafka 4.4 describes a classic group only to DescribeGroups and a
+// consumer group, its classic members too, only to ConsumerGroupDescribe
+// (GroupMetadataManager.describeGroups, consumerGroupDescribe), and a join
+// may convert the group from one to the other (migration.go).
 func (r *runner) memberIDs(ctx context.Context, g *groupRun) (map[string]string, error) {
 	ids := map[string]string{}
-	if g.consumer {
-		d, err := r.describeConsumerGroup(ctx, g)
-		for _, dm := range d.Members {
-			ids[dm.MemberID] = dm.ClientID
-		}
+	d, err := r.describeGroup(ctx, g)
+	if err != nil && !isGroupGone(err) {
 		return ids, err
 	}
-	d, err := r.describeGroup(ctx, g)
 	for _, dm := range d.Members {
 		ids[dm.MemberID] = dm.ClientID
 	}
-	return ids, err
+	req := kmsg.NewPtrConsumerGroupDescribeRequest()
+	req.Groups = []string{g.id}
+	resp, err := req.RequestWith(ctx, r.base)
+	if err != nil {
+		return ids, err
+	}
+	for _, rg := range resp.Groups {
+		if err := kerr.ErrorForCode(rg.ErrorCode); err != nil {
+			if isGroupGone(err) {
+				continue
+			}
+			return ids, err
+		}
+		for _, dm := range rg.Members {
+			ids[dm.MemberID] = dm.ClientID
+		}
+	}
+	return ids, nil
 }
 
 // staticSession is the least session timeout a static member has on the
@@ -1004,6 +1039,7 @@ func (r *runner) adminCommit(ctx context.Context, g *groupRun, offsets map[tp]in
 	if err != nil {
 		return fmt.Errorf("committing offsets of group %s: %w", g.id, err)
 	}
+	g.made, g.deleted = true, false
 	return nil
 }
 

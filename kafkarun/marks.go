@@ -87,6 +87,9 @@ type marks struct {
 	refused    map[groupPartition]Reason
 	notes      []string
 	advancedMs int64
+	// deletions are the script's delete-group commands and the
+	// cluster's answers (delete_group.go).
+	deletions []groupDeletion
 	// brokerFailures is set once the script fails a broker: from then on
 	// any topic's log may differ.
 	brokerFailures bool

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -188,6 +189,9 @@ type runner struct {
 	// playground's rules 4 timing (timing.go).
 	timedOut  []pollTimedOut
 	refreshed []string
+	// migrationPolicy is the cluster's group.consumer.migration.policy,
+	// once read (migration.go).
+	migrationPolicy string
 }
 
 func newRunner(ctx context.Context, opts Options) (*runner, error) {
@@ -259,6 +263,7 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 		}); err != nil {
 			return nil, err
 		}
+		r.followProtocols()
 	}
 	// The rows compare settled groups: every rebalance the script left
 	// running ends, in virtual time in the playground, on the cluster
@@ -402,14 +407,7 @@ func (r *runner) groupsReading(topic string) []string {
 func (r *runner) settlePlayground(group string, line int, what string) ([]scenario.Command, error) {
 	start := r.session.Log().Now()
 	if v, err := r.session.Log().Group(group); err == nil && v.Protocol == core.ProtocolConsumer {
-		advanced, err := r.settlePlaygroundConsumer(v, line)
-		if err != nil {
-			return nil, fmt.Errorf("%s: letting group %s reconcile: %v", what, group, err)
-		}
-		if advanced > 0 {
-			r.marks.note(fmt.Sprintf("%s: the playground's consumer group %s was reconciling; its clock advanced %s for its members' heartbeats to reconcile them, as they do on the cluster", what, group, units.Duration(advanced)))
-		}
-		return nil, nil
+		return r.settlePlaygroundConsumerGroup(v, line, what)
 	}
 	var polls []scenario.Command
 	for range 8 {
@@ -461,6 +459,64 @@ func (r *runner) settlePlayground(group string, line int, what string) ([]scenar
 	}
 	if advanced := r.session.Log().Now() - start; advanced > 0 {
 		r.marks.note(fmt.Sprintf("%s: the playground's group %s was rebalancing; its clock advanced %s for the rebalance to end, as it ends on the cluster", what, group, units.Duration(advanced)))
+	}
+	return polls, nil
+}
+
+// settlePlaygroundConsumerGroup lets a playground's consumer group
+// reconcile (settlePlaygroundConsumer). A group with classic members, in an
+// online upgrade, reconciles them as they rejoin in polls of their own
+// (classicRejoinPolls), between heartbeats of the others: it advances the
+// clock one heartbeat interval at a time and polls the classic members
+// that must rejoin. It returns those polls, for the cluster to run too.
+func (r *runner) settlePlaygroundConsumerGroup(v core.GroupView, line int, what string) ([]scenario.Command, error) {
+	start := r.session.Log().Now()
+	defer func() {
+		if advanced := r.session.Log().Now() - start; advanced > 0 {
+			r.marks.note(fmt.Sprintf("%s: the playground's consumer group %s was reconciling; its clock advanced %s for its members' heartbeats to reconcile them, as they do on the cluster", what, v.Name, units.Duration(advanced)))
+		}
+	}()
+	if !slices.ContainsFunc(v.Members, func(m core.MemberView) bool { return m.Protocol == core.ProtocolClassic }) {
+		_, err := r.settlePlaygroundConsumer(v, line)
+		if err != nil {
+			return nil, fmt.Errorf("%s: letting group %s reconcile: %v", what, v.Name, err)
+		}
+		return nil, nil
+	}
+	var polls []scenario.Command
+	step := max(v.Config.ConsumerHeartbeatIntervalMs, 1)
+	for range int(v.Config.ConsumerSessionTimeoutMs/step) + 16 {
+		if v.Protocol != core.ProtocolConsumer || v.State == core.GroupStable || v.State == core.GroupEmpty {
+			break
+		}
+		rejoin, err := classicRejoinPolls(v, line)
+		if err != nil {
+			return nil, fmt.Errorf("%s: letting group %s reconcile: %v", what, v.Name, err)
+		}
+		if len(rejoin) == 0 {
+			c, ok, err := scenario.ParseLine("advance "+strconv.FormatInt(step, 10)+"ms", line)
+			if err != nil || !ok {
+				return nil, fmt.Errorf("%s: letting group %s reconcile: %v", what, v.Name, err)
+			}
+			rejoin = []scenario.Command{c}
+		}
+		for _, c := range rejoin {
+			events, err := r.session.ApplyCommand(c)
+			if err == nil {
+				err = r.markAfter(c, events)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: letting group %s reconcile: %v", what, v.Name, err)
+			}
+			r.timingEvents(events)
+			if c.Name == scenario.CmdPoll {
+				polls = append(polls, c)
+				r.marks.note(fmt.Sprintf("%s: the playground's consumer group %s was waiting for its classic member %s to rejoin in its poll: the run polled it (max=1) on both sides, as a running consumer would", what, v.Name, c.Positional(1)))
+			}
+		}
+		if v, err = r.session.Log().Group(v.Name); err != nil {
+			break
+		}
 	}
 	return polls, nil
 }
@@ -686,8 +742,13 @@ func (r *runner) prefixed(names []string) []string {
 // apply runs one command on the cluster.
 func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 	switch c.Name {
-	case scenario.CmdSeed, scenario.CmdRules, scenario.CmdCompact, scenario.CmdProducer, scenario.CmdConsumer, scenario.CmdStop, scenario.CmdBrokers, scenario.CmdBroker:
+	case scenario.CmdSeed, scenario.CmdRules, scenario.CmdCompact, scenario.CmdProducer, scenario.CmdConsumer, scenario.CmdStop, scenario.CmdBroker:
 		return nil // not run on a cluster: markAfter noted what they change
+	case scenario.CmdBrokers:
+		r.notePolicy(ctx, c)
+		return nil
+	case scenario.CmdDeleteGroup:
+		return r.deleteGroupCommand(ctx, c)
 	case scenario.CmdAdvance:
 		return r.settleStable(ctx)
 	case scenario.CmdTopic:

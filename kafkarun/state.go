@@ -234,10 +234,16 @@ func (r *runner) readGroups(ctx context.Context, nowMs int64, ends map[tp]int64,
 			Name: name, Generation: generation, Strategy: d.Protocol, State: clusterGroupState(d.State),
 			Members: []scenario.MemberState{}, Offsets: []scenario.OffsetState{},
 		}
+		if g.deleted {
+			gs.State = deletedState
+		}
 		owners := map[tp]string{}
 		read := map[tp]bool{}
 		if g.consumer {
 			if owners, read, err = r.readConsumerGroup(ctx, g, &gs); err != nil {
+				return nil, err
+			}
+			if err := r.readMemberProtocols(ctx, g, &gs); err != nil {
 				return nil, err
 			}
 		}

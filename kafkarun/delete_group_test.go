@@ -1,0 +1,135 @@
+package kafkarun
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+)
+
+// rowsByWhat indexes a comparison's rows.
+func rowsByWhat(res *Result) map[string]Row {
+	rows := map[string]Row{}
+	for _, row := range res.Comparison.Rows {
+		rows[row.What] = row
+	}
+	return rows
+}
+
+// delete-group runs on the cluster as DeleteGroups: the group and its
+// committed offsets are gone there as in the playground, both read it as
+// Dead, and the deletion has a row of its own. A group deleted and joined
+// again is a new group on both sides.
+func TestDeleteGroupRunsOnTheCluster(t *testing.T) {
+	t.Parallel()
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic orders partitions=2
+produce orders key=k1 count=3
+produce orders key=k2 count=2
+config group g enable.auto.commit=false
+config group h enable.auto.commit=false
+join g a topics=orders
+join h x topics=orders
+advance 5s
+poll g a
+commit g a
+poll h x
+commit h x
+leave g a
+delete-group g
+`)
+	allSame(t, res, nil)
+	rows := rowsByWhat(res)
+	if row := rows["g delete-group (line 15)"]; !row.Match || row.Cluster != "deleted" {
+		t.Errorf("the deletion's row: %+v", row)
+	}
+	if row := rows["g state"]; !row.Match || row.Cluster != "dead" {
+		t.Errorf("the deleted group's state: %+v", row)
+	}
+	for _, g := range res.Cluster.Groups {
+		if g.Name == "g" && len(g.Offsets) != 0 {
+			t.Errorf("the deleted group keeps offsets on the cluster: %+v", g.Offsets)
+		}
+	}
+
+	res = runOn(t, testOptions(brokers), `
+topic orders partitions=1
+produce orders key=k count=3
+config group g auto.offset.reset=earliest enable.auto.commit=false
+join g a topics=orders
+advance 5s
+poll g a
+commit g a
+leave g a
+delete-group g
+join g b topics=orders
+advance 5s
+poll g b max=1
+commit g b
+`)
+	allSame(t, res, nil)
+	if row := rowsByWhat(res)["g orders/0 committed"]; !row.Match || row.Cluster != "1" {
+		t.Errorf("the group made again starts with no offsets, as a new group: %+v", row)
+	}
+}
+
+// A group the script only configured is the playground's alone: Kafka
+// makes a group at a join or a commit, so the cluster answers its deletion
+// GROUP_ID_NOT_FOUND, and the row says why.
+func TestDeleteConfigOnlyGroupIsExplained(t *testing.T) {
+	t.Parallel()
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `
+topic orders partitions=1
+config group g auto.offset.reset=earliest
+delete-group g
+`)
+	row := rowsByWhat(res)["g delete-group (line 4)"]
+	if row.Match || row.Cluster != "GROUP_ID_NOT_FOUND" || row.Reason != ReasonConfigOnlyGroup {
+		t.Errorf("deleting a config-only group: %+v\n%s", row, res.Comparison.Text())
+	}
+	if !res.Comparison.OK() {
+		t.Errorf("unexpected differences:\n%s", res.Comparison.Text())
+	}
+}
+
+// The brokers' group.consumer.migration.policy is read only at broker
+// start in Kafka 4.4: a script that sets another than the cluster's is
+// noted, and a join the cluster's policy refuses where the playground's
+// allows it fails the run before the member joins, naming the policy to
+// start the cluster with.
+func TestMigrationPolicyIsTheClusters(t *testing.T) {
+	t.Parallel()
+	brokers := startKfake(t, kfake.BrokerConfigs(map[string]string{"group.consumer.migration.policy": "disabled"}))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := Run(ctx, `
+topic orders partitions=2
+join g a topics=orders
+advance 5s
+join g b topics=orders group.protocol=consumer
+`, testOptions(brokers))
+	if err == nil || !strings.Contains(err.Error(), "line 5") || !strings.Contains(err.Error(), "group.consumer.migration.policy is disabled") ||
+		!strings.Contains(err.Error(), "started with group.consumer.migration.policy=bidirectional") {
+		t.Errorf("an upgrade the cluster's policy refuses: %v", err)
+	}
+	if left := groupsOn(t, brokers); len(left) != 0 {
+		t.Errorf("groups left after the failed run: %v", left)
+	}
+
+	res := runOn(t, testOptions(brokers), `
+brokers 1 group.consumer.migration.policy=upgrade
+topic orders partitions=2
+join g a topics=orders group.protocol=consumer
+advance 5s
+`)
+	if !slices.ContainsFunc(res.Comparison.NotCompared, func(s string) bool {
+		return strings.Contains(s, "group.consumer.migration.policy=upgrade: not run") && strings.Contains(s, "the cluster's is disabled")
+	}) {
+		t.Errorf("the policy the cluster does not run is not noted:\n%s", res.Comparison.Text())
+	}
+}
