@@ -31,8 +31,20 @@ var Commands = []string{scenario.CmdSeed, scenario.CmdTopic, scenario.CmdProduce
 // one the playground accepts where it stands: a line it refuses is drawn
 // again. The same seed gives the same scenario. It runs under the latest
 // rules (core.LatestRules), the ones the page teaches, and writes them out.
+//
+// In about three seeds of four group g1 is a group of Kafka 4's consumer
+// protocol (KIP-848): its members join with group.protocol=consumer, all
+// asking for one server-side assignor (group.remote.assignor=uniform or
+// range) or none, the coordinator's default, uniform; they poll, commit,
+// leave and crash as a classic group's do. The choice has its own stream,
+// so that a seed whose g1 stays classic draws the scenario it drew before.
 func Generate(seed uint64, steps int) string {
 	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x706c6f67)), s: scenario.NewSession(), rules: core.LatestRules}
+	if protocol := rand.New(rand.NewPCG(seed, 0x6b697038)); g.rules >= core.RulesV4 && protocol.IntN(4) != 0 {
+		g.consumerGroup = "g1"
+		// By the seed, so that the CI sample has each of them.
+		g.remoteAssignor = []string{"uniform", "range", ""}[seed%3]
+	}
 	g.add(fmt.Sprintf("seed %d", seed%1000))
 	g.add(fmt.Sprintf("rules %d", g.rules))
 	g.add(g.topicLine("t0"))
@@ -71,6 +83,10 @@ type generator struct {
 	topics  []string
 	members map[string][]string // group → live members
 	groups  []string
+	// consumerGroup is the group whose members join with
+	// group.protocol=consumer, "" for none; remoteAssignor the
+	// group.remote.assignor they all ask for, "" for none.
+	consumerGroup, remoteAssignor string
 }
 
 // add keeps line if the playground accepts it.
@@ -191,6 +207,16 @@ func (g *generator) next() string {
 			// A member that does not poll within it leaves (rules 4).
 			configs = append(configs, "max.poll.interval.ms=1m")
 		}
+		if name == g.consumerGroup {
+			// Kafka refuses a client's session.timeout.ms under
+			// group.protocol=consumer (ConsumerConfig): the
+			// coordinator's consumer.session.timeout.ms rules. And
+			// plogsim kafka lets a consumer group reconcile before
+			// each command of it, in virtual time, past a crashed
+			// member's 45 s session: a minute's max.poll.interval.ms
+			// would end members the scenario goes on to use.
+			configs = []string{"auto.offset.reset=latest", "auto.offset.reset=earliest"}
+		}
 		return fmt.Sprintf("config group %s %s", name, g.pick(configs...))
 	case n < 92:
 		return "compact " + g.topic()
@@ -242,11 +268,25 @@ func (g *generator) join() string {
 	if v, err := g.s.Log().Group(group); err == nil && v.Strategy != "" {
 		strategy = string(v.Strategy)
 	}
-	line := fmt.Sprintf("join %s %s topics=%s strategy=%s", group, member, topics, strategy)
+	line := fmt.Sprintf("join %s %s topics=%s", group, member, topics) + g.protocolArgs(group, strategy)
 	if g.rng.IntN(8) == 0 {
 		line += " instance=host-" + member
 	}
 	return line
+}
+
+// protocolArgs are a join's arguments for its group's protocol: a classic
+// group's strategy; a consumer group's group.protocol and the assignor its
+// members ask for (Kafka refuses a strategy there: the coordinator assigns).
+func (g *generator) protocolArgs(group, strategy string) string {
+	if group != g.consumerGroup {
+		return " strategy=" + strategy
+	}
+	args := " group.protocol=" + core.ProtocolConsumer
+	if g.remoteAssignor != "" {
+		args += " group.remote.assignor=" + g.remoteAssignor
+	}
+	return args
 }
 
 // windDown stops every member of a group, lets a crashed one's session
@@ -260,7 +300,13 @@ func (g *generator) windDown(group string) {
 	g.add("advance 1m")
 	g.add(g.reset(group))
 	if len(members) > 0 {
-		g.add(fmt.Sprintf("join %s %s topics=%s", group, members[0], g.topics[0]))
+		line := fmt.Sprintf("join %s %s topics=%s", group, members[0], g.topics[0])
+		if group == g.consumerGroup {
+			// Back in the consumer protocol: a classic member would
+			// make the empty group a classic one.
+			line += g.protocolArgs(group, "")
+		}
+		g.add(line)
 		g.add("advance 5s")
 		g.add(fmt.Sprintf("poll %s %s", group, members[0]))
 	}

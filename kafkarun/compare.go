@@ -76,6 +76,7 @@ var shortReasons = map[Reason]string{
 	ReasonFirstEpoch:             "first epoch",
 	ReasonMigrationPolicy:        "migration policy",
 	ReasonConfigOnlyGroup:        "config-only group",
+	ReasonEmptiedTarget:          "emptied target",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,
@@ -399,6 +400,7 @@ func (c *comparer) compareGroup(want, got scenario.GroupState) {
 		}
 	}
 	if want.Protocol != "" || got.Protocol != "" {
+		c.markEmptiedTarget(want, got)
 		c.compareConsumerGroup(want, got, why)
 	}
 	gotOffsets := map[tp]scenario.OffsetState{}

@@ -664,21 +664,41 @@ func (r *runner) deleteGroup(ctx context.Context, g *groupRun) error {
 // member id and instance id (LeaveGroup v3+, as KIP-345's
 // removeMembersFromConsumerGroup sends it). A member the broker no longer
 // knows is not an error.
+//
+// A consumer group's members, its static ones that left among them (they
+// stay until their sessions end, as a classic group's do), Kafka 4.4
+// describes only to ConsumerGroupDescribe, and removes by the same
+// LeaveGroup (GroupMetadataManager.classicGroupLeaveToConsumerGroup).
 func (r *runner) evict(ctx context.Context, g *groupRun) error {
 	described, err := r.admin.DescribeGroups(ctx, g.id)
 	if err != nil {
 		return err
 	}
-	d := described[g.id]
-	if d.Err != nil || len(d.Members) == 0 {
-		return nil
-	}
 	req := kmsg.NewPtrLeaveGroupRequest()
 	req.Group = g.id
-	for _, dm := range d.Members {
-		m := kmsg.NewLeaveGroupRequestMember()
-		m.MemberID, m.InstanceID = dm.MemberID, dm.InstanceID
-		req.Members = append(req.Members, m)
+	if d := described[g.id]; d.Err == nil {
+		for _, dm := range d.Members {
+			m := kmsg.NewLeaveGroupRequestMember()
+			m.MemberID, m.InstanceID = dm.MemberID, dm.InstanceID
+			req.Members = append(req.Members, m)
+		}
+	}
+	cd := kmsg.NewPtrConsumerGroupDescribeRequest()
+	cd.Groups = []string{g.id}
+	if resp, err := cd.RequestWith(ctx, r.base); err == nil {
+		for _, rg := range resp.Groups {
+			if rg.ErrorCode != 0 {
+				continue
+			}
+			for _, dm := range rg.Members {
+				m := kmsg.NewLeaveGroupRequestMember()
+				m.MemberID, m.InstanceID = dm.MemberID, dm.InstanceID
+				req.Members = append(req.Members, m)
+			}
+		}
+	}
+	if len(req.Members) == 0 {
+		return nil
 	}
 	resp, err := req.RequestWith(ctx, r.base)
 	if err != nil {
