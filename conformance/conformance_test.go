@@ -196,6 +196,9 @@ func behaviour(what string) string {
 	if strings.HasPrefix(what, "topic ") {
 		return "topic exists"
 	}
+	if strings.Contains(what, " delete-group (line ") {
+		return "delete-group"
+	}
 	return what
 }
 
@@ -219,7 +222,8 @@ var behaviourText = map[string]string{
 	"lag":           "each group's lag per partition",
 	"total lag":     "each group's total lag",
 	// A consumer group's (group.protocol=consumer, KIP-848).
-	"protocol":              "each group's protocol, classic or consumer",
+	"protocol":              "each group's protocol, classic or consumer, and each member's in a consumer group (an online upgrade's classic members)",
+	"delete-group":          "each delete-group's answer: the group deleted, or Kafka's error",
 	"assignment epoch":      "a consumer group's target assignment epoch",
 	"epoch":                 "each consumer group member's epoch",
 	"assignor":              "a consumer group's server-side assignor (uniform, range)",

@@ -74,6 +74,17 @@
 //     Java consumer's commitSync does; commit with offset= commits one
 //     offset (through a live member, else as an admin).
 //   - reset: commits the offsets kafka-consumer-groups --reset-offsets would.
+//   - delete-group: DeleteGroups, as kafka-consumer-groups --delete; the
+//     cluster's answer (deleted, NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND) is a
+//     row of its own, and the deleted group is Dead on both sides
+//     (delete_group.go).
+//   - join with group.protocol=consumer: a member of Kafka 4's consumer
+//     protocol (consumer_protocol.go); each member runs the protocol its
+//     join names, so a classic group rolled to the consumer protocol one
+//     member at a time converts on the cluster as in the playground.
+//     brokers' group.consumer.migration.policy is the cluster's, which
+//     Kafka 4.4 reads only at broker start: the run compares it with the
+//     script's (migration.go).
 //   - truncate: DeleteRecords. partitions: CreatePartitions.
 //   - config topic: IncrementalAlterConfigs; config group: applied to the
 //     members that join afterwards. A group only config group named has
