@@ -10,14 +10,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
-// rowsByWhat indexes a comparison's rows.
-func rowsByWhat(res *Result) map[string]Row {
-	rows := map[string]Row{}
-	for _, row := range res.Comparison.Rows {
-		rows[row.What] = row
-	}
-	return rows
-}
+// rowsByWhat indexes a run's rows.
+func rowsByWhat(res *Result) map[string]Row { return rowsOf(res.Comparison) }
 
 // delete-group runs on the cluster as DeleteGroups: the group and its
 // committed offsets are gone there as in the playground, both read it as
@@ -132,4 +126,41 @@ advance 5s
 	}) {
 		t.Errorf("the policy the cluster does not run is not noted:\n%s", res.Comparison.Text())
 	}
+}
+
+// A consumer group whose last member left: Kafka 4.4 writes its target at
+// the new group epoch (consumerGroupFenceMembers), so the cluster's target
+// assignment epoch is its group epoch; where the playground's stays behind
+// its own, the row says why, and where the playground's target follows
+// the group epoch too, that reason is not given.
+func TestEmptiedConsumerGroupsTargetEpoch(t *testing.T) {
+	const script = "topic orders partitions=2\njoin g a topics=orders group.protocol=consumer\nleave g a\n"
+	prediction, cluster := stateOf(t, script), stateOf(t, script)
+	g := &prediction.Groups[0]
+	if g.GroupEpoch == nil || g.AssignmentEpoch == nil || len(g.Members) != 0 {
+		t.Fatalf("the playground's emptied consumer group: %+v", *g)
+	}
+	epoch := *g.GroupEpoch + 1
+	cluster.Groups[0].GroupEpoch, cluster.Groups[0].AssignmentEpoch, cluster.Groups[0].Generation = &epoch, &epoch, epoch
+	for _, behind := range []bool{true, false} {
+		target := *g.GroupEpoch
+		if behind {
+			target = *g.GroupEpoch - 1
+		}
+		g.AssignmentEpoch = &target
+		m := newMarks()
+		row := rowsOf(compare(prediction, cluster, &m))["g assignment epoch"]
+		if row.Match || (row.Reason == ReasonEmptiedTarget) != behind {
+			t.Errorf("playground's target epoch %d behind its group epoch %d: %v; the row: %+v", target, *g.GroupEpoch, behind, row)
+		}
+	}
+}
+
+// rowsOf indexes a comparison's rows.
+func rowsOf(c Comparison) map[string]Row {
+	rows := map[string]Row{}
+	for _, row := range c.Rows {
+		rows[row.What] = row
+	}
+	return rows
 }
