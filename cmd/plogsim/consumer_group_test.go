@@ -70,8 +70,9 @@ func verbose(as []jsonAssignment) string {
 // (ConsumerGroupCommand.printMembers of kafka-tools 4.4.0): member id,
 // GROUP-INSTANCE-ID only when a member is static, client id, partitions,
 // the member's epoch and assignment, the target assignment's epoch and the
-// member's target, UPGRADED only in a group holding both protocols, and
-// "has no active members" for a group without members. --json holds the
+// member's target, UPGRADED only in a group holding both protocols,
+// "is rebalancing" before the members of a group not Stable, and "has no
+// active members" for a group without members. --json holds the
 // same facts as fields: the protocol, the epochs, the assignor, and per
 // member its protocol, epoch and target assignment.
 func TestRunPrintsConsumerGroupsLikeKafkaTools(t *testing.T) {
@@ -128,8 +129,12 @@ func TestRunPrintsConsumerGroupsLikeKafkaTools(t *testing.T) {
 	}
 
 	up := groups["up"]
-	if up.Protocol != "consumer" || len(up.Members) != 3 {
-		t.Fatalf("group up in JSON: %+v", up)
+	if up.Protocol != "consumer" || len(up.Members) != 3 || up.State != "reconciling" || g.State != "stable" {
+		t.Fatalf("group up in JSON: %+v; g's state %s", up, g.State)
+	}
+	// The tool warns before the members of a group that is not Stable.
+	if !strings.Contains(sections["up"], "\nWarning: Consumer group 'up' is rebalancing.\nGROUP  CONSUMER-ID") || strings.Contains(sections["g"], "Warning") {
+		t.Errorf("the reconciling group up lacks the tool's warning, or the stable g has it:\n%s\n%s", sections["up"], sections["g"])
 	}
 	if want := "TARGET-ASSIGNMENT  UPGRADED\n"; !strings.Contains(sections["up"], want) || strings.Contains(sections["up"], "GROUP-INSTANCE-ID") {
 		t.Errorf("group up, mid-upgrade and without static members, has no UPGRADED column or has GROUP-INSTANCE-ID:\n%s", sections["up"])

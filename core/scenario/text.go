@@ -153,6 +153,12 @@ func writeConsumerGroupText(b *strings.Builder, g GroupState) {
 		return
 	}
 	b.WriteString("\n")
+	if g.State == core.GroupAssigning || g.State == core.GroupReconciling {
+		// The tool's warning before the members of a group that is
+		// not Stable (ConsumerGroupCommand.shouldPrintMemberState of
+		// kafka-tools 4.4.0: Assigning, Reconciling).
+		fmt.Fprintf(b, "Warning: Consumer group '%s' is rebalancing.\n", g.Name)
+	}
 	// The columns of kafka-consumer-groups --describe --members --verbose
 	// for a consumer-protocol group (ConsumerGroupCommand.printMembers of
 	// kafka-tools 4.4.0), but HOST: the playground's members run on no
