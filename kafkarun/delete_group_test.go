@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+
+	"plog/core/scenario"
 )
 
 // rowsByWhat indexes a run's rows.
@@ -163,4 +165,32 @@ func rowsOf(c Comparison) map[string]Row {
 		rows[row.What] = row
 	}
 	return rows
+}
+
+// The last consumer-protocol member of a group with classic members
+// leaving: whether the group converts back to a classic group is the
+// policy's downgrade. Where the cluster's policy and the playground's
+// differ on it, the group is explained by ReasonMigrationPolicy; where
+// they differ but both allow it, or it is not the last, nothing is.
+func TestMigrationLeaveIsExplainedWhereThePoliciesDiffer(t *testing.T) {
+	for _, tc := range []struct {
+		playground, cluster, leaving string
+		want                         Reason
+	}{
+		{"upgrade", "bidirectional", "b", ReasonMigrationPolicy},
+		{"bidirectional", "disabled", "b", ReasonMigrationPolicy},
+		{"bidirectional", "downgrade", "b", ""},
+		{"upgrade", "bidirectional", "a", ""},
+	} {
+		s, err := scenario.Load("brokers 1 group.consumer.migration.policy=" + tc.playground + "\ntopic orders\njoin g a topics=orders\njoin g b topics=orders group.protocol=consumer\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &runner{session: s, marks: newMarks(), migrationPolicy: tc.cluster}
+		g := &groupRun{name: "g", consumer: true, members: map[string]*member{"a": {name: "a"}, "b": {name: "b", consumer: true}}}
+		r.markMigrationLeave(context.Background(), g, tc.leaving)
+		if got := r.marks.groups["g"]; got != tc.want {
+			t.Errorf("playground %s, cluster %s, %s leaves: reason %q, want %q", tc.playground, tc.cluster, tc.leaving, got, tc.want)
+		}
+	}
 }

@@ -27,11 +27,11 @@ import (
 // GroupCoordinatorConfig.RECONFIGURABLE_CONFIGS, so IncrementalAlterConfigs
 // cannot change it on a running cluster. The run reads the cluster's
 // policy (DescribeConfigs of a broker) and compares it with the
-// playground's, which the script's brokers command sets: where they differ
-// and a group changes protocol, the group is explained by
-// ReasonMigrationPolicy; a join the cluster's policy refuses and the
-// playground's allows fails the run, naming the policy to start the
-// cluster with.
+// playground's, which the script's brokers command sets: a join the
+// cluster's policy refuses and the playground's allows fails the run,
+// naming the policy to start the cluster with; a group whose last
+// consumer-protocol member leaves where one policy allows the downgrade and
+// the other does not is explained by ReasonMigrationPolicy.
 
 // ReasonMigrationPolicy: see above.
 const ReasonMigrationPolicy Reason = "the script's group.consumer.migration.policy is not the cluster's, and Kafka 4.4 reads it only at broker start " +
@@ -89,21 +89,25 @@ func (r *runner) playgroundPolicy(group string) string {
 	return core.MigrationBidirectional
 }
 
-// upgradeAllowed and classicJoinAllowed are what a policy lets happen
-// (ConsumerGroupMigrationPolicy.isUpgradeEnabled;
-// GroupMetadataManager.throwIfClassicMemberCannotJoinConsumerGroup).
+// upgradeAllowed, downgradeAllowed and classicJoinAllowed are what a
+// policy lets happen (ConsumerGroupMigrationPolicy.isUpgradeEnabled,
+// isDowngradeEnabled; GroupMetadataManager.
+// throwIfClassicMemberCannotJoinConsumerGroup).
 func upgradeAllowed(policy string) bool {
 	return policy == core.MigrationBidirectional || policy == core.MigrationUpgrade
+}
+
+func downgradeAllowed(policy string) bool {
+	return policy == core.MigrationBidirectional || policy == core.MigrationDowngrade
 }
 
 func classicJoinAllowed(policy string) bool { return policy != core.MigrationDisabled }
 
 // checkMigrationJoin is called before a member joins a group on the
 // cluster: before is the group's protocol on the cluster until now ("" for
-// a group with no members), protocol the member's. A join that converts
-// the group, or brings a classic member into a consumer group, under a
-// cluster policy other than the playground's marks the group; one the
-// cluster's policy refuses fails the run.
+// a group with no members), protocol the member's. The playground took the
+// join, so its policy allows it; one the cluster's policy refuses fails the
+// run. Where both allow it, both convert the group alike.
 func (r *runner) checkMigrationJoin(ctx context.Context, g *groupRun, c scenario.Command, before, protocol string) error {
 	if before == "" || before == protocol {
 		return nil
@@ -123,14 +127,14 @@ func (r *runner) checkMigrationJoin(ctx context.Context, g *groupRun, c scenario
 		return fmt.Errorf("the cluster's %s is %s, which refuses this join (Kafka 4.4: %s) where the playground's %s allows it; "+
 			"Kafka reads the policy only at broker start: run the script on a cluster started with %s=%s", migrationPolicyConfig, cluster, refused, playground, migrationPolicyConfig, playground)
 	}
-	r.marks.group(g.name, ReasonMigrationPolicy)
 	return nil
 }
 
 // markMigrationLeave marks a group whose last consumer-protocol member
-// leaves while classic members stay, under a cluster policy other than the
-// playground's: whether it converts back to a classic group is the policy's
-// (ConsumerGroupMigrationPolicy.isDowngradeEnabled, GroupMetadataManager.
+// leaves while classic members stay, where the cluster's policy and the
+// playground's differ on the downgrade: whether the group converts back to
+// a classic group is the policy's (ConsumerGroupMigrationPolicy.
+// isDowngradeEnabled, GroupMetadataManager.
 // validateOnlineDowngradeWithFencedMembers).
 func (r *runner) markMigrationLeave(ctx context.Context, g *groupRun, leaving string) {
 	classic, consumer := 0, 0
@@ -146,7 +150,7 @@ func (r *runner) markMigrationLeave(ctx context.Context, g *groupRun, leaving st
 	if !g.consumer || consumer > 0 || classic == 0 {
 		return
 	}
-	if r.clusterMigrationPolicy(ctx) != r.playgroundPolicy(g.name) {
+	if downgradeAllowed(r.clusterMigrationPolicy(ctx)) != downgradeAllowed(r.playgroundPolicy(g.name)) {
 		r.marks.group(g.name, ReasonMigrationPolicy)
 	}
 }
