@@ -25,11 +25,11 @@ var transactionsScript = strings.Join([]string{
 	"txn tp begin",
 	"produce orders producer=tp value=a partition=0", // orders/0@1
 	"produce orders producer=tp value=b partition=1", // orders/1@0
-	"txn tp commit", // markers at orders/0@2 and orders/1@1
+	"txn tp commit",                                  // markers at orders/0@2 and orders/1@1
 	"txn tp begin",
 	"produce orders producer=tp value=c partition=0", // orders/0@3
 	"produce orders producer=tp value=d partition=1", // orders/1@2
-	"txn tp abort", // markers at orders/0@4 and orders/1@3
+	"txn tp abort",                                   // markers at orders/0@4 and orders/1@3
 	"txn tp begin",
 	"produce orders producer=tp value=e partition=1", // orders/1@4, open
 	"poll rc c1",
