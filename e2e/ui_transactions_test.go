@@ -66,7 +66,7 @@ func TestUITransactions(t *testing.T) {
 		b.fill(t, "#produce-partition", fmt.Sprint(partition))
 		b.fill(t, "#produce-value", value)
 		b.click(t, "#produce-send")
-		waitLine("produce orders")
+		waitLine("produce orders key=acct-1 value=" + value)
 		if got := b.lastLine(t); !strings.Contains(got, "producer=tp") || !strings.Contains(got, fmt.Sprintf("partition=%d", partition)) {
 			t.Fatalf("the produce form sent %q", got)
 		}
@@ -153,5 +153,28 @@ func TestUITransactions(t *testing.T) {
 	b.click(t, member("rc", "c1")+" [data-action=poll]")
 	waitLine("poll rc c1")
 	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).dataset.read === "0 4"`, js(row("rc", 1))))
+
+	// An idempotent producer's answer is lost: under the lanes, the page
+	// says the broker dropped the retry, by its producer id and sequence.
+	b.fill(t, "#named-producer-name", "idem")
+	b.fill(t, "#named-producer-transactional-id", "")
+	b.click(t, "#named-producer-make")
+	b.waitCount(t, "[data-producer=idem][data-producer-state=idempotent]", 1)
+	b.click(t, "[data-producer=idem] [data-command=wire][data-action=lose-response]")
+	waitLine("wire idem lose-response")
+	b.fill(t, "#produce-producer", "idem")
+	b.fill(t, "#produce-partition", "0")
+	b.fill(t, "#produce-value", "once")
+	b.click(t, "#produce-send")
+	waitLine("produce orders key=acct-1 value=once")
+	dropped := `[data-wire-event=duplicate-dropped][data-wire-producer=idem][data-wire-partition="orders/0"]`
+	b.waitCount(t, dropped, 1)
+	id := b.attr(t, "[data-picture-producer=idem]", "data-producer-id")
+	if text := b.text(t, dropped); !strings.Contains(text, "producer id "+id+" sequence 0 is already at offset 4") {
+		t.Errorf("the wire note says %q, want the producer id %s and sequence 0 the broker already holds at offset 4", text, id)
+	}
+	if n := b.count(t, lane(0)+` [data-offset]:not([data-marker])`); n != 3 {
+		t.Errorf("orders/0 holds %d records besides its markers, want 3: the retry was not written again", n)
+	}
 	b.noErrors(t)
 }
