@@ -44,7 +44,7 @@ var transactionsScript = strings.Join([]string{
 // read_uncommitted one at the high watermark with the aborted records
 // read.
 func TestThePictureDrawsTransactions(t *testing.T) {
-	p, _ := mountAt(t, mustLink(t, transactionsScript))
+	p, d := mountAt(t, mustLink(t, transactionsScript))
 	if p.err != "" {
 		t.Fatalf("unexpected alert: %s", p.err)
 	}
@@ -82,6 +82,11 @@ func TestThePictureDrawsTransactions(t *testing.T) {
 	// The idempotent producer's record is no transaction's.
 	if tags := tagsWith(page, "data-topic", "orders", "data-partition", "0", "data-offset", "0"); len(tags) > 0 {
 		t.Errorf("a lane's attributes hold a record's: %v", tags)
+	}
+	// The partition's inspector says its last stable offset too.
+	inspect(t, p, d, selection{Kind: selectPartition, Topic: "orders", Partition: 1})
+	if n := len(tagsWith(app.HTMLString(p), "data-inspector-lso", "4")); n != 1 {
+		t.Errorf("the inspector of orders/1 shows %d last stable offsets of 4, want 1", n)
 	}
 	isolation := func(group string) string {
 		t.Helper()
