@@ -29,7 +29,8 @@ const isolationPartitionsShown = 12
 // Render draws [data-isolation-view] with one
 // [data-isolation-group=NAME][data-isolation-level=LEVEL] per group and,
 // in it, [data-isolation-partition="orders/0"] per partition with
-// data-reads-below, data-position, data-lag, data-read and data-aborted
+// data-reads-below, data-position and data-records-lag (its consumer's
+// lag), data-lag (the committed offset's), data-read and data-aborted
 // (offsets, space-separated).
 func (v *IsolationView) Render() app.UI {
 	if len(v.Groups) == 0 {
@@ -72,17 +73,17 @@ func isolationPartition(level string, r core.IsolationRead) app.UI {
 	parts := []string{stop}
 	li := app.Li().DataSet("isolation-partition", tp).DataSet("reads-below", r.ReadsBelow).
 		DataSet("read", offsetsAttr(r.Read)).DataSet("aborted", offsetsAttr(r.Aborted))
+	against := "the HW"
+	if committed {
+		against = "the LSO"
+	}
 	if r.HasPosition {
-		li = li.DataSet("position", r.Position)
-		parts = append(parts, fmt.Sprintf("reads %d next", r.Position))
+		li = li.DataSet("position", r.Position).DataSet("records-lag", r.RecordsLag)
+		parts = append(parts, fmt.Sprintf("reads %d next, %d behind %s", r.Position, r.RecordsLag, against))
 	}
 	if r.HasCommitted {
 		li = li.DataSet("lag", r.Lag)
-		against := "the HW"
-		if committed {
-			against = "the LSO"
-		}
-		parts = append(parts, fmt.Sprintf("lag %d to %s", r.Lag, against))
+		parts = append(parts, fmt.Sprintf("committed %d, lag %d to %s", r.Committed, r.Lag, against))
 	}
 	parts = append(parts, "read "+offsetsWords(r.Read))
 	if len(r.Aborted) > 0 {

@@ -26,14 +26,17 @@ type IsolationRead struct {
 	// ReadsBelow is where the group's fetches stop: LastStableOffset
 	// under read_committed, HighWatermark under read_uncommitted.
 	ReadsBelow int64
-	// Position is the owner's next offset to read, with HasPosition.
+	// Position is the owner's next offset to read, with HasPosition;
+	// RecordsLag is then ReadsBelow - Position, the consumer's records-lag
+	// (SubscriptionState.partitionLag, Kafka 4.4: against the last stable
+	// offset under read_committed, the high watermark otherwise).
 	Position    int64
 	HasPosition bool
+	RecordsLag  int64
 	// Committed is the group's committed offset, with HasCommitted; Lag
 	// is then ReadsBelow - Committed: a read_committed group's lag is
-	// measured against the last stable offset, as its consumer's
-	// records-lag is (SubscriptionState.partitionLag, Kafka 4.4), since it
-	// cannot read past it.
+	// measured against the last stable offset, since it cannot read past
+	// it (the CLI's lag-to-last-stable).
 	Committed    int64
 	HasCommitted bool
 	Lag          int64
@@ -76,6 +79,7 @@ func (l *PartitionedLog) GroupIsolation(name string) (GroupIsolation, error) {
 		for _, m := range g.members {
 			if pos, ok := m.positions[tp]; ok && slices.Contains(m.assigned, tp) {
 				r.Position, r.HasPosition = pos, true
+				r.RecordsLag = max(0, r.ReadsBelow-pos)
 			}
 		}
 		r.Committed, r.HasCommitted = g.committed[tp]

@@ -87,8 +87,8 @@ func TestGroupIsolationSideBySide(t *testing.T) {
 	must(l.CommitTransaction("tp"))
 	rc, err = l.GroupIsolation("rc")
 	must(err)
-	if r := rc.Partitions[1]; r.ReadsBelow != 4 || r.Lag != 2 {
-		t.Errorf("after the commit, rc on orders/1 reads below %d with lag %d, want 4 and 2", r.ReadsBelow, r.Lag)
+	if r := rc.Partitions[1]; r.ReadsBelow != 4 || r.Lag != 2 || r.RecordsLag != 2 {
+		t.Errorf("after the commit, rc on orders/1 reads below %d with lag %d and records-lag %d, want 4, 2 and 2", r.ReadsBelow, r.Lag, r.RecordsLag)
 	}
 	if _, err := l.GroupIsolation("nobody"); err == nil {
 		t.Error("an unknown group's isolation was given")

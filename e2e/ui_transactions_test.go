@@ -150,6 +150,8 @@ func TestUITransactions(t *testing.T) {
 	b.waitCount(t, cell(1, 4)+"[data-txn=committed]", 1)
 	b.waitCount(t, cell(1, 5)+"[data-marker=commit]", 1)
 	b.waitCount(t, lane(1)+`[data-last-stable-offset="6"]`, 1)
+	// Its consumer is now 2 behind the LSO: the record and the marker.
+	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).dataset.recordsLag === "2"`, js(row("rc", 1))))
 	b.click(t, member("rc", "c1")+" [data-action=poll]")
 	waitLine("poll rc c1")
 	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).dataset.read === "0 4"`, js(row("rc", 1))))
