@@ -238,6 +238,23 @@ var helpTopics = map[string]helpTopic{
 	"movement": {"partition movement",
 		"How many partitions change owner in a rebalance. Each move pauses a partition and can redeliver " +
 			"records since its last commit, so fewer is better."},
+	"idempotence": {"an idempotent producer",
+		"With enable.idempotence=true (Kafka's default since 3.0) the brokers give the producer a producer id " +
+			"and an epoch, and it numbers its batches per partition from 0: the sequence. A partition's leader keeps " +
+			"each producer id's last 5 batches; a retry of one of them (its answer was lost) is answered with the " +
+			"first copy's offset and not written again, and a batch after a gap is refused, so retries neither " +
+			"duplicate nor reorder records. It covers one producer's retries, not a restarted producer or a " +
+			"consumer that processes a record twice."},
+	"transaction": {"a transaction",
+		"A producer with a transactional.id calls initTransactions (its producer id and a new epoch, fencing an " +
+			"older producer with the same id), then begins, sends to any partitions and may send a group's offsets, " +
+			"and commits or aborts. The coordinator then writes a marker, a control record with an offset of its " +
+			"own, in every partition the transaction touched; in Kafka 4 the epoch is bumped at every end (KIP-890). " +
+			"Until the marker, the records are open. No consumer is given a marker."},
+	"last-stable-offset": {"the last stable offset (LSO)",
+		"The offset below which every transaction on a partition has ended: the high watermark, or the first " +
+			"offset of the earliest transaction still open if that is lower. A read_committed consumer reads only " +
+			"below it, and its lag is measured against it; a read_uncommitted one reads up to the high watermark."},
 }
 
 // HelpTopics lists the topics Help can explain, sorted.

@@ -302,6 +302,10 @@ func (in *Inspector) partitionDetails(t TopicSnapshot) app.UI {
 		app.Dl().Class("inspector-facts").Body(
 			app.Dt().Text("log start"), app.Dd().Text(p.LogStart),
 			app.Dt().Text("high watermark"), app.Dd().Text(p.HighWatermark),
+			app.If(p.Txn.InUse,
+				app.Dt().Body(app.Text("last stable offset "), &Help{Topic: "last-stable-offset"}),
+				app.Dd().DataSet("inspector-lso", p.Txn.LastStableOffset).Text(p.Txn.LastStableOffset),
+			),
 			app.Dt().Text("log end"), app.Dd().Text(p.LogEnd),
 			app.Dt().Text("records"), app.Dd().Text(p.Count),
 			app.Dt().Text("segments"), app.Dd().Text(p.Segments),

@@ -21,6 +21,9 @@ type Landing struct {
 	// Moves is what the command did to the groups' assignments
 	// (motion_rebalance.go).
 	Moves map[assignmentKey]string
+	// Wire is what the command did between named producers and the
+	// brokers, in words (wire_note.go).
+	Wire []WireLine
 
 	hwNoted bool // noteHighWatermarks has run
 }
@@ -72,7 +75,7 @@ const maxReasons = 3
 // landingOf gathers the produced events of one command by partition. Each
 // event is a run of records produced one after another to a partition.
 func landingOf(events []core.Event) Landing {
-	l := Landing{Read: readsOf(events)}
+	l := Landing{Read: readsOf(events), Wire: wireLinesOf(events)}
 	index := map[string]int{}
 	for _, e := range events {
 		if e.Kind != core.EventProduced {

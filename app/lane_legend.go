@@ -21,6 +21,11 @@ var legendEntries = []struct{ class, sample, words, help string }{
 	{"gap", "gap", "offsets compaction removed", "compaction"},
 	{"record key-4 tombstone", "✝", "tombstone", "tombstone"},
 	{"flag", "⚑", "a group's committed offset", "committed-offset"},
+	{"record keyless txn-open", "5…", "a transaction's record, still open", "transaction"},
+	{"record keyless txn-committed", "6✓", "a committed transaction's record", "transaction"},
+	{"record keyless txn-aborted", "7✗", "an aborted transaction's record", "transaction"},
+	{"record marker marker-commit", "✓ C", "a commit or abort marker, at its own offset", "transaction"},
+	{"edge lso-mark", "LSO", "last stable offset: read_committed reads below it", "last-stable-offset"},
 	{"skew-bar hot", "", "partition fill; hot when skewed", "skew"},
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"plog/core"
 	"plog/core/units"
@@ -47,9 +48,11 @@ type laneItem struct {
 }
 
 // Render draws the lane with the test attributes of docs/ARCHITECTURE.md:
-// [data-topic][data-partition] with data-log-start and data-high-watermark,
-// one [data-offset] per record with data-key, and [data-group][data-committed]
-// per group that has committed here.
+// [data-topic][data-partition] with data-log-start and data-high-watermark
+// (and data-last-stable-offset while named producers are in use), one
+// [data-offset] per record with data-key (data-txn for a transaction's
+// record, data-marker for a marker), and [data-group][data-committed] per
+// group that has committed here.
 func (l *PartitionLane) Render() app.UI {
 	p := l.Partition
 	name := fmt.Sprintf("%s/%d", p.Topic, p.Partition)
@@ -59,6 +62,9 @@ func (l *PartitionLane) Render() app.UI {
 	}
 	if l.Selected {
 		lane = lane.Class("selected")
+	}
+	if p.Txn.InUse {
+		lane = lane.DataSet("last-stable-offset", p.Txn.LastStableOffset)
 	}
 	inspect := selection{Kind: selectPartition, Topic: p.Topic, Partition: p.Partition}
 	return lane.
@@ -110,6 +116,9 @@ func (l *PartitionLane) renderReplicas() app.UI {
 func (l *PartitionLane) offsetsText() string {
 	p := l.Partition
 	text := fmt.Sprintf("log start %d · high watermark %d", p.LogStart, p.HighWatermark)
+	if p.Txn.InUse {
+		text += fmt.Sprintf(" · last stable offset %d", p.Txn.LastStableOffset)
+	}
 	if n := p.LogEnd - p.HighWatermark; n > 0 {
 		text += fmt.Sprintf(" · log end %d (%s not committed yet)", p.LogEnd, countOf(int(n), "record"))
 	}
@@ -162,6 +171,9 @@ func (l *PartitionLane) strip() []app.UI {
 	}
 	cells = append(cells, l.cells()...)
 	if p.After == 0 {
+		if p.Txn.InUse && p.Txn.LastStableOffset == p.LogEnd {
+			cells = append(cells, lsoMark(p.Txn.LastStableOffset, p.HighWatermark))
+		}
 		if p.LogEnd == p.HighWatermark {
 			cells = append(cells, l.flags(p.LogEnd)...)
 		}
@@ -301,6 +313,9 @@ func (l *PartitionLane) cells() []app.UI {
 		}
 		if !it.ghost {
 			cells = append(cells, l.flags(r.Offset)...)
+			if lso := p.Txn.LastStableOffset; p.Txn.InUse && r.Offset >= lso && (i == 0 || items[i-1].record.Offset < lso) && (i > 0 || p.Before == 0 || r.Offset == lso) {
+				cells = append(cells, lsoMark(lso, p.HighWatermark))
+			}
 			if r.Offset >= p.HighWatermark && (i == 0 || items[i-1].record.Offset < p.HighWatermark) {
 				cells = append(cells, hwMark(p.HighWatermark))
 			}
@@ -357,7 +372,12 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	// move between records (moveRecordFocus), so tabbing through a page
 	// of lanes does not stop at every record.
 	n := len(p.Records)
+	txn := ""
+	if !it.ghost {
+		txn = l.txnOf(r.Offset)
+	}
 	return &RecordCell{
+		Txn:          txn,
 		Record:       r,
 		Clock:        p.TimestampClock,
 		Ghost:        it.ghost,
@@ -368,6 +388,29 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 		Landed:       l.Landed.Count > 0 && r.Offset >= l.Landed.From && r.Offset <= l.Landed.To && !it.ghost,
 		Read:         !it.ghost && l.Read.holds(r.Offset),
 	}
+}
+
+// txnOf is what a transaction made of the drawn record at offset.
+func (l *PartitionLane) txnOf(offset int64) string {
+	rs := l.Partition.Records
+	i, found := slices.BinarySearchFunc(rs, offset, func(r core.Record, o int64) int {
+		return int(min(max(r.Offset-o, -1), 1))
+	})
+	if !found {
+		return ""
+	}
+	return l.Partition.Txn.state(i)
+}
+
+// lsoMark is drawn before the first record at or above the last stable
+// offset: the line read_committed consumers read up to, beside the high
+// watermark.
+func lsoMark(lso, hw int64) app.UI {
+	title := "last stable offset: read_committed consumers read only below it; it stops before the first record of a transaction still open"
+	if lso == hw {
+		title += " (no transaction is open here, so it is the high watermark)"
+	}
+	return app.Li().Class("edge", "lso-mark").DataSet("lso-mark", lso).Title(title).Text(fmt.Sprintf("LSO %d", lso))
 }
 
 // RecordCell is one record in a lane's strip. It is a component of its
@@ -388,6 +431,50 @@ type RecordCell struct {
 	Expired      bool // below the retention cliff
 	Landed       bool // the last command added it
 	Read         bool // the last poll read it
+	// Txn is what a transaction made of the record: open, committed or
+	// aborted, "" for a record no transaction wrote.
+	Txn string
+}
+
+// txnGlyphs are the still marks of a transaction's records and markers,
+// so that colour is never the only cue.
+var txnGlyphs = map[string]string{"open": "…", "committed": "✓", "aborted": "✗"}
+
+// txnNotes is what a transaction's record adds to its title.
+var txnNotes = map[string]string{
+	"open":      " · in a transaction still open: read_committed consumers stop before it (the last stable offset), read_uncommitted ones read it",
+	"committed": " · in a committed transaction: every consumer reads it",
+	"aborted":   " · in an aborted transaction: read_committed consumers skip it, read_uncommitted ones read it",
+}
+
+// renderMarker draws a commit or abort marker: a control record that
+// takes an offset and is never given to a consumer.
+func (c *RecordCell) renderMarker() app.UI {
+	r := c.Record
+	offset := strconv.FormatInt(r.Offset, 10)
+	kind, glyph := "commit", "✓"
+	words := "the transaction's records before it on this partition are committed"
+	if r.Control == core.ControlAbort {
+		kind, glyph = "abort", "✗"
+		words = "the transaction's records before it on this partition are aborted: read_committed consumers skip them"
+	}
+	title := fmt.Sprintf("offset %d · %s marker: %s; no consumer is given a marker, its position moves past it", r.Offset, strings.ToUpper(kind), words)
+	classes := []string{"record", "marker", "marker-" + kind}
+	li := app.Li().TabIndex(-1).Title(title).Attr("aria-label", title).Attr("data-offset", offset).Attr("data-marker", kind)
+	if c.TabStop {
+		li = li.TabIndex(0)
+	}
+	if c.Uncommitted {
+		classes = append(classes, "uncommitted")
+		li = li.Attr("data-uncommitted", "true")
+	}
+	if c.Landed {
+		classes = append(classes, "landed")
+	}
+	return li.Class(classes...).Body(
+		app.Span().Class("record-offset").Text(offset),
+		app.Span().Class("record-key").Text(glyph+" "+strings.ToUpper(kind)),
+	)
 }
 
 // Render draws the record's cell. The attributes are written by name and
@@ -395,6 +482,9 @@ type RecordCell struct {
 // build their strings again (through fmt).
 func (c *RecordCell) Render() app.UI {
 	r := c.Record
+	if r.Control != core.ControlNone && !c.Ghost {
+		return c.renderMarker()
+	}
 	tabIndex := -1
 	if c.TabStop {
 		tabIndex = 0
@@ -403,6 +493,7 @@ func (c *RecordCell) Render() app.UI {
 	if c.Uncommitted {
 		title += uncommittedNote
 	}
+	title += txnNotes[c.Txn]
 	classes := make([]string, 0, 6)
 	classes = append(classes, "record")
 	li := app.Li().TabIndex(tabIndex).Title(title).Attr("aria-label", title)
@@ -441,6 +532,10 @@ func (c *RecordCell) Render() app.UI {
 	if c.Read {
 		li = li.Attr("data-read", "true")
 	}
+	if c.Txn != "" {
+		classes = append(classes, "txn-"+c.Txn)
+		li = li.Attr("data-txn", c.Txn)
+	}
 	value := r.Value
 	if r.Tombstone {
 		value = "tombstone"
@@ -448,6 +543,7 @@ func (c *RecordCell) Render() app.UI {
 	return li.Class(classes...).Body(
 		app.Span().Class("record-offset").Text(offset),
 		app.Span().Class("record-key").Text(recordKeyLabel(r)),
+		app.If(c.Txn != "", app.Span().Class("record-txn").Aria("hidden", "true").Text(txnGlyphs[c.Txn])),
 		app.Span().Class("record-value").Text(value),
 	)
 }

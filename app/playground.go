@@ -556,14 +556,17 @@ func (p *Playground) Render() app.UI {
 				),
 				app.Div().Class("stage").Body(
 					&BrokerStrip{Brokers: p.replicas.Brokers, LagMaxMs: p.replicas.LagMaxMs, Selected: p.selectedBroker()},
+					&ProducerStrip{Producers: p.view.Producers},
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing,
 						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected},
+					&IsolationView{Groups: p.view.Isolation},
 					// What the last command did, said under the lanes it
 					// changed and kept in view at the picture's foot.
 					// It scrolls when long, so it takes the focus (to scroll
 					// from the keyboard).
 					app.Div().Class("stage-notes").Attr("role", "region").Aria("label", "what the last command did").TabIndex(0).Body(
 						&LandingNote{Landing: p.landing},
+						&WireNote{Lines: p.landing.Wire},
 						&RemovalNote{Removal: p.removal},
 					),
 					// Below the picture, in its scroll: what a learner

@@ -30,6 +30,9 @@ type LogSnapshot struct {
 	Groups              []GroupSnapshot       // in name order
 	ShareGroups         []core.ShareGroupView // in name order (share_group_panel.go)
 	Producers           []core.ProducerView   // the named producers, by name
+	// Isolation is what each group reads under its isolation.level, set
+	// while named producers are in use (snapshot_transactions.go).
+	Isolation []core.GroupIsolation
 	// PollTarget is the member the poll and commit shortcuts act for: the
 	// first running member of the first group. Zero when there is none.
 	PollTarget MemberRef
@@ -98,6 +101,10 @@ type PartitionSnapshot struct {
 	// TimestampClock says whose clock the records' timestamps are, from
 	// the topic's message.timestamp.type (core.TopicConfig.TimestampClock).
 	TimestampClock string
+
+	// Txn is what transactions made of the partition, while named
+	// producers are in use (snapshot_transactions.go).
+	Txn PartitionTxn
 }
 
 // laneWindow is how many records a lane draws. Enough to see segments and
@@ -150,6 +157,7 @@ func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error
 		}
 		snap.Topics = append(snap.Topics, topic)
 	}
+	errs = append(errs, addTransactions(l, &snap))
 	return snap, errors.Join(errs...)
 }
 

@@ -49,6 +49,7 @@ type ReadOnlyLog interface {
 	Producers() []ProducerView
 	LastStableOffset(topicName string, partition int) (int64, error)
 	RecordTransaction(topicName string, partition int, offset int64) (int64, string)
+	GroupIsolation(groupName string) (GroupIsolation, error)
 }
 
 // A PartitionedLog is read through ReadOnlyLog.

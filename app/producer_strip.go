@@ -1,0 +1,99 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"plog/core"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// ProducerStrip shows the named producers in the picture, above the lanes:
+// each one's producer id and epoch (the brokers' InitProducerId gave them),
+// its state, and its next sequence number on each partition it wrote to,
+// which is what a partition's leader checks a batch against to drop a
+// retried one (idempotence). The Produce tab's Producers panel makes them
+// and acts on them (producer_panel.go).
+type ProducerStrip struct {
+	app.Compo
+
+	Producers []core.ProducerView
+}
+
+// Render draws [data-producer-strip] with one
+// [data-picture-producer=NAME] per producer (data-producer-id, -epoch and
+// -state), its sequences as [data-sequence="orders/0"] with
+// data-next-sequence.
+func (s *ProducerStrip) Render() app.UI {
+	if len(s.Producers) == 0 {
+		return app.Section().Class("producer-strip").DataSet("producer-strip", "").Hidden(true)
+	}
+	return app.Section().Class("producer-strip").DataSet("producer-strip", "").Aria("label", "producers").Body(
+		app.Span().Class("strip-title").Title("A producer with idempotence has a producer id and epoch from the brokers and numbers its batches per partition: "+
+			"a partition's leader drops a batch whose producer id and sequence it holds already, so a retry writes nothing twice.").Body(
+			app.Strong().Text("Producers"), &Help{Topic: "idempotence"},
+		),
+		app.Ul().Class("strip-producers").Body(
+			app.Range(s.Producers).Slice(func(i int) app.UI { return stripProducer(s.Producers[i]) }),
+		),
+	)
+}
+
+// stripProducer is one producer in the strip.
+func stripProducer(v core.ProducerView) app.UI {
+	id := "no producer id"
+	if v.ID >= 0 {
+		id = fmt.Sprintf("id %d · epoch %d", v.ID, v.Epoch)
+	}
+	state := producerState(v)
+	title := v.Name + ": " + producerStripTitle(v)
+	return app.Li().Class("strip-producer", "producer-"+state).
+		DataSet("picture-producer", v.Name).
+		DataSet("producer-id", v.ID).
+		DataSet("producer-epoch", v.Epoch).
+		DataSet("producer-state", state).
+		Title(title).
+		Body(
+			app.Strong().Text(v.Name),
+			app.Span().Class("strip-producer-id").Text(" "+id+" · "+state),
+			app.If(v.Config.TransactionalID != "", app.Span().Text(" · transactional.id "+v.Config.TransactionalID)),
+			app.If(len(v.Partitions) > 0, app.Span().Class("strip-producer-txn").Text(" · open on "+partitionsText(v.Partitions))),
+			app.Range(v.Sequences).Slice(func(i int) app.UI {
+				q := v.Sequences[i]
+				tp := fmt.Sprintf("%s/%d", q.Topic, q.Partition)
+				return app.Span().Class("strip-sequence").DataSet("sequence", tp).DataSet("next-sequence", q.Next).
+					Title(fmt.Sprintf("the next batch %s sends to %s takes sequence %d", v.Name, tp, q.Next)).
+					Text(tp + " seq " + strconv.Itoa(int(q.Next)))
+			}),
+		)
+}
+
+// producerStripTitle says what the producer's state means for its writes.
+func producerStripTitle(v core.ProducerView) string {
+	switch producerState(v) {
+	case "plain":
+		return "enable.idempotence is off: it has no producer id, so a retry after a lost answer writes the record again"
+	case "idempotent":
+		return "idempotent: each partition's leader keeps its producer id's last 5 batches, and drops a retried batch with a sequence it holds"
+	case "uninitialized":
+		return "transactional, not initialized: initTransactions gives it its producer id and epoch"
+	case "ready":
+		return "transactional, between transactions: begin one to send"
+	case "in-transaction":
+		return "in a transaction: its records are open until it commits or aborts"
+	case "fenced":
+		return "fenced: a newer producer with its transactional.id (or a timeout) moved the epoch on, and its writes are refused"
+	}
+	return producerState(v)
+}
+
+// partitionsText lists partitions as orders/0, orders/1.
+func partitionsText(tps []core.TopicPartition) string {
+	parts := make([]string, len(tps))
+	for i, tp := range tps {
+		parts[i] = fmt.Sprintf("%s/%d", tp.Topic, tp.Partition)
+	}
+	return strings.Join(parts, ", ")
+}
