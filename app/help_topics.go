@@ -238,6 +238,26 @@ var helpTopics = map[string]helpTopic{
 	"movement": {"partition movement",
 		"How many partitions change owner in a rebalance. Each move pauses a partition and can redeliver " +
 			"records since its last commit, so fewer is better."},
+	"named-producer": {"a named producer",
+		"A producer the scenario keeps, with Kafka's producer configs. With enable.idempotence=true (Kafka's " +
+			"default since 3.0) the broker gives it a producer id and it numbers its batches per partition: the " +
+			"broker drops a retried batch it already holds, and refuses one that skips a sequence number, so " +
+			"retries neither duplicate nor reorder records. Without it, a retry after a lost answer writes the " +
+			"record twice, and with more than one request in flight a retried batch can land after a later one."},
+	"transaction": {"a transaction",
+		"Writes to several partitions and topics that count all together or not at all. A producer with a " +
+			"transactional.id calls initTransactions, which gives it a producer id and epoch and fences any " +
+			"earlier producer with the same transactional.id; its records are written where they go, and " +
+			"commitTransaction or abortTransaction has the coordinator write a COMMIT or ABORT marker, which " +
+			"takes an offset, into every partition the transaction touched. sendOffsetsToTransaction commits a " +
+			"group's offsets with it. A consumer with isolation.level=read_committed reads only up to the last " +
+			"stable offset and skips aborted records."},
+	"share-group": {"a share group",
+		"A group whose members read the same partitions together, as a queue (KIP-932): each record is " +
+			"acquired by one member at a time, under a lock that expires (share.record.lock.duration.ms), and " +
+			"acknowledged on its own: accepted, released for another delivery, or rejected. A record delivered " +
+			"share.delivery.count.limit times without being accepted is archived. A share group can have more " +
+			"members than partitions, and keeps no order across its members."},
 }
 
 // HelpTopics lists the topics Help can explain, sorted.
