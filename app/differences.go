@@ -114,4 +114,8 @@ var differsOf = map[string]string{
 	"broker":          "replication",
 	"replica":         "replication",
 	"acks":            "replication",
+	"named-producer":  "named-producers",
+	"transaction":     "transactions",
+	"isolation-level": "transactions",
+	"share-group":     "share-groups",
 }

@@ -245,16 +245,31 @@ var helpTopics = map[string]helpTopic{
 			"first copy's offset and not written again, and a batch after a gap is refused, so retries neither " +
 			"duplicate nor reorder records. It covers one producer's retries, not a restarted producer or a " +
 			"consumer that processes a record twice."},
+	"named-producer": {"a named producer",
+		"A producer the scenario keeps, with Kafka's producer configs. With enable.idempotence=true (Kafka's " +
+			"default since 3.0) the broker gives it a producer id and it numbers its batches per partition: the " +
+			"broker drops a retried batch it already holds, and refuses one that skips a sequence number, so " +
+			"retries neither duplicate nor reorder records. Without it, a retry after a lost answer writes the " +
+			"record twice, and with more than one request in flight a retried batch can land after a later one."},
 	"transaction": {"a transaction",
-		"A producer with a transactional.id calls initTransactions (its producer id and a new epoch, fencing an " +
-			"older producer with the same id), then begins, sends to any partitions and may send a group's offsets, " +
-			"and commits or aborts. The coordinator then writes a marker, a control record with an offset of its " +
-			"own, in every partition the transaction touched; in Kafka 4 the epoch is bumped at every end (KIP-890). " +
-			"Until the marker, the records are open. No consumer is given a marker."},
+		"Writes to several partitions and topics that count all together or not at all. A producer with a " +
+			"transactional.id calls initTransactions, which gives it a producer id and epoch and fences any " +
+			"earlier producer with the same transactional.id; its records are written where they go, open until " +
+			"commitTransaction or abortTransaction has the coordinator write a COMMIT or ABORT marker, a control " +
+			"record with an offset of its own, into every partition the transaction touched; in Kafka 4 the epoch " +
+			"is bumped at every end (KIP-890). sendOffsetsToTransaction commits a group's offsets with it. No " +
+			"consumer is given a marker; one with isolation.level=read_committed reads only up to the last " +
+			"stable offset and skips aborted records."},
 	"last-stable-offset": {"the last stable offset (LSO)",
 		"The offset below which every transaction on a partition has ended: the high watermark, or the first " +
 			"offset of the earliest transaction still open if that is lower. A read_committed consumer reads only " +
 			"below it, and its lag is measured against it; a read_uncommitted one reads up to the high watermark."},
+	"share-group": {"a share group",
+		"A group whose members read the same partitions together, as a queue (KIP-932): each record is " +
+			"acquired by one member at a time, under a lock that expires (share.record.lock.duration.ms), and " +
+			"acknowledged on its own: accepted, released for another delivery, or rejected. A record delivered " +
+			"share.delivery.count.limit times without being accepted is archived. A share group can have more " +
+			"members than partitions, and keeps no order across its members."},
 }
 
 // HelpTopics lists the topics Help can explain, sorted.

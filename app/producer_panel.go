@@ -84,7 +84,7 @@ func choiceSelect(id, defaultText string, values []string, value *string, c *app
 func (f *ProducerPanel) Render() app.UI {
 	inFlight := "max.in.flight.requests.per.connection"
 	return app.Section().Class("panel", "producers").DataSet("producers", "").Aria("label", "named producers").Body(
-		app.H2().Text("Producers"),
+		app.H2().Body(app.Text("Producers "), &Help{Topic: "named-producer"}),
 		app.Form().ID("named-producer-form").DataSet("command", scenario.CmdProducerConfig).OnSubmit(f.submit).Body(
 			app.Div().Class("row").Body(
 				field("named-producer-name", "Name", textInput("named-producer-name", &f.name, &f.Compo, "placeholder", "p1")),
@@ -224,6 +224,7 @@ func (c *ProducerCard) Render() app.UI {
 			),
 			app.If(v.Config.TransactionalID != "",
 				app.Div().Class("row", "producer-txn").Body(
+					&Help{Topic: "transaction"},
 					button(scenario.CmdTxn, "init", "Init", "initTransactions: a producer id, the epoch bumped", txn("init")),
 					button(scenario.CmdTxn, "begin", "Begin", "beginTransaction", txn("begin")),
 					app.Select().ID(prefix+"group").Name("group").Aria("label", "group whose offsets to send").

@@ -36,7 +36,7 @@ func (p *ShareGroupPanel) Render() app.UI {
 		Aria("labelledby", "share-groups-title").
 		Body(
 			app.Header().Class("groups-head").Body(
-				app.H2().ID("share-groups-title").Text("Share groups"),
+				app.H2().ID("share-groups-title").Body(app.Text("Share groups "), &Help{Topic: "share-group"}),
 				app.Button().Type("button").Class("group-new-toggle").DataSet("action", "new-share-group").
 					Aria("expanded", p.formOpen).
 					OnClick(func(ctx app.Context, e app.Event) { p.formOpen = !p.formOpen }).

@@ -312,6 +312,56 @@ func (x *learner) resetOffsets(groupName, mode, topic string) {
 	})
 }
 
+// producerStep presses one of a named producer's buttons in the Produce
+// tab's Producers panel: a wire fault (wire, lose-request or
+// lose-response) or a transaction's step (txn, init, begin, commit or
+// abort).
+func (x *learner) producerStep(name, command, action string) {
+	x.t.Helper()
+	x.act(command+" "+name+" "+action, func() {
+		button := fmt.Sprintf(`[data-producer=%s] [data-command=%s][data-action=%s]`, js(name), command, action)
+		x.b.waitCount(x.t, button, 1)
+		x.b.click(x.t, button)
+	})
+}
+
+// sendOffsets picks a group in a transactional producer's card and
+// presses Send offsets.
+func (x *learner) sendOffsets(name, groupName string) {
+	x.t.Helper()
+	x.act(fmt.Sprintf("txn %s send-offsets group=%s", name, groupName), func() {
+		x.b.fill(x.t, "#producer-"+name+"-group", groupName)
+		x.b.click(x.t, fmt.Sprintf(`[data-producer=%s] [data-command=txn][data-action=send-offsets]`, js(name)))
+	})
+}
+
+// produceThrough sends through a named producer with the produce form:
+// its Producer picker, then one value, or Values (a,b,c, one record
+// each); key "" ticks "no key".
+func (x *learner) produceThrough(topic, key, producer, value, values string) {
+	x.t.Helper()
+	want := "produce " + topic + " producer=" + producer
+	if key != "" {
+		want += " key=" + key
+	}
+	if values != "" {
+		want += " values=" + values
+	} else {
+		want += " value=" + value
+	}
+	x.act(want, func() {
+		x.fillRecord(topic, key, false)
+		x.b.fill(x.t, "#produce-producer", producer)
+		x.b.waitCount(x.t, "#produce-values", 1)
+		x.b.fill(x.t, "#produce-values", values)
+		if values == "" {
+			x.b.fill(x.t, "#produce-value", value)
+		}
+		x.b.fill(x.t, "#produce-count", "1")
+		x.b.click(x.t, "#produce-send")
+	})
+}
+
 // The steps of each lesson, as a learner takes them from its text and
 // hints. key-order is TestLessonSolvedThroughTheControls.
 var lessonSteps = map[string]func(x *learner){
@@ -424,6 +474,48 @@ var lessonSteps = map[string]func(x *learner){
 		x.advance("4m")
 		x.produce("logs", "", "late", 2)
 		x.advance("8m")
+	},
+	"idempotence": func(x *learner) {
+		x.producerStep("plain", "wire", "lose-response")
+		x.produceThrough("payments", "pay-1", "plain", "10EUR", "")
+		x.producerStep("safe", "wire", "lose-response")
+		x.produceThrough("payments", "pay-2", "safe", "25EUR", "")
+	},
+	"transactions": func(x *learner) {
+		x.producerStep("shop", "txn", "begin")
+		x.produceThrough("orders", "order-1", "shop", "placed", "")
+		x.produceThrough("payments", "order-1", "shop", "charged", "")
+		x.producerStep("shop", "txn", "commit")
+		x.producerStep("shop", "txn", "begin")
+		x.produceThrough("orders", "order-2", "shop", "placed", "")
+		x.produceThrough("payments", "order-2", "shop", "charged", "")
+		x.producerStep("shop", "txn", "abort")
+		x.poll("audit", "a1", 10)
+		x.poll("raw", "r1", 10)
+	},
+	"zombie-fencing": func(x *learner) {
+		x.producerStep("new", "txn", "init")
+		x.producerStep("new", "txn", "begin")
+		x.produceThrough("payments", "pay-2", "new", "25EUR", "")
+		x.producerStep("new", "txn", "commit")
+		x.poll("ledger", "l1", 10)
+	},
+	"exactly-once": func(x *learner) {
+		x.poll("billing", "b1", 3)
+		x.producerStep("out-1", "txn", "begin")
+		x.produceThrough("receipts", "", "out-1", "", "pay-1,pay-2,pay-3")
+		x.sendOffsets("out-1", "billing")
+		// The first instance dies before it commits; the second takes
+		// its transactional.id, which aborts the open transaction.
+		x.memberButton("billing", "b1", "crash")
+		x.producerStep("out-2", "txn", "init")
+		x.advance("1m")
+		x.poll("billing", "b2", 10)
+		x.producerStep("out-2", "txn", "begin")
+		x.produceThrough("receipts", "", "out-2", "", "pay-1,pay-2,pay-3")
+		x.sendOffsets("out-2", "billing")
+		x.producerStep("out-2", "txn", "commit")
+		x.poll("audit", "a1", 10)
 	},
 }
 

@@ -96,7 +96,7 @@ func TestRunJSONContract(t *testing.T) {
 func TestRunErrorsNameLineAndColumn(t *testing.T) {
 	path := writeFile(t, "seed 1\ntopic t\nproduce t kye=a\n")
 	code, out, errOut := plogsim(t, "", "run", path)
-	if code != 1 || out != "" || errOut != path+`:3:11: unknown argument kye= for produce (did you mean "key"?); usage: produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin]`+"\n" {
+	if code != 1 || out != "" || errOut != path+`:3:11: unknown argument kye= for produce (did you mean "key"?); usage: produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin] [producer=NAME [values=A,B,...]]`+"\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	code, _, errOut = plogsim(t, "seed 1\n\nproduce nope key=a\n", "run", "-")

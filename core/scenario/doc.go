@@ -19,7 +19,7 @@
 //	seed N
 //	rules N
 //	topic NAME [partitions=N] [config=value ...]
-//	produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin]
+//	produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin] [producer=NAME [values=A,B,...]]
 //	advance DURATION
 //	partitions TOPIC count=N
 //	config topic NAME config=value ... | config group NAME config=value ...

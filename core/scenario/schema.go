@@ -213,7 +213,7 @@ var commandSpecs = slices.Concat([]*commandSpec{
 	},
 	{
 		name:       CmdProduce,
-		usage:      "produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin]",
+		usage:      "produce TOPIC [key=K] [value=V | tombstone] [count=N] [partition=P] [acks=0|1|all] [partitioner=default|round-robin] [producer=NAME [values=A,B,...]]",
 		positional: []argSpec{posIn("topic", kindName, topicNames)},
 		flags:      []string{"tombstone"},
 		named: []argSpec{

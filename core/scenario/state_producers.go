@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"plog/core"
 )
@@ -74,36 +73,21 @@ func addProducers(l core.ReadOnlyLog, st *State) {
 		}
 		st.Producers = append(st.Producers, ps)
 	}
-	for ti := range st.Topics {
-		t := &st.Topics[ti]
-		for pi := range t.Partitions {
-			p := &t.Partitions[pi]
-			lso, _ := l.LastStableOffset(t.Name, p.Partition)
-			p.LastStableOffset = &lso
-			for ri := range p.Records {
-				r := &p.Records[ri]
-				id, txn := l.RecordTransaction(t.Name, p.Partition, r.Offset)
-				if txn != "" {
-					r.Transaction, r.ProducerID = txn, &id
-				}
+	eachPartition(st, func(topic string, p *PartitionState) {
+		lso, _ := l.LastStableOffset(topic, p.Partition)
+		p.LastStableOffset = &lso
+		records, _ := l.Records(topic, p.Partition)
+		for ri := range p.Records {
+			r := &p.Records[ri]
+			if id, txn := l.RecordTransaction(topic, p.Partition, r.Offset); txn != "" {
+				r.Transaction, r.ProducerID = txn, &id
+			}
+			if ri < len(records) && records[ri].Control != core.ControlNone {
+				r.Control = records[ri].Control.String()
+				r.Key, r.Value = nil, nil
 			}
 		}
-	}
-	records := map[string][]core.Record{}
-	for ti := range st.Topics {
-		t := &st.Topics[ti]
-		for pi := range t.Partitions {
-			p := &t.Partitions[pi]
-			key := t.Name + "/" + strconv.Itoa(p.Partition)
-			records[key], _ = l.Records(t.Name, p.Partition)
-			for ri, r := range records[key] {
-				if r.Control != core.ControlNone && ri < len(p.Records) {
-					p.Records[ri].Control = r.Control.String()
-					p.Records[ri].Key, p.Records[ri].Value = nil, nil
-				}
-			}
-		}
-	}
+	})
 	for gi := range st.Groups {
 		g := &st.Groups[gi]
 		view, err := l.Group(g.Name)
@@ -136,51 +120,36 @@ func writeProducersText(b *strings.Builder, st State) {
 	if len(st.Producers) == 0 {
 		return
 	}
-	b.WriteByte('\n')
-	tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "PRODUCER\tPRODUCER-ID\tEPOCH\tIDEMPOTENT\tACKS\tTRANSACTIONAL-ID\tSTATE\tSEQUENCES")
+	tw := newTable(b, "PRODUCER", "PRODUCER-ID", "EPOCH", "IDEMPOTENT", "ACKS", "TRANSACTIONAL-ID", "STATE", "SEQUENCES")
 	for _, p := range st.Producers {
 		var seqs []string
 		for _, s := range p.Sequences {
 			seqs = append(seqs, fmt.Sprintf("%s/%d:%d", s.Topic, s.Partition, s.Next))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.ProducerID, p.Epoch, p.Configs["enable.idempotence"], p.Configs["acks"],
+		tableRow(tw, p.Name, strconv.FormatInt(p.ProducerID, 10), strconv.Itoa(p.Epoch), p.Configs["enable.idempotence"], p.Configs["acks"],
 			orDash(p.TransactionalID), orDash(p.TransactionState), orDash(strings.Join(seqs, " ")))
 	}
 	tw.Flush()
-	b.WriteByte('\n')
-	tw = tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOPIC\tPARTITION\tHIGH-WATERMARK\tLAST-STABLE-OFFSET\tMARKERS\tTRANSACTIONAL-RECORDS")
-	for _, t := range st.Topics {
-		for _, p := range t.Partitions {
-			var markers, txns []string
-			for _, r := range p.Records {
-				switch {
-				case r.Control != "":
-					markers = append(markers, fmt.Sprintf("%d:%s", r.Offset, r.Control))
-				case r.Transaction != "":
-					txns = append(txns, fmt.Sprintf("%d:%s", r.Offset, r.Transaction))
-				}
+	writePartitionTable(b, st, []string{"HIGH-WATERMARK", "LAST-STABLE-OFFSET", "MARKERS", "TRANSACTIONAL-RECORDS"}, func(p PartitionState) []string {
+		var markers, txns []string
+		for _, r := range p.Records {
+			switch {
+			case r.Control != "":
+				markers = append(markers, fmt.Sprintf("%d:%s", r.Offset, r.Control))
+			case r.Transaction != "":
+				txns = append(txns, fmt.Sprintf("%d:%s", r.Offset, r.Transaction))
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", t.Name, p.Partition, p.HighWatermark, deref64(p.LastStableOffset),
-				orDash(strings.Join(markers, " ")), orDash(strings.Join(txns, " ")))
 		}
-	}
-	tw.Flush()
+		return []string{strconv.FormatInt(p.HighWatermark, 10), strconv.FormatInt(deref(p.LastStableOffset), 10),
+			orDash(strings.Join(markers, " ")), orDash(strings.Join(txns, " "))}
+	})
 	for _, g := range st.Groups {
 		fmt.Fprintf(b, "\ngroup %s isolation.level=%s\n", g.Name, g.IsolationLevel)
 		if g.IsolationLevel != core.ReadCommitted {
 			continue
 		}
 		for _, o := range g.Offsets {
-			fmt.Fprintf(b, "  %s/%d last-stable-offset=%d lag-to-last-stable=%s\n", o.Topic, o.Partition, deref64(o.LastStableOffset), dash(o.LagToLastStable))
+			fmt.Fprintf(b, "  %s/%d last-stable-offset=%d lag-to-last-stable=%s\n", o.Topic, o.Partition, deref(o.LastStableOffset), dash(o.LagToLastStable))
 		}
 	}
-}
-
-func deref64(n *int64) int64 {
-	if n == nil {
-		return 0
-	}
-	return *n
 }

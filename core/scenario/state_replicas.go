@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"plog/core"
 	"plog/core/units"
@@ -64,37 +63,33 @@ func addReplication(l core.ReadOnlyLog, st *State) {
 		}
 		st.Brokers = append(st.Brokers, bs)
 	}
-	for ti := range st.Topics {
-		t := &st.Topics[ti]
-		for pi := range t.Partitions {
-			ps := &t.Partitions[pi]
-			v, err := l.Replication(t.Name, ps.Partition)
-			if err != nil {
-				continue
+	eachPartition(st, func(topic string, ps *PartitionState) {
+		v, err := l.Replication(topic, ps.Partition)
+		if err != nil {
+			return
+		}
+		ps.LogEndOffset = &v.LogEndOffset
+		if !v.Offline {
+			ps.Leader = &v.Leader
+		}
+		ps.LeaderEpoch = &v.LeaderEpoch
+		ps.ISR = v.ISR
+		ps.Offline, ps.OfflineReason = v.Offline, v.OfflineReason
+		ps.HighWatermarkHeld = v.HighWatermarkHeld
+		for _, r := range v.Replicas {
+			ps.Replicas = append(ps.Replicas, ReplicaState{Broker: r.Broker, Leader: r.Leader, InSync: r.InSync, LogEndOffset: r.LogEndOffset, MatchOffset: r.MatchOffset})
+		}
+		run := 0
+		for ri := range ps.Records {
+			rec := &ps.Records[ri]
+			for run < len(v.Acks) && v.Acks[run].To <= rec.Offset {
+				run++
 			}
-			ps.LogEndOffset = &v.LogEndOffset
-			if !v.Offline {
-				ps.Leader = &v.Leader
-			}
-			ps.LeaderEpoch = &v.LeaderEpoch
-			ps.ISR = v.ISR
-			ps.Offline, ps.OfflineReason = v.Offline, v.OfflineReason
-			ps.HighWatermarkHeld = v.HighWatermarkHeld
-			for _, r := range v.Replicas {
-				ps.Replicas = append(ps.Replicas, ReplicaState{Broker: r.Broker, Leader: r.Leader, InSync: r.InSync, LogEndOffset: r.LogEndOffset, MatchOffset: r.MatchOffset})
-			}
-			run := 0
-			for ri := range ps.Records {
-				rec := &ps.Records[ri]
-				for run < len(v.Acks) && v.Acks[run].To <= rec.Offset {
-					run++
-				}
-				if run < len(v.Acks) && v.Acks[run].From <= rec.Offset {
-					rec.Ack = string(v.Acks[run].Status)
-				}
+			if run < len(v.Acks) && v.Acks[run].From <= rec.Offset {
+				rec.Ack = string(v.Acks[run].Status)
 			}
 		}
-	}
+	})
 }
 
 // writeReplicationText writes the brokers and, like kafka-topics --describe,
@@ -104,9 +99,7 @@ func writeReplicationText(b *strings.Builder, st State) {
 	if len(st.Brokers) == 0 {
 		return
 	}
-	b.WriteByte('\n')
-	tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "BROKER\tSTATUS\tLEADS\tFOLLOWS")
+	tw := newTable(b, "BROKER", "STATUS", "LEADS", "FOLLOWS")
 	for _, br := range st.Brokers {
 		status := "up"
 		switch {
@@ -122,33 +115,27 @@ func writeReplicationText(b *strings.Builder, st State) {
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\n", br.ID, status, br.Leads, br.Follows)
 	}
 	tw.Flush()
-	b.WriteByte('\n')
-	tw = tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOPIC\tPARTITION\tLEADER\tEPOCH\tREPLICAS\tISR\tHIGH-WATERMARK\tLOG-END-OFFSETS")
-	for _, t := range st.Topics {
-		for _, p := range t.Partitions {
-			leader := "none (offline)"
-			if p.Leader != nil {
-				leader = strconv.Itoa(*p.Leader)
-			}
-			var replicas, ends []string
-			for _, r := range p.Replicas {
-				replicas = append(replicas, strconv.Itoa(r.Broker))
-				end := fmt.Sprintf("%d:%d", r.Broker, r.LogEndOffset)
-				if r.MatchOffset < r.LogEndOffset {
-					end += fmt.Sprintf("(diverges@%d)", r.MatchOffset)
-				}
-				ends = append(ends, end)
-			}
-			var isr []string
-			for _, id := range p.ISR {
-				isr = append(isr, strconv.Itoa(id))
-			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%d\t%s\n", t.Name, p.Partition, leader, deref(p.LeaderEpoch), strings.Join(replicas, ","),
-				strings.Join(isr, ","), p.HighWatermark, strings.Join(ends, " "))
+	writePartitionTable(b, st, []string{"LEADER", "EPOCH", "REPLICAS", "ISR", "HIGH-WATERMARK", "LOG-END-OFFSETS"}, func(p PartitionState) []string {
+		leader := "none (offline)"
+		if p.Leader != nil {
+			leader = strconv.Itoa(*p.Leader)
 		}
-	}
-	tw.Flush()
+		var replicas, ends []string
+		for _, r := range p.Replicas {
+			replicas = append(replicas, strconv.Itoa(r.Broker))
+			end := fmt.Sprintf("%d:%d", r.Broker, r.LogEndOffset)
+			if r.MatchOffset < r.LogEndOffset {
+				end += fmt.Sprintf("(diverges@%d)", r.MatchOffset)
+			}
+			ends = append(ends, end)
+		}
+		var isr []string
+		for _, id := range p.ISR {
+			isr = append(isr, strconv.Itoa(id))
+		}
+		return []string{leader, strconv.Itoa(deref(p.LeaderEpoch)), strings.Join(replicas, ","),
+			strings.Join(isr, ","), strconv.FormatInt(p.HighWatermark, 10), strings.Join(ends, " ")}
+	})
 	for _, t := range st.Topics {
 		for _, p := range t.Partitions {
 			if p.Offline {
@@ -179,11 +166,4 @@ func acksText(records []RecordState) string {
 		i = j
 	}
 	return b.String()
-}
-
-func deref(n *int) int {
-	if n == nil {
-		return 0
-	}
-	return *n
 }
