@@ -290,6 +290,8 @@ type ctx struct {
 	deployed map[string]*deploy // deployOf's replay
 	// histories holds history's replays, by topic.
 	histories map[string]replicationHistory
+	// shares holds shareHistory's replays, by share group.
+	shares map[string]*shareHistory
 	// replays counts the replays of the script asked for; past
 	// maxReplays, replay does nothing and the goal is not checked.
 	replays int

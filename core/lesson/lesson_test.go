@@ -176,8 +176,8 @@ func TestLessonTexts(t *testing.T) {
 			}
 		}
 	}
-	if len(All()) != 16 {
-		t.Errorf("%d lessons, want 16", len(All()))
+	if len(All()) != 17 {
+		t.Errorf("%d lessons, want 17", len(All()))
 	}
 }
 
