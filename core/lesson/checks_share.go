@@ -197,7 +197,9 @@ func checkShareAllWork(x *ctx, c *check) Result {
 
 func verb(n int, one, many string) string { return units.Noun(int64(n), one, many) }
 
-func deliveries(n int64) string { return fmt.Sprintf("%d %s", n, units.Noun(n, "delivery", "deliveries")) }
+func deliveries(n int64) string {
+	return fmt.Sprintf("%d %s", n, units.Noun(n, "delivery", "deliveries"))
+}
 
 func checkShareLockExpired(x *ctx, c *check) Result {
 	group := c.args[0]
