@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -130,12 +131,17 @@ func shareGroupStates(l core.ReadOnlyLog) []ShareGroupState {
 }
 
 // writeShareGroupText writes a share group as kafka-share-groups does
-// (ShareGroupCommand of kafka-tools 4.4.0): --describe --state's line,
-// --describe's offsets (GROUP TOPIC PARTITION START-OFFSET LAG, "Share
-// group 'G' has no offset information." before any is read), --describe
-// --members --verbose's members (but HOST: the playground's members run
-// on no host), then each share-partition's in-flight records, which the
-// tool does not show: the broker keeps them.
+// (ShareGroupCommand.ShareGroupService of kafka-tools 4.4.0): a line with
+// what --describe --state --verbose shows (the state, the group and
+// assignment epochs, the number of members; but the coordinator, the
+// playground's groups having none), --describe's offsets (printOffsets:
+// GROUP TOPIC PARTITION START-OFFSET LAG, "Share group 'G' has no offset
+// information." before any is read), --describe --members --verbose's
+// members (printMembers: by member id, with MEMBER-EPOCH, but HOST, the
+// playground's members running on no host; "Share group 'G' has no
+// active members." for none, as maybePrintEmptyGroupState says it), then
+// each share-partition's in-flight records, which the tool does not
+// show: the broker keeps them.
 func writeShareGroupText(b *strings.Builder, g ShareGroupState) {
 	fmt.Fprintf(b, "share group %s: state %s, group epoch %d, assignment epoch %d, %d members\n", g.Name, g.State, g.GroupEpoch, g.AssignmentEpoch, len(g.Members))
 	if len(g.ConfigsSet) > 0 {
@@ -155,11 +161,17 @@ func writeShareGroupText(b *strings.Builder, g ShareGroupState) {
 		}
 		tw.Flush()
 	}
-	if len(g.Members) > 0 {
+	if len(g.Members) == 0 {
+		fmt.Fprintf(b, "\nShare group '%s' has no active members.\n", g.Name)
+	} else {
 		b.WriteString("\n")
+		// ShareGroupService.printMembers sorts the members by their
+		// member ids (Comparator.comparing(ShareMemberDescription::consumerId)).
+		members := slices.Clone(g.Members)
+		slices.SortFunc(members, func(a, b ShareMemberState) int { return strings.Compare(a.MemberID, b.MemberID) })
 		tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "GROUP\tCONSUMER-ID\tCLIENT-ID\t#PARTITIONS\tMEMBER-EPOCH\tASSIGNMENT")
-		for _, m := range g.Members {
+		for _, m := range members {
 			n := 0
 			for _, a := range m.Assignment {
 				n += len(a.Partitions)
