@@ -74,6 +74,10 @@ var shortReasons = map[Reason]string{
 	ReasonMemberIDs:              "member ids",
 	ReasonSubscriptionHeartbeats: "subscription heartbeats",
 	ReasonFirstEpoch:             "first epoch",
+	ReasonShareInFlight:          "share in flight",
+	ReasonShareRenew:             "share renew",
+	ReasonShareFetchSize:         "share fetch size",
+	ReasonShareAssignor:          "share assignor",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,

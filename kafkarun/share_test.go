@@ -1,0 +1,43 @@
+package kafkarun
+
+import (
+	"strings"
+	"testing"
+)
+
+// A share group on kfake, franz-go's in-process Kafka, which implements
+// KIP-932: two members share one partition, an explicit member releases
+// and rejects, a crashed member's locks expire in the playground's virtual
+// time and the run releases its records through its client, and the
+// start offset, lag, deliveries and acknowledgements agree; the in-flight
+// records and archived count are the broker's, not shown, with their
+// reason.
+func TestShareGroupOnKfake(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `topic jobs partitions=1
+share-join work a topics=jobs max.poll.records=2
+config group work share.auto.offset.reset=earliest
+share-join work b topics=jobs share.acknowledgement.mode=explicit max.poll.records=2
+produce jobs key=k value=v count=6
+share-poll work a
+share-poll work b
+acknowledge work b release jobs/0 offsets=2
+acknowledge work b reject jobs/0 offsets=3
+share-poll work a
+crash work a
+advance 30s
+share-poll work b
+acknowledge work b accept
+`)
+	except := map[string]Reason{
+		"share work jobs/0 in flight": ReasonShareInFlight,
+		"share work archived":         ReasonShareInFlight,
+	}
+	allSame(t, res, except)
+	text := res.Comparison.Text()
+	for _, want := range []string{"share work deliveries", "share work jobs/0 start offset", "released those records through a's client"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the comparison lacks %q:\n%s", want, text)
+		}
+	}
+}
