@@ -51,6 +51,10 @@ import (
 //     share.delivery.count.limit), and closes the members whose sessions
 //     the playground ended. The conformance suite checks real lock expiry
 //     on a broker whose least lock is short.
+//   - the comparison: the start offset and lag the admin API reports
+//     (DescribeShareGroupOffsets) are the share coordinator's, one write
+//     behind the broker's start offset; the playground's prediction of
+//     them is core.SharePartitionView.ReportedStartOffset.
 //   - config group: the share configs but the lock's and the session's go
 //     to the cluster's group configs (IncrementalAlterConfigs, GROUP).
 
@@ -350,8 +354,9 @@ func (r *runner) shareFetchSize(g *shareRun, join scenario.Command, maxPoll int)
 }
 
 // settleShare waits until the cluster's group lists the playground's
-// members, each with its partitions. When it does not within
-// WaitTimeout, the run goes on: the rows show how they differ.
+// members, each with its partitions. When the partitions still differ
+// after WaitTimeout, the group's rows say why (Kafka's SimpleAssignor
+// walks hash sets) and later commands wait for its members only.
 func (r *runner) settleShare(ctx context.Context, g *shareRun) error {
 	v, err := r.session.Log().ShareGroup(g.name)
 	if err != nil {
@@ -361,23 +366,36 @@ func (r *runner) settleShare(ctx context.Context, g *shareRun) error {
 	for _, m := range v.Members {
 		want[m.Name] = tpsText(m.Assignment)
 	}
+	membersOnly := g.reason == ReasonShareAssignor
+	var last kadm.DescribedShareGroup
 	err = r.waitFor(ctx, fmt.Sprintf("share group %s to have its members and partitions", g.id), func() (bool, error) {
 		d, err := r.describeShareGroup(ctx, g)
 		if err != nil {
 			return false, err
 		}
+		last = d
 		if len(d.Members) != len(want) {
 			return false, nil
 		}
 		for _, m := range d.Members {
-			if got, ok := want[m.ClientID]; !ok || got != r.shareAssignmentText(m.Assignment) {
+			if got, ok := want[m.ClientID]; !ok || !membersOnly && got != r.shareAssignmentText(m.Assignment) {
 				return false, nil
 			}
 		}
 		return true, nil
 	})
-	if err != nil && ctx.Err() == nil && strings.HasPrefix(err.Error(), "gave up") {
-		r.marks.note(fmt.Sprintf("share group %s: %v", g.name, err))
+	if err == nil || ctx.Err() != nil || !strings.HasPrefix(err.Error(), "gave up") {
+		return err
+	}
+	if len(last.Members) == len(want) && !membersOnly {
+		if g.reason == "" {
+			g.reason = ReasonShareAssignor
+		}
+		var parts []string
+		for _, m := range last.Members {
+			parts = append(parts, m.ClientID+" "+r.shareAssignmentText(m.Assignment))
+		}
+		r.marks.note(fmt.Sprintf("share group %s: the cluster's coordinator assigned %s", g.name, strings.Join(parts, ", ")))
 		return nil
 	}
 	return err
@@ -728,11 +746,11 @@ func (r *runner) readShareGroups(ctx context.Context) ([]scenario.ShareGroupStat
 		}
 		for topic, ps := range offsets[g.id].Offsets {
 			for p, o := range ps {
-				if o.Err != nil || o.StartOffset < 0 {
+				if o.Err != nil {
 					continue
 				}
 				st.Partitions = append(st.Partitions, scenario.SharePartitionState{Topic: strings.TrimPrefix(topic, r.opts.Prefix), Partition: int(p),
-					StartOffset: o.StartOffset, Lag: o.Lag, InFlight: []scenario.InFlightState{}})
+					StartOffset: -1, Lag: -1, ReportedStartOffset: o.StartOffset, ReportedLag: o.Lag, InFlight: []scenario.InFlightState{}})
 			}
 		}
 		slices.SortFunc(st.Partitions, func(a, b scenario.SharePartitionState) int {
@@ -786,10 +804,13 @@ func (r *runner) compareShares(prediction, cluster scenario.State) []Row {
 			gp, ok := gotParts[t]
 			start, lag := "-", "-"
 			if ok {
-				start, lag = itoa(gp.StartOffset), itoa(gp.Lag)
+				start, lag = reportedText(gp.ReportedStartOffset), reportedText(gp.ReportedLag)
 			}
-			c.row(what+" "+t.String()+" start offset", itoa(p.StartOffset), start, why)
-			c.row(what+" "+t.String()+" lag", itoa(p.Lag), lag, why)
+			// The admin API's start offset and lag, on both sides: the
+			// share coordinator's, one write behind the broker's
+			// (core.SharePartitionView.ReportedStartOffset).
+			c.row(what+" "+t.String()+" reported start offset", reportedText(p.ReportedStartOffset), start, why)
+			c.row(what+" "+t.String()+" reported lag", reportedText(p.ReportedLag), lag, why)
 			c.row(what+" "+t.String()+" in flight", inFlightWords(p.InFlight), "not shown", ReasonShareInFlight)
 		}
 		c.row(what+" acquired", units.Plural(int64(len(run.predicted)), "record"), units.Plural(int64(len(run.got)), "record"), why)
@@ -800,6 +821,13 @@ func (r *runner) compareShares(prediction, cluster scenario.State) []Row {
 		c.row(what+" archived", units.Plural(int64(run.predictedArchived), "record"), "not shown", ReasonShareInFlight)
 	}
 	return c.rows
+}
+
+func reportedText(n int64) string {
+	if n < 0 {
+		return "-"
+	}
+	return itoa(n)
 }
 
 func wordsOrNone(words []string) string {

@@ -11,7 +11,10 @@ import (
 // time and the run releases its records through its client, and the
 // start offset, lag, deliveries and acknowledgements agree; the in-flight
 // records and archived count are the broker's, not shown, with their
-// reason.
+// reason. kfake reports the broker's start offset itself, where Kafka
+// 4.4 reports its share coordinator's, one write behind (the
+// conformance suite compares that with Kafka's): that row is checked
+// here to differ by kfake's.
 func TestShareGroupOnKfake(t *testing.T) {
 	brokers := startKfake(t)
 	res := runOn(t, testOptions(brokers), `topic jobs partitions=1
@@ -33,9 +36,18 @@ acknowledge work b accept
 		"share work jobs/0 in flight": ReasonShareInFlight,
 		"share work archived":         ReasonShareInFlight,
 	}
+	for i, row := range res.Comparison.Rows {
+		if row.What == "share work jobs/0 reported start offset" {
+			if row.Playground != "2" || row.Cluster != "5" {
+				t.Errorf("reported start offset: playground %s (Kafka's, one write behind), kfake %s (its live start offset); want 2 and 5", row.Playground, row.Cluster)
+			}
+			res.Comparison.Rows = append(res.Comparison.Rows[:i], res.Comparison.Rows[i+1:]...)
+			break
+		}
+	}
 	allSame(t, res, except)
 	text := res.Comparison.Text()
-	for _, want := range []string{"share work deliveries", "share work jobs/0 start offset", "released those records through a's client"} {
+	for _, want := range []string{"share work deliveries", "share work jobs/0 reported lag", "released those records through a's client"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the comparison lacks %q:\n%s", want, text)
 		}

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -69,7 +70,13 @@ type SharePartitionState struct {
 	HighWatermark    int64           `json:"high_watermark"`
 	DeliveryComplete int             `json:"delivery_complete"`
 	Lag              int64           `json:"lag"`
-	InFlight         []InFlightState `json:"in_flight"`
+	// ReportedStartOffset and ReportedLag are what Kafka's admin API and
+	// kafka-share-groups --describe report: the share coordinator's last
+	// persisted start offset, one write behind, and the lag from it; -1
+	// before the first write (core.SharePartitionView).
+	ReportedStartOffset int64           `json:"reported_start_offset"`
+	ReportedLag         int64           `json:"reported_lag"`
+	InFlight            []InFlightState `json:"in_flight"`
 }
 
 // InFlightState is one in-flight record of a share-partition.
@@ -114,7 +121,8 @@ func shareGroupStates(l core.ReadOnlyLog) []ShareGroupState {
 		}
 		for _, p := range v.Partitions {
 			ps := SharePartitionState{Topic: p.Topic, Partition: p.Partition, StartOffset: p.StartOffset, EndOffset: p.EndOffset,
-				HighWatermark: p.HighWatermark, DeliveryComplete: p.DeliveryComplete, Lag: p.Lag, InFlight: []InFlightState{}}
+				HighWatermark: p.HighWatermark, DeliveryComplete: p.DeliveryComplete, Lag: p.Lag,
+				ReportedStartOffset: p.ReportedStartOffset, ReportedLag: p.ReportedLag, InFlight: []InFlightState{}}
 			for _, r := range p.InFlight {
 				rs := InFlightState{Offset: r.Offset, State: r.State, DeliveryCount: r.DeliveryCount, Owner: r.Member}
 				if r.State == core.RecordAcquired {
@@ -157,7 +165,7 @@ func writeShareGroupText(b *strings.Builder, g ShareGroupState) {
 		tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tSTART-OFFSET\tLAG")
 		for _, p := range g.Partitions {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", g.Name, p.Topic, p.Partition, p.StartOffset, p.Lag)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", g.Name, p.Topic, p.Partition, reported(p.ReportedStartOffset), reported(p.ReportedLag))
 		}
 		tw.Flush()
 	}
@@ -188,6 +196,15 @@ func writeShareGroupText(b *strings.Builder, g ShareGroupState) {
 	for _, p := range g.Partitions {
 		fmt.Fprintf(b, "%s/%d: SPSO %d, SPEO %d, high watermark %d, in flight:%s\n", p.Topic, p.Partition, p.StartOffset, p.EndOffset, p.HighWatermark, inFlightText(p.InFlight))
 	}
+}
+
+// reported writes a reported offset or lag, "-" for none, as
+// ShareGroupService.printOffsets writes an absent one.
+func reported(n int64) string {
+	if n < 0 {
+		return "-"
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // inFlightText writes in-flight records: offset:state, with the delivery
