@@ -63,13 +63,13 @@ type ShareHeldState struct {
 // share lag (KIP-1226: the high watermark less the start offset less the
 // in-flight records acknowledged or archived) and the in-flight records.
 type SharePartitionState struct {
-	Topic            string          `json:"topic"`
-	Partition        int             `json:"partition"`
-	StartOffset      int64           `json:"start_offset"`
-	EndOffset        int64           `json:"end_offset"`
-	HighWatermark    int64           `json:"high_watermark"`
-	DeliveryComplete int             `json:"delivery_complete"`
-	Lag              int64           `json:"lag"`
+	Topic            string `json:"topic"`
+	Partition        int    `json:"partition"`
+	StartOffset      int64  `json:"start_offset"`
+	EndOffset        int64  `json:"end_offset"`
+	HighWatermark    int64  `json:"high_watermark"`
+	DeliveryComplete int    `json:"delivery_complete"`
+	Lag              int64  `json:"lag"`
 	// ReportedStartOffset and ReportedLag are what Kafka's admin API and
 	// kafka-share-groups --describe report: the share coordinator's last
 	// persisted start offset, one write behind, and the lag from it; -1
