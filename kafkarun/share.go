@@ -159,11 +159,10 @@ func (r *runner) shareGroup(name string) *shareRun {
 
 // applyShare runs one share group command on the cluster.
 func (r *runner) applyShare(ctx context.Context, c scenario.Command) error {
-	g := r.shareGroup(c.Positional(0))
 	if c.Name == scenario.CmdConfig {
-		g = r.shareGroup(c.Positional(1))
-		return r.shareConfig(ctx, g, c)
+		return r.shareConfig(ctx, r.shareGroup(c.Positional(1)), c)
 	}
+	g := r.shareGroup(c.Positional(0))
 	name := c.Positional(1)
 	switch c.Name {
 	case scenario.CmdShareJoin:

@@ -46,6 +46,9 @@ acknowledge work b accept
 		}
 	}
 	allSame(t, res, except)
+	if len(res.Cluster.ShareGroups) != 1 || res.Cluster.ShareGroups[0].Name != "work" {
+		t.Errorf("the cluster's share groups are %+v, want work alone", res.Cluster.ShareGroups)
+	}
 	text := res.Comparison.Text()
 	for _, want := range []string{"share work deliveries", "share work jobs/0 reported lag", "released those records through a's client"} {
 		if !strings.Contains(text, want) {
