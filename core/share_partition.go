@@ -300,6 +300,10 @@ func (sp *sharePartition) nextLockExpiry() (int64, bool) {
 
 // expireLocks releases the records whose locks are due at now
 // (AcquisitionLockTimerTask, SharePartition.releaseAcquisitionLockOnTimeout).
+// Kafka runs a timer per acquired batch and writes the state after each;
+// the playground, whose records are not grouped in batches, writes once
+// for the partition's records due together, so the start offset it
+// reports (persist) may trail Kafka's by the batches between.
 func (sp *sharePartition) expireLocks(l *PartitionedLog, g *shareGroup, now int64) {
 	changed := false
 	for i := range sp.records {
