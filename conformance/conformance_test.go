@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -32,7 +33,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
-	c, err := kafkabroker.Start(context.Background(), kafkabroker.Options{Configs: consumerProtocolConfigs})
+	configs := maps.Clone(consumerProtocolConfigs)
+	maps.Copy(configs, shareGroupConfigs)
+	c, err := kafkabroker.Start(context.Background(), kafkabroker.Options{Configs: configs})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "conformance: starting Kafka %s: %v\n", kafkabroker.Version, err)
 		os.Exit(1)

@@ -124,6 +124,7 @@ func (l *PartitionedLog) acceptDelivered(g *shareGroup, m *shareMember, why stri
 		}
 	}
 	for tp := range touched {
+		g.partitions[tp].persist()
 		g.partitions[tp].advanceStart()
 	}
 	m.delivered = nil
@@ -214,6 +215,7 @@ func (l *PartitionedLog) ShareAcknowledge(group, member string, tp TopicPartitio
 					Detail: "lock until " + fmtMs(r.lockUntil)})
 			}
 		}
+		sp.persist()
 		sp.advanceStart()
 	}
 	return nil

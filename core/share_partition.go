@@ -48,6 +48,17 @@ type sharePartition struct {
 	// acknowledged or archived (SharePartition.deliveryCompleteCount):
 	// share lag leaves them out.
 	deliveryComplete int
+	// reportedStart and reportedComplete are the start offset and the
+	// delivered count the share coordinator holds, which the admin API
+	// reports (DescribeShareGroupOffsets, kafka-share-groups --describe):
+	// SharePartition writes its state (writeShareGroupState) after a
+	// change of records' states and before it moves the start offset past
+	// them (maybeUpdateCachedStateAndOffsets, Kafka 4.4), so what is
+	// reported trails the start offset by one write; reported says a
+	// write happened (none before the first acknowledgement or release).
+	reportedStart    int64
+	reportedComplete int
+	reported         bool
 	// nextLock caches nextLockExpiry, which the clock asks at every step
 	// of an advance; locksChanged says it must be found again.
 	nextLock     int64
@@ -241,6 +252,13 @@ func (sp *sharePartition) settle(l *PartitionedLog, g *shareGroup, i int, state,
 	l.emit(Event{Kind: kind, Group: g.name, Member: holder, Topic: sp.tp.Topic, Partition: sp.tp.Partition, Offset: r.offset, Count: r.deliveries, Detail: why})
 }
 
+// persist is SharePartition.writeShareGroupState: the share coordinator
+// keeps the start offset and the delivered count as they are now, before
+// advanceStart moves the start offset on.
+func (sp *sharePartition) persist() {
+	sp.reportedStart, sp.reportedComplete, sp.reported = sp.start, sp.deliveryComplete, true
+}
+
 // advanceStart moves the start offset past the acknowledged and archived
 // records at its head, and forgets them
 // (SharePartition.maybeUpdateCachedStateAndOffsets): when every in-flight
@@ -282,6 +300,10 @@ func (sp *sharePartition) nextLockExpiry() (int64, bool) {
 
 // expireLocks releases the records whose locks are due at now
 // (AcquisitionLockTimerTask, SharePartition.releaseAcquisitionLockOnTimeout).
+// Kafka runs a timer per acquired batch and writes the state after each;
+// the playground, whose records are not grouped in batches, writes once
+// for the partition's records due together, so the start offset it
+// reports (persist) may trail Kafka's by the batches between.
 func (sp *sharePartition) expireLocks(l *PartitionedLog, g *shareGroup, now int64) {
 	changed := false
 	for i := range sp.records {
@@ -292,6 +314,7 @@ func (sp *sharePartition) expireLocks(l *PartitionedLog, g *shareGroup, now int6
 		}
 	}
 	if changed {
+		sp.persist()
 		sp.advanceStart()
 	}
 }
@@ -307,6 +330,7 @@ func (sp *sharePartition) releaseMember(l *PartitionedLog, g *shareGroup, member
 		}
 	}
 	if changed {
+		sp.persist()
 		sp.advanceStart()
 	}
 }

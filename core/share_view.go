@@ -66,7 +66,14 @@ type SharePartitionView struct {
 	// start offset, less DeliveryComplete.
 	DeliveryComplete int
 	Lag              int64
-	InFlight         []InFlightView
+	// ReportedStartOffset and ReportedLag are what Kafka's admin API
+	// reports (DescribeShareGroupOffsets, which kafka-share-groups
+	// --describe prints): the start offset and delivered count the share
+	// coordinator last persisted, which trail the start offset by one
+	// write (sharePartition.persist), with share lag computed from them;
+	// -1 before the first write.
+	ReportedStartOffset, ReportedLag int64
+	InFlight                         []InFlightView
 }
 
 // InFlightView is one in-flight record.
@@ -109,6 +116,11 @@ func (l *PartitionedLog) ShareGroup(name string) (ShareGroupView, error) {
 			pv.HighWatermark = p.highWatermark()
 		}
 		pv.Lag = max(0, pv.HighWatermark-sp.start-int64(sp.deliveryComplete))
+		pv.ReportedStartOffset, pv.ReportedLag = -1, -1
+		if sp.reported {
+			pv.ReportedStartOffset = sp.reportedStart
+			pv.ReportedLag = max(0, pv.HighWatermark-sp.reportedStart-int64(sp.reportedComplete))
+		}
 		for _, r := range sp.records {
 			pv.InFlight = append(pv.InFlight, InFlightView{Offset: r.offset, State: r.state, DeliveryCount: r.deliveries, Member: r.member, LockUntil: r.lockUntil})
 		}

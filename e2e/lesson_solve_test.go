@@ -362,6 +362,34 @@ func (x *learner) produceThrough(topic, key, producer, value, values string) {
 	})
 }
 
+// shareJoin adds a member to a share group with the form behind
+// "+ New share group" (opened once), with its max.poll.records.
+func (x *learner) shareJoin(groupName, id, topics string, maxPoll int) {
+	x.t.Helper()
+	x.act(fmt.Sprintf("share-join %s %s topics=%s max.poll.records=%d", groupName, id, topics, maxPoll), func() {
+		if x.b.attr(x.t, `[data-action=new-share-group]`, "aria-expanded") != "true" {
+			x.b.click(x.t, `[data-action=new-share-group]`)
+		}
+		x.b.fill(x.t, `.share-join-form [name=group]`, groupName)
+		x.b.fill(x.t, `.share-join-form [name=member]`, id)
+		x.b.fill(x.t, `.share-join-form [name=topics]`, topics)
+		x.b.fill(x.t, `.share-join-form [name="max.poll.records"]`, strconv.Itoa(maxPoll))
+		x.b.click(x.t, `.share-join-form button[type=submit]`)
+	})
+}
+
+// shareButton clicks one of a share group member's buttons (share-poll,
+// accept, release, reject, renew, share-leave, crash); want is the line
+// it writes.
+func (x *learner) shareButton(groupName, id, action, want string) {
+	x.t.Helper()
+	sel := fmt.Sprintf(`[data-share-group=%s] [data-share-member=%s] [data-action=%s]`, js(groupName), js(id), js(action))
+	x.act(want, func() {
+		x.b.waitCount(x.t, sel, 1)
+		x.b.click(x.t, sel)
+	})
+}
+
 // The steps of each lesson, as a learner takes them from its text and
 // hints. key-order is TestLessonSolvedThroughTheControls.
 var lessonSteps = map[string]func(x *learner){
@@ -469,6 +497,19 @@ var lessonSteps = map[string]func(x *learner){
 		x.join("rebuild", "r1", "balances", "", "")
 		x.advance("3s")
 		x.poll("rebuild", "r1", 20)
+	},
+	"share-groups": func(x *learner) {
+		x.shareJoin("workers", "w3", "jobs", 2)
+		for _, id := range []string{"w1", "w2", "w3"} {
+			x.shareButton("workers", id, "share-poll", "share-poll workers "+id)
+		}
+		x.shareButton("workers", "w3", "crash", "crash workers w3")
+		x.advance("30s")
+		x.shareButton("workers", "w1", "share-poll", "share-poll workers w1")
+		for range 5 {
+			x.shareButton("refunds", "r1", "share-poll", "share-poll refunds r1")
+			x.shareButton("refunds", "r1", "release", "acknowledge refunds r1 release payments/0 offsets=0")
+		}
 	},
 	"time-retention": func(x *learner) {
 		x.advance("4m")

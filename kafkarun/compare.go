@@ -77,6 +77,10 @@ var shortReasons = map[Reason]string{
 	ReasonMigrationPolicy:        "migration policy",
 	ReasonConfigOnlyGroup:        "config-only group",
 	ReasonEmptiedTarget:          "emptied target",
+	ReasonShareInFlight:          "share in flight",
+	ReasonShareRenew:             "share renew",
+	ReasonShareFetchSize:         "share fetch size",
+	ReasonShareAssignor:          "share assignor",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,

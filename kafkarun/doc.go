@@ -90,6 +90,9 @@
 //     members that join afterwards. A group only config group named has
 //     no member on either side: the broker describes it as Dead, which
 //     the comparison reads as the playground's Empty.
+//   - share-join, share-poll, acknowledge, share-leave, and crash and
+//     config group on a share group: franz-go's share consumer, one
+//     client a member (share.go).
 //   - compact, workloads, reset to-datetime: the broker's cleaner runs on
 //     its own schedule, workloads are not run, and record times are the wall
 //     clock's, not the playground's virtual clock; what they change is

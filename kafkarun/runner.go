@@ -192,6 +192,7 @@ type runner struct {
 	// migrationPolicy is the cluster's group.consumer.migration.policy,
 	// once read (migration.go).
 	migrationPolicy string
+	shares          shareRuns // share groups (share.go)
 }
 
 func newRunner(ctx context.Context, opts Options) (*runner, error) {
@@ -238,6 +239,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 // run applies the commands to the playground and the cluster side by side,
 // then reads the cluster back and compares.
 func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, error) {
+	r.shares.script = cmds
 	for _, c := range cmds {
 		if err := r.letRebalanceEnd(ctx, c); err != nil {
 			return nil, err
@@ -252,6 +254,7 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 			return nil, fmt.Errorf("line %d: %s: %v", c.Line, c, err)
 		}
 		r.timingEvents(events)
+		r.shareEvents(events)
 		if err := r.step(ctx, fmt.Sprintf("line %d: %s", c.Line, c), func(ctx context.Context) error {
 			if err := r.followTiming(ctx); err != nil {
 				return err
@@ -293,17 +296,22 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 	}
 	var cluster scenario.State
 	if err := r.step(ctx, "reading the cluster's state", func(ctx context.Context) (err error) {
-		cluster, err = r.readState(ctx)
+		if cluster, err = r.readState(ctx); err != nil {
+			return err
+		}
+		cluster.ShareGroups, err = r.readShareGroups(ctx)
 		return err
 	}); err != nil {
 		return nil, err
 	}
 	prediction := scenario.Snapshot(r.session.Log())
+	comparison := compare(prediction, cluster, &r.marks)
+	comparison.Rows = append(comparison.Rows, r.compareShares(prediction, cluster)...)
 	return &Result{
 		Prefix:     r.opts.Prefix,
 		Cluster:    cluster,
 		Prediction: prediction,
-		Comparison: compare(prediction, cluster, &r.marks),
+		Comparison: comparison,
 	}, nil
 }
 
@@ -568,6 +576,7 @@ func (r *runner) close(keep bool) error {
 	closing, cancelClosing := context.WithTimeout(context.Background(), r.opts.WaitTimeout)
 	defer cancelClosing()
 	r.closeGroups(closing)
+	r.closeShares(closing)
 	defer r.base.Close()
 	if keep {
 		return nil
@@ -589,6 +598,8 @@ func (r *runner) close(keep bool) error {
 			}
 		}
 	}
+	shareProblems, leftShares := r.deleteShares(ctx)
+	problems, leftGroups = append(problems, shareProblems...), append(leftGroups, leftShares...)
 	if len(r.created) > 0 {
 		names := r.prefixed(r.created)
 		resp, err := r.admin.DeleteTopics(ctx, names...)
@@ -761,6 +772,9 @@ func (r *runner) prefixed(names []string) []string {
 
 // apply runs one command on the cluster.
 func (r *runner) apply(ctx context.Context, c scenario.Command) error {
+	if r.isShareCommand(c) {
+		return r.applyShare(ctx, c)
+	}
 	switch c.Name {
 	case scenario.CmdSeed, scenario.CmdRules, scenario.CmdCompact, scenario.CmdProducer, scenario.CmdConsumer, scenario.CmdStop, scenario.CmdBroker:
 		return nil // not run on a cluster: markAfter noted what they change
@@ -770,6 +784,9 @@ func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 	case scenario.CmdDeleteGroup:
 		return r.deleteGroupCommand(ctx, c)
 	case scenario.CmdAdvance:
+		if err := r.shareAdvance(ctx, c); err != nil {
+			return err
+		}
 		return r.settleStable(ctx)
 	case scenario.CmdTopic:
 		return r.createTopic(ctx, c)

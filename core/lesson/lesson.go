@@ -292,6 +292,8 @@ type ctx struct {
 	histories map[string]replicationHistory
 	// producerLog holds producerEvents' replay.
 	producerLog []core.Event
+	// shares holds shareHistory's replays, by share group.
+	shares map[string]*shareHistory
 	// replays counts the replays of the script asked for; past
 	// maxReplays, replay does nothing and the goal is not checked.
 	replays int

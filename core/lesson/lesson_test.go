@@ -176,8 +176,8 @@ func TestLessonTexts(t *testing.T) {
 			}
 		}
 	}
-	if len(All()) != 20 {
-		t.Errorf("%d lessons, want 20", len(All()))
+	if len(All()) != 21 {
+		t.Errorf("%d lessons, want 21", len(All()))
 	}
 }
 

@@ -75,6 +75,10 @@ var shareCommandSpecs = []*commandSpec{
 // maxAckOffsets bounds the offsets one acknowledge names.
 const maxAckOffsets = MaxPollRecords
 
+// ParseAckOffsets reads an acknowledge's offsets= list (3, 3-5,
+// 3,5,7-9), as the command does.
+func ParseAckOffsets(text string) ([]int64, error) { return parseOffsets(text) }
+
 // parseOffsets reads an offsets= list: offsets and ranges N-M, comma
 // separated, in order, each once.
 func parseOffsets(text string) ([]int64, error) {

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -61,14 +63,20 @@ type ShareHeldState struct {
 // share lag (KIP-1226: the high watermark less the start offset less the
 // in-flight records acknowledged or archived) and the in-flight records.
 type SharePartitionState struct {
-	Topic            string          `json:"topic"`
-	Partition        int             `json:"partition"`
-	StartOffset      int64           `json:"start_offset"`
-	EndOffset        int64           `json:"end_offset"`
-	HighWatermark    int64           `json:"high_watermark"`
-	DeliveryComplete int             `json:"delivery_complete"`
-	Lag              int64           `json:"lag"`
-	InFlight         []InFlightState `json:"in_flight"`
+	Topic            string `json:"topic"`
+	Partition        int    `json:"partition"`
+	StartOffset      int64  `json:"start_offset"`
+	EndOffset        int64  `json:"end_offset"`
+	HighWatermark    int64  `json:"high_watermark"`
+	DeliveryComplete int    `json:"delivery_complete"`
+	Lag              int64  `json:"lag"`
+	// ReportedStartOffset and ReportedLag are what Kafka's admin API and
+	// kafka-share-groups --describe report: the share coordinator's last
+	// persisted start offset, one write behind, and the lag from it; -1
+	// before the first write (core.SharePartitionView).
+	ReportedStartOffset int64           `json:"reported_start_offset"`
+	ReportedLag         int64           `json:"reported_lag"`
+	InFlight            []InFlightState `json:"in_flight"`
 }
 
 // InFlightState is one in-flight record of a share-partition.
@@ -113,7 +121,8 @@ func shareGroupStates(l core.ReadOnlyLog) []ShareGroupState {
 		}
 		for _, p := range v.Partitions {
 			ps := SharePartitionState{Topic: p.Topic, Partition: p.Partition, StartOffset: p.StartOffset, EndOffset: p.EndOffset,
-				HighWatermark: p.HighWatermark, DeliveryComplete: p.DeliveryComplete, Lag: p.Lag, InFlight: []InFlightState{}}
+				HighWatermark: p.HighWatermark, DeliveryComplete: p.DeliveryComplete, Lag: p.Lag,
+				ReportedStartOffset: p.ReportedStartOffset, ReportedLag: p.ReportedLag, InFlight: []InFlightState{}}
 			for _, r := range p.InFlight {
 				rs := InFlightState{Offset: r.Offset, State: r.State, DeliveryCount: r.DeliveryCount, Owner: r.Member}
 				if r.State == core.RecordAcquired {
@@ -130,12 +139,17 @@ func shareGroupStates(l core.ReadOnlyLog) []ShareGroupState {
 }
 
 // writeShareGroupText writes a share group as kafka-share-groups does
-// (ShareGroupCommand of kafka-tools 4.4.0): --describe --state's line,
-// --describe's offsets (GROUP TOPIC PARTITION START-OFFSET LAG, "Share
-// group 'G' has no offset information." before any is read), --describe
-// --members --verbose's members (but HOST: the playground's members run
-// on no host), then each share-partition's in-flight records, which the
-// tool does not show: the broker keeps them.
+// (ShareGroupCommand.ShareGroupService of kafka-tools 4.4.0): a line with
+// what --describe --state --verbose shows (the state, the group and
+// assignment epochs, the number of members; but the coordinator, the
+// playground's groups having none), --describe's offsets (printOffsets:
+// GROUP TOPIC PARTITION START-OFFSET LAG, "Share group 'G' has no offset
+// information." before any is read), --describe --members --verbose's
+// members (printMembers: by member id, with MEMBER-EPOCH, but HOST, the
+// playground's members running on no host; "Share group 'G' has no
+// active members." for none, as maybePrintEmptyGroupState says it), then
+// each share-partition's in-flight records, which the tool does not
+// show: the broker keeps them.
 func writeShareGroupText(b *strings.Builder, g ShareGroupState) {
 	fmt.Fprintf(b, "share group %s: state %s, group epoch %d, assignment epoch %d, %d members\n", g.Name, g.State, g.GroupEpoch, g.AssignmentEpoch, len(g.Members))
 	if len(g.ConfigsSet) > 0 {
@@ -151,15 +165,21 @@ func writeShareGroupText(b *strings.Builder, g ShareGroupState) {
 		tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "GROUP\tTOPIC\tPARTITION\tSTART-OFFSET\tLAG")
 		for _, p := range g.Partitions {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", g.Name, p.Topic, p.Partition, p.StartOffset, p.Lag)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", g.Name, p.Topic, p.Partition, reported(p.ReportedStartOffset), reported(p.ReportedLag))
 		}
 		tw.Flush()
 	}
-	if len(g.Members) > 0 {
+	if len(g.Members) == 0 {
+		fmt.Fprintf(b, "\nShare group '%s' has no active members.\n", g.Name)
+	} else {
 		b.WriteString("\n")
+		// ShareGroupService.printMembers sorts the members by their
+		// member ids (Comparator.comparing(ShareMemberDescription::consumerId)).
+		members := slices.Clone(g.Members)
+		slices.SortFunc(members, func(a, b ShareMemberState) int { return strings.Compare(a.MemberID, b.MemberID) })
 		tw := tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "GROUP\tCONSUMER-ID\tCLIENT-ID\t#PARTITIONS\tMEMBER-EPOCH\tASSIGNMENT")
-		for _, m := range g.Members {
+		for _, m := range members {
 			n := 0
 			for _, a := range m.Assignment {
 				n += len(a.Partitions)
@@ -176,6 +196,15 @@ func writeShareGroupText(b *strings.Builder, g ShareGroupState) {
 	for _, p := range g.Partitions {
 		fmt.Fprintf(b, "%s/%d: SPSO %d, SPEO %d, high watermark %d, in flight:%s\n", p.Topic, p.Partition, p.StartOffset, p.EndOffset, p.HighWatermark, inFlightText(p.InFlight))
 	}
+}
+
+// reported writes a reported offset or lag, "-" for none, as
+// ShareGroupService.printOffsets writes an absent one.
+func reported(n int64) string {
+	if n < 0 {
+		return "-"
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // inFlightText writes in-flight records: offset:state, with the delivery
