@@ -188,6 +188,7 @@ type runner struct {
 	// playground's rules 4 timing (timing.go).
 	timedOut  []pollTimedOut
 	refreshed []string
+	txns      txnRun // the named producers (producer.go, txn.go)
 }
 
 func newRunner(ctx context.Context, opts Options) (*runner, error) {
@@ -228,6 +229,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		partitions: map[string]int{},
 		groups:     map[string]*groupRun{},
 		marks:      newMarks(),
+		txns:       txnRun{producers: map[string]*producerRun{}, topics: map[string]bool{}},
 	}, nil
 }
 
@@ -294,11 +296,13 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 		return nil, err
 	}
 	prediction := scenario.Snapshot(r.session.Log())
+	comparison := compare(prediction, cluster, &r.marks)
+	comparison.Rows = append(comparison.Rows, r.compareTransactions(prediction, cluster)...)
 	return &Result{
 		Prefix:     r.opts.Prefix,
 		Cluster:    cluster,
 		Prediction: prediction,
-		Comparison: compare(prediction, cluster, &r.marks),
+		Comparison: comparison,
 	}, nil
 }
 
@@ -512,6 +516,7 @@ func (r *runner) close(keep bool) error {
 	closing, cancelClosing := context.WithTimeout(context.Background(), r.opts.WaitTimeout)
 	defer cancelClosing()
 	r.closeGroups(closing)
+	r.closeProducers(closing)
 	defer r.base.Close()
 	if keep {
 		return nil
@@ -693,7 +698,12 @@ func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 	case scenario.CmdTopic:
 		return r.createTopic(ctx, c)
 	case scenario.CmdProduce:
+		if name, ok := c.Value("producer"); ok {
+			return r.produceAs(ctx, c, name)
+		}
 		return r.produce(ctx, c)
+	case scenario.CmdProducerConfig, scenario.CmdWire, scenario.CmdTxn:
+		return r.applyProducerCommand(ctx, c)
 	case scenario.CmdPartitions:
 		return r.addPartitions(ctx, c)
 	case scenario.CmdTruncate:
