@@ -2,10 +2,22 @@ package conformance
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"plog/core"
+	"plog/core/scenario"
 	"plog/kafkarun"
 )
 
@@ -146,4 +158,283 @@ txn new init
 			t.Logf("%s: playground %s, cluster %s", row.What, row.Playground, row.Cluster)
 		}
 	}
+}
+
+// lossyConn is a client's connection to the broker that loses the answer
+// to its next produce request: it lets the request through, and once the
+// broker's answer starts to arrive (the broker has appended) it cuts the
+// connection, so the client sends the batch again on a new one. That is
+// the playground's wire lose-response, made below a real client: franz-go
+// retries a produce whose connection died, as Kafka's Sender does.
+type lossyConn struct {
+	net.Conn
+	armed   *atomic.Bool // lose the next produce's answer
+	produce bool         // a produce request went out and its answer is to be lost
+}
+
+func (c *lossyConn) Write(b []byte) (int, error) {
+	// A request is its size (int32), then its api key (int16): 0 is Produce.
+	if len(b) >= 6 && binary.BigEndian.Uint16(b[4:6]) == 0 && c.armed.CompareAndSwap(true, false) {
+		c.produce = true
+	}
+	return c.Conn.Write(b)
+}
+
+func (c *lossyConn) Read(b []byte) (int, error) {
+	if !c.produce {
+		return c.Conn.Read(b)
+	}
+	if _, err := c.Conn.Read(b); err != nil {
+		return 0, err
+	}
+	c.Conn.Close()
+	return 0, io.ErrUnexpectedEOF
+}
+
+// lossyDialer dials connections that lose one produce answer each time
+// armed is set.
+func lossyDialer(armed *atomic.Bool) kgo.Opt {
+	return kgo.Dialer(func(ctx context.Context, network, host string) (net.Conn, error) {
+		conn, err := (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, network, host)
+		if err != nil {
+			return nil, err
+		}
+		return &lossyConn{Conn: conn, armed: armed}, nil
+	})
+}
+
+// A lost answer makes the producer send its batch again. Without
+// idempotence the broker appends it twice; with it the broker finds the
+// producer id and sequence among the producer's last five batches and
+// answers with the first copy's offset (Kafka 4.4 ProducerStateManager,
+// ProducerAppendInfo; franz-go's and the Java client's retry alike). The
+// cluster's log must be the playground's, record for record.
+func TestTransactionIdempotentProducerDropsTheRetriedDuplicate(t *testing.T) {
+	t.Parallel()
+	topic := "plog-idem-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	want := playground(t, `topic orders
+producer-config plain enable.idempotence=false
+producer-config idem
+wire plain lose-response
+produce orders key=a value=x producer=plain
+wire idem lose-response
+produce orders key=a value=y producer=idem
+`, "orders")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, admin := adminOf(t, brokers)
+	if _, err := admin.CreateTopic(ctx, 1, 1, nil, topic); err != nil {
+		t.Fatal(err)
+	}
+	defer admin.DeleteTopics(context.Background(), topic)
+	waitForTopic(t, ctx, admin, topic)
+	var armed atomic.Bool
+	for _, p := range []struct {
+		value string
+		opts  []kgo.Opt
+	}{
+		{"x", []kgo.Opt{kgo.DisableIdempotentWrite()}},
+		{"y", nil},
+	} {
+		client, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(brokers...), lossyDialer(&armed), kgo.ProducerLinger(0)}, p.opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The first request opens the connection; the next produce's
+		// answer is lost.
+		if err := client.Ping(ctx); err != nil {
+			t.Fatal(err)
+		}
+		armed.Store(true)
+		err = client.ProduceSync(ctx, &kgo.Record{Topic: topic, Partition: 0, Key: []byte("a"), Value: []byte(p.value)}).FirstErr()
+		client.Close()
+		if err != nil {
+			t.Fatalf("producing %s: %v", p.value, err)
+		}
+		if armed.Load() {
+			t.Fatalf("producing %s: no produce request went out to lose its answer", p.value)
+		}
+	}
+	got := readAll(t, ctx, topic, nil)
+	if g, w := recordsText(got), recordsText(want.Records); g != w {
+		t.Errorf("the broker's log is %s, the playground's %s", g, w)
+	}
+}
+
+// readAll reads partition 0 of topic to its end, with the isolation level
+// given (nil: read_uncommitted), and returns the records a consumer gets.
+func readAll(t *testing.T, ctx context.Context, topic string, isolation *kgo.IsolationLevel) []scenario.RecordState {
+	t.Helper()
+	_, admin := adminOf(t, brokers)
+	end := offsetOf(admin.ListEndOffsets(ctx, topic))
+	if isolation != nil {
+		end = offsetOf(admin.ListCommittedOffsets(ctx, topic))
+	}
+	opts := []kgo.Opt{kgo.SeedBrokers(brokers...), kgo.FetchMaxWait(100 * time.Millisecond),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}})}
+	if isolation != nil {
+		opts = append(opts, kgo.FetchIsolationLevel(*isolation))
+	}
+	client, err := kgo.NewClient(append(opts, kgo.KeepControlRecords())...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	var out []scenario.RecordState
+	for next := int64(0); next < end; {
+		pollCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		fetches := client.PollFetches(pollCtx)
+		cancel()
+		if err := fetches.Err0(); err != nil {
+			t.Fatalf("reading %s: %v", topic, err)
+		}
+		fetches.EachRecord(func(r *kgo.Record) {
+			next = r.Offset + 1
+			if r.Attrs.IsControl() {
+				return // markers are never delivered
+			}
+			key, value := string(r.Key), string(r.Value)
+			out = append(out, scenario.RecordState{Offset: r.Offset, Key: &key, Value: &value})
+		})
+	}
+	return out
+}
+
+// recordsText writes records as the playground's state does: 0:a=x.
+func recordsText(records []scenario.RecordState) string {
+	var parts []string
+	for _, r := range records {
+		if r.Control != "" {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%d:%s=%s", r.Offset, deref(r.Key), deref(r.Value)))
+	}
+	return strings.Join(parts, " ")
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}
+
+// A fenced producer's later write is refused by the broker: under the
+// transaction protocol v2 the partition leader checks the producer's epoch
+// with the coordinator (KIP-890's produce verification), which holds a
+// newer one (Kafka 4.4 returns PRODUCER_FENCED or INVALID_PRODUCER_EPOCH,
+// which the Java client raises as ProducerFencedException). The
+// playground refuses the same write with Kafka's words. And what each
+// isolation level reads of a committed, an aborted and an open
+// transaction is the playground's: read_committed the committed record
+// only, read_uncommitted all three (FetchCollector, Kafka 4.4).
+func TestTransactionFencedWriteRefusedAndIsolationReads(t *testing.T) {
+	t.Parallel()
+	const script = `topic out
+producer-config old transactional.id=tx
+producer-config new transactional.id=tx
+txn old init
+txn old begin
+produce out key=a value=committed producer=old
+txn old commit
+txn old begin
+produce out key=a value=aborted producer=old
+txn old abort
+txn old begin
+produce out key=a value=zombie producer=old
+txn new init
+txn new begin
+produce out key=a value=open producer=new
+join rc r topics=out
+config group rc isolation.level=read_committed auto.offset.reset=earliest
+join ru u topics=out
+config group ru auto.offset.reset=earliest
+advance 4s
+`
+	s, err := scenario.Load(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, refused := s.Apply("produce out key=a value=late producer=old")
+	if refused == nil || !strings.Contains(refused.Error(), "ProducerFencedException") {
+		t.Fatalf("the playground's fenced producer's write: want ProducerFencedException, got %v", refused)
+	}
+	wantRead := map[string]string{}
+	for _, group := range []string{"rc r", "ru u"} {
+		events, err := s.Apply("poll " + group)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var read []string
+		for _, e := range events {
+			if e.Kind == core.EventDelivered {
+				records, _ := s.Log().Records("out", 0)
+				for _, r := range records {
+					if r.Offset == e.Offset {
+						read = append(read, fmt.Sprintf("%d:%s=%s", r.Offset, r.Key, r.Value))
+					}
+				}
+			}
+		}
+		wantRead[group[:2]] = strings.Join(read, " ")
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	topic := "plog-fence-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	txnID := topic + "-tx"
+	_, admin := adminOf(t, brokers)
+	if _, err := admin.CreateTopic(ctx, 1, 1, nil, topic); err != nil {
+		t.Fatal(err)
+	}
+	defer admin.DeleteTopics(context.Background(), topic)
+	waitForTopic(t, ctx, admin, topic)
+	producer := func() *kgo.Client {
+		client, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.TransactionalID(txnID), kgo.DefaultProduceTopic(topic),
+			kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerLinger(0), kgo.RecordRetries(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(client.Close)
+		return client
+	}
+	send := func(client *kgo.Client, value string) error {
+		return client.ProduceSync(ctx, &kgo.Record{Key: []byte("a"), Value: []byte(value)}).FirstErr()
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	old, new := producer(), producer()
+	for _, end := range []struct {
+		value string
+		how   kgo.TransactionEndTry
+	}{{"committed", kgo.TryCommit}, {"aborted", kgo.TryAbort}} {
+		must(old.BeginTransaction())
+		must(send(old, end.value))
+		must(old.EndTransaction(ctx, end.how))
+	}
+	must(old.BeginTransaction())
+	must(send(old, "zombie"))
+	if _, _, err := new.ProducerID(ctx); err != nil {
+		t.Fatal(err)
+	}
+	must(new.BeginTransaction())
+	must(send(new, "open"))
+	err = send(old, "late")
+	if !errors.Is(err, kerr.ProducerFenced) && !errors.Is(err, kerr.InvalidProducerEpoch) {
+		t.Errorf("the fenced producer's write: want PRODUCER_FENCED or INVALID_PRODUCER_EPOCH from the broker, got %v", err)
+	} else {
+		t.Logf("the broker refused the fenced producer's write: %v", err)
+	}
+	committed := kgo.ReadCommitted()
+	got := map[string]string{"rc": recordsText(readAll(t, ctx, topic, &committed)), "ru": recordsText(readAll(t, ctx, topic, nil))}
+	for _, level := range []string{"rc", "ru"} {
+		if got[level] != wantRead[level] {
+			t.Errorf("group %s read %q on the broker, %q in the playground", level, got[level], wantRead[level])
+		}
+	}
+	must(new.EndTransaction(ctx, kgo.TryAbort))
 }
