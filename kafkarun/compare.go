@@ -74,6 +74,8 @@ var shortReasons = map[Reason]string{
 	ReasonMemberIDs:              "member ids",
 	ReasonSubscriptionHeartbeats: "subscription heartbeats",
 	ReasonFirstEpoch:             "first epoch",
+	ReasonWireFault:              "wire fault",
+	ReasonTxnTimeout:             "transaction timeout",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,

@@ -35,6 +35,11 @@ type producerRun struct {
 	inTxn bool // a transaction begun and not ended
 }
 
+// txnTimeout is the least transaction.timeout.ms a transactional producer
+// has on the cluster: 5 minutes, below the brokers' transaction.max.timeout.ms
+// (15 minutes, Kafka 4.4 TransactionStateManagerConfig).
+const txnTimeout = 5 * time.Minute
+
 // producerOpts are the franz-go options of a named producer's client.
 // franz-go's defaults are Kafka's where it has them (acks all, idempotent
 // writes); the rest are set from the playground's config.
@@ -69,8 +74,12 @@ func (r *runner) producerOpts(cfg core.ProducerConfig) []kgo.Opt {
 	if cfg.TransactionalID != "" {
 		// Prefixed, as topics and groups are, so that runs side by side
 		// never fence each other.
-		opts = append(opts, kgo.TransactionalID(r.opts.Prefix+cfg.TransactionalID),
-			kgo.TransactionTimeout(time.Duration(cfg.TransactionTimeoutMs)*time.Millisecond))
+		// The playground's transaction.timeout.ms runs in virtual time
+		// (markProducerEvents explains the transactions it aborted): a
+		// timeout as long as txnTimeout keeps the wall clock from
+		// aborting others on the cluster while the run goes on.
+		timeout := max(time.Duration(cfg.TransactionTimeoutMs)*time.Millisecond, txnTimeout)
+		opts = append(opts, kgo.TransactionalID(r.opts.Prefix+cfg.TransactionalID), kgo.TransactionTimeout(timeout))
 	}
 	return append(opts, r.opts.ClientOpts...)
 }

@@ -1,0 +1,107 @@
+package kafkarun
+
+import (
+	"strings"
+	"testing"
+)
+
+// The named producers and transactions on kfake, which runs transactions
+// as Kafka does (kfake's txns.go): markers, the last stable offset, what
+// read_committed reads, a transaction's offsets reaching its group at the
+// commit, and fencing.
+
+const txnScript = `topic in
+topic out
+produce in key=a value=1 count=2
+join g c topics=in
+config group g auto.offset.reset=earliest enable.auto.commit=false
+join rc r topics=out
+config group rc isolation.level=read_committed auto.offset.reset=earliest enable.auto.commit=false
+join ru u topics=out
+config group ru auto.offset.reset=earliest enable.auto.commit=false
+producer-config t transactional.id=tx
+advance 4s
+txn t init
+poll g c
+txn t begin
+produce out key=a value=x producer=t
+txn t send-offsets group=g
+txn t commit
+txn t begin
+produce out values=y,z producer=t
+txn t abort
+poll rc r
+poll ru u
+commit rc r
+commit ru u
+txn t begin
+produce out key=b value=open producer=t
+`
+
+func TestTransactionsOnKfake(t *testing.T) {
+	res := runOn(t, testOptions(startKfake(t)), txnScript)
+	allSame(t, res, nil)
+	rows := map[string]Row{}
+	for _, row := range res.Comparison.Rows {
+		rows[row.What] = row
+	}
+	for what, want := range map[string]string{
+		"out/0 markers":               "1:COMMIT 4:ABORT",
+		"out/0 transactions":          "0:committed 2:aborted 3:aborted 5:open",
+		"out/0 last stable offset":    "5",
+		"g in/0 committed":            "2",
+		"rc out/0 committed":          "5",
+		"ru out/0 committed":          "5",
+		"rc out/0 lag to last stable": "0",
+	} {
+		if row, ok := rows[what]; !ok || row.Cluster != want {
+			t.Errorf("%s: got %+v, want %s on the cluster", what, row, want)
+		}
+	}
+	if t.Failed() {
+		t.Log(res.Comparison.Text())
+	}
+}
+
+// A wire fault is not made on the cluster: the duplicate the playground's
+// retry wrote differs with its reason, and the run says it did not run it.
+func TestWireFaultIsReportedNotRun(t *testing.T) {
+	res := runOn(t, testOptions(startKfake(t)), `topic orders
+producer-config plain enable.idempotence=false
+wire plain lose-response
+produce orders key=a value=x producer=plain
+`)
+	allSame(t, res, map[string]Reason{
+		"orders/0 high watermark":     ReasonWireFault,
+		"orders/0 records":            ReasonWireFault,
+		"orders/0 last stable offset": ReasonWireFault,
+	})
+	found := false
+	for _, line := range res.Comparison.NotCompared {
+		found = found || strings.Contains(line, "wire plain lose-response: not run")
+	}
+	if !found {
+		t.Errorf("no note that the wire fault was not run: %q", res.Comparison.NotCompared)
+	}
+}
+
+// A transaction the playground's coordinator aborts on its timeout, in
+// virtual time, stays open on the cluster: the rows it changed differ with
+// that reason.
+func TestTransactionTimeoutIsExplained(t *testing.T) {
+	res := runOn(t, testOptions(startKfake(t)), `topic out
+producer-config t transactional.id=tx transaction.timeout.ms=15s
+txn t init
+txn t begin
+produce out key=a value=slow producer=t
+advance 30s
+`)
+	allSame(t, res, map[string]Reason{
+		"out/0 high watermark":         ReasonTxnTimeout,
+		"out/0 records":                ReasonTxnTimeout,
+		"out/0 last stable offset":     ReasonTxnTimeout,
+		"out/0 markers":                ReasonTxnTimeout,
+		"out/0 transactions":           ReasonTxnTimeout,
+		"producer t transaction state": ReasonTxnTimeout,
+	})
+}
