@@ -160,6 +160,31 @@ txn new init
 	}
 }
 
+// Named producers with Kafka's producer configs: an idempotent producer
+// (the default) has a producer id and numbers its records per partition
+// from 0 (Kafka 4.4 TransactionManager, the leader's ProducerStateManager
+// keeps the last), one with acks=1 has no idempotence and no producer id
+// (ProducerConfig turns the default off), and both write where the
+// playground says.
+func TestTransactionNamedProducersAndSequences(t *testing.T) {
+	t.Parallel()
+	res := runTxnScript(t, `topic orders partitions=2
+producer-config idem linger.ms=0 batch.size=1KB
+producer-config plain acks=1
+produce orders key=a values=1,2,3 producer=idem
+produce orders key=b value=x count=2 producer=plain
+produce orders key=c values=4,5 producer=idem
+`)
+	wantRows(t, res, map[string]string{
+		"producer idem sequences":  "orders/0:5",
+		"producer idem epoch":      "0",
+		"producer plain sequences": "none",
+		"producer ids":             "idem=#1 plain=none",
+		"orders/0 records":         "7 records",
+		"orders/1 records":         "0 records",
+	})
+}
+
 // lossyConn is a client's connection to the broker that loses the answer
 // to its next produce request: it lets the request through, and once the
 // broker's answer starts to arrive (the broker has appended) it cuts the

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -417,10 +418,17 @@ func (r *runner) readTransactions(ctx context.Context, st *scenario.State) error
 			classifyTxns(p.Records)
 		}
 	}
+	sequences, err := r.sequences(ctx, topics)
+	if err != nil {
+		return err
+	}
 	for _, name := range r.txns.producerNames {
 		ps, err := r.producerState(ctx, r.txns.producers[name])
 		if err != nil {
 			return err
+		}
+		if ps.ProducerID >= 0 && ps.TransactionState != "fenced" {
+			ps.Sequences = append(ps.Sequences, sequences[producerEpoch{ps.ProducerID, int16(ps.Epoch)}]...)
 		}
 		st.Producers = append(st.Producers, ps)
 	}
@@ -444,6 +452,40 @@ func (r *runner) readTransactions(ctx context.Context, st *scenario.State) error
 		}
 	}
 	return nil
+}
+
+// producerEpoch is a producer id at an epoch.
+type producerEpoch struct {
+	id    int64
+	epoch int16
+}
+
+// sequences reads, from the partitions' leaders, each producer's next
+// sequence number on each partition: the last sequence the leader holds
+// for its producer id at its epoch, plus one (DescribeProducers; Kafka 4.4
+// ProducerStateManager). A marker's new epoch starts the sequences again,
+// so a producer between transactions has none, as in the playground.
+func (r *runner) sequences(ctx context.Context, topics []string) (map[producerEpoch][]scenario.SequenceState, error) {
+	out := map[producerEpoch][]scenario.SequenceState{}
+	if len(topics) == 0 {
+		return out, nil
+	}
+	set := kadm.TopicsSet{}
+	for _, t := range r.prefixed(topics) {
+		set[t] = map[int32]struct{}{}
+	}
+	described, err := r.admin.DescribeProducers(ctx, set)
+	if err != nil {
+		return nil, fmt.Errorf("describing the partitions' producers: %w", err)
+	}
+	for _, d := range described.SortedProducers() {
+		if d.LastSequence < 0 {
+			continue
+		}
+		k := producerEpoch{d.ProducerID, d.ProducerEpoch}
+		out[k] = append(out[k], scenario.SequenceState{Topic: r.unprefix(d.Topic), Partition: int(d.Partition), Next: d.LastSequence + 1})
+	}
+	return out, nil
 }
 
 // producerState reads one producer as the cluster has it: its id and
@@ -533,6 +575,9 @@ func (r *runner) compareTransactions(want, got scenario.State) []Row {
 		}
 		why := r.txns.why[wp.Name]
 		c.row("producer "+wp.Name+" epoch", strconv.Itoa(wp.Epoch), strconv.Itoa(gp.Epoch), why)
+		if wp.TransactionState != "fenced" && gp.TransactionState != "fenced" {
+			c.row("producer "+wp.Name+" sequences", sequencesText(wp.Sequences), sequencesText(gp.Sequences), why)
+		}
 		if wp.TransactionalID != "" {
 			c.row("producer "+wp.Name+" transaction state", wp.TransactionState, gp.TransactionState, why)
 		}
@@ -577,6 +622,16 @@ func txnText(records []scenario.RecordState) (markers, txns string) {
 		}
 	}
 	return orNone(strings.Join(m, " ")), orNone(strings.Join(x, " "))
+}
+
+// sequencesText writes a producer's next sequence numbers: orders/0:3.
+func sequencesText(seqs []scenario.SequenceState) string {
+	parts := make([]string, len(seqs))
+	for i, q := range seqs {
+		parts[i] = fmt.Sprintf("%s/%d:%d", q.Topic, q.Partition, q.Next)
+	}
+	slices.Sort(parts)
+	return orNone(strings.Join(parts, " "))
 }
 
 // sharedIDs writes which producers hold the same producer id: each
