@@ -808,6 +808,8 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 	if m == nil {
 		return fmt.Errorf("group %s has no member %s on the cluster", g.name, name)
 	}
+	var read []tpOffset // what the poll gave, for txn.go's rows
+	defer func() { r.txns.clusterPolled(g.name, name, read) }()
 	if err := r.settle(ctx, g); err != nil {
 		return r.notRunWhileHeld(err, g, "poll "+name)
 	}
@@ -897,6 +899,7 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 			if m.assigned[t] {
 				m.positions[t] = rec.Offset + 1
 				got++
+				read = append(read, tpOffset{t, rec.Offset})
 			}
 		})
 		m.mu.Unlock()

@@ -33,6 +33,11 @@ import (
 
 // txnRun is the run's named producers and what they wrote.
 type txnRun struct {
+	// polls are, per group and member, the polls the playground made and
+	// what each gave, waiting for the cluster's; pollRows the rows of
+	// polls both sides made.
+	polls         map[string][]playgroundPoll
+	pollRows      []pollRow
 	producers     map[string]*producerRun
 	producerNames []string        // in the order made
 	topics        map[string]bool // the topics a named producer wrote to
@@ -181,6 +186,9 @@ func (r *runner) sendOffsets(ctx context.Context, p *producerRun, group string) 
 // retries touched) and a transaction its coordinator aborted on a timeout
 // (the partitions of its markers, and the producer).
 func (r *runner) markProducerEvents(c scenario.Command, events []core.Event) {
+	if c.Name == scenario.CmdPoll {
+		r.notePlaygroundPoll(c, events)
+	}
 	for _, e := range events {
 		t := tp{e.Topic, e.Partition}
 		switch e.Kind {
@@ -198,6 +206,73 @@ func (r *runner) markProducerEvents(c scenario.Command, events []core.Event) {
 			}
 		}
 	}
+}
+
+// tpOffset is a record's place.
+type tpOffset struct {
+	tp
+	offset int64
+}
+
+// pollRow is a poll's row, with the poll's group.
+type pollRow struct {
+	Row
+	group string
+}
+
+// playgroundPoll is what one of the playground's polls gave.
+type playgroundPoll struct {
+	line int
+	read []tpOffset
+}
+
+// notePlaygroundPoll keeps what a poll gave in the playground, for the
+// cluster's same poll to be compared with: with named producers, what a
+// read_committed or read_uncommitted consumer reads is a poll's records.
+func (r *runner) notePlaygroundPoll(c scenario.Command, events []core.Event) {
+	if !r.txns.used() {
+		return
+	}
+	key := c.Positional(0) + " " + c.Positional(1)
+	p := playgroundPoll{line: c.Line}
+	for _, e := range events {
+		if e.Kind == core.EventDelivered && e.Group == c.Positional(0) && e.Member == c.Positional(1) {
+			p.read = append(p.read, tpOffset{tp{e.Topic, e.Partition}, e.Offset})
+		}
+	}
+	if r.txns.polls == nil {
+		r.txns.polls = map[string][]playgroundPoll{}
+	}
+	r.txns.polls[key] = append(r.txns.polls[key], p)
+}
+
+// clusterPolled sets what a poll gave on the cluster beside what the same
+// poll gave in the playground, as a row.
+func (t *txnRun) clusterPolled(group, member string, read []tpOffset) {
+	key := group + " " + member
+	queue := t.polls[key]
+	if len(queue) == 0 {
+		return
+	}
+	want := queue[0]
+	t.polls[key] = queue[1:]
+	t.pollRows = append(t.pollRows, pollRow{Row{What: fmt.Sprintf("line %d: poll %s read", want.line, key),
+		Playground: readText(want.read), Cluster: readText(read)}, group})
+}
+
+// readText writes a poll's records as out/0:0,2 in/0:1.
+func readText(read []tpOffset) string {
+	var parts []string
+	var last tp
+	for i, r := range read {
+		if i == 0 || r.tp != last {
+			parts = append(parts, r.tp.String()+":"+strconv.FormatInt(r.offset, 10))
+			last = r.tp
+			continue
+		}
+		parts[len(parts)-1] += "," + strconv.FormatInt(r.offset, 10)
+	}
+	return orNone(strings.Join(parts, " "))
 }
 
 func (t *txnRun) mark(producer string, why Reason) {
@@ -543,6 +618,9 @@ func (r *runner) compareTransactions(want, got scenario.State) []Row {
 		return nil
 	}
 	c := &comparer{marks: &r.marks}
+	for _, p := range r.txns.pollRows {
+		c.row(p.What, p.Playground, p.Cluster, r.pollReason(p))
+	}
 	gotTopics := map[string]scenario.TopicState{}
 	for _, t := range got.Topics {
 		gotTopics[t.Name] = t
@@ -607,6 +685,26 @@ func (r *runner) compareTransactions(want, got scenario.State) []Row {
 		}
 	}
 	return c.rows
+}
+
+// pollReason is why a poll's records may differ: the group's reason, or
+// one of the partitions'.
+func (r *runner) pollReason(p pollRow) Reason {
+	if why, ok := r.marks.groups[p.group]; ok {
+		return why
+	}
+	for _, field := range strings.Fields(p.Playground + " " + p.Cluster) {
+		name, _, _ := strings.Cut(field, ":")
+		topic, partition, ok := strings.Cut(name, "/")
+		n, err := strconv.Atoi(partition)
+		if !ok || err != nil {
+			continue
+		}
+		if why := r.marks.offsetReason(p.group, tp{topic, n}); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // txnText writes a partition's markers (1:COMMIT 3:ABORT) and its

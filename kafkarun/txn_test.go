@@ -53,6 +53,9 @@ func TestTransactionsOnKfake(t *testing.T) {
 		"rc out/0 committed":          "5",
 		"ru out/0 committed":          "5",
 		"rc out/0 lag to last stable": "0",
+		"line 13: poll g c read":      "in/0:0,1",
+		"line 21: poll rc r read":     "out/0:0",
+		"line 22: poll ru u read":     "out/0:0,2,3",
 	} {
 		if row, ok := rows[what]; !ok || row.Cluster != want {
 			t.Errorf("%s: got %+v, want %s on the cluster", what, row, want)
