@@ -185,6 +185,31 @@ produce orders key=c values=4,5 producer=idem
 	})
 }
 
+// A transaction that holds only a group's offsets (sendOffsetsToTransaction
+// and no record) commits them to the group when it commits: the offsets
+// partition is the transaction's only one (Kafka 4.4 GroupCoordinator's
+// pending transactional offsets).
+func TestTransactionOfOffsetsOnly(t *testing.T) {
+	t.Parallel()
+	res := runTxnScript(t, `topic in
+produce in key=a value=1 count=2
+join g c topics=in
+config group g auto.offset.reset=earliest enable.auto.commit=false
+producer-config t transactional.id=tx
+advance 4s
+txn t init
+poll g c
+txn t begin
+txn t send-offsets group=g
+txn t commit
+`)
+	wantRows(t, res, map[string]string{
+		"g in/0 committed":             "2",
+		"in/0 markers":                 "none",
+		"producer t transaction state": "ready",
+	})
+}
+
 // lossyConn is a client's connection to the broker that loses the answer
 // to its next produce request: it lets the request through, and once the
 // broker's answer starts to arrive (the broker has appended) it cuts the

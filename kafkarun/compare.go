@@ -76,6 +76,7 @@ var shortReasons = map[Reason]string{
 	ReasonFirstEpoch:             "first epoch",
 	ReasonWireFault:              "wire fault",
 	ReasonTxnTimeout:             "transaction timeout",
+	ReasonOffsetsOnlyTxn:         "offsets-only transaction",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,

@@ -33,6 +33,9 @@ type producerRun struct {
 	epoch int16
 	known bool
 	inTxn bool // a transaction begun and not ended
+	// wrote and sentOffsets say what the open transaction holds: records,
+	// a group's offsets.
+	wrote, sentOffsets bool
 }
 
 // txnTimeout is the least transaction.timeout.ms a transactional producer
@@ -179,6 +182,7 @@ func (r *runner) produceAs(ctx context.Context, c scenario.Command, name string)
 			records = append(records, rec)
 		}
 	}
+	p.wrote = p.wrote || p.inTxn
 	if err := sendThrough(ctx, p.client, records); err != nil {
 		return fmt.Errorf("producer %s producing to %s: %w", name, r.opts.Prefix+topic, err)
 	}

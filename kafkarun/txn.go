@@ -72,15 +72,19 @@ func (r *runner) txn(ctx context.Context, c scenario.Command) error {
 		if err := p.client.BeginTransaction(); err != nil {
 			return fmt.Errorf("producer %s: %w", name, err)
 		}
-		p.inTxn = true
+		p.inTxn, p.wrote, p.sentOffsets = true, false, false
 		return nil
 	case "send-offsets":
 		group, _ := c.Value("group")
+		p.sentOffsets = true
 		return r.sendOffsets(ctx, p, group)
 	case "commit", "abort":
 		how := kgo.TryCommit
 		if c.Positional(1) == "abort" {
 			how = kgo.TryAbort
+		}
+		if p.sentOffsets && !p.wrote {
+			return r.endOffsetsOnly(ctx, c, p, bool(how))
 		}
 		if err := within(ctx, func() error { return p.client.EndTransaction(ctx, how) }); err != nil {
 			return fmt.Errorf("producer %s: %w", name, err)
@@ -90,6 +94,39 @@ func (r *runner) txn(ctx context.Context, c scenario.Command) error {
 		return p.loadID(ctx)
 	}
 	return nil
+}
+
+// ReasonOffsetsOnlyTxn explains the epoch of a producer whose transaction
+// held a group's offsets and no record.
+const ReasonOffsetsOnlyTxn Reason = "franz-go ends a transaction only when it wrote records in it: the run ended this one, which held only " +
+	"a group's offsets, with EndTxn of its own and gave the producer a new client, whose InitProducerId moved the epoch on once more " +
+	"(Kafka 4.4 TransactionCoordinator.handleInitProducerId)"
+
+// endOffsetsOnly ends a transaction that holds a group's offsets and no
+// record: franz-go's EndTransaction sends nothing for it, so the run sends
+// the EndTxn itself, then makes the producer a new client (the old one
+// still holds the epoch the EndTxn moved past), which takes its producer
+// id and epoch anew.
+func (r *runner) endOffsetsOnly(ctx context.Context, c scenario.Command, p *producerRun, commit bool) error {
+	req := kmsg.NewPtrEndTxnRequest()
+	req.TransactionalID = r.opts.Prefix + p.config.TransactionalID
+	req.ProducerID, req.ProducerEpoch, req.Commit = p.id, p.epoch, commit
+	resp, err := req.RequestWith(ctx, p.client)
+	if err == nil {
+		err = kerr.ErrorForCode(resp.ErrorCode)
+	}
+	if err != nil {
+		return fmt.Errorf("producer %s: EndTxn: %w", p.name, err)
+	}
+	p.client.Close()
+	client, err := kgo.NewClient(r.producerOpts(p.config)...)
+	if err != nil {
+		return fmt.Errorf("producer %s: %v", p.name, err)
+	}
+	p.client, p.inTxn = client, false
+	r.txns.mark(p.name, ReasonOffsetsOnlyTxn)
+	r.marks.note(fmt.Sprintf("line %d: %s: the transaction held only a group's offsets; the run ended it with its own EndTxn and a new client for producer %s", c.Line, c, p.name))
+	return p.loadID(ctx)
 }
 
 // loadID reads the producer id and epoch the client holds, asking the

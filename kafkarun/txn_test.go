@@ -108,3 +108,27 @@ advance 30s
 		"producer t transaction state": ReasonTxnTimeout,
 	})
 }
+
+// A transaction that holds only a group's offsets commits them to the
+// group on the cluster too; the producer's epoch moves on once more there,
+// with its reason.
+func TestTransactionOfOffsetsOnly(t *testing.T) {
+	res := runOn(t, testOptions(startKfake(t)), `topic in
+produce in key=a value=1 count=2
+join g c topics=in
+config group g auto.offset.reset=earliest enable.auto.commit=false
+producer-config t transactional.id=tx
+advance 4s
+txn t init
+poll g c
+txn t begin
+txn t send-offsets group=g
+txn t commit
+`)
+	allSame(t, res, map[string]Reason{"producer t epoch": ReasonOffsetsOnlyTxn})
+	for _, row := range res.Comparison.Rows {
+		if row.What == "g in/0 committed" && row.Cluster != "2" {
+			t.Errorf("the transaction's offset on the cluster: %+v, want 2", row)
+		}
+	}
+}
