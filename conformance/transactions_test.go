@@ -210,6 +210,25 @@ txn t commit
 	})
 }
 
+// A transaction in which nothing was sent ends in the client: Kafka 4.4's
+// producer sends no EndTxn for it (TransactionManager.nextRequest), nor
+// does franz-go, so the epoch stays 0 on the broker, where the playground
+// moves it on; the row says why.
+func TestTransactionEmptyKeepsTheEpoch(t *testing.T) {
+	t.Parallel()
+	res := runTxnScript(t, `topic out
+producer-config t transactional.id=tx
+txn t init
+txn t begin
+txn t commit
+`)
+	for _, row := range res.Comparison.Rows {
+		if row.What == "producer t epoch" && (row.Cluster != "0" || row.Reason != kafkarun.ReasonEmptyTxn) {
+			t.Errorf("producer t epoch: %+v, want 0 on the broker with ReasonEmptyTxn", row)
+		}
+	}
+}
+
 // lossyConn is a client's connection to the broker that loses the answer
 // to its next produce request: it lets the request through, and once the
 // broker's answer starts to arrive (the broker has appended) it cuts the

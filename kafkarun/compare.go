@@ -77,6 +77,7 @@ var shortReasons = map[Reason]string{
 	ReasonWireFault:              "wire fault",
 	ReasonTxnTimeout:             "transaction timeout",
 	ReasonOffsetsOnlyTxn:         "offsets-only transaction",
+	ReasonEmptyTxn:               "empty transaction",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,

@@ -86,6 +86,9 @@ func (r *runner) txn(ctx context.Context, c scenario.Command) error {
 		if p.sentOffsets && !p.wrote {
 			return r.endOffsetsOnly(ctx, c, p, bool(how))
 		}
+		if !p.sentOffsets && !p.wrote {
+			r.txns.mark(name, ReasonEmptyTxn)
+		}
 		if err := within(ctx, func() error { return p.client.EndTransaction(ctx, how) }); err != nil {
 			return fmt.Errorf("producer %s: %w", name, err)
 		}
@@ -95,6 +98,12 @@ func (r *runner) txn(ctx context.Context, c scenario.Command) error {
 	}
 	return nil
 }
+
+// ReasonEmptyTxn explains the epoch of a producer that ended a
+// transaction in which it sent nothing.
+const ReasonEmptyTxn Reason = "Kafka 4.4's producer sends no EndTxn for a transaction in which nothing was sent nor any offsets " +
+	"(TransactionManager.nextRequest: \"Not sending EndTxn for completed transaction since no send or sendOffsetsToTransaction were triggered\"), " +
+	"and franz-go none either, so its epoch stays; the playground's coordinator ends it and moves the epoch on"
 
 // ReasonOffsetsOnlyTxn explains the epoch of a producer whose transaction
 // held a group's offsets and no record.

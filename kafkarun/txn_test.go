@@ -132,3 +132,15 @@ txn t commit
 		}
 	}
 }
+
+// A transaction in which nothing was sent ends in the client alone: the
+// epoch the playground moves on stays on the cluster, with its reason.
+func TestEmptyTransactionKeepsTheEpochOnTheCluster(t *testing.T) {
+	res := runOn(t, testOptions(startKfake(t)), `topic out
+producer-config t transactional.id=tx
+txn t init
+txn t begin
+txn t commit
+`)
+	allSame(t, res, map[string]Reason{"producer t epoch": ReasonEmptyTxn})
+}
