@@ -29,10 +29,11 @@ type producerRun struct {
 	// id and epoch are the producer id and epoch the client last held
 	// (kgo.Client.ProducerID), read after init, commit and abort; known
 	// says it has them (a transactional producer before init has none).
-	id    int64
-	epoch int16
-	known bool
-	inTxn bool // a transaction begun and not ended
+	id     int64
+	epoch  int16
+	known  bool
+	faults *wireFaults // what its connections lose (producer_wire.go)
+	inTxn  bool        // a transaction begun and not ended
 	// wrote and sentOffsets say what the open transaction holds: records,
 	// a group's offsets.
 	wrote, sentOffsets bool
@@ -46,9 +47,15 @@ const txnTimeout = 5 * time.Minute
 // producerOpts are the franz-go options of a named producer's client.
 // franz-go's defaults are Kafka's where it has them (acks all, idempotent
 // writes); the rest are set from the playground's config.
-func (r *runner) producerOpts(cfg core.ProducerConfig) []kgo.Opt {
+func (r *runner) producerOpts(cfg core.ProducerConfig, faults *wireFaults) []kgo.Opt {
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(r.opts.Brokers...),
+		r.wireDialer(faults),
+		// A batch whose connection was cut waits for fresh metadata
+		// before it goes again: a short minimum age and backoff keep
+		// the retries of a wire fault quick.
+		kgo.RetryBackoffFn(func(int) time.Duration { return wireRetryBackoff }),
+		kgo.MetadataMinAge(wireRetryBackoff),
 		kgo.DialTimeout(r.opts.DialTimeout),
 		kgo.RetryTimeout(r.opts.WaitTimeout),
 		kgo.RecordPartitioner(scriptPartitioner{}),
@@ -104,8 +111,8 @@ func (r *runner) applyProducerCommand(ctx context.Context, c scenario.Command) e
 	case scenario.CmdProducerConfig:
 		return r.configureProducer(name)
 	case scenario.CmdWire:
-		// markProducerEvents marked what the playground's fault changed.
-		r.marks.note(fmt.Sprintf("line %d: %s: not run; a client cannot lose its own requests or answers on a real cluster", c.Line, c))
+		// The produce the fault hits makes it on the cluster, where it
+		// can (producer_wire.go).
 		return nil
 	case scenario.CmdTxn:
 		return r.txn(ctx, c)
@@ -124,14 +131,15 @@ func (r *runner) configureProducer(name string) error {
 	if old := r.txns.producers[name]; old != nil {
 		old.client.Close()
 	}
-	client, err := kgo.NewClient(r.producerOpts(v.Config)...)
+	faults := new(wireFaults)
+	client, err := kgo.NewClient(r.producerOpts(v.Config, faults)...)
 	if err != nil {
 		return fmt.Errorf("producer %s: %v", name, err)
 	}
 	if _, ok := r.txns.producers[name]; !ok {
 		r.txns.producerNames = append(r.txns.producerNames, name)
 	}
-	r.txns.producers[name] = &producerRun{name: name, config: v.Config, client: client}
+	r.txns.producers[name] = &producerRun{name: name, config: v.Config, client: client, faults: faults}
 	return nil
 }
 
@@ -183,6 +191,7 @@ func (r *runner) produceAs(ctx context.Context, c scenario.Command, name string)
 		}
 	}
 	p.wrote = p.wrote || p.inTxn
+	defer r.armWireFaults(c, p)()
 	if err := sendThrough(ctx, p.client, records); err != nil {
 		return fmt.Errorf("producer %s producing to %s: %w", name, r.opts.Prefix+topic, err)
 	}

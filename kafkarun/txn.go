@@ -36,9 +36,12 @@ type txnRun struct {
 	// polls are, per group and member, the polls the playground made and
 	// what each gave, waiting for the cluster's; pollRows the rows of
 	// polls both sides made.
-	polls         map[string][]playgroundPoll
-	pollRows      []pollRow
-	producers     map[string]*producerRun
+	polls     map[string][]playgroundPoll
+	pollRows  []pollRow
+	producers map[string]*producerRun
+	// armed holds, per producer, the wire faults its next produce meets
+	// on the cluster (producer_wire.go).
+	armed         map[string][]core.WireFault
 	producerNames []string        // in the order made
 	topics        map[string]bool // the topics a named producer wrote to
 	// producers explains a producer's rows; the playground's coordinator
@@ -52,8 +55,9 @@ func (t *txnRun) used() bool { return len(t.producerNames) > 0 }
 
 // The reasons of named producers' differences.
 const (
-	ReasonWireFault Reason = "wire faults are not made on a cluster: a client cannot lose its own produce requests or their answers, " +
-		"so the playground's retries, and what they duplicated, reordered or gave up, did not happen there"
+	ReasonWireFault Reason = "a wire fault that hits a produce of several records, or one the producer gave up, is not made on a cluster: " +
+		"franz-go sends a command's records to a partition in one batch, the playground each in a request of its own, so the playground's retries, " +
+		"and what they duplicated, reordered or gave up, did not happen there (a fault on a produce of one record is made, by the producer's connections)"
 	ReasonTxnTimeout Reason = "the playground's transaction coordinator aborted a transaction left open past transaction.timeout.ms of " +
 		"virtual time (Kafka 4.4 TransactionCoordinator.abortTimedOutTransactions); the cluster's counts wall-clock time, which the run does not wait out"
 )
@@ -128,7 +132,7 @@ func (r *runner) endOffsetsOnly(ctx context.Context, c scenario.Command, p *prod
 		return fmt.Errorf("producer %s: EndTxn: %w", p.name, err)
 	}
 	p.client.Close()
-	client, err := kgo.NewClient(r.producerOpts(p.config)...)
+	client, err := kgo.NewClient(r.producerOpts(p.config, p.faults)...)
 	if err != nil {
 		return fmt.Errorf("producer %s: %v", p.name, err)
 	}
@@ -228,19 +232,20 @@ func (r *runner) sendOffsets(ctx context.Context, p *producerRun, group string) 
 }
 
 // markProducerEvents marks what the playground's named producers did that
-// the cluster cannot do: what a wire fault changed (the partitions its
-// retries touched) and a transaction its coordinator aborted on a timeout
-// (the partitions of its markers, and the producer).
+// the cluster cannot do, or not alike: what a wire fault changed that the
+// cluster's producer cannot make (producer_wire.go) and a transaction its
+// coordinator aborted on a timeout (the partitions of its markers, and the
+// producer); and keeps what polls gave, for their rows.
 func (r *runner) markProducerEvents(c scenario.Command, events []core.Event) {
-	if c.Name == scenario.CmdPoll {
+	switch c.Name {
+	case scenario.CmdPoll:
 		r.notePlaygroundPoll(c, events)
+	case scenario.CmdProduce:
+		r.markWireFaults(c, events)
 	}
 	for _, e := range events {
 		t := tp{e.Topic, e.Partition}
 		switch e.Kind {
-		case core.EventRequestLost, core.EventResponseLost, core.EventDuplicateDropped, core.EventOutOfOrder, core.EventSendFailed:
-			r.marks.partition(t, ReasonWireFault)
-			r.txns.mark(e.Member, ReasonWireFault)
 		case core.EventTxnMarker:
 			if c.Name != scenario.CmdTxn {
 				r.marks.partition(t, ReasonTxnTimeout)

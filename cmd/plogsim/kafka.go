@@ -27,8 +27,10 @@ something differs that should not or the run fails, 2 for a misused command.
 Named producers (producer-config) are franz-go clients with their configs;
 their transactions run as Kafka 4's (KIP-890: the epoch moves on at every
 commit and abort), read_committed groups fetch below the last stable offset,
-and markers, last stable offsets and epochs are compared. wire faults are not
-made on the cluster: what they changed differs with its reason.
+and markers, last stable offsets and epochs are compared. A wire fault on a
+produce of one record is made by the producer's own connections (the request
+or its answer is lost, the client retries); others are not made, and what
+they changed differs with its reason.
 
 flags:
   --brokers LIST        bootstrap brokers, HOST:PORT separated by commas
