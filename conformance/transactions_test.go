@@ -229,6 +229,38 @@ txn t commit
 	}
 }
 
+// The playground's wire faults on produces of one record are made on the
+// broker by kafkarun's producers' own connections: the plain producer's
+// retry after a lost answer is written twice, the idempotent one's is
+// dropped by producer id and sequence, a lost request is sent again, and a
+// transactional producer's retried record is in its transaction once.
+func TestTransactionWireFaultsOnTheBroker(t *testing.T) {
+	t.Parallel()
+	res := runTxnScript(t, `topic orders
+producer-config plain enable.idempotence=false
+producer-config idem
+producer-config t transactional.id=tx
+wire plain lose-response
+produce orders key=a value=x producer=plain
+wire idem lose-response
+produce orders key=a value=y producer=idem
+wire idem lose-request count=2
+produce orders key=a value=z producer=idem
+txn t init
+txn t begin
+wire t lose-response
+produce orders key=a value=w producer=t
+txn t commit
+`)
+	wantRows(t, res, map[string]string{
+		"orders/0 records":        "6 records",
+		"orders/0 markers":        "5:COMMIT",
+		"orders/0 transactions":   "4:committed",
+		"producer idem sequences": "orders/0:2",
+		"producer t epoch":        "1",
+	})
+}
+
 // lossyConn is a client's connection to the broker that loses the answer
 // to its next produce request: it lets the request through, and once the
 // broker's answer starts to arrive (the broker has appended) it cuts the

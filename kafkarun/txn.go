@@ -71,7 +71,10 @@ func (r *runner) txn(ctx context.Context, c scenario.Command) error {
 	}
 	switch c.Positional(1) {
 	case "init":
-		return p.loadID(ctx)
+		if err := p.loadID(ctx); err != nil {
+			return err
+		}
+		return r.waitTxnSettled(ctx, p)
 	case "begin":
 		if err := p.client.BeginTransaction(); err != nil {
 			return fmt.Errorf("producer %s: %w", name, err)
@@ -98,7 +101,10 @@ func (r *runner) txn(ctx context.Context, c scenario.Command) error {
 		}
 		p.inTxn = false
 		// EndTxn v5 gave the producer its next epoch (KIP-890).
-		return p.loadID(ctx)
+		if err := p.loadID(ctx); err != nil {
+			return err
+		}
+		return r.waitTxnSettled(ctx, p)
 	}
 	return nil
 }
@@ -139,7 +145,32 @@ func (r *runner) endOffsetsOnly(ctx context.Context, c scenario.Command, p *prod
 	p.client, p.inTxn = client, false
 	r.txns.mark(p.name, ReasonOffsetsOnlyTxn)
 	r.marks.note(fmt.Sprintf("line %d: %s: the transaction held only a group's offsets; the run ended it with its own EndTxn and a new client for producer %s", c.Line, c, p.name))
-	return p.loadID(ctx)
+	if err := p.loadID(ctx); err != nil {
+		return err
+	}
+	return r.waitTxnSettled(ctx, p)
+}
+
+// waitTxnSettled waits until the coordinator has written the markers of
+// the producer's last transaction: EndTxn is answered once the coordinator
+// has logged PrepareCommit or PrepareAbort, and the markers follow
+// (Kafka 4.4 TransactionCoordinator.endTransaction, then
+// TransactionMarkerChannelManager), as they do after an InitProducerId that
+// aborted a fenced producer's transaction. The playground writes them at
+// once.
+func (r *runner) waitTxnSettled(ctx context.Context, p *producerRun) error {
+	id := r.opts.Prefix + p.config.TransactionalID
+	return r.waitFor(ctx, "transactional.id "+id+"'s markers to be written", func() (bool, error) {
+		described, err := r.admin.DescribeTransactions(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		d := described[id]
+		if d.Err != nil {
+			return false, d.Err
+		}
+		return d.State != "PrepareCommit" && d.State != "PrepareAbort" && d.State != "PrepareEpochFence", nil
+	})
 }
 
 // loadID reads the producer id and epoch the client holds, asking the
