@@ -128,10 +128,12 @@ produce out key=b value=open producer=t
 }
 
 // A second producer with the same transactional.id fences the first: the
-// coordinator aborts the first one's open transaction (an ABORT marker) and
-// moves the epoch past it (Kafka 4.4 TransactionCoordinator.
-// handleInitProducerId), so both hold the same producer id and the first is
-// fenced.
+// coordinator aborts the first one's open transaction (an ABORT marker, the
+// epoch moved on for it) and moves the epoch past it again for the new
+// producer (Kafka 4.4 TransactionCoordinator.handleInitProducerId), so both
+// hold the same producer id, the new one at epoch 2, and the first is
+// fenced. With no transaction open, the new producer takes the next epoch:
+// 2 after the first's commit.
 func TestTransactionFencedByANewProducer(t *testing.T) {
 	t.Parallel()
 	res := runTxnScript(t, `topic out
@@ -141,14 +143,24 @@ txn old init
 txn old begin
 produce out key=a value=open producer=old
 txn new init
+producer-config a transactional.id=ty
+producer-config b transactional.id=ty
+txn a init
+txn a begin
+produce out key=b value=done producer=a
+txn a commit
+txn b init
 `)
 	wantRows(t, res, map[string]string{
-		"out/0 markers":                  "1:ABORT",
-		"out/0 transactions":             "0:aborted",
-		"out/0 last stable offset":       "2",
+		"out/0 markers":                  "1:ABORT 3:COMMIT",
+		"out/0 transactions":             "0:aborted 2:committed",
+		"out/0 last stable offset":       "4",
 		"producer old transaction state": "fenced",
 		"producer new transaction state": "ready",
-		"producer ids":                   "new=#1 old=#1",
+		"producer new epoch":             "2",
+		"producer a transaction state":   "fenced",
+		"producer b epoch":               "2",
+		"producer ids":                   "a=#1 b=#1 new=#2 old=#2",
 	})
 	if t.Failed() {
 		return
