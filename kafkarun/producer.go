@@ -63,10 +63,12 @@ func (r *runner) producerOpts(cfg core.ProducerConfig, faults *wireFaults) []kgo
 		// partition, as the run's own producer sends them (topics.go).
 		kgo.ManualFlushing(),
 		kgo.RecordRetries(int(min(cfg.Retries, math.MaxInt32))),
-		kgo.ProduceRequestTimeout(time.Duration(cfg.RequestTimeoutMs) * time.Millisecond),
+		// franz-go takes request timeouts from 100ms and batches of 512
+		// bytes to its largest write (100 MB); linger.ms does not apply
+		// to flushed records.
+		kgo.ProduceRequestTimeout(max(time.Duration(cfg.RequestTimeoutMs)*time.Millisecond, 100*time.Millisecond)),
 		kgo.RecordDeliveryTimeout(time.Duration(cfg.DeliveryTimeoutMs) * time.Millisecond),
-		kgo.ProducerBatchMaxBytes(int32(min(cfg.BatchSize, math.MaxInt32))),
-		kgo.ProducerLinger(time.Duration(cfg.LingerMs) * time.Millisecond),
+		kgo.ProducerBatchMaxBytes(int32(min(max(cfg.BatchSize, 512), 100<<20))),
 	}
 	switch cfg.Acks {
 	case core.Acks0:
