@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -174,20 +175,31 @@ func (r *runner) waitTxnSettled(ctx context.Context, p *producerRun) error {
 }
 
 // loadID reads the producer id and epoch the client holds, asking the
-// coordinator for them the first time (InitProducerId).
+// coordinator for them the first time (InitProducerId). A coordinator
+// still loading or moving (the first transactional.id of a cluster
+// creates __transaction_state) is asked again, until ctx is done.
 func (p *producerRun) loadID(ctx context.Context) error {
-	var id int64
-	var epoch int16
-	err := within(ctx, func() error {
-		var err error
-		id, epoch, err = p.client.ProducerID(ctx)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("producer %s: InitProducerId: %w", p.name, err)
+	for {
+		var id int64
+		var epoch int16
+		err := within(ctx, func() error {
+			var err error
+			id, epoch, err = p.client.ProducerID(ctx)
+			return err
+		})
+		if err == nil {
+			p.id, p.epoch, p.known = id, epoch, true
+			return nil
+		}
+		if !kerr.IsRetriable(err) || ctx.Err() != nil {
+			return fmt.Errorf("producer %s: InitProducerId: %w", p.name, err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("producer %s: InitProducerId: %w", p.name, err)
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	p.id, p.epoch, p.known = id, epoch, true
-	return nil
 }
 
 // sendOffsets sends the group's members' positions to the producer's
@@ -555,6 +567,7 @@ func (r *runner) readTransactions(ctx context.Context, st *scenario.State) error
 	if !r.txns.used() {
 		return nil
 	}
+	r.marks.note("producers' produce requests (retries included): counted by the playground only, not compared")
 	var topics []string
 	for _, t := range st.Topics {
 		topics = append(topics, t.Name)
