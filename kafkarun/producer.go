@@ -200,7 +200,6 @@ func (r *runner) produceAs(ctx context.Context, c scenario.Command, name string)
 	if partition < 0 && (!hasKey || partitioner == core.PartitionerRoundRobin) {
 		r.marks.keyless(c.Line, topic, partitioner, r.partitions[topic], records)
 	}
-	r.txns.topics[topic] = true
 	return nil
 }
 

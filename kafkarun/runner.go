@@ -229,7 +229,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		partitions: map[string]int{},
 		groups:     map[string]*groupRun{},
 		marks:      newMarks(),
-		txns:       txnRun{producers: map[string]*producerRun{}, topics: map[string]bool{}, armed: map[string][]core.WireFault{}},
+		txns:       txnRun{producers: map[string]*producerRun{}, armed: map[string][]core.WireFault{}},
 	}, nil
 }
 

@@ -32,22 +32,22 @@ import (
 // the first's open transaction (TransactionCoordinator.handleInitProducerId)
 // and moves the epoch past it.
 
-// txnRun is the run's named producers and what they wrote.
+// txnRun is the run's named producers and what they did.
 type txnRun struct {
+	producers     map[string]*producerRun
+	producerNames []string // in the order made
+	// armed holds, per producer, the wire faults its next produce meets
+	// on the cluster (producer_wire.go).
+	armed map[string][]core.WireFault
+	// why explains a producer's rows: a wire fault not made on the
+	// cluster, a transaction the playground's coordinator aborted on its
+	// timeout, an empty or offsets-only transaction.
+	why map[string]Reason
 	// polls are, per group and member, the polls the playground made and
 	// what each gave, waiting for the cluster's; pollRows the rows of
 	// polls both sides made.
-	polls     map[string][]playgroundPoll
-	pollRows  []pollRow
-	producers map[string]*producerRun
-	// armed holds, per producer, the wire faults its next produce meets
-	// on the cluster (producer_wire.go).
-	armed         map[string][]core.WireFault
-	producerNames []string        // in the order made
-	topics        map[string]bool // the topics a named producer wrote to
-	// producers explains a producer's rows; the playground's coordinator
-	// aborted its transaction on a timeout, or a wire fault hit it.
-	why map[string]Reason
+	polls    map[string][]playgroundPoll
+	pollRows []pollRow
 }
 
 // used says the script has named producers: the cluster's state then shows

@@ -1,9 +1,14 @@
 package kafkarun
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"plog/core"
+	"plog/core/scenario"
 )
 
 // The named producers and transactions on kfake, which runs transactions
@@ -187,4 +192,68 @@ func withoutKfakeSequences(res *Result, producers ...string) {
 		name, ok := strings.CutSuffix(strings.TrimPrefix(row.What, "producer "), " sequences")
 		return ok && slices.Contains(producers, name)
 	})
+}
+
+func TestClassifyTxnsAndWhatEachIsolationSkips(t *testing.T) {
+	id := func(n int64) *int64 { return &n }
+	records := []scenario.RecordState{
+		{Offset: 0, RecordTxnState: scenario.RecordTxnState{ProducerID: id(7)}},
+		{Offset: 1, RecordTxnState: scenario.RecordTxnState{Control: "COMMIT", ProducerID: id(7)}},
+		{Offset: 2, RecordTxnState: scenario.RecordTxnState{ProducerID: id(7)}},
+		{Offset: 3},
+		{Offset: 4, RecordTxnState: scenario.RecordTxnState{Control: "ABORT", ProducerID: id(7)}},
+		{Offset: 5, RecordTxnState: scenario.RecordTxnState{ProducerID: id(8)}},
+	}
+	classifyTxns(records)
+	var got []string
+	for _, r := range records {
+		got = append(got, fmt.Sprintf("%d:%s%s", r.Offset, r.Control, r.Transaction))
+	}
+	if want := "0:committed 1:COMMIT 2:aborted 3: 4:ABORT 5:open"; strings.Join(got, " ") != want {
+		t.Errorf("classified %q, want %q", strings.Join(got, " "), want)
+	}
+	if records[1].ProducerID != nil {
+		t.Error("a marker keeps its producer id in the state; the playground's has none")
+	}
+	for level, want := range map[string]string{core.ReadCommitted: "0 3 5", core.ReadUncommitted: "0 2 3 5"} {
+		var given []string
+		for _, r := range records {
+			if !skipped(r, level) {
+				given = append(given, strconv.FormatInt(r.Offset, 10))
+			}
+		}
+		if strings.Join(given, " ") != want {
+			t.Errorf("%s is given %v, want %s", level, given, want)
+		}
+	}
+}
+
+// A poll that read all it could moves past the markers and skipped records
+// up to the fetch's end, as the Java consumer's position does; one that
+// stopped at max does not.
+func TestFetchLayoutPass(t *testing.T) {
+	out := tp{"out", 0}
+	l := &fetchLayout{given: map[tp][]int64{out: {0, 5}}, end: map[tp]int64{out: 7}}
+	for _, c := range []struct {
+		pos          int64
+		stoppedAtMax bool
+		want         int64
+	}{
+		{1, false, 5}, // past the marker and the aborted records to the next record given
+		{6, false, 7}, // past the trailing marker to the fetch's end
+		{1, true, 1},  // stopped at max: read no further
+		{7, false, 7}, // at the end already
+	} {
+		positions := map[tp]int64{out: c.pos}
+		l.pass(positions, c.stoppedAtMax)
+		if positions[out] != c.want {
+			t.Errorf("from %d (stopped at max %v): at %d, want %d", c.pos, c.stoppedAtMax, positions[out], c.want)
+		}
+	}
+	var none *fetchLayout
+	positions := map[tp]int64{out: 1}
+	none.pass(positions, false) // no named producers: positions stay
+	if positions[out] != 1 {
+		t.Errorf("a nil layout moved a position to %d", positions[out])
+	}
 }
