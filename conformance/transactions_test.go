@@ -127,6 +127,46 @@ produce out key=b value=open producer=t
 	})
 }
 
+// Two producers' transactions interleaved on one partition: the last
+// stable offset stays at the first record of the one still open, though
+// the other committed after it, and once that one aborts, read_committed
+// skips its record and reads the other's (Kafka 4.4 UnifiedLog's
+// firstUnstableOffset, the aborted transactions index and FetchCollector).
+func TestTransactionsInterleaved(t *testing.T) {
+	t.Parallel()
+	res := runTxnScript(t, `topic out
+producer-config a transactional.id=ta
+producer-config b transactional.id=tb
+txn a init
+txn b init
+txn a begin
+produce out key=a value=a1 producer=a
+txn b begin
+produce out key=b value=b1 producer=b
+txn b commit
+join rc r topics=out
+config group rc isolation.level=read_committed auto.offset.reset=earliest enable.auto.commit=false
+join ru u topics=out
+config group ru auto.offset.reset=earliest enable.auto.commit=false
+advance 4s
+poll rc r
+poll ru u
+txn a abort
+poll rc r
+commit rc r
+`)
+	wantRows(t, res, map[string]string{
+		"line 16: poll rc r read":  "none",
+		"line 17: poll ru u read":  "out/0:0,1",
+		"line 19: poll rc r read":  "out/0:1",
+		"rc out/0 committed":       "4",
+		"out/0 markers":            "2:COMMIT 3:ABORT",
+		"out/0 transactions":       "0:aborted 1:committed",
+		"out/0 last stable offset": "4",
+		"producer ids":             "a=#1 b=#2",
+	})
+}
+
 // A second producer with the same transactional.id fences the first: the
 // coordinator aborts the first one's open transaction (an ABORT marker, the
 // epoch moved on for it) and moves the epoch past it again for the new

@@ -896,7 +896,7 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 		m.mu.Lock()
 		fetches.EachRecord(func(rec *kgo.Record) {
 			t := tp{r.unprefix(rec.Topic), int(rec.Partition)}
-			if m.assigned[t] {
+			if m.assigned[t] && layout.gives(t, rec.Offset) {
 				m.positions[t] = rec.Offset + 1
 				got++
 				read = append(read, tpOffset{t, rec.Offset})

@@ -516,6 +516,23 @@ func pick(m map[tp]int64, keys map[tp]int64) map[tp]int64 {
 	return out
 }
 
+// gives says the consumer is given the record at offset. A client keeps
+// the isolation.level it was made with (ConsumerConfig is read once), while
+// the playground's group takes a config group isolation.level=... at once:
+// a member that joined before its group became read_committed fetches
+// read_uncommitted, and the poll keeps only what a read_committed consumer
+// is given. A nil layout (no named producers) gives everything.
+func (l *fetchLayout) gives(t tp, offset int64) bool {
+	if l == nil {
+		return true
+	}
+	end, ok := l.end[t]
+	if !ok {
+		return true
+	}
+	return offset < end && slices.Contains(l.given[t], offset)
+}
+
 // pass moves positions past the markers and skipped records that follow
 // them up to the fetch's end, as the Java consumer's position moves past
 // a control batch or an aborted transaction's batches it fetched; when the
