@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kfake"
+
 	"plog/core"
 	"plog/core/scenario"
 )
@@ -255,5 +257,38 @@ func TestFetchLayoutPass(t *testing.T) {
 	none.pass(positions, false) // no named producers: positions stay
 	if positions[out] != 1 {
 		t.Errorf("a nil layout moved a position to %d", positions[out])
+	}
+}
+
+// A read_committed member of Kafka 4's consumer protocol reads below the
+// last stable offset too, and the transaction's offsets reach its group.
+func TestReadCommittedConsumerProtocolMember(t *testing.T) {
+	brokers := startKfake(t, kfake.BrokerConfigs(map[string]string{"group.consumer.heartbeat.interval.ms": "200"}))
+	res := runOn(t, testOptions(brokers), `rules 4
+topic out
+config group rc isolation.level=read_committed auto.offset.reset=earliest enable.auto.commit=false
+join rc r topics=out group.protocol=consumer
+producer-config t transactional.id=tx
+txn t init
+txn t begin
+produce out key=a value=x producer=t
+txn t commit
+txn t begin
+produce out key=a value=y producer=t
+advance 20s
+poll rc r
+commit rc r
+`)
+	rows := map[string]Row{}
+	for _, row := range res.Comparison.Rows {
+		rows[row.What] = row
+	}
+	for what, want := range map[string]string{"line 13: poll rc r read": "out/0:0", "rc out/0 committed": "2", "out/0 last stable offset": "2"} {
+		if row, ok := rows[what]; !ok || !row.Match || row.Cluster != want {
+			t.Errorf("%s: %+v (present %v), want %s on both\n%s", what, row, ok, want, res.Comparison.Text())
+		}
+	}
+	if !res.Comparison.OK() {
+		t.Errorf("unexpected differences:\n%s", res.Comparison.Text())
 	}
 }
