@@ -167,6 +167,33 @@ commit rc r
 	})
 }
 
+// A read_committed member of Kafka 4's consumer protocol (KIP-848) reads
+// below the last stable offset, and commits past the marker.
+func TestTransactionReadCommittedConsumerProtocol(t *testing.T) {
+	t.Parallel()
+	res := runTxnScript(t, `rules 4
+topic out
+config group rc isolation.level=read_committed auto.offset.reset=earliest enable.auto.commit=false
+join rc r topics=out group.protocol=consumer
+producer-config t transactional.id=tx
+txn t init
+txn t begin
+produce out key=a value=x producer=t
+txn t commit
+txn t begin
+produce out key=a value=y producer=t
+advance 20s
+poll rc r
+commit rc r
+`)
+	wantRows(t, res, map[string]string{
+		"line 13: poll rc r read":     "out/0:0",
+		"rc out/0 committed":          "2",
+		"out/0 last stable offset":    "2",
+		"rc out/0 lag to last stable": "0",
+	})
+}
+
 // A second producer with the same transactional.id fences the first: the
 // coordinator aborts the first one's open transaction (an ABORT marker, the
 // epoch moved on for it) and moves the epoch past it again for the new
