@@ -2,14 +2,10 @@ package conformance
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -309,10 +305,13 @@ txn t commit
 }
 
 // The playground's wire faults on produces of one record are made on the
-// broker by kafkarun's producers' own connections: the plain producer's
+// broker by kafkarun's producers' own connections (a connection cut
+// before the request, or once the broker's answer arrives), and franz-go
+// sends the batch again, as Kafka's Sender does: the plain producer's
 // retry after a lost answer is written twice, the idempotent one's is
-// dropped by producer id and sequence, a lost request is sent again, and a
-// transactional producer's retried record is in its transaction once.
+// dropped by producer id and sequence (Kafka 4.4 ProducerStateManager,
+// ProducerAppendInfo), a lost request is sent again, and a transactional
+// producer's retried record is in its transaction once.
 func TestTransactionWireFaultsOnTheBroker(t *testing.T) {
 	t.Parallel()
 	res := runTxnScript(t, `topic orders
@@ -338,107 +337,6 @@ txn t commit
 		"producer idem sequences": "orders/0:2",
 		"producer t epoch":        "1",
 	})
-}
-
-// lossyConn is a client's connection to the broker that loses the answer
-// to its next produce request: it lets the request through, and once the
-// broker's answer starts to arrive (the broker has appended) it cuts the
-// connection, so the client sends the batch again on a new one. That is
-// the playground's wire lose-response, made below a real client: franz-go
-// retries a produce whose connection died, as Kafka's Sender does.
-type lossyConn struct {
-	net.Conn
-	armed   *atomic.Bool // lose the next produce's answer
-	produce bool         // a produce request went out and its answer is to be lost
-}
-
-func (c *lossyConn) Write(b []byte) (int, error) {
-	// A request is its size (int32), then its api key (int16): 0 is Produce.
-	if len(b) >= 6 && binary.BigEndian.Uint16(b[4:6]) == 0 && c.armed.CompareAndSwap(true, false) {
-		c.produce = true
-	}
-	return c.Conn.Write(b)
-}
-
-func (c *lossyConn) Read(b []byte) (int, error) {
-	if !c.produce {
-		return c.Conn.Read(b)
-	}
-	if _, err := c.Conn.Read(b); err != nil {
-		return 0, err
-	}
-	c.Conn.Close()
-	return 0, io.ErrUnexpectedEOF
-}
-
-// lossyDialer dials connections that lose one produce answer each time
-// armed is set.
-func lossyDialer(armed *atomic.Bool) kgo.Opt {
-	return kgo.Dialer(func(ctx context.Context, network, host string) (net.Conn, error) {
-		conn, err := (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, network, host)
-		if err != nil {
-			return nil, err
-		}
-		return &lossyConn{Conn: conn, armed: armed}, nil
-	})
-}
-
-// A lost answer makes the producer send its batch again. Without
-// idempotence the broker appends it twice; with it the broker finds the
-// producer id and sequence among the producer's last five batches and
-// answers with the first copy's offset (Kafka 4.4 ProducerStateManager,
-// ProducerAppendInfo; franz-go's and the Java client's retry alike). The
-// cluster's log must be the playground's, record for record.
-func TestTransactionIdempotentProducerDropsTheRetriedDuplicate(t *testing.T) {
-	t.Parallel()
-	topic := "plog-idem-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	want := playground(t, `topic orders
-producer-config plain enable.idempotence=false
-producer-config idem
-wire plain lose-response
-produce orders key=a value=x producer=plain
-wire idem lose-response
-produce orders key=a value=y producer=idem
-`, "orders")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	_, admin := adminOf(t, brokers)
-	if _, err := admin.CreateTopic(ctx, 1, 1, nil, topic); err != nil {
-		t.Fatal(err)
-	}
-	defer admin.DeleteTopics(context.Background(), topic)
-	waitForTopic(t, ctx, admin, topic)
-	var armed atomic.Bool
-	for _, p := range []struct {
-		value string
-		opts  []kgo.Opt
-	}{
-		{"x", []kgo.Opt{kgo.DisableIdempotentWrite()}},
-		{"y", nil},
-	} {
-		client, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(brokers...), lossyDialer(&armed), kgo.ProducerLinger(0)}, p.opts...)...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The first request opens the connection; the next produce's
-		// answer is lost.
-		if err := client.Ping(ctx); err != nil {
-			t.Fatal(err)
-		}
-		armed.Store(true)
-		err = client.ProduceSync(ctx, &kgo.Record{Topic: topic, Partition: 0, Key: []byte("a"), Value: []byte(p.value)}).FirstErr()
-		client.Close()
-		if err != nil {
-			t.Fatalf("producing %s: %v", p.value, err)
-		}
-		if armed.Load() {
-			t.Fatalf("producing %s: no produce request went out to lose its answer", p.value)
-		}
-	}
-	got := readAll(t, ctx, topic, nil)
-	if g, w := recordsText(got), recordsText(want.Records); g != w {
-		t.Errorf("the broker's log is %s, the playground's %s", g, w)
-	}
 }
 
 // readAll reads partition 0 of topic to its end, with the isolation level
