@@ -61,6 +61,16 @@ const (
 		"and what they duplicated, reordered or gave up, did not happen there (a fault on a produce of one record is made, by the producer's connections)"
 	ReasonTxnTimeout Reason = "the playground's transaction coordinator aborted a transaction left open past transaction.timeout.ms of " +
 		"virtual time (Kafka 4.4 TransactionCoordinator.abortTimedOutTransactions); the cluster's counts wall-clock time, which the run does not wait out"
+	// ReasonEmptyTxn explains the epoch of a producer that ended a
+	// transaction in which it sent nothing.
+	ReasonEmptyTxn Reason = "Kafka 4.4's producer sends no EndTxn for a transaction in which nothing was sent nor any offsets " +
+		"(TransactionManager.nextRequest: \"Not sending EndTxn for completed transaction since no send or sendOffsetsToTransaction were triggered\"), " +
+		"and franz-go none either, so its epoch stays; the playground's coordinator ends it and moves the epoch on"
+	// ReasonOffsetsOnlyTxn explains the epoch of a producer whose transaction
+	// held a group's offsets and no record.
+	ReasonOffsetsOnlyTxn Reason = "franz-go ends a transaction only when it wrote records in it: the run ended this one, which held only " +
+		"a group's offsets, with EndTxn of its own and gave the producer a new client, whose InitProducerId moved the epoch on once more " +
+		"(Kafka 4.4 TransactionCoordinator.handleInitProducerId)"
 )
 
 // txn runs txn PRODUCER init|begin|send-offsets|commit|abort.
@@ -109,18 +119,6 @@ func (r *runner) txn(ctx context.Context, c scenario.Command) error {
 	}
 	return nil
 }
-
-// ReasonEmptyTxn explains the epoch of a producer that ended a
-// transaction in which it sent nothing.
-const ReasonEmptyTxn Reason = "Kafka 4.4's producer sends no EndTxn for a transaction in which nothing was sent nor any offsets " +
-	"(TransactionManager.nextRequest: \"Not sending EndTxn for completed transaction since no send or sendOffsetsToTransaction were triggered\"), " +
-	"and franz-go none either, so its epoch stays; the playground's coordinator ends it and moves the epoch on"
-
-// ReasonOffsetsOnlyTxn explains the epoch of a producer whose transaction
-// held a group's offsets and no record.
-const ReasonOffsetsOnlyTxn Reason = "franz-go ends a transaction only when it wrote records in it: the run ended this one, which held only " +
-	"a group's offsets, with EndTxn of its own and gave the producer a new client, whose InitProducerId moved the epoch on once more " +
-	"(Kafka 4.4 TransactionCoordinator.handleInitProducerId)"
 
 // endOffsetsOnly ends a transaction that holds a group's offsets and no
 // record: franz-go's EndTransaction sends nothing for it, so the run sends
