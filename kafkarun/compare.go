@@ -81,6 +81,10 @@ var shortReasons = map[Reason]string{
 	ReasonShareRenew:             "share renew",
 	ReasonShareFetchSize:         "share fetch size",
 	ReasonShareAssignor:          "share assignor",
+	ReasonWireFault:              "wire fault",
+	ReasonTxnTimeout:             "transaction timeout",
+	ReasonOffsetsOnlyTxn:         "offsets-only transaction",
+	ReasonEmptyTxn:               "empty transaction",
 }
 
 // Text writes the comparison as a table, WHAT PLAYGROUND CLUSTER RESULT,

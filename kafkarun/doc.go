@@ -93,6 +93,15 @@
 //   - share-join, share-poll, acknowledge, share-leave, and crash and
 //     config group on a share group: franz-go's share consumer, one
 //     client a member (share.go).
+//   - producer-config, produce producer=, txn: each named producer is a
+//     franz-go client of its own with its configs (producer.go); txn runs
+//     its transaction as Kafka 4.4 does with the transaction protocol v2
+//     (txn.go); a read_committed group fetches with that isolation. The
+//     state adds the markers, transactional records, last stable offsets,
+//     producers' epochs and sequences, and each poll's records. wire: made
+//     by the producer's own connections on a produce of one record
+//     (producer_wire.go); otherwise what it changed differs with its
+//     Reason.
 //   - compact, workloads, reset to-datetime: the broker's cleaner runs on
 //     its own schedule, workloads are not run, and record times are the wall
 //     clock's, not the playground's virtual clock; what they change is

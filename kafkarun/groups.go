@@ -283,6 +283,9 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 		opts = append(opts, kgo.DisableAutoCommit())
 	}
 	opts = append(opts, timingOpts(cfg)...)
+	if cfg.IsolationLevel == core.ReadCommitted {
+		opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
+	}
 	if cfg.Has("group.initial.rebalance.delay.ms") && cfg.InitialRebalanceDelayMs != brokerInitialDelayMs {
 		r.marks.note(fmt.Sprintf("group %s: group.initial.rebalance.delay.ms=%dms is the playground's; the cluster's brokers keep their own", g.name, cfg.InitialRebalanceDelayMs))
 	}
@@ -840,6 +843,8 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 	if m == nil {
 		return fmt.Errorf("group %s has no member %s on the cluster", g.name, name)
 	}
+	var read []tpOffset // what the poll gave, for txn.go's rows
+	defer func() { r.txns.clusterPolled(g.name, name, read) }()
 	if err := r.settle(ctx, g); err != nil {
 		return r.notRunWhileHeld(err, g, "poll "+name)
 	}
@@ -874,6 +879,15 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 		available += int(max64(0, ends[t]-pos))
 	}
 	m.mu.Unlock()
+	// Named producers' markers take offsets, and read_committed skips
+	// aborted records and stops at the last stable offset (txn.go).
+	var layout *fetchLayout
+	if r.txns.used() {
+		if layout, err = r.layoutFrom(ctx, cfg.IsolationLevel, from); err != nil {
+			return err
+		}
+		available = layout.available
+	}
 	// The client took its positions when it was assigned and has fetched
 	// ahead from them; the Java consumer takes them in its first poll
 	// (KafkaConsumer.poll's updateFetchPositions: the committed offset, or
@@ -917,9 +931,10 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 		m.mu.Lock()
 		fetches.EachRecord(func(rec *kgo.Record) {
 			t := tp{r.unprefix(rec.Topic), int(rec.Partition)}
-			if m.assigned[t] {
+			if m.assigned[t] && layout.gives(t, rec.Offset) {
 				m.positions[t] = rec.Offset + 1
 				got++
+				read = append(read, tpOffset{t, rec.Offset})
 			}
 		})
 		m.mu.Unlock()
@@ -933,6 +948,7 @@ func (r *runner) poll(ctx context.Context, g *groupRun, name string, max int) er
 			m.positions[t] = pos
 		}
 	}
+	layout.pass(m.positions, got == max)
 	m.mu.Unlock()
 	return nil
 }

@@ -207,6 +207,7 @@ func (m *marks) offsetReason(group string, t tp) Reason {
 // markAfter records what a command the playground applied means for the
 // comparison, from the command and the events it caused.
 func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
+	r.markProducerEvents(c, events)
 	for _, e := range events {
 		switch e.Kind {
 		case core.EventSegmentDeleted:

@@ -193,6 +193,7 @@ type runner struct {
 	// once read (migration.go).
 	migrationPolicy string
 	shares          shareRuns // share groups (share.go)
+	txns            txnRun    // the named producers (producer.go, txn.go)
 }
 
 func newRunner(ctx context.Context, opts Options) (*runner, error) {
@@ -233,6 +234,7 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		partitions: map[string]int{},
 		groups:     map[string]*groupRun{},
 		marks:      newMarks(),
+		txns:       txnRun{producers: map[string]*producerRun{}, armed: map[string][]core.WireFault{}},
 	}, nil
 }
 
@@ -307,6 +309,7 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 	prediction := scenario.Snapshot(r.session.Log())
 	comparison := compare(prediction, cluster, &r.marks)
 	comparison.Rows = append(comparison.Rows, r.compareShares(prediction, cluster)...)
+	comparison.Rows = append(comparison.Rows, r.compareTransactions(prediction, cluster)...)
 	return &Result{
 		Prefix:     r.opts.Prefix,
 		Cluster:    cluster,
@@ -577,6 +580,7 @@ func (r *runner) close(keep bool) error {
 	defer cancelClosing()
 	r.closeGroups(closing)
 	r.closeShares(closing)
+	r.closeProducers(closing)
 	defer r.base.Close()
 	if keep {
 		return nil
@@ -791,7 +795,12 @@ func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 	case scenario.CmdTopic:
 		return r.createTopic(ctx, c)
 	case scenario.CmdProduce:
+		if name, ok := c.Value("producer"); ok {
+			return r.produceAs(ctx, c, name)
+		}
 		return r.produce(ctx, c)
+	case scenario.CmdProducerConfig, scenario.CmdWire, scenario.CmdTxn:
+		return r.applyProducerCommand(ctx, c)
 	case scenario.CmdPartitions:
 		return r.addPartitions(ctx, c)
 	case scenario.CmdTruncate:

@@ -62,7 +62,7 @@ func (r *runner) readState(ctx context.Context) (scenario.State, error) {
 		return st, err
 	}
 	st.Groups = groups
-	return st, nil
+	return st, r.readTransactions(ctx, &st)
 }
 
 // readRecords reads every partition from its log start to its end with a
@@ -96,6 +96,7 @@ func (r *runner) readRecords(ctx context.Context, starts, ends map[tp]int64) (ma
 			value := string(rec.Value)
 			rs.Value = &value
 		}
+		readRecordTxn(rec, &rs)
 		out[t] = append(out[t], rs)
 		if rec.Offset+1 >= ends[t] {
 			delete(left, t)
@@ -113,6 +114,9 @@ func (r *runner) readBack(ctx context.Context, what string, from map[string]map[
 		kgo.DialTimeout(r.opts.DialTimeout),
 		kgo.ConsumePartitions(from),
 		kgo.FetchMaxWait(100 * time.Millisecond),
+		// Markers take offsets: a partition whose last offset is a
+		// marker is read to its end only with them (txn.go).
+		kgo.KeepControlRecords(),
 	}, r.opts.ClientOpts...)
 	reader, err := kgo.NewClient(opts...)
 	if err != nil {

@@ -24,6 +24,14 @@ cluster's state as plogsim run does, then the playground's prediction beside
 it. Exit status 0 when they agree (but for differences with a reason), 1 when
 something differs that should not or the run fails, 2 for a misused command.
 
+Named producers (producer-config) are franz-go clients with their configs;
+their transactions run as Kafka 4's (KIP-890: the epoch moves on at every
+commit and abort), read_committed groups fetch below the last stable offset,
+and markers, last stable offsets and epochs are compared. A wire fault on a
+produce of one record is made by the producer's own connections (the request
+or its answer is lost, the client retries); others are not made, and what
+they changed differs with its reason.
+
 flags:
   --brokers LIST        bootstrap brokers, HOST:PORT separated by commas
   --prefix P            prefix of the run's topics and group ids (default plog-<random>-)
