@@ -413,6 +413,11 @@ func TestConsumerGroupProtocolOfEmptyGroup(t *testing.T) {
 	if v.Protocol != ProtocolConsumer || v.State != GroupStable || v.Strategy != "" || len(v.Partitions) != 1 || !v.Partitions[0].HasCommitted {
 		t.Errorf("the empty classic group joined by a consumer member: %s %s, partitions %+v", v.Protocol, v.State, v.Partitions)
 	}
+	// A new consumer group, at group epoch 1 (Kafka 4.4's ModernGroup):
+	// its first member makes it 2.
+	if v.GroupEpoch != 2 || v.AssignmentEpoch != 2 {
+		t.Errorf("the new consumer group: group epoch %d, target epoch %d; want 2, 2", v.GroupEpoch, v.AssignmentEpoch)
+	}
 	if err := l.Leave("g", "c2"); err != nil {
 		t.Fatal(err)
 	}
@@ -421,6 +426,12 @@ func TestConsumerGroupProtocolOfEmptyGroup(t *testing.T) {
 	}
 	if v := groupView(t, l, "g"); v.Protocol != ProtocolClassic {
 		t.Errorf("the empty consumer group joined by a classic member runs %s", v.Protocol)
+	}
+	// A new classic group, whose first rebalance makes generation 1
+	// (GroupMetadataManager.maybeDeleteEmptyConsumerGroup).
+	mustAdvance(t, l, 10_000)
+	if v := groupView(t, l, "g"); v.State != GroupStable || v.Generation != 1 {
+		t.Errorf("the new classic group: %s at generation %d, want stable at 1", v.State, v.Generation)
 	}
 }
 
