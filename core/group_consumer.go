@@ -30,8 +30,14 @@ import (
 //     group takes the one most of them ask for, ConsumerGroup.
 //     computePreferredServerAssignor). Kafka 4.4 computes it at most every
 //     group.consumer.assignment.interval.ms (1s; GroupMetadataManager.
-//     canComputeNextTargetAssignment, computeDelayedTargetAssignment): a
-//     change within that interval of the last computation waits for it.
+//     canComputeNextTargetAssignment): a change within that interval of
+//     the last computation waits for the first heartbeat after it (rules
+//     5; rules 4 compute it at the interval's end, consumerGroup.delayed).
+//     Kafka 4.4 computes it within that heartbeat: its
+//     group.consumer.assignor.offload.enable (true by default,
+//     GroupCoordinatorConfig) is not read by its GroupMetadataManager, whose
+//     consumerGroupAssignorOffloadEnable nothing calls, so the group is
+//     Assigning only between a change and the heartbeat that computes it.
 //     The target assignment epoch is then the group epoch.
 //   - Each member moves to its target on its own, at its own heartbeats
 //     (CurrentAssignmentBuilder): no group-wide barrier. A member first
@@ -126,8 +132,12 @@ type consumerGroup struct {
 	counts        map[string]int
 	metadataStale bool
 	// delayed says a heartbeat found the target assignment due within the
-	// assignment interval: it is computed when the interval ends
-	// (GroupMetadataManager.computeDelayedTargetAssignment).
+	// assignment interval: under rules 4 it is computed when the interval
+	// ends. Kafka 4.4 schedules that only for streams groups
+	// (GroupMetadataManager.computeDelayedTargetAssignment): a consumer
+	// group's waits for the first heartbeat, or classic member's JoinGroup,
+	// after the interval (maybeUpdateTargetAssignment), as under rules 5,
+	// which leave delayed unset.
 	delayed bool
 }
 
@@ -403,13 +413,7 @@ func (l *PartitionedLog) heartbeat(g *group, m *member) {
 			l.bumpGroupEpoch(g, changed)
 		}
 	}
-	if g.cg.epoch > g.cg.targetEpoch {
-		if l.canComputeTarget(g) {
-			l.computeTarget(g)
-		} else {
-			g.cg.delayed = true
-		}
-	}
+	l.maybeComputeTarget(g)
 	l.reconcile(g, m)
 	if len(m.cm.pendingRevoke) > 0 {
 		l.revokePending(g, m)
@@ -753,7 +757,7 @@ func (l *PartitionedLog) runConsumerTimers(g *group, now int64) {
 		return
 	}
 	if g.cg.delayed && g.cg.epoch > g.cg.targetEpoch && len(g.members) > 0 && l.canComputeTarget(g) {
-		l.computeTarget(g) // computeDelayedTargetAssignment
+		l.computeTarget(g) // rules 4: at the assignment interval's end
 	}
 	for _, m := range slices.Clone(g.members) {
 		if m.down == "" && !m.classic() && m.cm.nextHeartbeat <= now && g.member(m.id) == m {

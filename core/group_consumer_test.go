@@ -645,3 +645,28 @@ func TestConsumerPartitionsAdded(t *testing.T) {
 		t.Errorf("after c1's heartbeat at 5s: group epoch %d, c1 owns %s", v.GroupEpoch, tpsText(c1.Assignment))
 	}
 }
+
+// A change within group.consumer.assignment.interval.ms (1s) of the last
+// target assignment waits: under rules 5 for the first heartbeat after the
+// interval, as Kafka 4.4's maybeUpdateTargetAssignment has it (it delays
+// by a timer only a streams group's target); under rules 4 for the
+// interval's end.
+func TestConsumerTargetWithinTheAssignmentInterval(t *testing.T) {
+	for rules, computedAt := range map[int]int64{RulesV4: 1000, RulesV5: 5000} {
+		l := newTestLogUnder(t, rules, "orders", 2, nil)
+		consumerJoin(t, l, "g", "c1", JoinOptions{}) // a target at 0s; heartbeats at 5s, 10s
+		mustAdvance(t, l, 500)
+		consumerJoin(t, l, "g", "c2", JoinOptions{}) // heartbeats at 5.5s
+		for _, at := range []int64{999, 1000, 4999, 5000} {
+			mustAdvance(t, l, at-l.Now())
+			v := groupView(t, l, "g")
+			want := GroupAssigning
+			if at >= computedAt {
+				want = GroupReconciling
+			}
+			if v.State != want {
+				t.Errorf("rules %d at %dms: group %s (group epoch %d, target epoch %d), want %s", rules, at, v.State, v.GroupEpoch, v.AssignmentEpoch, want)
+			}
+		}
+	}
+}

@@ -254,15 +254,17 @@ func (l *PartitionedLog) joinClassicIntoConsumer(g *group, name, strategy string
 }
 
 // maybeComputeTarget computes the target assignment when the group epoch
-// is ahead of it and the assignment interval allows, else leaves it for
-// the interval's end (GroupMetadataManager.maybeUpdateTargetAssignment).
+// is ahead of it and the assignment interval allows
+// (GroupMetadataManager.maybeUpdateTargetAssignment of Kafka 4.4), else
+// leaves it for the next heartbeat or JoinGroup after the interval (rules
+// 5), or for the interval's end (rules 4: consumerGroup.delayed).
 func (l *PartitionedLog) maybeComputeTarget(g *group) {
 	if g.cg.epoch <= g.cg.targetEpoch {
 		return
 	}
 	if l.canComputeTarget(g) {
 		l.computeTarget(g)
-	} else {
+	} else if l.rules < RulesV5 {
 		g.cg.delayed = true
 	}
 }

@@ -85,7 +85,12 @@ import (
 //	     member's own;
 //	   - a classic member may take a static member's group.instance.id in a
 //	     consumer group (getOrMaybeSubscribeStaticConsumerGroupMember from
-//	     classicGroupJoinToConsumerGroup); rules 4 refuse it.
+//	     classicGroupJoinToConsumerGroup); rules 4 refuse it;
+//	   - a target assignment due within group.consumer.assignment.interval.ms
+//	     of the last is computed at the first heartbeat after the interval
+//	     (GroupMetadataManager.maybeUpdateTargetAssignment; Kafka 4.4 delays
+//	     by a timer only a streams group's, computeDelayedTargetAssignment);
+//	     rules 4 compute it when the interval ends.
 const (
 	RulesV1 = 1
 	RulesV2 = 2
@@ -117,6 +122,7 @@ var RulesChanges = map[int][]string{
 		"a consumer group starts at group epoch 1, so its first member makes it 2, as in Kafka 4.4",
 		"a consumer-protocol member may commit at an older member epoch for the partitions it has owned since then (Kafka 4.4)",
 		"a classic member may take a static member's group.instance.id in a consumer group",
+		"a consumer group's target assignment held back by group.consumer.assignment.interval.ms waits for the next heartbeat after it, as in Kafka 4.4",
 	},
 }
 
