@@ -208,12 +208,11 @@ func (c *cpCluster) join(m *hbMember) {
 	c.lastJoin = time.Now()
 	c.members = append(c.members, m)
 	c.heartbeat(m)
-	// Kafka 4.4 computes the new target assignment on a background
-	// thread (group.consumer.assignor.offload.enable, true by default;
-	// GroupMetadataManager.maybeUpdateTargetAssignment): the first
-	// heartbeat's answer has the target as it was, and the group is
-	// Assigning until the computation is in. The playground computes it
-	// within the heartbeat; the cluster's member learns it at its next.
+	// Kafka 4.4.0 computes the new target assignment within the heartbeat
+	// (GroupMetadataManager.maybeUpdateTargetAssignment), as the playground
+	// does: its group.consumer.assignor.offload.enable, true by default, is
+	// read by nothing in its GroupMetadataManager. The member heartbeats
+	// until its epoch is the group's, which takes one heartbeat or two.
 	waitFor(c.t, 10*time.Second, "the target assignment of group "+c.group, func() bool {
 		c.heartbeat(m)
 		return m.epoch == c.describe().Epoch
