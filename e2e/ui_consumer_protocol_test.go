@@ -14,7 +14,7 @@ import (
 // typed on the command line is refused beside it (STALE_MEMBER_EPOCH).
 func TestUIConsumerProtocolGroup(t *testing.T) {
 	t.Parallel()
-	b := openPlayground(t, "rules 4\ntopic orders partitions=2\nproduce orders key=a count=2\n")
+	b := openPlayground(t, "rules 5\ntopic orders partitions=2\nproduce orders key=a count=2\n")
 	b.waitCount(t, `[data-topic][data-partition]`, 2)
 	b.waitCount(t, `.join-form`, 1) // open at the column's top while there is no group
 	if b.count(t, `.join-form [name="group.remote.assignor"]`) != 0 {
@@ -31,10 +31,10 @@ func TestUIConsumerProtocolGroup(t *testing.T) {
 	}
 	b.waitCount(t, group("billing")+` [data-protocol=consumer]`, 1)
 	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
-	if head := b.text(t, group("billing")+` .group-head`); !strings.Contains(head, "range") || !strings.Contains(head, "epoch 1, target 1") {
-		t.Errorf("the card's head says %q, want its assignor range and epoch 1, target 1", head)
+	if head := b.text(t, group("billing")+` .group-head`); !strings.Contains(head, "range") || !strings.Contains(head, "epoch 2, target 2") {
+		t.Errorf("the card's head says %q, want its assignor range and epoch 2, target 2 (a new group at epoch 1, its first member making it 2, as in Kafka 4.4)", head)
 	}
-	if got, want := b.clickAndLine(t, member("billing", "c1")+" [data-action=commit]"), "commit billing c1 epoch=1"; got != want {
+	if got, want := b.clickAndLine(t, member("billing", "c1")+" [data-action=commit]"), "commit billing c1 epoch=2"; got != want {
 		t.Errorf("c1's Commit wrote %q, want %q", got, want)
 	}
 	steps := b.steps(t)
