@@ -517,7 +517,10 @@ func (g *group) partitionEpoch(m *member, tp TopicPartition) int {
 // reconcile is CurrentAssignmentBuilder.build of Kafka 4.4 for a member's
 // heartbeat: a stable member behind the target's epoch, or one waiting for
 // unreleased partitions, moves on; one that still owns partitions pending
-// revocation waits.
+// revocation waits. One that has revoked them computes its next assignment
+// from its epoch, and should a newer target have it revoke more, stays at
+// that epoch (UNREVOKED_PARTITIONS: computeNextAssignment(memberEpoch));
+// rules 4 gave it its epoch plus one.
 func (l *PartitionedLog) reconcile(g *group, m *member) {
 	switch c := m.cm; c.state {
 	case MemberStable:
@@ -526,7 +529,11 @@ func (l *PartitionedLog) reconcile(g *group, m *member) {
 		}
 	case MemberUnrevoked:
 		if len(c.pendingRevoke) == 0 {
-			l.nextAssignment(g, m, c.epoch+1)
+			epoch := c.epoch
+			if l.rules < RulesV5 {
+				epoch++
+			}
+			l.nextAssignment(g, m, epoch)
 		}
 	case MemberUnreleased:
 		l.nextAssignment(g, m, c.epoch)

@@ -287,3 +287,35 @@ func TestClassicMemberTakesAStaticMembersPlace(t *testing.T) {
 		t.Errorf("rules 4: a classic member with a consumer group's static member's instance id: %v", err)
 	}
 }
+
+// An eager classic member told to revoke, whose next JoinGroup finds a
+// newer target that takes more from it, revokes again at the epoch it has
+// (Kafka 4.4 CurrentAssignmentBuilder: UNREVOKED_PARTITIONS computes the
+// next assignment from the member's epoch); rules 4 gave it its epoch plus
+// one.
+func TestRevokingAgainKeepsTheMembersEpoch(t *testing.T) {
+	for rules, extra := range map[int]int{RulesV4: 1, RulesV5: 0} {
+		l := newTestLogUnder(t, rules, "orders", 6, nil)
+		classicJoin(t, l, "g", "c1", JoinOptions{Strategy: StrategyRange})
+		mustAdvance(t, l, 4000) // c1 owns all six
+		consumerJoin(t, l, "g", "n1", JoinOptions{})
+		epoch := memberView(t, groupView(t, l, "g"), "c1").Epoch
+		mustAdvance(t, l, 1000)
+		if _, err := l.Poll("g", "c1", 1); err != nil { // its rejoin: revoke half
+			t.Fatal(err)
+		}
+		if c1 := memberView(t, groupView(t, l, "g"), "c1"); c1.MemberState != MemberUnrevoked || c1.Epoch != epoch {
+			t.Fatalf("rules %d: c1 after its first rejoin: %s at epoch %d, want unrevoked at %d", rules, c1.MemberState, c1.Epoch, epoch)
+		}
+		mustAdvance(t, l, 1000)
+		consumerJoin(t, l, "g", "n2", JoinOptions{}) // a newer target takes more from c1
+		mustAdvance(t, l, 1000)
+		if _, err := l.Poll("g", "c1", 1); err != nil {
+			t.Fatal(err)
+		}
+		c1 := memberView(t, groupView(t, l, "g"), "c1")
+		if c1.MemberState != MemberUnrevoked || c1.Epoch != epoch+extra {
+			t.Errorf("rules %d: c1 revoking again: %s at epoch %d, want unrevoked at %d", rules, c1.MemberState, c1.Epoch, epoch+extra)
+		}
+	}
+}

@@ -90,7 +90,11 @@ import (
 //	     of the last is computed at the first heartbeat after the interval
 //	     (GroupMetadataManager.maybeUpdateTargetAssignment; Kafka 4.4 delays
 //	     by a timer only a streams group's, computeDelayedTargetAssignment);
-//	     rules 4 compute it when the interval ends.
+//	     rules 4 compute it when the interval ends;
+//	   - a member that revoked what it was told to, and must revoke more
+//	     for a newer target, stays at its epoch (CurrentAssignmentBuilder:
+//	     UNREVOKED_PARTITIONS computes from the member's epoch); rules 4
+//	     gave it its epoch plus one.
 const (
 	RulesV1 = 1
 	RulesV2 = 2
@@ -123,6 +127,7 @@ var RulesChanges = map[int][]string{
 		"a consumer-protocol member may commit at an older member epoch for the partitions it has owned since then (Kafka 4.4)",
 		"a classic member may take a static member's group.instance.id in a consumer group",
 		"a consumer group's target assignment held back by group.consumer.assignment.interval.ms waits for the next heartbeat after it, as in Kafka 4.4",
+		"a member that must revoke again for a newer target keeps its epoch meanwhile",
 	},
 }
 
