@@ -51,3 +51,36 @@ func TestUIConsumerProtocolGroup(t *testing.T) {
 	}
 	b.noErrors(t)
 }
+
+// Under rules 5 a classic member takes a consumer-protocol static member's
+// place, as Kafka 4.4 lets it (GroupMetadataManager.
+// classicGroupJoinToConsumerGroup): the learner joins k1 with c1's
+// instance id through the group's join form, and k1's card has c1's
+// partitions, the classic protocol, and c1's card is gone.
+func TestUIClassicMemberTakesAStaticMembersPlace(t *testing.T) {
+	t.Parallel()
+	b := openPlayground(t, "rules 5\ntopic orders partitions=2\njoin billing c1 topics=orders group.protocol=consumer instance=i1\n"+
+		"advance 2s\njoin billing c2 topics=orders group.protocol=consumer\nadvance 20s\n")
+	c1 := member("billing", "c1")
+	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
+	owned := b.attr(t, c1, "data-assigned")
+	if owned == "" {
+		t.Fatal("c1 owns nothing in the stable group")
+	}
+	form := group("billing") + " .member-join"
+	b.click(t, group("billing")+" [data-action=join-member]")
+	b.waitCount(t, form, 1)
+	b.fill(t, form+" [name=member]", "k1")
+	b.fill(t, form+" [name=instance]", "i1")
+	if got, want := b.clickAndLine(t, form+" button[type=submit]"), "join billing k1 topics=orders instance=i1"; got != want {
+		t.Fatalf("billing's join form wrote %q, want %q", got, want)
+	}
+	k1 := member("billing", "k1")
+	b.waitCount(t, c1, 0)
+	b.waitCount(t, k1+` [data-member-protocol=classic]`, 1)
+	if got := b.attr(t, k1, "data-assigned"); got != owned {
+		t.Errorf("k1 owns %q, want c1's %q", got, owned)
+	}
+	b.waitCount(t, group("billing")+` .group-head [data-protocol=consumer]`, 1)
+	b.noErrors(t)
+}
