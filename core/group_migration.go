@@ -243,7 +243,7 @@ func (l *PartitionedLog) joinClassicIntoConsumer(g *group, name, strategy string
 	if !g.hasClassicMember() {
 		g.strategy = strategy
 	}
-	m := &member{id: name, instanceID: opts.InstanceID, memberID: l.newMemberID(name, opts.InstanceID), topics: topics,
+	m := &member{id: name, instanceID: opts.InstanceID, memberID: l.newClassicInConsumerMemberID(name, opts.InstanceID), topics: topics,
 		lastAutoCommit: l.now, joinedAt: l.now, lastPoll: l.now,
 		cm: &consumerMember{state: MemberStable, classic: true, joined: l.groups.memberIDsMade}}
 	g.insertMember(m)
@@ -251,6 +251,19 @@ func (l *PartitionedLog) joinClassicIntoConsumer(g *group, name, strategy string
 	l.bumpGroupEpoch(g, name+" joined")
 	l.maybeComputeTarget(g)
 	l.reconcile(g, m)
+}
+
+// newClassicInConsumerMemberID makes the member id of a classic member
+// joining a consumer group: Kafka 4.4's coordinator makes it as
+// Uuid.randomUuid().toString() (GroupMetadataManager.
+// classicGroupJoinToConsumerGroup), as a consumer-protocol client makes
+// its own (rules 5); rules 4 gave it a classic group's client.id-UUID
+// (ClassicGroup.generateMemberId).
+func (l *PartitionedLog) newClassicInConsumerMemberID(name, instanceID string) string {
+	if l.rules < RulesV5 {
+		return l.newMemberID(name, instanceID)
+	}
+	return l.newConsumerMemberID()
 }
 
 // maybeComputeTarget computes the target assignment when the group epoch
@@ -340,7 +353,7 @@ func (l *PartitionedLog) replaceStaticWithClassic(g *group, old *member, name, s
 	}
 	m := old.clone()
 	m.id, m.down, m.expiresAt = name, "", 0
-	m.memberID = l.newMemberID(name, old.instanceID)
+	m.memberID = l.newClassicInConsumerMemberID(name, old.instanceID)
 	m.joinedAt, m.lastPoll, m.lastAutoCommit = l.now, l.now, l.now
 	m.positions = map[TopicPartition]int64{}
 	m.pollOrder = slices.Clone(m.assigned) // a new process starts afresh

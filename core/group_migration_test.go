@@ -319,3 +319,20 @@ func TestRevokingAgainKeepsTheMembersEpoch(t *testing.T) {
 		}
 	}
 }
+
+// A classic member joining a consumer group gets its member id from the
+// coordinator as Kafka 4.4's classicGroupJoinToConsumerGroup makes it, a
+// Kafka Uuid's text (rules 5); under rules 4 a classic group's
+// client.id-UUID.
+func TestClassicMemberIDInAConsumerGroup(t *testing.T) {
+	for _, rules := range []int{RulesV4, RulesV5} {
+		l := newTestLogUnder(t, rules, "orders", 2, nil)
+		consumerJoin(t, l, "g", "n1", JoinOptions{})
+		classicJoin(t, l, "g", "k1", JoinOptions{})
+		id := memberView(t, groupView(t, l, "g"), "k1").MemberID
+		kafkaUuid := len(id) == 22 && !strings.ContainsAny(id, "+/=") && !strings.HasPrefix(id, "k1-")
+		if kafkaUuid != (rules >= RulesV5) {
+			t.Errorf("rules %d: k1's member id %q (a Kafka Uuid: %v)", rules, id, kafkaUuid)
+		}
+	}
+}

@@ -94,7 +94,11 @@ import (
 //	   - a member that revoked what it was told to, and must revoke more
 //	     for a newer target, stays at its epoch (CurrentAssignmentBuilder:
 //	     UNREVOKED_PARTITIONS computes from the member's epoch); rules 4
-//	     gave it its epoch plus one.
+//	     gave it its epoch plus one;
+//	   - a classic member joining a consumer group gets a member id as the
+//	     coordinator makes it there, Uuid.randomUuid().toString()
+//	     (classicGroupJoinToConsumerGroup); rules 4 gave it a classic
+//	     group's client.id-UUID (ClassicGroup.generateMemberId).
 const (
 	RulesV1 = 1
 	RulesV2 = 2
@@ -128,6 +132,7 @@ var RulesChanges = map[int][]string{
 		"a classic member may take a static member's group.instance.id in a consumer group",
 		"a consumer group's target assignment held back by group.consumer.assignment.interval.ms waits for the next heartbeat after it, as in Kafka 4.4",
 		"a member that must revoke again for a newer target keeps its epoch meanwhile",
+		"a classic member joining a consumer group gets a member id as Kafka 4.4's coordinator makes it there (a Kafka Uuid)",
 	},
 }
 
