@@ -25,12 +25,14 @@ func TestGroupCardOfAConsumerGroup(t *testing.T) {
 			t.Errorf("%q: the card lacks %s or has %s:\n%s", c.script, c.want, c.not, page)
 		}
 		consumer := c.want == `data-protocol="consumer"`
-		if consumer && (!strings.Contains(page, "epoch 1, target 1") || !strings.Contains(page, ">uniform<")) {
+		// A new consumer group is at epoch 1 (Kafka 4.4, rules 5): its
+		// first member makes it 2.
+		if consumer && (!strings.Contains(page, "epoch 2, target 2") || !strings.Contains(page, ">uniform<")) {
 			t.Errorf("the consumer group's card lacks its epochs or its assignor:\n%s", page)
 		}
 		m := &GroupMember{Group: "g", Member: group.Members[0]}
 		line, _ := m.line(scenario.CmdCommit)
-		if want := map[bool]string{true: "commit g c1 epoch=1", false: "commit g c1"}[consumer]; line != want {
+		if want := map[bool]string{true: "commit g c1 epoch=2", false: "commit g c1"}[consumer]; line != want {
 			t.Errorf("%q: the member's commit writes %q, want %q", c.script, line, want)
 		}
 	}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -207,12 +208,11 @@ func (c *cpCluster) join(m *hbMember) {
 	c.lastJoin = time.Now()
 	c.members = append(c.members, m)
 	c.heartbeat(m)
-	// Kafka 4.4 computes the new target assignment on a background
-	// thread (group.consumer.assignor.offload.enable, true by default;
-	// GroupMetadataManager.maybeUpdateTargetAssignment): the first
-	// heartbeat's answer has the target as it was, and the group is
-	// Assigning until the computation is in. The playground computes it
-	// within the heartbeat; the cluster's member learns it at its next.
+	// Kafka 4.4.0 computes the new target assignment within the heartbeat
+	// (GroupMetadataManager.maybeUpdateTargetAssignment), as the playground
+	// does: its group.consumer.assignor.offload.enable, true by default, is
+	// read by nothing in its GroupMetadataManager. The member heartbeats
+	// until its epoch is the group's, which takes one heartbeat or two.
 	waitFor(c.t, 10*time.Second, "the target assignment of group "+c.group, func() bool {
 		c.heartbeat(m)
 		return m.epoch == c.describe().Epoch
@@ -284,22 +284,15 @@ func (c *cpCluster) commit(m *hbMember, epoch int32, offsets map[string]map[int3
 	return out
 }
 
-// kafkaEpochAhead is how far the broker's epochs are ahead of the
-// playground's: Kafka 4.4 makes a new consumer group at group epoch 1
-// (ModernGroup's constructor sets groupEpoch to 1), so its first member's
-// heartbeat bumps it to 2, where the playground's group starts at 0 and
-// its first member makes it 1 (core/group_consumer.go). Every epoch after
-// follows the same steps on both sides. Should the playground start
-// where Kafka does, this becomes 0.
-const kafkaEpochAhead = 1
-
 // groupText writes what a cluster can show of a consumer group, as
-// groupStateText does, its epochs less kafkaEpochAhead.
+// groupStateText does. The scenarios run under rules 5, whose epochs are
+// Kafka 4.4's (a consumer group made at group epoch 1, ModernGroup), and
+// are compared as they are.
 func (c *cpCluster) groupText(d kmsg.ConsumerGroupDescribeResponseGroup, ids []string) string {
-	epoch, assignmentEpoch := int(d.Epoch)-kafkaEpochAhead, int(d.AssignmentEpoch)-kafkaEpochAhead
+	epoch, assignmentEpoch := int(d.Epoch), int(d.AssignmentEpoch)
 	g := scenario.GroupState{State: strings.ToLower(d.State), GroupEpoch: &epoch, AssignmentEpoch: &assignmentEpoch, Assignor: d.AssignorName}
 	for _, m := range d.Members {
-		memberEpoch := int(m.MemberEpoch) - kafkaEpochAhead
+		memberEpoch := int(m.MemberEpoch)
 		g.Members = append(g.Members, scenario.MemberState{MemberID: m.MemberID, Epoch: &memberEpoch, Assignment: c.assignment(m.Assignment), Target: c.assignment(m.TargetAssignment)})
 	}
 	return groupStateText(g, ids)
@@ -412,7 +405,7 @@ func TestConsumerProtocolLikeKafka(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			c := newCPCluster(t, ctx, tc.name, tc.topics)
-			script := "rules 4\nseed 19\n"
+			script := "rules 5\nseed 19\n"
 			for _, topic := range slices.Sorted(func(yield func(string) bool) {
 				for k := range tc.topics {
 					if !yield(k) {
@@ -458,43 +451,54 @@ func TestConsumerProtocolLikeKafka(t *testing.T) {
 				check("once the group reconciled after "+n+" joined", c.settle(running...))
 			}
 
-			// A commit at the member's epoch is taken; one at an epoch
-			// newer than the member's, or older than the epoch at
-			// which it got the partition, is refused with
-			// STALE_MEMBER_EPOCH (Kafka 4.4 ConsumerGroup.
-			// validateOffsetCommit), on both sides.
+			// A commit carries the member epoch (Kafka 4.4 ConsumerGroup.
+			// validateOffsetCommit): at the member's epoch it is taken;
+			// newer is refused with STALE_MEMBER_EPOCH; older is taken when
+			// the member has owned each partition it commits since that
+			// epoch (createAssignmentEpochValidator), refused when it got
+			// one later. a is at 4 and commits every partition it owns,
+			// on both sides: the same verdict at each epoch. With uniform
+			// (sticky) a has owned them all since its first epoch, 2.
 			a := members["a"]
-			var topic string
-			var partition int32 = -1
+			if a.epoch != 4 {
+				t.Fatalf("a's epoch on the cluster is %d, want 4", a.epoch)
+			}
+			offsets := map[string]map[int32]int64{}
 			for id, ps := range a.owned {
-				if len(ps) > 0 {
-					topic, partition = c.names[id], ps[0]
+				for _, p := range ps {
+					if offsets[c.names[id]] == nil {
+						offsets[c.names[id]] = map[int32]int64{}
+					}
+					offsets[c.names[id]][p] = 0
 				}
 			}
-			if partition < 0 {
+			if len(offsets) == 0 {
 				t.Fatalf("a owns nothing on the cluster: %v", a.owned)
 			}
-			offsets := map[string]map[int32]int64{topic: {partition: 0}}
-			if errs := c.commit(a, a.epoch, offsets); errs[fmt.Sprintf("%s/%d", topic, partition)] != nil {
-				t.Errorf("commit at a's epoch %d: %v, want it taken", a.epoch, errs)
+			steps += "poll g a\n"                                   // a position on each of its partitions, to commit
+			verdicts := map[int32]bool{4: true, 5: false, 1: false} // taken
+			if tc.name == "uniform" {
+				verdicts[3], verdicts[2] = true, true
 			}
-			epoch := a.epoch - kafkaEpochAhead // a's epoch in the playground
-			if _, err := scenario.Load(header + steps + fmt.Sprintf("commit g a epoch=%d\n", epoch)); err != nil {
-				t.Errorf("playground: commit at a's epoch %d: %v, want it taken", epoch, err)
-			}
-			// Newer than a's epoch, and older than the epoch at which a
-			// got the partition (its first: a owns it since it joined).
-			// Kafka takes an epoch between the two for a partition the
-			// member has owned since (ConsumerGroup.
-			// createAssignmentEpochValidator), which the playground
-			// refuses: not compared here.
-			for _, stale := range []int32{epoch + 1, 0} {
-				err := c.commit(a, stale+kafkaEpochAhead, offsets)[fmt.Sprintf("%s/%d", topic, partition)]
-				if !errors.Is(err, kerr.StaleMemberEpoch) {
-					t.Errorf("cluster: commit at epoch %d (a's is %d): %v, want STALE_MEMBER_EPOCH", stale+kafkaEpochAhead, a.epoch, err)
+			for _, epoch := range []int32{4, 5, 3, 2, 1} {
+				var clusterErr error
+				for _, err := range c.commit(a, epoch, offsets) {
+					clusterErr = cmp.Or(clusterErr, err)
 				}
-				if _, err := scenario.Load(header + steps + fmt.Sprintf("commit g a epoch=%d\n", stale)); err == nil || !strings.Contains(err.Error(), "STALE_MEMBER_EPOCH") {
-					t.Errorf("playground: commit at epoch %d (a's is %d): %v, want STALE_MEMBER_EPOCH", stale, epoch, err)
+				if clusterErr != nil && !errors.Is(clusterErr, kerr.StaleMemberEpoch) {
+					t.Errorf("cluster: commit at epoch %d: %v, want it taken or STALE_MEMBER_EPOCH", epoch, clusterErr)
+				}
+				_, err := scenario.Load(header + steps + fmt.Sprintf("commit g a epoch=%d\n", epoch))
+				if err != nil && !strings.Contains(err.Error(), "STALE_MEMBER_EPOCH") {
+					t.Errorf("playground: commit at epoch %d: %v, want it taken or STALE_MEMBER_EPOCH", epoch, err)
+				}
+				taken := clusterErr == nil
+				want, known := verdicts[epoch]
+				if !known {
+					want = taken // range: as the broker says
+				}
+				if taken != want || (err == nil) != taken {
+					t.Errorf("commit at epoch %d (a's is 4): cluster %v, playground %v; want taken %v", epoch, clusterErr, err, want)
 				}
 			}
 
@@ -535,11 +539,15 @@ func TestConsumerProtocolLikeKafka(t *testing.T) {
 // member, kgo.ServerSideBalancer) is a consumer group on the broker, and a
 // classic group's members stay classic: franz-go does not move them to
 // the new protocol on its own, though the broker serves it. The broker's
-// ListGroups (v5, KIP-848) names each group's type.
+// ListGroups (v5, KIP-848) names each group's type. Under rules 5 the
+// consumer group's epochs are the broker's; under rules 4 they are one
+// behind, which the comparison says (ReasonFirstEpoch).
 func TestPlogsimKafkaKeepsEachGroupsProtocol(t *testing.T) {
 	t.Parallel()
-	script := `rules 4
-topic orders partitions=4
+	for _, rules := range []int{4, 5} {
+		t.Run(fmt.Sprintf("rules %d", rules), func(t *testing.T) {
+			t.Parallel()
+			script := fmt.Sprintf("rules %d\n", rules) + `topic orders partitions=4
 produce orders count=12
 join classic a topics=orders
 join classic b topics=orders
@@ -553,48 +561,55 @@ commit modern a
 leave modern b
 advance 10s
 `
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	types := map[string]string{}
-	res, err := kafkarun.Run(ctx, script, kafkarun.Options{Brokers: brokers, WaitTimeout: 30 * time.Second, Keep: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, admin := adminOf(t, brokers)
-	t.Cleanup(func() {
-		admin.DeleteGroups(context.Background(), res.Prefix+"classic", res.Prefix+"modern")
-		admin.DeleteTopics(context.Background(), res.Prefix+"orders")
-	})
-	listed, err := admin.ListGroups(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range listed {
-		types[strings.TrimPrefix(g.Group, res.Prefix)] = g.GroupType
-	}
-	if types["classic"] != "classic" || types["modern"] != "consumer" {
-		t.Errorf("the broker's group types: classic %q, modern %q; want classic and consumer", types["classic"], types["modern"])
-	}
-	if !res.Comparison.OK() {
-		t.Errorf("unexpected differences:\n%s", res.Comparison.Text())
-	}
-	rows := map[string]kafkarun.Row{}
-	for _, row := range res.Comparison.Rows {
-		rows[row.What] = row
-	}
-	for _, what := range []string{"modern protocol", "modern assignor", "modern partitions per member", "modern partitions owned", "modern members", "modern state"} {
-		if row, ok := rows[what]; !ok || !row.Match {
-			t.Errorf("%s: %+v (present %v), want it the same on both sides\n%s", what, row, ok, res.Comparison.Text())
-		}
-	}
-	if row := rows["modern assignor"]; row.Cluster != "range" {
-		t.Errorf("modern assignor: %+v, want the range the members asked for", row)
-	}
-	// The epochs are one ahead on the broker (kafkaEpochAhead), and said so.
-	for _, what := range []string{"modern generation", "modern assignment epoch", "modern a epoch"} {
-		if row := rows[what]; row.Match || row.Reason != kafkarun.ReasonFirstEpoch {
-			t.Errorf("%s: %+v, want the broker one epoch ahead for ReasonFirstEpoch", what, row)
-		}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			types := map[string]string{}
+			res, err := kafkarun.Run(ctx, script, kafkarun.Options{Brokers: brokers, WaitTimeout: 30 * time.Second, Keep: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, admin := adminOf(t, brokers)
+			t.Cleanup(func() {
+				admin.DeleteGroups(context.Background(), res.Prefix+"classic", res.Prefix+"modern")
+				admin.DeleteTopics(context.Background(), res.Prefix+"orders")
+			})
+			listed, err := admin.ListGroups(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range listed {
+				types[strings.TrimPrefix(g.Group, res.Prefix)] = g.GroupType
+			}
+			if types["classic"] != "classic" || types["modern"] != "consumer" {
+				t.Errorf("the broker's group types: classic %q, modern %q; want classic and consumer", types["classic"], types["modern"])
+			}
+			if !res.Comparison.OK() {
+				t.Errorf("unexpected differences:\n%s", res.Comparison.Text())
+			}
+			rows := map[string]kafkarun.Row{}
+			for _, row := range res.Comparison.Rows {
+				rows[row.What] = row
+			}
+			for _, what := range []string{"modern protocol", "modern assignor", "modern partitions per member", "modern partitions owned", "modern members", "modern state"} {
+				if row, ok := rows[what]; !ok || !row.Match {
+					t.Errorf("%s: %+v (present %v), want it the same on both sides\n%s", what, row, ok, res.Comparison.Text())
+				}
+			}
+			if row := rows["modern assignor"]; row.Cluster != "range" {
+				t.Errorf("modern assignor: %+v, want the range the members asked for", row)
+			}
+			for _, what := range []string{"modern generation", "modern assignment epoch", "modern a epoch"} {
+				row, ok := rows[what]
+				switch {
+				case !ok:
+					t.Errorf("%s: no such row\n%s", what, res.Comparison.Text())
+				case rules == 5 && !row.Match:
+					t.Errorf("%s: %+v, want the same epoch on both sides under rules 5", what, row)
+				case rules == 4 && (row.Match || row.Reason != kafkarun.ReasonFirstEpoch):
+					t.Errorf("%s: %+v, want the broker one epoch ahead for ReasonFirstEpoch under rules 4", what, row)
+				}
+			}
+		})
 	}
 }
 
@@ -616,7 +631,7 @@ func TestUniformWithTheBrokersTopicIDs(t *testing.T) {
 	for name, id := range c.ids {
 		ids[name] = assign.TopicID(id)
 	}
-	script := "rules 4\nseed 23\ntopic audit partitions=4\ntopic orders partitions=5\n"
+	script := "rules 5\nseed 23\ntopic audit partitions=4\ntopic orders partitions=5\n"
 	for _, n := range []string{"a", "b", "c"} {
 		script += "join g " + n + " topics=orders,audit group.protocol=consumer\n"
 	}

@@ -424,16 +424,23 @@ func (l *PartitionedLog) Commit(groupName, memberID string) error {
 
 // CommitWithEpoch is Commit carrying a member epoch, as a consumer-protocol
 // client's OffsetCommit does: the epoch it last heard from the coordinator.
-// A commit whose epoch is not the member's is refused (STALE_MEMBER_EPOCH,
-// ConsumerGroup.validateOffsetCommit of Kafka 4.4), as it is when the
-// member's heartbeat moved it to a new epoch while the commit was on its
-// way. Classic groups have no member epoch.
+// A commit at an epoch the coordinator does not take for the partitions it
+// commits is refused (STALE_MEMBER_EPOCH, ConsumerGroup.validateOffsetCommit
+// of Kafka 4.4; checkCommitEpoch), as it is when the member's heartbeat
+// moved it to a new epoch while the commit was on its way. Classic groups
+// have no member epoch.
 func (l *PartitionedLog) CommitWithEpoch(groupName, memberID string, epoch int) error {
 	g, m, err := l.liveMember(groupName, memberID)
 	if err != nil {
 		return err
 	}
-	if err := g.checkCommitEpoch(m, epoch); err != nil {
+	var committing []TopicPartition // what commitPositions commits
+	for _, tp := range m.assigned {
+		if _, ok := m.positions[tp]; ok {
+			committing = append(committing, tp)
+		}
+	}
+	if err := l.checkCommitEpoch(g, m, epoch, committing); err != nil {
 		return fmt.Errorf("group %q refuses the commit of %q: %v", groupName, memberID, err)
 	}
 	return l.Commit(groupName, memberID)

@@ -30,8 +30,14 @@ import (
 //     group takes the one most of them ask for, ConsumerGroup.
 //     computePreferredServerAssignor). Kafka 4.4 computes it at most every
 //     group.consumer.assignment.interval.ms (1s; GroupMetadataManager.
-//     canComputeNextTargetAssignment, computeDelayedTargetAssignment): a
-//     change within that interval of the last computation waits for it.
+//     canComputeNextTargetAssignment): a change within that interval of
+//     the last computation waits for the first heartbeat after it (rules
+//     5; rules 4 compute it at the interval's end, consumerGroup.delayed).
+//     Kafka 4.4 computes it within that heartbeat: its
+//     group.consumer.assignor.offload.enable (true by default,
+//     GroupCoordinatorConfig) is not read by its GroupMetadataManager, whose
+//     consumerGroupAssignorOffloadEnable nothing calls, so the group is
+//     Assigning only between a change and the heartbeat that computes it.
 //     The target assignment epoch is then the group epoch.
 //   - Each member moves to its target on its own, at its own heartbeats
 //     (CurrentAssignmentBuilder): no group-wide barrier. A member first
@@ -126,8 +132,12 @@ type consumerGroup struct {
 	counts        map[string]int
 	metadataStale bool
 	// delayed says a heartbeat found the target assignment due within the
-	// assignment interval: it is computed when the interval ends
-	// (GroupMetadataManager.computeDelayedTargetAssignment).
+	// assignment interval: under rules 4 it is computed when the interval
+	// ends. Kafka 4.4 schedules that only for streams groups
+	// (GroupMetadataManager.computeDelayedTargetAssignment): a consumer
+	// group's waits for the first heartbeat, or classic member's JoinGroup,
+	// after the interval (maybeUpdateTargetAssignment), as under rules 5,
+	// which leave delayed unset.
 	delayed bool
 }
 
@@ -148,6 +158,13 @@ type consumerMember struct {
 	// pendingRevoke is what the member must give up before its next epoch;
 	// it owns it until it acknowledges the revocation.
 	pendingRevoke []TopicPartition
+	// epochs is the member epoch at which it got each partition it owns,
+	// assigned or pending revocation (the assignment epochs of
+	// ConsumerGroupMember's assignedPartitions and
+	// partitionsPendingRevocation, Kafka 4.4), which a commit at an older
+	// member epoch is checked against (checkCommitEpoch). An entry counts
+	// only while the member owns the partition.
+	epochs map[TopicPartition]int
 	// remoteAssignor is the member's group.remote.assignor, "" for none.
 	remoteAssignor string
 	// lastHeartbeat is when it last heartbeated, from which its session
@@ -170,7 +187,18 @@ func (c *consumerMember) clone() *consumerMember {
 	}
 	d := *c
 	d.pendingRevoke = slices.Clone(c.pendingRevoke)
+	d.epochs = maps.Clone(c.epochs)
 	return &d
+}
+
+// setEpochs gives each partition of tps the assignment epoch epoch.
+func (c *consumerMember) setEpochs(tps []TopicPartition, epoch int) {
+	if c.epochs == nil {
+		c.epochs = map[TopicPartition]int{}
+	}
+	for _, tp := range tps {
+		c.epochs[tp] = epoch
+	}
 }
 
 // consumer reports whether the group runs the consumer protocol.
@@ -220,8 +248,8 @@ func (l *PartitionedLog) checkConsumerJoin(groupName string, g *group, memberID 
 			return fmt.Errorf("group.remote.assignor cannot be set when group.protocol=CLASSIC (Kafka's ConfigException): the classic protocol's members assign partitions themselves, with strategy=")
 		}
 		if g != nil && g.consumer() && len(g.members) > 0 {
-			if opts.InstanceID != "" && g.staticMember(opts.InstanceID) != nil {
-				return fmt.Errorf("group %q is a consumer group and %q's group.instance.id %s is a member's: Kafka 4.4 lets a classic member take a static member's place in a consumer group, which the playground does not do: join with group.protocol=consumer, or once the group is empty", g.name, memberID, opts.InstanceID)
+			if l.rules < RulesV5 && opts.InstanceID != "" && g.staticMember(opts.InstanceID) != nil {
+				return fmt.Errorf("group %q is a consumer group and %q's group.instance.id %s is a member's: Kafka 4.4 lets a classic member take a static member's place in a consumer group, which the playground does from rules 5 on: join with group.protocol=consumer, or once the group is empty, or move to rules 5", g.name, memberID, opts.InstanceID)
 			}
 			return l.checkClassicIntoConsumer(g, memberID, opts.Strategy)
 		}
@@ -261,19 +289,40 @@ func (l *PartitionedLog) checkConsumerJoin(groupName string, g *group, memberID 
 // an empty classic group when a consumer-protocol member joins its id
 // (GroupMetadataManager.getOrMaybeCreateConsumerGroup,
 // maybeDeleteEmptyClassicGroup), keeping its committed offsets, which are
-// the group id's.
-func (g *group) becomeConsumerGroup() {
-	g.cg = &consumerGroup{}
+// the group id's. The new group's epochs are newConsumerGroupEpoch.
+func (l *PartitionedLog) becomeConsumerGroup(g *group) {
+	epoch := l.newConsumerGroupEpoch()
+	g.cg = &consumerGroup{epoch: epoch, targetEpoch: epoch}
+	g.generation = epoch
 	g.config.protocol = ProtocolConsumer
 	g.strategy, g.rebalance = "", nil // the coordinator assigns
 	g.leader, g.seen, g.refreshPending = "", nil, false
 }
 
+// newConsumerGroupEpoch is the group epoch and target assignment epoch of a
+// new consumer group. Kafka 4.4 makes one at 1 (modern.ModernGroup's
+// constructor sets groupEpoch to 1, TargetAssignmentMetadata.INITIAL has
+// epoch 1), so its first member's heartbeat makes it 2 (rules 5); rules 4
+// start it at 0.
+func (l *PartitionedLog) newConsumerGroupEpoch() int {
+	if l.rules < RulesV5 {
+		return 0
+	}
+	return 1
+}
+
 // becomeClassicGroup makes an empty consumer group a classic group again,
-// as a classic member joining an empty consumer group's id does.
-func (g *group) becomeClassicGroup() {
+// as a classic member joining an empty consumer group's id does. Kafka 4.4
+// deletes the consumer group and makes a new classic group, at generation
+// 0 (GroupMetadataManager.classicGroupJoinToClassicGroup,
+// maybeDeleteEmptyConsumerGroup, getOrMaybeCreateClassicGroup): rules 5;
+// rules 4 keep the consumer group's epoch as the generation.
+func (l *PartitionedLog) becomeClassicGroup(g *group) {
 	g.cg = nil
 	g.config.protocol = ""
+	if l.rules >= RulesV5 {
+		g.generation = 0
+	}
 }
 
 // joinConsumer is Join for a consumer-protocol member: its first heartbeat
@@ -282,7 +331,7 @@ func (g *group) becomeClassicGroup() {
 // subscription.
 func (l *PartitionedLog) joinConsumer(g *group, name string, opts JoinOptions, topics []string) {
 	if len(g.members) == 0 && !g.consumer() {
-		g.becomeConsumerGroup()
+		l.becomeConsumerGroup(g)
 	} else if !g.consumer() {
 		l.upgradeToConsumerGroup(g, name)
 	}
@@ -364,13 +413,7 @@ func (l *PartitionedLog) heartbeat(g *group, m *member) {
 			l.bumpGroupEpoch(g, changed)
 		}
 	}
-	if g.cg.epoch > g.cg.targetEpoch {
-		if l.canComputeTarget(g) {
-			l.computeTarget(g)
-		} else {
-			g.cg.delayed = true
-		}
-	}
+	l.maybeComputeTarget(g)
 	l.reconcile(g, m)
 	if len(m.cm.pendingRevoke) > 0 {
 		l.revokePending(g, m)
@@ -474,7 +517,10 @@ func (g *group) partitionEpoch(m *member, tp TopicPartition) int {
 // reconcile is CurrentAssignmentBuilder.build of Kafka 4.4 for a member's
 // heartbeat: a stable member behind the target's epoch, or one waiting for
 // unreleased partitions, moves on; one that still owns partitions pending
-// revocation waits.
+// revocation waits. One that has revoked them computes its next assignment
+// from its epoch, and should a newer target have it revoke more, stays at
+// that epoch (UNREVOKED_PARTITIONS: computeNextAssignment(memberEpoch));
+// rules 4 gave it its epoch plus one.
 func (l *PartitionedLog) reconcile(g *group, m *member) {
 	switch c := m.cm; c.state {
 	case MemberStable:
@@ -483,7 +529,11 @@ func (l *PartitionedLog) reconcile(g *group, m *member) {
 		}
 	case MemberUnrevoked:
 		if len(c.pendingRevoke) == 0 {
-			l.nextAssignment(g, m, c.epoch+1)
+			epoch := c.epoch
+			if l.rules < RulesV5 {
+				epoch++
+			}
+			l.nextAssignment(g, m, epoch)
 		}
 	case MemberUnreleased:
 		l.nextAssignment(g, m, c.epoch)
@@ -547,6 +597,16 @@ func (l *PartitionedLog) nextAssignment(g *group, m *member, epoch int) {
 // to it joins the back of its poll order and starts, at its next poll,
 // from the committed offset.
 func (l *PartitionedLog) setConsumerAssignment(g *group, m *member, assigned []TopicPartition) {
+	// A partition new to the member is assigned at its epoch now, the
+	// target's (CurrentAssignmentBuilder.computeNextAssignment); one it
+	// keeps, or is revoking, keeps its epoch.
+	var added []TopicPartition
+	for _, tp := range assigned {
+		if _, ok := m.cm.epochs[tp]; !ok || !slices.Contains(m.assigned, tp) && !slices.Contains(m.cm.pendingRevoke, tp) {
+			added = append(added, tp)
+		}
+	}
+	m.cm.setEpochs(added, m.cm.epoch)
 	m.assigned = slices.Clone(assigned)
 	m.generation = m.cm.epoch
 	for _, tp := range assigned {
@@ -595,7 +655,11 @@ func (l *PartitionedLog) leaveConsumer(g *group, m *member, detail string) {
 		return
 	}
 	if m.instanceID != "" {
+		// Its partitions' assignment epochs go to 0
+		// (ConsumerGroupMember.Builder.resetAssignedPartitionsEpochsToZero).
 		m.cm.epoch, m.cm.pendingRevoke = staticLeaveEpoch, nil
+		m.cm.epochs = nil
+		m.cm.setEpochs(m.assigned, 0)
 		m.down, m.expiresAt = "left", l.now+g.config.ConsumerSessionTimeoutMs
 		clear(m.positions)
 		l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Generation: staticLeaveEpoch,
@@ -700,7 +764,7 @@ func (l *PartitionedLog) runConsumerTimers(g *group, now int64) {
 		return
 	}
 	if g.cg.delayed && g.cg.epoch > g.cg.targetEpoch && len(g.members) > 0 && l.canComputeTarget(g) {
-		l.computeTarget(g) // computeDelayedTargetAssignment
+		l.computeTarget(g) // rules 4: at the assignment interval's end
 	}
 	for _, m := range slices.Clone(g.members) {
 		if m.down == "" && !m.classic() && m.cm.nextHeartbeat <= now && g.member(m.id) == m {
@@ -710,16 +774,62 @@ func (l *PartitionedLog) runConsumerTimers(g *group, now int64) {
 }
 
 // checkCommitEpoch checks the member epoch a commit carries against the
-// member's (ConsumerGroup.validateOffsetCommit of Kafka 4.4).
-func (g *group) checkCommitEpoch(m *member, epoch int) error {
+// member's (ConsumerGroup.validateOffsetCommit of Kafka 4.4), for the
+// partitions tps it commits. Rules 4 refuse any epoch but the member's.
+// Rules 5 follow Kafka 4.4: an epoch newer than the member's is refused;
+// an older one is taken for a partition the member has owned since that
+// epoch or before (createAssignmentEpochValidator: the partition's
+// assignment epoch, assigned or pending revocation), and one partition
+// that fails refuses the whole commit (OffsetMetadataManager.commitOffset
+// lets the validator's exception fail the request). A classic member of a
+// consumer group commits with its generation and is refused with
+// ILLEGAL_GENERATION.
+func (l *PartitionedLog) checkCommitEpoch(g *group, m *member, epoch int, tps []TopicPartition) error {
 	if !g.consumer() {
 		return fmt.Errorf("group %q runs the classic protocol, whose commits carry the generation, not a member epoch: epoch= is for consumer groups (group.protocol=consumer)", g.name)
 	}
-	if epoch != m.cm.epoch {
-		return fmt.Errorf("the received member epoch %d does not match the expected member epoch %d (Kafka: STALE_MEMBER_EPOCH): %s's epoch is %d since its last heartbeat",
-			epoch, m.cm.epoch, m.id, m.cm.epoch)
+	if l.rules < RulesV5 {
+		if epoch != m.cm.epoch {
+			return fmt.Errorf("the received member epoch %d does not match the expected member epoch %d (Kafka: STALE_MEMBER_EPOCH): %s's epoch is %d since its last heartbeat",
+				epoch, m.cm.epoch, m.id, m.cm.epoch)
+		}
+		return nil
+	}
+	what, code := "member epoch", "STALE_MEMBER_EPOCH"
+	if m.classic() {
+		what, code = "generation id", "ILLEGAL_GENERATION"
+	}
+	switch {
+	case epoch == m.cm.epoch:
+		return nil
+	case epoch > m.cm.epoch:
+		kafka := fmt.Sprintf("Received %s %d is newer than current member epoch %d.", what, epoch, m.cm.epoch)
+		return fmt.Errorf("%s (Kafka: %s): %s's epoch is %d since its last heartbeat", kafka, code, m.id, m.cm.epoch)
+	}
+	for _, tp := range tps {
+		assigned, ok := m.assignmentEpoch(tp)
+		var kafka string
+		switch {
+		case !ok:
+			kafka = fmt.Sprintf("Partition %s-%d is not assigned or pending revocation for member.", tp.Topic, tp.Partition)
+		case epoch < assigned:
+			kafka = fmt.Sprintf("Received %s %d is older than assignment epoch %d for partition %s-%d.", what, epoch, assigned, tp.Topic, tp.Partition)
+		default:
+			continue
+		}
+		return fmt.Errorf("%s (Kafka: %s): a commit at an older epoch than %s's %d is taken only for the partitions it has owned since that epoch", kafka, code, m.id, m.cm.epoch)
 	}
 	return nil
+}
+
+// assignmentEpoch is the epoch at which the member got tp, assigned or
+// pending revocation; ok is false when it does not own tp.
+func (m *member) assignmentEpoch(tp TopicPartition) (epoch int, ok bool) {
+	if !slices.Contains(m.assigned, tp) && !slices.Contains(m.cm.pendingRevoke, tp) {
+		return 0, false
+	}
+	epoch, ok = m.cm.epochs[tp]
+	return epoch, ok
 }
 
 // consumerWhyNothing says why a consumer group member's poll got nothing

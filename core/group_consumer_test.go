@@ -40,42 +40,46 @@ func tpsText(tps []TopicPartition) string {
 
 // The group epoch is bumped by every change of membership or subscription,
 // and the target assignment takes it as its epoch; a member that has
-// reconciled has the target's epoch.
+// reconciled has the target's epoch. Under rules 5 a new consumer group is
+// at epoch 1, as Kafka 4.4 makes it (ModernGroup), so its first member
+// makes it 2; under rules 4 it starts at 0.
 func TestConsumerGroupEpochsBump(t *testing.T) {
-	l := newTestLog(t, "orders", 4, nil)
-	if err := l.CreateTopic("payments", 2, nil); err != nil {
-		t.Fatal(err)
-	}
-	steps := []struct {
-		do                      func()
-		groupEpoch, targetEpoch int
-		state                   string
-		member                  string
-		memberEpoch             int
-		assignment              string
-	}{
-		{func() { consumerJoin(t, l, "g", "c1", JoinOptions{}) }, 1, 1, GroupStable, "c1", 1, "orders/0,orders/1,orders/2,orders/3"},
-		{func() { mustAdvance(t, l, 2000); consumerJoin(t, l, "g", "c2", JoinOptions{}) }, 2, 2, GroupReconciling, "c1", 1, "orders/0,orders/1,orders/2,orders/3"},
-		{func() { mustAdvance(t, l, 10_000) }, 2, 2, GroupStable, "c1", 2, "orders/0,orders/1"},
-		{func() { consumerJoin(t, l, "g", "c2", JoinOptions{Topics: []string{"orders", "payments"}}) }, 3, 3, GroupReconciling, "c2", 3, "orders/2,payments/0,payments/1"},
-		// uniform balances 6 partitions over both: c2 gives orders/3 up
-		// for payments, and c1 takes it at its next heartbeat.
-		{func() { mustAdvance(t, l, 10_000) }, 3, 3, GroupStable, "c1", 3, "orders/0,orders/1,orders/3"},
-		{func() {
-			if err := l.Leave("g", "c1"); err != nil {
-				t.Fatal(err)
+	for rules, first := range map[int]int{RulesV4: 0, RulesV5: 1} {
+		l := newTestLogUnder(t, rules, "orders", 4, nil)
+		if err := l.CreateTopic("payments", 2, nil); err != nil {
+			t.Fatal(err)
+		}
+		steps := []struct {
+			do                      func()
+			groupEpoch, targetEpoch int
+			state                   string
+			member                  string
+			memberEpoch             int
+			assignment              string
+		}{
+			{func() { consumerJoin(t, l, "g", "c1", JoinOptions{}) }, 1, 1, GroupStable, "c1", 1, "orders/0,orders/1,orders/2,orders/3"},
+			{func() { mustAdvance(t, l, 2000); consumerJoin(t, l, "g", "c2", JoinOptions{}) }, 2, 2, GroupReconciling, "c1", 1, "orders/0,orders/1,orders/2,orders/3"},
+			{func() { mustAdvance(t, l, 10_000) }, 2, 2, GroupStable, "c1", 2, "orders/0,orders/1"},
+			{func() { consumerJoin(t, l, "g", "c2", JoinOptions{Topics: []string{"orders", "payments"}}) }, 3, 3, GroupReconciling, "c2", 3, "orders/2,payments/0,payments/1"},
+			// uniform balances 6 partitions over both: c2 gives orders/3 up
+			// for payments, and c1 takes it at its next heartbeat.
+			{func() { mustAdvance(t, l, 10_000) }, 3, 3, GroupStable, "c1", 3, "orders/0,orders/1,orders/3"},
+			{func() {
+				if err := l.Leave("g", "c1"); err != nil {
+					t.Fatal(err)
+				}
+			}, 4, 3, GroupAssigning, "c2", 3, "orders/2,payments/0,payments/1"},
+			{func() { mustAdvance(t, l, 5000) }, 4, 4, GroupStable, "c2", 4, "orders/0,orders/1,orders/2,orders/3,payments/0,payments/1"},
+		}
+		for i, s := range steps {
+			s.do()
+			v := groupView(t, l, "g")
+			m := memberView(t, v, s.member)
+			got := fmt.Sprintf("group epoch %d, target epoch %d, %s; %s epoch %d owns %s", v.GroupEpoch, v.AssignmentEpoch, v.State, s.member, m.Epoch, tpsText(m.Assignment))
+			want := fmt.Sprintf("group epoch %d, target epoch %d, %s; %s epoch %d owns %s", first+s.groupEpoch, first+s.targetEpoch, s.state, s.member, first+s.memberEpoch, s.assignment)
+			if got != want || v.Protocol != ProtocolConsumer {
+				t.Errorf("rules %d, step %d at %dms: %s (protocol %s), want %s", rules, i, l.Now(), got, v.Protocol, want)
 			}
-		}, 4, 3, GroupAssigning, "c2", 3, "orders/2,payments/0,payments/1"},
-		{func() { mustAdvance(t, l, 5000) }, 4, 4, GroupStable, "c2", 4, "orders/0,orders/1,orders/2,orders/3,payments/0,payments/1"},
-	}
-	for i, s := range steps {
-		s.do()
-		v := groupView(t, l, "g")
-		m := memberView(t, v, s.member)
-		got := fmt.Sprintf("group epoch %d, target epoch %d, %s; %s epoch %d owns %s", v.GroupEpoch, v.AssignmentEpoch, v.State, s.member, m.Epoch, tpsText(m.Assignment))
-		want := fmt.Sprintf("group epoch %d, target epoch %d, %s; %s epoch %d owns %s", s.groupEpoch, s.targetEpoch, s.state, s.member, s.memberEpoch, s.assignment)
-		if got != want || v.Protocol != ProtocolConsumer {
-			t.Errorf("step %d at %dms: %s (protocol %s), want %s", i, l.Now(), got, v.Protocol, want)
 		}
 	}
 }
@@ -167,49 +171,102 @@ func TestConsumerSessionTimeout(t *testing.T) {
 	}
 	mustAdvance(t, l, 55_000-12_000-1)
 	v = groupView(t, l, "g")
-	if len(v.Members) != 2 || v.GroupEpoch != 2 || tpsText(memberView(t, v, "c2").Assignment) != "orders/2,orders/3" {
+	if len(v.Members) != 2 || v.GroupEpoch != 3 || tpsText(memberView(t, v, "c2").Assignment) != "orders/2,orders/3" {
 		t.Fatalf("just before c1's session ends: %d members, epoch %d, c2 owns %v", len(v.Members), v.GroupEpoch, memberView(t, v, "c2").Assignment)
 	}
 	mustAdvance(t, l, 1)
 	v = groupView(t, l, "g")
-	if len(v.Members) != 1 || v.GroupEpoch != 3 || v.State != GroupAssigning {
-		t.Fatalf("at c1's session end: %d members, epoch %d, %s; want 1, 3, assigning", len(v.Members), v.GroupEpoch, v.State)
+	if len(v.Members) != 1 || v.GroupEpoch != 4 || v.State != GroupAssigning {
+		t.Fatalf("at c1's session end: %d members, epoch %d, %s; want 1, 4, assigning", len(v.Members), v.GroupEpoch, v.State)
 	}
 	mustAdvance(t, l, 2000) // c2's heartbeat at 57s
 	v = groupView(t, l, "g")
-	if c2 := memberView(t, v, "c2"); tpsText(c2.Assignment) != "orders/0,orders/1,orders/2,orders/3" || c2.Epoch != 3 || v.State != GroupStable {
+	if c2 := memberView(t, v, "c2"); tpsText(c2.Assignment) != "orders/0,orders/1,orders/2,orders/3" || c2.Epoch != 4 || v.State != GroupStable {
 		t.Errorf("after c2's heartbeat: c2 epoch %d owns %s, group %s", c2.Epoch, tpsText(c2.Assignment), v.State)
 	}
 }
 
-// An offset commit carries the member epoch; a stale one is refused as
-// Kafka refuses it, and nothing is committed.
+// An offset commit carries the member epoch. Under rules 5, as Kafka 4.4
+// takes it (ConsumerGroup.validateOffsetCommit,
+// createAssignmentEpochValidator): at the member's epoch it is taken; newer
+// is refused; older is taken only when every partition it commits was
+// assigned to the member at that epoch or before. Under rules 4 every epoch
+// but the member's is refused. A refused commit commits nothing.
 func TestConsumerStaleEpochCommit(t *testing.T) {
-	l := newTestLog(t, "orders", 2, nil)
-	if err := l.SetGroupConfig("g", "auto.offset.reset", "earliest"); err != nil {
+	start := func(rules int) *PartitionedLog {
+		l := newTestLogUnder(t, rules, "orders", 2, nil)
+		if err := l.SetGroupConfig("g", "auto.offset.reset", "earliest"); err != nil {
+			t.Fatal(err)
+		}
+		produceTo(t, l, "orders", 0, "a", "x")
+		produceTo(t, l, "orders", 1, "b", "y")
+		consumerJoin(t, l, "g", "c1", JoinOptions{}) // epoch 2, owns orders/0 and orders/1 since 2
+		mustAdvance(t, l, 2000)
+		consumerJoin(t, l, "g", "c2", JoinOptions{})
+		mustAdvance(t, l, 3000) // at 5s c1 revokes orders/1 and moves to epoch 3
+		if _, err := l.Poll("g", "c1", 10); err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	committed := func(l *PartitionedLog) string {
+		offsets, _ := l.GroupOffsets("g")
+		var parts []string
+		for tp, o := range offsets {
+			parts = append(parts, fmt.Sprintf("%s/%d:%d", tp.Topic, tp.Partition, o))
+		}
+		slices.Sort(parts)
+		return strings.Join(parts, " ")
+	}
+	refused := func(l *PartitionedLog, epoch int, kafka string) {
+		t.Helper()
+		before := committed(l)
+		err := l.CommitWithEpoch("g", "c1", epoch)
+		if err == nil || !strings.Contains(err.Error(), "STALE_MEMBER_EPOCH") || !strings.Contains(err.Error(), kafka) {
+			t.Errorf("rules %d: a commit at epoch %d: %v, want STALE_MEMBER_EPOCH: %s", l.Rules(), epoch, err, kafka)
+		}
+		if after := committed(l); after != before {
+			t.Errorf("rules %d: a refused commit at epoch %d committed %s (was %s)", l.Rules(), epoch, after, before)
+		}
+	}
+
+	l := start(RulesV5)
+	if e := memberView(t, groupView(t, l, "g"), "c1").Epoch; e != 3 {
+		t.Fatalf("c1's epoch is %d, want 3", e)
+	}
+	refused(l, 4, "Received member epoch 4 is newer than current member epoch 3.")
+	refused(l, 1, "Received member epoch 1 is older than assignment epoch 2 for partition orders-0.")
+	if err := l.CommitWithEpoch("g", "c1", 2); err != nil {
+		t.Fatalf("a commit at epoch 2 of orders/0, c1's since epoch 2: %v", err)
+	}
+	if got := committed(l); got != "orders/0:1" {
+		t.Errorf("offsets after the commit at epoch 2: %s", got)
+	}
+	// c2 leaves: c1 gets orders/1 back at epoch 4, its next heartbeat.
+	if err := l.Leave("g", "c2"); err != nil {
 		t.Fatal(err)
 	}
-	produceTo(t, l, "orders", 0, "a", "x")
-	consumerJoin(t, l, "g", "c1", JoinOptions{})
-	mustAdvance(t, l, 2000)
-	consumerJoin(t, l, "g", "c2", JoinOptions{})
-	mustAdvance(t, l, 3000) // c1 moves to epoch 2 at 5s
+	mustAdvance(t, l, 5000)
 	if _, err := l.Poll("g", "c1", 10); err != nil {
 		t.Fatal(err)
 	}
-	err := l.CommitWithEpoch("g", "c1", 1)
-	if err == nil || !strings.Contains(err.Error(), "STALE_MEMBER_EPOCH") || !strings.Contains(err.Error(), "received member epoch 1 does not match the expected member epoch 2") {
-		t.Fatalf("a commit at epoch 1: %v, want STALE_MEMBER_EPOCH", err)
+	if c1 := memberView(t, groupView(t, l, "g"), "c1"); c1.Epoch != 4 || tpsText(c1.Assignment) != "orders/0,orders/1" {
+		t.Fatalf("c1 after c2 left: epoch %d owns %s", c1.Epoch, tpsText(c1.Assignment))
 	}
-	if offsets, _ := l.GroupOffsets("g"); len(offsets) != 0 {
-		t.Fatalf("a refused commit committed %v", offsets)
+	refused(l, 3, "Received member epoch 3 is older than assignment epoch 4 for partition orders-1.")
+	if err := l.CommitWithEpoch("g", "c1", 4); err != nil {
+		t.Fatal(err)
 	}
+	if got := committed(l); got != "orders/0:1 orders/1:1" {
+		t.Errorf("offsets after the commit at epoch 4: %s", got)
+	}
+
+	l = start(RulesV4) // epochs one less: c1 is at 2, orders/0 its since 1
+	refused(l, 1, "received member epoch 1 does not match the expected member epoch 2")
 	if err := l.CommitWithEpoch("g", "c1", 2); err != nil {
 		t.Fatal(err)
 	}
-	if offsets, _ := l.GroupOffsets("g"); offsets[TopicPartition{Topic: "orders", Partition: 0}] != 1 {
-		t.Errorf("offsets after the commit at epoch 2: %v", offsets)
-	}
+
 	l2 := newTestLog(t, "orders", 2, nil)
 	if err := l2.Join("g", "c1", JoinOptions{Topics: []string{"orders"}}); err != nil {
 		t.Fatal(err)
@@ -234,7 +291,7 @@ func TestConsumerStaticRejoin(t *testing.T) {
 	}
 	v := groupView(t, l, "g")
 	c1 := memberView(t, v, "c1")
-	if c1.Epoch != -2 || c1.Down != "left" || tpsText(c1.Assignment) != "orders/0,orders/1" || v.GroupEpoch != 2 {
+	if c1.Epoch != -2 || c1.Down != "left" || tpsText(c1.Assignment) != "orders/0,orders/1" || v.GroupEpoch != 3 {
 		t.Fatalf("after the static leave: c1 epoch %d down %q owns %s, group epoch %d", c1.Epoch, c1.Down, tpsText(c1.Assignment), v.GroupEpoch)
 	}
 	mustAdvance(t, l, 20_000)
@@ -245,7 +302,7 @@ func TestConsumerStaticRejoin(t *testing.T) {
 	consumerJoin(t, l, "g", "c1b", JoinOptions{InstanceID: "i1"})
 	v = groupView(t, l, "g")
 	back := memberView(t, v, "c1b")
-	if back.MemberID == oldID || back.Epoch != 2 || tpsText(back.Assignment) != "orders/0,orders/1" || v.GroupEpoch != 2 || len(v.Members) != 2 {
+	if back.MemberID == oldID || back.Epoch != 3 || tpsText(back.Assignment) != "orders/0,orders/1" || v.GroupEpoch != 3 || len(v.Members) != 2 {
 		t.Errorf("the static member back: id %s (was %s) epoch %d owns %s, group epoch %d, %d members", back.MemberID, oldID, back.Epoch, tpsText(back.Assignment), v.GroupEpoch, len(v.Members))
 	}
 	if err := l.Crash("g", "c1b"); err != nil {
@@ -356,6 +413,11 @@ func TestConsumerGroupProtocolOfEmptyGroup(t *testing.T) {
 	if v.Protocol != ProtocolConsumer || v.State != GroupStable || v.Strategy != "" || len(v.Partitions) != 1 || !v.Partitions[0].HasCommitted {
 		t.Errorf("the empty classic group joined by a consumer member: %s %s, partitions %+v", v.Protocol, v.State, v.Partitions)
 	}
+	// A new consumer group, at group epoch 1 (Kafka 4.4's ModernGroup):
+	// its first member makes it 2.
+	if v.GroupEpoch != 2 || v.AssignmentEpoch != 2 {
+		t.Errorf("the new consumer group: group epoch %d, target epoch %d; want 2, 2", v.GroupEpoch, v.AssignmentEpoch)
+	}
 	if err := l.Leave("g", "c2"); err != nil {
 		t.Fatal(err)
 	}
@@ -364,6 +426,12 @@ func TestConsumerGroupProtocolOfEmptyGroup(t *testing.T) {
 	}
 	if v := groupView(t, l, "g"); v.Protocol != ProtocolClassic {
 		t.Errorf("the empty consumer group joined by a classic member runs %s", v.Protocol)
+	}
+	// A new classic group, whose first rebalance makes generation 1
+	// (GroupMetadataManager.maybeDeleteEmptyConsumerGroup).
+	mustAdvance(t, l, 10_000)
+	if v := groupView(t, l, "g"); v.State != GroupStable || v.Generation != 1 {
+		t.Errorf("the new classic group: %s at generation %d, want stable at 1", v.State, v.Generation)
 	}
 }
 
@@ -549,8 +617,8 @@ func TestConsumerPollTimeout(t *testing.T) {
 	}
 	mustAdvance(t, l, 30_000) // d's poll interval ends at 60s
 	v := groupView(t, l, "g")
-	if len(v.Members) != 1 || v.Members[0].ID != "s" || v.GroupEpoch != 3 {
-		t.Fatalf("after d's poll interval: members %v, group epoch %d; want s alone at epoch 3", v.Members, v.GroupEpoch)
+	if len(v.Members) != 1 || v.Members[0].ID != "s" || v.GroupEpoch != 4 {
+		t.Fatalf("after d's poll interval: members %v, group epoch %d; want s alone at epoch 4", v.Members, v.GroupEpoch)
 	}
 	mustAdvance(t, l, 30_000) // s's ends at 90s
 	s := memberView(t, groupView(t, l, "g"), "s")
@@ -568,12 +636,37 @@ func TestConsumerPartitionsAdded(t *testing.T) {
 	if err := l.AddPartitions("orders", 3); err != nil {
 		t.Fatal(err)
 	}
-	if v := groupView(t, l, "g"); v.GroupEpoch != 1 {
-		t.Fatalf("right after the partitions were added: group epoch %d, want 1 until a heartbeat", v.GroupEpoch)
+	if v := groupView(t, l, "g"); v.GroupEpoch != 2 {
+		t.Fatalf("right after the partitions were added: group epoch %d, want 2 until a heartbeat", v.GroupEpoch)
 	}
 	mustAdvance(t, l, 4000)
 	v := groupView(t, l, "g")
-	if c1 := memberView(t, v, "c1"); v.GroupEpoch != 2 || tpsText(c1.Assignment) != "orders/0,orders/1,orders/2" {
+	if c1 := memberView(t, v, "c1"); v.GroupEpoch != 3 || tpsText(c1.Assignment) != "orders/0,orders/1,orders/2" {
 		t.Errorf("after c1's heartbeat at 5s: group epoch %d, c1 owns %s", v.GroupEpoch, tpsText(c1.Assignment))
+	}
+}
+
+// A change within group.consumer.assignment.interval.ms (1s) of the last
+// target assignment waits: under rules 5 for the first heartbeat after the
+// interval, as Kafka 4.4's maybeUpdateTargetAssignment has it (it delays
+// by a timer only a streams group's target); under rules 4 for the
+// interval's end.
+func TestConsumerTargetWithinTheAssignmentInterval(t *testing.T) {
+	for rules, computedAt := range map[int]int64{RulesV4: 1000, RulesV5: 5000} {
+		l := newTestLogUnder(t, rules, "orders", 2, nil)
+		consumerJoin(t, l, "g", "c1", JoinOptions{}) // a target at 0s; heartbeats at 5s, 10s
+		mustAdvance(t, l, 500)
+		consumerJoin(t, l, "g", "c2", JoinOptions{}) // heartbeats at 5.5s
+		for _, at := range []int64{999, 1000, 4999, 5000} {
+			mustAdvance(t, l, at-l.Now())
+			v := groupView(t, l, "g")
+			want := GroupAssigning
+			if at >= computedAt {
+				want = GroupReconciling
+			}
+			if v.State != want {
+				t.Errorf("rules %d at %dms: group %s (group epoch %d, target epoch %d), want %s", rules, at, v.State, v.GroupEpoch, v.AssignmentEpoch, want)
+			}
+		}
 	}
 }

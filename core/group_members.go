@@ -67,11 +67,17 @@ func (l *PartitionedLog) Join(groupName, memberID string, opts JoinOptions) erro
 			l.classicRejoin(g, m)
 			return nil
 		}
+		if opts.InstanceID != "" && l.rules >= RulesV5 {
+			if old := g.staticMember(opts.InstanceID); old != nil {
+				l.replaceStaticWithClassic(g, old, memberID, strategy, topics)
+				return nil
+			}
+		}
 		l.joinClassicIntoConsumer(g, memberID, strategy, opts, topics)
 		return nil
 	}
 	if g.consumer() {
-		g.becomeClassicGroup() // an empty consumer group (checkJoin)
+		l.becomeClassicGroup(g) // an empty consumer group (checkJoin)
 	}
 	if opts.InstanceID != "" {
 		if static := g.staticMember(opts.InstanceID); static != nil {

@@ -166,6 +166,7 @@ func (l *PartitionedLog) upgradeToConsumerGroup(g *group, joiner string) {
 	var names []string
 	for _, m := range g.members {
 		m.cm = &consumerMember{epoch: epoch, state: MemberStable, classic: true}
+		m.cm.setEpochs(m.assigned, epoch) // Utils.toAssignmentWithEpochs(..., generationId)
 		m.generation, m.rejoined = epoch, false
 		g.cg.target[m.id] = slices.Clone(m.assigned)
 		if m.down == "" {
@@ -242,7 +243,7 @@ func (l *PartitionedLog) joinClassicIntoConsumer(g *group, name, strategy string
 	if !g.hasClassicMember() {
 		g.strategy = strategy
 	}
-	m := &member{id: name, instanceID: opts.InstanceID, memberID: l.newMemberID(name, opts.InstanceID), topics: topics,
+	m := &member{id: name, instanceID: opts.InstanceID, memberID: l.newClassicInConsumerMemberID(name, opts.InstanceID), topics: topics,
 		lastAutoCommit: l.now, joinedAt: l.now, lastPoll: l.now,
 		cm: &consumerMember{state: MemberStable, classic: true, joined: l.groups.memberIDsMade}}
 	g.insertMember(m)
@@ -252,16 +253,31 @@ func (l *PartitionedLog) joinClassicIntoConsumer(g *group, name, strategy string
 	l.reconcile(g, m)
 }
 
+// newClassicInConsumerMemberID makes the member id of a classic member
+// joining a consumer group: Kafka 4.4's coordinator makes it as
+// Uuid.randomUuid().toString() (GroupMetadataManager.
+// classicGroupJoinToConsumerGroup), as a consumer-protocol client makes
+// its own (rules 5); rules 4 gave it a classic group's client.id-UUID
+// (ClassicGroup.generateMemberId).
+func (l *PartitionedLog) newClassicInConsumerMemberID(name, instanceID string) string {
+	if l.rules < RulesV5 {
+		return l.newMemberID(name, instanceID)
+	}
+	return l.newConsumerMemberID()
+}
+
 // maybeComputeTarget computes the target assignment when the group epoch
-// is ahead of it and the assignment interval allows, else leaves it for
-// the interval's end (GroupMetadataManager.maybeUpdateTargetAssignment).
+// is ahead of it and the assignment interval allows
+// (GroupMetadataManager.maybeUpdateTargetAssignment of Kafka 4.4), else
+// leaves it for the next heartbeat or JoinGroup after the interval (rules
+// 5), or for the interval's end (rules 4: consumerGroup.delayed).
 func (l *PartitionedLog) maybeComputeTarget(g *group) {
 	if g.cg.epoch <= g.cg.targetEpoch {
 		return
 	}
 	if l.canComputeTarget(g) {
 		l.computeTarget(g)
-	} else {
+	} else if l.rules < RulesV5 {
 		g.cg.delayed = true
 	}
 }
@@ -269,22 +285,35 @@ func (l *PartitionedLog) maybeComputeTarget(g *group) {
 // downgradeOnLeave is consumerGroupFenceMembers' check before it removes a
 // member: when every member left is classic and the policy allows it, the
 // group converts back to a classic group (validateOnlineDowngradeWithFencedMembers,
-// convertToClassicGroup). It reports whether it did.
+// convertToClassicGroup), which rebalances at once. It reports whether it
+// did.
 func (l *PartitionedLog) downgradeOnLeave(g *group, leaving *member, detail string) bool {
-	if len(g.members) < 2 || !l.downgradeAllowed() {
+	if len(g.members) < 2 || !l.downgradeAllowed() || !g.allClassicBut(leaving) {
 		return false
-	}
-	for _, m := range g.members {
-		if m != leaving && !m.classic() {
-			return false
-		}
 	}
 	before := g.currentAssignment()
 	before[leaving.id] = append(before[leaving.id], leaving.cm.pendingRevoke...)
 	g.removeMember(leaving)
 	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: leaving.id, Detail: detail})
+	l.convertToClassicGroup(g, "the members left all use the classic protocol")
+	l.startRebalance(g, fmt.Sprintf("Downgrade group %s from consumer to classic for member leaving.", g.name), before, nil, false)
+	return true
+}
+
+// allClassicBut reports whether every member of the consumer group but
+// except uses the classic protocol (ConsumerGroup.
+// allMembersUseClassicProtocolExcept).
+func (g *group) allClassicBut(except *member) bool {
+	return !slices.ContainsFunc(g.members, func(m *member) bool { return m != except && !m.classic() })
+}
+
+// convertToClassicGroup is GroupMetadataManager.convertToClassicGroup and
+// ClassicGroup.fromConsumerGroup: the consumer group, whose members all use
+// the classic protocol now, becomes a classic group at its group epoch,
+// each member with its target assignment.
+func (l *PartitionedLog) convertToClassicGroup(g *group, why string) {
 	l.emit(Event{Kind: EventGroupConverted, Group: g.name, Generation: g.cg.epoch,
-		Detail: fmt.Sprintf("the consumer group became a classic group at its group epoch %d (%s=%s): the members left all use the classic protocol", g.cg.epoch, migrationPolicyConfig, l.ConsumerMigrationPolicy())})
+		Detail: fmt.Sprintf("the consumer group became a classic group at its group epoch %d (%s=%s): %s", g.cg.epoch, migrationPolicyConfig, l.ConsumerMigrationPolicy(), why)})
 	target := g.cg.target
 	g.generation = g.cg.epoch
 	g.cg = nil
@@ -298,9 +327,60 @@ func (l *PartitionedLog) downgradeOnLeave(g *group, leaving *member, detail stri
 	}
 	g.leader = g.members[0].id // the first member the classic group adds
 	l.refreshSeen(g)
-	cause := fmt.Sprintf("Downgrade group %s from consumer to classic for member leaving.", g.name)
-	l.startRebalance(g, cause, before, nil, false)
-	return true
+}
+
+// replaceStaticWithClassic is a classic member joining a consumer group
+// with the group.instance.id of a member of it (rules 5; Kafka 4.4
+// GroupMetadataManager.classicGroupJoinToConsumerGroup, which calls
+// getOrMaybeSubscribeStaticConsumerGroupMember with the classic protocol:
+// no UNRELEASED_INSTANCE_ID check then). The new member replaces the old
+// one, which is fenced if it still runs: a new member id, epoch 0, the old
+// one's assignment and target (replaceMember), a new group epoch only if
+// the subscription changed, and its JoinGroup reconciles it. When the old
+// member was the last to use the consumer protocol and the policy allows
+// the downgrade (validateOnlineDowngradeWithReplacedMember), the group
+// becomes a classic group instead, which rebalances only if its target
+// assignment is behind its group epoch (convertToClassicGroup).
+func (l *PartitionedLog) replaceStaticWithClassic(g *group, old *member, name, strategy string, topics []string) {
+	downgrade := l.downgradeAllowed() && g.allClassicBut(old)
+	if old.down == "" {
+		l.abandonInFlight(g, old)
+		l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: old.id, Detail: "fenced: " + name + " joined with its group.instance.id " + old.instanceID + " (group.protocol=classic)"})
+	}
+	g.removeMember(old)
+	if !g.hasClassicMember() {
+		g.strategy = strategy
+	}
+	m := old.clone()
+	m.id, m.down, m.expiresAt = name, "", 0
+	m.memberID = l.newClassicInConsumerMemberID(name, old.instanceID)
+	m.joinedAt, m.lastPoll, m.lastAutoCommit = l.now, l.now, l.now
+	m.positions = map[TopicPartition]int64{}
+	m.pollOrder = slices.Clone(m.assigned) // a new process starts afresh
+	m.inFlightFrom, m.inFlightTo = 0, 0
+	m.cm.epoch, m.cm.classic, m.cm.joined = 0, true, l.groups.memberIDsMade
+	m.cm.pendingRevoke = nil // the new process owns nothing it must revoke
+	if target, ok := g.cg.target[old.id]; ok {
+		delete(g.cg.target, old.id)
+		g.cg.target[name] = target
+	}
+	g.insertMember(m)
+	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back with the classic protocol (JoinGroup): it takes the place, assignment and target of " + old.id})
+	if !slices.Equal(m.topics, topics) {
+		m.topics = topics
+		l.bumpGroupEpoch(g, name+" subscribed to "+strings.Join(topics, ","))
+	}
+	if !downgrade {
+		l.maybeComputeTarget(g)
+		l.reconcile(g, m)
+		return
+	}
+	rebalance := g.cg.targetEpoch < g.cg.epoch
+	before := g.currentAssignment()
+	l.convertToClassicGroup(g, "the member "+name+" that replaced the last consumer-protocol member uses the classic protocol")
+	if rebalance {
+		l.startRebalance(g, fmt.Sprintf("Downgrade group %s from consumer to classic with stale assignment.", g.name), before, nil, false)
+	}
 }
 
 // migrationNote says, for the page, what the policy allows a group now: ""

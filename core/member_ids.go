@@ -40,7 +40,10 @@ import (
 // against "b". Kafka draws the UUID at random; the playground draws it from
 // the scenario's seed, so the same script gives the same ids everywhere.
 // Under rules 1 and 2 members have no member id and the assignors order
-// them by name.
+// them by name. A consumer-protocol member makes its own id
+// (newConsumerMemberID), and from rules 5 a classic member joining a
+// consumer group gets one of the same kind from the coordinator
+// (newClassicInConsumerMemberID, group_migration.go).
 
 // newMemberID makes the member id of a member joining under name (its
 // client.id) with instanceID (its group.instance.id, "" for a dynamic

@@ -71,13 +71,42 @@ import (
 //	   (group.protocol=consumer, KIP-848; group_consumer.go), which only
 //	   rules 4 have: no link made before took it, so it needs no version of
 //	   its own.
+//	5  Kafka 4.4's consumer group protocol where rules 4 had it otherwise
+//	   (group_consumer.go, group_migration.go):
+//	   - a new consumer group starts at group epoch 1 (ModernGroup's
+//	     constructor, TargetAssignmentMetadata.INITIAL of Kafka 4.4's group
+//	     coordinator), so its first member's heartbeat makes it 2; a classic
+//	     group made anew from an empty consumer group starts at generation
+//	     0 (GroupMetadataManager.maybeDeleteEmptyConsumerGroup); rules 4
+//	     start a consumer group at 0 and keep the generation;
+//	   - an offset commit at an older member epoch is taken for a partition
+//	     the member has owned since that epoch (ConsumerGroup.
+//	     createAssignmentEpochValidator); rules 4 refuse every epoch but the
+//	     member's own;
+//	   - a classic member may take a static member's group.instance.id in a
+//	     consumer group (getOrMaybeSubscribeStaticConsumerGroupMember from
+//	     classicGroupJoinToConsumerGroup); rules 4 refuse it;
+//	   - a target assignment due within group.consumer.assignment.interval.ms
+//	     of the last is computed at the first heartbeat after the interval
+//	     (GroupMetadataManager.maybeUpdateTargetAssignment; Kafka 4.4 delays
+//	     by a timer only a streams group's, computeDelayedTargetAssignment);
+//	     rules 4 compute it when the interval ends;
+//	   - a member that revoked what it was told to, and must revoke more
+//	     for a newer target, stays at its epoch (CurrentAssignmentBuilder:
+//	     UNREVOKED_PARTITIONS computes from the member's epoch); rules 4
+//	     gave it its epoch plus one;
+//	   - a classic member joining a consumer group gets a member id as the
+//	     coordinator makes it there, Uuid.randomUuid().toString()
+//	     (classicGroupJoinToConsumerGroup); rules 4 gave it a classic
+//	     group's client.id-UUID (ClassicGroup.generateMemberId).
 const (
 	RulesV1 = 1
 	RulesV2 = 2
 	RulesV3 = 3
 	RulesV4 = 4
+	RulesV5 = 5
 	// LatestRules is the version a scenario with no rules line runs under.
-	LatestRules = RulesV4
+	LatestRules = RulesV5
 )
 
 // RulesChanges says, for each version after 1, what changed, a phrase per
@@ -96,6 +125,14 @@ var RulesChanges = map[int][]string{
 		"a rebalance ends when every member has rejoined by polling, or at the rebalance timeout (max.poll.interval.ms), not after rebalance.ms; an empty group's first one waits group.initial.rebalance.delay.ms",
 		"a member that does not poll within max.poll.interval.ms (5 minutes) leaves its group",
 		"consumers see partitions added to a topic at their next metadata refresh (metadata.max.age.ms, 5 minutes)",
+	},
+	RulesV5: {
+		"a consumer group starts at group epoch 1, so its first member makes it 2, as in Kafka 4.4",
+		"a consumer-protocol member may commit at an older member epoch for the partitions it has owned since then (Kafka 4.4)",
+		"a classic member may take a static member's group.instance.id in a consumer group",
+		"a consumer group's target assignment held back by group.consumer.assignment.interval.ms waits for the next heartbeat after it, as in Kafka 4.4",
+		"a member that must revoke again for a newer target keeps its epoch meanwhile",
+		"a classic member joining a consumer group gets a member id as Kafka 4.4's coordinator makes it there (a Kafka Uuid)",
 	},
 }
 

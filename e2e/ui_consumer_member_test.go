@@ -9,10 +9,12 @@ import (
 // members joined by the page's join forms, the clock advanced by its +1 s
 // button. When c2 joins, c1's card says orders/1 waits to be revoked and
 // c2's that it waits to be assigned; at c1's heartbeat c1 gives it up and
-// takes epoch 2 while c2 still waits; at c2's own heartbeat c2 gets it.
+// takes epoch 3 while c2 still waits; at c2's own heartbeat c2 gets it.
+// Under rules 5 the group starts at epoch 1, as Kafka 4.4's does, so c1's
+// first heartbeat takes it to 2.
 func TestUIConsumerMemberCardsShowAPartitionMoving(t *testing.T) {
 	t.Parallel()
-	b := openPlayground(t, "rules 4\ntopic orders partitions=2\n")
+	b := openPlayground(t, "rules 5\ntopic orders partitions=2\n")
 	b.waitCount(t, `[data-topic][data-partition]`, 2)
 	b.waitCount(t, `.join-form`, 1) // open at the column's top while there is no group
 	b.fill(t, `.join-form [name=group]`, "billing")
@@ -23,7 +25,7 @@ func TestUIConsumerMemberCardsShowAPartitionMoving(t *testing.T) {
 		t.Fatalf("the join form wrote %q, want %q", got, want)
 	}
 	c1, c2 := member("billing", "c1"), member("billing", "c2")
-	b.waitCount(t, c1+`[data-member-epoch="1"][data-member-state=stable][data-assigned="orders/0 orders/1"]`, 1)
+	b.waitCount(t, c1+`[data-member-epoch="2"][data-member-state=stable][data-assigned="orders/0 orders/1"]`, 1)
 	if n := b.count(t, c1+` [data-target]`); n != 2 {
 		t.Errorf("c1's card shows %d target partitions, want its 2", n)
 	}
@@ -39,9 +41,9 @@ func TestUIConsumerMemberCardsShowAPartitionMoving(t *testing.T) {
 		t.Fatalf("billing's join form wrote %q, want %q", got, want)
 	}
 	// The target moves orders/1 to c2: c1 must revoke it first, c2 waits.
-	b.waitCount(t, c2+`[data-member-epoch="2"][data-member-state=unreleased_partitions]`, 1)
+	b.waitCount(t, c2+`[data-member-epoch="3"][data-member-state=unreleased_partitions]`, 1)
 	b.waitCount(t, c2+` [data-pending-assign="orders/1"]`, 1)
-	b.waitCount(t, c1+`[data-member-epoch="1"] [data-pending-revoke="orders/1"]`, 1)
+	b.waitCount(t, c1+`[data-member-epoch="2"] [data-pending-revoke="orders/1"]`, 1)
 	if b.count(t, c1+` [data-target="orders/0"]`) != 1 || b.count(t, c1+` [data-target="orders/1"]`) != 0 {
 		t.Errorf("c1's target reads %q, want orders/0 alone", b.text(t, c1+" .member-target"))
 	}
@@ -50,12 +52,12 @@ func TestUIConsumerMemberCardsShowAPartitionMoving(t *testing.T) {
 			b.text(t, c2+" .member-target"), b.attr(t, c2, "data-assigned"))
 	}
 
-	// c1's heartbeat: it revokes orders/1 and takes epoch 2; c2 has not
+	// c1's heartbeat: it revokes orders/1 and takes epoch 3; c2 has not
 	// heartbeated, so orders/1 is nobody's and c2 still waits for it.
 	for range 3 {
 		b.advanceSecond(t)
 	}
-	b.waitCount(t, c1+`[data-member-epoch="2"][data-assigned="orders/0"]`, 1)
+	b.waitCount(t, c1+`[data-member-epoch="3"][data-assigned="orders/0"]`, 1)
 	if n := b.count(t, `[data-pending-revoke]`); n != 0 {
 		t.Errorf("%d partitions still wait to be revoked after c1's heartbeat", n)
 	}
@@ -66,7 +68,7 @@ func TestUIConsumerMemberCardsShowAPartitionMoving(t *testing.T) {
 	// c2's heartbeat: it gets orders/1 and the group is stable.
 	b.advanceSecond(t)
 	b.advanceSecond(t)
-	b.waitCount(t, c2+`[data-member-epoch="2"][data-member-state=stable][data-assigned="orders/1"]`, 1)
+	b.waitCount(t, c2+`[data-member-epoch="3"][data-member-state=stable][data-assigned="orders/1"]`, 1)
 	b.waitCount(t, group("billing")+`[data-state=stable]`, 1)
 	if n := b.count(t, `[data-pending-revoke], [data-pending-assign]`); n != 0 {
 		t.Errorf("%d partitions still wait to move once the group is stable", n)

@@ -49,18 +49,32 @@ const ReasonMemberIDs Reason = "the client draws its own member ids (franz-go's 
 	"which member owns which partitions may differ; how many each owns, and that every partition is owned, are compared"
 
 // ReasonFirstEpoch: Kafka 4.4 makes a consumer group at group epoch 1
-// (ModernGroup's constructor), so its first member makes it 2; the
-// playground's group starts at 0. An epoch exactly one more on the cluster
-// is this difference (conformance/consumer_protocol_test.go's
-// kafkaEpochAhead).
-const ReasonFirstEpoch Reason = "Kafka 4.4 makes a consumer group at group epoch 1 (ModernGroup), so its first member's heartbeat makes it 2, " +
-	"where the playground's first member makes it 1: every group, assignment and member epoch on the cluster is one more"
+// (ModernGroup's constructor), so its first member makes it 2; under rules
+// 4 the playground's group starts at 0, one behind. Rules 5 start where
+// Kafka does (core/group_consumer.go, newConsumerGroupEpoch), and their
+// epochs are compared exactly: markFirstEpoch marks the consumer groups of
+// a scenario under rules 4 only, and epochReason excuses an epoch exactly
+// one more on the cluster, no other.
+const ReasonFirstEpoch Reason = "under rules 4 the playground's consumer group starts at group epoch 0, where Kafka 4.4 makes one at 1 (ModernGroup) and its first member's heartbeat makes it 2: " +
+	"every group, assignment and member epoch on the cluster is one more (rules 5 start where Kafka does)"
 
-// epochReason is the reason for an epoch row of a consumer group: why if
-// set, else ReasonFirstEpoch where the cluster's is exactly one more.
+// markFirstEpoch marks a consumer group of a scenario under rules 4 with
+// ReasonFirstEpoch, unless another reason explains its epochs already.
+func (r *runner) markFirstEpoch(g *groupRun) {
+	if r.session.Rules() >= core.RulesV5 {
+		return
+	}
+	if _, ok := r.marks.generations[g.name]; !ok {
+		r.marks.generations[g.name] = ReasonFirstEpoch
+	}
+}
+
+// epochReason is the reason for an epoch row of a consumer group:
+// ReasonFirstEpoch only where the cluster's epoch is exactly one more,
+// any other reason as it is.
 func epochReason(why Reason, want, got int) Reason {
-	if why == "" && got == want+1 {
-		return ReasonFirstEpoch
+	if why == ReasonFirstEpoch && got != want+1 {
+		return ""
 	}
 	return why
 }
@@ -96,6 +110,7 @@ const consumerHeartbeatMs = "200"
 // setConsumerGroupConfigs gives a consumer group the run's heartbeat
 // interval on the cluster, once, before its first member joins.
 func (r *runner) setConsumerGroupConfigs(ctx context.Context, g *groupRun) {
+	r.markFirstEpoch(g)
 	if g.configured {
 		return
 	}
@@ -441,7 +456,7 @@ func (r *runner) resubscribeConsumer(ctx context.Context, g *groupRun, m *member
 	m.client.PurgeTopicsFromConsuming(r.prefixed(dropped)...)
 	m.setTopics(topics, dropped)
 	if len(added) > 0 && len(dropped) > 0 {
-		if _, ok := r.marks.generations[g.name]; !ok {
+		if why, ok := r.marks.generations[g.name]; !ok || why == ReasonFirstEpoch {
 			r.marks.generations[g.name] = ReasonSubscriptionHeartbeats
 		}
 	}

@@ -173,8 +173,8 @@ func downMember(v core.GroupView) (core.MemberView, bool) {
 // waiting describes why a group is not stable yet, or "" when it is.
 func waiting(v core.GroupView) string {
 	if m, ok := downMember(v); ok {
-		return fmt.Sprintf("group %s waits for %s, which %s, until its session times out at %s (session.timeout.ms=%s)",
-			v.Name, m.ID, downWords(m.Down), units.SpanToSecond(m.SessionExpiresAt), units.Duration(v.Config.SessionTimeoutMs))
+		return fmt.Sprintf("group %s waits for %s, which %s, until its session times out at %s (%s)",
+			v.Name, m.ID, downWords(m.Down), units.SpanToSecond(m.SessionExpiresAt), sessionTimeoutWords(v, m))
 	}
 	if r := v.Rebalance; r != nil && len(r.NotRejoined) > 0 {
 		// From rules 4 a rebalance ends once every member has rejoined,
@@ -186,6 +186,22 @@ func waiting(v core.GroupView) string {
 		return fmt.Sprintf("group %s is still rebalancing: advance the clock a few seconds", v.Name)
 	}
 	return ""
+}
+
+// sessionTimeoutWords names the session timeout that ends a member's
+// session, with its value: a classic member's own session.timeout.ms; a
+// consumer-protocol member's is the coordinator's (Kafka 4.4
+// GroupMetadataManager: the group's consumer.session.timeout.ms, else the
+// brokers' group.consumer.session.timeout.ms).
+func sessionTimeoutWords(v core.GroupView, m core.MemberView) string {
+	if m.Protocol != core.ProtocolConsumer {
+		return "session.timeout.ms=" + units.Duration(v.Config.SessionTimeoutMs)
+	}
+	name := "the brokers' group.consumer.session.timeout.ms="
+	if v.Config.ConsumerSessionTimeoutMs != core.DefaultGroupConfig().ConsumerSessionTimeoutMs {
+		name = "the group's consumer.session.timeout.ms="
+	}
+	return name + units.Duration(v.Config.ConsumerSessionTimeoutMs)
 }
 
 func downWords(down string) string {

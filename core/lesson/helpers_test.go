@@ -1,0 +1,48 @@
+package lesson
+
+import (
+	"strings"
+	"testing"
+
+	"plog/core"
+)
+
+// The message for a group waiting on a stopped member names the session
+// timeout that ends its session: session.timeout.ms for a classic member,
+// the coordinator's group.consumer.session.timeout.ms, or the group's
+// consumer.session.timeout.ms, for a consumer-protocol member.
+func TestWaitingNamesTheSessionTimeoutThatApplies(t *testing.T) {
+	cases := []struct {
+		protocol, groupConfig, want string
+	}{
+		{core.ProtocolClassic, "", "(session.timeout.ms=45s)"},
+		{core.ProtocolConsumer, "", "(the brokers' group.consumer.session.timeout.ms=45s)"},
+		{core.ProtocolConsumer, "50s", "(the group's consumer.session.timeout.ms=50s)"},
+	}
+	for _, c := range cases {
+		l := core.NewPartitionedLog(1)
+		if err := l.CreateTopic("orders", 2, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []string{"c1", "c2"} {
+			if err := l.Join("g", m, core.JoinOptions{Topics: []string{"orders"}, Protocol: c.protocol}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if c.groupConfig != "" {
+			if err := l.SetGroupConfig("g", "consumer.session.timeout.ms", c.groupConfig); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := l.Crash("g", "c2"); err != nil {
+			t.Fatal(err)
+		}
+		v, err := l.Group("g")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := waiting(v); !strings.Contains(got, "c2, which crashed, until its session times out") || !strings.HasSuffix(got, c.want) {
+			t.Errorf("%s member, group config %q: %q, want it to end %q", c.protocol, c.groupConfig, got, c.want)
+		}
+	}
+}
