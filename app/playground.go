@@ -557,7 +557,8 @@ func (p *Playground) Render() app.UI {
 				app.Div().Class("stage").Body(
 					&BrokerStrip{Brokers: p.replicas.Brokers, LagMaxMs: p.replicas.LagMaxMs, Selected: p.selectedBroker()},
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing,
-						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected},
+						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected,
+						ShareGroups: p.view.ShareGroups, Now: p.view.TimeMs},
 					// What the last command did, said under the lanes it
 					// changed and kept in view at the picture's foot.
 					// It scrolls when long, so it takes the focus (to scroll
