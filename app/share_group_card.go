@@ -39,7 +39,7 @@ func (c *ShareGroupCard) Render() app.UI {
 			),
 			app.Ul().Class("share-members").Body(
 				app.Range(g.Members).Slice(func(i int) app.UI {
-					return &ShareMember{Group: g.Name, Member: g.Members[i]}
+					return &ShareMember{Group: g.Name, Member: g.Members[i], ComeBackID: shareComeBackID(g, g.Members[i])}
 				}),
 			),
 			app.Range(g.Partitions).Slice(func(i int) app.UI {
@@ -47,6 +47,27 @@ func (c *ShareGroupCard) Render() app.UI {
 			}),
 			&ShareGroupConfigForm{Group: g.Name, Configs: g.Configs},
 		)
+}
+
+// shareComeBackID is the name a crashed member restarts under: the next
+// of its name (s1, s2, ...) that no member of the group has.
+func shareComeBackID(g core.ShareGroupView, m core.ShareMemberView) string {
+	if m.CrashedAt < 0 {
+		return ""
+	}
+	taken := func(name string) bool {
+		for _, o := range g.Members {
+			if o.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	id := nextMemberID(m.Name)
+	for taken(id) {
+		id = nextMemberID(id)
+	}
+	return id
 }
 
 // shareStateLetters are the in-flight states as the strip writes them:
@@ -120,12 +141,19 @@ func renderInFlight(r core.InFlightView, now int64) app.UI {
 // its last poll returned, and its buttons: Poll (with a max), Accept,
 // Release, Reject and Renew (explicit mode: each acknowledges what the
 // last poll returned and is not acknowledged yet), Leave and Crash.
+// A crashed member's card offers to restart it: the process comes back
+// as a new share consumer, under the next free name, with the same
+// subscription and configs (the crashed one stays in the group until its
+// session times out, so its name is taken until then).
 // Tests read data-share-member, data-ack-mode and data-crashed.
 type ShareMember struct {
 	app.Compo
 
 	Group  string
 	Member core.ShareMemberView
+	// ComeBackID is the name a crashed member restarts under; "" while it
+	// runs.
+	ComeBackID string
 
 	max   string // the poll's max, as typed
 	maxOf string // the member the typed max was typed for
@@ -193,6 +221,11 @@ func (m *ShareMember) Render() app.UI {
 				),
 				m.button("share-leave", scenario.CmdShareLeave, "Leave", "Leave "+v.Name),
 				m.button("crash", scenario.CmdCrash, "Crash", "Crash "+v.Name),
+			),
+		).Else(
+			app.Div().Class("member-controls").Body(
+				m.button("come-back", scenario.CmdShareJoin, "Restart as "+m.ComeBackID,
+					"Restart as "+m.ComeBackID+": a new share consumer with "+v.Name+"'s topics and configs"),
 			),
 		),
 		&ControlError{Control: m.control()},
@@ -268,83 +301,13 @@ func (m *ShareMember) lines(action string) ([]string, string) {
 		return []string{scenario.CmdShareLeave + " " + member}, ""
 	case "crash":
 		return []string{scenario.CmdCrash + " " + member}, ""
+	case "come-back":
+		if m.ComeBackID == "" {
+			return nil, v.Name + " runs: only a crashed member restarts."
+		}
+		line := fmt.Sprintf("%s %s %s topics=%s share.acknowledgement.mode=%s max.poll.records=%d", scenario.CmdShareJoin,
+			word(m.Group), word(m.ComeBackID), word(strings.Join(v.Topics, ",")), v.AckMode, v.MaxPoll)
+		return []string{line}, ""
 	}
 	return nil, "unknown action " + action
-}
-
-// ShareGroupConfigForm sets one of a share group's configs (Kafka 4.4's
-// GroupConfig: share.auto.offset.reset, share.record.lock.duration.ms and
-// the others of core/share_config.go): config group GROUP NAME=VALUE.
-type ShareGroupConfigForm struct {
-	app.Compo
-
-	Group   string
-	Configs []core.ConfigEntry // the group's, with their values now
-
-	name, value string
-}
-
-// setLine makes the config command, or says what is missing.
-func (f *ShareGroupConfigForm) setLine() (string, string) {
-	name, value := f.nameText(), strings.TrimSpace(f.value)
-	if name == "" {
-		return "", "Pick the config to set."
-	}
-	if value == "" {
-		return "", "Give " + name + " a value."
-	}
-	return scenario.CmdConfig + " group " + word(f.Group) + " " + name + "=" + word(value), ""
-}
-
-// nameText is the config picked, the first one until the learner picks.
-func (f *ShareGroupConfigForm) nameText() string {
-	if f.name == "" && len(f.Configs) > 0 {
-		return f.Configs[0].Name
-	}
-	return f.name
-}
-
-func (f *ShareGroupConfigForm) control() string { return "share/" + f.Group + "/config" }
-
-// Render draws the form: the config, its value now as the placeholder,
-// and what it does as the title.
-func (f *ShareGroupConfigForm) Render() app.UI {
-	picked := f.nameText()
-	var now, help string
-	for _, e := range f.Configs {
-		if e.Name == picked {
-			now = e.Value
-		}
-	}
-	if d, ok := core.LookupShareConfig(core.OnShareGroup, picked); ok {
-		help = d.Help
-	}
-	return app.Form().
-		Class("share-group-config").
-		DataSet("control", f.control()).
-		DataSet("command", scenario.CmdConfig).
-		Aria("label", "Set a config of share group "+f.Group).
-		OnSubmit(func(ctx app.Context, e app.Event) {
-			e.PreventDefault()
-			line, problem := f.setLine()
-			sendGroupLine(ctx, f.control(), line, problem)
-		}).
-		Body(
-			app.Label().Body(
-				app.Span().Text("Config"),
-				app.Select().Name("config").OnChange(textInto(&f.name)).Body(
-					app.Range(f.Configs).Slice(func(i int) app.UI {
-						e := f.Configs[i]
-						return app.Option().Value(e.Name).Selected(e.Name == picked).Text(e.Name)
-					}),
-				),
-			),
-			app.Label().Title(help).Body(
-				app.Span().Text("Value"),
-				app.Input().Name("value").Value(f.value).Placeholder(now).Size(8).
-					AutoComplete(false).OnInput(textInto(&f.value)),
-			),
-			app.Button().Type("submit").Text("Set"),
-			&ControlError{Control: f.control()},
-		)
 }

@@ -105,7 +105,8 @@ func (f *ShareJoinForm) Render() app.UI {
 	if len(f.Topics) > 0 {
 		topicHint = strings.Join(f.Topics, ",")
 	}
-	modes := []string{core.AckModeImplicit, core.AckModeExplicit}
+	ackMode, _ := core.LookupConfig(core.OnShareMember, "share.acknowledgement.mode")
+	modes := ackMode.Choices
 	return app.Form().
 		Class("share-join-form").
 		DataSet("control", shareJoinControl).

@@ -65,8 +65,8 @@ func TestShareGroupCardShowsInFlightRecordsAndAcknowledges(t *testing.T) {
 	}
 
 	// The card's config form writes the line that set the reset.
-	cf := &ShareGroupConfigForm{Group: "workers", Configs: p.view.ShareGroups[0].Configs, name: "share.auto.offset.reset", value: "earliest"}
-	if l, _ := cf.setLine(); l != "config group workers share.auto.offset.reset=earliest" {
+	cf := &ShareGroupConfigForm{Group: "workers", Configs: p.view.ShareGroups[0].Configs}
+	if l := cf.choiceLine("share.auto.offset.reset", "earliest"); l != "config group workers share.auto.offset.reset=earliest" {
 		t.Errorf("config line %q", l)
 	}
 
