@@ -52,7 +52,9 @@ func (f *ShareGroupConfigForm) setLine() (string, string) {
 
 // shareConfigPicked reports whether a config is picked from a list (a
 // choice or a flag) rather than typed.
-func shareConfigPicked(d core.ConfigDef) bool { return d.Kind == core.KindChoice || d.Kind == core.KindBool }
+func shareConfigPicked(d core.ConfigDef) bool {
+	return d.Kind == core.KindChoice || d.Kind == core.KindBool
+}
 
 // shareConfigChoices are the values a picked config takes.
 func shareConfigChoices(d core.ConfigDef) []string {
