@@ -551,7 +551,8 @@ func (p *Playground) Render() app.UI {
 					dockPanel(dockCluster, tab, &BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs}),
 					dockPanel(dockInspector, tab,
 						&Inspector{Selected: p.selected, Preset: p.inspectorPreset(), Topics: p.view.Topics,
-							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Groups: p.view.Groups, Lag: lag, Rules: p.rules()},
+							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Groups: p.view.Groups, Lag: lag, Rules: p.rules(),
+							ShareGroups: p.view.ShareGroups, ShareCompared: p.view.ShareCompared, Now: p.view.TimeMs},
 					),
 				),
 				app.Div().Class("stage").Body(

@@ -34,8 +34,16 @@ func (c *ShareGroupCard) Render() app.UI {
 		Aria("label", "Share group "+g.Name).
 		Body(
 			app.Header().Class("share-group-head").Body(
-				app.H3().Text(g.Name),
+				app.H3().Body(
+					app.Button().Type("button").Class("quiet").DataSet("action", "inspect-share-group").
+						Title("inspect "+g.Name+": its members, share-partitions, configs and share lag").
+						OnClick(selectThing(selection{Kind: selectShareGroup, Group: g.Name}), g.Name).Text(g.Name),
+				),
 				app.Span().Class("share-group-state").Text(fmt.Sprintf("%s, epoch %d", g.State, g.GroupEpoch)),
+				app.Button().Type("button").Class("small").DataSet("action", "share-compare").
+					Title("Run one workload through a consumer group and through "+g.Name+", side by side: who gets what, in which order, and what a crash costs each").
+					OnClick(selectThing(selection{Kind: selectShareGroup, Group: g.Name, ShareCompare: defaultShareCompare(g.Name, runningShareMembers(g))}), g.Name, strings.Join(runningShareMembers(g), ",")).
+					Text("Compare with a consumer group"),
 			),
 			app.Ul().Class("share-members").Body(
 				app.Range(g.Members).Slice(func(i int) app.UI {
