@@ -51,13 +51,11 @@ func TestUIShareGroups(t *testing.T) {
 	// A lock shorter than the brokers allow is refused, with the engine's
 	// words, beside the form.
 	config := `[data-share-group=workers] .share-group-config`
-	b.fill(t, config+` [name=config]`, "share.record.lock.duration.ms")
-	b.fill(t, config+` [name=value]`, "5s")
+	b.fill(t, config+` [name="share.record.lock.duration.ms"]`, "5s")
 	b.click(t, config+` button[type=submit]`)
 	b.waitText(t, `[data-control="share/workers/config"][role=alert]`, "share.record.lock.duration.ms")
-	b.fill(t, config+` [name=config]`, "share.auto.offset.reset")
-	b.fill(t, config+` [name=value]`, "earliest")
-	b.click(t, config+` button[type=submit]`)
+	// A choice is a select, sent as soon as it is picked.
+	b.fill(t, config+` select[name="share.auto.offset.reset"]`, "earliest")
 	b.waitCount(t, `[data-control="share/workers/config"][role=alert]`, 0)
 
 	b.fill(t, `.share-join-form [name=member]`, "s2")
