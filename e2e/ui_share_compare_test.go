@@ -74,6 +74,15 @@ func TestUIShareCompare(t *testing.T) {
 	// Accept: the record is done with, and SPSO moves past it.
 	poll(a)
 	b.waitCount(t, laneStripRecord("workers", 0, 0, "Acquired")+fmt.Sprintf(`[data-owner=%s][data-lock-left-ms="30000"]`, js(a)), 1)
+	// The strip takes a line under the lane, inside it: the page does not
+	// scroll sideways for it.
+	if !eval[bool](t, b, fmt.Sprintf(`(() => {
+		const lane = document.querySelector('[data-topic=orders][data-partition="0"][data-log-start]').getBoundingClientRect();
+		const s = document.querySelector(%s).getBoundingClientRect();
+		return s.left >= lane.left - 1 && s.right <= lane.right + 1 && s.top >= lane.top - 1 && s.bottom <= lane.bottom + 1 &&
+			document.documentElement.scrollWidth <= window.innerWidth })()`, js(strip))) {
+		t.Error("the share group's strip is not inside its lane, or the page scrolls sideways")
+	}
 	b.click(t, shareMember("workers", a)+` [data-action=accept]`)
 	b.waitCount(t, strip+`[data-spso="1"]`, 1)
 	// Release: available again; its next delivery is its second; Reject
