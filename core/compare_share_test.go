@@ -94,3 +94,29 @@ func TestCompareShareConsumer(t *testing.T) {
 		t.Errorf("an unknown group: %v", err)
 	}
 }
+
+// The comparison runs at every command while a share group's inspector
+// shows it: four runs on copies of the engine (each group with and
+// without the crash), here of the page's largest workload.
+func BenchmarkCompareShareConsumer(b *testing.B) {
+	l := NewPartitionedLog(1)
+	if err := l.CreateTopic("orders", 4, nil); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 1000 {
+		if _, err := l.Produce(ProduceRequest{Topic: "orders", Partition: i % 4, Value: "v"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, m := range []string{"s1", "s2", "s3"} {
+		if err := l.ShareJoin("workers", m, ShareJoinOptions{Topics: []string{"orders"}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	w := ShareWorkload{Records: 48, PollMax: 1, Crash: "s1"}
+	for b.Loop() {
+		if _, err := l.CompareShareConsumer("workers", w); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
