@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,9 @@ import (
 // [data-share-compare-run=consumer|share] with data-done-ms,
 // data-redelivered, data-stalled-ms and data-crash-cost-ms; its members'
 // rows [data-compare-member=NAME] with data-records, each delivery
-// [data-compare-delivery=T/P@OFFSET] with data-delivery (1 the first).
+// [data-compare-delivery=T/P@OFFSET] with data-delivery (1 the first), and
+// each partition's [data-compare-partition=T/P] with data-order, the
+// members its records went to, in order.
 type ShareCompare struct {
 	app.Compo
 
@@ -167,9 +170,21 @@ func renderWorkloadRun(cmp core.ShareComparison, run core.WorkloadRun) app.UI {
 		col = col.DataSet("crash-cost-ms", run.CrashCostMs)
 	}
 	byMember := map[string][]core.WorkloadDelivery{}
+	byPartition := map[core.TopicPartition][]core.WorkloadDelivery{}
+	var partitions []core.TopicPartition
 	for _, d := range run.Deliveries {
 		byMember[d.Member] = append(byMember[d.Member], d)
+		if byPartition[d.TopicPartition] == nil {
+			partitions = append(partitions, d.TopicPartition)
+		}
+		byPartition[d.TopicPartition] = append(byPartition[d.TopicPartition], d)
 	}
+	slices.SortFunc(partitions, func(a, b core.TopicPartition) int {
+		if a.Topic != b.Topic {
+			return strings.Compare(a.Topic, b.Topic)
+		}
+		return a.Partition - b.Partition
+	})
 	return col.Body(
 		app.H4().Text(title),
 		app.P().Class("share-compare-summary").Text(workloadSummary(cmp, run)),
@@ -184,6 +199,25 @@ func renderWorkloadRun(cmp core.ShareComparison, run core.WorkloadRun) app.UI {
 						app.If(len(got) == 0, app.Span().Class("hint").Text("nothing")),
 						app.Range(got).Slice(func(j int) app.UI { return renderCompareDelivery(got[j]) }),
 					),
+				)
+			})),
+		),
+		app.Table().Class("inspector-configs", "share-compare-partitions").Body(
+			app.Caption().Text("Each partition's records in the order they were delivered, and to whom"),
+			app.TBody().Body(app.Range(partitions).Slice(func(i int) app.UI {
+				tp := partitions[i]
+				got := byPartition[tp]
+				order := make([]string, len(got))
+				for j, d := range got {
+					order[j] = d.Member
+				}
+				return app.Tr().DataSet("compare-partition", tp.String()).DataSet("order", strings.Join(order, " ")).Body(
+					app.Th().Scope("row").Text(tp.String()),
+					app.Td().Body(app.Range(got).Slice(func(j int) app.UI {
+						d := got[j]
+						return app.Span().Class("compare-order").Title(fmt.Sprintf("offset %d to %s at %s", d.Offset, d.Member, units.Duration(d.AtMs))).
+							Text(fmt.Sprintf("%d→%s", d.Offset, d.Member))
+					})),
 				)
 			})),
 		),
