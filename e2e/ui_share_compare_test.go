@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // laneStripRecord is the selector of an in-flight record in a share
@@ -145,6 +147,14 @@ func TestUIShareCompare(t *testing.T) {
 	}
 	if n := b.count(t, share+` [data-compare-member][data-records="0"]`); n != 0 {
 		t.Errorf("%d share group members got nothing", n)
+	}
+
+	// On a 360 px phone the strips, the inspector and the runs side by side
+	// stack, and nothing scrolls sideways.
+	b.do(t, chromedp.EmulateViewport(360, 740))
+	b.waitFor(t, `window.innerWidth === 360`)
+	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("at 360 px the page is %d px wide", w)
 	}
 	b.noErrors(t)
 }
