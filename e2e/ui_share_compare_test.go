@@ -29,27 +29,37 @@ func laneStripRecord(group string, partition, offset int, state string) string {
 func TestUIShareCompare(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "")
+	// use waits until a control is on the screen, as a learner sees it,
+	// and gives its selector to act on.
+	use := func(selector string) string {
+		t.Helper()
+		b.waitFor(t, shown(selector))
+		return selector
+	}
+	tab := func(name string) { t.Helper(); b.click(t, use("#dock-tab-"+name)) }
 
-	b.fill(t, "#topic-name", "orders")
-	b.fill(t, "#topic-partitions", "2")
-	b.click(t, "#topic-create")
+	tab("topics")
+	b.fill(t, use("#topic-name"), "orders")
+	b.fill(t, use("#topic-partitions"), "2")
+	b.click(t, use("#topic-create"))
 	b.waitCount(t, `[data-topic=orders][data-log-start]`, 2)
-	b.fill(t, "#produce-partition", "0")
-	b.fill(t, "#produce-count", "4")
-	b.click(t, "#produce-send")
+	tab("produce")
+	b.fill(t, use("#produce-partition"), "0")
+	b.fill(t, use("#produce-count"), "4")
+	b.click(t, use("#produce-send"))
 	b.waitCount(t, `[data-topic=orders][data-partition="0"] [data-offset="3"]`, 1)
 
-	b.click(t, `[data-action=new-share-group]`)
-	b.fill(t, `.share-join-form [name=group]`, "workers")
-	b.fill(t, `.share-join-form [name=member]`, "s1")
-	b.fill(t, `.share-join-form [name=topics]`, "orders")
-	b.fill(t, `.share-join-form [name="share.acknowledgement.mode"]`, "explicit")
+	b.click(t, use(`[data-action=new-share-group]`))
+	b.fill(t, use(`.share-join-form [name=group]`), "workers")
+	b.fill(t, use(`.share-join-form [name=member]`), "s1")
+	b.fill(t, use(`.share-join-form [name=topics]`), "orders")
+	b.fill(t, use(`.share-join-form [name="share.acknowledgement.mode"]`), "explicit")
 	for _, m := range []string{"s1", "s2", "s3"} {
-		b.click(t, `.share-join-form button[type=submit]`)
+		b.click(t, use(`.share-join-form button[type=submit]`))
 		b.waitCount(t, shareMember("workers", m)+`[data-ack-mode=explicit]`, 1)
 	}
 	// The records came before the group: it reads them from the log start.
-	b.fill(t, `[data-share-group=workers] .share-group-config select[name="share.auto.offset.reset"]`, "earliest")
+	b.fill(t, use(`[data-share-group=workers] .share-group-config select[name="share.auto.offset.reset"]`), "earliest")
 	b.waitCount(t, `[data-control="share/workers/config"][role=alert]`, 0)
 
 	var onZero []string
@@ -68,8 +78,8 @@ func TestUIShareCompare(t *testing.T) {
 	a, other := onZero[0], onZero[1]
 	poll := func(m string) {
 		t.Helper()
-		b.fill(t, shareMember("workers", m)+` [name=max]`, "1")
-		b.click(t, shareMember("workers", m)+` [data-action=share-poll]`)
+		b.fill(t, use(shareMember("workers", m)+` [name=max]`), "1")
+		b.click(t, use(shareMember("workers", m)+` [data-action=share-poll]`))
 	}
 	strip := `[data-topic=orders][data-partition="0"][data-log-start] [data-share-strip=workers]`
 
@@ -85,33 +95,34 @@ func TestUIShareCompare(t *testing.T) {
 			document.documentElement.scrollWidth <= window.innerWidth })()`, js(strip))) {
 		t.Error("the share group's strip is not inside its lane, or the page scrolls sideways")
 	}
-	b.click(t, shareMember("workers", a)+` [data-action=accept]`)
+	b.click(t, use(shareMember("workers", a)+` [data-action=accept]`))
 	b.waitCount(t, strip+`[data-spso="1"]`, 1)
 	// Release: available again; its next delivery is its second; Reject
 	// archives it, and SPSO moves past it too.
 	poll(a)
 	b.waitCount(t, laneStripRecord("workers", 0, 1, "Acquired"), 1)
-	b.click(t, shareMember("workers", a)+` [data-action=release]`)
+	b.click(t, use(shareMember("workers", a)+` [data-action=release]`))
 	b.waitCount(t, laneStripRecord("workers", 0, 1, "Available")+`[data-delivery-count="1"]`, 1)
 	poll(a)
 	b.waitCount(t, laneStripRecord("workers", 0, 1, "Acquired")+`[data-delivery-count="2"]`, 1)
-	b.click(t, shareMember("workers", a)+` [data-action=reject]`)
+	b.click(t, use(shareMember("workers", a)+` [data-action=reject]`))
 	b.waitCount(t, strip+`[data-spso="2"]`, 1)
 
 	// The other member takes the next record and crashes; past its lock
 	// the record is available again.
 	poll(other)
 	b.waitCount(t, laneStripRecord("workers", 0, 2, "Acquired")+fmt.Sprintf(`[data-owner=%s]`, js(other)), 1)
-	b.click(t, shareMember("workers", other)+` [data-action=crash]`)
+	b.click(t, use(shareMember("workers", other)+` [data-action=crash]`))
 	b.waitCount(t, shareMember("workers", other)+`[data-crashed]`, 1)
-	b.fill(t, "#advance-duration", "31s")
-	b.click(t, "#advance-go")
+	tab("time")
+	b.fill(t, use("#advance-duration"), "31s")
+	b.click(t, use("#advance-go"))
 	b.waitCount(t, laneStripRecord("workers", 0, 2, "Available")+`[data-delivery-count="1"]`, 1)
-	b.click(t, shareMember("workers", other)+` [data-action=come-back]`)
+	b.click(t, use(shareMember("workers", other)+` [data-action=come-back]`))
 	b.waitCount(t, shareMember("workers", "s4")+`[data-ack-mode=explicit]`, 1)
 
 	// The inspector, from the group's name.
-	b.click(t, `[data-share-group=workers] [data-action=inspect-share-group]`)
+	b.click(t, use(`[data-share-group=workers] [data-action=inspect-share-group]`))
 	inspector := `[data-inspector=share-group][data-inspector-group=workers]`
 	b.waitCount(t, inspector, 1)
 	row := inspector + ` [data-share-row="orders/0"]`
@@ -123,7 +134,7 @@ func TestUIShareCompare(t *testing.T) {
 	b.waitCount(t, inspector+` [data-inspector-share-member=s4]`, 1)
 
 	// The same workload through a consumer group, side by side.
-	b.click(t, `[data-share-group=workers] [data-action=share-compare]`)
+	b.click(t, use(`[data-share-group=workers] [data-action=share-compare]`))
 	consumer, share := inspector+` [data-share-compare-run=consumer]`, inspector+` [data-share-compare-run=share]`
 	b.waitCount(t, share+`[data-stalled-ms]`, 1)
 	b.waitCount(t, consumer+`[data-stalled-ms]`, 1)
@@ -138,8 +149,8 @@ func TestUIShareCompare(t *testing.T) {
 	// Without the crash, picked in the form: three members on two
 	// partitions leave one consumer group member idle, and none of the
 	// share group's; nothing is delivered twice.
-	b.fill(t, inspector+` .share-compare-form [name=crash]`, "-")
-	b.click(t, inspector+` [data-action=run-share-compare]`)
+	b.fill(t, use(inspector+` .share-compare-form [name=crash]`), "-")
+	b.click(t, use(inspector+` [data-action=run-share-compare]`))
 	b.waitCount(t, share+`[data-stalled-ms]`, 0)
 	b.waitCount(t, share+`[data-redelivered="0"]`, 1)
 	if n := b.count(t, consumer+` [data-compare-member][data-records="0"]`); n != 1 {
