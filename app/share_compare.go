@@ -127,7 +127,8 @@ func (c *ShareCompare) Render() app.UI {
 			app.Button().Type("submit").DataSet("action", "run-share-compare").Text("Run side by side"),
 		),
 		app.P().Class("form-note").Text("Neither group changes: each runs on a copy of the engine, with the share group's running members "+
-			"and subscriptions, both starting at the log end. The records are produced keyless to the partitions in turn; "+
+			"and subscriptions, both starting at the log end: the consumer group with Kafka's defaults (the range assignor, auto-commit every 5 s), "+
+			"the share group with its own configs, its members acknowledging implicitly. The records are produced keyless to the partitions in turn; "+
 			"every member polls every second, and is done with a poll's records when it polls again."),
 		c.renderResult(),
 	)
