@@ -57,8 +57,8 @@ func (s *ShareGroupInspector) Render() app.UI {
 		app.If(len(g.Members) == 0, app.P().Class("hint").Text("No members: share-join one from the groups column.")).Else(
 			app.Table().Class("inspector-configs", "share-inspector-members").Body(
 				app.THead().Body(app.Tr().Body(
-					app.Th().Scope("col").Text("member"), app.Th().Scope("col").Text("member id, epoch"),
-					app.Th().Scope("col").Text("configs"), app.Th().Scope("col").Text("partitions"), app.Th().Scope("col").Text("state"),
+					app.Th().Scope("col").Text("member"), app.Th().Scope("col").Text("epoch"),
+					app.Th().Scope("col").Text("acks, max.poll.records"), app.Th().Scope("col").Text("partitions"), app.Th().Scope("col").Text("state"),
 				)),
 				app.TBody().Body(app.Range(g.Members).Slice(func(i int) app.UI { return s.memberRow(g.Members[i]) })),
 			),
@@ -87,9 +87,9 @@ func (s *ShareGroupInspector) memberRow(m core.ShareMemberView) app.UI {
 		state = "crashed at " + units.Duration(m.CrashedAt)
 	}
 	return app.Tr().DataSet("inspector-share-member", m.Name).Body(
-		app.Th().Scope("row").Text(m.Name),
-		app.Td().Title(m.MemberID).Text(fmt.Sprintf("%s, epoch %d", shortMemberID(m.MemberID), m.Epoch)),
-		app.Td().Text(fmt.Sprintf("share.acknowledgement.mode=%s, max.poll.records=%d, topics=%s", m.AckMode, m.MaxPoll, strings.Join(m.Topics, ","))),
+		app.Th().Scope("row").Title("member id "+m.MemberID+", subscribed to "+strings.Join(m.Topics, ",")).Text(m.Name),
+		app.Td().Text(m.Epoch),
+		app.Td().Title("share.acknowledgement.mode and max.poll.records").Text(fmt.Sprintf("%s, %d", m.AckMode, m.MaxPoll)),
 		app.Td().Text(strings.ReplaceAll(partitionList(m.Assignment), " ", ", ")),
 		app.Td().Text(state),
 	)

@@ -88,7 +88,7 @@ func renderStripRecord(r core.InFlightView, now int64) app.UI {
 		title += fmt.Sprintf(", held by %s, its lock expires at %s (in %s)", r.Member,
 			units.Format(r.LockUntil, units.Durations, "0s"), units.Format(left, units.Durations, "0s"))
 		li = li.DataSet("owner", r.Member).DataSet("lock-until-ms", r.LockUntil).DataSet("lock-left-ms", left)
-		held = app.Span().Class("share-strip-owner").Text(r.Member + " ⏱" + units.Format(left, units.Durations, "0s"))
+		held = app.Span().Class("share-strip-owner").Text(r.Member + " " + units.Format(left, units.Durations, "0s") + " left")
 	}
 	return li.Title(title).Body(
 		app.Span().Class("share-record-offset").Text(strconv.FormatInt(r.Offset, 10)),
