@@ -3,11 +3,13 @@ package app
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -197,6 +199,26 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 	for _, action := range []string{"share-poll", core.AckAccept, core.AckRelease, core.AckReject, core.AckRenew, "share-leave", "crash"} {
 		add(firsts(sm.lines(action))...)
 	}
+	crashed := &ShareMember{Group: "w", Member: core.ShareMemberView{Name: "s1", Topics: []string{"views"}, AckMode: core.AckModeExplicit, MaxPoll: 10, CrashedAt: 0},
+		ComeBackID: "s2"}
+	add(firsts(crashed.lines("come-back"))...)
+	// The share group's config form, each config with its control: the
+	// picked ones with every value they offer, the typed ones at their
+	// least value.
+	sc := &ShareGroupConfigForm{Group: "w", typed: map[string]string{}}
+	for _, d := range core.Configs(core.OnShareGroup) {
+		if shareConfigPicked(d) {
+			for _, v := range shareConfigChoices(d) {
+				add(sc.choiceLine(d.Name, v))
+			}
+			continue
+		}
+		sc.typed[d.Name] = strconv.FormatInt(d.Min, 10)
+		if d.Kind == core.KindDuration {
+			sc.typed[d.Name] = units.Duration(d.Min)
+		}
+	}
+	add(first(sc.setLine()))
 	gc := &GroupConfigForm{Group: "g", typed: map[string]string{}}
 	for _, c := range editableConfigs {
 		gc.typed[c.name] = "10s"
@@ -270,6 +292,11 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 	for _, name := range scenario.GroupConfigNames() {
 		if !used["config"][name] {
 			t.Errorf("the group config form does not set %s", name)
+		}
+	}
+	for _, name := range scenario.ShareGroupConfigNames() {
+		if !used["config"][name] {
+			t.Errorf("the share group config form does not set %s", name)
 		}
 	}
 	for _, name := range scenario.TopicConfigNames() {

@@ -22,6 +22,9 @@ type selection struct {
 	Group     string // of a group, or of a member
 	Member    string
 	Compare   protocolChoice // the change replayed under each protocol (group_protocol_compare.go)
+	// ShareCompare is the workload a share group's inspector runs through
+	// a consumer group beside it (share_compare.go).
+	ShareCompare shareCompareChoice
 }
 
 // The kinds of thing the inspector shows.
@@ -31,6 +34,8 @@ const (
 	selectBroker    = "broker"
 	selectGroup     = "group"
 	selectMember    = "member"
+	// selectShareGroup is a share group (share_group_inspector.go).
+	selectShareGroup = "share-group"
 )
 
 // inGroup reports whether the selection is the group or one of its members:
@@ -96,6 +101,8 @@ func (s selection) name() string {
 		return s.Group
 	case selectMember:
 		return s.Member
+	case selectShareGroup:
+		return s.Group
 	}
 	return ""
 }
@@ -144,6 +151,11 @@ type Inspector struct {
 	Groups   []GroupSnapshot
 	Lag      []scenario.LagSample // the session's LagHistory, for a group's lag chart
 	Rules    int
+	// ShareGroups and ShareCompared are for a share group's inspector
+	// (share_group_inspector.go), Now for its locks.
+	ShareGroups   []core.ShareGroupView
+	ShareCompared *ShareCompared
+	Now           int64
 }
 
 // inspectorForms is how many topics' "add partitions" forms the inspector
@@ -159,7 +171,7 @@ func (in *Inspector) Render() app.UI {
 	onTopic := (s.Kind == selectTopic || s.Kind == selectPartition) && found
 	section := app.Section().Class("inspector").Attr("data-inspector", s.Kind).DataSet("inspects", s.name()).
 		Aria("label", "inspector")
-	if s.Kind == selectGroup || s.Kind == selectMember {
+	if s.Kind == selectGroup || s.Kind == selectMember || s.Kind == selectShareGroup {
 		section = section.DataSet("inspector-group", s.Group)
 	}
 	if s.Kind == selectMember {
@@ -210,6 +222,8 @@ func (in *Inspector) title() string {
 		return "Group " + s.Group
 	case selectMember:
 		return "Member " + s.Member + " of " + s.Group
+	case selectShareGroup:
+		return "Share group " + s.Group
 	}
 	return "Inspector"
 }
@@ -222,6 +236,8 @@ func (in *Inspector) details(topic TopicSnapshot, found bool) app.UI {
 		return in.brokerDetails()
 	case s.Kind == selectGroup || s.Kind == selectMember:
 		return in.groupDetails()
+	case s.Kind == selectShareGroup:
+		return in.shareGroupDetails()
 	case !found:
 		return app.P().Class("hint").Text("Select a topic's name, a lane, a broker, a group or a member to see its details and settings here.")
 	case s.Kind == selectTopic:

@@ -39,6 +39,9 @@ type PartitionLane struct {
 	Replicated bool
 	Down       []int
 	Selected   bool // the inspector shows this partition
+	// Shares are the share groups that read the partition, each drawn
+	// as a strip under the lane (share_lane_strip.go).
+	Shares []ShareStrip
 }
 
 // laneItem is one cell of the lane's strip: a record, or a record leaving.
@@ -98,6 +101,7 @@ func (l *PartitionLane) Render() app.UI {
 					OnKeyDown(moveRecordFocus).Body(l.strip()...),
 				l.newerButton(name),
 			),
+			app.Range(l.Shares).Slice(func(i int) app.UI { return &ShareLaneStrip{Strip: l.Shares[i]} }),
 			l.renderReplicas(),
 			l.renderFoot(),
 		)

@@ -551,14 +551,16 @@ func (p *Playground) Render() app.UI {
 					dockPanel(dockCluster, tab, &BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs}),
 					dockPanel(dockInspector, tab,
 						&Inspector{Selected: p.selected, Preset: p.inspectorPreset(), Topics: p.view.Topics,
-							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Groups: p.view.Groups, Lag: lag, Rules: p.rules()},
+							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Groups: p.view.Groups, Lag: lag, Rules: p.rules(),
+							ShareGroups: p.view.ShareGroups, ShareCompared: p.view.ShareCompared, Now: p.view.TimeMs},
 					),
 				),
 				app.Div().Class("stage").Body(
 					&BrokerStrip{Brokers: p.replicas.Brokers, LagMaxMs: p.replicas.LagMaxMs, Selected: p.selectedBroker()},
 					&ProducerStrip{Producers: p.view.Producers},
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing,
-						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected},
+						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected,
+						ShareGroups: p.view.ShareGroups, Now: p.view.TimeMs},
 					&IsolationView{Groups: p.view.Isolation},
 					// What the last command did, said under the lanes it
 					// changed and kept in view at the picture's foot.

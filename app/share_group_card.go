@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"plog/core"
-	"plog/core/scenario"
 	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -34,12 +33,20 @@ func (c *ShareGroupCard) Render() app.UI {
 		Aria("label", "Share group "+g.Name).
 		Body(
 			app.Header().Class("share-group-head").Body(
-				app.H3().Text(g.Name),
+				app.H3().Body(
+					app.Button().Type("button").Class("quiet").DataSet("action", "inspect-share-group").
+						Title("inspect "+g.Name+": its members, share-partitions, configs and share lag").
+						OnClick(selectThing(selection{Kind: selectShareGroup, Group: g.Name}), g.Name).Text(g.Name),
+				),
 				app.Span().Class("share-group-state").Text(fmt.Sprintf("%s, epoch %d", g.State, g.GroupEpoch)),
+				app.Button().Type("button").Class("small").DataSet("action", "share-compare").
+					Title("Run one workload through a consumer group and through "+g.Name+", side by side: who gets what, in which order, and what a crash costs each").
+					OnClick(selectThing(selection{Kind: selectShareGroup, Group: g.Name, ShareCompare: defaultShareCompare(g.Name, runningShareMembers(g))}), g.Name, strings.Join(runningShareMembers(g), ",")).
+					Text("Compare with a consumer group"),
 			),
 			app.Ul().Class("share-members").Body(
 				app.Range(g.Members).Slice(func(i int) app.UI {
-					return &ShareMember{Group: g.Name, Member: g.Members[i]}
+					return &ShareMember{Group: g.Name, Member: g.Members[i], ComeBackID: shareComeBackID(g, g.Members[i])}
 				}),
 			),
 			app.Range(g.Partitions).Slice(func(i int) app.UI {
@@ -47,6 +54,27 @@ func (c *ShareGroupCard) Render() app.UI {
 			}),
 			&ShareGroupConfigForm{Group: g.Name, Configs: g.Configs},
 		)
+}
+
+// shareComeBackID is the name a crashed member restarts under: the next
+// of its name (s1, s2, ...) that no member of the group has.
+func shareComeBackID(g core.ShareGroupView, m core.ShareMemberView) string {
+	if m.CrashedAt < 0 {
+		return ""
+	}
+	taken := func(name string) bool {
+		for _, o := range g.Members {
+			if o.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	id := nextMemberID(m.Name)
+	for taken(id) {
+		id = nextMemberID(id)
+	}
+	return id
 }
 
 // shareStateLetters are the in-flight states as the strip writes them:
@@ -114,237 +142,4 @@ func renderInFlight(r core.InFlightView, now int64) app.UI {
 		app.Span().Class("share-record-count").Text("×"+strconv.Itoa(r.DeliveryCount)),
 		app.If(owner != "", app.Span().Class("share-record-owner").Text(owner)),
 	)
-}
-
-// ShareMember is one member of a share group: its assignment, the records
-// its last poll returned, and its buttons: Poll (with a max), Accept,
-// Release, Reject and Renew (explicit mode: each acknowledges what the
-// last poll returned and is not acknowledged yet), Leave and Crash.
-// Tests read data-share-member, data-ack-mode and data-crashed.
-type ShareMember struct {
-	app.Compo
-
-	Group  string
-	Member core.ShareMemberView
-
-	max   string // the poll's max, as typed
-	maxOf string // the member the typed max was typed for
-}
-
-// Render draws the member.
-func (m *ShareMember) Render() app.UI {
-	v := m.Member
-	if m.maxOf != v.Name {
-		// go-app hands a list's components to its items by position.
-		m.max, m.maxOf = "", v.Name
-	}
-	crashed := v.CrashedAt >= 0
-	li := app.Li().
-		Class("member", "share-member").
-		DataSet("share-member", v.Name).
-		DataSet("ack-mode", v.AckMode).
-		DataSet("assigned", partitionList(v.Assignment)).
-		Aria("label", "Share member "+v.Name)
-	if crashed {
-		li = li.DataSet("crashed", "true")
-	}
-	held := "holds nothing from its last poll"
-	if len(v.Holding) > 0 {
-		var parts []string
-		for _, h := range v.Holding {
-			s := fmt.Sprintf("%s/%d@%d", h.Topic, h.Partition, h.Offset)
-			switch {
-			case h.Renewed:
-				s += " (renewed)"
-			case h.Acknowledged:
-				s += " (acknowledged)"
-			}
-			parts = append(parts, s)
-		}
-		held = "last poll: " + strings.Join(parts, ", ")
-	}
-	explicit := v.AckMode == core.AckModeExplicit
-	return li.Body(
-		app.Div().Class("member-head").Body(
-			app.Span().Class("member-id").Text(v.Name),
-			app.Span().Class("member-badge").DataSet("badge", "ack-mode").Text(v.AckMode),
-			app.If(crashed,
-				app.Span().Class("member-badge").DataSet("badge", "down").
-					Text("crashed at "+units.Format(v.CrashedAt, units.Durations, "0s")),
-			),
-		),
-		app.P().Class("member-assignment").Text("reads "+strings.ReplaceAll(partitionList(v.Assignment), " ", ", ")),
-		app.P().Class("share-member-held").Text(held),
-		app.If(!crashed,
-			app.Div().Class("member-controls").Body(
-				app.Label().Body(
-					app.Span().Text("max"),
-					app.Input().Type("text").Name("max").Class("poll-max").Size(4).
-						Attr("inputmode", "numeric").Value(m.max).Placeholder(strconv.Itoa(v.MaxPoll)).
-						Aria("label", "Most records "+v.Name+" polls at once").
-						OnInput(textInto(&m.max)),
-				),
-				m.button("share-poll", scenario.CmdSharePoll, "Poll", "Poll "+v.Name),
-				app.If(explicit,
-					m.button(core.AckAccept, scenario.CmdAcknowledge, "Accept", "Accept "+v.Name+"'s last poll"),
-					m.button(core.AckRelease, scenario.CmdAcknowledge, "Release", "Release "+v.Name+"'s last poll"),
-					m.button(core.AckReject, scenario.CmdAcknowledge, "Reject", "Reject "+v.Name+"'s last poll"),
-					m.button(core.AckRenew, scenario.CmdAcknowledge, "Renew", "Renew "+v.Name+"'s last poll"),
-				),
-				m.button("share-leave", scenario.CmdShareLeave, "Leave", "Leave "+v.Name),
-				m.button("crash", scenario.CmdCrash, "Crash", "Crash "+v.Name),
-			),
-		),
-		&ControlError{Control: m.control()},
-	)
-}
-
-// control names the member's controls, for their errors:
-// "share/workers/s1".
-func (m *ShareMember) control() string {
-	return "share/" + m.Group + "/" + m.Member.Name
-}
-
-// button is one of the member's controls; data-action names it for tests.
-func (m *ShareMember) button(action, command, text, label string) app.UI {
-	return app.Button().
-		Type("button").
-		DataSet("action", action).
-		DataSet("command", command).
-		Aria("label", label).
-		OnClick(func(ctx app.Context, e app.Event) { m.act(ctx, action) }).
-		Text(text)
-}
-
-// act sends the lines of one of the member's controls.
-func (m *ShareMember) act(ctx app.Context, action string) {
-	lines, problem := m.lines(action)
-	if problem != "" {
-		setControlError(ctx, ControlAlert{Control: m.control(), Message: problem})
-		return
-	}
-	ApplyFrom(ctx, m.control(), lines...)
-}
-
-// lines makes the commands of an action, or says what is wrong with the
-// input. An acknowledgement names, partition by partition, the records the
-// last poll returned that are not acknowledged yet.
-func (m *ShareMember) lines(action string) ([]string, string) {
-	v := m.Member
-	member := word(m.Group) + " " + word(v.Name)
-	switch action {
-	case "share-poll":
-		text := strings.TrimSpace(m.max)
-		if text == "" {
-			return []string{scenario.CmdSharePoll + " " + member}, ""
-		}
-		max, err := strconv.Atoi(text)
-		if err != nil || max < 1 {
-			return nil, fmt.Sprintf("max must be a whole number of records, 1 or more, not %q.", m.max)
-		}
-		return []string{fmt.Sprintf("%s %s max=%d", scenario.CmdSharePoll, member, max)}, ""
-	case core.AckAccept, core.AckRelease, core.AckReject, core.AckRenew:
-		var order []core.TopicPartition
-		offsets := map[core.TopicPartition][]string{}
-		for _, h := range v.Holding {
-			if h.Acknowledged {
-				continue
-			}
-			if offsets[h.TopicPartition] == nil {
-				order = append(order, h.TopicPartition)
-			}
-			offsets[h.TopicPartition] = append(offsets[h.TopicPartition], strconv.FormatInt(h.Offset, 10))
-		}
-		if len(order) == 0 {
-			return nil, v.Name + " holds no records to acknowledge: poll first."
-		}
-		var lines []string
-		for _, tp := range order {
-			lines = append(lines, fmt.Sprintf("%s %s %s %s/%d offsets=%s", scenario.CmdAcknowledge, member, action,
-				tp.Topic, tp.Partition, strings.Join(offsets[tp], ",")))
-		}
-		return lines, ""
-	case "share-leave":
-		return []string{scenario.CmdShareLeave + " " + member}, ""
-	case "crash":
-		return []string{scenario.CmdCrash + " " + member}, ""
-	}
-	return nil, "unknown action " + action
-}
-
-// ShareGroupConfigForm sets one of a share group's configs (Kafka 4.4's
-// GroupConfig: share.auto.offset.reset, share.record.lock.duration.ms and
-// the others of core/share_config.go): config group GROUP NAME=VALUE.
-type ShareGroupConfigForm struct {
-	app.Compo
-
-	Group   string
-	Configs []core.ConfigEntry // the group's, with their values now
-
-	name, value string
-}
-
-// setLine makes the config command, or says what is missing.
-func (f *ShareGroupConfigForm) setLine() (string, string) {
-	name, value := f.nameText(), strings.TrimSpace(f.value)
-	if name == "" {
-		return "", "Pick the config to set."
-	}
-	if value == "" {
-		return "", "Give " + name + " a value."
-	}
-	return scenario.CmdConfig + " group " + word(f.Group) + " " + name + "=" + word(value), ""
-}
-
-// nameText is the config picked, the first one until the learner picks.
-func (f *ShareGroupConfigForm) nameText() string {
-	if f.name == "" && len(f.Configs) > 0 {
-		return f.Configs[0].Name
-	}
-	return f.name
-}
-
-func (f *ShareGroupConfigForm) control() string { return "share/" + f.Group + "/config" }
-
-// Render draws the form: the config, its value now as the placeholder,
-// and what it does as the title.
-func (f *ShareGroupConfigForm) Render() app.UI {
-	picked := f.nameText()
-	var now, help string
-	for _, e := range f.Configs {
-		if e.Name == picked {
-			now = e.Value
-		}
-	}
-	if d, ok := core.LookupShareConfig(core.OnShareGroup, picked); ok {
-		help = d.Help
-	}
-	return app.Form().
-		Class("share-group-config").
-		DataSet("control", f.control()).
-		DataSet("command", scenario.CmdConfig).
-		Aria("label", "Set a config of share group "+f.Group).
-		OnSubmit(func(ctx app.Context, e app.Event) {
-			e.PreventDefault()
-			line, problem := f.setLine()
-			sendGroupLine(ctx, f.control(), line, problem)
-		}).
-		Body(
-			app.Label().Body(
-				app.Span().Text("Config"),
-				app.Select().Name("config").OnChange(textInto(&f.name)).Body(
-					app.Range(f.Configs).Slice(func(i int) app.UI {
-						e := f.Configs[i]
-						return app.Option().Value(e.Name).Selected(e.Name == picked).Text(e.Name)
-					}),
-				),
-			),
-			app.Label().Title(help).Body(
-				app.Span().Text("Value"),
-				app.Input().Name("value").Value(f.value).Placeholder(now).Size(8).
-					AutoComplete(false).OnInput(textInto(&f.value)),
-			),
-			app.Button().Type("submit").Text("Set"),
-			&ControlError{Control: f.control()},
-		)
 }

@@ -105,7 +105,9 @@ func (f *ShareJoinForm) Render() app.UI {
 	if len(f.Topics) > 0 {
 		topicHint = strings.Join(f.Topics, ",")
 	}
-	modes := []string{core.AckModeImplicit, core.AckModeExplicit}
+	ackMode, _ := core.LookupConfig(core.OnShareMember, "share.acknowledgement.mode")
+	maxPoll, _ := core.LookupConfig(core.OnShareMember, "max.poll.records")
+	modes := ackMode.Choices
 	return app.Form().
 		Class("share-join-form").
 		DataSet("control", shareJoinControl).
@@ -128,7 +130,7 @@ func (f *ShareJoinForm) Render() app.UI {
 				app.Input().Name("topics").Value(f.topics).Placeholder(topicHint).
 					AutoComplete(false).OnInput(textInto(&f.topics)),
 			),
-			app.Label().Title("share.acknowledgement.mode: implicit, the next poll accepts what the last one returned; explicit, the member accepts, releases, rejects or renews each record").Body(
+			app.Label().Title("share.acknowledgement.mode: "+configHelp(core.OnShareMember, "share.acknowledgement.mode")).Body(
 				app.Span().Text("Acknowledgement"),
 				app.Select().Name("share.acknowledgement.mode").OnChange(textInto(&f.ackMode)).Body(
 					app.Option().Value("").Selected(f.ackMode == "").Text("implicit (Kafka's default)"),
@@ -137,9 +139,9 @@ func (f *ShareJoinForm) Render() app.UI {
 					}),
 				),
 			),
-			app.Label().Title("max.poll.records: the most records one poll returns").Body(
+			app.Label().Title("max.poll.records: "+configHelp(core.OnShareMember, "max.poll.records")).Body(
 				app.Span().Text("max.poll.records"),
-				app.Input().Name("max.poll.records").Value(f.maxPoll).Placeholder("500").Size(5).
+				app.Input().Name("max.poll.records").Value(f.maxPoll).Placeholder(maxPoll.KafkaDefault).Size(5).
 					Attr("inputmode", "numeric").AutoComplete(false).OnInput(textInto(&f.maxPoll)),
 			),
 			app.Button().Type("submit").Text("Join"),

@@ -29,7 +29,10 @@ type LogSnapshot struct {
 	Topics              []TopicSnapshot
 	Groups              []GroupSnapshot       // in name order
 	ShareGroups         []core.ShareGroupView // in name order (share_group_panel.go)
-	Producers           []core.ProducerView   // the named producers, by name
+	// ShareCompared is the workload the share group the inspector shows
+	// runs through a consumer group beside it, when the learner asked.
+	ShareCompared *ShareCompared
+	Producers     []core.ProducerView // the named producers, by name
 	// Isolation is what each group reads under its isolation.level, set
 	// while named producers are in use (snapshot_transactions.go).
 	Isolation []core.GroupIsolation

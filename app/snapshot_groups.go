@@ -108,6 +108,7 @@ func (s *LogSnapshot) compareInspected(session *scenario.Session, sel selection)
 			g.Protocols = compareProtocols(session.Log(), g.GroupView, sel.Compare)
 		}
 	}
+	s.compareShareInspected(session, sel) // snapshot_share_compare.go
 }
 
 // compareMovements asks the engine what each strategy would move if a member

@@ -25,6 +25,10 @@ type TopicList struct {
 	Replicas map[string]ReplicaPartition
 	Down     []int
 	Selected selection // what the inspector shows, marked in the picture
+	// ShareGroups are drawn as strips under the lanes they read, their
+	// locks timed against Now (share_lane_strip.go).
+	ShareGroups []core.ShareGroupView
+	Now         int64
 
 	topicStart int             // the first topic drawn
 	known      map[string]bool // the topics at the last render, to follow a new one (followNew)
@@ -183,6 +187,7 @@ func (t *TopicList) Render() app.UI {
 						Read:       t.Landing.Read[laneKey(p.Topic, p.Partition)],
 						Moves:      t.Landing.laneMotions(p.Topic, p.Partition),
 						Ghosts:     t.Ghosts[laneKey(p.Topic, p.Partition)],
+						Shares:     shareStrips(t.ShareGroups, p.Topic, p.Partition, t.Now),
 					}
 				}),
 				t.moreLanes(topic),

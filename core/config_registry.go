@@ -44,7 +44,8 @@ const (
 type ConfigTarget string
 
 // The targets of configs: a topic (topic, config topic), a consumer group
-// (config group), the cluster (brokers) and a produce (produce, producer).
+// (config group), the cluster (brokers) and a produce (produce, producer);
+// share groups' are OnShareGroup and OnShareMember (share_config.go).
 const (
 	OnTopic   ConfigTarget = "topic"
 	OnGroup   ConfigTarget = "group"
@@ -320,6 +321,41 @@ var configRegistry = []ConfigDef{
 	{Name: "transaction.timeout.ms", Target: OnProduce, Scope: ScopeProducer, Kind: KindDuration, Unit: "ms",
 		KafkaDefault: "1m", Min: 1, Max: maxIntMs,
 		Help: "How long a transaction may stay open before the transaction coordinator aborts it."},
+
+	// A share group's (config group NAME on a share group; share.go), by
+	// Kafka 4.4's GroupConfig names. The bounds are the brokers'
+	// (ShareGroupConfig and GroupCoordinatorConfig of Kafka 4.4): a group
+	// config outside them is refused as GroupConfig refuses it.
+	{Name: "share.auto.offset.reset", Target: OnShareGroup, Scope: ScopeGroup, Kind: KindChoice,
+		KafkaDefault: ShareResetLatest, Choices: []string{ShareResetEarliest, ShareResetLatest},
+		Help: "Where a share-partition's start offset (SPSO) begins when the group first reads the partition: latest at the high watermark (only new records), earliest at the log start (Kafka also takes by_duration:, which the playground does not)."},
+	{Name: "share.delivery.count.limit", Target: OnShareGroup, Scope: ScopeGroup, Kind: KindCount, Unit: "deliveries",
+		KafkaDefault: "5", Min: 2, Max: 10,
+		Help: "How many times a record may be acquired; released (or its lock expired) after the last, it is archived and never delivered again (brokers' group.share.delivery.count.limit; they accept 2 to 10)."},
+	{Name: "share.heartbeat.interval.ms", Target: OnShareGroup, Scope: ScopeGroup, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "5s", Min: 5 * secondMs, Max: 15 * secondMs,
+		Help: "How often the group's members heartbeat (brokers' group.share.heartbeat.interval.ms; they accept 5s to 15s)."},
+	{Name: "share.partition.max.record.locks", Target: OnShareGroup, Scope: ScopeGroup, Kind: KindCount, Unit: "records",
+		KafkaDefault: "2000", Min: 100, Max: 4000,
+		Help: "The most records in flight in one share-partition, from its start offset to its end offset: a poll acquires no new records past it (brokers' group.share.partition.max.record.locks; they accept 100 to 4000)."},
+	{Name: "share.record.lock.duration.ms", Target: OnShareGroup, Scope: ScopeGroup, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "30s", Min: 15 * secondMs, Max: 60 * secondMs,
+		Help: "How long a member holds a record it acquired before the lock expires and the record is available again (brokers' group.share.record.lock.duration.ms; they accept 15s to 60s)."},
+	{Name: "share.renew.acknowledge.enable", Target: OnShareGroup, Scope: ScopeGroup, Kind: KindBool,
+		KafkaDefault: "true",
+		Help:         "Whether members may renew the locks of the records they hold (acknowledge type RENEW, KIP-1222)."},
+	{Name: "share.session.timeout.ms", Target: OnShareGroup, Scope: ScopeGroup, Kind: KindDuration, Unit: "ms",
+		KafkaDefault: "45s", Min: 45 * secondMs, Max: 60 * secondMs,
+		Help: "How long the coordinator waits for a member that stopped heartbeating before it removes it (brokers' group.share.session.timeout.ms; they accept 45s to 60s)."},
+
+	// A share consumer's (share-join; ShareConsumerConfig of
+	// kafka-clients 4.4).
+	{Name: "max.poll.records", Target: OnShareMember, Scope: ScopeConsumer, Kind: KindCount, Unit: "records",
+		KafkaDefault: "500", Min: 1, Max: 10_000,
+		Help: "The most records one poll returns: the member's share fetch asks for no more."},
+	{Name: "share.acknowledgement.mode", Target: OnShareMember, Scope: ScopeConsumer, Kind: KindChoice,
+		KafkaDefault: AckModeImplicit, Choices: []string{AckModeExplicit, AckModeImplicit},
+		Help: "implicit: the next poll accepts every record the last one returned; explicit: the member acknowledges each record (accept, release, reject or renew) before it polls again."},
 }
 
 // Configs lists the configs set on target, sorted by name.

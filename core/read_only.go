@@ -37,6 +37,7 @@ type ReadOnlyLog interface {
 
 	ShareGroupNames() []string
 	ShareGroup(name string) (ShareGroupView, error)
+	CompareShareConsumer(shareGroup string, w ShareWorkload) (ShareComparison, error)
 
 	ReplicationInUse() bool
 	Brokers() []BrokerInfo

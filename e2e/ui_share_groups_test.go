@@ -31,37 +31,44 @@ func shareRecord(group, partition string, offset int, state, owner string, count
 func TestUIShareGroups(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "")
+	// use waits until a control is on the screen, as a learner sees it.
+	use := func(selector string) string {
+		t.Helper()
+		b.waitFor(t, shown(selector))
+		return selector
+	}
+	tab := func(name string) { t.Helper(); b.click(t, use("#dock-tab-"+name)) }
+	tab("topics")
 
-	b.fill(t, "#topic-name", "orders")
-	b.fill(t, "#topic-partitions", "1")
-	b.click(t, "#topic-create")
+	b.fill(t, use("#topic-name"), "orders")
+	b.fill(t, use("#topic-partitions"), "1")
+	b.click(t, use("#topic-create"))
 	b.waitCount(t, `[data-topic=orders][data-partition="0"]`, 1)
-	b.fill(t, "#produce-count", "3")
-	b.click(t, "#produce-send")
+	tab("produce")
+	b.fill(t, use("#produce-count"), "3")
+	b.click(t, use("#produce-send"))
 	b.waitCount(t, `[data-topic=orders][data-partition="0"] [data-offset="2"]`, 1)
 
-	b.click(t, `[data-action=new-share-group]`)
-	b.fill(t, `.share-join-form [name=group]`, "workers")
-	b.fill(t, `.share-join-form [name=member]`, "s1")
-	b.fill(t, `.share-join-form [name=topics]`, "orders")
-	b.click(t, `.share-join-form button[type=submit]`)
+	b.click(t, use(`[data-action=new-share-group]`))
+	b.fill(t, use(`.share-join-form [name=group]`), "workers")
+	b.fill(t, use(`.share-join-form [name=member]`), "s1")
+	b.fill(t, use(`.share-join-form [name=topics]`), "orders")
+	b.click(t, use(`.share-join-form button[type=submit]`))
 	b.waitCount(t, shareMember("workers", "s1"), 1)
 
 	// The records came before the group: it reads them from the log start.
 	// A lock shorter than the brokers allow is refused, with the engine's
 	// words, beside the form.
 	config := `[data-share-group=workers] .share-group-config`
-	b.fill(t, config+` [name=config]`, "share.record.lock.duration.ms")
-	b.fill(t, config+` [name=value]`, "5s")
-	b.click(t, config+` button[type=submit]`)
+	b.fill(t, use(config+` [name="share.record.lock.duration.ms"]`), "5s")
+	b.click(t, use(config+` button[type=submit]`))
 	b.waitText(t, `[data-control="share/workers/config"][role=alert]`, "share.record.lock.duration.ms")
-	b.fill(t, config+` [name=config]`, "share.auto.offset.reset")
-	b.fill(t, config+` [name=value]`, "earliest")
-	b.click(t, config+` button[type=submit]`)
+	// A choice is a select, sent as soon as it is picked.
+	b.fill(t, use(config+` select[name="share.auto.offset.reset"]`), "earliest")
 	b.waitCount(t, `[data-control="share/workers/config"][role=alert]`, 0)
 
-	b.fill(t, `.share-join-form [name=member]`, "s2")
-	b.click(t, `.share-join-form button[type=submit]`)
+	b.fill(t, use(`.share-join-form [name=member]`), "s2")
+	b.click(t, use(`.share-join-form button[type=submit]`))
 	b.waitCount(t, shareMember("workers", "s2"), 1)
 	for _, m := range []string{"s1", "s2"} {
 		if got := b.attr(t, shareMember("workers", m), "data-assigned"); got != "orders/0" {
@@ -70,19 +77,20 @@ func TestUIShareGroups(t *testing.T) {
 	}
 
 	// Both poll the same partition, and get different records.
-	b.fill(t, shareMember("workers", "s1")+` [name=max]`, "2")
-	b.click(t, shareMember("workers", "s1")+` [data-action=share-poll]`)
+	b.fill(t, use(shareMember("workers", "s1")+` [name=max]`), "2")
+	b.click(t, use(shareMember("workers", "s1")+` [data-action=share-poll]`))
 	b.waitCount(t, shareRecord("workers", "orders/0", 1, "Acquired", "s1", 1), 1)
-	b.click(t, shareMember("workers", "s2")+` [data-action=share-poll]`)
+	b.click(t, use(shareMember("workers", "s2")+` [data-action=share-poll]`))
 	b.waitCount(t, shareRecord("workers", "orders/0", 2, "Acquired", "s2", 1), 1)
 	if b.count(t, shareRecord("workers", "orders/0", 0, "Acquired", "s1", 1)) != 1 {
 		t.Error("offset 0 is not s1's")
 	}
 
-	b.click(t, shareMember("workers", "s1")+` [data-action=crash]`)
+	b.click(t, use(shareMember("workers", "s1")+` [data-action=crash]`))
 	b.waitCount(t, shareMember("workers", "s1")+`[data-crashed]`, 1)
-	b.fill(t, "#advance-duration", "31s")
-	b.click(t, "#advance-go")
+	tab("time")
+	b.fill(t, use("#advance-duration"), "31s")
+	b.click(t, use("#advance-go"))
 	for _, o := range []int{0, 1} {
 		b.waitCount(t, shareRecord("workers", "orders/0", o, "Available", "", 1), 1)
 	}
@@ -90,7 +98,7 @@ func TestUIShareGroups(t *testing.T) {
 		t.Error("the record shows no text: its state must not be told by colour alone")
 	}
 
-	b.click(t, shareMember("workers", "s2")+` [data-action=share-poll]`)
+	b.click(t, use(shareMember("workers", "s2")+` [data-action=share-poll]`))
 	for _, o := range []int{0, 1} {
 		b.waitCount(t, shareRecord("workers", "orders/0", o, "Acquired", "s2", 2), 1)
 	}

@@ -1,0 +1,188 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"plog/core"
+	"plog/core/scenario"
+	"plog/core/units"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// ShareMember is one member of a share group: its assignment, the records
+// its last poll returned, and its buttons: Poll (with a max), Accept,
+// Release, Reject and Renew (explicit mode: each acknowledges what the
+// last poll returned and is not acknowledged yet), Leave and Crash.
+// A crashed member's card offers to restart it: the process comes back
+// as a new share consumer, under the next free name, with the same
+// subscription and configs (the crashed one stays in the group until its
+// session times out, so its name is taken until then).
+// Tests read data-share-member, data-ack-mode and data-crashed.
+type ShareMember struct {
+	app.Compo
+
+	Group  string
+	Member core.ShareMemberView
+	// ComeBackID is the name a crashed member restarts under; "" while it
+	// runs.
+	ComeBackID string
+
+	max   string // the poll's max, as typed
+	maxOf string // the member the typed max was typed for
+}
+
+// Render draws the member.
+func (m *ShareMember) Render() app.UI {
+	v := m.Member
+	if m.maxOf != v.Name {
+		// go-app hands a list's components to its items by position.
+		m.max, m.maxOf = "", v.Name
+	}
+	crashed := v.CrashedAt >= 0
+	li := app.Li().
+		Class("member", "share-member").
+		DataSet("share-member", v.Name).
+		DataSet("ack-mode", v.AckMode).
+		DataSet("assigned", partitionList(v.Assignment)).
+		Aria("label", "Share member "+v.Name)
+	if crashed {
+		li = li.DataSet("crashed", "true")
+	}
+	held := "holds nothing from its last poll"
+	if len(v.Holding) > 0 {
+		var parts []string
+		for _, h := range v.Holding {
+			s := fmt.Sprintf("%s/%d@%d", h.Topic, h.Partition, h.Offset)
+			switch {
+			case h.Renewed:
+				s += " (renewed)"
+			case h.Acknowledged:
+				s += " (acknowledged)"
+			}
+			parts = append(parts, s)
+		}
+		held = "last poll: " + strings.Join(parts, ", ")
+	}
+	explicit := v.AckMode == core.AckModeExplicit
+	return li.Body(
+		app.Div().Class("member-head").Body(
+			app.Span().Class("member-id").Text(v.Name),
+			app.Span().Class("member-badge").DataSet("badge", "ack-mode").Text(v.AckMode),
+			app.If(crashed,
+				app.Span().Class("member-badge").DataSet("badge", "down").
+					Text("crashed at "+units.Format(v.CrashedAt, units.Durations, "0s")),
+			),
+		),
+		app.P().Class("member-assignment").Text("reads "+strings.ReplaceAll(partitionList(v.Assignment), " ", ", ")),
+		app.P().Class("share-member-held").Text(held),
+		app.If(!crashed,
+			app.Div().Class("member-controls").Body(
+				app.Label().Body(
+					app.Span().Text("max"),
+					app.Input().Type("text").Name("max").Class("poll-max").Size(4).
+						Attr("inputmode", "numeric").Value(m.max).Placeholder(strconv.Itoa(v.MaxPoll)).
+						Aria("label", "Most records "+v.Name+" polls at once").
+						OnInput(textInto(&m.max)),
+				),
+				m.button("share-poll", scenario.CmdSharePoll, "Poll", "Poll "+v.Name),
+				app.If(explicit,
+					m.button(core.AckAccept, scenario.CmdAcknowledge, "Accept", "Accept "+v.Name+"'s last poll"),
+					m.button(core.AckRelease, scenario.CmdAcknowledge, "Release", "Release "+v.Name+"'s last poll"),
+					m.button(core.AckReject, scenario.CmdAcknowledge, "Reject", "Reject "+v.Name+"'s last poll"),
+					m.button(core.AckRenew, scenario.CmdAcknowledge, "Renew", "Renew "+v.Name+"'s last poll"),
+				),
+				m.button("share-leave", scenario.CmdShareLeave, "Leave", "Leave "+v.Name),
+				m.button("crash", scenario.CmdCrash, "Crash", "Crash "+v.Name),
+			),
+		).Else(
+			app.Div().Class("member-controls").Body(
+				m.button("come-back", scenario.CmdShareJoin, "Restart as "+m.ComeBackID,
+					"Restart as "+m.ComeBackID+": a new share consumer with "+v.Name+"'s topics and configs"),
+			),
+		),
+		&ControlError{Control: m.control()},
+	)
+}
+
+// control names the member's controls, for their errors:
+// "share/workers/s1".
+func (m *ShareMember) control() string {
+	return "share/" + m.Group + "/" + m.Member.Name
+}
+
+// button is one of the member's controls; data-action names it for tests.
+func (m *ShareMember) button(action, command, text, label string) app.UI {
+	return app.Button().
+		Type("button").
+		DataSet("action", action).
+		DataSet("command", command).
+		Aria("label", label).
+		OnClick(func(ctx app.Context, e app.Event) { m.act(ctx, action) }).
+		Text(text)
+}
+
+// act sends the lines of one of the member's controls.
+func (m *ShareMember) act(ctx app.Context, action string) {
+	lines, problem := m.lines(action)
+	if problem != "" {
+		setControlError(ctx, ControlAlert{Control: m.control(), Message: problem})
+		return
+	}
+	ApplyFrom(ctx, m.control(), lines...)
+}
+
+// lines makes the commands of an action, or says what is wrong with the
+// input. An acknowledgement names, partition by partition, the records the
+// last poll returned that are not acknowledged yet.
+func (m *ShareMember) lines(action string) ([]string, string) {
+	v := m.Member
+	member := word(m.Group) + " " + word(v.Name)
+	switch action {
+	case "share-poll":
+		text := strings.TrimSpace(m.max)
+		if text == "" {
+			return []string{scenario.CmdSharePoll + " " + member}, ""
+		}
+		max, err := strconv.Atoi(text)
+		if err != nil || max < 1 {
+			return nil, fmt.Sprintf("max must be a whole number of records, 1 or more, not %q.", m.max)
+		}
+		return []string{fmt.Sprintf("%s %s max=%d", scenario.CmdSharePoll, member, max)}, ""
+	case core.AckAccept, core.AckRelease, core.AckReject, core.AckRenew:
+		var order []core.TopicPartition
+		offsets := map[core.TopicPartition][]string{}
+		for _, h := range v.Holding {
+			if h.Acknowledged {
+				continue
+			}
+			if offsets[h.TopicPartition] == nil {
+				order = append(order, h.TopicPartition)
+			}
+			offsets[h.TopicPartition] = append(offsets[h.TopicPartition], strconv.FormatInt(h.Offset, 10))
+		}
+		if len(order) == 0 {
+			return nil, v.Name + " holds no records to acknowledge: poll first."
+		}
+		var lines []string
+		for _, tp := range order {
+			lines = append(lines, fmt.Sprintf("%s %s %s %s/%d offsets=%s", scenario.CmdAcknowledge, member, action,
+				tp.Topic, tp.Partition, strings.Join(offsets[tp], ",")))
+		}
+		return lines, ""
+	case "share-leave":
+		return []string{scenario.CmdShareLeave + " " + member}, ""
+	case "crash":
+		return []string{scenario.CmdCrash + " " + member}, ""
+	case "come-back":
+		if m.ComeBackID == "" {
+			return nil, v.Name + " runs: only a crashed member restarts."
+		}
+		line := fmt.Sprintf("%s %s %s topics=%s share.acknowledgement.mode=%s max.poll.records=%d", scenario.CmdShareJoin,
+			word(m.Group), word(m.ComeBackID), word(strings.Join(v.Topics, ",")), v.AckMode, v.MaxPoll)
+		return []string{line}, ""
+	}
+	return nil, "unknown action " + action
+}
