@@ -290,7 +290,7 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 	for i, rel := range static {
 		static[i] = "/web/static/" + rel
 	}
-	if err := app.GenerateStaticWebsite(cfg.Out, handler(cfg, version, static)); err != nil {
+	if err := app.GenerateStaticWebsite(cfg.Out, handler(cfg, version, static), plog.LessonPagePaths()...); err != nil {
 		return fmt.Errorf("generating the site: %w", err)
 	}
 	if err := editFile(filepath.Join(cfg.Out, "app-worker.js"), func(js string) (string, error) {
@@ -306,6 +306,9 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 		if err != nil {
 			return "", err
 		}
+		if js, err = compileTheWasmsOwnResponse(js); err != nil {
+			return "", err
+		}
 		return startWasmWhenShown(js)
 	}); err != nil {
 		return err
@@ -314,14 +317,28 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 	if err != nil {
 		return err
 	}
-	return editFile(filepath.Join(cfg.Out, "index.html"), func(page string) (string, error) {
-		page, err := preloadWasm(page, cfg.Prefix)
-		if err != nil {
-			return "", err
+	for _, page := range append([]string{"/index.html"}, plog.LessonPagePaths()...) {
+		if err := editFile(filepath.Join(cfg.Out, filepath.FromSlash(page)), func(html string) (string, error) {
+			html, err := preloadWasm(html, cfg.Prefix)
+			if err != nil {
+				return "", err
+			}
+			html, err = inlineFavicon(sortAttributes(html), cfg.Prefix, icon)
+			return setOpenGraphURL(html, pageURL(cfg.URL, page)), err
+		}); err != nil {
+			return err
 		}
-		page, err = inlineFavicon(sortAttributes(page), cfg.Prefix, icon)
-		return setOpenGraphURL(page, cfg.URL), err
-	})
+	}
+	return nil
+}
+
+// pageURL is the public address of the page at path (from the site's
+// root), for og:url; "" when the public URL is not known.
+func pageURL(siteURL, page string) string {
+	if siteURL == "" || page == "/index.html" {
+		return siteURL
+	}
+	return strings.TrimSuffix(siteURL, "/") + page
 }
 
 func editFile(name string, edit func(string) (string, error)) error {
@@ -351,6 +368,76 @@ func measureProgressAgainstRawSize(js string, wasmSize int) (string, error) {
 		"const total = "+strconv.Itoa(wasmSize)+"; // plog: the raw size of app.wasm, whatever the transfer encoding", 1), nil
 }
 
+// goappProgressStream is the part of go-app's app.js that counts the wasm's
+// bytes as they arrive: it reads the response itself and hands on a new
+// Response made of what it read.
+const goappProgressStream = `  var res = new Response(
+    new ReadableStream(
+      {
+        async start(controller) {
+          var reader = response.body.getReader();
+          for (;;) {
+            var { done, value } = await reader.read();
+
+            if (done) {
+              progressHandler(total, total);
+              break;
+            }
+
+            loaded += value.byteLength;
+            progressHandler(loaded, total);
+            controller.enqueue(value);
+          }
+          controller.close();
+        },
+      },
+      {
+        status: response.status,
+        statusText: response.statusText,
+      }
+    )
+  );
+
+  for (var pair of response.headers.entries()) {
+    res.headers.set(pair[0], pair[1]);
+  }
+
+  return res;
+}
+`
+
+// compileTheWasmsOwnResponse has app.js hand WebAssembly.instantiateStreaming
+// the wasm's own response, as fetched (from the network, the preload or the
+// service worker's cache), and count the bytes for the progress on a clone
+// of it. go-app's new Response made of what it read compiles as it streams
+// too, but it has no URL: the browser cannot keep the compiled code for it,
+// and compiles the whole wasm again on every visit. With the response
+// itself, Chromium keeps the compiled code beside the cached wasm and a
+// repeat visit starts from it.
+func compileTheWasmsOwnResponse(js string) (string, error) {
+	if n := strings.Count(js, goappProgressStream); n != 1 {
+		return "", fmt.Errorf("go-app's app.js has %d copies of its progress stream, want 1: its loader changed, revisit the wasm's streaming", n)
+	}
+	return strings.Replace(js, goappProgressStream, `  // plog: the wasm's own response is compiled (serve.go, compileTheWasmsOwnResponse);
+  // its clone is counted.
+  const counted = response.clone();
+  (async () => {
+    const reader = counted.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        progressHandler(total, total);
+        return;
+      }
+      loaded += value.byteLength;
+      progressHandler(loaded, total);
+    }
+  })().catch(() => {});
+  return response;
+}
+`, 1), nil
+}
+
 // goappStartWasm is the line of go-app's app.js that starts the wasm's
 // download and the Go runtime, as soon as app.js runs.
 const goappStartWasm = "goappInitWebAssembly();\n"
@@ -377,6 +464,13 @@ const goappWorkerMatch = "caches.match(event.request).then((response) => {"
 // a query string (a link shared with ?utm_source=… appended). go-app's worker
 // matches the cache by the exact URL and so fails at all but the prefix
 // itself. Other files are matched without their query string too.
+//
+// A lesson's page (lessons/NAME.html) is not among the files the worker
+// fetches as it installs, which would be some 16 KB each with brotli, all
+// of them on a first visit, beside the wasm: the worker keeps each one the
+// first time it fetches it, and offline, a lesson's page it never fetched
+// is answered with the site's root page, which opens the lesson its address
+// names (app/lesson_page.go), under go-app's loader.
 func answerEveryAddressOfThePage(js, prefix string) (string, error) {
 	if n := strings.Count(js, goappWorkerMatch); n != 1 {
 		return "", fmt.Errorf("go-app's app-worker.js has %d copies of %q, want 1: its worker changed, revisit the offline fix", n, goappWorkerMatch)
@@ -386,13 +480,34 @@ func answerEveryAddressOfThePage(js, prefix string) (string, error) {
 // plog: the page is one file, whatever the query string and whether it is
 // asked for as index.html; other files are matched without their query.
 const plogPage = ` + strconv.Quote(prefix) + `;
+const plogLessonPage = /^lessons\/[a-z0-9-]+\.html$/;
 function plogCached(request) {
   const url = new URL(request.url);
-  if (request.method === "GET" && url.origin === self.location.origin &&
-      (url.pathname === plogPage || url.pathname === plogPage + "index.html")) {
-    return caches.match(plogPage);
+  if (request.method === "GET" && url.origin === self.location.origin) {
+    if (url.pathname === plogPage || url.pathname === plogPage + "index.html") {
+      return caches.match(plogPage);
+    }
+    if (url.pathname.startsWith(plogPage) && plogLessonPage.test(url.pathname.slice(plogPage.length))) {
+      return plogLesson(url.pathname);
+    }
   }
   return caches.match(request, { ignoreSearch: true });
+}
+async function plogLesson(path) {
+  const cache = await caches.open(cacheName);
+  const kept = await cache.match(path);
+  if (kept) {
+    return kept;
+  }
+  try {
+    const response = await fetch(path);
+    if (response.ok) {
+      await cache.put(path, response.clone());
+    }
+    return response;
+  } catch (err) {
+    return cache.match(plogPage);
+  }
 }
 `, nil
 }
