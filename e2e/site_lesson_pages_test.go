@@ -24,7 +24,7 @@ const pageLesson = "commit-resume"
 // with its records, the group's card).
 var lessonPageElements = []string{
 	`#lesson-title`,
-	`[data-lesson-panel] .lesson-text`,
+	`[data-lesson-panel] .lesson-text > :first-child`,
 	`[data-lesson-panel] .lesson-goal`,
 	`[data-topic="orders"][data-partition="0"][data-log-start]`,
 	`[data-topic="orders"][data-partition] [data-offset]`,
@@ -88,8 +88,9 @@ func TestLessonPagePaintsBeforeTheWasm(t *testing.T) {
 }
 
 // shownAt says whether the element selector names begins on screen and is
-// on top there: "shown", or what is wrong. (A lesson's explanation may
-// run below the window's foot, in its scrolling dock.)
+// on top there, or only its own ancestors are (the dock's fade over its
+// foot): "shown", or what is wrong. (A lesson's explanation may run below
+// the window's foot, in its scrolling dock.)
 func shownAt(t *testing.T, b *browser, selector string) string {
 	t.Helper()
 	return eval[string](t, b, fmt.Sprintf(`(() => {
@@ -98,7 +99,7 @@ func shownAt(t *testing.T, b *browser, selector string) string {
   const r = el.getBoundingClientRect();
   if (r.width === 0 || r.top + 8 > innerHeight) return "out of view";
   const top = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 8));
-  return el.contains(top) ? "shown" : "under " + (top ? top.id || top.className : "nothing");
+  return top && (el.contains(top) || top.contains(el)) ? "shown" : "under " + (top ? top.id || top.className : "nothing");
 })()`, js(selector)))
 }
 

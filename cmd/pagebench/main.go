@@ -51,7 +51,7 @@ func main() {
 	runs := flag.Int("runs", 5, "how many times to measure each figure, each time in a fresh browser")
 	clicks := flag.Int("clicks", 2, "produce clicks measured per run")
 	profile := flag.String("profile", "", "write V8's CPU profile of the first run's produce clicks on each full page to this file, the page's size before its extension (click-1M.cpuprofile), and print the top functions")
-	onNetwork := flag.Bool("network", false, "measure instead cold and repeat visits of the empty page over throttled networks (network.go)")
+	onNetwork := flag.Bool("network", false, "measure instead cold and repeat visits of the empty page over throttled networks (network.go), and the memory of the course page of five embeds before and after interaction (course.go)")
 	flag.Parse()
 	if *onNetwork {
 		if err := runOnNetworks(*runs); err != nil {

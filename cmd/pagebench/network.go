@@ -244,7 +244,8 @@ func spreadMB(v []float64) string {
 }
 
 // runOnNetworks builds and serves the site, then measures it
-// on each network profile.
+// on each network profile, and the course page of five embeds on loopback
+// (course.go).
 func runOnNetworks(runs int) error {
 	if runs < 1 {
 		return fmt.Errorf("-runs must be at least 1")
@@ -263,5 +264,8 @@ func runOnNetworks(runs int) error {
 	if err := printSizes(dist); err != nil {
 		return err
 	}
-	return runNetwork(chromium, dir, url, runs)
+	if err := runNetwork(chromium, dir, url, runs); err != nil {
+		return err
+	}
+	return runCoursePage(chromium, dir, url, runs)
 }
