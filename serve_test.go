@@ -463,3 +463,36 @@ func TestGeneratedLoaderCompilesTheWasmsOwnResponse(t *testing.T) {
 		t.Error("a go-app whose loader changed must fail the build")
 	}
 }
+
+// The .br files are compressed at the level asked for (make dist asks for
+// brotli's best, 11), and decompress to the file.
+func TestGeneratedSiteCompressesAtTheBrotliLevelAsked(t *testing.T) {
+	wasmExec, err := toolchainWasmExec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasm := filepath.Join(t.TempDir(), "app.wasm")
+	var raw []byte
+	for i := range 20000 {
+		raw = strconv.AppendInt(raw, int64(i*i%7919), 10)
+	}
+	if err := os.WriteFile(wasm, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sizes := map[int]int{}
+	for _, level := range []int{1, 11} {
+		out := filepath.Join(t.TempDir(), "dist")
+		if _, err := generateSite(siteConfig{Out: out, Prefix: "/", Wasm: wasm, WasmExec: wasmExec, Static: "web/static", BrotliLevel: level}); err != nil {
+			t.Fatal(err)
+		}
+		packed := readFile(t, filepath.Join(out, "web", "app.wasm.br"))
+		unpacked, err := io.ReadAll(brotli.NewReader(strings.NewReader(packed)))
+		if err != nil || !bytes.Equal(unpacked, raw) {
+			t.Fatalf("level %d: app.wasm.br does not decompress to app.wasm (%v)", level, err)
+		}
+		sizes[level] = len(packed)
+	}
+	if sizes[11] >= sizes[1] {
+		t.Errorf("app.wasm.br is %d bytes at level 11 and %d at level 1: the level was not used", sizes[11], sizes[1])
+	}
+}
