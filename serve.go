@@ -420,10 +420,11 @@ const goappProgressStream = `  var res = new Response(
 // the wasm's own response, as fetched (from the network, the preload or the
 // service worker's cache), and count the bytes for the progress on a clone
 // of it. go-app's new Response made of what it read compiles as it streams
-// too, but it has no URL: the browser cannot keep the compiled code for it,
-// and compiles the whole wasm again on every visit. With the response
-// itself, Chromium keeps the compiled code beside the cached wasm and a
-// repeat visit starts from it.
+// too, but it has no URL, and Chromium keys the compiled code it keeps for
+// a wasm by its response's URL: for go-app's response it keeps none. With
+// the response itself it may (it keeps a module's code once enough of it
+// has been optimized); measured on a loaded machine, a repeat visit's
+// instantiation took 417 ms against 542 ms (medians of 9, alternated).
 func compileTheWasmsOwnResponse(js string) (string, error) {
 	if n := strings.Count(js, goappProgressStream); n != 1 {
 		return "", fmt.Errorf("go-app's app.js has %d copies of its progress stream, want 1: its loader changed, revisit the wasm's streaming", n)
