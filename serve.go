@@ -56,6 +56,7 @@ func main() {
 		siteURL   = flag.String("url", "", "public URL of the site, for the og:url link preview; empty: none (serving: the local address)")
 		buildOnly = flag.Bool("build-only", false, "generate the site and exit")
 		serveOnly = flag.Bool("serve-only", false, "serve an existing site without generating it")
+		brotliLvl = flag.Int("brotli", defaultBrotliLevel, "brotli level of the precompressed files, 1 to 11: 11 makes the smallest wasm, in about forty seconds more (make dist)")
 	)
 	flag.Parse()
 
@@ -68,7 +69,10 @@ func main() {
 		if publicURL == "" && !*buildOnly && !strings.HasSuffix(*addr, ":0") {
 			publicURL = "http://" + *addr + p
 		}
-		cfg := siteConfig{Out: *out, Prefix: p, Wasm: *wasm, Static: *static, URL: publicURL}
+		if *brotliLvl < 1 || *brotliLvl > 11 {
+			log.Fatalf("-brotli %d: the levels are 1 to 11", *brotliLvl)
+		}
+		cfg := siteConfig{Out: *out, Prefix: p, Wasm: *wasm, Static: *static, URL: publicURL, BrotliLevel: *brotliLvl}
 		if cfg.WasmExec, err = toolchainWasmExec(); err != nil {
 			log.Fatal(err)
 		}
@@ -118,6 +122,8 @@ type siteConfig struct {
 	WasmExec string // the toolchain's wasm_exec.js
 	Static   string // directory copied to web/static/
 	URL      string // public URL for og:url; empty drops the tag
+	// BrotliLevel compresses the .br files, 1 to 11; 0 is defaultBrotliLevel.
+	BrotliLevel int
 }
 
 // placeholderVersion is the service worker version of the first pass, whose
@@ -160,7 +166,11 @@ func generateSite(cfg siteConfig) (string, error) {
 	if err := writePages(cfg, version, len(wasm), wasmExec); err != nil {
 		return "", err
 	}
-	return version, precompressDir(cfg.Out)
+	level := cfg.BrotliLevel
+	if level == 0 {
+		level = defaultBrotliLevel
+	}
+	return version, precompressDir(cfg.Out, level)
 }
 
 // clearPreviousSite removes dir only if it is empty or holds a generated site,
@@ -290,7 +300,7 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 	for i, rel := range static {
 		static[i] = "/web/static/" + rel
 	}
-	if err := app.GenerateStaticWebsite(cfg.Out, handler(cfg, version, static)); err != nil {
+	if err := app.GenerateStaticWebsite(cfg.Out, handler(cfg, version, static), plog.LessonPagePaths()...); err != nil {
 		return fmt.Errorf("generating the site: %w", err)
 	}
 	if err := editFile(filepath.Join(cfg.Out, "app-worker.js"), func(js string) (string, error) {
@@ -306,6 +316,9 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 		if err != nil {
 			return "", err
 		}
+		if js, err = compileTheWasmsOwnResponse(js); err != nil {
+			return "", err
+		}
 		return startWasmWhenShown(js)
 	}); err != nil {
 		return err
@@ -314,14 +327,28 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 	if err != nil {
 		return err
 	}
-	return editFile(filepath.Join(cfg.Out, "index.html"), func(page string) (string, error) {
-		page, err := preloadWasm(page, cfg.Prefix)
-		if err != nil {
-			return "", err
+	for _, page := range append([]string{"/index.html"}, plog.LessonPagePaths()...) {
+		if err := editFile(filepath.Join(cfg.Out, filepath.FromSlash(page)), func(html string) (string, error) {
+			html, err := preloadWasm(html, cfg.Prefix)
+			if err != nil {
+				return "", err
+			}
+			html, err = inlineFavicon(sortAttributes(html), cfg.Prefix, icon)
+			return setOpenGraphURL(html, pageURL(cfg.URL, page)), err
+		}); err != nil {
+			return err
 		}
-		page, err = inlineFavicon(sortAttributes(page), cfg.Prefix, icon)
-		return setOpenGraphURL(page, cfg.URL), err
-	})
+	}
+	return nil
+}
+
+// pageURL is the public address of the page at path (from the site's
+// root), for og:url; "" when the public URL is not known.
+func pageURL(siteURL, page string) string {
+	if siteURL == "" || page == "/index.html" {
+		return siteURL
+	}
+	return strings.TrimSuffix(siteURL, "/") + page
 }
 
 func editFile(name string, edit func(string) (string, error)) error {
@@ -351,6 +378,77 @@ func measureProgressAgainstRawSize(js string, wasmSize int) (string, error) {
 		"const total = "+strconv.Itoa(wasmSize)+"; // plog: the raw size of app.wasm, whatever the transfer encoding", 1), nil
 }
 
+// goappProgressStream is the part of go-app's app.js that counts the wasm's
+// bytes as they arrive: it reads the response itself and hands on a new
+// Response made of what it read.
+const goappProgressStream = `  var res = new Response(
+    new ReadableStream(
+      {
+        async start(controller) {
+          var reader = response.body.getReader();
+          for (;;) {
+            var { done, value } = await reader.read();
+
+            if (done) {
+              progressHandler(total, total);
+              break;
+            }
+
+            loaded += value.byteLength;
+            progressHandler(loaded, total);
+            controller.enqueue(value);
+          }
+          controller.close();
+        },
+      },
+      {
+        status: response.status,
+        statusText: response.statusText,
+      }
+    )
+  );
+
+  for (var pair of response.headers.entries()) {
+    res.headers.set(pair[0], pair[1]);
+  }
+
+  return res;
+}
+`
+
+// compileTheWasmsOwnResponse has app.js hand WebAssembly.instantiateStreaming
+// the wasm's own response, as fetched (from the network, the preload or the
+// service worker's cache), and count the bytes for the progress on a clone
+// of it. go-app's new Response made of what it read compiles as it streams
+// too, but it has no URL, and Chromium keys the compiled code it keeps for
+// a wasm by its response's URL: for go-app's response it keeps none. With
+// the response itself it may (it keeps a module's code once enough of it
+// has been optimized); measured on a loaded machine, a repeat visit's
+// instantiation took 417 ms against 542 ms (medians of 9, alternated).
+func compileTheWasmsOwnResponse(js string) (string, error) {
+	if n := strings.Count(js, goappProgressStream); n != 1 {
+		return "", fmt.Errorf("go-app's app.js has %d copies of its progress stream, want 1: its loader changed, revisit the wasm's streaming", n)
+	}
+	return strings.Replace(js, goappProgressStream, `  // plog: the wasm's own response is compiled (serve.go, compileTheWasmsOwnResponse);
+  // its clone is counted.
+  const counted = response.clone();
+  (async () => {
+    const reader = counted.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        progressHandler(total, total);
+        return;
+      }
+      loaded += value.byteLength;
+      progressHandler(loaded, total);
+    }
+  })().catch(() => {});
+  return response;
+}
+`, 1), nil
+}
+
 // goappStartWasm is the line of go-app's app.js that starts the wasm's
 // download and the Go runtime, as soon as app.js runs.
 const goappStartWasm = "goappInitWebAssembly();\n"
@@ -377,6 +475,13 @@ const goappWorkerMatch = "caches.match(event.request).then((response) => {"
 // a query string (a link shared with ?utm_source=… appended). go-app's worker
 // matches the cache by the exact URL and so fails at all but the prefix
 // itself. Other files are matched without their query string too.
+//
+// A lesson's page (lessons/NAME.html) is not among the files the worker
+// fetches as it installs, which would be some 16 KB each with brotli, all
+// of them on a first visit, beside the wasm: the worker keeps each one the
+// first time it fetches it, and offline, a lesson's page it never fetched
+// is answered with the site's root page, which opens the lesson its address
+// names (app/lesson_page.go), under go-app's loader.
 func answerEveryAddressOfThePage(js, prefix string) (string, error) {
 	if n := strings.Count(js, goappWorkerMatch); n != 1 {
 		return "", fmt.Errorf("go-app's app-worker.js has %d copies of %q, want 1: its worker changed, revisit the offline fix", n, goappWorkerMatch)
@@ -386,13 +491,34 @@ func answerEveryAddressOfThePage(js, prefix string) (string, error) {
 // plog: the page is one file, whatever the query string and whether it is
 // asked for as index.html; other files are matched without their query.
 const plogPage = ` + strconv.Quote(prefix) + `;
+const plogLessonPage = /^lessons\/[a-z0-9-]+\.html$/;
 function plogCached(request) {
   const url = new URL(request.url);
-  if (request.method === "GET" && url.origin === self.location.origin &&
-      (url.pathname === plogPage || url.pathname === plogPage + "index.html")) {
-    return caches.match(plogPage);
+  if (request.method === "GET" && url.origin === self.location.origin) {
+    if (url.pathname === plogPage || url.pathname === plogPage + "index.html") {
+      return caches.match(plogPage);
+    }
+    if (url.pathname.startsWith(plogPage) && plogLessonPage.test(url.pathname.slice(plogPage.length))) {
+      return plogLesson(url.pathname);
+    }
   }
   return caches.match(request, { ignoreSearch: true });
+}
+async function plogLesson(path) {
+  const cache = await caches.open(cacheName);
+  const kept = await cache.match(path);
+  if (kept) {
+    return kept;
+  }
+  try {
+    const response = await fetch(path);
+    if (response.ok) {
+      await cache.put(path, response.clone());
+    }
+    return response;
+  } catch (err) {
+    return cache.match(plogPage);
+  }
 }
 `, nil
 }
@@ -496,13 +622,16 @@ var compressible = map[string]bool{
 	".svg": true, ".webmanifest": true, ".json": true, ".txt": true,
 }
 
-// brotliLevel trades build time for size: on the page's wasm, level 9 takes
-// about two seconds, level 11 about forty for a further 12% off.
-const brotliLevel = 9
+// defaultBrotliLevel trades build time for size: on the page's wasm, level 9
+// takes a few seconds, level 11 about forty on a quiet machine (minutes on a
+// busy one) for a further 13% off: 2.27 MB instead of 2.62 MB at commit
+// b96e4f4. The tests and make serve build at 9; make dist, the site one
+// publishes, at 11 (-brotli).
+const defaultBrotliLevel = 9
 
-// precompressDir writes a .br and a .gz beside every compressible file, when
-// they are smaller than the file.
-func precompressDir(dir string) error {
+// precompressDir writes a .br (at brotliLevel) and a .gz beside every
+// compressible file, when they are smaller than the file.
+func precompressDir(dir string, brotliLevel int) error {
 	files, err := siteFiles(dir)
 	if err != nil {
 		return err
@@ -517,7 +646,7 @@ func precompressDir(dir string) error {
 			return err
 		}
 		for _, enc := range encodings {
-			packed, err := enc.compress(raw)
+			packed, err := enc.compress(raw, brotliLevel)
 			if err != nil {
 				return fmt.Errorf("compressing %s: %w", rel, err)
 			}
@@ -536,12 +665,12 @@ func precompressDir(dir string) error {
 type encoding struct {
 	name     string // as in Accept-Encoding
 	suffix   string // of the precompressed file
-	compress func([]byte) ([]byte, error)
+	compress func(b []byte, brotliLevel int) ([]byte, error)
 }
 
 // encodings in order of preference.
 var encodings = []encoding{
-	{"br", ".br", func(b []byte) ([]byte, error) {
+	{"br", ".br", func(b []byte, brotliLevel int) ([]byte, error) {
 		var buf bytes.Buffer
 		w := brotli.NewWriterLevel(&buf, brotliLevel)
 		if _, err := w.Write(b); err != nil {
@@ -550,7 +679,7 @@ var encodings = []encoding{
 		err := w.Close()
 		return buf.Bytes(), err
 	}},
-	{"gzip", ".gz", func(b []byte) ([]byte, error) {
+	{"gzip", ".gz", func(b []byte, _ int) ([]byte, error) {
 		var buf bytes.Buffer
 		w, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"plog/core/lesson"
 
 	"github.com/andybalholm/brotli"
 )
@@ -413,5 +416,83 @@ func TestGeneratedLoaderStartsTheWasmThroughEmbedStart(t *testing.T) {
 	}
 	if _, err := startWasmWhenShown("no loader here"); err == nil {
 		t.Error("a go-app whose loader changed must fail the build, not start every embed at once")
+	}
+}
+
+// Each lesson has a page of its own, lessons/NAME.html, holding the lesson
+// (its panel, its title) as the live page shows it, with the wasm's preload
+// under the prefix, and its own address as og:url.
+func TestGeneratedSiteWritesAPagePerLesson(t *testing.T) {
+	const site = "https://example.github.io/plog/"
+	out, _ := generate(t, fakeWasm(t, "x"), "/plog/", site)
+	for _, l := range lesson.All() {
+		page := readFile(t, filepath.Join(out, "lessons", l.Name+".html"))
+		for _, want := range []string{
+			`data-lesson="` + l.Name + `"`,
+			`id="lesson-title">` + html.EscapeString(l.Title) + `<`,
+			`<link as="fetch" crossorigin="anonymous" fetchpriority="high" href="/plog/web/app.wasm" rel="preload">`,
+			`<meta content="` + site + `lessons/` + l.Name + `.html" property="og:url">`,
+		} {
+			if !strings.Contains(page, want) {
+				t.Errorf("lessons/%s.html lacks %s", l.Name, want)
+			}
+		}
+	}
+	if strings.Contains(readFile(t, filepath.Join(out, "index.html")), `data-lesson-panel`) {
+		t.Error("the site's root holds a lesson: it is the landing page")
+	}
+	// The worker fetches no lesson page as it installs, but keeps each.
+	worker := readFile(t, filepath.Join(out, "app-worker.js"))
+	if strings.Contains(worker, `"/plog/lessons/`) {
+		t.Error("the service worker fetches the lessons' pages as it installs: all of them, on a first visit, beside the wasm")
+	}
+	if !strings.Contains(worker, "plogLesson(url.pathname)") {
+		t.Error("the service worker does not answer the lessons' pages")
+	}
+}
+
+// app.js compiles the wasm's own response, not a Response it made of the
+// bytes it read, whose compiled code the browser cannot keep.
+func TestGeneratedLoaderCompilesTheWasmsOwnResponse(t *testing.T) {
+	out, _ := generate(t, fakeWasm(t, "abc"), "/", "")
+	js := readFile(t, filepath.Join(out, "app.js"))
+	if strings.Contains(js, "new ReadableStream") || !strings.Contains(js, "const counted = response.clone();") {
+		t.Error("app.js hands instantiateStreaming a Response of its own making")
+	}
+	if _, err := compileTheWasmsOwnResponse("no loader here"); err == nil {
+		t.Error("a go-app whose loader changed must fail the build")
+	}
+}
+
+// The .br files are compressed at the level asked for (make dist asks for
+// brotli's best, 11), and decompress to the file.
+func TestGeneratedSiteCompressesAtTheBrotliLevelAsked(t *testing.T) {
+	wasmExec, err := toolchainWasmExec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasm := filepath.Join(t.TempDir(), "app.wasm")
+	var raw []byte
+	for i := range 20000 {
+		raw = strconv.AppendInt(raw, int64(i*i%7919), 10)
+	}
+	if err := os.WriteFile(wasm, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sizes := map[int]int{}
+	for _, level := range []int{1, 11} {
+		out := filepath.Join(t.TempDir(), "dist")
+		if _, err := generateSite(siteConfig{Out: out, Prefix: "/", Wasm: wasm, WasmExec: wasmExec, Static: "web/static", BrotliLevel: level}); err != nil {
+			t.Fatal(err)
+		}
+		packed := readFile(t, filepath.Join(out, "web", "app.wasm.br"))
+		unpacked, err := io.ReadAll(brotli.NewReader(strings.NewReader(packed)))
+		if err != nil || !bytes.Equal(unpacked, raw) {
+			t.Fatalf("level %d: app.wasm.br does not decompress to app.wasm (%v)", level, err)
+		}
+		sizes[level] = len(packed)
+	}
+	if sizes[11] >= sizes[1] {
+		t.Errorf("app.wasm.br is %d bytes at level 11 and %d at level 1: the level was not used", sizes[11], sizes[1])
 	}
 }

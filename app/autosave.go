@@ -68,13 +68,14 @@ type fileOpened struct {
 	Err  error
 }
 
-// startingFragment is the fragment the page opens with: the URL's, or when
-// the URL has none, the workspace saved last.
+// startingFragment is the fragment the page opens with: the URL's (on a
+// lesson's page with none, the lesson), or when the URL has none, the
+// workspace saved last.
 func (p *Playground) startingFragment(ctx app.Context) string {
 	u := currentURL(ctx)
-	fragment := u.Fragment
-	u.Fragment = ""
-	p.share.base = u.String()
+	fragment := addressFragment(u) // lesson_page.go
+	root := siteRoot(u)
+	p.share.base = root.String()
 	p.share.workspace = newWorkspaceID()
 	b := currentBrowser()
 	p.share.recent = loadRecent(b)

@@ -451,7 +451,7 @@ func (p *Playground) scheduleURLUpdate(ctx app.Context) {
 // from the list, back and forward): the scenario it holds opens as a
 // workspace of its own (autosave.go).
 func (p *Playground) OnNav(ctx app.Context) {
-	fragment := currentURL(ctx).Fragment
+	fragment := addressFragment(currentURL(ctx)) // lesson_page.go
 	if p.ready && fragment == p.link {
 		return // the page's own URL update
 	}

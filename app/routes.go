@@ -13,8 +13,10 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 // page; the scenario lives in the URL fragment, not in the path. It is also
 // opened as index.html, the file that holds it (a host's address for it,
 // or a link copied from one): a pattern route, which the site generator
-// does not render again into the same file.
+// does not render again into the same file. Each lesson has a page of its
+// own (lesson_page.go), which the site generator writes by name.
 func Routes() {
 	app.Route("/", &Playground{})
 	app.RouteWithRegexp(`^/index\.html$`, &Playground{})
+	app.RouteWithRegexp(lessonPagePattern, &Playground{})
 }

@@ -103,9 +103,10 @@ func (b *browser) waitInFrame(t *testing.T, frame, expression string) {
 	b.waitFor(t, fmt.Sprintf(`(() => { const f = document.getElementById(%s); const doc = f && f.contentDocument; return !!doc && !!(%s) })()`, js(frame), expression))
 }
 
-// The sample course page served with the site embeds two scenarios; each
-// fits its 640×400 frame, the read-only one steps but does not edit, and
-// the page hears their messages.
+// The sample course page served with the site embeds five scenarios: two
+// from links, three lessons. Each of the first two fits its 640×400 frame,
+// the read-only one steps but does not edit, and the page hears their
+// messages; each lesson's frame opens its lesson.
 func TestEmbedSampleCoursePage(t *testing.T) {
 	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
@@ -118,6 +119,13 @@ func TestEmbedSampleCoursePage(t *testing.T) {
 	}
 	b.waitText(t, `[data-messages-of=scenario-keys]`, "ready: step 8 of 8")
 	b.waitText(t, `[data-messages-of=scenario-groups]`, "ready: step 2 of 13")
+	for _, f := range []struct{ frame, lesson string }{
+		{"scenario-offsets", "offsets"}, {"scenario-commits", "commit-resume"}, {"scenario-compaction", "compaction"},
+	} {
+		eval[bool](t, b, `(document.getElementById(`+js(f.frame)+`).scrollIntoView(), true)`)
+		b.waitInFrame(t, f.frame, `doc.querySelector('main[data-ready="true"] [data-lesson-panel][data-lesson=`+js(f.lesson)+`]')`)
+		b.waitText(t, `[data-messages-of=`+f.frame+`]`, "(lesson "+f.lesson+")")
+	}
 
 	// Compact: nothing wider than the frame; the bar and the first lane in
 	// its 400 pixels.

@@ -61,9 +61,11 @@ func (w *wasmLoads) take() ([]network.InitiatorType, []*network.Response) {
 
 // recordInstantiation makes the page note how its wasm was compiled:
 // window.plogStreamed once WebAssembly.instantiateStreaming gave an
-// instance (it compiles while the bytes arrive), window.plogBuffered if the
-// whole file was first read into memory and given to
-// WebAssembly.instantiate (go-app's fallback).
+// instance (it compiles while the bytes arrive), with the URL of the
+// response it compiled in window.plogStreamedURL (a response the page made
+// itself has none, and the browser keeps no compiled code for it),
+// window.plogBuffered if the whole file was first read into memory and
+// given to WebAssembly.instantiate (go-app's fallback).
 func recordInstantiation(t *testing.T, b *browser) {
 	t.Helper()
 	const script = `(() => {
@@ -71,6 +73,7 @@ func recordInstantiation(t *testing.T, b *browser) {
   WebAssembly.instantiateStreaming = async (...args) => {
     const result = await streaming.apply(WebAssembly, args);
     window.plogStreamed = true;
+    window.plogStreamedURL = (await args[0]).url;
     return result;
   };
   WebAssembly.instantiate = (source, ...rest) => {
@@ -135,6 +138,9 @@ func TestWasmIsPreloadedStreamedAndCached(t *testing.T) {
 	if !eval[bool](t, b, `window.plogStreamed === true && window.plogBuffered !== true`) {
 		t.Error("the wasm was not compiled by WebAssembly.instantiateStreaming while it arrived")
 	}
+	if got, want := eval[string](t, b, `window.plogStreamedURL`), srv.URL+"web/app.wasm"; got != want {
+		t.Errorf("the wasm compiled was the response of %q, want the fetch of %s itself, whose compiled code the browser keeps", got, want)
+	}
 	for _, m := range b.consoleMessages() {
 		if strings.Contains(strings.ToLower(m), "preload") {
 			t.Errorf("the browser says of the preload: %s", m)
@@ -150,6 +156,9 @@ func TestWasmIsPreloadedStreamedAndCached(t *testing.T) {
 	}
 	if !eval[bool](t, b, `window.plogStreamed === true && window.plogBuffered !== true`) {
 		t.Error("on the second visit the wasm was not compiled while it streamed")
+	}
+	if got, want := eval[string](t, b, `window.plogStreamedURL`), srv.URL+"web/app.wasm"; got != want {
+		t.Errorf("on the second visit the wasm compiled was the response of %q, want the service worker's answer for %s", got, want)
 	}
 }
 

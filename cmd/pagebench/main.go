@@ -51,7 +51,7 @@ func main() {
 	runs := flag.Int("runs", 5, "how many times to measure each figure, each time in a fresh browser")
 	clicks := flag.Int("clicks", 2, "produce clicks measured per run")
 	profile := flag.String("profile", "", "write V8's CPU profile of the first run's produce clicks on each full page to this file, the page's size before its extension (click-1M.cpuprofile), and print the top functions")
-	onNetwork := flag.Bool("network", false, "measure instead cold and repeat visits of the empty page over throttled networks (network.go)")
+	onNetwork := flag.Bool("network", false, "measure instead cold and repeat visits of the empty page over throttled networks (network.go), and the memory of the course page of five embeds before and after interaction (course.go)")
 	flag.Parse()
 	if *onNetwork {
 		if err := runOnNetworks(*runs); err != nil {
@@ -196,8 +196,8 @@ func findChromium() (string, error) {
 }
 
 // buildSite builds the wasm as `make wasm` does (or with its symbols, for
-// profiling) and generates the site for the root of a host, returning the
-// site's server and the site.
+// profiling) and generates the site for the root of a host as `make dist`
+// does (brotli at 11), returning the site's server and the site.
 func buildSite(dir string, strip bool) (site, dist string, err error) {
 	wasm := filepath.Join(dir, "app.wasm")
 	site = filepath.Join(dir, "plog-site")
@@ -212,7 +212,7 @@ func buildSite(dir string, strip bool) (site, dist string, err error) {
 	}{
 		{[]string{"GOOS=js", "GOARCH=wasm"}, []string{"go", "build", "-ldflags", ldflags, "-o", wasm, "./wasm"}},
 		{nil, []string{"go", "build", "-o", site, "."}},
-		{nil, []string{site, "-build-only", "-wasm", wasm, "-prefix", "/", "-out", dist}},
+		{nil, []string{site, "-build-only", "-brotli", "11", "-wasm", wasm, "-prefix", "/", "-out", dist}},
 	}
 	for _, s := range steps {
 		log.Print(strings.Join(s.args, " "))

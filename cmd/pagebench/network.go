@@ -24,14 +24,18 @@ type networkProfile struct {
 	what        string  // for the table
 	bytesPerSec float64 // download and upload throughput; 0: loopback
 	latencyMs   float64 // added to each request, from sent to the response's headers
+	page        string  // the page opened, from the site's root: "" is the landing page
 }
 
 // networkProfiles are those of issue 22: a good connection, a poorer one
-// (a course taken on a train), and loopback as the baseline.
+// (a course taken on a train), and loopback as the baseline; and the good
+// connection again opening a lesson's page, which the site generator writes
+// with the lesson and its starting picture (app/lesson_page.go).
 var networkProfiles = []networkProfile{
-	{"Loopback", "loopback", 0, 0},
-	{"10Mbit", "10 Mbit/s, 40 ms", 10e6 / 8, 40},
-	{"5Mbit", "5 Mbit/s, 70 ms", 5e6 / 8, 70},
+	{"Loopback", "loopback", 0, 0, ""},
+	{"10Mbit", "10 Mbit/s, 40 ms", 10e6 / 8, 40, ""},
+	{"5Mbit", "5 Mbit/s, 70 ms", 5e6 / 8, 70, ""},
+	{"10MbitLesson", "10 Mbit/s, 40 ms, a lesson's page (`lessons/commit-resume.html`)", 10e6 / 8, 40, "lessons/commit-resume.html"},
 }
 
 // throttle applies the profile to the tab's requests.
@@ -175,7 +179,7 @@ func runNetwork(chromium, dir, url string, runs int) error {
 	for i := range runs {
 		for _, p := range networkProfiles {
 			log.Printf("run %d of %d, %s", i+1, runs, p.what)
-			cold, repeat, err := measureOnNetwork(chromium, dir, url, p)
+			cold, repeat, err := measureOnNetwork(chromium, dir, url+p.page, p)
 			if err != nil {
 				return fmt.Errorf("%s: %w", p.what, err)
 			}
@@ -244,7 +248,8 @@ func spreadMB(v []float64) string {
 }
 
 // runOnNetworks builds and serves the site, then measures it
-// on each network profile.
+// on each network profile, and the course page of five embeds on loopback
+// (course.go).
 func runOnNetworks(runs int) error {
 	if runs < 1 {
 		return fmt.Errorf("-runs must be at least 1")
@@ -263,5 +268,8 @@ func runOnNetworks(runs int) error {
 	if err := printSizes(dist); err != nil {
 		return err
 	}
-	return runNetwork(chromium, dir, url, runs)
+	if err := runNetwork(chromium, dir, url, runs); err != nil {
+		return err
+	}
+	return runCoursePage(chromium, dir, url, runs)
 }

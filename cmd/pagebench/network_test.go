@@ -22,7 +22,7 @@ func TestSpreadGivesTheMedianAndTheRange(t *testing.T) {
 }
 
 func TestNetworkProfilesAreIssue22s(t *testing.T) {
-	want := map[string][2]float64{"Loopback": {0, 0}, "10Mbit": {1.25e6, 40}, "5Mbit": {625e3, 70}}
+	want := map[string][2]float64{"Loopback": {0, 0}, "10Mbit": {1.25e6, 40}, "5Mbit": {625e3, 70}, "10MbitLesson": {1.25e6, 40}}
 	if len(networkProfiles) != len(want) {
 		t.Fatalf("%d profiles, want %d", len(networkProfiles), len(want))
 	}
