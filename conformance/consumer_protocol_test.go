@@ -57,6 +57,9 @@ type hbMember struct {
 	assignor string
 	epoch    int32
 	owned    map[[16]byte][]int32 // by topic id
+	// interval is the heartbeat interval the last answer gave, the
+	// group's consumer.heartbeat.interval.ms as the coordinator has it.
+	interval int32
 }
 
 // cpCluster is a consumer group on the broker and what the test knows of
@@ -187,7 +190,7 @@ func (c *cpCluster) heartbeat(m *hbMember) {
 	if err != nil {
 		c.t.Fatalf("heartbeat of %s (epoch %d): %v", m.name, m.epoch, err)
 	}
-	m.epoch = resp.MemberEpoch
+	m.epoch, m.interval = resp.MemberEpoch, resp.HeartbeatIntervalMillis
 	if resp.Assignment != nil {
 		m.owned = map[[16]byte][]int32{}
 		for _, t := range resp.Assignment.Topics {
@@ -514,6 +517,25 @@ func TestConsumerProtocolLikeKafka(t *testing.T) {
 			// minimums: each side lets the session end and the members
 			// reconcile before the next comparison.
 			c.groupConfigs(map[string]string{"consumer.session.timeout.ms": "2000", "consumer.heartbeat.interval.ms": "500"})
+			// A group config reaches the coordinator through the
+			// cluster's metadata, a moment after the answer to
+			// IncrementalAlterConfigs (Kafka 4.4 DynamicConfigPublisher
+			// updates GroupConfigManager), and a loaded machine makes the
+			// moment long: a heartbeat before it schedules the member's
+			// session at the broker's 45 s, longer than the wait for b's
+			// fencing below. Each heartbeat reads both configs from the
+			// group's one GroupConfig (GroupMetadataManager.
+			// consumerGroupHeartbeat), so an answer with the new 500 ms
+			// says the coordinator has the 2 s session; one more
+			// heartbeat after it schedules each member's session at 2 s.
+			waitFor(t, 20*time.Second, "the coordinator to have group "+c.group+"'s 2 s session", func() bool {
+				done := true
+				for _, m := range running {
+					c.heartbeat(m)
+					done = done && m.interval == 500
+				}
+				return done
+			})
 			for _, m := range running {
 				c.heartbeat(m) // the members' sessions are 2 s from their next heartbeat
 			}

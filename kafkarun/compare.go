@@ -81,6 +81,8 @@ var shortReasons = map[Reason]string{
 	ReasonShareRenew:             "share renew",
 	ReasonShareFetchSize:         "share fetch size",
 	ReasonShareAssignor:          "share assignor",
+	ReasonShareRotation:          "share rotation",
+	ReasonSharePrefetch:          "share prefetch",
 	ReasonWireFault:              "wire fault",
 	ReasonTxnTimeout:             "transaction timeout",
 	ReasonOffsetsOnlyTxn:         "offsets-only transaction",

@@ -37,7 +37,11 @@ import (
 //   - share-poll: polls until the records come (or the playground's poll
 //     found none), then flushes the acknowledgements; an implicit
 //     member's next poll accepts what the last one returned, as
-//     franz-go's does.
+//     franz-go's does. Two things follow the wall clock there, and the
+//     run says when they happened (ReasonShareRotation,
+//     ReasonSharePrefetch): which of a member's partitions the broker
+//     serves first, and one more fetch the client may send as a poll
+//     returns.
 //   - acknowledge: MarkAcks of the records the playground's member
 //     acknowledged, then FlushAcks.
 //   - share-leave: an implicit member first accepts what it holds, as
@@ -68,6 +72,12 @@ const (
 		"fetch size (ShareMaxRecords) for its life, so a fetch acquired max.poll.records where the playground's poll took max"
 	ReasonShareAssignor Reason = "Kafka 4.4's SimpleAssignor walks hash sets of members and partitions; " +
 		"the playground walks them in join and partition order, so members that share partitions may share others"
+	ReasonShareRotation Reason = "a member with several partitions polled them in another order: Kafka 4.4's broker starts each share fetch " +
+		"at a partition that moves on with the share session's epoch (PartitionRotateStrategy.rotateRoundRobin), which every ShareFetch and ShareAcknowledge " +
+		"of the client bumps, empty fetches while it waits for records too, so on the wall clock; the playground's moves on once a poll"
+	ReasonSharePrefetch Reason = "a member's franz-go client sent one more ShareFetch as its poll returned " +
+		"(its poll-driven fetching grants a fetch while the poll is still active), which acquired records no poll asked for: " +
+		"a later poll returned those, or the broker counted a delivery the playground's did not"
 )
 
 // shareRuns are the run's share groups.
@@ -94,6 +104,9 @@ type shareRun struct {
 	predictedArchived          int
 	reason                     Reason // set by what the run cannot do alike
 	heartbeatSet, configureErr bool
+	// prefetched says a member's client acquired records outside a
+	// poll (sharePrefetchHook).
+	prefetched atomic.Bool
 }
 
 type shareMember struct {
@@ -103,6 +116,64 @@ type shareMember struct {
 	fetch    int // the records one fetch acquires
 	last     []*kgo.Record
 	acked    map[*kgo.Record]bool
+	// polling is true from the start of a PollRecords until it takes
+	// what a fetch buffered; fetching counts the client's ShareFetch
+	// requests in flight.
+	polling  atomic.Bool
+	fetching atomic.Int64
+}
+
+// awaitFetches waits until no ShareFetch of the member's client is in
+// flight (a poll's wait at the broker is FetchMaxWait at most), so that
+// what one more fetch acquired is buffered, and seen by sharePrefetchHook,
+// before the run acknowledges or polls again.
+func (m *shareMember) awaitFetches(ctx context.Context, limit time.Duration) {
+	for deadline := time.Now().Add(limit); m.fetching.Load() > 0 && time.Now().Before(deadline) && ctx.Err() == nil; {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// sharePrefetchHook tells when a member's client acquired records no poll
+// asked for. franz-go's poll-driven share consumer (MaxConcurrentFetches
+// 0) grants a fetch whenever a poll is active and none is in flight
+// (kgo's manageFetchConcurrency), and a poll takes the buffered records
+// before it stops being active: in that window the client may send one
+// more ShareFetch, and the broker acquires records for it (a loaded
+// machine widens the window). The records a fetch buffers between a
+// poll's taking its records and the next poll's start are such a
+// fetch's: the group's rows then differ for ReasonSharePrefetch, which
+// the run cannot prevent from outside the client.
+type sharePrefetchHook struct {
+	g *shareRun
+	m *shareMember
+}
+
+func (h sharePrefetchHook) OnFetchRecordBuffered(*kgo.Record) {
+	if !h.m.polling.Load() {
+		h.g.prefetched.Store(true)
+	}
+}
+
+func (h sharePrefetchHook) OnBrokerWrite(_ kgo.BrokerMetadata, key int16, _ int, _, _ time.Duration, err error) {
+	if key == shareFetchKey && err == nil {
+		h.m.fetching.Add(1)
+	}
+}
+
+func (h sharePrefetchHook) OnBrokerRead(_ kgo.BrokerMetadata, key int16, _ int, _, _ time.Duration, _ error) {
+	if key == shareFetchKey {
+		h.m.fetching.Add(-1)
+	}
+}
+
+var shareFetchKey = kmsg.NewPtrShareFetchRequest().Key()
+
+// OnFetchRecordUnbuffered runs in PollRecords once it took the buffered
+// records (kgo's runDeferredFetchHooks), before it returns.
+func (h sharePrefetchHook) OnFetchRecordUnbuffered(_ *kgo.Record, polled bool) {
+	if polled {
+		h.m.polling.Store(false)
+	}
 }
 
 type shareDelivery struct {
@@ -304,6 +375,7 @@ func (r *runner) shareJoin(ctx context.Context, g *shareRun, c scenario.Command)
 		kgo.ShareMaxRecordsStrict(),
 		kgo.MaxConcurrentFetches(0),
 		kgo.FetchMaxWait(200 * time.Millisecond),
+		kgo.WithHooks(sharePrefetchHook{g, m}),
 		kgo.ShareAckCallback(func(_ *kgo.Client, results kgo.ShareAckResults) {
 			for _, res := range results {
 				if res.Err != nil {
@@ -482,10 +554,12 @@ func (r *runner) sharePoll(ctx context.Context, g *shareRun, m *shareMember, c s
 	if expected > 0 {
 		wait = r.opts.WaitTimeout
 	}
+	m.awaitFetches(ctx, r.opts.WaitTimeout)
 	deadline := time.Now().Add(wait)
 	var got []*kgo.Record
 	for {
 		pollCtx, cancel := context.WithDeadline(ctx, deadline)
+		m.polling.Store(true)
 		fetches := m.client.PollRecords(pollCtx, int(n))
 		cancel()
 		if ctx.Err() != nil {
@@ -517,8 +591,42 @@ func (r *runner) sharePoll(ctx context.Context, g *shareRun, m *shareMember, c s
 	// the cluster: both sides' are sorted by partition and offset.
 	sortDeliveries(polled)
 	sortDeliveries(g.predicted[first:])
+	if g.reason == "" && r.sharePartitions(g, m.name) > 1 && !slices.Equal(partitionsOf(polled), partitionsOf(g.predicted[first:])) {
+		g.reason = ReasonShareRotation
+		r.marks.note(fmt.Sprintf("line %d: %s: the cluster's broker served %s's partitions from another one than the playground's (its share session's epoch)", c.Line, c, m.name))
+	}
+	if g.reason == "" && g.prefetched.Load() {
+		g.reason = ReasonSharePrefetch
+		r.marks.note(fmt.Sprintf("line %d: %s: a client of share group %s had acquired records outside a poll", c.Line, c, g.name))
+	}
 	g.got = append(g.got, polled...)
 	return nil
+}
+
+// sharePartitions counts the partitions the playground's member is
+// assigned.
+func (r *runner) sharePartitions(g *shareRun, member string) int {
+	v, err := r.session.Log().ShareGroup(g.name)
+	if err != nil {
+		return 0
+	}
+	for _, m := range v.Members {
+		if m.Name == member {
+			return len(m.Assignment)
+		}
+	}
+	return 0
+}
+
+// partitionsOf lists the partitions of sorted deliveries, each once.
+func partitionsOf(ds []shareDelivery) []tp {
+	var out []tp
+	for _, d := range ds {
+		if len(out) == 0 || out[len(out)-1] != d.tp {
+			out = append(out, d.tp)
+		}
+	}
+	return out
 }
 
 func sortDeliveries(ds []shareDelivery) {
@@ -588,6 +696,7 @@ func (r *runner) shareAck(ctx context.Context, g *shareRun, m *shareMember, stat
 	if len(recs) == 0 {
 		return nil
 	}
+	m.awaitFetches(ctx, r.opts.WaitTimeout)
 	if status == kgo.AckAccept {
 		g.gotAcks += len(recs)
 	}

@@ -3,6 +3,9 @@ package kafkarun
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // A share group on kfake, franz-go's in-process Kafka, which implements
@@ -54,5 +57,53 @@ acknowledge work b accept
 		if !strings.Contains(text, want) {
 			t.Errorf("the comparison lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// slowPollReturn holds each PollRecords a moment after it took its
+// records, while the poll is still active: franz-go's poll-driven share
+// consumer grants one more ShareFetch in that window, which a loaded
+// machine opens by itself now and then.
+type slowPollReturn struct{}
+
+func (slowPollReturn) OnFetchRecordUnbuffered(_ *kgo.Record, polled bool) {
+	if polled {
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// A fetch the client sends as a poll returns acquires the next record:
+// the member's next poll returns it where the playground's redelivers the
+// record the member released. The run sees the records buffered outside
+// a poll and names the difference (ReasonSharePrefetch), where without it
+// the deliveries would differ unexplained.
+func TestSharePrefetchIsNamed(t *testing.T) {
+	t.Parallel()
+	brokers := startKfake(t)
+	opts := testOptions(brokers)
+	opts.ClientOpts = []kgo.Opt{kgo.WithHooks(slowPollReturn{})}
+	res := runOn(t, opts, `topic payments partitions=1
+share-join refunds r1 topics=payments share.acknowledgement.mode=explicit max.poll.records=1
+config group refunds share.auto.offset.reset=earliest
+produce payments key=pay-1 value=corrupt
+produce payments key=pay-2 value=refund
+share-poll refunds r1
+acknowledge refunds r1 release payments/0 offsets=0
+share-poll refunds r1
+`)
+	var deliveries Row
+	for _, row := range res.Comparison.Rows {
+		if row.What == "share refunds deliveries" {
+			deliveries = row
+		}
+	}
+	if deliveries.Match || deliveries.Reason != ReasonSharePrefetch || !strings.Contains(deliveries.Cluster, "payments/0@1×1") {
+		t.Errorf("deliveries: %+v, want the cluster's second poll to return offset 1, named ReasonSharePrefetch\n%s", deliveries, res.Comparison.Text())
+	}
+	if !res.Comparison.OK() {
+		t.Errorf("unexpected differences:\n%s", res.Comparison.Text())
+	}
+	if text := res.Comparison.Text(); !strings.Contains(text, "had acquired records outside a poll") {
+		t.Errorf("the comparison does not say the client fetched outside a poll:\n%s", text)
 	}
 }
