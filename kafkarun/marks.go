@@ -100,6 +100,11 @@ type marks struct {
 	// placed; stickyTruncated those of them a truncate then cut, at an
 	// offset that holds other records on each side.
 	sticky, stickyTruncated map[string]bool
+	// rules is the scenario's rules version (core/rules.go), set before
+	// the comparison: a reason for a rule of Kafka's that the playground
+	// follows from a version on is given only to scenarios under older
+	// rules.
+	rules int
 }
 
 // keylessSend is one produce command's keyless records on the cluster.
