@@ -260,7 +260,9 @@ const ReasonEmptiedTarget Reason = "the group's last member left: Kafka 4.4 writ
 // markEmptiedTarget explains the epochs of a consumer group that ends
 // without members, where the cluster's target assignment epoch is its
 // group epoch and the playground's is behind its own: the rule above,
-// which the playground follows from rules 5 on. A scenario under rules 5,
+// which the playground follows from rules 5 on. It explains the target
+// assignment epoch alone, whatever else explains the group's epochs (under
+// rules 4, ReasonFirstEpoch the group epoch's). A scenario under rules 5,
 // or a playground whose target is at its group epoch, is not excused.
 func (c *comparer) markEmptiedTarget(want, got scenario.GroupState) {
 	if c.marks.rules >= core.RulesV5 || want.Protocol != core.ProtocolConsumer || len(want.Members) > 0 || len(got.Members) > 0 ||
@@ -268,8 +270,6 @@ func (c *comparer) markEmptiedTarget(want, got scenario.GroupState) {
 		return
 	}
 	if *want.AssignmentEpoch < *want.GroupEpoch && *got.AssignmentEpoch == *got.GroupEpoch {
-		if _, ok := c.marks.generations[want.Name]; !ok {
-			c.marks.generations[want.Name] = ReasonEmptiedTarget
-		}
+		c.marks.targets[want.Name] = ReasonEmptiedTarget
 	}
 }
