@@ -116,6 +116,6 @@ var differsOf = map[string]string{
 	"acks":            "replication",
 	"named-producer":  "named-producers",
 	"transaction":     "transactions",
-	"isolation-level": "transactions",
+	"isolation-level": "isolation-level",
 	"share-group":     "share-groups",
 }

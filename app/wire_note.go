@@ -54,6 +54,8 @@ func wireLinesOf(events []core.Event) []WireLine {
 			text = fmt.Sprintf("%s's transaction wrote a %s marker to %s at offset %d: a control record that takes an offset and that no consumer is given.", e.Member, e.Detail, tp, e.Offset)
 		case core.EventTxnEnded:
 			tp, text = "", fmt.Sprintf("%s's transaction ended: %s; producer id %d's epoch is now %d (Kafka 4 bumps it at every transaction's end, KIP-890).", e.Member, e.Detail, e.Count, e.Generation)
+		case core.EventTxnEmpty:
+			tp, text = "", fmt.Sprintf("%s %s a transaction with nothing in it: no record was sent and no offsets, so the producer sent no EndTxn (Kafka 4.4): no marker, and producer id %d keeps epoch %d.", e.Member, e.Detail, e.Count, e.Generation)
 		case core.EventTxnInit:
 			tp, text = "", fmt.Sprintf("initTransactions gave %s producer id %d, epoch %d (%s): a producer with the same transactional.id and an older epoch is fenced.", e.Member, e.Count, e.Generation, e.Detail)
 		default:

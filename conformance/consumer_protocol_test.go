@@ -686,3 +686,33 @@ func TestUniformWithTheBrokersTopicIDs(t *testing.T) {
 		}
 	}
 }
+
+// A consumer group's last member leaving: Kafka 4.4 writes the emptied
+// group's target assignment at its new group epoch
+// (GroupMetadataManager.consumerGroupFenceMembers), as the playground does
+// under rules 5, so the epochs are the same on both sides; a member
+// joining right after gets its target at once on both (the target's
+// assignment time is 0 again). Under rules 4 the playground's target
+// stays behind, and the row says why.
+func TestEmptiedConsumerGroupLikeKafka(t *testing.T) {
+	t.Parallel()
+	const script = `topic orders partitions=2
+join g a topics=orders group.protocol=consumer
+advance 5s
+leave g a
+`
+	wantRows(t, runTxnScript(t, script), map[string]string{
+		"g assignment epoch": "3",
+		"g state":            "empty",
+	})
+	wantRows(t, runTxnScript(t, script+"join g b topics=orders group.protocol=consumer\nadvance 5s\n"), map[string]string{
+		"g assignment epoch":      "4",
+		"g partitions owned":      "orders/0,1",
+		"g partitions per member": "2",
+	})
+	for _, row := range runTxnScript(t, "rules 4\n"+script).Comparison.Rows {
+		if row.What == "g assignment epoch" && (row.Match || row.Reason != kafkarun.ReasonEmptiedTarget) {
+			t.Errorf("rules 4, the emptied group's target epoch: %+v, want a difference with ReasonEmptiedTarget", row)
+		}
+	}
+}

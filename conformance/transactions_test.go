@@ -287,19 +287,27 @@ txn t commit
 
 // A transaction in which nothing was sent ends in the client: Kafka 4.4's
 // producer sends no EndTxn for it (TransactionManager.nextRequest), nor
-// does franz-go, so the epoch stays 0 on the broker, where the playground
-// moves it on; the row says why.
+// does franz-go, so the epoch stays 0 on the broker, as it does in the
+// playground under rules 5, commit or abort, with no marker; rules 4 move
+// it on, and the row says why.
 func TestTransactionEmptyKeepsTheEpoch(t *testing.T) {
 	t.Parallel()
-	res := runTxnScript(t, `topic out
+	const script = `topic out
 producer-config t transactional.id=tx
 txn t init
 txn t begin
 txn t commit
-`)
-	for _, row := range res.Comparison.Rows {
-		if row.What == "producer t epoch" && (row.Cluster != "0" || row.Reason != kafkarun.ReasonEmptyTxn) {
-			t.Errorf("producer t epoch: %+v, want 0 on the broker with ReasonEmptyTxn", row)
+txn t begin
+txn t abort
+`
+	wantRows(t, runTxnScript(t, script), map[string]string{
+		"producer t epoch":             "0",
+		"out/0 markers":                "none",
+		"producer t transaction state": "ready",
+	})
+	for _, row := range runTxnScript(t, "rules 4\n"+script).Comparison.Rows {
+		if row.What == "producer t epoch" && (row.Cluster != "0" || row.Playground != "2" || row.Reason != kafkarun.ReasonEmptyTxn) {
+			t.Errorf("rules 4, producer t epoch: %+v, want 2 in the playground, 0 on the broker, with ReasonEmptyTxn", row)
 		}
 	}
 }

@@ -669,7 +669,14 @@ func (l *PartitionedLog) leaveConsumer(g *group, m *member, detail string) {
 	l.removeConsumerMember(g, m, detail)
 }
 
-// removeConsumerMember removes a member and bumps the group epoch.
+// removeConsumerMember removes a member and bumps the group epoch
+// (GroupMetadataManager.consumerGroupFenceMembers of Kafka 4.4). Under
+// rules 5 the last member's leaving also writes the emptied group's target
+// assignment at the new group epoch, with no assignment time, so the next
+// member's target is computed at once (newConsumerGroupTargetAssignment
+// MetadataRecord with timestamp 0 when every member is fenced;
+// canComputeNextTargetAssignment); rules 4 keep the target's epoch and
+// time.
 func (l *PartitionedLog) removeConsumerMember(g *group, m *member, detail string) {
 	if l.downgradeOnLeave(g, m, detail) {
 		return
@@ -679,6 +686,10 @@ func (l *PartitionedLog) removeConsumerMember(g *group, m *member, detail string
 	delete(g.cg.target, m.id)
 	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id, Detail: detail})
 	l.bumpGroupEpoch(g, m.id+" left: "+detail)
+	if l.rules >= RulesV5 && len(g.members) == 0 {
+		g.cg.targetEpoch = g.cg.epoch
+		g.cg.lastTargetAt, g.cg.computed = 0, false
+	}
 }
 
 // crashConsumer stops a member's heartbeats: the coordinator fences it when

@@ -670,3 +670,41 @@ func TestConsumerTargetWithinTheAssignmentInterval(t *testing.T) {
 		}
 	}
 }
+
+// The last member's leaving empties the group: under rules 5 the target
+// assignment takes the new group epoch, with no assignment time, as Kafka
+// 4.4's consumerGroupFenceMembers writes it, so a member joining within
+// group.consumer.assignment.interval.ms of the last target gets its own at
+// once; under rules 4 the target keeps its epoch and the new member waits
+// for the interval.
+func TestConsumerEmptiedGroupsTarget(t *testing.T) {
+	for _, rules := range []int{RulesV4, RulesV5} {
+		l := newTestLogUnder(t, rules, "orders", 2, nil)
+		consumerJoin(t, l, "g", "c1", JoinOptions{}) // a target at 0s
+		mustAdvance(t, l, 200)
+		if err := l.Leave("g", "c1"); err != nil {
+			t.Fatal(err)
+		}
+		v := groupView(t, l, "g")
+		first := l.newConsumerGroupEpoch()
+		wantTarget := first + 1 // c1's target
+		if rules >= RulesV5 {
+			wantTarget = first + 2 // the emptied group's
+		}
+		if v.State != GroupEmpty || v.GroupEpoch != first+2 || v.AssignmentEpoch != wantTarget {
+			t.Errorf("rules %d, emptied: %s, group epoch %d, target epoch %d; want %s, %d, %d", rules, v.State, v.GroupEpoch, v.AssignmentEpoch, GroupEmpty, first+2, wantTarget)
+		}
+		mustAdvance(t, l, 100)
+		consumerJoin(t, l, "g", "c2", JoinOptions{})
+		v = groupView(t, l, "g")
+		c2 := memberView(t, v, "c2")
+		want, owns, epoch := GroupAssigning, "-", first+1 // c1's target still
+		if rules >= RulesV5 {
+			want, owns, epoch = GroupStable, "orders/0,orders/1", first+3
+		}
+		if v.State != want || tpsText(c2.Assignment) != owns || v.AssignmentEpoch != epoch || v.GroupEpoch != first+3 {
+			t.Errorf("rules %d, c2 joined at %dms: %s, target epoch %d, group epoch %d, c2 owns %s; want %s, %d, %d, %s",
+				rules, l.Now(), v.State, v.AssignmentEpoch, v.GroupEpoch, tpsText(c2.Assignment), want, epoch, first+3, owns)
+		}
+	}
+}

@@ -450,4 +450,5 @@ const (
 	EventTxnInit          EventKind = "txn-init"          // Member, Count = producer id, Generation = epoch, Detail
 	EventTxnMarker        EventKind = "txn-marker"        // Member, Topic, Partition, Offset, Detail: COMMIT or ABORT
 	EventTxnEnded         EventKind = "txn-ended"         // Member, Count = producer id, Generation = the new epoch, Detail: committed, aborted, or why
+	EventTxnEmpty         EventKind = "txn-empty"         // Member, Count = producer id, Generation = the epoch it keeps, Detail: committed or aborted; a transaction with nothing in it, which sent no EndTxn (rules 5)
 )

@@ -98,7 +98,16 @@ import (
 //	   - a classic member joining a consumer group gets a member id as the
 //	     coordinator makes it there, Uuid.randomUuid().toString()
 //	     (classicGroupJoinToConsumerGroup); rules 4 gave it a classic
-//	     group's client.id-UUID (ClassicGroup.generateMemberId).
+//	     group's client.id-UUID (ClassicGroup.generateMemberId);
+//	   - the last member's leaving writes the emptied consumer group's
+//	     target assignment at its new group epoch, with no assignment time
+//	     (GroupMetadataManager.consumerGroupFenceMembers), so the next
+//	     member's target is computed at once; rules 4 keep the target's
+//	     epoch and time;
+//	   - a transaction with nothing sent and no offsets ends in the
+//	     producer alone, which sends no EndTxn, so the epoch stays
+//	     (TransactionManager.nextRequest of kafka-clients 4.4.0); rules 4
+//	     end it on the coordinator, which bumps the epoch.
 const (
 	RulesV1 = 1
 	RulesV2 = 2
@@ -133,6 +142,8 @@ var RulesChanges = map[int][]string{
 		"a consumer group's target assignment held back by group.consumer.assignment.interval.ms waits for the next heartbeat after it, as in Kafka 4.4",
 		"a member that must revoke again for a newer target keeps its epoch meanwhile",
 		"a classic member joining a consumer group gets a member id as Kafka 4.4's coordinator makes it there (a Kafka Uuid)",
+		"a consumer group's last member leaving puts the emptied group's target assignment at its new group epoch, as Kafka 4.4 does",
+		"a transaction with nothing sent in it ends in the producer alone, with no EndTxn, so the producer's epoch stays (Kafka 4.4)",
 	},
 }
 

@@ -286,7 +286,8 @@ func (l *PartitionedLog) SendOffsetsToTransaction(producerName, groupName string
 // CommitTransaction and AbortTransaction are KafkaProducer's: the
 // coordinator ends the transaction (EndTxn), writes a marker in every
 // partition it touched, and, KIP-890 v2, bumps the epoch, which the
-// producer takes for its next transaction.
+// producer takes for its next transaction. Under rules 5 a transaction
+// with nothing in it ends in the client alone, keeping the epoch.
 func (l *PartitionedLog) CommitTransaction(producerName string) error {
 	return l.endTransaction(producerName, true)
 }
@@ -312,6 +313,17 @@ func (l *PartitionedLog) endTransaction(producerName string, commit bool) error 
 	why := "committed"
 	if !commit {
 		why = "aborted"
+	}
+	if l.rules >= RulesV5 && m.state != txnOngoing {
+		// Nothing was sent in it and no offsets: Kafka 4.4's producer
+		// sends no EndTxn, and goes back to READY with its epoch
+		// (kafka-clients 4.4.0 TransactionManager.nextRequest, "Not
+		// sending EndTxn for completed transaction since no send or
+		// sendOffsetsToTransaction were triggered"; resetTransactionState).
+		// Rules 4 end it on the coordinator, which bumps the epoch.
+		p.txn.state = txnReady
+		l.emit(Event{Kind: EventTxnEmpty, Member: producerName, Count: int(m.producerID), Generation: m.epoch, Detail: why})
+		return nil
 	}
 	l.endTxn(m, commit, why)
 	p.epoch, p.id, p.txn.state = m.epoch, m.producerID, txnReady

@@ -488,6 +488,9 @@ func (c *comparer) compareConsumerGroup(want, got scenario.GroupState, why Reaso
 	if want.AssignmentEpoch != nil && got.AssignmentEpoch != nil {
 		epochWhy = epochReason(epochWhy, *want.AssignmentEpoch, *got.AssignmentEpoch)
 	}
+	if target, ok := c.marks.targets[want.Name]; ok && why == "" {
+		epochWhy = target
+	}
 	c.row(want.Name+" assignment epoch", epochText(want.AssignmentEpoch), epochText(got.AssignmentEpoch), epochWhy)
 	ownsWhy := why
 	if ownsWhy == "" {

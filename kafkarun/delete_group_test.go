@@ -2,6 +2,7 @@ package kafkarun
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 
+	"plog/core"
 	"plog/core/scenario"
 )
 
@@ -132,28 +134,40 @@ advance 5s
 
 // A consumer group whose last member left: Kafka 4.4 writes its target at
 // the new group epoch (consumerGroupFenceMembers), so the cluster's target
-// assignment epoch is its group epoch; where the playground's stays behind
-// its own, the row says why, and where the playground's target follows
-// the group epoch too, that reason is not given.
+// assignment epoch is its group epoch. Rules 5 do the same; under rules 4,
+// where the playground's target stays behind its own group epoch, the row
+// says why, and where the playground's target follows the group epoch, or
+// the scenario runs under rules 5, that reason is not given.
 func TestEmptiedConsumerGroupsTargetEpoch(t *testing.T) {
 	const script = "topic orders partitions=2\njoin g a topics=orders group.protocol=consumer\nleave g a\n"
-	prediction, cluster := stateOf(t, script), stateOf(t, script)
-	g := &prediction.Groups[0]
-	if g.GroupEpoch == nil || g.AssignmentEpoch == nil || len(g.Members) != 0 {
-		t.Fatalf("the playground's emptied consumer group: %+v", *g)
+	latest := stateOf(t, script).Groups[0]
+	if latest.GroupEpoch == nil || latest.AssignmentEpoch == nil || *latest.AssignmentEpoch != *latest.GroupEpoch {
+		t.Errorf("rules 5: the emptied consumer group's target is not at its group epoch: %+v", latest)
 	}
-	epoch := *g.GroupEpoch + 1
-	cluster.Groups[0].GroupEpoch, cluster.Groups[0].AssignmentEpoch, cluster.Groups[0].Generation = &epoch, &epoch, epoch
-	for _, behind := range []bool{true, false} {
-		target := *g.GroupEpoch
-		if behind {
-			target = *g.GroupEpoch - 1
+	for _, rules := range []int{core.RulesV4, core.RulesV5} {
+		prediction, cluster := stateOf(t, fmt.Sprintf("rules %d\n%s", rules, script)), stateOf(t, script)
+		g := &prediction.Groups[0]
+		if g.GroupEpoch == nil || g.AssignmentEpoch == nil || len(g.Members) != 0 {
+			t.Fatalf("the playground's emptied consumer group: %+v", *g)
 		}
-		g.AssignmentEpoch = &target
-		m := newMarks()
-		row := rowsOf(compare(prediction, cluster, &m))["g assignment epoch"]
-		if row.Match || (row.Reason == ReasonEmptiedTarget) != behind {
-			t.Errorf("playground's target epoch %d behind its group epoch %d: %v; the row: %+v", target, *g.GroupEpoch, behind, row)
+		if (*g.AssignmentEpoch < *g.GroupEpoch) != (rules < core.RulesV5) {
+			t.Errorf("rules %d: the playground's target epoch %d, group epoch %d", rules, *g.AssignmentEpoch, *g.GroupEpoch)
+		}
+		epoch := *g.GroupEpoch + 1
+		cluster.Groups[0].GroupEpoch, cluster.Groups[0].AssignmentEpoch, cluster.Groups[0].Generation = &epoch, &epoch, epoch
+		for _, behind := range []bool{true, false} {
+			target := *g.GroupEpoch
+			if behind {
+				target = *g.GroupEpoch - 1
+			}
+			g.AssignmentEpoch = &target
+			m := newMarks()
+			m.rules = rules
+			row := rowsOf(compare(prediction, cluster, &m))["g assignment epoch"]
+			excused := behind && rules < core.RulesV5
+			if row.Match || (row.Reason == ReasonEmptiedTarget) != excused {
+				t.Errorf("rules %d, playground's target epoch %d behind its group epoch %d: %v; the row: %+v", rules, target, *g.GroupEpoch, behind, row)
+			}
 		}
 	}
 }

@@ -73,8 +73,9 @@ type marks struct {
 	groups  map[string]Reason
 	offsets map[string]Reason
 	// owners explains who owns what in a group, and so its offsets;
-	// generations a group's generation.
-	owners, generations map[string]Reason
+	// generations a group's generation; targets a consumer group's target
+	// assignment epoch alone.
+	owners, generations, targets map[string]Reason
 	// subscribed holds, per group, every topic its members have read;
 	// formerTopicGrew counts, per group, the partitions commands on one
 	// of them that no member reads any more (ReasonFormerTopic), the most
@@ -100,6 +101,11 @@ type marks struct {
 	// placed; stickyTruncated those of them a truncate then cut, at an
 	// offset that holds other records on each side.
 	sticky, stickyTruncated map[string]bool
+	// rules is the scenario's rules version (core/rules.go), set before
+	// the comparison: a reason for a rule of Kafka's that the playground
+	// follows from a version on is given only to scenarios under older
+	// rules.
+	rules int
 }
 
 // keylessSend is one produce command's keyless records on the cluster.
@@ -125,7 +131,7 @@ func (m *marks) keyless(line int, topic, partitioner string, partitions int, rec
 func newMarks() marks {
 	return marks{topics: map[string]Reason{}, partitions: map[tp]Reason{}, groups: map[string]Reason{},
 		offsets: map[string]Reason{}, polled: map[groupPartition]Reason{}, refused: map[groupPartition]Reason{}, owners: map[string]Reason{},
-		generations: map[string]Reason{}, subscribed: map[string]map[string]bool{}, formerTopicGrew: map[string]int{},
+		generations: map[string]Reason{}, targets: map[string]Reason{}, subscribed: map[string]map[string]bool{}, formerTopicGrew: map[string]int{},
 		sends: map[string][]keylessSend{}, sticky: map[string]bool{}, stickyTruncated: map[string]bool{}}
 }
 

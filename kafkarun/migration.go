@@ -255,21 +255,21 @@ func (r *runner) readMemberProtocols(ctx context.Context, g *groupRun, gs *scena
 // assignment at the group's new epoch; see markEmptiedTarget.
 const ReasonEmptiedTarget Reason = "the group's last member left: Kafka 4.4 writes the emptied group's target assignment at its new group epoch " +
 	"(GroupMetadataManager.consumerGroupFenceMembers: newConsumerGroupTargetAssignmentMetadataRecord when every member is fenced), " +
-	"where the playground's target assignment keeps the epoch it was computed at"
+	"where the playground's target assignment under rules 4 keeps the epoch it was computed at (rules 5 follow Kafka)"
 
 // markEmptiedTarget explains the epochs of a consumer group that ends
 // without members, where the cluster's target assignment epoch is its
 // group epoch and the playground's is behind its own: the rule above,
-// which the playground does not follow. A playground that follows it (its
-// target at its group epoch) is not excused.
+// which the playground follows from rules 5 on. It explains the target
+// assignment epoch alone, whatever else explains the group's epochs (under
+// rules 4, ReasonFirstEpoch the group epoch's). A scenario under rules 5,
+// or a playground whose target is at its group epoch, is not excused.
 func (c *comparer) markEmptiedTarget(want, got scenario.GroupState) {
-	if want.Protocol != core.ProtocolConsumer || len(want.Members) > 0 || len(got.Members) > 0 ||
+	if c.marks.rules >= core.RulesV5 || want.Protocol != core.ProtocolConsumer || len(want.Members) > 0 || len(got.Members) > 0 ||
 		want.GroupEpoch == nil || want.AssignmentEpoch == nil || got.GroupEpoch == nil || got.AssignmentEpoch == nil {
 		return
 	}
 	if *want.AssignmentEpoch < *want.GroupEpoch && *got.AssignmentEpoch == *got.GroupEpoch {
-		if _, ok := c.marks.generations[want.Name]; !ok {
-			c.marks.generations[want.Name] = ReasonEmptiedTarget
-		}
+		c.marks.targets[want.Name] = ReasonEmptiedTarget
 	}
 }

@@ -307,6 +307,7 @@ func (r *runner) run(ctx context.Context, cmds []scenario.Command) (*Result, err
 		return nil, err
 	}
 	prediction := scenario.Snapshot(r.session.Log())
+	r.marks.rules = r.session.Rules()
 	comparison := compare(prediction, cluster, &r.marks)
 	comparison.Rows = append(comparison.Rows, r.compareShares(prediction, cluster)...)
 	comparison.Rows = append(comparison.Rows, r.compareTransactions(prediction, cluster)...)

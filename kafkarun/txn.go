@@ -62,10 +62,11 @@ const (
 	ReasonTxnTimeout Reason = "the playground's transaction coordinator aborted a transaction left open past transaction.timeout.ms of " +
 		"virtual time (Kafka 4.4 TransactionCoordinator.abortTimedOutTransactions); the cluster's counts wall-clock time, which the run does not wait out"
 	// ReasonEmptyTxn explains the epoch of a producer that ended a
-	// transaction in which it sent nothing.
+	// transaction in which it sent nothing, under rules 4: rules 5 follow
+	// Kafka.
 	ReasonEmptyTxn Reason = "Kafka 4.4's producer sends no EndTxn for a transaction in which nothing was sent nor any offsets " +
 		"(TransactionManager.nextRequest: \"Not sending EndTxn for completed transaction since no send or sendOffsetsToTransaction were triggered\"), " +
-		"and franz-go none either, so its epoch stays; the playground's coordinator ends it and moves the epoch on"
+		"and franz-go none either, so its epoch stays; the playground's coordinator under rules 4 ends it and moves the epoch on (rules 5 follow Kafka)"
 	// ReasonOffsetsOnlyTxn explains the epoch of a producer whose transaction
 	// held a group's offsets and no record.
 	ReasonOffsetsOnlyTxn Reason = "franz-go ends a transaction only when it wrote records in it: the run ended this one, which held only " +
@@ -104,7 +105,7 @@ func (r *runner) txn(ctx context.Context, c scenario.Command) error {
 		if p.sentOffsets && !p.wrote {
 			return r.endOffsetsOnly(ctx, c, p, bool(how))
 		}
-		if !p.sentOffsets && !p.wrote {
+		if !p.sentOffsets && !p.wrote && r.session.Rules() < core.RulesV5 {
 			r.txns.mark(name, ReasonEmptyTxn)
 		}
 		if err := within(ctx, func() error { return p.client.EndTransaction(ctx, how) }); err != nil {

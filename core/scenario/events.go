@@ -80,7 +80,7 @@ func EventText(e core.Event) string {
 		fmt.Fprintf(&b, " %s offsets=%d..%d records=%d", tp, e.From, e.To, e.Count)
 	case core.EventRequestLost, core.EventResponseLost, core.EventDuplicateDropped, core.EventOutOfOrder, core.EventSendFailed, core.EventTxnMarker:
 		producerEventText(&b, e, tp) // apply_producers.go
-	case core.EventTxnInit, core.EventTxnEnded:
+	case core.EventTxnInit, core.EventTxnEnded, core.EventTxnEmpty:
 		fmt.Fprintf(&b, " producer=%s producer-id=%d epoch=%d", e.Member, e.Count, e.Generation)
 	case EventError:
 	case core.EventShareMemberJoined, core.EventShareMemberLeft, core.EventShareMemberCrashed, core.EventShareAssignment, core.EventSharePolled,
