@@ -429,10 +429,10 @@ func compileTheWasmsOwnResponse(js string) (string, error) {
 	if n := strings.Count(js, goappProgressStream); n != 1 {
 		return "", fmt.Errorf("go-app's app.js has %d copies of its progress stream, want 1: its loader changed, revisit the wasm's streaming", n)
 	}
-	return strings.Replace(js, goappProgressStream, `  // plog: the wasm's own response is compiled (serve.go, compileTheWasmsOwnResponse);
+	js = strings.Replace(js, goappProgressStream, `  // plog: the wasm's own response is compiled (serve.go, compileTheWasmsOwnResponse);
   // its clone is counted.
   const counted = response.clone();
-  (async () => {
+  window.plogWasmCounted = (async () => {
     const reader = counted.body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
@@ -446,8 +446,19 @@ func compileTheWasmsOwnResponse(js string) (string, error) {
   })().catch(() => {});
   return response;
 }
-`, 1), nil
+`, 1)
+	if n := strings.Count(js, goappRunWasm); n != 1 {
+		return "", fmt.Errorf("go-app's app.js has %d copies of %q, want 1: its loader changed, revisit the wasm's streaming", n, strings.TrimSpace(goappRunWasm))
+	}
+	return strings.Replace(js, goappRunWasm, `    await window.plogWasmCounted; // plog: the progress reaches 100% before the loader goes
+`+goappRunWasm, 1), nil
 }
+
+// goappRunWasm is the line of go-app's app.js that starts the Go runtime
+// once the wasm is compiled; the loader goes right after it. The compiled
+// response may be read through before its counted clone is: the progress
+// is awaited first, so that it ends at 100%, not where the count stood.
+const goappRunWasm = "    go.run(wasm.instance);\n"
 
 // goappStartWasm is the line of go-app's app.js that starts the wasm's
 // download and the Go runtime, as soon as app.js runs.

@@ -459,6 +459,9 @@ func TestGeneratedLoaderCompilesTheWasmsOwnResponse(t *testing.T) {
 	if strings.Contains(js, "new ReadableStream") || !strings.Contains(js, "const counted = response.clone();") {
 		t.Error("app.js hands instantiateStreaming a Response of its own making")
 	}
+	if !strings.Contains(js, "await window.plogWasmCounted; // plog: the progress reaches 100% before the loader goes\n"+goappRunWasm) {
+		t.Error("app.js starts the Go runtime, and removes the loader, before the progress is counted to its end")
+	}
 	if _, err := compileTheWasmsOwnResponse("no loader here"); err == nil {
 		t.Error("a go-app whose loader changed must fail the build")
 	}

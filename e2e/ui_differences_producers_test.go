@@ -16,7 +16,7 @@ func TestUIDifferencesOfProducersAndShareGroups(t *testing.T) {
 	for _, c := range []struct{ help, entry, says string }{
 		{`[data-producers] h2 [data-help="named-producer"]`, "named-producers", "Every record is a batch of its own"},
 		{`[data-producer=t] .producer-txn [data-help="transaction"]`, "transactions", "The coordinator's state lives in the engine"},
-		{b.groupInspector(t, "g") + ` [data-help="isolation-level"]`, "transactions", "Only the transaction protocol v2 (KIP-890"},
+		{b.groupInspector(t, "g") + ` [data-help="isolation-level"]`, "isolation-level", "isolation.level is set on the group"},
 		{`[data-share-groups] h2 [data-help="share-group"]`, "share-groups", "Locks expire on the virtual clock"},
 	} {
 		b.click(t, c.help+" .help-button")
