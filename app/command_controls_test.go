@@ -87,6 +87,13 @@ func TestWorkloadConfigAndClusterControlsWriteLines(t *testing.T) {
 	if strings.Join(lines, "\n") != "stop stats s2\nconsumer stats s2 rate=2/s" {
 		t.Errorf("replacing consumer lines: %q", lines)
 	}
+	// A share group's member commits nothing: the form leaves commit out
+	// even while its box was ticked for a consumer group.
+	w.ShareGroups, w.group, w.member, w.commit, w.max = []string{"work"}, "work", "w1", true, "5"
+	lines, _ = w.ConsumerLines()
+	if strings.Join(lines, "\n") != "consumer work w1 rate=2/s max=5" {
+		t.Errorf("share consumer lines: %q", lines)
+	}
 	w.member = ""
 	if _, problem := w.ConsumerLines(); problem == "" {
 		t.Error("a consumer with no member must be refused before the engine sees it")

@@ -546,7 +546,7 @@ func (p *Playground) Render() app.UI {
 					dockPanel(dockTopics, tab, &TopicForm{}),
 					dockPanel(dockTime, tab,
 						&TimeControls{},
-						&WorkloadControls{Topics: formTopics(p.view.Topics), Workloads: p.workloads(), Step: len(lines), Rules: p.rules()},
+						&WorkloadControls{Topics: formTopics(p.view.Topics), Workloads: p.workloads(), ShareGroups: p.view.shareGroupNames(), Step: len(lines), Rules: p.rules()},
 					),
 					dockPanel(dockCluster, tab, &BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs}),
 					dockPanel(dockInspector, tab,

@@ -157,3 +157,13 @@ func (s LogSnapshot) topicNames() []string {
 	}
 	return names
 }
+
+// shareGroupNames lists the snapshot's share groups, for the workloads'
+// consumer form.
+func (s LogSnapshot) shareGroupNames() []string {
+	names := make([]string, len(s.ShareGroups))
+	for i, g := range s.ShareGroups {
+		names[i] = g.Name
+	}
+	return names
+}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"plog/core/scenario"
@@ -21,6 +22,9 @@ type WorkloadControls struct {
 
 	Topics    []TopicSnapshot
 	Workloads []scenario.Workload
+	// ShareGroups names the share groups: a consumer workload on one of
+	// their members share-polls, and commits nothing.
+	ShareGroups []string
 	Step      int // the history's length: the seed is only the first command
 	Rules     int // the rules the scenario runs under (0: the latest)
 
@@ -114,7 +118,7 @@ func (c *WorkloadControls) ConsumerLines() ([]string, string) {
 	if max != "" {
 		args = append(args, named("max", max))
 	}
-	if c.commit {
+	if c.commit && !c.isShareGroup(group) {
 		args = append(args, flag("commit"))
 	}
 	lines := []string{line(scenario.CmdConsumer, args...)}
@@ -122,6 +126,11 @@ func (c *WorkloadControls) ConsumerLines() ([]string, string) {
 		lines = append([]string{w.StopLine()}, lines...)
 	}
 	return lines, ""
+}
+
+// isShareGroup reports whether group is a share group.
+func (c *WorkloadControls) isShareGroup(group string) bool {
+	return slices.Contains(c.ShareGroups, strings.TrimSpace(group))
 }
 
 // SeedLine writes the seed command.
@@ -159,6 +168,7 @@ func (c *WorkloadControls) Render() app.UI {
 	_, replacesProducer := c.running(true, strings.TrimSpace(c.name))
 	consumer := strings.TrimSpace(c.group) + " " + strings.TrimSpace(c.member)
 	_, replacesConsumer := c.running(false, consumer)
+	share := c.isShareGroup(c.group)
 	return app.Section().Class("panel", "workloads").Aria("label", "workloads").Body(
 		app.H2().Body(app.Text("Workloads "), &Help{Topic: "workload"}),
 		app.If(len(c.Workloads) == 0,
@@ -222,10 +232,12 @@ func (c *WorkloadControls) Render() app.UI {
 				field("consumer-rate", "Polls", textInput("consumer-rate", &c.consumerRate, &c.Compo, "placeholder", "2/s")),
 				field("consumer-max", "max", numberInput("consumer-max", &c.max, &c.Compo)),
 				app.Div().Class("field", "check").Body(
-					app.Input().Type("checkbox").ID("consumer-commit").Checked(c.commit).OnChange(c.toggleCommit),
+					app.Input().Type("checkbox").ID("consumer-commit").Checked(c.commit && !share).Disabled(share).OnChange(c.toggleCommit),
 					app.Label().For("consumer-commit").Text("commit after each poll"),
 				),
 			),
+			app.If(share, app.P().Class("form-note").DataSet("share-workload", "true").Text(
+				"A share group's member commits no offsets: each poll accepts the records of the poll before (implicit acknowledgement), and takes at most its max.poll.records unless max says less.")),
 			app.Button().Type("submit").ID("consumer-start").Text(startLabel("consumer", consumer, replacesConsumer)),
 			&ControlError{Control: consumerControl},
 		),

@@ -438,7 +438,15 @@ func (w *world) startConsumer(c Command) error {
 	if w.findLoad(false, l.name) >= 0 {
 		return fmt.Errorf("consumer %s/%s is already running; stop it first", l.group, l.member)
 	}
-	if err := w.checkMember(l.group, l.member); err != nil {
+	if w.log.IsShareGroup(l.group) {
+		if err := w.checkShareWorkload(l); err != nil {
+			return err
+		}
+		l.share = true
+		if _, ok := c.Value("max"); !ok {
+			l.max = 0 // the member's max.poll.records, as share-poll
+		}
+	} else if err := w.checkMember(l.group, l.member); err != nil {
 		return err
 	}
 	l.command = c.String()

@@ -172,14 +172,7 @@ func (w *world) applyShareCommand(c Command) error {
 		if err != nil {
 			return err
 		}
-		if err := w.spend(PollWork); err != nil {
-			return err
-		}
-		got, err := w.log.SharePoll(group, member, int(n))
-		if err != nil {
-			return err
-		}
-		return w.spend(int64(len(got)))
+		return w.sharePoll(group, member, int(n))
 	case CmdAcknowledge:
 		var tp core.TopicPartition
 		var offsets []int64
@@ -200,9 +193,17 @@ func (w *world) applyShareCommand(c Command) error {
 		}
 		return w.log.ShareAcknowledge(group, member, tp, offsets, c.Positional(2))
 	case CmdShareLeave:
-		return w.log.ShareLeave(group, member)
+		if err := w.log.ShareLeave(group, member); err != nil {
+			return err
+		}
+		w.stopConsumer(group, member)
+		return nil
 	case CmdCrash:
-		return w.log.ShareCrash(group, member)
+		if err := w.log.ShareCrash(group, member); err != nil {
+			return err
+		}
+		w.stopConsumer(group, member)
+		return nil
 	case CmdConfig:
 		name := c.Positional(1)
 		if !w.log.IsShareGroup(name) {
@@ -221,6 +222,48 @@ func (w *world) applyShareCommand(c Command) error {
 		return w.log.SetShareGroupConfigs(name, kvs)
 	}
 	return &Error{Line: c.Line, Col: c.Col, Msg: "no way to apply " + c.Name}
+}
+
+// sharePoll polls a share group's member for at most max records (0: its
+// max.poll.records), for share-poll and a consumer workload.
+func (w *world) sharePoll(group, member string, max int) error {
+	if err := w.spend(PollWork); err != nil {
+		return err
+	}
+	got, err := w.log.SharePoll(group, member, max)
+	if err != nil {
+		return err
+	}
+	return w.spend(int64(len(got)))
+}
+
+// checkShareWorkload says why a consumer workload cannot poll a share
+// group's member, or nil. A workload is a KafkaShareConsumer whose loop
+// only polls: in implicit mode (Kafka's default) each poll accepts the
+// records of the one before (ShareConsumerImpl, Kafka 4.4); an explicit
+// member must acknowledge every record before its next poll, which a
+// workload does not do.
+func (w *world) checkShareWorkload(l workload) error {
+	if l.commit {
+		return fmt.Errorf("share group %s has no offsets to commit: its members acknowledge records, and a consumer workload's polls accept the records of the poll before; drop commit", l.group)
+	}
+	v, err := w.log.ShareGroup(l.group)
+	if err != nil {
+		return err
+	}
+	for _, m := range v.Members {
+		if m.Name != l.member {
+			continue
+		}
+		if m.CrashedAt >= 0 {
+			return fmt.Errorf("member %s of share group %s crashed at %s", l.member, l.group, formatDuration(m.CrashedAt))
+		}
+		if m.AckMode == core.AckModeExplicit {
+			return fmt.Errorf("member %s of share group %s acknowledges explicitly (share.acknowledgement.mode=explicit), and a consumer workload only polls: its polls would be refused until each record is acknowledged. Poll it with share-poll and acknowledge, or join a member in implicit mode", l.member, l.group)
+		}
+		return nil
+	}
+	return fmt.Errorf("share group %q has no member %q: share-join it first", l.group, l.member)
 }
 
 // configArgsForGroup are the configs config group takes: a consumer

@@ -33,6 +33,8 @@ const (
 	partitionNumbers                   // the partitions of the topic named first
 	shareGroupNames                    // the share groups (apply_share.go)
 	shareMemberNames                   // the members of the share group named first
+	anyGroupNames                      // the consumer groups and the share groups
+	anyMemberNames                     // the members of the consumer or share group named first
 )
 
 // Names are what a session holds by name, for completion.
@@ -433,6 +435,10 @@ func (p place) names(set nameSet, n Names) []string {
 		return n.ShareGroups
 	case shareMemberNames:
 		return n.ShareMembers[first]
+	case anyGroupNames:
+		return slices.Concat(n.Groups, n.ShareGroups)
+	case anyMemberNames:
+		return slices.Concat(n.Members[first], n.ShareMembers[first])
 	case producerNames:
 		return n.Producers
 	case workloadNames:

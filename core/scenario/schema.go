@@ -348,7 +348,7 @@ var commandSpecs = slices.Concat([]*commandSpec{
 	{
 		name:       CmdConsumer,
 		usage:      "consumer GROUP MEMBER rate=N/s [max=N] [commit]",
-		positional: []argSpec{posIn("group", kindName, groupNames), posIn("member", kindName, memberNames)},
+		positional: []argSpec{posIn("group", kindName, anyGroupNames), posIn("member", kindName, anyMemberNames)},
 		flags:      []string{"commit"},
 		named: []argSpec{
 			{name: "rate", kind: kindRate, required: true},

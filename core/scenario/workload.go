@@ -52,6 +52,7 @@ type workload struct {
 	group, member string
 	max           int
 	commit        bool
+	share         bool // the group is a share group: the member share-polls
 }
 
 // mulDiv returns floor(a*b/c) (ceil when roundUp) for non-negative a, b and
@@ -267,6 +268,8 @@ func (w *world) runDue(now int64) error {
 				if err == nil {
 					w.produced++
 				}
+			} else if l.share {
+				err = w.sharePoll(l.group, l.member, l.max)
 			} else {
 				err = w.poll(l.group, l.member, l.max, l.commit)
 			}
