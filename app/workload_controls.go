@@ -25,8 +25,8 @@ type WorkloadControls struct {
 	// ShareGroups names the share groups: a consumer workload on one of
 	// their members share-polls, and commits nothing.
 	ShareGroups []string
-	Step      int // the history's length: the seed is only the first command
-	Rules     int // the rules the scenario runs under (0: the latest)
+	Step        int // the history's length: the seed is only the first command
+	Rules       int // the rules the scenario runs under (0: the latest)
 
 	name, topic, rate, keys, keyspace, exponent, value, acks string
 	partitioner                                              string // partitioner.class under rules 2; "" is the built-in
