@@ -13,14 +13,16 @@ import (
 // consumer-protocol group of one (its member at epoch 3), three
 // brokers and a producer and a consumer running.
 var testNames = Names{
-	Topics:     []string{"orders", "other"},
-	Partitions: map[string]int{"orders": 3, "other": 1},
-	Groups:     []string{"billing", "fresh"},
-	Members:    map[string][]string{"billing": {"c1", "c2"}, "fresh": {"c1"}},
-	Brokers:    []int{1, 2, 3},
-	Producers:  []string{"clicks"},
-	Consumers:  map[string][]string{"billing": {"c2"}},
-	Epochs:     map[string]map[string]int{"fresh": {"c1": 3}},
+	Topics:       []string{"orders", "other"},
+	Partitions:   map[string]int{"orders": 3, "other": 1},
+	Groups:       []string{"billing", "fresh"},
+	Members:      map[string][]string{"billing": {"c1", "c2"}, "fresh": {"c1"}},
+	Brokers:      []int{1, 2, 3},
+	Producers:    []string{"clicks"},
+	Consumers:    map[string][]string{"billing": {"c2"}},
+	Epochs:       map[string]map[string]int{"fresh": {"c1": 3}},
+	ShareGroups:  []string{"work"},
+	ShareMembers: map[string][]string{"work": {"w1"}},
 }
 
 func texts(c Completion) []string {
@@ -51,11 +53,15 @@ func TestCompleteOffersWhatTheGrammarAndTheSessionHold(t *testing.T) {
 		{line: "topic ", want: nil}, // a new topic's name is the learner's
 		{line: "config ", want: []string{"group", "topic"}},
 		{line: "config topic ", want: []string{"orders", "other"}},
-		{line: "config group ", want: []string{"billing", "fresh"}},
+		{line: "config group ", want: []string{"billing", "fresh", "work"}},
 		{line: "config group billing auto.offset.reset=", want: []string{"earliest", "latest", "none"}},
 		{line: "config topic orders retention.ms=1h ret", want: []string{"retention.bytes="}},
 		{line: "config topic orders message.timestamp.type=", want: []string{"CreateTime", "LogAppendTime"}},
 		{line: "join billing c3 topics=orders,", want: []string{"other"}},
+		// A consumer workload polls a consumer group's member or a share
+		// group's.
+		{line: "consumer ", want: []string{"billing", "fresh", "work"}},
+		{line: "consumer work ", want: []string{"w1"}},
 		{line: "join billing c3 strategy=", want: Strategies},
 		// The consumer protocol's configs: group.protocol=consumer takes a
 		// server assignor and no strategy.
