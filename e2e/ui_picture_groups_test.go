@@ -43,6 +43,14 @@ func (b *browser) shown(t *testing.T, selector string) bool {
 	return eval[bool](t, b, fmt.Sprintf(`(() => { const el = document.querySelector(%s); return !!el && el.getClientRects().length > 0 })()`, js(selector)))
 }
 
+// use waits until the control a selector finds is on the screen, as a
+// learner sees it, and returns the selector, to click or fill.
+func (b *browser) use(t *testing.T, selector string) string {
+	t.Helper()
+	b.waitFor(t, shown(selector))
+	return selector
+}
+
 // clickAndLine clicks a control and returns the line it added.
 func (b *browser) clickAndLine(t *testing.T, selector string) string {
 	t.Helper()

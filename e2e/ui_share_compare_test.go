@@ -31,11 +31,7 @@ func TestUIShareCompare(t *testing.T) {
 	b := openPlayground(t, "")
 	// use waits until a control is on the screen, as a learner sees it,
 	// and gives its selector to act on.
-	use := func(selector string) string {
-		t.Helper()
-		b.waitFor(t, shown(selector))
-		return selector
-	}
+	use := func(selector string) string { t.Helper(); return b.use(t, selector) }
 	tab := func(name string) { t.Helper(); b.click(t, use("#dock-tab-"+name)) }
 
 	tab("topics")

@@ -31,12 +31,7 @@ func shareRecord(group, partition string, offset int, state, owner string, count
 func TestUIShareGroups(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "")
-	// use waits until a control is on the screen, as a learner sees it.
-	use := func(selector string) string {
-		t.Helper()
-		b.waitFor(t, shown(selector))
-		return selector
-	}
+	use := func(selector string) string { t.Helper(); return b.use(t, selector) }
 	tab := func(name string) { t.Helper(); b.click(t, use("#dock-tab-"+name)) }
 	tab("topics")
 

@@ -10,11 +10,7 @@ import "testing"
 func TestUIShareWorkload(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "topic orders partitions=1\nproduce orders key=k value=v count=6\nshare-join work w1 topics=orders\nconfig group work share.auto.offset.reset=earliest\n")
-	use := func(selector string) string {
-		t.Helper()
-		b.waitFor(t, shown(selector))
-		return selector
-	}
+	use := func(selector string) string { t.Helper(); return b.use(t, selector) }
 	b.click(t, use("#dock-tab-time"))
 	b.fill(t, use("#consumer-group"), "work")
 	b.waitFor(t, shown(`[data-share-workload]`))
