@@ -128,6 +128,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	p.speed = 1
 	p.applyLink(p.startingFragment(ctx))
 	p.ready = true
+	Mark(markMounted)
 	p.startSharing(ctx)
 	p.playOnOpen(ctx) // embed_bar.go: play=1, loop=FROM-TO
 }

@@ -13,6 +13,7 @@ import (
 )
 
 func main() {
+	plog.Mark(plog.MarkMain)
 	plog.SetBrowser(newBrowser())
 	plog.Routes()
 	app.RunWhenOnBrowser()

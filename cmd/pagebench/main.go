@@ -375,13 +375,19 @@ const readyTimeout = 2 * time.Minute
 type readiness struct {
 	Fetched      float64 `json:"fetched"`
 	Instantiated float64 `json:"instantiated"`
-	Ready        float64 `json:"ready"`
+	// Main is when the wasm's main began, after the Go runtime's start and
+	// every package's init; Mounted when the page's first render was done
+	// and the link applied (the marks of app/timing.go).
+	Main    float64 `json:"main"`
+	Mounted float64 `json:"mounted"`
+	Ready   float64 `json:"ready"`
 }
 
 // sample prints the readiness as a benchmark line: the time to ready, and
 // the milestones on the way.
 func (r readiness) sample(name string) {
-	sample(name, msToNs(r.Ready), "ns/op", msToNs(r.Fetched), "wasm-fetched-ns", msToNs(r.Instantiated), "wasm-instantiated-ns")
+	sample(name, msToNs(r.Ready), "ns/op", msToNs(r.Fetched), "wasm-fetched-ns", msToNs(r.Instantiated), "wasm-instantiated-ns",
+		msToNs(r.Main), "go-main-ns", msToNs(r.Mounted), "mounted-ns")
 }
 
 // readinessScript reads the page's readiness, or null before it is ready.
@@ -390,6 +396,8 @@ func (r readiness) sample(name string) {
 const readinessScript = `window.plogReadyAt === undefined ? null : {
   ready: window.plogReadyAt,
   instantiated: window.plogWasmAt || 0,
+  main: (performance.getEntriesByName("plog-main")[0] || {startTime: 0}).startTime,
+  mounted: (performance.getEntriesByName("plog-mounted")[0] || {startTime: 0}).startTime,
   fetched: (performance.getEntriesByType("resource").find(e => e.name.endsWith("/app.wasm")) || {responseEnd: 0}).responseEnd,
 }`
 
