@@ -226,9 +226,13 @@ func (r *runner) writePage(w *strings.Builder) {
 		{"ready (`main[data-ready=\"true\"]`), cold: fresh profile, empty scenario", "PageReadyCold", "ns/op"},
 		{"… of which the wasm had arrived", "PageReadyCold", "wasm-fetched-ns"},
 		{"… and was compiled and instantiated", "PageReadyCold", "wasm-instantiated-ns"},
+		{"… and its main began (the Go runtime started, the packages' inits run)", "PageReadyCold", "go-main-ns"},
+		{"… and its first render was done (the playground mounted)", "PageReadyCold", "mounted-ns"},
 		{"ready, second visit with the service worker warm", "PageReadyWarm", "ns/op"},
 		{"… of which the wasm had arrived (from the service worker's cache)", "PageReadyWarm", "wasm-fetched-ns"},
 		{"… and was compiled and instantiated", "PageReadyWarm", "wasm-instantiated-ns"},
+		{"… and its main began", "PageReadyWarm", "go-main-ns"},
+		{"… and its first render was done", "PageReadyWarm", "mounted-ns"},
 	}
 	for _, size := range []string{"100k", "1M"} {
 		records := thousands(meta["records-"+size])
