@@ -516,7 +516,13 @@ func (p *Playground) Render() app.UI {
 		DataSet("ready", p.ready).
 		DataSet("embed", p.share.options.Embed).DataSet("readonly", p.share.options.ReadOnly).
 		Body(
-			app.If(p.share.options.Embed, p.embedBar()),
+			// The slots before the workspace are always drawn, empty and
+			// hidden while they have nothing to say: go-app compares a
+			// parent's children by their place, and an element coming or
+			// going before the workspace would make the whole workspace
+			// and the timeline anew (at ready, that was most of the render
+			// that marks the page ready).
+			app.If(p.share.options.Embed, p.embedBar()).Else(app.Div().Class("embed-bar-slot").Hidden(true)),
 			app.Header().Class("masthead").Body(
 				app.H1().Text("plog"),
 				app.P().Class("tagline").Text("a playground for Kafka's partitioned log"),
@@ -527,14 +533,8 @@ func (p *Playground) Render() app.UI {
 				&ThemeToggle{},
 				p.shareMenu(),
 			),
-			// What the page shows while it replays the link's scenario:
-			// a long one takes seconds (scenario.LoadYielding).
-			app.If(!p.ready,
-				app.P().Class("opening").Attr("role", "status").Text("Opening the scenario…"),
-			),
-			app.If(p.err != "",
-				app.P().Class("alert").Aria("live", "assertive").Attr("role", "alert").Text(p.err),
-			),
+			p.openingNotice(),
+			p.pageAlert(),
 			app.Div().ID(workspaceID).Class("workspace").Body(
 				app.Aside().Class("dock").Attr("data-dock", tab).Aria("label", "lesson and tools").Body(
 					p.lessonPanel(),
@@ -603,6 +603,28 @@ func (p *Playground) Render() app.UI {
 				Session:     p.commandLineSession(),
 			},
 		)
+}
+
+// openingNotice is what the page says while it replays the link's
+// scenario (a long one takes seconds: scenario.LoadYielding); once ready,
+// an empty, hidden slot with no role.
+func (p *Playground) openingNotice() app.UI {
+	notice := app.P().Class("opening").Hidden(p.ready)
+	if p.ready {
+		return notice
+	}
+	return notice.Attr("role", "status").Text("Opening the scenario…")
+}
+
+// pageAlert says what went wrong with the page as a whole (a link that
+// could not be opened, a bug); without one, an empty, hidden slot with no
+// role.
+func (p *Playground) pageAlert() app.UI {
+	alert := app.P().Class("alert").Hidden(p.err == "")
+	if p.err == "" {
+		return alert
+	}
+	return alert.Aria("live", "assertive").Attr("role", "alert").Text(p.err)
 }
 
 // selectedBroker is the broker the inspector shows, 0 for none.

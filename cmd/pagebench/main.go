@@ -50,7 +50,7 @@ func main() {
 	log.SetPrefix("pagebench: ")
 	runs := flag.Int("runs", 5, "how many times to measure each figure, each time in a fresh browser")
 	clicks := flag.Int("clicks", 2, "produce clicks measured per run")
-	profile := flag.String("profile", "", "write V8's CPU profile of the first run's produce clicks on each full page to this file, the page's size before its extension (click-1M.cpuprofile), and print the top functions")
+	profile := flag.String("profile", "", "write V8's CPU profile of the first run's cold start of the empty page (its size start: click-start.cpuprofile) and produce clicks on each full page to this file, the page's size before its extension (click-1M.cpuprofile), and print the top functions")
 	onNetwork := flag.Bool("network", false, "measure instead cold and repeat visits of the empty page over throttled networks (network.go), and the memory of the course page of five embeds before and after interaction (course.go)")
 	flag.Parse()
 	if *onNetwork {
@@ -168,7 +168,7 @@ func run(runs, clicks int, profile string) error {
 	}
 	for i := range runs {
 		log.Printf("run %d of %d", i+1, runs)
-		if err := measureVisits(chromium, dir, url); err != nil {
+		if err := measureVisits(chromium, dir, url, profilePath(profile, "start")); err != nil {
 			return err
 		}
 		for i, f := range fullPages {
@@ -402,8 +402,17 @@ const readinessScript = `window.plogReadyAt === undefined ? null : {
 }`
 
 // visit navigates to url and waits until the page is ready.
-func (t *tab) visit(url string) (readiness, error) {
-	if err := chromedp.Do(t.ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
+func (t *tab) visit(url string) (readiness, error) { return t.visitFrom(url, true) }
+
+// visitFrom navigates to url, from about:blank when blank, and waits until
+// the page is ready.
+func (t *tab) visitFrom(url string, blank bool) (readiness, error) {
+	if blank {
+		if err := chromedp.Do(t.ctx, chromedp.Navigate("about:blank")); err != nil {
+			return readiness{}, err
+		}
+	}
+	if err := chromedp.Do(t.ctx, chromedp.Navigate(url)); err != nil {
 		return readiness{}, err
 	}
 	var r readiness
@@ -440,15 +449,31 @@ func (t *tab) waitFor(limit time.Duration, done func() (bool, error)) error {
 // measureVisits opens the empty page in a fresh browser (cold), notes the
 // wasm's transfer and the page's memory, waits for the service worker to
 // take over, and opens it again (warm).
-func measureVisits(chromium, dir, url string) error {
+func measureVisits(chromium, dir, url, profile string) error {
 	t, err := newTab(chromium, dir)
 	if err != nil {
 		return err
 	}
 	defer t.cancel()
-	cold, err := t.visit(url)
+	if profile != "" {
+		// The profiler runs in the page's renderer: it starts on a file of
+		// the same site (which starts no service worker), so that it stays
+		// running across the navigation to the page.
+		if err := chromedp.Do(t.ctx, chromedp.Navigate(url+"manifest.webmanifest")); err != nil {
+			return err
+		}
+		if err := t.startProfile(); err != nil {
+			return err
+		}
+	}
+	cold, err := t.visitFrom(url, profile == "")
 	if err != nil {
 		return err
+	}
+	if profile != "" {
+		if err := t.stopProfile(profile, os.Stdout); err != nil {
+			return err
+		}
 	}
 	cold.sample("PageReadyCold")
 	t.mu.Lock()
