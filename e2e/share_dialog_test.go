@@ -202,13 +202,19 @@ func TestShareTooLongOffersAFileThatOpensAgain(t *testing.T) {
 	b.waitCount(t, "[data-topic=dropped][data-partition]", 3)
 	checkLanes(t, b, dropped)
 
-	// A file that is no scenario says so and changes nothing.
+	// A file that is no scenario says so and changes nothing: the page's
+	// alert takes its own place, and the workspace stays the element it
+	// was (go-app would have made it anew had the alert shifted it).
+	eval[bool](t, b, `(document.getElementById("workspace").plogKept = true)`)
 	eval[bool](t, b, `(() => {
 		const dt = new DataTransfer();
 		dt.items.add(new File(["<b>not</b> a scenario\n"], "notes.plog"));
 		document.body.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
 		return true })()`)
 	b.waitText(t, "main > [role=alert]", "notes.plog")
+	if !eval[bool](t, b, `document.getElementById("workspace").plogKept === true`) {
+		t.Error("the page's alert made the workspace anew")
+	}
 	b.noErrors(t)
 }
 
