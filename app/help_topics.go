@@ -230,7 +230,9 @@ var helpTopics = map[string]helpTopic{
 		"A producer or a consumer that acts on its own as virtual time passes: a producer sends records at " +
 			"a rate, its keys drawn from a distribution (none, in sequence, uniform over a keyspace, or zipf, " +
 			"where a few keys make most of the traffic); a consumer polls at a rate, and commits if asked. " +
-			"It runs until it is stopped. Advance the clock, or press Play, to let it work."},
+			"On a share group's member it share-polls, each poll accepting the records of the one before, " +
+			"and commits nothing. It runs until it is stopped, or its member leaves or crashes. Advance the " +
+			"clock, or press Play, to let it work."},
 	"seed": {"the seed",
 		"The number every random draw of the scenario starts from: the keys a workload picks, the partition " +
 			"Kafka's built-in partitioner moves keyless records to next. The same seed gives the same records every time, so a link replays " +
