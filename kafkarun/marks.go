@@ -240,7 +240,14 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 		r.marks.topic(c.Positional(1), ReasonWorkload)
 		r.marks.note(fmt.Sprintf("producer %s: not run on the cluster", c.Positional(0)))
 	case scenario.CmdConsumer:
-		r.marks.group(c.Positional(0), ReasonWorkload)
+		if r.isShareGroup(c.Positional(0)) {
+			// A share group's rows are explained by its run (share.go).
+			if g := r.shareGroup(c.Positional(0)); g.reason == "" {
+				g.reason = ReasonWorkload
+			}
+		} else {
+			r.marks.group(c.Positional(0), ReasonWorkload)
+		}
 		r.marks.note(fmt.Sprintf("consumer %s %s: not run on the cluster", c.Positional(0), c.Positional(1)))
 	case scenario.CmdCrash:
 		r.marks.group(c.Positional(0), ReasonCrash)

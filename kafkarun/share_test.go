@@ -107,3 +107,37 @@ share-poll refunds r1
 		t.Errorf("the comparison does not say the client fetched outside a poll:\n%s", text)
 	}
 }
+
+// A consumer workload on a share group's member is not run on the cluster:
+// the playground's member polls and accepts records the cluster's never
+// sees, and the run explains the share group's rows by the workload, as
+// it does a consumer group's; the topic's rows still agree.
+func TestShareWorkloadIsExplained(t *testing.T) {
+	brokers := startKfake(t)
+	res := runOn(t, testOptions(brokers), `topic jobs partitions=1
+share-join work a topics=jobs max.poll.records=2
+config group work share.auto.offset.reset=earliest
+produce jobs key=k value=v count=4
+consumer work a rate=1/s
+advance 3s
+`)
+	explained := 0
+	for _, row := range res.Comparison.Rows {
+		switch {
+		case row.Reason == ReasonShareInFlight && !row.Match: // never shown by Kafka's admin API
+		case strings.HasPrefix(row.What, "share work") && !row.Match:
+			if row.Reason != ReasonWorkload {
+				t.Errorf("%s: playground %s, cluster %s, reason %q; want %q", row.What, row.Playground, row.Cluster, row.Reason, ReasonWorkload)
+			}
+			explained++
+		case !row.Match && row.Reason != ReasonNoGeneration:
+			t.Errorf("%s: playground %s, cluster %s (reason %q)", row.What, row.Playground, row.Cluster, row.Reason)
+		}
+	}
+	if explained == 0 {
+		t.Errorf("no share group row differs, though the playground's workload polled:\n%s", res.Comparison.Text())
+	}
+	if !strings.Contains(res.Comparison.Text(), "consumer work a: not run on the cluster") {
+		t.Errorf("the run does not say the workload was not run:\n%s", res.Comparison.Text())
+	}
+}
