@@ -17,8 +17,19 @@ import (
 // one, says what the page shows instead, as on the site's root.
 const lessonPagesDir = "/lessons/"
 
-// lessonPagePattern is the route of the lesson pages (Routes).
-const lessonPagePattern = `^/lessons/[a-z0-9-]+\.html$`
+// isLessonPagePath reports whether path (from the site's root) is where a
+// lesson's page would be, /lessons/NAME.html with NAME a slug: the route of
+// the lesson pages (Routes).
+func isLessonPagePath(path string) bool {
+	name, ok := strings.CutPrefix(path, lessonPagesDir)
+	if !ok {
+		return false
+	}
+	if name, ok = strings.CutSuffix(name, ".html"); !ok || name == "" {
+		return false
+	}
+	return !strings.ContainsFunc(name, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') })
+}
 
 // LessonPagePaths are the paths, from the site's root, of the page of each
 // built-in lesson, in teaching order.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"net/url"
+	"regexp"
 	"testing"
 
 	"plog/core/lesson"
@@ -41,6 +42,26 @@ func TestLessonPageAddress(t *testing.T) {
 	for i, p := range paths {
 		if got := lessonOfPage(p); got != lesson.Names()[i] {
 			t.Errorf("page %s opens lesson %q, want %q", p, got, lesson.Names()[i])
+		}
+	}
+}
+
+// The lesson pages' route takes the paths the pattern
+// ^/lessons/[a-z0-9-]+\.html$ takes, and only those: every lesson's page,
+// and none of the paths around them.
+func TestLessonPageRouteIsThePattern(t *testing.T) {
+	pattern := regexp.MustCompile(`^/lessons/[a-z0-9-]+\.html$`)
+	paths := append(LessonPagePaths(), "/lessons/.html", "/lessons/a.html", "/lessons/A.html", "/lessons/a_b.html",
+		"/lessons/a/b.html", "/lessons/a.htm", "/lessons/a.html/", "/x/lessons/a.html", "/lessons/", "/lessons",
+		"/", "/index.html", "lessons/a.html", "/lessons/ü.html", "/lessons/a-1.html", "/lessons/a.html.html")
+	for _, p := range paths {
+		if got, want := isLessonPagePath(p), pattern.MatchString(p); got != want {
+			t.Errorf("%q: routed %v, the pattern says %v", p, got, want)
+		}
+	}
+	for _, p := range LessonPagePaths() {
+		if !isLessonPagePath(p) {
+			t.Errorf("%s is not routed", p)
 		}
 	}
 }

@@ -12,11 +12,14 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 // Routes registers the page's paths with go-app. The playground is a single
 // page; the scenario lives in the URL fragment, not in the path. It is also
 // opened as index.html, the file that holds it (a host's address for it,
-// or a link copied from one): a pattern route, which the site generator
+// or a link copied from one): a matched route, which the site generator
 // does not render again into the same file. Each lesson has a page of its
-// own (lesson_page.go), which the site generator writes by name.
+// own (lesson_page.go), which the site generator writes by name. The
+// matched routes are functions rather than go-app's regexp routes, so that
+// the wasm links no regexp package (BENCHMARKS.md, what the wasm is made
+// of).
 func Routes() {
 	app.Route("/", &Playground{})
-	app.RouteWithRegexp(`^/index\.html$`, &Playground{})
-	app.RouteWithRegexp(lessonPagePattern, &Playground{})
+	app.RouteMatch(func(path string) bool { return path == "/index.html" }, &Playground{})
+	app.RouteMatch(isLessonPagePath, &Playground{})
 }

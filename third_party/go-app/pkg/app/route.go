@@ -23,6 +23,13 @@ func RouteWithRegexp(pattern string, c Composer) {
 
 }
 
+// RouteMatch sets the type of component to be mounted when a page is
+// navigated to a path that match reports (plog, PLOG.md: a route by
+// pattern without the regexp package).
+func RouteMatch(match func(path string) bool, c Composer) {
+	routes.routeMatching(match, newZeroComponentFunc(c))
+}
+
 // RouteFunc set a function that creates the component to be mounted when a page
 // is navigated to the given path.
 func RouteFunc(path string, newComponent func() Composer) {
@@ -44,9 +51,9 @@ func newZeroComponentFunc(c Composer) func() Composer {
 }
 
 type router struct {
-	mu               sync.RWMutex
-	routes           map[string]func() Composer
-	routesWithRegexp []regexpRoute
+	mu             sync.RWMutex
+	routes         map[string]func() Composer
+	routesMatching []matchRoute
 }
 
 func makeRouter() router {
@@ -62,12 +69,18 @@ func (r *router) route(path string, newComponent func() Composer) {
 	r.routes[path] = newComponent
 }
 
+// routeWithRegexp routes the paths a pattern matches. Only a program that
+// calls it links the regexp package (plog, PLOG.md).
 func (r *router) routeWithRegexp(pattern string, newComponent func() Composer) {
+	r.routeMatching(regexp.MustCompile(pattern).MatchString, newComponent)
+}
+
+func (r *router) routeMatching(match func(path string) bool, newComponent func() Composer) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 
-	r.routesWithRegexp = append(r.routesWithRegexp, regexpRoute{
-		regexp:       regexp.MustCompile(pattern),
+	r.routesMatching = append(r.routesMatching, matchRoute{
+		match:        match,
 		newComponent: newComponent,
 	})
 }
@@ -78,8 +91,8 @@ func (r *router) createComponent(path string) (Composer, bool) {
 
 	newComponent, isRouted := r.routes[path]
 	if !isRouted {
-		for _, rwr := range r.routesWithRegexp {
-			if rwr.regexp.MatchString(path) {
+		for _, rwr := range r.routesMatching {
+			if rwr.match(path) {
 				newComponent = rwr.newComponent
 				isRouted = true
 				break
@@ -93,7 +106,7 @@ func (r *router) createComponent(path string) (Composer, bool) {
 	return newComponent(), true
 }
 
-type regexpRoute struct {
-	regexp       *regexp.Regexp
+type matchRoute struct {
+	match        func(path string) bool
 	newComponent func() Composer
 }
