@@ -642,7 +642,11 @@ advance 10s
 // own topic ids, plog's assignor (assign.AssignTargetInRecordOrder, which
 // the engine runs, each member's last target given back in its record's
 // order) gives the target assignments the broker computed, as members
-// join one by one.
+// join one by one. It is given the broker's topic names too, the run's
+// prefix and all: a member's subscribed names are a HashSet, whose order
+// by the names' String.hashCode decides which topic the assignor takes
+// first when the two ids fall in one bucket of its set of topic ids (one
+// run in sixteen, which the unprefixed names answered otherwise).
 func TestUniformWithTheBrokersTopicIDs(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -650,8 +654,10 @@ func TestUniformWithTheBrokersTopicIDs(t *testing.T) {
 	topics := map[string]int{"orders": 5, "audit": 4}
 	c := newCPCluster(t, ctx, "ids", topics)
 	ids := map[string]assign.TopicID{}
+	brokerTopics := map[string]int{}
 	for name, id := range c.ids {
-		ids[name] = assign.TopicID(id)
+		ids[c.prefix+name] = assign.TopicID(id)
+		brokerTopics[c.prefix+name] = topics[name]
 	}
 	script := "rules 5\nseed 23\ntopic audit partitions=4\ntopic orders partitions=5\n"
 	for _, n := range []string{"a", "b", "c"} {
@@ -665,12 +671,13 @@ func TestUniformWithTheBrokersTopicIDs(t *testing.T) {
 		m := &hbMember{name: n, id: memberID[n], topics: []string{"orders", "audit"}, owned: map[[16]byte][]int32{}}
 		c.join(m)
 		joined = append(joined, m)
-		members = append(members, assign.TargetMember{ID: m.id, Topics: m.topics})
+		// The heartbeat sends the names in this order (cpCluster.heartbeat).
+		members = append(members, assign.TargetMember{ID: m.id, Topics: []string{c.prefix + "orders", c.prefix + "audit"}})
 		for i := range members {
 			members[i].Target = target[members[i].ID]
 		}
 		var err error
-		if target, err = assign.AssignTargetInRecordOrder(assign.Uniform, members, topics, ids); err != nil {
+		if target, err = assign.AssignTargetInRecordOrder(assign.Uniform, members, brokerTopics, ids); err != nil {
 			t.Fatal(err)
 		}
 		d := c.settle(joined...)
@@ -678,7 +685,7 @@ func TestUniformWithTheBrokersTopicIDs(t *testing.T) {
 			got := stateText(c.assignment(dm.TargetAssignment))
 			var want []scenario.AssignmentState
 			for _, tp := range target[dm.MemberID] {
-				want = append(want, scenario.AssignmentState{Topic: tp.Topic, Partitions: []int{tp.Partition}})
+				want = append(want, scenario.AssignmentState{Topic: strings.TrimPrefix(tp.Topic, c.prefix), Partitions: []int{tp.Partition}})
 			}
 			if stateText(want) != got {
 				t.Errorf("after %s joined, %s's target: plog's assignor %s, the broker %s", n, dm.MemberID, stateText(want), got)
