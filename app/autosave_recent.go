@@ -54,8 +54,12 @@ func (r *RecentScenarios) Render() app.UI {
 				app.Range(r.Recent).Slice(func(i int) app.UI {
 					s := r.Recent[i]
 					saved := time.UnixMilli(s.Saved).Format("2 Jan 15:04")
+					// The entry (its id and when it was saved) is the
+					// handler's scope: go-app reuses a button whose place
+					// another entry held, and would keep that entry's
+					// handler otherwise.
 					b := app.Button().Type("button").Class("recent-open").DataSet("recent", s.ID).
-						OnClick(open(s.ID, s.Fragment)).Text(s.Title)
+						OnClick(open(s.ID, s.Fragment), s.ID, s.Saved).Text(s.Title)
 					li := app.Li().DataSet("recent", s.ID)
 					if s.ID == r.Current {
 						li = li.Class("current").Aria("current", "true")

@@ -61,19 +61,29 @@ func (m *ShareMenu) Render() app.UI {
 			m.panelButton("share", "share-dialog", "Share"),
 			m.panelButton("scenarios", "scenarios-panel", "Scenarios"),
 		),
-		app.If(m.Notice != "" && m.Notice != m.dismissed,
-			app.P().Class("notice").Attr("role", "status").Body(
-				app.Text(m.Notice+" "),
-				app.Button().Type("button").Class("link-button").ID("notice-dismiss").
-					OnClick(m.dismiss).Text("OK"),
-			),
-		),
+		m.notice(),
 		app.If(m.open == "share",
 			&ShareDialog{Lines: m.Lines, Position: m.Position, Rules: m.Rules, Options: m.Options, Base: m.Base},
 		),
 		app.If(m.open == "scenarios",
 			&RecentScenarios{Recent: m.Recent, Current: m.Current},
 		),
+	)
+}
+
+// notice is the page's notice with its OK button, or while there is none
+// (or it was dismissed) an empty, hidden place with no role or class of a
+// notice: the panels
+// after it keep their places, and go-app updates them rather than making
+// them anew when a notice comes or goes (playground.go's slots).
+func (m *ShareMenu) notice() app.UI {
+	if m.Notice == "" || m.Notice == m.dismissed {
+		return app.P().Class("notice-slot").Hidden(true)
+	}
+	return app.P().Class("notice").Attr("role", "status").Body(
+		app.Text(m.Notice+" "),
+		app.Button().Type("button").Class("link-button").ID("notice-dismiss").
+			OnClick(m.dismiss).Text("OK"),
 	)
 }
 
