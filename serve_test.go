@@ -18,6 +18,7 @@ import (
 	"plog/core/lesson"
 
 	"github.com/andybalholm/brotli"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // fakeWasm stands in for the page's wasm: the generator only copies,
@@ -497,5 +498,33 @@ func TestGeneratedSiteCompressesAtTheBrotliLevelAsked(t *testing.T) {
 	}
 	if sizes[11] >= sizes[1] {
 		t.Errorf("app.wasm.br is %d bytes at level 11 and %d at level 1: the level was not used", sizes[11], sizes[1])
+	}
+}
+
+// go-app's handler serves its proxied resources (robots.txt and the like)
+// from the site's own files, asked in-process: it makes no request, to
+// the request's Host or to any other host (third_party/go-app/PLOG.md).
+// The request names a host where nothing answers; the file comes all the
+// same.
+func TestProxiedResourcesAreServedWithoutARequest(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.MkdirAll("web", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("web", "robots.txt"), []byte("User-agent: *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := &app.Handler{Name: "plog", Resources: app.LocalDir("")}
+	req := httptest.NewRequest(http.MethodGet, "/robots.txt", nil)
+	req.Host = "127.0.0.1:1" // nothing listens on port 1
+	res := httptest.NewRecorder()
+	h.ServeHTTP(res, req)
+	if res.Code != http.StatusOK || res.Body.String() != "User-agent: *\n" {
+		t.Errorf("robots.txt: %d %q, want 200 and the file", res.Code, res.Body.String())
+	}
+	missing := httptest.NewRecorder()
+	h.ServeHTTP(missing, httptest.NewRequest(http.MethodGet, "/ads.txt", nil))
+	if missing.Code != http.StatusNotFound {
+		t.Errorf("ads.txt, which the site lacks: %d, want 404", missing.Code)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"crypto/sha1"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -635,60 +635,35 @@ func (h *Handler) serveCachedItem(w http.ResponseWriter, i cacheItem) {
 	w.Write(i.Body)
 }
 
+// serveProxyResource serves a proxied resource (robots.txt and the like)
+// from the site's own resources, asked in-process (plog, PLOG.md): the
+// release fetched it over HTTP, from the request's Host header or from a
+// static host elsewhere, so a server could be made to request another
+// host. Resources that are not a handler here answer not found.
 func (h *Handler) serveProxyResource(resource ProxyResource, w http.ResponseWriter, r *http.Request) {
-	var u string
-	if _, ok := h.Resources.(http.Handler); ok {
-		var protocol string
-		if r.TLS != nil {
-			protocol = "https://"
-		} else {
-			protocol = "http://"
-		}
-		u = protocol + r.Host + resource.ResourcePath
-	} else {
-		u = h.Resources.Static() + resource.ResourcePath
-	}
-
 	if i, ok := h.cachedProxyResources.Get(resource.Path); ok {
 		h.serveCachedItem(w, i)
 		return
 	}
 
-	res, err := http.Get(u)
-	if err != nil {
-		w.WriteHeader(http.StatusInternalServerError)
-		Log(errors.New("getting proxy static resource failed").
-			WithTag("url", u).
-			WithTag("proxy-path", resource.Path).
-			WithTag("static-resource-path", resource.ResourcePath).
-			Wrap(err),
-		)
-		return
-	}
-	defer res.Body.Close()
-
-	if res.StatusCode != http.StatusOK {
+	resources, ok := h.Resources.(http.Handler)
+	if !ok {
 		w.WriteHeader(http.StatusNotFound)
 		return
 	}
-
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		w.WriteHeader(http.StatusInternalServerError)
-		Log(errors.New("reading proxy static resource failed").
-			WithTag("url", u).
-			WithTag("proxy-path", resource.Path).
-			WithTag("static-resource-path", resource.ResourcePath).
-			Wrap(err),
-		)
+	req := httptest.NewRequest(http.MethodGet, resource.ResourcePath, nil)
+	res := httptest.NewRecorder()
+	resources.ServeHTTP(res, req)
+	if res.Code != http.StatusOK {
+		w.WriteHeader(http.StatusNotFound)
 		return
 	}
 
 	item := cacheItem{
 		Path:            resource.Path,
-		ContentType:     res.Header.Get("Content-Type"),
-		ContentEncoding: res.Header.Get("Content-Encoding"),
-		Body:            body,
+		ContentType:     res.Header().Get("Content-Type"),
+		ContentEncoding: res.Header().Get("Content-Encoding"),
+		Body:            res.Body.Bytes(),
 	}
 	h.cachedProxyResources.Set(item)
 	h.serveCachedItem(w, item)
