@@ -73,9 +73,9 @@ func (m *ShareMenu) Render() app.UI {
 
 // notice is the page's notice with its OK button, or while there is none
 // (or it was dismissed) an empty, hidden place with no role or class of a
-// notice: the panels
-// after it keep their places, and go-app updates them rather than making
-// them anew when a notice comes or goes (playground.go's slots).
+// notice: the panels after it keep their places, and go-app updates them
+// rather than making them anew when a notice comes or goes (playground.go's
+// slots).
 func (m *ShareMenu) notice() app.UI {
 	if m.Notice == "" || m.Notice == m.dismissed {
 		return app.P().Class("notice-slot").Hidden(true)

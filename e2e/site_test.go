@@ -307,6 +307,12 @@ func TestLoadingProgressCountsRawBytes(t *testing.T) {
 	if !between || percents[len(percents)-1] != 100 {
 		t.Errorf("progress went %v: want steps between 0 and 100, ending at 100", percents)
 	}
+	// The page marks its start on the performance timeline (app/timing.go)
+	// for pagebench: main began, then the first render was done.
+	marks := eval[[]float64](t, b, `["plog-main", "plog-mounted"].map(n => (performance.getEntriesByName(n, "mark")[0] || {startTime: -1}).startTime)`)
+	if len(marks) != 2 || marks[0] <= 0 || marks[1] < marks[0] {
+		t.Errorf("the start's marks (plog-main, plog-mounted) at %v ms: want both, main first", marks)
+	}
 }
 
 func TestServedWasmExecMatchesTheToolchain(t *testing.T) {
