@@ -98,12 +98,20 @@ func newCPCluster(t *testing.T, ctx context.Context, name string, topics map[str
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		admin.DeleteGroups(ctx, c.group, c.prefix+"probe")
+		admin.DeleteGroups(ctx, c.group)
 		for topic := range topics {
 			admin.DeleteTopics(ctx, c.prefix+topic)
 		}
 	})
-	c.awaitCoordinatorMetadata(topics)
+	// The coordinator assigns from its own view of the topics, which may
+	// lag the broker's Metadata for a moment.
+	seen := map[string]int{}
+	for topic, n := range topics {
+		seen[c.prefix+topic] = n
+	}
+	if err := kafkarun.AwaitCoordinatorImage(ctx, client, c.group, seen, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
 	md, err := admin.Metadata(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -113,33 +121,6 @@ func newCPCluster(t *testing.T, ctx context.Context, name string, topics map[str
 		c.ids[topic], c.names[id] = id, topic
 	}
 	return c
-}
-
-// awaitCoordinatorMetadata waits until the group coordinator sees every
-// partition of the new topics: it reads them from its own metadata image,
-// which may lag the broker's answer to Metadata for a moment, and a
-// member that joins before would be assigned some of them now and the
-// rest at a second group epoch. A member of a group of its own joins
-// until it is assigned them all, then leaves.
-func (c *cpCluster) awaitCoordinatorMetadata(topics map[string]int) {
-	c.t.Helper()
-	probe := &cpCluster{t: c.t, ctx: c.ctx, client: c.client, group: c.prefix + "probe", prefix: c.prefix}
-	m := &hbMember{name: "probe", id: "probe-" + c.prefix}
-	want := 0
-	for topic, n := range topics {
-		m.topics = append(m.topics, topic)
-		want += n
-	}
-	waitFor(c.t, 20*time.Second, "the coordinator to see the topics", func() bool {
-		probe.heartbeat(m)
-		got := 0
-		for _, ps := range m.owned {
-			got += len(ps)
-		}
-		return got == want
-	})
-	m.epoch = -1
-	probe.heartbeat(m)
 }
 
 // groupConfigs sets the group's configs (IncrementalAlterConfigs on a
@@ -720,6 +701,40 @@ leave g a
 	for _, row := range runTxnScript(t, "rules 4\n"+script).Comparison.Rows {
 		if row.What == "g assignment epoch" && (row.Match || row.Reason != kafkarun.ReasonEmptiedTarget) {
 			t.Errorf("rules 4, the emptied group's target epoch: %+v, want a difference with ReasonEmptiedTarget", row)
+		}
+	}
+}
+
+// kafkarun.AwaitCoordinatorImage, which plogsim kafka and the tests above
+// call before a member joins, returns once the group's coordinator assigns
+// every partition of a topic created a moment before, leaves no probe
+// group behind, and gives up, saying what it waited for, on a partition
+// count the topic does not have.
+func TestCoordinatorImageIsAwaited(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client, admin := adminOf(t, brokers)
+	prefix := fmt.Sprintf("image-%d-", time.Now().UnixNano())
+	topic, group := prefix+"orders", prefix+"g"
+	if _, err := admin.CreateTopic(ctx, 3, 1, nil, topic); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.DeleteTopics(context.Background(), topic) })
+	if err := kafkarun.AwaitCoordinatorImage(ctx, client, group, map[string]int{topic: 3}, 20*time.Second); err != nil {
+		t.Fatalf("the coordinator's image of a new topic: %v", err)
+	}
+	err := kafkarun.AwaitCoordinatorImage(ctx, client, group, map[string]int{topic: 4}, 2*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "gave up after 2s waiting for the group coordinator of "+group+" to see ["+topic+"]") {
+		t.Errorf("awaiting a fourth partition the topic does not have: %v, want a message that it gave up", err)
+	}
+	listed, err := admin.ListGroups(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range listed.Groups() {
+		if strings.HasPrefix(g, prefix) {
+			t.Errorf("group %s left on the cluster", g)
 		}
 	}
 }

@@ -452,6 +452,9 @@ func (r *runner) resubscribeConsumer(ctx context.Context, g *groupRun, m *member
 	if err := r.settleConsumer(ctx, g); err != nil {
 		return err
 	}
+	if err := r.awaitCoordinator(ctx, g.id, added); err != nil {
+		return err
+	}
 	m.client.AddConsumeTopics(r.prefixed(added)...)
 	m.client.PurgeTopicsFromConsuming(r.prefixed(dropped)...)
 	m.setTopics(topics, dropped)

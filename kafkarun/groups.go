@@ -275,6 +275,13 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 			}
 		}
 	}
+	if m.consumer || g.consumer {
+		// The coordinator assigns the member (a classic member of a
+		// consumer group too): from its own view of the topics.
+		if err := r.awaitCoordinator(ctx, g.id, topics); err != nil {
+			return err
+		}
+	}
 	if cfg.AutoCommit {
 		// The client commits on its own timer, on the wall clock
 		// (markAfter notes that this differs).

@@ -182,9 +182,13 @@ type runner struct {
 
 	created    []string       // topics created, script names, in order
 	partitions map[string]int // the cluster's partition count per topic
-	groups     map[string]*groupRun
-	groupNames []string // in order of first join
-	marks      marks
+	// coordinatorSaw is what the group coordinator of each group id is
+	// known to see of the topics: partitions by topic's name on the
+	// cluster (coordinator_image.go).
+	coordinatorSaw map[string]map[string]int
+	groups         map[string]*groupRun
+	groupNames     []string // in order of first join
+	marks          marks
 	// timedOut and refreshed are what the cluster must follow of the
 	// playground's rules 4 timing (timing.go).
 	timedOut  []pollTimedOut
@@ -226,15 +230,16 @@ func newRunner(ctx context.Context, opts Options) (*runner, error) {
 		return nil, fmt.Errorf("cannot reach broker %s: %v", strings.Join(opts.Brokers, ","), explain(err))
 	}
 	return &runner{
-		opts:       opts,
-		start:      time.Now(),
-		base:       base,
-		admin:      kadm.NewClient(base),
-		session:    scenario.NewSession(),
-		partitions: map[string]int{},
-		groups:     map[string]*groupRun{},
-		marks:      newMarks(),
-		txns:       txnRun{producers: map[string]*producerRun{}, armed: map[string][]core.WireFault{}},
+		opts:           opts,
+		start:          time.Now(),
+		base:           base,
+		admin:          kadm.NewClient(base),
+		session:        scenario.NewSession(),
+		partitions:     map[string]int{},
+		coordinatorSaw: map[string]map[string]int{},
+		groups:         map[string]*groupRun{},
+		marks:          newMarks(),
+		txns:           txnRun{producers: map[string]*producerRun{}, armed: map[string][]core.WireFault{}},
 	}, nil
 }
 

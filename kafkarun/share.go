@@ -362,6 +362,9 @@ func (r *runner) shareJoin(ctx context.Context, g *shareRun, c scenario.Command)
 		}
 	}
 	r.configureShareGroup(ctx, g)
+	if err := r.awaitCoordinator(ctx, g.id, topics); err != nil {
+		return err
+	}
 	m := &shareMember{name: name, explicit: mv.AckMode == core.AckModeExplicit, acked: map[*kgo.Record]bool{}}
 	m.fetch = r.shareFetchSize(g, c, mv.MaxPoll)
 	opts := append([]kgo.Opt{

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -189,24 +188,7 @@ func (r *runner) waitForPartitions(ctx context.Context, topic string, n int) err
 
 // waitFor calls done until it says true, fails, or WaitTimeout passes.
 func (r *runner) waitFor(ctx context.Context, what string, done func() (bool, error)) error {
-	deadline := time.Now().Add(r.opts.WaitTimeout)
-	for {
-		ok, err := done()
-		if err != nil {
-			return err
-		}
-		if ok {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("gave up after %s waiting for %s", r.opts.WaitTimeout, what)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	return pollUntil(ctx, r.opts.WaitTimeout, what, done)
 }
 
 // How a record's partition is chosen, in its Context: placedKey for a
