@@ -7,6 +7,7 @@
 //
 //	go run ./cmd/wasmsize            # a table of the largest packages
 //	go run ./cmd/wasmsize -top 60    # more of them
+//	go run ./cmd/wasmsize -funcs 40  # and the 40 largest functions
 //
 // The data section (strings, type descriptors, the runtime's function
 // tables) carries no names in a wasm, so it is one row.
@@ -14,6 +15,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -21,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -39,6 +42,7 @@ func main() {
 	log.SetPrefix("wasmsize: ")
 	top := flag.Int("top", 30, "how many packages to list one by one; the rest are summed")
 	pkg := flag.String("pkg", "./wasm", "the main package to build for GOOS=js GOARCH=wasm")
+	funcs := flag.Int("funcs", 0, "how many of the largest functions to list, by their code as built")
 	flag.Parse()
 	os.Setenv("GOOS", "js")
 	os.Setenv("GOARCH", "wasm")
@@ -63,6 +67,7 @@ func main() {
 		log.Fatal(err)
 	}
 	r.write(os.Stdout, *top)
+	r.writeFunctions(os.Stdout, *funcs)
 }
 
 // report is the wasm's size by package.
@@ -71,6 +76,7 @@ type report struct {
 	rows        []row // packages, largest first, then the data section
 	data        row
 	other       row // sections other than code and data (types, imports, exports, ...)
+	functions   []function
 }
 
 type row struct {
@@ -108,7 +114,7 @@ func measure(stripped, symbols string, names packageNames) (*report, error) {
 		code[p].Write(f.body)
 		counts[p]++
 	}
-	r := &report{raw: len(raw), brotli: full}
+	r := &report{raw: len(raw), brotli: full, functions: m.functions}
 	var estimated float64
 	for p, buf := range code {
 		n, err := compressedSize(buf.Bytes())
@@ -271,4 +277,17 @@ func (r *report) line(w io.Writer, x row, code bool) {
 		name = "`" + name + "`"
 	}
 	fmt.Fprintf(w, "| %s | %s | %s | %s | %.1f%% |\n", name, functions, kb(float64(x.raw)), kb(x.brotli), 100*x.brotli/float64(r.brotli))
+}
+
+// writeFunctions lists the n largest functions by their code as built, the
+// linker's spelling of their names.
+func (r *report) writeFunctions(w io.Writer, n int) {
+	if n <= 0 {
+		return
+	}
+	fs := slices.SortedFunc(slices.Values(r.functions), func(a, b function) int { return cmp.Compare(len(b.body), len(a.body)) })
+	fmt.Fprintf(w, "\n| function | code |\n|---|---|\n")
+	for _, f := range fs[:min(n, len(fs))] {
+		fmt.Fprintf(w, "| `%s` | %s |\n", f.name, kb(float64(len(f.body))))
+	}
 }

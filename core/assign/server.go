@@ -2,13 +2,14 @@ package assign
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"slices"
 	"strings"
+
+	"plog/core/digest"
 )
 
 // The server-side assignors of the consumer group protocol (KIP-848): the
@@ -116,7 +117,7 @@ func compareTopicIDs(a, b TopicID) int {
 // same assignments, every time.
 func DefaultTopicID(topic string) TopicID {
 	for n := 0; ; n++ {
-		sum := sha256.Sum256(fmt.Appendf(nil, "plog topic id %d %s", n, topic))
+		sum := digest.SHA256(fmt.Appendf(nil, "plog topic id %d %s", n, topic))
 		var id TopicID
 		copy(id[:], sum[:16])
 		id[6] = id[6]&0x0f | 0x40 // version 4

@@ -1,10 +1,10 @@
 package lesson
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"strings"
 
+	"plog/core/digest"
 	"plog/core/scenario"
 )
 
@@ -82,6 +82,6 @@ func scriptLinks(script string) (string, error) {
 // a lesson from a link's progress under it, so that an edited lesson is a
 // new one.
 func TextKey(text string) string {
-	sum := sha256.Sum256([]byte(text))
+	sum := digest.SHA256([]byte(text))
 	return "text-" + hex.EncodeToString(sum[:8])
 }

@@ -1,49 +1,13 @@
 package app
 
-import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
-	"io"
+import "github.com/maxence-charriere/go-app/v9/pkg/errors"
 
-	"github.com/maxence-charriere/go-app/v9/pkg/errors"
-)
+// plog's copy has no encryption: the release's AES-GCM (crypto/aes,
+// crypto/cipher, crypto/rand) linked Go's FIPS 140 module into every wasm,
+// and plog never calls Context.Encrypt or Context.Decrypt, nor persists a
+// State with the Encrypt option (PLOG.md).
+var errNoEncryption = errors.New("encryption is not in plog's copy of go-app")
 
-func encrypt(key string, v []byte) ([]byte, error) {
-	c, err := aes.NewCipher([]byte(key))
-	if err != nil {
-		return nil, err
-	}
+func encrypt(key string, v []byte) ([]byte, error) { return nil, errNoEncryption }
 
-	gcm, err := cipher.NewGCM(c)
-	if err != nil {
-		return nil, err
-	}
-
-	nonce := make([]byte, gcm.NonceSize())
-	if _, err = io.ReadFull(rand.Reader, nonce); err != nil {
-		return nil, err
-	}
-
-	return gcm.Seal(nonce, nonce, v, nil), nil
-}
-
-func decrypt(key string, v []byte) ([]byte, error) {
-	c, err := aes.NewCipher([]byte(key))
-	if err != nil {
-		return nil, err
-	}
-
-	gcm, err := cipher.NewGCM(c)
-	if err != nil {
-		return nil, err
-	}
-
-	nonceSize := gcm.NonceSize()
-	if len(v) < nonceSize {
-		return nil, errors.New("ciphertext too short")
-	}
-
-	nonce, ciphertext := v[:nonceSize], v[nonceSize:]
-	return gcm.Open(nil, nonce, ciphertext, nil)
-}
+func decrypt(key string, v []byte) ([]byte, error) { return nil, errNoEncryption }

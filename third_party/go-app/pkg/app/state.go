@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/maxence-charriere/go-app/v9/pkg/errors"
 )
 
@@ -156,7 +155,7 @@ type store struct {
 
 func newStore(d Dispatcher) *store {
 	s := &store{
-		id:     uuid.NewString(),
+		id:     newID(),
 		states: make(map[string]State),
 		disp:   d,
 	}
