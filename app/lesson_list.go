@@ -30,7 +30,7 @@ const lessonListID = "lesson-list"
 // Render draws the list folded away until asked for, except on the empty
 // playground, where a first visitor looks for somewhere to start.
 func (l *LessonList) Render() app.UI {
-	all := lesson.All()
+	all := lesson.Catalogue()
 	details := app.Details().ID(lessonListID + "-details")
 	if l.Current == "" {
 		details = details.Open(true) // false would still print open="false", which HTML reads as open

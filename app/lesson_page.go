@@ -2,6 +2,7 @@ package app
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"plog/core/lesson"
@@ -52,7 +53,7 @@ func lessonOfPage(path string) string {
 	if !ok {
 		return ""
 	}
-	if _, err := lesson.Find(name); err != nil {
+	if !slices.Contains(lesson.Names(), name) {
 		return ""
 	}
 	return name

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -141,13 +142,13 @@ func (l *LessonPanel) renderHints() app.UI {
 
 // nextLesson is the lesson after the named one in teaching order.
 func nextLesson(name string) (lesson.Lesson, bool) {
-	all := lesson.All()
-	for i, l := range all {
-		if l.Name == name && i+1 < len(all) {
-			return all[i+1], true
-		}
+	names := lesson.Names()
+	i := slices.Index(names, name)
+	if i < 0 || i+1 == len(names) {
+		return lesson.Lesson{}, false
 	}
-	return lesson.Lesson{}, false
+	next, err := lesson.Find(names[i+1])
+	return next, err == nil
 }
 
 // withCode turns text with `backquoted` spans into text and code elements.

@@ -50,11 +50,16 @@ func readLessonProgress(text string) lessonProgress {
 			p.Hints[key] = n
 		}
 	}
-	for _, l := range lesson.All() {
-		if slices.Contains(kept.Solved, l.Name) {
-			p.Solved = append(p.Solved, l.Name)
+	for _, name := range lesson.Names() {
+		if slices.Contains(kept.Solved, name) {
+			p.Solved = append(p.Solved, name)
 		}
-		setHints(l.Name, min(kept.Hints[l.Name], len(l.Hints)))
+		if kept.Hints[name] > 0 {
+			// Only a lesson with hints kept is parsed, to count its own.
+			if l, err := lesson.Find(name); err == nil {
+				setHints(name, min(kept.Hints[name], len(l.Hints)))
+			}
+		}
 	}
 	var linked []string
 	for _, key := range kept.Solved {

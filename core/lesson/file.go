@@ -74,48 +74,11 @@ func Parse(file, text string) (Lesson, error) {
 		}
 	}
 	var l Lesson
-	header := map[string]string{}
-	i := 0
-	for ; i < len(lines); i++ {
-		line := lines[i]
-		if strings.TrimSpace(line) == "" {
-			if len(header) > 0 {
-				break
-			}
-			continue
-		}
-		if strings.HasPrefix(line, "## ") {
-			break
-		}
-		key, value, ok := strings.Cut(line, ":")
-		key = strings.TrimSpace(key)
-		if !ok || strings.ContainsAny(key, " \t") {
-			if len(header) == 0 {
-				return Lesson{}, &scenario.Error{Line: i + 1, Col: 1, Msg: "a lesson file begins with its header, lines such as \"title: Same key, same partition\""}
-			}
-			return Lesson{}, &scenario.Error{Line: i + 1, Col: 1, Msg: "the header's lines are key: value; a blank line ends the header"}
-		}
-		if !slices.Contains(headerKeys, key) {
-			return Lesson{}, &scenario.Error{Line: i + 1, Col: 1, Msg: unknownWord("header key", key, headerKeys)}
-		}
-		if _, dup := header[key]; dup {
-			return Lesson{}, &scenario.Error{Line: i + 1, Col: 1, Msg: fmt.Sprintf("%s: is given twice", key)}
-		}
-		// A value goes on over the indented lines below it.
-		parts := []string{strings.TrimSpace(value)}
-		for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && strings.TrimLeft(lines[i+1], " \t") != lines[i+1] {
-			i++
-			parts = append(parts, strings.TrimSpace(lines[i]))
-		}
-		header[key] = strings.Join(parts, " ")
-		if header[key] == "" {
-			return Lesson{}, &scenario.Error{Line: i + 1, Col: len(key) + 2, Msg: fmt.Sprintf("%s: has no value", key)}
-		}
+	header, i, err := readHeader(lines)
+	if err != nil {
+		return Lesson{}, err
 	}
-	l.Name = header["name"]
-	if l.Name == "" {
-		l.Name = nameFromFile(file)
-	}
+	l.Name = nameOf(file, header)
 	if !isSlug(l.Name) {
 		return Lesson{}, &scenario.Error{Line: 1, Col: 1, Msg: fmt.Sprintf("the lesson's name %q is not a slug (lower-case words joined by -): give one with name:", l.Name)}
 	}
@@ -129,7 +92,6 @@ func Parse(file, text string) (Lesson, error) {
 	goalAt := slices.IndexFunc(lines, func(s string) bool { return strings.HasPrefix(s, "goal:") }) + 1
 	goal := &span{}
 	goal.add(l.Goal, goalAt, len("goal:")+2)
-	var err error
 	if l.GoalDoc, err = parseInlines(goal); err != nil {
 		return Lesson{}, err
 	}
@@ -180,6 +142,58 @@ func Parse(file, text string) (Lesson, error) {
 		return Lesson{}, err
 	}
 	return l, nil
+}
+
+// readHeader reads a lesson file's header, its key: value lines up to the
+// first blank line or section, and says where it ends.
+func readHeader(lines []string) (header map[string]string, end int, err error) {
+	header = map[string]string{}
+	i := 0
+	for ; i < len(lines); i++ {
+		line := lines[i]
+		if strings.TrimSpace(line) == "" {
+			if len(header) > 0 {
+				break
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "## ") {
+			break
+		}
+		key, value, ok := strings.Cut(line, ":")
+		key = strings.TrimSpace(key)
+		if !ok || strings.ContainsAny(key, " \t") {
+			if len(header) == 0 {
+				return nil, 0, &scenario.Error{Line: i + 1, Col: 1, Msg: "a lesson file begins with its header, lines such as \"title: Same key, same partition\""}
+			}
+			return nil, 0, &scenario.Error{Line: i + 1, Col: 1, Msg: "the header's lines are key: value; a blank line ends the header"}
+		}
+		if !slices.Contains(headerKeys, key) {
+			return nil, 0, &scenario.Error{Line: i + 1, Col: 1, Msg: unknownWord("header key", key, headerKeys)}
+		}
+		if _, dup := header[key]; dup {
+			return nil, 0, &scenario.Error{Line: i + 1, Col: 1, Msg: fmt.Sprintf("%s: is given twice", key)}
+		}
+		// A value goes on over the indented lines below it.
+		parts := []string{strings.TrimSpace(value)}
+		for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && strings.TrimLeft(lines[i+1], " \t") != lines[i+1] {
+			i++
+			parts = append(parts, strings.TrimSpace(lines[i]))
+		}
+		header[key] = strings.Join(parts, " ")
+		if header[key] == "" {
+			return nil, 0, &scenario.Error{Line: i + 1, Col: len(key) + 2, Msg: fmt.Sprintf("%s: has no value", key)}
+		}
+	}
+	return header, i, nil
+}
+
+// nameOf is a lesson's name: its header's name:, else its file's name.
+func nameOf(file string, header map[string]string) string {
+	if name := header["name"]; name != "" {
+		return name
+	}
+	return nameFromFile(file)
 }
 
 // checkSolvedText validates the solved: sentence's placeholders: each

@@ -20,14 +20,22 @@ func readExample(t *testing.T) string {
 	return string(data)
 }
 
-// Every built-in lesson file reads, and the catalogue holds them all.
+// Every built-in lesson file reads, and the catalogue holds them all, by
+// the names and titles their full parse gives.
 func TestBuiltinFilesRead(t *testing.T) {
-	if builtinErr != nil {
-		t.Fatal(builtinErr)
+	for _, b := range builtins {
+		if _, err := b.parse(); err != nil {
+			t.Error(err)
+		}
 	}
 	entries, err := files.ReadDir("files")
-	if err != nil || len(entries) != len(All()) {
-		t.Fatalf("%d files, %d lessons, %v", len(entries), len(All()), err)
+	if err != nil || len(entries) != len(All()) || len(entries) != len(Catalogue()) {
+		t.Fatalf("%d files, %d lessons, %d in the catalogue, %v", len(entries), len(All()), len(Catalogue()), err)
+	}
+	for i, l := range All() {
+		if e := Catalogue()[i]; e.Name != l.Name || e.Title != l.Title {
+			t.Errorf("the catalogue's lesson %d is %+v; parsed, it is %q, %q", i+1, e, l.Name, l.Title)
+		}
 	}
 }
 
