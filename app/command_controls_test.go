@@ -18,7 +18,8 @@ import (
 const everyControlScenario = "testdata/every_control.plog"
 
 // Every command of the scenario language has a control on the page that
-// sends it, named by data-command, in sight or in the inspector of a group.
+// sends it, named by data-command, in one of the dock's tabs or in the
+// inspector of a group.
 // The commands come from the language's own table, the one the parser
 // reads.
 func TestEveryCommandHasAControl(t *testing.T) {
@@ -30,6 +31,7 @@ func TestEveryCommandHasAControl(t *testing.T) {
 	if p.err != "" {
 		t.Fatalf("unexpected alert: %s", p.err)
 	}
+	showEveryTab(d)
 	page := app.HTMLString(p) + inspect(t, p, d, selection{Kind: selectGroup, Group: "billing"})
 	for _, name := range scenario.CommandNames() {
 		if len(tagsWith(page, "data-command", name)) == 0 {

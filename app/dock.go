@@ -1,12 +1,26 @@
 package app
 
-import "github.com/maxence-charriere/go-app/v9/pkg/app"
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
 
 // The dock is the picture's left side: the open lesson on top, so that its
 // goal, progress and hints stay in view, and below it the tools, one tab at
 // a time: produce, new topic, time and workloads, the cluster, and the
-// inspector of the thing selected. Tabs not shown stay rendered, hidden:
-// every control keeps its place in the page, and its state.
+// inspector of the thing selected. A tab's panel is drawn from the first
+// time the tab is shown, or a moment after the page is ready
+// (hiddenPanelsDelay), whichever comes first, and stays drawn, hidden,
+// while another tab is: its controls keep their state. So the page's
+// first render, which the learner waits for, draws the tab shown alone
+// (533 elements on the empty playground rather than 818, BENCHMARKS.md),
+// and the hidden forms are drawn once the page is up.
+
+// hiddenPanelsDelay is how long after the page is ready the tabs not shown
+// yet are drawn: long enough for the browser to paint the ready page
+// first.
+const hiddenPanelsDelay = 100 * time.Millisecond
 
 // dockAction asks the page to show a tab of the dock (value: dockRequest).
 const dockAction = "plog/dock"
@@ -96,8 +110,12 @@ func onTabKey(ctx app.Context, e app.Event, tabs []dockTab, i int) {
 	ctx.NewActionWithValue(dockAction, dockRequest{Tab: name})
 }
 
-// dockPanel is one tab's panel, hidden unless active.
-func dockPanel(name, active string, body ...app.UI) app.UI {
+// dockPanel is one tab's panel, hidden unless active, and empty until the
+// tab is first shown.
+func dockPanel(name, active string, shown map[string]bool, body ...app.UI) app.UI {
+	if !shown[name] {
+		body = nil
+	}
 	return app.Div().ID("dock-"+name).Class("dock-panel").Attr("role", "tabpanel").
 		Aria("labelledby", "dock-tab-"+name).DataSet("dock-panel", name).
 		Hidden(name != active).Body(body...)

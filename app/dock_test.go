@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -45,6 +46,60 @@ func TestDockTabsAreAnARIATabList(t *testing.T) {
 	} {
 		if to, ok := tabAfterKey(c.key, c.from, c.n); to != c.to || ok != c.ok {
 			t.Errorf("%s from tab %d of %d: %d %v, want %d %v", c.key, c.from, c.n, to, ok, c.to, c.ok)
+		}
+	}
+}
+
+// showEveryTab shows each of the dock's tabs once, as a learner who clicks
+// through them, so that every panel is drawn.
+func showEveryTab(d app.ClientDispatcher) {
+	for _, tab := range dockTabs(false) {
+		d.Context().NewActionWithValue(dockAction, dockRequest{Tab: tab.name})
+		d.Consume()
+	}
+}
+
+// panelBody is what the page draws inside a tab's panel.
+func panelBody(t *testing.T, p *Playground, name string) string {
+	t.Helper()
+	page := app.HTMLString(p)
+	open := `data-dock-panel="` + name + `"`
+	i := strings.Index(page, open)
+	if i < 0 {
+		t.Fatalf("no panel %s", name)
+	}
+	body := page[strings.Index(page[i:], ">")+i+1:]
+	return body[:strings.Index(body, `role="tabpanel"`)]
+}
+
+// A tab's panel is drawn from the first time it is shown, and stays drawn
+// when another is: the empty playground draws the new topic form alone; the
+// Time tab, once shown, keeps its controls (hidden) after the learner goes
+// back; a moment after the page is ready, every tab is drawn.
+func TestDockPanelsAreDrawnOnceShown(t *testing.T) {
+	p, d := mountAt(t, "")
+	if !strings.Contains(panelBody(t, p, dockTopics), `data-command="topic"`) {
+		t.Errorf("the topics tab, shown, has no new topic form")
+	}
+	for _, name := range []string{dockProduce, dockTime, dockCluster} {
+		if strings.Contains(panelBody(t, p, name), "data-command") {
+			t.Errorf("the %s tab, never shown, is drawn", name)
+		}
+	}
+	d.Context().NewActionWithValue(dockAction, dockRequest{Tab: dockTime})
+	d.Consume()
+	d.Context().NewActionWithValue(dockAction, dockRequest{Tab: dockTopics})
+	d.Consume()
+	if body := panelBody(t, p, dockTime); !strings.Contains(body, `data-command="advance"`) {
+		t.Errorf("the time tab, shown once, is not drawn after going back:\n%s", body)
+	}
+	if strings.Contains(panelBody(t, p, dockCluster), "data-command") {
+		t.Error("the cluster tab, never shown, is drawn")
+	}
+	clockOf(t, p).Step(d, hiddenPanelsDelay)
+	for _, name := range []string{dockProduce, dockCluster} {
+		if !strings.Contains(panelBody(t, p, name), "data-command") {
+			t.Errorf("the %s tab is not drawn %s after the page is ready", name, hiddenPanelsDelay)
 		}
 	}
 }

@@ -35,6 +35,7 @@ type Playground struct {
 	// dock's tab, the thing the inspector shows, and the topic a topic's
 	// produce button chose, each preset counted so the forms follow it.
 	dock       string
+	dockShown  map[string]bool // the tabs shown so far, whose panels are drawn (dock.go)
 	selected   selection
 	selectSeq  int
 	produceTo  string
@@ -129,6 +130,11 @@ func (p *Playground) OnMount(ctx app.Context) {
 	p.applyLink(p.startingFragment(ctx))
 	p.ready = true
 	Mark(markMounted)
+	p.after(ctx, hiddenPanelsDelay, func(ctx app.Context) {
+		for _, tab := range dockTabs(true) {
+			p.drawDockPanel(tab.name)
+		}
+	})
 	p.startSharing(ctx)
 	p.playOnOpen(ctx) // embed_bar.go: play=1, loop=FROM-TO
 }
@@ -273,6 +279,14 @@ func (p *Playground) dockTab() string {
 		return dockProduce
 	}
 	return p.dock
+}
+
+// drawDockPanel draws a tab's panel from now on (dock.go).
+func (p *Playground) drawDockPanel(tab string) {
+	if p.dockShown == nil {
+		p.dockShown = map[string]bool{}
+	}
+	p.dockShown[tab] = true
 }
 
 // inspectorPreset points the inspector's forms at the selection.
@@ -510,6 +524,7 @@ func (p *Playground) Render() app.UI {
 		brokers, lagMaxMs = p.view.Brokers, p.view.ReplicaLagTimeMaxMs
 	}
 	tab := p.dockTab()
+	p.drawDockPanel(tab)
 	inspecting := p.selected.Kind != ""
 	return app.Main().
 		Class("playground").
@@ -539,18 +554,18 @@ func (p *Playground) Render() app.UI {
 				app.Aside().Class("dock").Attr("data-dock", tab).Aria("label", "lesson and tools").Body(
 					p.lessonPanel(),
 					dockTabBar(tab, inspecting),
-					dockPanel(dockProduce, tab,
+					dockPanel(dockProduce, tab, p.dockShown,
 						&ProduceForm{Topics: p.view.Topics, Step: len(lines), Rules: p.rules(),
 							Preset: formPreset{Topic: p.produceTo, Seq: p.produceSeq}, Producers: producerNames(p.view.Producers)},
 						&ProducerPanel{Producers: p.view.Producers, Groups: groupNames(p.view.Groups)},
 					),
-					dockPanel(dockTopics, tab, &TopicForm{}),
-					dockPanel(dockTime, tab,
+					dockPanel(dockTopics, tab, p.dockShown, &TopicForm{}),
+					dockPanel(dockTime, tab, p.dockShown,
 						&TimeControls{},
 						&WorkloadControls{Topics: formTopics(p.view.Topics), Workloads: p.workloads(), ShareGroups: p.view.shareGroupNames(), Step: len(lines), Rules: p.rules()},
 					),
-					dockPanel(dockCluster, tab, &BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs}),
-					dockPanel(dockInspector, tab,
+					dockPanel(dockCluster, tab, p.dockShown, &BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs}),
+					dockPanel(dockInspector, tab, p.dockShown,
 						&Inspector{Selected: p.selected, Preset: p.inspectorPreset(), Topics: p.view.Topics,
 							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Groups: p.view.Groups, Lag: lag, Rules: p.rules(),
 							ShareGroups: p.view.ShareGroups, ShareCompared: p.view.ShareCompared, Now: p.view.TimeMs},

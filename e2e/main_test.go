@@ -456,6 +456,9 @@ func (b *browser) waitReady(t *testing.T) {
 			`(document.getElementById("app-wasm-loader-label") || {}).innerText || ""`))
 		t.Fatalf("page not ready after %s (loader says %q): %v", readyTimeout, label, err)
 	}
+	// The dock's tabs not shown are drawn a moment after ready
+	// (app/dock.go); the tests act on the page as it is then.
+	b.waitFor(t, `!document.querySelector("[data-dock-panel]:empty")`)
 }
 
 // do runs actions on the page and fails the test on error, or when they

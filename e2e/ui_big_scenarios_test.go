@@ -155,8 +155,10 @@ func TestUIBigScenariosLeaveAWorkingPage(t *testing.T) {
 			b.fill(t, "#"+tc.window+"-from", fmt.Sprint(tc.total))
 			b.waitFor(t, fmt.Sprintf(`%s >= %d`, start, tc.total-lanesPerPage))
 		}
-		// A click after it still works.
+		// A click after it still works: the Time tab, then its 1s.
 		before := b.attr(t, ".clock", "data-time-ms")
+		b.click(t, "[data-dock-tab=time]")
+		b.waitFor(t, shown("#advance-1s"))
 		b.click(t, "#advance-1s")
 		b.waitFor(t, fmt.Sprintf(`document.querySelector(".clock").dataset.timeMs !== %s || !!document.querySelector("[data-control=time][role=alert]")`, js(before)))
 		if died := b.goExited(); died != "" {

@@ -55,3 +55,31 @@ func TestUIDockTabsByKeyboard(t *testing.T) {
 	at("produce")
 	b.noErrors(t)
 }
+
+// What a learner types into a tab's form is still there after another
+// tab (its panel stays drawn, hidden), and the produce shortcut sends the
+// produce form's record while another tab is shown, the topic made from
+// the command line.
+func TestUIDockTabsKeepTheirForms(t *testing.T) {
+	t.Parallel()
+	b := openPlayground(t, "")
+	b.click(t, `[data-dock-tab=time]`)
+	b.waitFor(t, shown(`#producer-rate`))
+	b.fill(t, `#producer-rate`, "25/s")
+	b.typeInCommandLine(t, "topic orders partitions=1", kb.Enter)
+	lane := `[data-topic=orders][data-partition="0"]`
+	b.waitCount(t, lane, 1)
+	b.press(t, "p")
+	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).dataset.highWatermark === "1"`, js(lane)))
+	if tab := b.attr(t, `[data-dock-tab][aria-selected=true]`, "data-dock-tab"); tab != "time" {
+		t.Errorf("the tab shown after the shortcut is %q, want time", tab)
+	}
+	b.click(t, `[data-dock-tab=cluster]`)
+	b.waitFor(t, shown(`[data-dock-panel=cluster] [data-command=brokers]`))
+	b.click(t, `[data-dock-tab=time]`)
+	b.waitFor(t, shown(`#producer-rate`))
+	if got := eval[string](t, b, `document.querySelector("#producer-rate").value`); got != "25/s" {
+		t.Errorf("the producer's rate typed before another tab is %q after it, want 25/s", got)
+	}
+	b.noErrors(t)
+}
