@@ -3,11 +3,14 @@ package kafkarun
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // A scenario of Kafka 4's consumer protocol runs on a cluster as one: its
@@ -96,5 +99,63 @@ func TestClassicMembersDoNotAskForTheServerSideBalancer(t *testing.T) {
 		if _, err := Run(ctx, script, testOptions([]string{"127.0.0.1:1"})); err == nil || !strings.Contains(err.Error(), "line 4: group g: c2 asks for group.remote.assignor=") {
 			t.Errorf("c2 asking %q beside c1's range: %v, want it refused at line 4 before the cluster", second, err)
 		}
+	}
+}
+
+// Before a KIP-848 member joins, the run waits until the group's
+// coordinator sees the member's topics, asking with a probe group
+// (coordinator_image.go), which it deletes. A cluster that refuses the
+// probe's heartbeats does not stop the run: it goes on, and says that the
+// cluster's group may be an epoch ahead.
+func TestCoordinatorProbe(t *testing.T) {
+	t.Parallel()
+	script := `topic orders partitions=2
+join g a topics=orders group.protocol=consumer
+advance 5s
+`
+	cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.BrokerConfigs(map[string]string{"group.consumer.heartbeat.interval.ms": "200"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cluster.Close)
+	brokers := cluster.ListenAddrs()
+	var probes atomic.Int64
+	cluster.ControlKey(int16(kmsg.ConsumerGroupHeartbeat), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		cluster.KeepControl()
+		hb := req.(*kmsg.ConsumerGroupHeartbeatRequest)
+		if !strings.Contains(hb.Group, ".plog-probe") {
+			return nil, nil, false
+		}
+		probes.Add(1)
+		if strings.HasPrefix(hb.Group, "refused-") {
+			resp := hb.ResponseKind().(*kmsg.ConsumerGroupHeartbeatResponse)
+			resp.ErrorCode = kerr.GroupAuthorizationFailed.Code
+			return resp, nil, true
+		}
+		return nil, nil, false
+	})
+	res := runOn(t, testOptions(brokers), script)
+	if probes.Load() == 0 {
+		t.Fatal("no probe heartbeat before the member joined")
+	}
+	if got := groupsOn(t, brokers); len(got) != 0 {
+		t.Errorf("groups left after the run: %v", got)
+	}
+	if notes := strings.Join(res.Comparison.NotCompared, "\n"); strings.Contains(notes, "could not learn") {
+		t.Errorf("a probe the cluster answered left a note:\n%s", notes)
+	}
+	// A second run, whose probe the cluster refuses, goes on and says so.
+	opts := testOptions(brokers)
+	opts.Prefix = "refused-"
+	res = runOn(t, opts, script)
+	notes := strings.Join(res.Comparison.NotCompared, "\n")
+	if !strings.Contains(notes, "could not learn whether its coordinator sees [refused-orders] yet (probe heartbeat of group refused-g.plog-probe: GROUP_AUTHORIZATION_FAILED") {
+		t.Errorf("the run refused its probe does not say so:\n%s", notes)
+	}
+	if len(res.Cluster.Groups) != 1 || len(res.Cluster.Groups[0].Members) != 1 {
+		t.Errorf("the run refused its probe did not run its member: %+v", res.Cluster.Groups)
+	}
+	if got := groupsOn(t, brokers); len(got) != 0 {
+		t.Errorf("groups left after the run refused its probe: %v", got)
 	}
 }
