@@ -46,6 +46,9 @@ $(STATICCHECK):
 
 test-native:
 	$(GO) test $(NATIVE)
+	# Each benchmark once, so that none rots unseen: the figures come
+	# from make bench.
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./core/... ./app/
 
 # The engine must behave the same in the browser as natively.
 test-wasm:
