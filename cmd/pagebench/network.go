@@ -76,6 +76,9 @@ type loadFigures struct {
 	Bytes    float64 `json:"-"` // transferred for the page, headers included
 	WasmHeap float64 `json:"-"` // the wasm's linear memory
 	JSHeap   float64 `json:"-"` // JavaScript heap in use after GC
+	// Start is the visit's start split by the page's marks (readiness):
+	// where the time went on this network.
+	Start readiness `json:"-"`
 }
 
 const paintFiguresScript = `({
@@ -133,13 +136,15 @@ func measureOnNetwork(chromium, dir, url string, p networkProfile) (cold, repeat
 	}
 	visit := func() (loadFigures, error) {
 		x.take()
-		if _, err := t.visit(url); err != nil {
+		start, err := t.visit(url)
+		if err != nil {
 			return loadFigures{}, err
 		}
 		f, err := chromedp.Run(t.ctx, chromedp.Evaluate[loadFigures](paintFiguresScript))
 		if err != nil {
 			return f, err
 		}
+		f.Start = start
 		f.WasmHeap, f.JSHeap, err = t.pageMemory()
 		f.Bytes = x.take()
 		return f, err
@@ -185,7 +190,9 @@ func runNetwork(chromium, dir, url string, runs int) error {
 			}
 			for visit, f := range map[string]loadFigures{"Cold": cold, "Repeat": repeat} {
 				sample("PageNetwork"+visit+p.name, msToNs(f.Ready), "ns/op", msToNs(f.FCP), "fcp-ns", msToNs(f.LCP), "lcp-ns",
-					int64(f.Bytes), "transferred-bytes", int64(f.WasmHeap), "wasm-bytes", int64(f.JSHeap), "js-heap-bytes")
+					int64(f.Bytes), "transferred-bytes", int64(f.WasmHeap), "wasm-bytes", int64(f.JSHeap), "js-heap-bytes",
+					msToNs(f.Start.Fetched), "wasm-fetched-ns", msToNs(f.Start.Instantiated), "wasm-instantiated-ns",
+					msToNs(f.Start.Main), "go-main-ns", msToNs(f.Start.Mounted), "mounted-ns")
 				all[key{p.name, visit}] = append(all[key{p.name, visit}], f)
 			}
 		}
