@@ -292,9 +292,10 @@ func (h *Handler) initCacheableResources() {
 }
 
 func (h *Handler) initIcon() {
-	// plog: no default icon on another host (the release pointed at
-	// raw.githubusercontent.com); the site sets every icon to its own files
-	// (serve.go), and an unset one falls back to the default icon.
+	// plog: no default icon on another host (the release filled an unset
+	// icon with images fetched from elsewhere); the site sets every icon
+	// to its own files (serve.go), and an unset one falls back to the
+	// default icon.
 	if h.Icon.Large == "" {
 		h.Icon.Large = h.Icon.Default
 	}
