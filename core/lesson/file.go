@@ -66,8 +66,7 @@ func Parse(file, text string) (Lesson, error) {
 	if !utf8.ValidString(text) {
 		return Lesson{}, &scenario.Error{Line: invalidUTF8Line(text), Col: 1, Msg: "the file is not UTF-8 text"}
 	}
-	text = strings.TrimPrefix(text, "\uFEFF")
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	lines := fileLines(text)
 	for i, line := range lines {
 		if len(line) > scenario.MaxLineBytes {
 			return Lesson{}, &scenario.Error{Line: i + 1, Col: 1, Msg: fmt.Sprintf("line longer than %d bytes", scenario.MaxLineBytes)}
@@ -142,6 +141,12 @@ func Parse(file, text string) (Lesson, error) {
 		return Lesson{}, err
 	}
 	return l, nil
+}
+
+// fileLines are a lesson file's lines, without a byte order mark, whether
+// they end in \n or \r\n.
+func fileLines(text string) []string {
+	return strings.Split(strings.ReplaceAll(strings.TrimPrefix(text, "\uFEFF"), "\r\n", "\n"), "\n")
 }
 
 // readHeader reads a lesson file's header, its key: value lines up to the

@@ -139,7 +139,7 @@ func readBuiltins() []builtin {
 			continue
 		}
 		file, text := e.Name(), string(data)
-		header, _, err := readHeader(strings.Split(strings.ReplaceAll(strings.TrimPrefix(text, "\uFEFF"), "\r\n", "\n"), "\n"))
+		header, _, err := readHeader(fileLines(text))
 		if err != nil {
 			continue
 		}
