@@ -39,6 +39,7 @@ import (
 	"time"
 
 	plog "plog/app"
+	"plog/internal/gowasm"
 
 	"github.com/andybalholm/brotli"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -134,9 +135,13 @@ const placeholderVersion = "unversioned"
 // built files, so the service worker refreshes its cache exactly when
 // something a visitor downloads has changed.
 func generateSite(cfg siteConfig) (string, error) {
-	wasm, err := os.ReadFile(cfg.Wasm)
+	built, err := os.ReadFile(cfg.Wasm)
 	if err != nil {
 		return "", fmt.Errorf("reading the wasm (build it with make dist): %w", err)
+	}
+	wasm, err := gowasm.Slim(built)
+	if err != nil {
+		return "", fmt.Errorf("slimming the wasm %s (internal/gowasm): %w", cfg.Wasm, err)
 	}
 	wasmExec, err := os.ReadFile(cfg.WasmExec)
 	if err != nil {

@@ -3,33 +3,72 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"plog/core/lesson"
+	"plog/internal/gowasm"
 
 	"github.com/andybalholm/brotli"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// fakeWasm stands in for the page's wasm: the generator only copies,
-// measures and compresses it.
+// smallGoWasm is a small program built for GOOS=js GOARCH=wasm, which the
+// generator slims (internal/gowasm) as it does the page's wasm.
+var smallGoWasm = sync.OnceValues(func() ([]byte, error) {
+	out := filepath.Join(os.TempDir(), fmt.Sprintf("plog-serve-test-%d.wasm", os.Getpid()))
+	defer os.Remove(out)
+	cmd := exec.Command("go", "build", "-ldflags", "-s -w", "-o", out, "./internal/gowasm/testdata/program")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building a small wasm: %v\n%s", err, b)
+	}
+	return os.ReadFile(out)
+})
+
+// fakeWasm stands in for the page's wasm: a small Go wasm carrying content,
+// repeated, in a custom section, so that two contents make two wasms.
 func fakeWasm(t *testing.T, content string) string {
 	t.Helper()
+	wasm, err := smallGoWasm()
+	if err != nil {
+		t.Fatal(err)
+	}
 	name := filepath.Join(t.TempDir(), "app.wasm")
-	if err := os.WriteFile(name, []byte(strings.Repeat(content, 2000)), 0o644); err != nil {
+	if err := os.WriteFile(name, withCustomSection(wasm, strings.Repeat(content, 2000)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return name
+}
+
+// withCustomSection appends a custom section named plog-test holding content.
+func withCustomSection(wasm []byte, content string) []byte {
+	name := "plog-test"
+	payload := append(binary.AppendUvarint(nil, uint64(len(name))), name...)
+	payload = append(payload, content...)
+	out := append(slices.Clone(wasm), gowasm.SectionCustom)
+	out = binary.AppendUvarint(out, uint64(len(payload)))
+	return append(out, payload...)
+}
+
+// servedWasm is the wasm a generated site serves.
+func servedWasm(t *testing.T, out string) string {
+	t.Helper()
+	return readFile(t, filepath.Join(out, "web", "app.wasm"))
 }
 
 // generate builds a site into a fresh directory and returns it and its
@@ -89,7 +128,7 @@ func TestGeneratedSiteMeasuresProgressAgainstTheRawWasm(t *testing.T) {
 	wasm := fakeWasm(t, "abc")
 	out, _ := generate(t, wasm, "/", "")
 	js := readFile(t, filepath.Join(out, "app.js"))
-	if want := "const total = " + strconv.Itoa(len("abc")*2000) + ";"; !strings.Contains(js, want) {
+	if want := "const total = " + strconv.Itoa(len(servedWasm(t, out))) + ";"; !strings.Contains(js, want) {
 		t.Errorf("app.js lacks %q", want)
 	}
 	if strings.Contains(js, goappProgressTotal) {
@@ -317,7 +356,10 @@ func TestSiteServerNegotiatesPrecompressedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw := readFile(t, wasm)
+	raw := servedWasm(t, out)
+	if !strings.Contains(raw, "a very compressible wasm ") {
+		t.Fatal("the served wasm lost its custom section")
+	}
 	etags := map[string]string{}
 	for _, accept := range []string{"gzip, deflate, br", "gzip", ""} {
 		res := get(t, s, "/web/app.wasm", accept)
@@ -475,14 +517,7 @@ func TestGeneratedSiteCompressesAtTheBrotliLevelAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wasm := filepath.Join(t.TempDir(), "app.wasm")
-	var raw []byte
-	for i := range 20000 {
-		raw = strconv.AppendInt(raw, int64(i*i%7919), 10)
-	}
-	if err := os.WriteFile(wasm, raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	wasm := fakeWasm(t, "levels ")
 	sizes := map[int]int{}
 	for _, level := range []int{1, 11} {
 		out := filepath.Join(t.TempDir(), "dist")
@@ -491,7 +526,7 @@ func TestGeneratedSiteCompressesAtTheBrotliLevelAsked(t *testing.T) {
 		}
 		packed := readFile(t, filepath.Join(out, "web", "app.wasm.br"))
 		unpacked, err := io.ReadAll(brotli.NewReader(strings.NewReader(packed)))
-		if err != nil || !bytes.Equal(unpacked, raw) {
+		if err != nil || string(unpacked) != servedWasm(t, out) {
 			t.Fatalf("level %d: app.wasm.br does not decompress to app.wasm (%v)", level, err)
 		}
 		sizes[level] = len(packed)
@@ -526,5 +561,33 @@ func TestProxiedResourcesAreServedWithoutARequest(t *testing.T) {
 	h.ServeHTTP(missing, httptest.NewRequest(http.MethodGet, "/ads.txt", nil))
 	if missing.Code != http.StatusNotFound {
 		t.Errorf("ads.txt, which the site lacks: %d, want 404", missing.Code)
+	}
+}
+
+// The site serves the wasm slimmed (internal/gowasm), and a file that is not
+// a Go wasm fails the build with a message that names it.
+func TestGeneratedSiteSlimsTheWasm(t *testing.T) {
+	wasm := fakeWasm(t, "slim ")
+	out, _ := generate(t, wasm, "/", "")
+	built := []byte(readFile(t, wasm))
+	slim, err := gowasm.Slim(built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if served := servedWasm(t, out); served != string(slim) || bytes.Equal(built, slim) {
+		t.Errorf("the site serves %d bytes; built %d, slimmed %d", len(served), len(built), len(slim))
+	}
+
+	notWasm := filepath.Join(t.TempDir(), "app.wasm")
+	if err := os.WriteFile(notWasm, []byte("<html>not a wasm</html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wasmExec, err := toolchainWasmExec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = generateSite(siteConfig{Out: filepath.Join(t.TempDir(), "dist"), Prefix: "/", Wasm: notWasm, WasmExec: wasmExec, Static: "web/static"})
+	if err == nil || !strings.Contains(err.Error(), notWasm) || !strings.Contains(err.Error(), "not a WebAssembly binary") {
+		t.Errorf("generating with a file that is not a wasm: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 // Command wasmsize says which packages the page's wasm is made of: it builds
 // ./wasm twice for GOOS=js GOARCH=wasm, as `make wasm` does (-s -w) and with
-// its symbols, reads each function's body and name from the latter, and
+// its symbols, slims both as the site does (internal/gowasm), reads each
+// function's body and name from the latter, and
 // adds them up by package. Each package's share of the brotli size is
 // estimated by compressing its functions' code alone, scaled so that the
 // shares add up to the wasm's brotli size as the site serves it.
@@ -27,6 +28,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"plog/internal/gowasm"
 
 	"github.com/andybalholm/brotli"
 )
@@ -86,9 +89,10 @@ type row struct {
 	brotli    float64 // estimated share of the brotli size
 }
 
-// measure reads the stripped wasm's sizes and the symbol build's functions.
+// measure reads the stripped wasm's sizes and the symbol build's functions,
+// both slimmed as the site serves them (internal/gowasm).
 func measure(stripped, symbols string, names packageNames) (*report, error) {
-	raw, err := os.ReadFile(stripped)
+	raw, err := readSlim(stripped)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +100,7 @@ func measure(stripped, symbols string, names packageNames) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(symbols)
+	b, err := readSlim(symbols)
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +158,18 @@ func measure(stripped, symbols string, names packageNames) (*report, error) {
 		return r.rows[i].name < r.rows[j].name
 	})
 	return r, nil
+}
+
+func readSlim(name string) ([]byte, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	slim, err := gowasm.Slim(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return slim, nil
 }
 
 func compressedSize(b []byte) (int, error) {

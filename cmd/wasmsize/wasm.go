@@ -1,10 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
-	"errors"
 	"fmt"
+
+	"plog/internal/gowasm"
 )
 
 // module is what the size report needs of a WebAssembly binary: the size of
@@ -28,107 +27,44 @@ type function struct {
 	body []byte
 }
 
-// sectionNames are the standard sections' names (WebAssembly core
-// specification 2.0, section 5.5.2).
-var sectionNames = map[byte]string{
-	1: "type", 2: "import", 3: "function", 4: "table", 5: "memory", 6: "global",
-	7: "export", 8: "start", 9: "element", 10: "code", 11: "data", 12: "datacount",
-}
-
-// reader reads the binary format's LEB128 integers and byte vectors,
-// remembering the first error.
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) uint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = errors.New("truncated or overlong integer")
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) bytes(n uint64) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if n > uint64(len(r.b)) {
-		r.err = fmt.Errorf("a field of %d bytes runs past the end (%d left)", n, len(r.b))
-		return nil
-	}
-	b := r.b[:n]
-	r.b = r.b[n:]
-	return b
-}
-
-func (r *reader) byte() byte {
-	if b := r.bytes(1); len(b) == 1 {
-		return b[0]
-	}
-	return 0
-}
-
-func (r *reader) name() string { return string(r.bytes(r.uint())) }
-
 // parseModule reads the sections of a wasm binary, the bodies of its
 // functions and their names.
 func parseModule(b []byte) (*module, error) {
-	if len(b) < 8 || !bytes.Equal(b[:4], []byte("\x00asm")) {
-		return nil, errors.New("not a WebAssembly binary (no \\0asm magic)")
+	sections, err := gowasm.Sections(b)
+	if err != nil {
+		return nil, err
 	}
-	r := &reader{b: b[8:]}
 	m := &module{}
 	var names map[uint64]string
 	var bodies [][]byte
-	for len(r.b) > 0 && r.err == nil {
-		id := r.byte()
-		payload := r.bytes(r.uint())
-		if r.err != nil {
-			break
-		}
-		s := section{id: id, name: sectionNames[id], size: len(payload)}
-		p := &reader{b: payload}
-		switch id {
-		case 0:
-			s.name = p.name()
+	for _, sec := range sections {
+		s := section{id: sec.ID, name: gowasm.SectionNames[sec.ID], size: len(sec.Payload)}
+		p := &gowasm.Reader{B: sec.Payload}
+		switch sec.ID {
+		case gowasm.SectionCustom:
+			s.name = p.Name()
 			if s.name == "name" {
 				names = parseNames(p)
 			}
-		case 2:
+		case gowasm.SectionImport:
 			m.imports = countFunctionImports(p)
-		case 10:
-			for n := p.uint(); n > 0 && p.err == nil; n-- {
-				bodies = append(bodies, p.bytes(p.uint()))
+		case gowasm.SectionCode:
+			for n := p.Uint(); n > 0 && p.Err == nil; n-- {
+				bodies = append(bodies, p.Bytes(p.Uint()))
 			}
-		case 11:
-			for n := p.uint(); n > 0 && p.err == nil; n-- {
-				switch p.uint() { // the segment's mode
-				case 0: // active, memory 0, an offset expression
-					skipConstExpr(p)
-				case 1: // passive
-				case 2: // active, a memory index, an offset expression
-					p.uint()
-					skipConstExpr(p)
-				default:
-					p.err = errors.New("unknown data segment mode")
-				}
-				m.data = append(m.data, p.bytes(p.uint())...)
+		case gowasm.SectionData:
+			segs, err := gowasm.DataSegments(sec.Payload)
+			if err != nil {
+				return nil, err
+			}
+			for _, seg := range segs {
+				m.data = append(m.data, seg.Data...)
 			}
 		}
-		if p.err != nil {
-			return nil, fmt.Errorf("section %s: %w", s.name, p.err)
+		if p.Err != nil {
+			return nil, fmt.Errorf("section %s: %w", s.name, p.Err)
 		}
 		m.sections = append(m.sections, s)
-	}
-	if r.err != nil {
-		return nil, r.err
 	}
 	for i, body := range bodies {
 		name, ok := names[uint64(m.imports+i)]
@@ -141,63 +77,50 @@ func parseModule(b []byte) (*module, error) {
 }
 
 // countFunctionImports counts the import section's functions.
-func countFunctionImports(p *reader) int {
+func countFunctionImports(p *gowasm.Reader) int {
 	functions := 0
-	for n := p.uint(); n > 0 && p.err == nil; n-- {
-		p.name() // module
-		p.name() // field
-		switch p.byte() {
+	for n := p.Uint(); n > 0 && p.Err == nil; n-- {
+		p.Name() // module
+		p.Name() // field
+		switch p.Byte() {
 		case 0: // function: its type index
-			p.uint()
+			p.Uint()
 			functions++
 		case 1: // table: element type, limits
-			p.byte()
+			p.Byte()
 			skipLimits(p)
 		case 2: // memory: limits
 			skipLimits(p)
 		case 3: // global: value type, mutability
-			p.byte()
-			p.byte()
+			p.Byte()
+			p.Byte()
 		}
 	}
 	return functions
 }
 
-func skipLimits(p *reader) {
-	if p.byte() == 1 {
-		p.uint()
+func skipLimits(p *gowasm.Reader) {
+	if p.Byte() == 1 {
+		p.Uint()
 	}
-	p.uint()
-}
-
-// skipConstExpr skips an offset expression: i32.const N end, as the Go
-// linker writes them.
-func skipConstExpr(p *reader) {
-	if op := p.byte(); op != 0x41 {
-		p.err = fmt.Errorf("offset expression starts with opcode %#x, want i32.const", op)
-		return
-	}
-	p.uint()
-	if p.byte() != 0x0b {
-		p.err = errors.New("offset expression does not end after its constant")
-	}
+	p.Uint()
 }
 
 // parseNames reads the function names subsection of the "name" section.
-func parseNames(p *reader) map[uint64]string {
+func parseNames(p *gowasm.Reader) map[uint64]string {
 	names := map[uint64]string{}
-	for len(p.b) > 0 && p.err == nil {
-		kind := p.byte()
-		sub := &reader{b: p.bytes(p.uint())}
+	for len(p.B) > 0 && p.Err == nil {
+		kind := p.Byte()
+		sub := &gowasm.Reader{B: p.Bytes(p.Uint())}
 		if kind != 1 {
 			continue
 		}
-		for n := sub.uint(); n > 0 && sub.err == nil; n-- {
-			i := sub.uint()
-			names[i] = sub.name()
+		for n := sub.Uint(); n > 0 && sub.Err == nil; n-- {
+			i := sub.Uint()
+			names[i] = sub.Name()
 		}
-		if sub.err != nil {
-			p.err = sub.err
+		if sub.Err != nil {
+			p.Err = sub.Err
 		}
 	}
 	return names

@@ -1,0 +1,295 @@
+package gowasm
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Slim returns the page's wasm smaller to download, running as before. It
+// changes two things the Go linker (Go 1.26) writes, both in the data
+// section:
+//
+//   - The runtime's tables from a program counter to its source file, its
+//     line and the calls inlined there are dropped. The runtime reads them
+//     only to print a traceback or to answer runtime.Caller and FuncForPC,
+//     which nothing in the wasm asks; the tables it needs to run (the stack
+//     frame sizes, the stack maps the garbage collector and stack growth
+//     read, the unsafe points) are kept byte for byte. A panic in the page
+//     still names its functions, with "?:0" for their file and line; plog
+//     reports a bug with the link, which replays natively with full traces
+//     (docs/ARCHITECTURE.md, "The page's wasm").
+//   - The data segments are laid out again: the linker ends a segment at
+//     every run of eight zero bytes, some 130,000 segments whose addresses
+//     brotli cannot compress; a run of zeros costs brotli almost nothing,
+//     so a segment here ends only at a run of segmentGap zeros.
+//
+// Measured on the page's wasm (BENCHMARKS.md): 2.27 MB with brotli at level
+// 11 before, about 1.9 MB after. Slim checks what it reads against the
+// layout it knows and refuses, with what it found, a binary it does not
+// recognise, so that a new Go release that changes the layout fails the
+// build rather than the page.
+func Slim(wasm []byte) ([]byte, error) {
+	sections, err := Sections(wasm)
+	if err != nil {
+		return nil, err
+	}
+	data := -1
+	for i, s := range sections {
+		switch s.ID {
+		case SectionData:
+			if data >= 0 {
+				return nil, errors.New("the wasm has two data sections")
+			}
+			data = i
+		case SectionDataCount:
+			return nil, errors.New("the wasm has a data count section, which the Go linker does not write")
+		}
+	}
+	if data < 0 {
+		return nil, errors.New("the wasm has no data section")
+	}
+	segs, err := DataSegments(sections[data].Payload)
+	if err != nil {
+		return nil, err
+	}
+	base, memory, err := memoryImage(segs)
+	if err != nil {
+		return nil, err
+	}
+	if err := dropLineTables(memory); err != nil {
+		return nil, err
+	}
+	out := append([]byte(nil), wasm[:8]...)
+	for i, s := range sections {
+		payload := s.Payload
+		if i == data {
+			payload = encodeSegments(base, memory)
+		}
+		out = append(out, s.ID)
+		out = binary.AppendUvarint(out, uint64(len(payload)))
+		out = append(out, payload...)
+	}
+	return out, nil
+}
+
+// segmentGap is the shortest run of zero bytes that ends a data segment.
+// Measured on the page's wasm at brotli level 9: ending segments at runs of
+// 8 zeros (as the linker does) 2.47 MB, at 64 zeros 2.20 MB, at 256 or more
+// 2.20 MB within 1 KB; 16 makes more segments than a browser accepts.
+const segmentGap = 1024
+
+// maxSegments is the most data segments browsers accept (V8's limit, which
+// the Go linker also keeps under).
+const maxSegments = 100000
+
+// memoryImage lays the segments out as the memory they initialise, from the
+// lowest segment's address. The linker writes its sections' segments in its
+// own order, not always the addresses'.
+func memoryImage(segs []Segment) (base int, memory []byte, err error) {
+	if len(segs) == 0 {
+		return 0, nil, errors.New("the wasm's data section has no segments")
+	}
+	segs = slices.Clone(segs)
+	slices.SortFunc(segs, func(a, b Segment) int { return a.Addr - b.Addr })
+	base = segs[0].Addr
+	end := base
+	for _, s := range segs {
+		if s.Addr < end {
+			return 0, nil, fmt.Errorf("data segments overlap: the one at %#x begins before the one below it ends, at %#x", s.Addr, end)
+		}
+		end = s.Addr + len(s.Data)
+	}
+	if end-base > 1<<30 {
+		return 0, nil, fmt.Errorf("the data segments span %d bytes, more than a page's wasm has", end-base)
+	}
+	memory = make([]byte, end-base)
+	for _, s := range segs {
+		copy(memory[s.Addr-base:], s.Data)
+	}
+	return base, memory, nil
+}
+
+// encodeSegments writes the data section's payload for memory at base,
+// leaving out runs of at least segmentGap zero bytes.
+func encodeSegments(base int, memory []byte) []byte {
+	type span struct{ start, end int }
+	var spans []span
+	for i := 0; i < len(memory); {
+		for i < len(memory) && memory[i] == 0 {
+			i++
+		}
+		if i == len(memory) {
+			break
+		}
+		start, zeros := i, 0
+		for ; i < len(memory) && zeros < segmentGap; i++ {
+			if memory[i] == 0 {
+				zeros++
+			} else {
+				zeros = 0
+			}
+		}
+		spans = append(spans, span{start, i - zeros})
+	}
+	out := binary.AppendUvarint(nil, uint64(len(spans)))
+	for _, s := range spans {
+		out = append(out, 0, 0x41) // active in memory 0, at i32.const
+		out = appendInt(out, int64(base+s.start))
+		out = append(out, 0x0b) // end of the offset expression
+		out = binary.AppendUvarint(out, uint64(s.end-s.start))
+		out = append(out, memory[s.start:s.end]...)
+	}
+	return out
+}
+
+// appendInt appends v as a signed LEB128 integer.
+func appendInt(b []byte, v int64) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+// The runtime's function table (Go 1.26: runtime/symtab.go pcHeader and
+// runtime/runtime2.go _func; internal/abi/symtab.go names the pcdata
+// tables). pcHeaderPrefix is the header's first eight bytes on wasm: the
+// magic abi.Go120PCLnTabMagic (0xfffffff1, little-endian), two zero pads,
+// the instruction size quantum (1 on wasm) and the pointer size (8).
+var pcHeaderPrefix = []byte{0xf1, 0xff, 0xff, 0xff, 0, 0, 1, 8}
+
+const (
+	// Offsets of pcHeader's 8-byte fields.
+	headerNfunc       = 8
+	headerPctabOffset = 56
+	headerPclnOffset  = 64
+	headerSize        = 72
+
+	// Offsets of _func's fields, and its size before the pcdata offsets.
+	funcPcsp    = 16
+	funcPcfile  = 20
+	funcPcln    = 24
+	funcNpcdata = 28
+	funcSize    = 44
+
+	// pcdataInlTreeIndex is abi.PCDATA_InlTreeIndex, the table of the calls
+	// inlined at each program counter; the others (the unsafe points, the
+	// stack map indexes, the argument liveness, the bounds-check panic
+	// details) are kept.
+	pcdataInlTreeIndex = 2
+	// maxPcdata bounds npcdata, to tell a layout Slim does not know (Go 1.26
+	// has five pcdata tables).
+	maxPcdata = 16
+)
+
+// dropLineTables finds the runtime's pcHeader in memory, zeroes every
+// function's pcfile, pcln and inlining table offsets (an offset of 0 is the
+// runtime's "no table": pcvalue returns -1, and funcline1 "?", 0), moves the
+// tables still referenced to the front of pctab, and zeroes the rest.
+func dropLineTables(memory []byte) error {
+	at := bytes.Index(memory, pcHeaderPrefix)
+	if at < 0 {
+		return errors.New("no Go function table (pcHeader, magic 0xfffffff1) in the data section: not a wasm from Go 1.20 or later, or one Slim does not know")
+	}
+	if again := bytes.Index(memory[at+1:], pcHeaderPrefix); again >= 0 {
+		return fmt.Errorf("two candidate Go function tables in the data section, at %#x and %#x", at, at+1+again)
+	}
+	h := memory[at:]
+	if len(h) < headerSize {
+		return errors.New("the Go function table's header is cut short")
+	}
+	word := func(off int) int { return int(binary.LittleEndian.Uint64(h[off:])) }
+	nfunc, pctab, pcln := word(headerNfunc), word(headerPctabOffset), word(headerPclnOffset)
+	if nfunc <= 0 || pctab < headerSize || pcln <= pctab || pcln+8*(nfunc+1) > len(h) {
+		return fmt.Errorf("the Go function table's header does not add up: %d functions, pctab at %d, the function table at %d, %d bytes in all", nfunc, pctab, pcln, len(h))
+	}
+	le := binary.LittleEndian
+	tables, ftab := h[pctab:pcln], h[pcln:]
+	kept := map[uint32][]int{} // a kept table's offset → where it is referenced from, in h
+	entry := uint32(0)
+	for i := range nfunc {
+		entryOff, funcOff := le.Uint32(ftab[8*i:]), int(le.Uint32(ftab[8*i+4:]))
+		if i > 0 && entryOff < entry {
+			return fmt.Errorf("the Go function table is not sorted by program counter at function %d", i)
+		}
+		entry = entryOff
+		f := pcln + funcOff
+		if funcOff < 8*(nfunc+1) || f+funcSize > len(h) || le.Uint32(h[f:]) != entryOff {
+			return fmt.Errorf("function %d's record at %d does not start with its entry %#x", i, funcOff, entryOff)
+		}
+		npcdata := int(le.Uint32(h[f+funcNpcdata:]))
+		if npcdata > maxPcdata || f+funcSize+4*npcdata > len(h) {
+			return fmt.Errorf("function %d has %d pcdata tables, a layout Slim does not know", i, npcdata)
+		}
+		refs := []int{f + funcPcsp}
+		for p := range npcdata {
+			if p != pcdataInlTreeIndex {
+				refs = append(refs, f+funcSize+4*p)
+			}
+		}
+		for _, ref := range refs {
+			if off := le.Uint32(h[ref:]); off != 0 {
+				kept[off] = append(kept[off], ref)
+			}
+		}
+		le.PutUint32(h[f+funcPcfile:], 0)
+		le.PutUint32(h[f+funcPcln:], 0)
+		if npcdata > pcdataInlTreeIndex {
+			le.PutUint32(h[f+funcSize+4*pcdataInlTreeIndex:], 0)
+		}
+	}
+	offsets := make([]uint32, 0, len(kept))
+	for off := range kept {
+		offsets = append(offsets, off)
+	}
+	slices.Sort(offsets)
+	compact := append(make([]byte, 0, len(tables)), tables[0]) // offset 0 stays "no table"
+	moved := make(map[uint32]uint32, len(offsets))
+	for _, off := range offsets {
+		n, err := tableLen(tables, int(off))
+		if err != nil {
+			return err
+		}
+		moved[off] = uint32(len(compact))
+		compact = append(compact, tables[off:int(off)+n]...)
+	}
+	clear(tables[copy(tables, compact):])
+	for off, refs := range kept {
+		for _, ref := range refs {
+			le.PutUint32(h[ref:], moved[off])
+		}
+	}
+	return nil
+}
+
+// tableLen is the length of the pc-value table at off: pairs of a value
+// delta and a pc delta, both unsigned varints, ended by a value delta of 0
+// once the pc has moved past the function's entry (runtime/symtab.go step).
+func tableLen(tables []byte, off int) (int, error) {
+	if off <= 0 || off >= len(tables) {
+		return 0, fmt.Errorf("a pc-value table at %d, outside pctab's %d bytes", off, len(tables))
+	}
+	i, pc := off, uint64(0)
+	for {
+		value, n := binary.Uvarint(tables[i:])
+		if n <= 0 {
+			return 0, fmt.Errorf("the pc-value table at %d runs past pctab's end", off)
+		}
+		i += n
+		if value == 0 && pc != 0 {
+			return i - off, nil
+		}
+		delta, n := binary.Uvarint(tables[i:])
+		if n <= 0 {
+			return 0, fmt.Errorf("the pc-value table at %d runs past pctab's end", off)
+		}
+		i += n
+		pc += delta
+	}
+}
