@@ -66,7 +66,9 @@ func Slim(wasm []byte) ([]byte, error) {
 	for i, s := range sections {
 		payload := s.Payload
 		if i == data {
-			payload = encodeSegments(base, memory)
+			if payload, err = encodeSegments(base, memory); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, s.ID)
 		out = binary.AppendUvarint(out, uint64(len(payload)))
@@ -114,7 +116,7 @@ func memoryImage(segs []Segment) (base int, memory []byte, err error) {
 
 // encodeSegments writes the data section's payload for memory at base,
 // leaving out runs of at least segmentGap zero bytes.
-func encodeSegments(base int, memory []byte) []byte {
+func encodeSegments(base int, memory []byte) ([]byte, error) {
 	type span struct{ start, end int }
 	var spans []span
 	for i := 0; i < len(memory); {
@@ -134,6 +136,9 @@ func encodeSegments(base int, memory []byte) []byte {
 		}
 		spans = append(spans, span{start, i - zeros})
 	}
+	if len(spans) > maxSegments {
+		return nil, fmt.Errorf("the data would take %d segments, more than the %d browsers accept", len(spans), maxSegments)
+	}
 	out := binary.AppendUvarint(nil, uint64(len(spans)))
 	for _, s := range spans {
 		out = append(out, 0, 0x41) // active in memory 0, at i32.const
@@ -142,7 +147,7 @@ func encodeSegments(base int, memory []byte) []byte {
 		out = binary.AppendUvarint(out, uint64(s.end-s.start))
 		out = append(out, memory[s.start:s.end]...)
 	}
-	return out
+	return out, nil
 }
 
 // appendInt appends v as a signed LEB128 integer.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -36,11 +35,15 @@ func runWasm(t *testing.T, wasm []byte, args ...string) (stdout, stderr string, 
 	if err := os.WriteFile(path, wasm, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	exe := filepath.Join(runtime.GOROOT(), "lib", "wasm", "go_js_wasm_exec")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "go_js_wasm_exec")
 	cmd := exec.Command(exe, append([]string{path}, args...)...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
+	err = cmd.Run()
 	return out.String(), errOut.String(), err
 }
 
@@ -157,7 +160,11 @@ func TestEncodeSegmentsKeepsTheMemory(t *testing.T) {
 	copy(memory[100:], "near: fewer zeros than a gap")
 	copy(memory[100+30+segmentGap:], "after a gap")
 	memory[len(memory)-1] = 7
-	segs, err := DataSegments(encodeSegments(0x1000, memory))
+	payload, err := encodeSegments(0x1000, memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs, err := DataSegments(payload)
 	if err != nil {
 		t.Fatal(err)
 	}
