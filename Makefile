@@ -6,7 +6,6 @@ PREFIX  ?= /
 # Public URL of the hosted site, for link previews (og:url); empty: none.
 URL     ?=
 
-GOROOT   = $(shell $(GO) env GOROOT)
 WASM    := bin/app.wasm
 # Packages tested natively: everything but the browser tests and the
 # conformance suite and its broker, which need a JDK: their own targets.
@@ -50,9 +49,11 @@ test-native:
 	# from make bench.
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./core/... ./app/
 
-# The engine must behave the same in the browser as natively.
+# The engine must behave the same in the browser as natively. Its tests run
+# slimmed as the site serves the page's wasm (internal/gowasm, cmd/slimexec).
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(GOROOT)/lib/wasm/go_js_wasm_exec" ./core/...
+	$(GO) build -o bin/slimexec ./cmd/slimexec
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(CURDIR)/bin/slimexec" ./core/...
 
 # npm ci installs axe-core, which the accessibility test injects into the page.
 # The browser tests run side by side, each in a browser context of its own

@@ -13,24 +13,26 @@ import (
 // section:
 //
 //   - The runtime's tables from a program counter to its source file, its
-//     line and the calls inlined there are dropped. The runtime reads them
-//     only to print a traceback or to answer runtime.Caller and FuncForPC,
-//     which nothing in the wasm asks; the tables it needs to run (the stack
-//     frame sizes, the stack maps the garbage collector and stack growth
-//     read, the unsafe points) are kept byte for byte. A panic in the page
+//     line and the calls inlined there, with the inline trees, the file
+//     names and each function's start line, are dropped (dropLineTables).
+//     The runtime reads them only to print a traceback or to answer
+//     runtime.Caller, runtime.Callers' frames and FuncForPC, which nothing
+//     in the wasm asks; what it needs to run (the stack frame sizes, the
+//     stack maps the garbage collector and stack growth read, the unsafe
+//     points, the function names) is kept byte for byte. A panic in the page
 //     still names its functions, with "?:0" for their file and line; plog
-//     reports a bug with the link, which replays natively with full traces
-//     (docs/ARCHITECTURE.md, "The page's wasm").
+//     reports a bug with the link, which replays natively with full traces.
 //   - The data segments are laid out again: the linker ends a segment at
 //     every run of eight zero bytes, some 130,000 segments whose addresses
 //     brotli cannot compress; a run of zeros costs brotli almost nothing,
 //     so a segment here ends only at a run of segmentGap zeros.
 //
-// Measured on the page's wasm (BENCHMARKS.md): 2.27 MB with brotli at level
-// 11 before, about 1.9 MB after. Slim checks what it reads against the
-// layout it knows and refuses, with what it found, a binary it does not
-// recognise, so that a new Go release that changes the layout fails the
-// build rather than the page.
+// Measured on the page's wasm with brotli at level 11 (BENCHMARKS.md): 2.28
+// MB as built, 1.85 MB slimmed. Slim checks what it reads against the layout
+// it knows and refuses, saying what it found, a binary it does not
+// recognise: a Go release that changes the layout fails the build, not the
+// page. The engine's tests run slimmed under Node (make test-wasm), and the
+// browser tests on the slimmed site.
 func Slim(wasm []byte) ([]byte, error) {
 	sections, err := Sections(wasm)
 	if err != nil {
@@ -59,7 +61,7 @@ func Slim(wasm []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := dropLineTables(memory); err != nil {
+	if err := dropLineTables(memory, base); err != nil {
 		return nil, err
 	}
 	out := append([]byte(nil), wasm[:8]...)
@@ -163,41 +165,63 @@ func appendInt(b []byte, v int64) []byte {
 }
 
 // The runtime's function table (Go 1.26: runtime/symtab.go pcHeader and
-// runtime/runtime2.go _func; internal/abi/symtab.go names the pcdata
-// tables). pcHeaderPrefix is the header's first eight bytes on wasm: the
-// magic abi.Go120PCLnTabMagic (0xfffffff1, little-endian), two zero pads,
-// the instruction size quantum (1 on wasm) and the pointer size (8).
+// moduledata, runtime/runtime2.go _func, runtime/symtabinl.go inlinedCall;
+// internal/abi/symtab.go names the pcdata and funcdata tables).
+// pcHeaderPrefix is the header's first eight bytes on wasm: the magic
+// abi.Go120PCLnTabMagic (0xfffffff1, little-endian), two zero pads, the
+// instruction size quantum (1 on wasm) and the pointer size (8).
 var pcHeaderPrefix = []byte{0xf1, 0xff, 0xff, 0xff, 0, 0, 1, 8}
 
 const (
 	// Offsets of pcHeader's 8-byte fields.
 	headerNfunc       = 8
+	headerFuncname    = 32
+	headerCutab       = 40
 	headerPctabOffset = 56
 	headerPclnOffset  = 64
 	headerSize        = 72
 
-	// Offsets of _func's fields, and its size before the pcdata offsets.
-	funcPcsp    = 16
-	funcPcfile  = 20
-	funcPcln    = 24
-	funcNpcdata = 28
-	funcSize    = 44
+	// Offsets of moduledata's fields: its pcHeader pointer, the pointers of
+	// its funcnametab and pctab slices, and gofunc, the address funcdata
+	// offsets count from.
+	moduleFuncname = 8
+	modulePctab    = 80
+	moduleGofunc   = 320
 
-	// pcdataInlTreeIndex is abi.PCDATA_InlTreeIndex, the table of the calls
-	// inlined at each program counter; the others (the unsafe points, the
-	// stack map indexes, the argument liveness, the bounds-check panic
-	// details) are kept.
+	// Offsets of _func's fields, and its size before the pcdata offsets.
+	funcPcsp      = 16
+	funcPcfile    = 20
+	funcPcln      = 24
+	funcNpcdata   = 28
+	funcCuOffset  = 32
+	funcStartLine = 36
+	funcNfuncdata = 43
+	funcSize      = 44
+
+	// pcdataInlTreeIndex is abi.PCDATA_InlTreeIndex, the table from a
+	// program counter to the inlined call it is in, an index into the
+	// function's FUNCDATA_InlTree of inlinedCallSize-byte records; the
+	// other pcdata tables (the unsafe points, the stack map indexes, the
+	// argument liveness, the bounds-check panic details) are kept.
 	pcdataInlTreeIndex = 2
+	funcdataInlTree    = 3
+	inlinedCallSize    = 16
+	// noFuncdata is a funcdata offset that stands for none.
+	noFuncdata = ^uint32(0)
 	// maxPcdata bounds npcdata, to tell a layout Slim does not know (Go 1.26
 	// has five pcdata tables).
 	maxPcdata = 16
 )
 
-// dropLineTables finds the runtime's pcHeader in memory, zeroes every
-// function's pcfile, pcln and inlining table offsets (an offset of 0 is the
-// runtime's "no table": pcvalue returns -1, and funcline1 "?", 0), moves the
-// tables still referenced to the front of pctab, and zeroes the rest.
-func dropLineTables(memory []byte) error {
+// dropLineTables finds the runtime's function table in memory (at base) and
+// drops what only tracebacks read: every function's pcfile, pcln and
+// inlining table offsets are zeroed (0 is the runtime's "no table": pcvalue
+// returns -1, funcline1 "?", 0, and the inline unwinder sees no inlined
+// call), with its compilation unit and start line; its inline tree is
+// zeroed and its funcdata offset set to none; the file tables are zeroed;
+// the pc tables still referenced move to the front of pctab and the rest of
+// it is zeroed. Zeroed bytes cost brotli almost nothing.
+func dropLineTables(memory []byte, base int) error {
 	at := bytes.Index(memory, pcHeaderPrefix)
 	if at < 0 {
 		return errors.New("no Go function table (pcHeader, magic 0xfffffff1) in the data section: not a wasm from Go 1.20 or later, or one Slim does not know")
@@ -209,12 +233,16 @@ func dropLineTables(memory []byte) error {
 	if len(h) < headerSize {
 		return errors.New("the Go function table's header is cut short")
 	}
-	word := func(off int) int { return int(binary.LittleEndian.Uint64(h[off:])) }
-	nfunc, pctab, pcln := word(headerNfunc), word(headerPctabOffset), word(headerPclnOffset)
-	if nfunc <= 0 || pctab < headerSize || pcln <= pctab || pcln+8*(nfunc+1) > len(h) {
+	le := binary.LittleEndian
+	word := func(b []byte, off int) int { return int(le.Uint64(b[off:])) }
+	nfunc, cutab, pctab, pcln := word(h, headerNfunc), word(h, headerCutab), word(h, headerPctabOffset), word(h, headerPclnOffset)
+	if nfunc <= 0 || cutab < headerSize || pctab < cutab || pcln <= pctab || pcln+8*(nfunc+1) > len(h) {
 		return fmt.Errorf("the Go function table's header does not add up: %d functions, pctab at %d, the function table at %d, %d bytes in all", nfunc, pctab, pcln, len(h))
 	}
-	le := binary.LittleEndian
+	gofunc, err := findGofunc(memory, base, at)
+	if err != nil {
+		return err
+	}
 	tables, ftab := h[pctab:pcln], h[pcln:]
 	kept := map[uint32][]int{} // a kept table's offset → where it is referenced from, in h
 	entry := uint32(0)
@@ -228,14 +256,15 @@ func dropLineTables(memory []byte) error {
 		if funcOff < 8*(nfunc+1) || f+funcSize > len(h) || le.Uint32(h[f:]) != entryOff {
 			return fmt.Errorf("function %d's record at %d does not start with its entry %#x", i, funcOff, entryOff)
 		}
-		npcdata := int(le.Uint32(h[f+funcNpcdata:]))
-		if npcdata > maxPcdata || f+funcSize+4*npcdata > len(h) {
+		npcdata, nfuncdata := int(le.Uint32(h[f+funcNpcdata:])), int(h[f+funcNfuncdata])
+		pcdata, funcdata := f+funcSize, f+funcSize+4*npcdata
+		if npcdata > maxPcdata || funcdata+4*nfuncdata > len(h) {
 			return fmt.Errorf("function %d has %d pcdata tables, a layout Slim does not know", i, npcdata)
 		}
 		refs := []int{f + funcPcsp}
 		for p := range npcdata {
 			if p != pcdataInlTreeIndex {
-				refs = append(refs, f+funcSize+4*p)
+				refs = append(refs, pcdata+4*p)
 			}
 		}
 		for _, ref := range refs {
@@ -243,12 +272,17 @@ func dropLineTables(memory []byte) error {
 				kept[off] = append(kept[off], ref)
 			}
 		}
-		le.PutUint32(h[f+funcPcfile:], 0)
-		le.PutUint32(h[f+funcPcln:], 0)
-		if npcdata > pcdataInlTreeIndex {
-			le.PutUint32(h[f+funcSize+4*pcdataInlTreeIndex:], 0)
+		if npcdata > pcdataInlTreeIndex && nfuncdata > funcdataInlTree {
+			index, tree := pcdata+4*pcdataInlTreeIndex, funcdata+4*funcdataInlTree
+			if err := dropInlineTree(memory, gofunc, tables, h[index:], h[tree:]); err != nil {
+				return fmt.Errorf("function %d: %w", i, err)
+			}
+		}
+		for _, field := range []int{funcPcfile, funcPcln, funcCuOffset, funcStartLine} {
+			le.PutUint32(h[f+field:], 0)
 		}
 	}
+	clear(h[cutab:pctab]) // the compilation units' file lists and the file names
 	offsets := make([]uint32, 0, len(kept))
 	for off := range kept {
 		offsets = append(offsets, off)
@@ -257,7 +291,7 @@ func dropLineTables(memory []byte) error {
 	compact := append(make([]byte, 0, len(tables)), tables[0]) // offset 0 stays "no table"
 	moved := make(map[uint32]uint32, len(offsets))
 	for _, off := range offsets {
-		n, err := tableLen(tables, int(off))
+		n, _, err := readTable(tables, int(off))
 		if err != nil {
 			return err
 		}
@@ -273,28 +307,98 @@ func dropLineTables(memory []byte) error {
 	return nil
 }
 
-// tableLen is the length of the pc-value table at off: pairs of a value
-// delta and a pc delta, both unsigned varints, ended by a value delta of 0
-// once the pc has moved past the function's entry (runtime/symtab.go step).
-func tableLen(tables []byte, off int) (int, error) {
-	if off <= 0 || off >= len(tables) {
-		return 0, fmt.Errorf("a pc-value table at %d, outside pctab's %d bytes", off, len(tables))
+// findGofunc finds the runtime's moduledata, the one word in memory that
+// holds the pcHeader's address and is followed by the addresses of its
+// function names and pc tables, and returns where its gofunc points, as an
+// index into memory.
+func findGofunc(memory []byte, base, at int) (int, error) {
+	le := binary.LittleEndian
+	h := memory[at:]
+	address := func(i int) uint64 { return uint64(base + i) }
+	pointer := le.AppendUint64(nil, address(at))
+	found := -1
+	for from := 0; ; {
+		n := bytes.Index(memory[from:], pointer)
+		if n < 0 {
+			break
+		}
+		i := from + n
+		from = i + 1
+		if address(i)%8 != 0 || i+moduleGofunc+8 > len(memory) {
+			continue
+		}
+		md := memory[i:]
+		if le.Uint64(md[moduleFuncname:]) != address(at+int(le.Uint64(h[headerFuncname:]))) ||
+			le.Uint64(md[modulePctab:]) != address(at+int(le.Uint64(h[headerPctabOffset:]))) {
+			continue
+		}
+		if found >= 0 {
+			return 0, fmt.Errorf("two candidate module data records, at %#x and %#x", found, i)
+		}
+		found = i
 	}
-	i, pc := off, uint64(0)
+	if found < 0 {
+		return 0, errors.New("no module data record points at the Go function table")
+	}
+	gofunc := int(le.Uint64(memory[found+moduleGofunc:])) - base
+	if gofunc < 0 || gofunc >= len(memory) {
+		return 0, fmt.Errorf("the module data's gofunc, %#x, is outside the data section", gofunc+base)
+	}
+	return gofunc, nil
+}
+
+// dropInlineTree zeroes a function's inline tree and its offset, and its
+// inlining pc table's offset. The tree's length is one record past the
+// largest index its pc table gives; a record no program counter names stays,
+// unread.
+func dropInlineTree(memory []byte, gofunc int, tables, index, tree []byte) error {
+	le := binary.LittleEndian
+	off := le.Uint32(index)
+	le.PutUint32(index, 0)
+	treeOff := le.Uint32(tree)
+	if off == 0 || treeOff == noFuncdata {
+		return nil
+	}
+	_, largest, err := readTable(tables, int(off))
+	if err != nil {
+		return err
+	}
+	start, end := gofunc+int(treeOff), gofunc+int(treeOff)+inlinedCallSize*int(largest+1)
+	if largest < 0 || end > len(memory) {
+		return fmt.Errorf("its inline tree at gofunc%+d, of %d records, runs outside the data section", treeOff, largest+1)
+	}
+	clear(memory[start:end])
+	le.PutUint32(tree, noFuncdata)
+	return nil
+}
+
+// readTable reads the pc-value table at off: pairs of a zigzag value delta
+// and a pc delta, both unsigned varints, from the value -1, ended by a value
+// delta of 0 once the pc has moved past the function's entry
+// (runtime/symtab.go step). It returns the table's length and the largest
+// value it gives.
+func readTable(tables []byte, off int) (n int, largest int64, err error) {
+	if off <= 0 || off >= len(tables) {
+		return 0, 0, fmt.Errorf("a pc-value table at %d, outside pctab's %d bytes", off, len(tables))
+	}
+	i, pc, value := off, uint64(0), int64(-1)
+	largest = -1
 	for {
-		value, n := binary.Uvarint(tables[i:])
-		if n <= 0 {
-			return 0, fmt.Errorf("the pc-value table at %d runs past pctab's end", off)
-		}
-		i += n
-		if value == 0 && pc != 0 {
-			return i - off, nil
-		}
 		delta, n := binary.Uvarint(tables[i:])
 		if n <= 0 {
-			return 0, fmt.Errorf("the pc-value table at %d runs past pctab's end", off)
+			return 0, 0, fmt.Errorf("the pc-value table at %d runs past pctab's end", off)
 		}
 		i += n
-		pc += delta
+		if delta == 0 && pc != 0 {
+			return i - off, largest, nil
+		}
+		value += int64(delta>>1) ^ -int64(delta&1)
+		largest = max(largest, value)
+		pcDelta, n := binary.Uvarint(tables[i:])
+		if n <= 0 {
+			return 0, 0, fmt.Errorf("the pc-value table at %d runs past pctab's end", off)
+		}
+		i += n
+		pc += pcDelta
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -126,6 +127,19 @@ func dataSection(data []byte) Section {
 
 func cutShort(b []byte) []byte { return b[:len(b)-2] }
 
+// tableWithoutModule is a function table of one function whose header adds
+// up, with no module data pointing at it.
+func tableWithoutModule() []byte {
+	le := binary.LittleEndian
+	h := append(slices.Clone(pcHeaderPrefix), make([]byte, headerSize-len(pcHeaderPrefix))...)
+	le.PutUint64(h[headerNfunc:], 1)
+	for _, field := range []int{headerFuncname, headerCutab, headerPctabOffset} {
+		le.PutUint64(h[field:], headerSize)
+	}
+	le.PutUint64(h[headerPclnOffset:], headerSize+8)
+	return append(h, make([]byte, 8+16+funcSize)...)
+}
+
 func TestSlimRefusesWhatItDoesNotKnow(t *testing.T) {
 	header := append([]byte("rodata..."), pcHeaderPrefix...)
 	bigHeader := append(append([]byte(nil), header...), make([]byte, headerSize)...)
@@ -143,6 +157,7 @@ func TestSlimRefusesWhatItDoesNotKnow(t *testing.T) {
 		"two tables":        {module(dataSection(append(append([]byte(nil), header...), header...))), "two candidate Go function tables"},
 		"short header":      {module(dataSection(header)), "cut short"},
 		"header of nothing": {module(dataSection(bigHeader)), "does not add up"},
+		"no module data":    {module(dataSection(tableWithoutModule())), "no module data record"},
 		"passive segment":   {module(Section{ID: SectionData, Payload: []byte{1, 1, 1, 'x'}}), "mode 1"},
 	} {
 		t.Run(name, func(t *testing.T) {
