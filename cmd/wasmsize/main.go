@@ -246,7 +246,7 @@ func kb(n float64) string { return fmt.Sprintf("%.0f KB", n/1e3) }
 
 // write prints the report as Markdown tables.
 func (r *report) write(w io.Writer, top int) {
-	fmt.Fprintf(w, "app.wasm as `make wasm` builds it: %s, %s with brotli (level %d, as make serve serves it; make dist's level 11 is some 13%% smaller).\n\n", mb(float64(r.raw)), mb(float64(r.brotli)), brotliLevel)
+	fmt.Fprintf(w, "app.wasm as the site serves it, built as `make wasm` does and slimmed (internal/gowasm): %s, %s with brotli (level %d, as make serve serves it; make dist's level 11 is some 13%% smaller).\n\n", mb(float64(r.raw)), mb(float64(r.brotli)), brotliLevel)
 	groups := map[string]*row{}
 	var order []string
 	for _, p := range r.rows {
