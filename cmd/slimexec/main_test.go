@@ -1,0 +1,34 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// slimexec runs the program slimmed and passes on its exit code: 0 when it
+// returns, 2 when it panics (the Go runtime's), and refuses a file that is
+// not a Go wasm.
+func TestRunsSlimmedAndPassesOnTheExitCode(t *testing.T) {
+	program := filepath.Join(t.TempDir(), "program.wasm")
+	build := exec.Command("go", "build", "-o", program, "../../internal/gowasm/testdata/program")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the test program: %v\n%s", err, out)
+	}
+	for args, want := range map[string]int{"": 0, "panic": 2} {
+		code, err := run(append([]string{program}, strings.Fields(args)...))
+		if err != nil || code != want {
+			t.Errorf("slimexec program %s = %d, %v; want exit code %d", args, code, err, want)
+		}
+	}
+	notWasm := filepath.Join(t.TempDir(), "x.wasm")
+	if err := os.WriteFile(notWasm, []byte("not a wasm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run([]string{notWasm}); err == nil || !strings.Contains(err.Error(), "not a WebAssembly binary") {
+		t.Errorf("slimexec on a file that is not a wasm: %v", err)
+	}
+}
