@@ -57,6 +57,7 @@ var shortReasons = map[Reason]string{
 	ReasonCrash:                  "crash",
 	ReasonStickyBalancer:         "sticky balancer",
 	ReasonCooperativePlan:        "cooperative rounds",
+	ReasonSplitRevocation:        "late revocation",
 	ReasonStaticReturn:           "static return",
 	ReasonNoGeneration:           "no generation",
 	ReasonFormerTopic:            "former topic",

@@ -52,6 +52,33 @@ type groupRun struct {
 	// or offsets were committed from outside); deleted that a delete-group
 	// deleted it there, until a join or commit makes it again.
 	made, deleted bool
+
+	// revokedAt holds the generations at which a cooperative member gave
+	// up partitions since the group last settled (markSplitRevocations).
+	revokedMu sync.Mutex
+	revokedAt map[int32]bool
+}
+
+// noteRevoked records that a cooperative member gave up partitions at
+// generation.
+func (g *groupRun) noteRevoked(generation int32) {
+	g.revokedMu.Lock()
+	defer g.revokedMu.Unlock()
+	if g.revokedAt == nil {
+		g.revokedAt = map[int32]bool{}
+	}
+	g.revokedAt[generation] = true
+}
+
+// takeRevocationGenerations returns how many generations cooperative
+// members gave up partitions in since the last call, and starts counting
+// anew.
+func (g *groupRun) takeRevocationGenerations() int {
+	g.revokedMu.Lock()
+	defer g.revokedMu.Unlock()
+	n := len(g.revokedAt)
+	g.revokedAt = nil
+	return n
 }
 
 // member is one member of a group: a consumer client of its own.
@@ -237,7 +264,11 @@ func (r *runner) join(ctx context.Context, g *groupRun, name string, c scenario.
 		kgo.OnPartitionsAssigned(func(_ context.Context, _ *kgo.Client, added map[string][]int32) {
 			m.change(r, added, true)
 		}),
-		kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, revoked map[string][]int32) {
+		kgo.OnPartitionsRevoked(func(_ context.Context, cl *kgo.Client, revoked map[string][]int32) {
+			if strategy == core.StrategyCooperativeSticky && len(revoked) > 0 {
+				_, generation := cl.GroupMetadata()
+				g.noteRevoked(generation)
+			}
 			m.change(r, revoked, false)
 		}),
 		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, lost map[string][]int32) {
@@ -671,13 +702,26 @@ func (r *runner) settle(ctx context.Context, g *groupRun) error {
 		}
 		return true, nil
 	})
+	split := g.takeRevocationGenerations() > 1
 	switch {
 	case err == nil && held:
 		return errHeldByGoneStatic
 	case err == nil:
 		r.markCooperativePlan(g, owns)
+		r.markSplitRevocation(g, split)
 	}
 	return err
+}
+
+// markSplitRevocation notes a settled cooperative group whose members gave
+// up partitions in more than one generation since it last settled: a
+// member revoked a round late, and the cluster's group took one more
+// (ReasonSplitRevocation). A cooperative rebalance revokes in its first
+// round only, as the playground's does.
+func (r *runner) markSplitRevocation(g *groupRun, split bool) {
+	if _, marked := r.marks.generations[g.name]; split && !marked {
+		r.marks.generations[g.name] = ReasonSplitRevocation
+	}
 }
 
 // unseenPartitions are the partitions of the group's topics that its

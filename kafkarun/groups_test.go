@@ -163,3 +163,36 @@ partitions t count=2
 		t.Errorf("after the leader's refresh, unseen partitions %v, want none", got)
 	}
 }
+
+// A cooperative group whose members gave up partitions in two generations
+// between two settles took a round more on the cluster: its generation's
+// difference is explained; revocations in one generation explain nothing.
+func TestSplitRevocationMarksTheGeneration(t *testing.T) {
+	for _, tc := range []struct {
+		generations []int32
+		want        Reason
+	}{
+		{nil, ""},
+		{[]int32{4, 4}, ""},
+		{[]int32{4, 5}, ReasonSplitRevocation},
+	} {
+		r := &runner{marks: newMarks()}
+		g := &groupRun{name: "coop"}
+		for _, gen := range tc.generations {
+			g.noteRevoked(gen)
+		}
+		r.markSplitRevocation(g, g.takeRevocationGenerations() > 1)
+		if got := r.marks.generations["coop"]; got != tc.want {
+			t.Errorf("revocations at generations %v: reason %q, want %q", tc.generations, got, tc.want)
+		}
+		if n := g.takeRevocationGenerations(); n != 0 {
+			t.Errorf("after a settle, %d generations are still counted", n)
+		}
+	}
+	r := &runner{marks: newMarks()}
+	r.marks.generations["coop"] = ReasonCooperativePlan
+	r.markSplitRevocation(&groupRun{name: "coop"}, true)
+	if got := r.marks.generations["coop"]; got != ReasonCooperativePlan {
+		t.Errorf("a split revocation replaced the reason already marked: %q", got)
+	}
+}

@@ -25,6 +25,14 @@ const (
 	ReasonCooperativePlan Reason = "franz-go's cooperative-sticky balancer gave the group's members other partitions than Kafka's " +
 		"CooperativeStickyAssignor, which the playground follows, at a rebalance both sides let end: a cooperative rebalance " +
 		"takes a second round, one more generation, when its plan takes partitions from their owners, so the two count rounds apart from there"
+	// ReasonSplitRevocation: the cluster's cooperative rebalance took a
+	// round more than its plan, as seen by its members giving up
+	// partitions in two generations (groups.go, settle).
+	ReasonSplitRevocation Reason = "a member of the cluster's cooperative group gave up its partitions a generation late: the leader, done revoking, " +
+		"rejoined before that member's SyncGroup reached the coordinator, which then answered it REBALANCE_IN_PROGRESS " +
+		"(Kafka 4.4 GroupMetadataManager: a JoinGroup from the leader of a Stable group starts a rebalance, and " +
+		"classicGroupSyncToClassicGroup refuses a sync while one is preparing), so it revoked in the next round and the group took one more; " +
+		"the playground's members each revoke in the round that planned it"
 	ReasonFormerTopic Reason = "new partitions of a topic the group's members read no longer: franz-go's leader keeps " +
 		"the partition counts of the topics it balanced and rejoins when one changes, one more generation for each; " +
 		"Kafka's ConsumerCoordinator (4.x) watches the group's current subscription only, as the playground does"
