@@ -27,7 +27,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path"
 	"path/filepath"
@@ -107,13 +106,7 @@ func normalizePrefix(p string) (string, error) {
 // toolchainWasmExec is the wasm_exec.js of the Go toolchain that builds the
 // wasm. go-app ships its own copy, which drifts from the toolchain's; the glue
 // must match the toolchain or the wasm fails at start.
-func toolchainWasmExec() (string, error) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return "", fmt.Errorf("finding the Go toolchain (go env GOROOT): %w", err)
-	}
-	return filepath.Join(strings.TrimSpace(string(out)), "lib", "wasm", "wasm_exec.js"), nil
-}
+func toolchainWasmExec() (string, error) { return gowasm.ToolchainFile("wasm_exec.js") }
 
 // siteConfig says where the site's inputs are and how it will be hosted.
 type siteConfig struct {

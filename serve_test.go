@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -32,10 +31,8 @@ import (
 var smallGoWasm = sync.OnceValues(func() ([]byte, error) {
 	out := filepath.Join(os.TempDir(), fmt.Sprintf("plog-serve-test-%d.wasm", os.Getpid()))
 	defer os.Remove(out)
-	cmd := exec.Command("go", "build", "-ldflags", "-s -w", "-o", out, "./internal/gowasm/testdata/program")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building a small wasm: %v\n%s", err, b)
+	if err := gowasm.Build("./internal/gowasm/testdata/program", out, "-s -w"); err != nil {
+		return nil, err
 	}
 	return os.ReadFile(out)
 })
@@ -60,9 +57,7 @@ func withCustomSection(wasm []byte, content string) []byte {
 	name := "plog-test"
 	payload := append(binary.AppendUvarint(nil, uint64(len(name))), name...)
 	payload = append(payload, content...)
-	out := append(slices.Clone(wasm), gowasm.SectionCustom)
-	out = binary.AppendUvarint(out, uint64(len(payload)))
-	return append(out, payload...)
+	return gowasm.AppendSection(slices.Clone(wasm), gowasm.SectionCustom, payload)
 }
 
 // servedWasm is the wasm a generated site serves.

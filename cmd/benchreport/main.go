@@ -23,6 +23,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"plog/internal/gowasm"
 )
 
 func main() {
@@ -103,10 +105,13 @@ type platform struct {
 }
 
 func platforms() []platform {
-	goroot := strings.TrimSpace(output("go", "env", "GOROOT"))
+	exe, err := gowasm.ToolchainFile("go_js_wasm_exec")
+	if err != nil {
+		log.Fatal(err)
+	}
 	return []platform{
 		{name: native},
-		{name: wasm, env: []string{"GOOS=js", "GOARCH=wasm"}, exec: filepath.Join(goroot, "lib", "wasm", "go_js_wasm_exec")},
+		{name: wasm, env: []string{"GOOS=js", "GOARCH=wasm"}, exec: exe},
 	}
 }
 

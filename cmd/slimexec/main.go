@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"plog/internal/gowasm"
 )
@@ -49,11 +48,11 @@ func run(args []string) (int, error) {
 	if err := os.WriteFile(program, slim, 0o755); err != nil {
 		return 0, err
 	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	exe, err := gowasm.ToolchainFile("go_js_wasm_exec")
 	if err != nil {
-		return 0, fmt.Errorf("go env GOROOT: %w", err)
+		return 0, err
 	}
-	cmd := exec.Command(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "go_js_wasm_exec"), append([]string{program}, args[1:]...)...)
+	cmd := exec.Command(exe, append([]string{program}, args[1:]...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	var exit *exec.ExitError
 	if err := cmd.Run(); errors.As(err, &exit) {

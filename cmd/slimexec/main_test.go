@@ -2,10 +2,11 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"plog/internal/gowasm"
 )
 
 // slimexec runs the program slimmed and passes on its exit code: 0 when it
@@ -13,10 +14,8 @@ import (
 // not a Go wasm.
 func TestRunsSlimmedAndPassesOnTheExitCode(t *testing.T) {
 	program := filepath.Join(t.TempDir(), "program.wasm")
-	build := exec.Command("go", "build", "-o", program, "../../internal/gowasm/testdata/program")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the test program: %v\n%s", err, out)
+	if err := gowasm.Build("../../internal/gowasm/testdata/program", program, "-s -w"); err != nil {
+		t.Fatal(err)
 	}
 	for args, want := range map[string]int{"": 0, "panic": 2} {
 		code, err := run(append([]string{program}, strings.Fields(args)...))

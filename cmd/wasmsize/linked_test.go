@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"plog/internal/gowasm"
 )
 
 // The page's wasm links no regexp, read from its functions' names: go-app's
@@ -19,10 +21,8 @@ func TestWasmLinksNoRegexp(t *testing.T) {
 		t.Skip("builds the wasm")
 	}
 	out := filepath.Join(t.TempDir(), "app.wasm")
-	cmd := exec.Command("go", "build", "-o", out, "../../wasm")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
+	if err := gowasm.Build("../../wasm", out, ""); err != nil {
+		t.Fatal(err)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {

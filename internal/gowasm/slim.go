@@ -72,9 +72,7 @@ func Slim(wasm []byte) ([]byte, error) {
 				return nil, err
 			}
 		}
-		out = append(out, s.ID)
-		out = binary.AppendUvarint(out, uint64(len(payload)))
-		out = append(out, payload...)
+		out = AppendSection(out, s.ID, payload)
 	}
 	return out, nil
 }
@@ -259,7 +257,7 @@ func dropLineTables(memory []byte, base int) error {
 		npcdata, nfuncdata := int(le.Uint32(h[f+funcNpcdata:])), int(h[f+funcNfuncdata])
 		pcdata, funcdata := f+funcSize, f+funcSize+4*npcdata
 		if npcdata > maxPcdata || funcdata+4*nfuncdata > len(h) {
-			return fmt.Errorf("function %d has %d pcdata tables, a layout Slim does not know", i, npcdata)
+			return fmt.Errorf("function %d's record, with %d pcdata and %d funcdata tables, is a layout Slim does not know", i, npcdata, nfuncdata)
 		}
 		refs := []int{f + funcPcsp}
 		for p := range npcdata {

@@ -16,10 +16,8 @@ import (
 func buildProgram(t *testing.T) []byte {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "program.wasm")
-	cmd := exec.Command("go", "build", "-ldflags", "-s -w", "-o", out, "./testdata/program")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the test program: %v\n%s", err, b)
+	if err := Build("./testdata/program", out, "-s -w"); err != nil {
+		t.Fatal(err)
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {
@@ -36,11 +34,10 @@ func runWasm(t *testing.T, wasm []byte, args ...string) (stdout, stderr string, 
 	if err := os.WriteFile(path, wasm, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	exe, err := ToolchainFile("go_js_wasm_exec")
 	if err != nil {
 		t.Fatal(err)
 	}
-	exe := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "go_js_wasm_exec")
 	cmd := exec.Command(exe, append([]string{path}, args...)...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -109,9 +106,7 @@ func TestSlimTwiceIsSlimOnce(t *testing.T) {
 func module(sections ...Section) []byte {
 	b := []byte("\x00asm\x01\x00\x00\x00")
 	for _, s := range sections {
-		b = append(b, s.ID)
-		b = binary.AppendUvarint(b, uint64(len(s.Payload)))
-		b = append(b, s.Payload...)
+		b = AppendSection(b, s.ID, s.Payload)
 	}
 	return b
 }
