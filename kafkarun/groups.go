@@ -54,7 +54,7 @@ type groupRun struct {
 	made, deleted bool
 
 	// revokedAt holds the generations at which a cooperative member gave
-	// up partitions since the group last settled (markSplitRevocations).
+	// up partitions since the group last settled (markSplitRevocation).
 	revokedMu sync.Mutex
 	revokedAt map[int32]bool
 }
