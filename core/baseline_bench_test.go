@@ -88,8 +88,8 @@ func BenchmarkBaselineGrowingStoreKeyed(b *testing.B) {
 		c := &chunks[n-1]
 		at := len(c.data)
 		c.data = append(append(c.data, key...), value...)
-		c.records = append(c.records, storedRecord{offset: uint32(len(c.records)), at: uint32(at),
-			keyLen: uint32(len(key)), valueLen: uint32(len(value)), hasKey: true})
+		c.records = append(c.records, storedRecord{offset: uint32(len(c.records)), keyAt: uint32(at),
+			keyLen: uint32(len(key)), valueAt: uint32(at + len(key)), valueLen: uint32(len(value)), hasKey: true})
 	}
 	b.StopTimer()
 	runtime.KeepAlive(&store)

@@ -38,7 +38,9 @@ func (l *PartitionedLog) Compact(topicName string) error {
 
 // clean cleans one partition and says what it removed.
 func (l *PartitionedLog) clean(t *topic, i int, p *partition) {
-	if removed := p.compact(l.now, &t.config, l.dirtyFrom(p)); removed > 0 {
+	removed, took := p.compact(l.now, &t.config, l.dirtyFrom(p))
+	l.stored += took
+	if removed > 0 {
 		l.emit(Event{Kind: EventCompacted, Topic: t.name, Partition: i, Count: removed})
 	}
 }
@@ -84,11 +86,13 @@ func (p *partition) firstDirtyOffset() int64 {
 	return p.cleanedTo
 }
 
-// compact cleans the partition and returns how many records it removed.
-func (p *partition) compact(now int64, config *TopicConfig, firstDirty int64) int {
+// compact cleans the partition and returns how many records it removed and
+// the bytes of memory the records it kept took anew (recordLog's
+// filterBelow).
+func (p *partition) compact(now int64, config *TopicConfig, firstDirty int64) (int, int64) {
 	end := p.uncleanable(now, config, firstDirty)
 	if end == 0 {
-		return 0
+		return 0, 0
 	}
 	cleanableEnd := p.segments[end].base
 	// The cleaner's checkpoint: the next cleaning's dirty part starts here.
@@ -102,7 +106,7 @@ func (p *partition) compact(now int64, config *TopicConfig, firstDirty int64) in
 	}
 
 	var horizons []tombstoneHorizon
-	removed := p.records.filterBelow(cleanableEnd, func(r Record) bool {
+	removed, took := p.records.filterBelow(cleanableEnd, func(r Record) bool {
 		if !r.HasKey || latest[r.Key] != r.Offset {
 			return false
 		}
@@ -124,7 +128,7 @@ func (p *partition) compact(now int64, config *TopicConfig, firstDirty int64) in
 	}
 	p.horizons = horizons
 	p.rewriteSegments(end)
-	return removed
+	return removed, took
 }
 
 // horizonOf returns when the tombstone at offset may go, if a cleaning has

@@ -30,7 +30,22 @@ type PartitionedLog struct {
 	cluster cluster // the brokers the partitions' replicas live on
 
 	producers producerState // named producers and the transaction coordinator (producer.go, txn.go)
+
+	// stored counts the bytes of memory the partitions' records have
+	// taken since the log began (StoredBytes): it never goes down, since
+	// the records a retention check, a truncation or the cleaner lets go
+	// may still be held by a clone.
+	stored int64
 }
+
+// StoredBytes returns the bytes of memory the log has allocated for records
+// (their entries, keys and values) since it began, with those its clones
+// had before they were taken: a bound on what the records of the log and of
+// all its clones hold together, which a caller can check against a budget
+// as the log grows. A key or value repeated in a run of records, as a
+// produce of many copies or a workload makes, is held once a chunk of the
+// records (records.go).
+func (l *PartitionedLog) StoredBytes() int64 { return l.stored }
 
 // RetentionCheckIntervalMs is how often retention ran under rules 1 and 2
 // as virtual time advanced, at every multiple of it since the scenario
@@ -164,6 +179,7 @@ func (l *PartitionedLog) Clone() *PartitionedLog {
 		shares:     l.shares.clone(),
 		cluster:    l.cluster.clone(),
 		producers:  l.producers.clone(),
+		stored:     l.stored,
 	}
 	for name, t := range l.topics {
 		c.topics[name] = t.clone()

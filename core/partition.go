@@ -102,8 +102,10 @@ func (p *partition) size() int64 {
 }
 
 // append adds a record at the high watermark, rolling the active segment
-// first when it is full (segment.bytes, segment.records) or old (segment.ms).
-func (p *partition) append(r *Record, size int64, config *TopicConfig) {
+// first when it is full (segment.bytes, segment.records) or old (segment.ms),
+// and returns the bytes of memory it allocated for the record (recordLog's
+// append), for the log's StoredBytes.
+func (p *partition) append(r *Record, size int64, config *TopicConfig) int64 {
 	active := &p.segments[len(p.segments)-1]
 	if written := p.next - active.base; written > 0 {
 		full := active.bytes+size > config.SegmentBytes ||
@@ -119,8 +121,9 @@ func (p *partition) append(r *Record, size int64, config *TopicConfig) {
 	}
 	active.bytes += size
 	active.maxTimestamp = max(active.maxTimestamp, r.Timestamp)
-	p.records.append(r)
+	took := p.records.append(r)
 	p.next++
+	return took
 }
 
 // roll closes the active segment and opens an empty one at the high watermark.

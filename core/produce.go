@@ -52,7 +52,7 @@ func (l *PartitionedLog) Produce(req ProduceRequest) (ProduceResult, error) {
 	if !req.HasKey {
 		key = ""
 	}
-	part.append(&Record{
+	l.stored += part.append(&Record{
 		Offset:    offset,
 		Timestamp: l.now,
 		Key:       key,

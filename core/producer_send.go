@@ -355,7 +355,7 @@ func (l *PartitionedLog) brokerAppend(p *producer, t *topic, acks acksMode, b *b
 	offset := part.next
 	r := b.record
 	r.Offset, r.Timestamp = offset, l.now
-	part.append(&r, b.size, &t.config)
+	l.stored += part.append(&r, b.size, &t.config)
 	l.events.addProduced(l.now, b.tp.Topic, b.tp.Partition, offset, b.reason)
 	l.afterAppend(t, b.tp.Partition, part, offset, acks)
 	if p.id != noProducerID {

@@ -37,6 +37,12 @@ type recordLog struct {
 type recordChunk struct {
 	records []storedRecord
 	data    []byte // the records' keys and values, in append order
+	// keys and values are the last distinct keys and values written to
+	// data: one found there is not written again. They are apart so that
+	// keys that all differ (key-1, key-2, ...) do not push out the values
+	// they come with. A clone's chunk keeps them, so its next append shares
+	// them too.
+	keys, values recentTexts
 	// The records' offsets and timestamps are kept as distances from
 	// these, the first record's, which keeps an entry at 24 bytes: a
 	// record that is too far from them starts a new chunk.
@@ -44,12 +50,17 @@ type recordChunk struct {
 }
 
 // storedRecord is a Record as a chunk holds it: its key is the keyLen bytes
-// of the chunk's data at at, and its value the valueLen bytes after them.
+// of the chunk's data at keyAt, and its value the valueLen bytes at
+// valueAt. Two records of a chunk may point at the same bytes: a key or a
+// value equal to one the chunk stored a moment before is not stored again
+// (recordChunk.place), so the thousand copies a "count=" or a workload
+// makes of one value cost a few bytes each, not the value's length.
 type storedRecord struct {
 	offset    uint32 // from the chunk's baseOffset
 	timestamp uint32 // milliseconds from the chunk's baseTime
-	at        uint32
+	keyAt     uint32
 	keyLen    uint32
+	valueAt   uint32
 	valueLen  uint32
 	hasKey    bool
 	tombstone bool
@@ -57,8 +68,34 @@ type storedRecord struct {
 }
 
 // maxChunkData is the most bytes a new chunk sets aside for keys and
-// values before it needs them; past that, its data grows as a slice does.
-const maxChunkData = 64 << 10
+// values before it needs them; past that, its data grows as a slice does,
+// up to maxChunkBytes: a record whose bytes would take a chunk's data past
+// that starts a new chunk instead, so that a chunk of large records never
+// holds a doubled slice's spare half (a chunk of 1,024 records of 4 KB
+// would otherwise grow to 8 MB for 4 MB of bytes).
+const (
+	maxChunkData  = 64 << 10
+	maxChunkBytes = 1 << 20
+)
+
+// storedRecordBytes is what a record costs a chunk besides its key's and
+// value's bytes.
+const storedRecordBytes = int64(unsafe.Sizeof(storedRecord{}))
+
+// recentSpans is how many of the last distinct keys and values a chunk
+// remembers, to store a repeated one once: a few producers writing fixed
+// values to one partition in turn still share them.
+const recentSpans = 4
+
+// span is where some bytes of a chunk's data are.
+type span struct{ at, n uint32 }
+
+// recentTexts are the last recentSpans distinct texts a chunk wrote, the
+// newest at spans[(next-1)%recentSpans].
+type recentTexts struct {
+	spans [recentSpans]span
+	next  uint8
+}
 
 // record returns the chunk's record i. Its key and value are strings over
 // the chunk's bytes, not copies: those bytes are never written again (see
@@ -68,8 +105,8 @@ func (c *recordChunk) record(i int) Record {
 	return Record{
 		Offset:    c.baseOffset + int64(s.offset),
 		Timestamp: c.baseTime + int64(s.timestamp),
-		Key:       c.text(s.at, s.keyLen),
-		Value:     c.text(s.at+s.keyLen, s.valueLen),
+		Key:       c.text(s.keyAt, s.keyLen),
+		Value:     c.text(s.valueAt, s.valueLen),
 		HasKey:    s.hasKey,
 		Tombstone: s.tombstone,
 		Control:   s.control,
@@ -94,23 +131,58 @@ func (c *recordChunk) holds(r *Record) bool {
 		r.Timestamp-c.baseTime >= 0 && r.Timestamp-c.baseTime <= math.MaxUint32
 }
 
-// add appends r to the chunk, which has room for one more record. It
-// writes in place rather than through append, which a produce would pay
-// for three times.
-func (c *recordChunk) add(r *Record) {
-	at, keyEnd, end := len(c.data), len(c.data)+len(r.Key), len(c.data)+len(r.Key)+len(r.Value)
-	if end > cap(c.data) {
-		c.data = slices.Grow(c.data, end-at)
-	}
-	c.data = c.data[:end]
-	copy(c.data[at:keyEnd], r.Key)
-	copy(c.data[keyEnd:end], r.Value)
+// add appends r to the chunk, which has room for one more record, and
+// returns the bytes of memory it allocated: the chunk's bytes anew when
+// r's key or value, new to the chunk, did not fit them. It writes in place
+// rather than through append, which a produce would pay for three times.
+func (c *recordChunk) add(r *Record) int64 {
+	before := cap(c.data)
+	keyAt := c.place(&c.keys, r.Key)
+	valueAt := c.place(&c.values, r.Value)
 	n := len(c.records)
 	c.records = c.records[:n+1]
 	s := &c.records[n]
 	s.offset, s.timestamp = uint32(r.Offset-c.baseOffset), uint32(r.Timestamp-c.baseTime)
-	s.at, s.keyLen, s.valueLen = uint32(at), uint32(len(r.Key)), uint32(len(r.Value))
+	s.keyAt, s.keyLen, s.valueAt, s.valueLen = keyAt, uint32(len(r.Key)), valueAt, uint32(len(r.Value))
 	s.hasKey, s.tombstone, s.control = r.HasKey, r.Tombstone, r.Control
+	if cap(c.data) != before {
+		return int64(cap(c.data))
+	}
+	return 0
+}
+
+// allocated is the memory a new chunk holds before its first record.
+func (c *recordChunk) allocated() int64 {
+	return int64(cap(c.records))*storedRecordBytes + int64(cap(c.data))
+}
+
+// place returns where text's bytes are in the chunk's data: where the
+// chunk put the same bytes a moment before (one of recent), or after the
+// last bytes, where it writes them.
+func (c *recordChunk) place(recent *recentTexts, text string) uint32 {
+	if text == "" {
+		return 0
+	}
+	for _, sp := range recent.spans {
+		if int(sp.n) == len(text) && string(c.data[sp.at:sp.at+sp.n]) == text {
+			return sp.at
+		}
+	}
+	at, end := len(c.data), len(c.data)+len(text)
+	if end > cap(c.data) {
+		c.data = slices.Grow(c.data, len(text))
+	}
+	c.data = c.data[:end]
+	copy(c.data[at:], text)
+	recent.spans[recent.next%recentSpans] = span{uint32(at), uint32(len(text))}
+	recent.next++
+	return uint32(at)
+}
+
+// fits reports whether the chunk's data can take r's bytes, were they all
+// new, without growing past maxChunkBytes (an empty chunk takes any).
+func (c *recordChunk) fits(r *Record) bool {
+	return len(c.records) == 0 || len(c.data)+len(r.Key)+len(r.Value) <= max(cap(c.data), maxChunkBytes)
 }
 
 // newRecordChunk returns an empty chunk with room for capacity records like
@@ -127,7 +199,8 @@ func newRecordChunk(capacity int, r *Record) recordChunk {
 // clip returns the chunk with no spare capacity, so that an append to it
 // copies rather than writes into memory another log may use.
 func (c recordChunk) clip() recordChunk {
-	return recordChunk{records: slices.Clip(c.records), data: slices.Clip(c.data), baseOffset: c.baseOffset, baseTime: c.baseTime}
+	c.records, c.data = slices.Clip(c.records), slices.Clip(c.data)
+	return c
 }
 
 func (rl *recordLog) clone() recordLog {
@@ -146,17 +219,25 @@ func (rl *recordLog) end() recordPos { return recordPos{len(rl.chunks), 0} }
 // is {len(chunks), 0}.
 type recordPos struct{ c, i int }
 
-// append adds a record after the last one, whose offset it exceeds.
-func (rl *recordLog) append(r *Record) {
+// append adds a record after the last one, whose offset it exceeds, and
+// returns the bytes of memory it allocated for it: a new chunk, a chunk's
+// entries or bytes grown or copied from one a clone shares. What it
+// allocates anew for the records it holds is counted in full, though a
+// grown slice lets the old one go, so that the sum of what appends return
+// is never less than what the records hold.
+func (rl *recordLog) append(r *Record) int64 {
 	n := len(rl.chunks)
+	var took int64
 	switch {
 	case n == 0:
 		// A small log's first chunk starts small and grows by doubling.
 		rl.chunks = append(rl.chunks, newRecordChunk(8, r))
 		n++
-	case len(rl.chunks[n-1].records) == recordChunkSize || !rl.chunks[n-1].holds(r):
+		took += rl.chunks[0].allocated()
+	case len(rl.chunks[n-1].records) == recordChunkSize || !rl.chunks[n-1].holds(r) || !rl.chunks[n-1].fits(r):
 		rl.chunks = append(rl.chunks, newRecordChunk(recordChunkSize, r))
 		n++
+		took += rl.chunks[n-1].allocated()
 	case len(rl.chunks[n-1].records) == cap(rl.chunks[n-1].records):
 		// The first chunk doubles, and a chunk a clone shares (it has no
 		// spare capacity) is copied.
@@ -164,9 +245,11 @@ func (rl *recordLog) append(r *Record) {
 		grown := make([]storedRecord, len(last.records), min(2*len(last.records), recordChunkSize))
 		copy(grown, last.records)
 		last.records = grown
+		took += int64(len(grown)) * storedRecordBytes
 	}
-	rl.chunks[n-1].add(r)
+	took += rl.chunks[n-1].add(r)
 	rl.count++
+	return took
 }
 
 // seek returns the position of the first record with an offset at or after
@@ -348,26 +431,29 @@ func (rl *recordLog) truncateFrom(offset int64) {
 }
 
 // filterBelow keeps, of the records below offset, those keep accepts, and
-// returns how many went. keep sees every record below offset once, in
-// offset order. The records kept are packed into new chunks.
-func (rl *recordLog) filterBelow(offset int64, keep func(r Record) bool) int {
+// returns how many went and the bytes of memory the new chunks took. keep
+// sees every record below offset once, in offset order. The records kept
+// are packed into new chunks.
+func (rl *recordLog) filterBelow(offset int64, keep func(r Record) bool) (int, int64) {
 	pos := rl.seek(offset)
 	left := rl.distance(recordPos{}, pos)
 	var chunks []recordChunk
 	var cur recordChunk
 	kept := 0
+	var took int64
 	for r := range rl.between(math.MinInt64, offset) {
 		left--
 		if !keep(r) {
 			continue
 		}
-		if len(cur.records) == cap(cur.records) || !cur.holds(&r) {
+		if len(cur.records) == cap(cur.records) || !cur.holds(&r) || !cur.fits(&r) {
 			if cur.records != nil {
 				chunks = append(chunks, cur)
 			}
 			cur = newRecordChunk(min(left+1, recordChunkSize), &r)
+			took += cur.allocated()
 		}
-		cur.add(&r)
+		took += cur.add(&r)
 		kept++
 	}
 	if cur.records != nil {
@@ -382,5 +468,5 @@ func (rl *recordLog) filterBelow(offset int64, keep func(r Record) bool) int {
 	}
 	rl.chunks = chunks
 	rl.count -= removed
-	return removed
+	return removed, took
 }

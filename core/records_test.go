@@ -24,8 +24,11 @@ func checkRecordLog(rl *recordLog) error {
 			if offset <= last {
 				return fmt.Errorf("chunk %d: offset %d after %d", c, offset, last)
 			}
-			if end := int(r.at + r.keyLen + r.valueLen); end > len(chunk.data) {
-				return fmt.Errorf("chunk %d: offset %d's key and value end at byte %d of %d", c, offset, end, len(chunk.data))
+			if end := int(r.keyAt + r.keyLen); end > len(chunk.data) {
+				return fmt.Errorf("chunk %d: offset %d's key ends at byte %d of %d", c, offset, end, len(chunk.data))
+			}
+			if end := int(r.valueAt + r.valueLen); end > len(chunk.data) {
+				return fmt.Errorf("chunk %d: offset %d's value ends at byte %d of %d", c, offset, end, len(chunk.data))
 			}
 			last = offset
 		}
@@ -59,6 +62,10 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 		logs := []*recordLog{{}}
 		models := [][]Record{nil}
 		next := []int64{0}
+		took := []int64{0} // what each log's appends and filters said they took, with its clones'
+		// Keys and values repeat, in runs and in turn, and some are large
+		// enough to fill a chunk's bytes: a chunk stores a repeated one once.
+		texts := []string{"", "a", "bb", strings.Repeat("v", 3000), strings.Repeat("w", 3000), strings.Repeat("v", 2999) + "x"}
 		var read, readCopies []Record
 		now := int64(0) // timestamps only grow, in every log
 		for step := range rapid.IntRange(1, 60).Draw(t, "steps") {
@@ -77,11 +84,17 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 					next[k] += 1 << 33
 					now += 1 << 33
 				}
+				keyRun := rapid.IntRange(1, 7).Draw(t, "key run")
+				valueRun := rapid.IntRange(1, 7).Draw(t, "value run")
 				for i := range n {
 					next[k] += 1 + int64(min(1, i%gapEvery)^1)
 					now += int64(i % 2)
-					r := Record{Offset: next[k] - 1, Timestamp: now, Key: fmt.Sprint(step), Value: strings.Repeat("v", i%5)}
-					rl.append(&r)
+					key := fmt.Sprint(step, i/keyRun)
+					if i%5 == 0 {
+						key = texts[(i/keyRun)%len(texts)]
+					}
+					r := Record{Offset: next[k] - 1, Timestamp: now, Key: key, Value: texts[(i/valueRun)%len(texts)]}
+					took[k] += rl.append(&r)
 					models[k] = append(models[k], r)
 				}
 			case 2:
@@ -104,7 +117,8 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 						want = append(want, r)
 					}
 				}
-				removed := rl.filterBelow(offset, func(r Record) bool { return r.Offset%3 == 0 })
+				removed, filterTook := rl.filterBelow(offset, func(r Record) bool { return r.Offset%3 == 0 })
+				took[k] += filterTook
 				if removed != len(models[k])-len(want) {
 					t.Fatalf("filterBelow(%d) removed %d, want %d", offset, removed, len(models[k])-len(want))
 				}
@@ -114,9 +128,13 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 				logs = append(logs, &c)
 				models = append(models, slices.Clone(models[k]))
 				next = append(next, next[k])
+				took = append(took, took[k])
 			}
 			for i, l := range logs {
 				checkRecordLogAgainst(t, l, models[i], next[i])
+				if held := l.heldBytes(); held > took[i] {
+					t.Fatalf("log %d holds %d bytes in its chunks, but its appends said they took %d", i, held, took[i])
+				}
 			}
 			// At most readPerStep records of each step's read are kept to
 			// be checked again at every later step: all of them, 60 steps
@@ -135,6 +153,48 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 			}
 		}
 	})
+}
+
+// heldBytes is the memory rl's chunks hold.
+func (rl *recordLog) heldBytes() int64 {
+	var n int64
+	for _, c := range rl.chunks {
+		n += int64(cap(c.records))*storedRecordBytes + int64(cap(c.data))
+	}
+	return n
+}
+
+// TestRecordChunkStoresARepeatOnce: a run of records with one key and one
+// value (a produce of many copies) and records that take turns among a few
+// values (producers writing to one partition) store each once a chunk.
+func TestRecordChunkStoresARepeatOnce(t *testing.T) {
+	big := strings.Repeat("v", 3800)
+	others := []string{strings.Repeat("a", 3800), strings.Repeat("b", 3800), strings.Repeat("c", 3800)}
+	var rl recordLog
+	var took int64
+	for i := range 3 * recordChunkSize {
+		took += rl.append(&Record{Offset: int64(i), Key: "acct-1", HasKey: true, Value: big})
+	}
+	for i := range 3 * recordChunkSize {
+		took += rl.append(&Record{Offset: int64(3*recordChunkSize + i), Key: fmt.Sprint("k", i), HasKey: true, Value: others[i%len(others)]})
+	}
+	// Six chunks of entries, and in each at most the distinct values and keys once.
+	limit := int64(6) * (int64(recordChunkSize)*storedRecordBytes + maxChunkData + 4*3800)
+	if took > limit {
+		t.Errorf("%d records of four values of 3,800 bytes took %d bytes, want at most %d", 6*recordChunkSize, took, limit)
+	}
+	if took < rl.heldBytes() {
+		t.Errorf("appends said %d bytes, the chunks hold %d", took, rl.heldBytes())
+	}
+	for i, r := range rl.all() {
+		want := big
+		if i >= 3*recordChunkSize {
+			want = others[(i-3*recordChunkSize)%len(others)]
+		}
+		if r.Value != want {
+			t.Fatalf("record %d's value is %.10q…, want %.10q…", i, r.Value, want)
+		}
+	}
 }
 
 // readPerStep bounds the records of one step's read that

@@ -642,7 +642,7 @@ func (l *PartitionedLog) elect(t *topic, partition int, p *partition, n int, unc
 	rs.acks = cutAckRuns(rs.acks, x)
 	for _, r := range leader.tail {
 		p.next = r.Offset
-		p.append(&r, recordSize(r.Key, r.Value), &t.config)
+		l.stored += p.append(&r, recordSize(r.Key, r.Value), &t.config)
 	}
 	p.next = leader.logEnd
 	for _, run := range leader.tailAcks {

@@ -345,7 +345,7 @@ func (l *PartitionedLog) endTxn(m *txnMetadata, commit bool, why string) {
 		part := t.partitions[tp.Partition]
 		offset := part.next
 		r := Record{Offset: offset, Timestamp: l.now, Control: control}
-		part.append(&r, recordSize("", "")+controlRecordBytes, &t.config)
+		l.stored += part.append(&r, recordSize("", "")+controlRecordBytes, &t.config)
 		l.afterAppend(t, tp.Partition, part, offset, acksAll)
 		st := part.producerStates()
 		first, open := st.ongoing[m.producerID]
