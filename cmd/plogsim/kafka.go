@@ -17,7 +17,7 @@ import (
 
 const kafkaUsage = `usage:
   plogsim kafka --brokers HOST:PORT[,...] [flags] FILE|-
-  plogsim kafka --brokers HOST:PORT[,...] [flags] --link '#v1.…'
+  plogsim kafka --brokers HOST:PORT[,...] [flags] --link URL|'#v1.…'
 
 Runs the scenario on a real Kafka (or Kafka-compatible) cluster, prints the
 cluster's state as plogsim run does, then the playground's prediction beside
@@ -64,7 +64,7 @@ func runKafka(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	prefix := fs.String("prefix", "", "prefix of topics and group ids")
 	keep := fs.Bool("keep", false, "keep topics and groups")
 	asJSON := fs.Bool("json", false, "print JSON")
-	link := fs.String("link", "", "read the scenario from a link fragment")
+	link := fs.String("link", "", "read the scenario from a link: a page's address or its fragment")
 	timeout := fs.Duration("timeout", 15*time.Second, "longest wait on the cluster")
 	dialTimeout := fs.Duration("dial-timeout", 5*time.Second, "longest wait to connect")
 	useTLS := fs.Bool("tls", false, "connect over TLS")
@@ -82,6 +82,11 @@ func runKafka(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
+	var whole []string
+	if src.at >= 0 {
+		whole = append(whole, fmt.Sprintf("at=%d (the run takes the whole scenario)", src.at))
+	}
+	src.note(stderr, "plogsim kafka", whole...)
 
 	opts := kafkarun.Options{
 		Prefix:      *prefix,

@@ -9,7 +9,10 @@
 //	    --events               print the event stream instead of the state
 //	                           (with --json: a JSON array of events)
 //	    --at N                 stop after the first N commands
-//	    --link '#v1.…'         read the scenario from a link instead of FILE
+//	    --link LINK            read the scenario from a link instead of FILE:
+//	                           the page's address or its fragment (#v1.…&at=2),
+//	                           as the page reads it; at= is the step to stop
+//	                           after, the view's parameters are ignored
 //	plogsim link FILE          print the link fragment of a scenario
 //	plogsim lesson [NAME]      list the lessons, show one, --check a solution
 //	plogsim lesson check FILE  check a lesson file
@@ -52,7 +55,7 @@ func init() {
 	commands = []command{
 		{"run", []string{
 			"plogsim run [--json] [--events] [--at N] FILE|-",
-			"plogsim run [--json] [--events] [--at N] --link '#v1.…'",
+			"plogsim run [--json] [--events] [--at N] --link URL|'#v1.…'",
 			"                             apply a scenario, print the state",
 		}, runScenario},
 		{"link", []string{"plogsim link FILE|-          print the link fragment of a scenario"}, printLink},
@@ -101,6 +104,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "plogsim: unknown command %q\n%s", args[0], usage)
 	return 2
+}
+
+// flagSet reports whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // parseFlags parses flags that may come before or after the positional
@@ -168,7 +178,7 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the state as JSON")
 	events := fs.Bool("events", false, "print the event stream instead of the state")
 	at := fs.Int("at", -1, "stop after the first N commands")
-	link := fs.String("link", "", "read the scenario from a link fragment")
+	link := fs.String("link", "", "read the scenario from a link: a page's address or its fragment")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return 2
@@ -180,6 +190,17 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *at < -1 {
 		fmt.Fprintf(stderr, "plogsim run: --at needs a number of commands ≥ 0, got %d\n", *at)
 		return 2
+	}
+	// The state at the link's step, as the page opens it, unless --at
+	// asks for another.
+	switch atSet := flagSet(fs, "at"); {
+	case src.at >= 0 && atSet && *at != src.at:
+		src.note(stderr, "plogsim run", fmt.Sprintf("at=%d (--at %d says otherwise)", src.at, *at))
+	case src.at >= 0 && !atSet:
+		*at = src.at
+		fallthrough
+	default:
+		src.note(stderr, "plogsim run")
 	}
 
 	cmds, err := scenario.Parse(src.text)
@@ -197,6 +218,10 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return report(stderr, src.name, err)
 		}
 		steps = append(steps, step{line: c.Line, command: c.String(), events: evs})
+	}
+	if *at > s.Position() {
+		// As the page says of a link's at= past the end.
+		fmt.Fprintf(stderr, "plogsim run: step %d asked for, but the scenario has %d steps: the state after the last\n", *at, s.Position())
 	}
 
 	switch {
@@ -296,23 +321,24 @@ func printLink(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // chooseSource reads the scenario a command names: one FILE (or - for
-// stdin), or a link fragment given with --link. A non-zero code is the exit
-// status, after the problem has been written to stderr.
-func chooseSource(command, usage, link string, files []string, stdin io.Reader, stderr io.Writer) (source, int) {
+// stdin), or a link given with --link, which it reads as the page reads its
+// address (readLink). A non-zero code is the exit status, after the
+// problem has been written to stderr.
+func chooseSource(command, usage, link string, files []string, stdin io.Reader, stderr io.Writer) (pageLink, int) {
 	switch {
 	case link != "" && len(files) == 0:
-		text, err := scenario.DecodeLink(link)
+		l, err := readLink(link)
 		if err != nil {
-			return source{}, report(stderr, "link", err)
+			return pageLink{}, report(stderr, "link", err)
 		}
-		return source{name: "link", text: text}, 0
+		return l, 0
 	case link == "" && len(files) == 1:
 		src, err := readSource(files[0], stdin)
 		if err != nil {
-			return source{}, report(stderr, "", err)
+			return pageLink{}, report(stderr, "", err)
 		}
-		return src, 0
+		return pageLink{source: src, at: -1}, 0
 	}
 	fmt.Fprintf(stderr, "%s: give one FILE (or -) or --link\n%s", command, usage)
-	return source{}, 2
+	return pageLink{}, 2
 }
