@@ -82,7 +82,7 @@ chromium:
 		exit 1; \
 	fi
 
-## kafka: start Apache Kafka on a free loopback port for plogsim kafka; Ctrl-C stops it
+## kafka: start Apache Kafka on a free loopback port for plogsim kafka; Ctrl-C stops it, and it exits with a message if the broker dies
 kafka: jdk
 	$(GO) run ./cmd/kafkabroker
 

@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -71,8 +72,10 @@ type node struct {
 	props          string // server.properties
 	cmd            *exec.Cmd
 	done           chan struct{} // closed when the process has exited
-	waitErr        error
-	stopped        bool // stopped on purpose, by stop
+	waitErr        error         // how it exited, once done is closed
+	// stopped says the process was stopped on purpose, by stop (StopNode
+	// or Close), which Wait reads as it waits.
+	stopped atomic.Bool
 }
 
 // Start formats and starts a cluster and waits until every node answers.
@@ -255,16 +258,23 @@ func (c *Cluster) launch(n *node) error {
 		return err
 	}
 	defer out.Close()
-	n.cmd = exec.Command("java", append(c.jvm(n), "kafka.Kafka", n.props)...)
-	n.cmd.Stdout, n.cmd.Stderr = out, out
-	n.cmd.SysProcAttr = sysProcAttr()
-	if err := n.cmd.Start(); err != nil {
+	cmd := exec.Command("java", append(c.jvm(n), "kafka.Kafka", n.props)...)
+	cmd.Stdout, cmd.Stderr = out, out
+	return n.start(cmd)
+}
+
+// start starts a node's process and watches for its end.
+func (n *node) start(cmd *exec.Cmd) error {
+	cmd.SysProcAttr = sysProcAttr()
+	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting node %d: %v", n.id, err)
 	}
-	n.done, n.stopped = make(chan struct{}), false
+	n.cmd, n.done = cmd, make(chan struct{})
+	n.stopped.Store(false)
+	done := n.done
 	go func() {
-		n.waitErr = n.cmd.Wait()
-		close(n.done)
+		n.waitErr = cmd.Wait()
+		close(done)
 	}()
 	return nil
 }
@@ -290,7 +300,7 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 	var last error
 	for {
 		for _, n := range c.nodes {
-			if n.cmd != nil && !n.stopped && !n.running() {
+			if n.cmd != nil && !n.stopped.Load() && !n.running() {
 				return fmt.Errorf("kafka node %d exited while starting (%v); its log ends:\n%s", n.id, n.waitErr, n.logTail(30))
 			}
 		}
@@ -410,7 +420,7 @@ func (n *node) stop() error {
 	if !n.running() {
 		return nil
 	}
-	n.stopped = true
+	n.stopped.Store(true)
 	n.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-n.done:
@@ -423,6 +433,41 @@ func (n *node) stop() error {
 		return nil
 	case <-time.After(10 * time.Second):
 		return fmt.Errorf("kafka node %d (pid %d) did not exit even when killed", n.id, n.cmd.Process.Pid)
+	}
+}
+
+// Wait waits until ctx is done, and then returns nil, or until a node's
+// process ends that neither StopNode nor Close stopped: a broker that died
+// (killed, out of memory, a fatal error in its log). Then it returns an
+// error naming the node, how its process ended and the last lines of its
+// logs, which Close removes. It watches the nodes running when it is
+// called. `make kafka` (cmd/kafkabroker) waits on it, so that a broker
+// that died ends it with a message rather than leave it saying the broker
+// is up.
+func (c *Cluster) Wait(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	died := make(chan *node, len(c.nodes))
+	for _, n := range c.nodes {
+		if !n.running() {
+			continue
+		}
+		done := n.done
+		go func() {
+			select {
+			case <-done:
+				if !n.stopped.Load() {
+					died <- n
+				}
+			case <-ctx.Done():
+			}
+		}()
+	}
+	select {
+	case n := <-died:
+		return fmt.Errorf("kafka node %d (pid %d) exited by itself (%v); its log ends:\n%s", n.id, n.cmd.Process.Pid, n.waitErr, n.logTail(30))
+	case <-ctx.Done():
+		return nil
 	}
 }
 
