@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"plog/core/units"
 )
@@ -185,6 +186,25 @@ func (l *PartitionedLog) Clone() *PartitionedLog {
 		c.topics[name] = t.clone()
 	}
 	return c
+}
+
+// CloneBytes returns the bytes of memory a clone of the log holds on its
+// own, O(partitions): every partition's list of segments and of chunks of
+// records, which a clone copies, and its last chunk, which the log copies
+// on its next append there. The rest (the records of the other chunks, the
+// groups, the producers) is shared, or small beside these.
+func (l *PartitionedLog) CloneBytes() int64 {
+	var n int64
+	for _, name := range l.topicNames {
+		for _, p := range l.topics[name].partitions {
+			n += int64(cap(p.segments))*int64(unsafe.Sizeof(segment{})) +
+				int64(len(p.records.chunks))*int64(unsafe.Sizeof(recordChunk{}))
+			if last := len(p.records.chunks) - 1; last >= 0 {
+				n += p.records.chunks[last].allocated()
+			}
+		}
+	}
+	return n
 }
 
 // DrainEvents returns the events appended since the last call, oldest first,

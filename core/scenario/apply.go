@@ -61,6 +61,9 @@ type world struct {
 	// work counts the scenario's work so far (MaxWork), and workBefore
 	// what it was before the command being applied, for the error.
 	work, workBefore int64
+	// tables counts the bytes the workloads' tables took (memory.go): it
+	// never goes down, as a checkpoint may hold a stopped workload's.
+	tables int64
 	errors           []core.Event // workload failures since the last drain
 	// lag samples the lag while the command the session applies advances
 	// the clock; nil otherwise (replays, clones).
@@ -91,6 +94,7 @@ func (w *world) clone() *world {
 		compacted:  w.compacted,
 		work:       w.work,
 		workBefore: w.workBefore,
+		tables:     w.tables,
 		errors:     slices.Clone(w.errors),
 	}
 }
@@ -366,6 +370,9 @@ func (w *world) produce(c Command) error {
 	// Every copy of the record passes the same checks, so if the first is
 	// accepted, so are the others.
 	for range count {
+		if err := w.reserveRecord(&req); err != nil {
+			return err
+		}
 		if _, err := w.log.Produce(req); err != nil {
 			return err
 		}
@@ -421,6 +428,23 @@ func (w *world) startProducer(c Command) error {
 	if v, _ := c.Value("keys"); cfg.Compacts() && (v == "" || v == "none") {
 		return fmt.Errorf("topic %q is compacted (cleanup.policy=%s): a producer to it needs keys", topic, cfg.CleanupPolicy)
 	}
+	if err := w.checkWorkloads(); err != nil {
+		return err
+	}
+	if v, _ := c.Value("keys"); v == "zipf" {
+		// Its table of the keyspace's cumulative weights, built now.
+		keyspace, err := c.Count("keyspace")
+		if err != nil {
+			return err
+		}
+		if err := w.reserve(keyspace * zipfRankBytes); err != nil {
+			return err
+		}
+		if err := w.spend(keyspace); err != nil {
+			return err
+		}
+		w.tables += keyspace * zipfRankBytes
+	}
 	p, err := newProducer(c, w.log.Seed(), w.log.Now())
 	if err != nil {
 		return err
@@ -430,7 +454,18 @@ func (w *world) startProducer(c Command) error {
 	return nil
 }
 
+// checkWorkloads refuses a workload more than MaxWorkloads.
+func (w *world) checkWorkloads() error {
+	if len(w.loads) >= MaxWorkloads {
+		return fmt.Errorf("a scenario may run at most %d workloads at once; stop one first", MaxWorkloads)
+	}
+	return nil
+}
+
 func (w *world) startConsumer(c Command) error {
+	if err := w.checkWorkloads(); err != nil {
+		return err
+	}
 	l, err := newConsumer(c, w.log.Now())
 	if err != nil {
 		return err

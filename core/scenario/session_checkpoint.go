@@ -28,9 +28,13 @@ type checkpoint struct {
 // before the position, where undo starts; while still past a bound, both
 // spacings double and the checkpoints off them go. Seeking far back then
 // replays more, up to the doubled amounts; undo near the position stays
-// cheap. A checkpoint of a million records at the default segment.records
-// costs about 5 MB (3 MB of segment list, 2 MB for the events of a produce
-// of 10,000), so the budget keeps about ten of them.
+// cheap. A checkpoint costs what the engine's clone holds on its own
+// (core's CloneBytes: the lists of segments and chunks, the last chunks)
+// and its events: for a million records at the default segment.records
+// about 5 MB (3 MB of segment list, 2 MB for the events of a produce of
+// 10,000), so the budget keeps about ten of them; records of a few KB each
+// fill a segment of the default segment.bytes alone, and a checkpoint of a
+// million of them, 32 MB of segment list, is kept alone.
 const (
 	checkpointEvery    = 32
 	checkpointWork     = 4096
@@ -39,44 +43,8 @@ const (
 	keptBeforePosition = 3
 )
 
-// What the engine's clone copies, for ownBytes. A clone shares the chunks
-// of records with the state it was taken from; it copies each partition's
-// list of segments and list of chunks, and the state it was taken from
-// copies a partition's last chunk on its next append there. These are the
-// engine's sizes in 2026 (core/partition.go, core/records.go): the estimate
-// needs their order of magnitude, not their exact value.
-const (
-	eventBytes        = 168 // a core.Event
-	segmentBytes      = 32  // a segment's base offset, bytes, creation time and newest timestamp
-	chunkHeaderBytes  = 48  // a chunk's records and bytes
-	chunkRecordBytes  = 40  // a record in a chunk, with a few bytes of key and value
-	chunkRecords      = 1024
-	emptyRecordsBytes = 8 // a record with no key or value, for segment.bytes
-)
-
-// ownBytes estimates what a clone of w holds on its own: the segment and
-// chunk lists of every partition and a last chunk each. The segments are
-// counted as if full: segment.records records, or as many of the smallest
-// records as segment.bytes holds. It reads record counts and configs only,
-// O(partitions).
-func (w *world) ownBytes() int64 {
-	var bytes int64
-	for _, topic := range w.log.TopicNames() {
-		cfg, err := w.log.TopicConfig(topic)
-		if err != nil {
-			continue
-		}
-		perSegment := max(1, min(cfg.SegmentRecords, cfg.SegmentBytes/emptyRecordsBytes))
-		counts, _ := w.log.PartitionRecordCounts(topic)
-		for _, n := range counts {
-			records := int64(n)
-			bytes += (records/perSegment + 1) * segmentBytes
-			bytes += (records/chunkRecords + 1) * chunkHeaderBytes
-			bytes += min(records, chunkRecords) * chunkRecordBytes
-		}
-	}
-	return bytes
-}
+// eventBytes is what a core.Event holds, for a checkpoint's cost.
+const eventBytes = 168
 
 // stepWork estimates what replaying the command just applied costs, in
 // records: one for the command, then the records it produced or the events
@@ -130,7 +98,7 @@ func (s *Session) maybeCheckpoint() {
 	// The events are shared, not copied: the session only ever replaces
 	// its events, never changes them (stateAt shares a checkpoint's too).
 	ck := checkpoint{step: s.pos, state: s.cur.clone(), events: s.events}
-	ck.cost = s.cur.ownBytes() + int64(len(ck.events))*eventBytes
+	ck.cost = s.cur.log.CloneBytes() + int64(len(ck.events))*eventBytes
 	s.checkpoints = slices.Insert(s.checkpoints, i, ck)
 	if !s.overBudget() {
 		return

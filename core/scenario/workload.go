@@ -25,6 +25,11 @@ import (
 // hang the page; the advance is refused instead.
 const MaxWorkloadActions = 1_000_000
 
+// MaxWorkloads is the most workloads, producers and consumers together, that
+// may run at once, as core.MaxProducers bounds named producers: each acts
+// at every advance, and a zipf producer holds a table of its keyspace.
+const MaxWorkloads = 100
+
 // workload is a running producer or consumer. It is a value: cloning a world
 // copies it, random generator state included.
 type workload struct {
@@ -264,7 +269,11 @@ func (w *world) runDue(now int64) error {
 				if err := w.spend(1); err != nil {
 					return err
 				}
-				_, err = w.log.Produce(l.next(l.fired))
+				req := l.next(l.fired)
+				if err := w.reserveRecord(&req); err != nil {
+					return err
+				}
+				_, err = w.log.Produce(req)
 				if err == nil {
 					w.produced++
 				}

@@ -1,0 +1,82 @@
+package scenario
+
+import (
+	"fmt"
+
+	"plog/core"
+)
+
+// The memory budget. A link is shared by strangers, and the page's wasm has
+// 4 GB at most, which it never gives back: a scenario may hold at most
+// MaxMemoryBytes of counted memory, whatever its records' sizes. The count
+// is the engine's own tally of what its records took (core's StoredBytes:
+// entries, keys and values, a repeated key or value once a chunk), a fixed
+// recordOverheadBytes per record produced for what grows beside them
+// (segments, the lists a checkpoint copies), and the workloads' tables.
+// A produce and a workload check each record before they make it, so the
+// memory past the budget is never taken; the session checks the count again
+// after every command, for the records the engine makes on its own
+// (retries, transaction markers, the cleaner's copies).
+const (
+	// MaxMemoryBytes is the budget: 256 MiB. A million records with keys
+	// and values of a few dozen bytes take about 110 MiB of it; records of
+	// 4 KB that all differ, about 64,000. The Go heap holds about 1.2 times
+	// the count (TestMemoryCountBoundsTheHeap), and the collector lets it
+	// grow to twice its live size, so a scenario at the budget stays near
+	// 600 MB of wasm memory, well inside the 4 GB a page may have.
+	MaxMemoryBytes = 256 << 20
+	// recordOverheadBytes is what a record produced costs besides its
+	// entry in a chunk and its key and value.
+	recordOverheadBytes = 64
+	// zipfRankBytes is what a zipf workload's table takes per key of its
+	// keyspace.
+	zipfRankBytes = 8
+)
+
+// memoryLimitError is the error of a command that would take the
+// scenario's memory past MaxMemoryBytes.
+type memoryLimitError struct {
+	need, held int64 // what the command needed next, what the scenario held then
+}
+
+func (e memoryLimitError) Error() string {
+	return fmt.Sprintf("this command takes the scenario past its memory budget of %s "+
+		"(records with their keys and values, a key or value repeated in a run held once, and the workloads' tables): "+
+		"it needed %s more where the scenario held %s",
+		formatBytes(MaxMemoryBytes), formatBytes(e.need), formatBytes(e.held))
+}
+
+// memory is the scenario's counted memory so far.
+func (w *world) memory() int64 {
+	return w.log.StoredBytes() + w.produced*recordOverheadBytes + w.tables
+}
+
+// reserve refuses n more bytes that would take the scenario's memory past
+// MaxMemoryBytes, before they are taken.
+func (w *world) reserve(n int64) error {
+	if held := w.memory(); n > MaxMemoryBytes-held {
+		return memoryLimitError{need: n, held: held}
+	}
+	return nil
+}
+
+// reserveRecord is reserve for one record the scenario is about to
+// produce: its key and value at most, a chunk's entry and its overhead.
+func (w *world) reserveRecord(req *core.ProduceRequest) error {
+	return w.reserve(int64(len(req.Key)+len(req.Value)) + storedRecordBytes + recordOverheadBytes)
+}
+
+// storedRecordBytes bounds what a record's entry takes in a chunk of the
+// engine's (core/records.go), for reserveRecord.
+const storedRecordBytes = 32
+
+// formatBytes writes n in the unit a person reads it in.
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
