@@ -64,7 +64,7 @@ type world struct {
 	// tables counts the bytes the workloads' tables took (memory.go): it
 	// never goes down, as a checkpoint may hold a stopped workload's.
 	tables int64
-	errors           []core.Event // workload failures since the last drain
+	errors []core.Event // workload failures since the last drain
 	// lag samples the lag while the command the session applies advances
 	// the clock; nil otherwise (replays, clones).
 	lag *lagSampler
