@@ -25,7 +25,8 @@ type workLimitError struct{ before int64 }
 
 func (e workLimitError) Error() string {
 	return fmt.Sprintf("this command takes the scenario past its limit of %d units of work "+
-		"(one per command, record produced or delivered and event, %d per poll, one per replica for a broker command or a topic's config change and per %d replicas for an advance, over all its commands); "+
+		"(one per command, record produced or delivered and event, %d per poll, one per replica for a broker command or a topic's config change and per %d replicas for an advance, "+
+		"one per partition for a transaction's send-offsets and per key of a zipf workload's table, over all its commands); "+
 		"the commands before it had done %d", MaxWork, PollWork, ReplicasPerAdvanceWork, e.before)
 }
 

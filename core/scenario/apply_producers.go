@@ -98,6 +98,13 @@ func (w *world) applyProducerCommand(c Command) (handled bool, err error) {
 		case "begin":
 			return true, w.log.BeginTransaction(name)
 		case "send-offsets":
+			// It reads every member's position on every partition, and the
+			// commit writes them: a unit a partition of the scenario, so
+			// that thousands of them over thousands of partitions are
+			// refused rather than taking the page's seconds.
+			if err := w.spend(int64(w.totalPartitions())); err != nil {
+				return true, err
+			}
 			group, _ := c.Value("group")
 			return true, w.log.SendOffsetsToTransaction(name, group)
 		case "commit":

@@ -208,3 +208,24 @@ func TestWorkLimitCountsEveryKindOfWork(t *testing.T) {
 		})
 	}
 }
+
+// A transaction's send-offsets reads every member's position: it costs a
+// unit of work a partition of the scenario, so that thousands of them over
+// thousands of partitions are refused, not seconds of the page's time.
+func TestSendOffsetsCountsItsPartitions(t *testing.T) {
+	s := mustLoad(t, "topic in partitions=1000\ntopic out\njoin g c topics=in\nproduce in key=a value=1\nadvance 5s\npoll g c\nproducer-config p transactional.id=tx\ntxn p init\ntxn p begin\nproduce out key=a value=x producer=p\n")
+	before := s.cur.work
+	if _, err := s.Apply("txn p send-offsets group=g"); err != nil {
+		t.Fatal(err)
+	}
+	if spent := s.cur.work - before; spent < 1001 {
+		t.Fatalf("send-offsets over 1,001 partitions spent %d units of work", spent)
+	}
+	var refused error
+	for i := 0; i < MaxWork/1000 && refused == nil; i++ {
+		_, refused = s.Apply("txn p send-offsets group=g")
+	}
+	if refused == nil || !strings.Contains(refused.Error(), "units of work") {
+		t.Fatalf("%d send-offsets over 1,001 partitions: %v", MaxWork/1000, refused)
+	}
+}
