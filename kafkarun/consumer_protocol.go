@@ -124,34 +124,14 @@ func (r *runner) setConsumerGroupConfigs(ctx context.Context, g *groupRun) {
 	g.hasConfig = true
 }
 
-// alterGroupConfig sets or deletes the run's consumer.heartbeat.interval.ms
-// of a group (IncrementalAlterConfigs on a GROUP resource, KIP-848).
+// alterGroupConfig sets, and waits for the brokers to have, or deletes the
+// run's consumer.heartbeat.interval.ms of a group.
 func (r *runner) alterGroupConfig(ctx context.Context, g *groupRun, op kmsg.IncrementalAlterConfigOp) error {
-	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
-	res := kmsg.NewIncrementalAlterConfigsRequestResource()
-	res.ResourceType = kmsg.ConfigResourceTypeGroupConfig
-	res.ResourceName = g.id
-	cfg := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-	cfg.Name, cfg.Op = "consumer.heartbeat.interval.ms", op
+	configs := map[string]string{"consumer.heartbeat.interval.ms": consumerHeartbeatMs}
 	if op == kmsg.IncrementalAlterConfigOpSet {
-		v := consumerHeartbeatMs
-		cfg.Value = &v
+		return r.setGroupConfigs(ctx, g.id, configs)
 	}
-	res.Configs = append(res.Configs, cfg)
-	req.Resources = append(req.Resources, res)
-	resp, err := req.RequestWith(ctx, r.base)
-	if err != nil {
-		return err
-	}
-	for _, rr := range resp.Resources {
-		if err := kerr.ErrorForCode(rr.ErrorCode); err != nil {
-			if rr.ErrorMessage != nil {
-				return fmt.Errorf("%w: %s", err, *rr.ErrorMessage)
-			}
-			return err
-		}
-	}
-	return nil
+	return r.alterGroupConfigs(ctx, g.id, op, configs)
 }
 
 // consumerMemberOpts are the options that make a member a consumer-protocol

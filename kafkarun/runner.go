@@ -198,6 +198,11 @@ type runner struct {
 	migrationPolicy string
 	shares          shareRuns // share groups (share.go)
 	txns            txnRun    // the named producers (producer.go, txn.go)
+	// barrierWrites counts the writes of configBarrier's config;
+	// groupConfigsUnseen says the cluster does not describe group configs
+	// (group_configs.go).
+	barrierWrites      int
+	groupConfigsUnseen bool
 }
 
 func newRunner(ctx context.Context, opts Options) (*runner, error) {
@@ -588,12 +593,18 @@ func (r *runner) close(keep bool) error {
 	r.closeShares(closing)
 	r.closeProducers(closing)
 	defer r.base.Close()
-	if keep {
-		return nil
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), r.opts.WaitTimeout)
 	defer cancel()
 	var problems, leftTopics, leftGroups []string
+	if r.barrierWrites > 0 {
+		// The barrier is the run's own, kept or not (group_configs.go).
+		if err := r.alterGroupConfigs(ctx, r.configBarrier(), kmsg.IncrementalAlterConfigOpDelete, map[string]string{barrierConfig: ""}); err != nil {
+			problems = append(problems, fmt.Sprintf("group %s's %s: %v", r.configBarrier(), barrierConfig, explain(err)))
+		}
+	}
+	if keep {
+		return leftBehind(r.opts.Brokers, problems, nil, nil)
+	}
 	for _, name := range r.groupNames {
 		g := r.groups[name]
 		if err := r.deleteGroup(ctx, g); err != nil {
@@ -628,10 +639,15 @@ func (r *runner) close(keep bool) error {
 			problems = append(problems, fmt.Sprintf("topics: %v", explain(err)))
 		}
 	}
-	if len(problems) > 0 {
-		return &LeftBehindError{Brokers: r.opts.Brokers, Topics: leftTopics, Groups: leftGroups, Problems: problems}
+	return leftBehind(r.opts.Brokers, problems, leftTopics, leftGroups)
+}
+
+// leftBehind is the cleanup's error: nil when it had no problems.
+func leftBehind(brokers, problems, topics, groups []string) error {
+	if len(problems) == 0 {
+		return nil
 	}
-	return nil
+	return &LeftBehindError{Brokers: brokers, Topics: topics, Groups: groups, Problems: problems}
 }
 
 // closeGroups closes every member's client, all at once, leaving their

@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -34,14 +32,14 @@ import (
 //     the cluster to the longest the brokers allow, so that no lock expires
 //     by the wall clock within a run, and share.heartbeat.interval.ms as
 //     short as they allow, so that members learn their partitions quickly.
-//   - share-poll: polls until the records come (or the playground's poll
-//     found none), then flushes the acknowledgements; an implicit
-//     member's next poll accepts what the last one returned, as
-//     franz-go's does. Two things follow the wall clock there, and the
-//     run says when they happened (ReasonShareRotation,
-//     ReasonSharePrefetch): which of a member's partitions the broker
-//     serves first, and one more fetch the client may send as a poll
-//     returns.
+//   - share-poll: polls until the records come (or, when the playground's
+//     poll found none, until the broker has said so twice), then flushes
+//     the acknowledgements; an implicit member's next poll accepts what
+//     the last one returned, as franz-go's does. Two things follow the
+//     wall clock there, and the run says when they happened
+//     (ReasonShareRotation, ReasonSharePrefetch): which of a member's
+//     partitions the broker serves first, and one more fetch the client
+//     may send as a poll returns.
 //   - acknowledge: MarkAcks of the records the playground's member
 //     acknowledged, then FlushAcks.
 //   - share-leave: an implicit member first accepts what it holds, as
@@ -117,10 +115,22 @@ type shareMember struct {
 	last     []*kgo.Record
 	acked    map[*kgo.Record]bool
 	// polling is true from the start of a PollRecords until it takes
-	// what a fetch buffered; fetching counts the client's ShareFetch
-	// requests in flight.
+	// what a fetch buffered, or returns; fetching counts the client's
+	// ShareFetch requests in flight, and sent those it has sent.
 	polling  atomic.Bool
 	fetching atomic.Int64
+	sent     atomic.Int64
+	// idle, while a poll waits to learn that the broker has nothing for
+	// the member, ends the poll at the ShareFetch it waits for
+	// (sharePoll).
+	idle atomic.Pointer[fetchWatch]
+}
+
+// fetchWatch ends a poll once the client has sent its ShareFetch number
+// at.
+type fetchWatch struct {
+	at  int64
+	end context.CancelFunc
 }
 
 // awaitFetches waits until no ShareFetch of the member's client is in
@@ -157,6 +167,9 @@ func (h sharePrefetchHook) OnFetchRecordBuffered(*kgo.Record) {
 func (h sharePrefetchHook) OnBrokerWrite(_ kgo.BrokerMetadata, key int16, _ int, _, _ time.Duration, err error) {
 	if key == shareFetchKey && err == nil {
 		h.m.fetching.Add(1)
+		if n, w := h.m.sent.Add(1), h.m.idle.Load(); w != nil && n >= w.at {
+			w.end()
+		}
 	}
 }
 
@@ -287,41 +300,18 @@ func (r *runner) shareConfig(ctx context.Context, g *shareRun, c scenario.Comman
 	return r.alterShareConfigs(ctx, g, configs)
 }
 
-// alterShareConfigs sets group configs of a share group on the cluster.
+// alterShareConfigs sets group configs of a share group on the cluster,
+// and waits until the brokers have them (setGroupConfigs).
 func (r *runner) alterShareConfigs(ctx context.Context, g *shareRun, configs map[string]string) error {
-	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
-	res := kmsg.NewIncrementalAlterConfigsRequestResource()
-	res.ResourceType = kmsg.ConfigResourceTypeGroupConfig
-	res.ResourceName = g.id
-	names := make([]string, 0, len(configs))
-	for name := range configs {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		cfg := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-		v := configs[name]
-		cfg.Name, cfg.Op, cfg.Value = name, kmsg.IncrementalAlterConfigOpSet, &v
-		res.Configs = append(res.Configs, cfg)
-	}
-	req.Resources = append(req.Resources, res)
-	resp, err := req.RequestWith(ctx, r.base)
-	if err != nil {
+	if err := r.setGroupConfigs(ctx, g.id, configs); err != nil {
 		return err
 	}
-	for _, rr := range resp.Resources {
-		if err := kerr.ErrorForCode(rr.ErrorCode); err != nil {
-			if rr.ErrorMessage != nil {
-				return fmt.Errorf("setting %s of share group %s: %w: %s", strings.Join(names, ", "), g.id, err, *rr.ErrorMessage)
-			}
-			return fmt.Errorf("setting %s of share group %s: %w", strings.Join(names, ", "), g.id, err)
-		}
-	}
-	for _, name := range names {
+	for name := range configs {
 		if !slices.Contains(g.configured, name) {
 			g.configured = append(g.configured, name)
 		}
 	}
+	slices.Sort(g.configured)
 	return nil
 }
 
@@ -530,8 +520,8 @@ func (m *shareMember) pending() []*kgo.Record {
 }
 
 // sharePoll polls a member as the playground's poll did: until records
-// come, when the playground's came with some, or for a moment, when it
-// found none.
+// come, when the playground's came with some, or until the broker has
+// twice answered that it has none, when it found none.
 func (r *runner) sharePoll(ctx context.Context, g *shareRun, m *shareMember, c scenario.Command) error {
 	expected, first := 0, len(g.predicted)
 	for _, e := range r.shares.events {
@@ -553,17 +543,29 @@ func (r *runner) sharePoll(ctx context.Context, g *shareRun, m *shareMember, c s
 	if err != nil {
 		return err
 	}
-	wait := 2 * time.Second
-	if expected > 0 {
-		wait = r.opts.WaitTimeout
-	}
 	m.awaitFetches(ctx, r.opts.WaitTimeout)
-	deadline := time.Now().Add(wait)
+	deadline := time.Now().Add(r.opts.WaitTimeout)
 	var got []*kgo.Record
 	for {
 		pollCtx, cancel := context.WithDeadline(ctx, deadline)
+		if expected == 0 {
+			// The playground's poll found nothing: the cluster's ends
+			// once its broker has said the same, twice. franz-go's
+			// poll-driven share consumer sends a ShareFetch only once
+			// the one before it was answered and what it held taken
+			// (kgo's loopShareFetch), and Kafka 4.4's broker answers a
+			// fetch that finds nothing to acquire after its MaxWait
+			// (DelayedShareFetch): the poll's third ShareFetch going out
+			// says two came back empty. Twice, because the first fetch
+			// of a share-partition starts initializing it
+			// (SharePartition.maybeInitialize, which reads the start
+			// offset then) and may come back before that is done.
+			m.idle.Store(&fetchWatch{at: m.sent.Load() + 3, end: cancel})
+		}
 		m.polling.Store(true)
 		fetches := m.client.PollRecords(pollCtx, int(n))
+		m.idle.Store(nil)
+		m.polling.Store(false)
 		cancel()
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -800,16 +802,11 @@ func (r *runner) deleteShares(ctx context.Context) (problems, left []string) {
 		if len(g.configured) == 0 {
 			continue
 		}
-		req := kmsg.NewPtrIncrementalAlterConfigsRequest()
-		res := kmsg.NewIncrementalAlterConfigsRequestResource()
-		res.ResourceType, res.ResourceName = kmsg.ConfigResourceTypeGroupConfig, g.id
+		configured := map[string]string{}
 		for _, c := range g.configured {
-			cfg := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-			cfg.Name, cfg.Op = c, kmsg.IncrementalAlterConfigOpDelete
-			res.Configs = append(res.Configs, cfg)
+			configured[c] = ""
 		}
-		req.Resources = append(req.Resources, res)
-		if _, err := req.RequestWith(ctx, r.base); err != nil {
+		if err := r.alterGroupConfigs(ctx, g.id, kmsg.IncrementalAlterConfigOpDelete, configured); err != nil {
 			problems = append(problems, fmt.Sprintf("share group %s's configs: %v", g.id, explain(err)))
 		}
 	}

@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // A share group on kfake, franz-go's in-process Kafka, which implements
@@ -139,5 +141,39 @@ advance 3s
 	}
 	if !strings.Contains(res.Comparison.Text(), "consumer work a: not run on the cluster") {
 		t.Errorf("the run does not say the workload was not run:\n%s", res.Comparison.Text())
+	}
+}
+
+// A poll the playground finds empty ends on the cluster once the broker
+// has answered the member's ShareFetches twice with nothing, however long
+// it takes: with share.auto.offset.reset at its default, latest, that
+// first poll starts the share-partition at the log's end, so the records
+// produced after it are the next poll's, on both sides. The broker here
+// answers the first ShareFetch late, as a busy one does, and only then
+// starts the share-partition (a run that stopped waiting first would
+// produce before it, and find those records gone to the log's end).
+func TestAnEmptySharePollWaitsForTheBroker(t *testing.T) {
+	t.Parallel()
+	cluster, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cluster.Close)
+	cluster.ControlKey(int16(kmsg.ShareFetch), func(kmsg.Request) (kmsg.Response, error, bool) {
+		cluster.DropControl()
+		cluster.SleepControl(func() { time.Sleep(3 * time.Second) })
+		return nil, nil, false
+	})
+	res := runOn(t, testOptions(cluster.ListenAddrs()), `topic jobs partitions=1
+produce jobs key=before value=v
+share-join work a topics=jobs max.poll.records=5
+share-poll work a
+produce jobs key=after value=v count=3
+share-poll work a
+`)
+	for _, row := range res.Comparison.Rows {
+		if (row.What == "share work acquired" || row.What == "share work deliveries") && (!row.Match || !strings.HasPrefix(row.Playground, "3 ")) {
+			t.Errorf("%s: playground %s, cluster %s; want 3 on both sides", row.What, row.Playground, row.Cluster)
+		}
 	}
 }
