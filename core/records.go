@@ -132,11 +132,11 @@ func (c *recordChunk) holds(r *Record) bool {
 }
 
 // add appends r to the chunk, which has room for one more record, and
-// returns the bytes of memory it allocated: the chunk's bytes anew when
-// r's key or value, new to the chunk, did not fit them. It writes in place
-// rather than through append, which a produce would pay for three times.
+// returns the bytes it wrote to the chunk's data: r's key and value where
+// the chunk did not hold them already. It writes in place rather than
+// through append, which a produce would pay for three times.
 func (c *recordChunk) add(r *Record) int64 {
-	before := cap(c.data)
+	before := len(c.data)
 	keyAt := c.place(&c.keys, r.Key)
 	valueAt := c.place(&c.values, r.Value)
 	n := len(c.records)
@@ -145,16 +145,17 @@ func (c *recordChunk) add(r *Record) int64 {
 	s.offset, s.timestamp = uint32(r.Offset-c.baseOffset), uint32(r.Timestamp-c.baseTime)
 	s.keyAt, s.keyLen, s.valueAt, s.valueLen = keyAt, uint32(len(r.Key)), valueAt, uint32(len(r.Value))
 	s.hasKey, s.tombstone, s.control = r.HasKey, r.Tombstone, r.Control
-	if cap(c.data) != before {
-		return int64(cap(c.data))
-	}
-	return 0
+	return int64(len(c.data) - before)
 }
 
-// allocated is the memory a new chunk holds before its first record.
+// allocated is the memory a chunk holds: its entries and its bytes, spare
+// capacity included.
 func (c *recordChunk) allocated() int64 {
 	return int64(cap(c.records))*storedRecordBytes + int64(cap(c.data))
 }
+
+// chunkBytes is what a chunk costs besides its records' entries and bytes.
+const chunkBytes = int64(unsafe.Sizeof(recordChunk{}))
 
 // place returns where text's bytes are in the chunk's data: where the
 // chunk put the same bytes a moment before (one of recent), or after the
@@ -180,9 +181,11 @@ func (c *recordChunk) place(recent *recentTexts, text string) uint32 {
 }
 
 // fits reports whether the chunk's data can take r's bytes, were they all
-// new, without growing past maxChunkBytes (an empty chunk takes any).
+// new, within maxChunkBytes (an empty chunk takes any). It reads lengths,
+// not capacities, which a clone's copy changes: where chunks end must not
+// depend on when clones were taken.
 func (c *recordChunk) fits(r *Record) bool {
-	return len(c.records) == 0 || len(c.data)+len(r.Key)+len(r.Value) <= max(cap(c.data), maxChunkBytes)
+	return len(c.records) == 0 || len(c.data)+len(r.Key)+len(r.Value) <= maxChunkBytes
 }
 
 // newRecordChunk returns an empty chunk with room for capacity records like
@@ -220,11 +223,13 @@ func (rl *recordLog) end() recordPos { return recordPos{len(rl.chunks), 0} }
 type recordPos struct{ c, i int }
 
 // append adds a record after the last one, whose offset it exceeds, and
-// returns the bytes of memory it allocated for it: a new chunk, a chunk's
-// entries or bytes grown or copied from one a clone shares. What it
-// allocates anew for the records it holds is counted in full, though a
-// grown slice lets the old one go, so that the sum of what appends return
-// is never less than what the records hold.
+// returns what the record costs the log: its entry, the bytes of its key
+// and value that its chunk did not hold already, and a new chunk's header.
+// The cost is the records' own, whatever clones were taken: a replay from
+// a checkpoint counts what the first run counted. (The spare capacity of
+// chunks and the copy of a last chunk a clone shares are not counted: they
+// are at most the size of the last chunks, which a checkpoint's cost
+// counts.)
 func (rl *recordLog) append(r *Record) int64 {
 	n := len(rl.chunks)
 	var took int64
@@ -233,11 +238,11 @@ func (rl *recordLog) append(r *Record) int64 {
 		// A small log's first chunk starts small and grows by doubling.
 		rl.chunks = append(rl.chunks, newRecordChunk(8, r))
 		n++
-		took += rl.chunks[0].allocated()
+		took += chunkBytes
 	case len(rl.chunks[n-1].records) == recordChunkSize || !rl.chunks[n-1].holds(r) || !rl.chunks[n-1].fits(r):
 		rl.chunks = append(rl.chunks, newRecordChunk(recordChunkSize, r))
 		n++
-		took += rl.chunks[n-1].allocated()
+		took += chunkBytes
 	case len(rl.chunks[n-1].records) == cap(rl.chunks[n-1].records):
 		// The first chunk doubles, and a chunk a clone shares (it has no
 		// spare capacity) is copied.
@@ -245,9 +250,8 @@ func (rl *recordLog) append(r *Record) int64 {
 		grown := make([]storedRecord, len(last.records), min(2*len(last.records), recordChunkSize))
 		copy(grown, last.records)
 		last.records = grown
-		took += int64(len(grown)) * storedRecordBytes
 	}
-	took += rl.chunks[n-1].add(r)
+	took += storedRecordBytes + rl.chunks[n-1].add(r)
 	rl.count++
 	return took
 }
@@ -451,9 +455,9 @@ func (rl *recordLog) filterBelow(offset int64, keep func(r Record) bool) (int, i
 				chunks = append(chunks, cur)
 			}
 			cur = newRecordChunk(min(left+1, recordChunkSize), &r)
-			took += cur.allocated()
+			took += chunkBytes
 		}
-		took += cur.add(&r)
+		took += storedRecordBytes + cur.add(&r)
 		kept++
 	}
 	if cur.records != nil {

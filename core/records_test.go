@@ -133,7 +133,7 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 			for i, l := range logs {
 				checkRecordLogAgainst(t, l, models[i], next[i])
 				if held := l.heldBytes(); held > took[i] {
-					t.Fatalf("log %d holds %d bytes in its chunks, but its appends said they took %d", i, held, took[i])
+					t.Fatalf("log %d's records cost %d bytes, but its appends said they took %d", i, held, took[i])
 				}
 			}
 			// At most readPerStep records of each step's read are kept to
@@ -155,11 +155,12 @@ func TestRecordLogMatchesSlice(t *testing.T) {
 	})
 }
 
-// heldBytes is the memory rl's chunks hold.
+// heldBytes is what rl's records cost, as append counts it: their chunks'
+// entries and bytes, and the chunks.
 func (rl *recordLog) heldBytes() int64 {
 	var n int64
 	for _, c := range rl.chunks {
-		n += int64(cap(c.records))*storedRecordBytes + int64(cap(c.data))
+		n += chunkBytes + int64(len(c.records))*storedRecordBytes + int64(len(c.data))
 	}
 	return n
 }
@@ -178,8 +179,8 @@ func TestRecordChunkStoresARepeatOnce(t *testing.T) {
 	for i := range 3 * recordChunkSize {
 		took += rl.append(&Record{Offset: int64(3*recordChunkSize + i), Key: fmt.Sprint("k", i), HasKey: true, Value: others[i%len(others)]})
 	}
-	// Six chunks of entries, and in each at most the distinct values and keys once.
-	limit := int64(6) * (int64(recordChunkSize)*storedRecordBytes + maxChunkData + 4*3800)
+	// The entries and keys of six chunks, and in each the distinct values once.
+	limit := int64(6) * (int64(recordChunkSize)*(storedRecordBytes+8) + chunkBytes + 4*3800)
 	if took > limit {
 		t.Errorf("%d records of four values of 3,800 bytes took %d bytes, want at most %d", 6*recordChunkSize, took, limit)
 	}

@@ -1,0 +1,88 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// Links that asked the page for gigabytes before the scenario's memory
+// budget (core/scenario/memory.go) or for minutes of work: each opens to
+// the step before the line that crosses a limit, says which line and which
+// limit where the learner reads it, keeps the wasm's memory far below its
+// 4 GB, and leaves a tab in which a good link, opened next, shows its
+// scenario.
+func TestLinksPastTheBudgetsOpenTheirStartAndLeaveTheTabWorking(t *testing.T) {
+	t.Parallel()
+	value := func(i int) string { return fmt.Sprint(i) + strings.Repeat("x", 3900) }
+	var turns strings.Builder
+	turns.WriteString("topic t partitions=2\n")
+	for i := range 8 {
+		// Eight producers of values of 3.9 KB that all differ, in turn:
+		// 312 MB of records in the first advance.
+		fmt.Fprintf(&turns, "producer p%d t rate=100/s keys=sequence value=%s\n", i, value(i))
+	}
+	turns.WriteString(strings.Repeat("advance 100s\n", 20))
+	var zipfs strings.Builder
+	zipfs.WriteString("topic t partitions=2\n")
+	for i := range 2000 {
+		fmt.Fprintf(&zipfs, "producer z%d t rate=1/s keys=zipf keyspace=100000 exponent=1\nstop z%d\n", i, i)
+	}
+	cases := []struct {
+		name, script string
+		line         int    // the line the page stops at
+		limit        string // what its alert says
+	}{
+		// A link's script starts with its rules line: line 1.
+		{"records of 3.9 KB by eight workloads", turns.String(), 11, "memory budget"},
+		{"two thousand zipf tables", zipfs.String(), 101, "units of work"},
+	}
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	// Keep the wasm's instance, whose linear memory is the page's Go heap.
+	if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
+  for (const name of ["instantiateStreaming", "instantiate"]) {
+    const original = WebAssembly[name];
+    if (!original) continue;
+    WebAssembly[name] = async function (...args) {
+      const result = await original.apply(WebAssembly, args);
+      if (result && result.instance) window.plogWasm = result.instance;
+      return result;
+    };
+  }
+})()`}); err != nil {
+		t.Fatal(err)
+	}
+	b.open(t, srv.URL)
+	good := linkOf(t, ordersScenario)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b.reopen(t, srv.URL+linkOf(t, tc.script))
+			alert := eval[string](t, b, `Array.from(document.querySelectorAll("main > [role=alert]")).map(el => el.textContent).join(" ")`)
+			if !strings.Contains(alert, fmt.Sprintf("line %d", tc.line)) || !strings.Contains(alert, tc.limit) {
+				t.Errorf("the alert says %q; want it to name line %d and the %s", alert, tc.line, tc.limit)
+			}
+			if where := shownAt(t, b, "main > [role=alert]"); where != "shown" {
+				t.Errorf("the alert is %s", where)
+			}
+			if n := b.count(t, `[data-topic="t"][data-partition]`); n != 2 {
+				t.Errorf("%d lanes of topic t, want its 2: the steps before the line", n)
+			}
+			memory := eval[float64](t, b, `window.plogWasm ? window.plogWasm.exports.mem.buffer.byteLength : -1`)
+			if memory <= 0 || memory > 1<<30 {
+				t.Errorf("the wasm holds %.0f MB", memory/(1<<20))
+			}
+			t.Logf("the wasm holds %.0f MB", memory/(1<<20))
+			// The same tab opens a good link next.
+			eval[string](t, b, fmt.Sprintf(`location.hash = %s`, js(good)))
+			b.waitCount(t, `[data-topic="orders"][data-partition]`, 3)
+			if n := b.count(t, `[data-topic="t"][data-partition]`); n != 0 {
+				t.Errorf("after the good link, %d lanes of topic t remain", n)
+			}
+		})
+	}
+	b.noErrors(t)
+}
