@@ -38,7 +38,11 @@ func (l *PartitionedLog) Compact(topicName string) error {
 
 // clean cleans one partition and says what it removed.
 func (l *PartitionedLog) clean(t *topic, i int, p *partition) {
+	held := p.records.len()
 	removed, took := p.compact(l.now, &t.config, l.dirtyFrom(p))
+	if removed > 0 || took > 0 {
+		l.work(int64(held)) // it read the records below its end, at most all
+	}
 	l.stored += took
 	if removed > 0 {
 		l.emit(Event{Kind: EventCompacted, Topic: t.name, Partition: i, Count: removed})

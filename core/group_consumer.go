@@ -476,6 +476,7 @@ func (l *PartitionedLog) computeTarget(g *group) {
 		members = append(members, assign.TargetMember{ID: m.memberID, InstanceID: m.instanceID, Topics: slices.Clone(m.topics), Target: slices.Clone(g.cg.target[m.id])})
 	}
 	counts := l.partitionCounts(g)
+	l.work(assignmentWork(len(members), counts))
 	plan, err := assign.AssignTargetInRecordOrder(assignor, members, counts, nil)
 	if err != nil {
 		return

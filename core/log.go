@@ -32,11 +32,32 @@ type PartitionedLog struct {
 
 	producers producerState // named producers and the transaction coordinator (producer.go, txn.go)
 
+	// meter, when set, is told of the engine's work as it does it
+	// (SetWorkMeter); a clone has none.
+	meter func(units int64)
+
 	// stored counts the bytes of memory the partitions' records have
 	// taken since the log began (StoredBytes): it never goes down, since
 	// the records a retention check, a truncation or the cleaner lets go
 	// may still be held by a clone.
 	stored int64
+}
+
+// SetWorkMeter sets the function the engine calls as it works inside one
+// call, with the units of work it did since the last (0 for a step too
+// small to count, which lets the caller see time pass): a retried
+// request, an assignment's partitions for each member, a partition a
+// retention check or the cleaner visits, a record the cleaner reads. A
+// caller counts them against a budget, and may let the browser run
+// between two calls; it must not call the engine from it. Clones do not
+// keep it.
+func (l *PartitionedLog) SetWorkMeter(meter func(units int64)) { l.meter = meter }
+
+// work tells the meter of n units of work.
+func (l *PartitionedLog) work(n int64) {
+	if l.meter != nil {
+		l.meter(n)
+	}
 }
 
 // StoredBytes returns the bytes of memory the log has allocated for records

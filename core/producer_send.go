@@ -195,6 +195,9 @@ func (l *PartitionedLog) send(p *producer, t *topic, acks acksMode, queue []*bat
 		for _, b := range window {
 			b.attempts++
 			attempts++
+			// A retry is a request more; a first attempt is counted
+			// with its record, by the caller.
+			l.work(int64(min(1, b.attempts-1)))
 			fault := p.faultOn(p.requests)
 			p.requests++
 			if fault == LoseRequest {
@@ -270,6 +273,8 @@ func (l *PartitionedLog) send(p *producer, t *topic, acks acksMode, queue []*bat
 		queue = append(again, rest...)
 		if p.config.Idempotence {
 			// insertInSequenceOrder: the retries go out in sequence order.
+			// The sort goes through the whole queue: a unit a batch.
+			l.work(int64(len(queue)))
 			slices.SortStableFunc(queue, func(a, b *batch) int {
 				if a.tp != b.tp {
 					return 0

@@ -66,6 +66,7 @@ func (l *PartitionedLog) runRetentionOf(which func(TopicConfig) bool) {
 			continue
 		}
 		for i, p := range t.partitions {
+			l.work(0) // the advance counted its partitions; time passes
 			l.retainByTime(t, i, p)
 			l.retainBySize(t, i, p)
 		}

@@ -30,6 +30,29 @@ func (e workLimitError) Error() string {
 		"the commands before it had done %d", MaxWork, PollWork, ReplicasPerAdvanceWork, e.before)
 }
 
+// meter counts the work the engine tells of as it does it (core's
+// SetWorkMeter), before it does it. Work past MaxWork stops the engine
+// there: the meter panics with the limit's error, which Session.step turns
+// back into that error, and the session goes back to the last good step
+// (the world the engine was changing is dropped). It lets the page's
+// browser run every so often, as spend does, so that a long call does not
+// hold the page.
+func (w *world) meter(units int64) {
+	before := w.work
+	if units > MaxWork-w.work {
+		panic(workLimitError{before: w.workBefore})
+	}
+	w.work += units
+	w.ticks++
+	if w.pause != nil && (w.work/pauseEvery != before/pauseEvery || w.ticks%pauseTicks == 0) {
+		w.pause()
+	}
+}
+
+// pauseTicks is how many of the engine's steps pass between two calls of
+// world.pause from the meter: a few milliseconds of work at most.
+const pauseTicks = 256
+
 // spend counts n units of work, and refuses them when they would take the
 // scenario past MaxWork; the session then goes back to the last good step.
 func (w *world) spend(n int64) error {
@@ -70,10 +93,12 @@ type world struct {
 	// the clock; nil otherwise (replays, clones).
 	lag *lagSampler
 
-	// pause, when set, is called every pauseEvery units of work, so that
-	// the page can let the browser breathe in a long command. It changes
-	// nothing in the world.
+	// pause, when set, is called every pauseEvery units of work and
+	// pauseTicks steps the engine tells of (meter), so that the page can
+	// let the browser breathe in a long command. It changes nothing in
+	// the world.
 	pause func()
+	ticks int64
 }
 
 // pauseEvery is how much work passes between two calls of world.pause: a

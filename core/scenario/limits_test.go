@@ -229,3 +229,48 @@ func TestSendOffsetsCountsItsPartitions(t *testing.T) {
 		t.Fatalf("%d send-offsets over 1,001 partitions: %v", MaxWork/1000, refused)
 	}
 }
+
+// longScripts are scripts of a few hundred characters whose commands made
+// the engine work far past what MaxWork counted: a named producer's
+// retries and its sorting of the batches, transactions sending offsets
+// over a thousand partitions, members moving a group between its protocols
+// over two thousand.
+var longScripts = map[string]string{
+	"retries": "topic t partitions=4\nproducer-config p acks=all\nwire p lose-response count=100000\n" +
+		strings.Repeat("produce t key=k value=v producer=p count=10000\n", 90),
+	"send-offsets": "topic in partitions=1000\ntopic out\njoin g c topics=in\nproduce in key=a value=1\nadvance 5s\npoll g c\n" +
+		"producer-config p transactional.id=tx\ntxn p init\ntxn p begin\nproduce out key=a value=x producer=p\n" +
+		strings.Repeat("txn p send-offsets group=g\n", 5000),
+	"protocol flips": "topic t partitions=1000\ntopic u partitions=1000\njoin g a topics=t,u\n" +
+		strings.Repeat("join g b topics=t,u group.protocol=consumer\nleave g b\njoin g b topics=t,u\nleave g b\n", 750),
+}
+
+// Each long script is refused at MaxWork, and while it runs the session
+// lets the browser run (its pause) every pauseEvery units of work or so:
+// the work between two pauses, counted as the engine tells of it, stays
+// under twice that, whatever the machine's speed.
+func TestLongScriptsAreRefusedAndPause(t *testing.T) {
+	for name, script := range longScripts {
+		t.Run(name, func(t *testing.T) {
+			s := NewSession()
+			var lastWork, most int64
+			s.pause = func() {
+				most = max(most, s.cur.work-lastWork)
+				lastWork = s.cur.work
+			}
+			err := eachCommand(script, func(c Command) error {
+				if err := s.applyCommand(c); err != nil {
+					return err
+				}
+				s.pause()
+				return nil
+			})
+			if err == nil || !strings.Contains(err.Error(), "units of work") {
+				t.Fatalf("the script loaded to its end (%d units of work): %v", s.cur.work, err)
+			}
+			if most > 2*pauseEvery {
+				t.Errorf("%d units of work passed between two pauses", most)
+			}
+		})
+	}
+}

@@ -236,14 +236,22 @@ func (s *Session) record(c Command, produced int64, during []LagSample, events [
 }
 
 // step applies c to w, turning a panic into an error: a bug must not take
-// the page down, and the session restores its state after any error.
+// the page down, and the session restores its state after any error. The
+// work meter stops the engine part way through the same way (world.meter),
+// with the work limit's error.
 func (s *Session) step(w *world, c Command, at int) (err error) {
 	defer func() {
+		w.log.SetWorkMeter(nil) // the log may be cloned into a checkpoint
 		if r := recover(); r != nil {
+			if limit, ok := r.(workLimitError); ok {
+				err = limit
+				return
+			}
 			err = fmt.Errorf("internal error applying %q: %v", c.Name, r)
 		}
 	}()
 	w.pause = s.pause
+	w.log.SetWorkMeter(w.meter)
 	return w.apply(c, at)
 }
 
