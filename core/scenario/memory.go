@@ -42,7 +42,7 @@ type memoryLimitError struct {
 func (e memoryLimitError) Error() string {
 	return fmt.Sprintf("this command takes the scenario past its memory budget of %s "+
 		"(records with their keys and values, a key or value repeated in a run held once, and the workloads' tables): "+
-		"it needed %s more where the scenario held %s",
+		"it needed %s more where the scenario held %s. Smaller values, values repeated from record to record, or fewer records fit",
 		formatBytes(MaxMemoryBytes), formatBytes(e.need), formatBytes(e.held))
 }
 
