@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -65,9 +67,21 @@ func TestLinksPastTheBudgetsOpenTheirStartAndLeaveTheTabWorking(t *testing.T) {
 			if !strings.Contains(alert, fmt.Sprintf("line %d", tc.line)) || !strings.Contains(alert, tc.limit) {
 				t.Errorf("the alert says %q; want it to name line %d and the %s", alert, tc.line, tc.limit)
 			}
-			if where := shownAt(t, b, "main > [role=alert]"); where != "shown" {
-				t.Errorf("the alert is %s", where)
+			for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
+				b.do(t, chromedp.EmulateViewport(size[0], size[1]))
+				b.waitFor(t, fmt.Sprintf(`innerWidth === %d && innerHeight === %d`, size[0], size[1]))
+				if where := shownAt(t, b, "main > [role=alert]"); where != "shown" {
+					t.Errorf("at %dx%d the alert is %s", size[0], size[1], where)
+				}
+				if dir := os.Getenv("PLOG_SCREENSHOTS"); dir != "" {
+					png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+					if err != nil {
+						t.Fatal(err)
+					}
+					os.WriteFile(filepath.Join(dir, fmt.Sprintf("budget-%s-%dx%d.png", strings.ReplaceAll(tc.name, " ", "-"), size[0], size[1])), png, 0o644)
+				}
 			}
+			b.do(t, chromedp.EmulateViewport(1280, 800))
 			if n := b.count(t, `[data-topic="t"][data-partition]`); n != 2 {
 				t.Errorf("%d lanes of topic t, want its 2: the steps before the line", n)
 			}
