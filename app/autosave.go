@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"strconv"
 	"strings"
@@ -69,29 +70,39 @@ type fileOpened struct {
 }
 
 // startingFragment is the fragment the page opens with: the URL's (on a
-// lesson's page with none, the lesson), or when the URL has none, the
-// workspace saved last.
+// lesson's page with none, the lesson); when the URL has none, the
+// workspace this tab had (a reload), or else the workspace saved last.
+// Whether the page may save under that workspace's id is
+// autosave_tab.go's matter.
 func (p *Playground) startingFragment(ctx app.Context) string {
 	u := currentURL(ctx)
 	fragment := addressFragment(u) // lesson_page.go
 	root := siteRoot(u)
 	p.share.base = root.String()
-	p.share.workspace = newWorkspaceID()
 	b := currentBrowser()
-	p.share.recent = loadRecent(b)
-	if fragment != "" {
-		return fragment
-	}
-	raw, err := b.LoadItem(workspaceKey)
-	if err != nil || raw == "" {
-		return ""
-	}
+	p.share.recent = p.loadRecent(b)
+	tab := loadTabWorkspace(b)
 	var w savedWorkspace
-	if json.Unmarshal([]byte(raw), &w) != nil || w.Fragment == "" {
-		return ""
+	switch {
+	case fragment != "":
+		if tab.ID != "" && tab.Fragment == fragment {
+			p.reopenWorkspace(ctx, tab.ID) // this tab's, reloaded
+		} else {
+			p.newWorkspace(ctx)
+		}
+		return fragment
+	case tab.ID != "":
+		w = tab
+	default:
+		w = p.loadSavedWorkspace(b)
 	}
-	if w.ID != "" {
-		p.share.workspace = w.ID
+	if w.ID == "" {
+		p.newWorkspace(ctx)
+	} else {
+		p.reopenWorkspace(ctx, w.ID)
+	}
+	if w.Fragment == "" {
+		return ""
 	}
 	p.share.notice = welcomeBack
 	u.Fragment = w.Fragment
@@ -112,23 +123,10 @@ func currentURL(ctx app.Context) url.URL {
 	return url.URL{}
 }
 
+// newWorkspaceID makes an id no other tab makes: the time, and random
+// digits for two tabs that start in the same millisecond.
 func newWorkspaceID() string {
-	return strconv.FormatInt(time.Now().UnixNano(), 36)
-}
-
-func loadRecent(b Browser) []recentScenario {
-	raw, err := b.LoadItem(recentKey)
-	if err != nil || raw == "" {
-		return nil
-	}
-	var recent []recentScenario
-	if json.Unmarshal([]byte(raw), &recent) != nil {
-		return nil
-	}
-	if len(recent) > maxRecent {
-		recent = recent[:maxRecent]
-	}
-	return recent
+	return strconv.FormatInt(time.Now().UnixNano(), 36) + "-" + strconv.FormatUint(rand.Uint64()>>16, 36)
 }
 
 // startSharing runs once the page is ready: it listens for the actions of
@@ -137,6 +135,7 @@ func loadRecent(b Browser) []recentScenario {
 func (p *Playground) startSharing(ctx app.Context) {
 	ctx.Handle(openAction, p.handleOpen)
 	ctx.Handle(fileAction, p.handleFile)
+	ctx.Handle(recentAction, p.handleRecent)
 	b := currentBrowser()
 	p.share.stopDrop = b.OnFileDrop(func(f OpenedFile, err error) {
 		ctx.Dispatch(func(ctx app.Context) { p.openFile(ctx, f, err) })
@@ -164,7 +163,10 @@ func (p *Playground) storageTrouble(why string) {
 }
 
 // autosave keeps the workspace and the recent list in storage. It runs
-// after the URL is written, so it saves what the URL says.
+// after the URL is written, so it saves what the URL says. It saves only
+// under an id the page holds (autosave_tab.go): until the page knows that
+// no other tab has its workspace open, the save waits. The recent list is
+// read again first, for the entries other tabs saved since.
 func (p *Playground) autosave(fragment string) {
 	if p.share.options.Embed {
 		return
@@ -173,21 +175,41 @@ func (p *Playground) autosave(fragment string) {
 	if b.StorageProblem() != "" {
 		return
 	}
+	if !p.share.held {
+		p.share.saveWaits = true
+		return
+	}
+	p.share.saveWaits = false
 	w, _ := json.Marshal(savedWorkspace{ID: p.share.workspace, Fragment: fragment})
-	if err := b.SaveItem(workspaceKey, string(w)); err != nil {
+	if err := b.SaveTabItem(tabWorkspaceKey, string(w)); err != nil {
 		p.storageTrouble(fmt.Sprintf("Autosave stopped: %v", err))
 		return
 	}
+	if !p.share.stored.keep[workspaceKey] {
+		if err := b.SaveItem(workspaceKey, string(w)); err != nil {
+			p.storageTrouble(fmt.Sprintf("Autosave stopped: %v", err))
+			return
+		}
+	}
+	p.share.unsaved = false
+	recent := p.share.recent
+	if !p.share.stored.keep[recentKey] {
+		recent = p.storedRecent(b) // autosave_recent.go
+	}
 	var dropped []recentScenario
-	p.share.recent, dropped = withRecent(p.share.recent, p.recentEntry(fragment))
+	p.share.recent, dropped = withRecent(recent, p.recentEntry(fragment))
 	if len(dropped) > 0 {
 		p.share.notice = droppedNotice(dropped)
 	}
-	p.share.unsaved = false
+	if p.share.stored.keep[recentKey] {
+		return // the list stored is one the page cannot read, left where it is (autosave_unreadable.go)
+	}
 	r, _ := json.Marshal(p.share.recent)
 	if err := b.SaveItem(recentKey, string(r)); err != nil {
 		p.storageTrouble(fmt.Sprintf("Autosave stopped: %v", err))
+		return
 	}
+	p.share.asides = nil
 }
 
 // recentEntry describes the current workspace for the recent list.
@@ -255,6 +277,7 @@ func (p *Playground) keepSuperseded(lines []string) {
 		Saved:    time.Now().UnixMilli(),
 	}
 	var dropped []recentScenario
+	p.share.asides = append(p.share.asides, e)
 	p.share.recent, dropped = withRecent(p.share.recent, e)
 	p.share.notice = fmt.Sprintf("The steps kept aside before are not lost: the scenario they made (%s) is in Scenarios → Recent as “%s”.",
 		countOf(len(lines), "step"), e.Title)
@@ -266,14 +289,21 @@ func (p *Playground) keepSuperseded(lines []string) {
 // leaveWorkspace saves the workspace the page is about to leave, if its
 // last change is not saved yet (the save waits for the URL, a moment after
 // a change), and cancels that pending save: it would write the next
-// scenario under this workspace's id.
+// scenario under this workspace's id. A workspace the page does not hold
+// yet (the browser has not said whether another tab has it open) is saved
+// as a workspace of its own, rather than not at all.
 func (p *Playground) leaveWorkspace() {
 	p.urlUpdates++
 	if p.share.unsaved && p.session != nil {
 		if old, err := p.currentFragment(); err == nil {
+			if !p.share.held {
+				currentBrowser().LetGoWorkspace(p.share.workspace)
+				p.share.workspace, p.share.held = newWorkspaceID(), true
+			}
 			p.autosave(old)
 		}
 	}
+	p.share.saveWaits = false
 }
 
 // enterWorkspace makes a scenario the page opens by navigation (a link
@@ -283,18 +313,18 @@ func (p *Playground) leaveWorkspace() {
 // its last change is not yet: the URL, written a moment after a change,
 // already says the new scenario. A fragment that is a recent workspace's
 // reopens that workspace.
-func (p *Playground) enterWorkspace(fragment string) {
+func (p *Playground) enterWorkspace(ctx app.Context, fragment string) {
 	if p.share.notice == welcomeBack {
 		p.share.notice = "" // it speaks of the workspace left behind
 	}
 	p.leaveWorkspace()
-	p.share.workspace = newWorkspaceID()
 	for _, r := range p.share.recent {
 		if r.Fragment == fragment {
-			p.share.workspace = r.ID
-			break
+			p.reopenWorkspace(ctx, r.ID)
+			return
 		}
 	}
+	p.newWorkspace(ctx)
 }
 
 // scenarioTitle names a scenario by its topics, or its first line.
@@ -326,9 +356,10 @@ func (p *Playground) handleOpen(ctx app.Context, a app.Action) {
 	}
 	p.share.notice = ""
 	p.leaveWorkspace()
-	p.share.workspace = req.ID
 	if req.ID == "" {
-		p.share.workspace = newWorkspaceID()
+		p.newWorkspace(ctx)
+	} else {
+		p.reopenWorkspace(ctx, req.ID)
 	}
 	p.applyLink(req.Fragment)
 	p.writeURL(ctx)

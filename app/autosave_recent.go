@@ -16,6 +16,33 @@ type RecentScenarios struct {
 	Current string // the workspace shown now
 }
 
+// OnMount has the page read the recent list again as the panel opens: the
+// page's other tabs may have saved since.
+func (r *RecentScenarios) OnMount(ctx app.Context) {
+	ctx.NewAction(recentAction)
+}
+
+// recentAction asks the page to read the recent list again.
+const recentAction = "plog/recent"
+
+// handleRecent reads the recent list again.
+func (p *Playground) handleRecent(ctx app.Context, a app.Action) {
+	b := currentBrowser()
+	if !p.share.options.Embed && b.StorageProblem() == "" && !p.share.stored.keep[recentKey] {
+		p.share.recent = p.storedRecent(b)
+	}
+}
+
+// storedRecent is the recent list as stored, with the entries that wait
+// for the next save.
+func (p *Playground) storedRecent(b Browser) []recentScenario {
+	recent := p.loadRecent(b)
+	for _, e := range p.share.asides {
+		recent, _ = withRecent(recent, e)
+	}
+	return recent
+}
+
 // openFileInput is the id of the file picker.
 const openFileInput = "open-file"
 

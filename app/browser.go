@@ -31,6 +31,18 @@ type Browser interface {
 	// StorageProblem says why stored items will not outlive the page (a
 	// sandboxed iframe, storage switched off), or "" when they will.
 	StorageProblem() string
+	// LoadTabItem and SaveTabItem are LoadItem and SaveItem for what
+	// belongs to this tab alone: it outlives a reload of the tab, and no
+	// other tab sees it (sessionStorage).
+	LoadTabItem(key string) (string, error)
+	SaveTabItem(key, value string) error
+	// HoldWorkspace takes a workspace's id for this page, for as long as
+	// it is open or until LetGoWorkspace, and says whether it could:
+	// false when another open tab of the site holds it. It waits for the
+	// browser: call it from ctx.Async.
+	HoldWorkspace(id string) bool
+	// LetGoWorkspace gives up an id the page holds or asked to hold.
+	LetGoWorkspace(id string)
 	// PostToParent posts a message to the window that embeds the page; it
 	// does nothing when the page is not in a frame.
 	PostToParent(msg map[string]any)
@@ -85,6 +97,8 @@ func currentBrowser() Browser {
 type MemoryBrowser struct {
 	mu       sync.Mutex
 	items    map[string]string
+	tabItems map[string]string
+	held     map[string]bool // the workspaces this page holds
 	posted   []map[string]any
 	copied   []string
 	selected []string
@@ -99,6 +113,9 @@ type MemoryBrowser struct {
 	// Popups says whether OpenTab succeeds; opened lists what it opened.
 	Popups bool
 	opened []string
+	// HeldElsewhere lists the workspaces another open tab holds:
+	// HoldWorkspace refuses them.
+	HeldElsewhere map[string]bool
 	// Picked is what ReadPickedFile returns.
 	Picked    OpenedFile
 	PickedErr error
@@ -108,7 +125,7 @@ type MemoryBrowser struct {
 
 // NewMemoryBrowser returns an empty in-memory browser without a clipboard.
 func NewMemoryBrowser() *MemoryBrowser {
-	return &MemoryBrowser{items: map[string]string{}}
+	return &MemoryBrowser{items: map[string]string{}, tabItems: map[string]string{}, held: map[string]bool{}}
 }
 
 var errNoClipboard = errors.New("this page has no clipboard here")
@@ -129,19 +146,27 @@ func (m *MemoryBrowser) SelectText(id string) {
 	m.selected = append(m.selected, id)
 }
 
-func (m *MemoryBrowser) LoadItem(key string) (string, error) {
+func (m *MemoryBrowser) LoadItem(key string) (string, error) { return m.load(m.items, key), nil }
+
+func (m *MemoryBrowser) SaveItem(key, value string) error { return m.save(m.items, key, value) }
+
+func (m *MemoryBrowser) LoadTabItem(key string) (string, error) { return m.load(m.tabItems, key), nil }
+
+func (m *MemoryBrowser) SaveTabItem(key, value string) error { return m.save(m.tabItems, key, value) }
+
+func (m *MemoryBrowser) load(items map[string]string, key string) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.items[key], nil
+	return items[key]
 }
 
-func (m *MemoryBrowser) SaveItem(key, value string) error {
+func (m *MemoryBrowser) save(items map[string]string, key, value string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.SaveError != nil {
 		return m.SaveError
 	}
-	m.items[key] = value
+	items[key] = value
 	return nil
 }
 
@@ -149,6 +174,51 @@ func (m *MemoryBrowser) StorageProblem() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.Problem
+}
+
+func (m *MemoryBrowser) HoldWorkspace(id string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.HeldElsewhere[id] {
+		return false
+	}
+	m.held[id] = true
+	return true
+}
+
+func (m *MemoryBrowser) LetGoWorkspace(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.held, id)
+}
+
+// Holds says whether the page holds a workspace's id.
+func (m *MemoryBrowser) Holds(id string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.held[id]
+}
+
+// NextTab is the browser of the same tab after a reload: the same
+// storage, the same tab's items, and no workspace held (the page that
+// held them is gone). The two share their items, not their lock: a test
+// uses one at a time.
+func (m *MemoryBrowser) NextTab() *MemoryBrowser {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	next := NewMemoryBrowser()
+	next.items, next.tabItems = m.items, m.tabItems
+	return next
+}
+
+// NewTab is the browser of another tab of the site: the same storage,
+// and no item of this tab's. As with NextTab, a test uses one at a time.
+func (m *MemoryBrowser) NewTab() *MemoryBrowser {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	next := NewMemoryBrowser()
+	next.items = m.items
+	return next
 }
 
 func (m *MemoryBrowser) PostToParent(msg map[string]any) {
@@ -211,11 +281,10 @@ func (m *MemoryBrowser) Drop(f OpenedFile, err error) {
 }
 
 // Item returns what is stored under key.
-func (m *MemoryBrowser) Item(key string) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.items[key]
-}
+func (m *MemoryBrowser) Item(key string) string { return m.load(m.items, key) }
+
+// TabItem returns what the tab's own storage holds under key.
+func (m *MemoryBrowser) TabItem(key string) string { return m.load(m.tabItems, key) }
 
 // Posted returns the messages posted to the parent window so far.
 func (m *MemoryBrowser) Posted() []map[string]any {

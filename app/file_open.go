@@ -70,7 +70,7 @@ func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
 	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
 	p.share.notice = ""
 	p.leaveWorkspace() // autosave.go
-	p.share.workspace = newWorkspaceID()
+	p.newWorkspace(ctx)
 	p.err = ""
 	func() {
 		defer func() {

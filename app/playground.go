@@ -470,7 +470,7 @@ func (p *Playground) OnNav(ctx app.Context) {
 	if p.ready && fragment == p.link {
 		return // the page's own URL update
 	}
-	p.enterWorkspace(fragment)
+	p.enterWorkspace(ctx, fragment)
 	p.applyLink(fragment)
 	p.playOnOpen(ctx)
 }
@@ -550,6 +550,7 @@ func (p *Playground) Render() app.UI {
 			),
 			p.openingNotice(),
 			p.pageAlert(),
+			p.unreadableNotice(), // autosave_unreadable.go
 			app.Div().ID(workspaceID).Class("workspace").Body(
 				app.Aside().Class("dock").Attr("data-dock", tab).Aria("label", "lesson and tools").Body(
 					p.lessonPanel(),

@@ -87,7 +87,11 @@ type sharing struct {
 	base    string // the page's URL without its fragment
 
 	workspace string           // this workspace's id in the recent list
+	held      bool             // the page holds the workspace's id: it saves under it (autosave_tab.go)
+	saveWaits bool             // a save waits until the page holds it
 	recent    []recentScenario // newest first
+	asides    []recentScenario // entries for the recent list the next save writes
+	stored    storedValues     // what the page could not read in storage (autosave_unreadable.go)
 	notice    string           // what the page says once: storage, a reopened workspace
 	warned    bool             // the page has said storage is unavailable or full
 	unsaved   bool             // a change waits for the URL and autosave

@@ -153,8 +153,20 @@ func localStorage() (safejs.Value, error) {
 	return global("localStorage")
 }
 
-func (jsBrowser) LoadItem(key string) (string, error) {
-	s, err := localStorage()
+func (jsBrowser) LoadItem(key string) (string, error) { return getItem("localStorage", key) }
+
+func (jsBrowser) SaveItem(key, value string) error { return setItem("localStorage", key, value) }
+
+// The tab's own storage.
+func (jsBrowser) LoadTabItem(key string) (string, error) { return getItem("sessionStorage", key) }
+
+func (jsBrowser) SaveTabItem(key, value string) error {
+	return setItem("sessionStorage", key, value)
+}
+
+// getItem reads a key of a Storage, "" when it holds nothing.
+func getItem(storage, key string) (string, error) {
+	s, err := global(storage)
 	if err != nil {
 		return "", err
 	}
@@ -168,8 +180,9 @@ func (jsBrowser) LoadItem(key string) (string, error) {
 	return v.String()
 }
 
-func (jsBrowser) SaveItem(key, value string) error {
-	s, err := localStorage()
+// setItem writes a key of a Storage, and says when the storage is full.
+func setItem(storage, key, value string) error {
+	s, err := global(storage)
 	if err != nil {
 		return err
 	}
@@ -181,6 +194,33 @@ func (jsBrowser) SaveItem(key, value string) error {
 		return err
 	}
 	return nil
+}
+
+// HoldWorkspace asks web/static/workspaces.js, which holds a Web Lock for
+// each workspace the page holds. Without it (a page served without the
+// script) every id is the page's, as before tabs had workspaces of their
+// own; when the browser does not answer, none is.
+func (jsBrowser) HoldWorkspace(id string) bool {
+	workspaces, err := global("plogWorkspaces")
+	if err != nil {
+		return true
+	}
+	p, err := workspaces.Call("hold", id)
+	if err != nil {
+		return false
+	}
+	v, err := await(p)
+	if err != nil {
+		return false
+	}
+	held, err := v.Bool()
+	return err == nil && held
+}
+
+func (jsBrowser) LetGoWorkspace(id string) {
+	if workspaces, err := global("plogWorkspaces"); err == nil {
+		workspaces.Call("letGo", id)
+	}
 }
 
 // StorageProblem reads the mark web/static/storage-guard.js leaves when it

@@ -15,10 +15,14 @@
 (function () {
   "use strict";
 
+  // Whether the page, opened at the bare address, reopens a workspace: the
+  // one this tab had (tabWorkspaceKey, app/autosave_tab.go), or else the one
+  // saved last (workspaceKey, app/autosave.go).
   function savedWorkspace() {
     try {
-      const raw = window.localStorage.getItem("plog.workspace"); // workspaceKey, app/autosave.go
-      return !!(raw && JSON.parse(raw).Fragment);
+      const tab = window.sessionStorage.getItem("plog.tab");
+      const raw = tab || window.localStorage.getItem("plog.workspace");
+      return !!(raw && JSON.parse(raw).fragment);
     } catch (e) {
       return false; // no storage here, or a workspace the page cannot read either
     }
