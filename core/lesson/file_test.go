@@ -119,6 +119,11 @@ func TestVerifyFailures(t *testing.T) {
 		{"the solution forgets its commit", "poll billing b1\ncommit billing b1\n\n## wrong", "poll billing b1\n\n## wrong", "solution", 25,
 			"group billing has committed no offset of payments yet"},
 		{"the solution does not apply", "poll billing b1\ncommit billing b1\n\n## wrong", "poll billing b9\ncommit billing b1\n\n## wrong", "solution", 38, `the solution: group "billing" has no member "b9"`},
+		{"the start takes the page's memory", "join billing b1 topics=payments\nadvance 3s",
+			"join billing b1 topics=payments\nproducer p payments rate=1000/s value=" + strings.Repeat("x", 3900) + "\nproducer q payments rate=1000/s value=" + strings.Repeat("y", 3900) +
+				"\nproducer r payments rate=1000/s value=" + strings.Repeat("z", 3900) + "\nproducer s payments rate=1000/s value=" + strings.Repeat("w", 3900) +
+				"\nproducer u payments rate=1000/s value=" + strings.Repeat("v", 3900) + "\nadvance 100s",
+			"start", 25, "memory budget"},
 		{"the start solves it", "in-order payments cust-7 authorised captured refunded  # one partition, in this order\nread-all billing payments\nlag-at-most billing 0 topic=payments",
 			"read-all billing payments", "start", 0, "group billing received every record of payments"},
 	} {
