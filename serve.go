@@ -216,7 +216,7 @@ func handler(cfg siteConfig, version string, staticResources []string) *app.Hand
 		},
 		Styles: []string{"/web/static/first-paint.css", "/web/static/theme.css", "/web/static/plog.css", "/web/static/groups.css", "/web/static/share_groups.css", "/web/static/share.css", "/web/static/lessons.css", "/web/static/command_line.css", "/web/static/motion.css"},
 		// Runs before go-app's app.js, which is deferred.
-		Scripts: []string{"/web/static/storage-guard.js", "/web/static/first-paint.js", "/web/static/theme.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js", "/web/static/embed-height.js", "/web/static/embed-start.js"},
+		Scripts: []string{"/web/static/storage-guard.js", "/web/static/runtime-guard.js", "/web/static/workspaces.js", "/web/static/first-paint.js", "/web/static/theme.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js", "/web/static/embed-height.js", "/web/static/embed-start.js"},
 		// go-app caches the site's root without its trailing slash; under a
 		// sub-path the page is fetched as /plog/, which must be cached too.
 		// Every file of web/static is cached, so that the embedding example
@@ -315,6 +315,9 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 			return "", err
 		}
 		if js, err = compileTheWasmsOwnResponse(js); err != nil {
+			return "", err
+		}
+		if js, err = watchTheRuntime(js); err != nil {
 			return "", err
 		}
 		return startWasmWhenShown(js)
@@ -457,6 +460,29 @@ func compileTheWasmsOwnResponse(js string) (string, error) {
 // response may be read through before its counted clone is: the progress
 // is awaited first, so that it ends at 100%, not where the count stood.
 const goappRunWasm = "    go.run(wasm.instance);\n"
+
+// goappWasmFailed is the line of go-app's app.js that reports a wasm that
+// would not download, compile or start.
+const goappWasmFailed = "    console.error(\"loading wasm failed: \", err);\n"
+
+// watchTheRuntime has app.js start the Go runtime through plogRunWasm and
+// report a failed start to plogWasmFailed (web/static/runtime-guard.js),
+// which see the runtime stop (out of memory, a trap, a wasm that would not
+// load) and have the page say so, rather than stay as it was and answer
+// nothing. Without runtime-guard.js the runtime starts as before.
+func watchTheRuntime(js string) (string, error) {
+	for _, line := range []string{goappRunWasm, goappWasmFailed} {
+		if n := strings.Count(js, line); n != 1 {
+			return "", fmt.Errorf("go-app's app.js has %d copies of %q, want 1: its loader changed, revisit the runtime's guard", n, strings.TrimSpace(line))
+		}
+	}
+	js = strings.Replace(js, goappRunWasm, guardedRunWasm, 1)
+	return strings.Replace(js, goappWasmFailed,
+		goappWasmFailed+"    if (window.plogWasmFailed) window.plogWasmFailed(err); // plog: web/static/runtime-guard.js\n", 1), nil
+}
+
+// guardedRunWasm is goappRunWasm as watchTheRuntime writes it.
+const guardedRunWasm = "    (window.plogRunWasm || ((go, instance) => go.run(instance)))(go, wasm.instance); // plog: web/static/runtime-guard.js\n"
 
 // goappStartWasm is the line of go-app's app.js that starts the wasm's
 // download and the Go runtime, as soon as app.js runs.

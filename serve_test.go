@@ -497,11 +497,33 @@ func TestGeneratedLoaderCompilesTheWasmsOwnResponse(t *testing.T) {
 	if strings.Contains(js, "new ReadableStream") || !strings.Contains(js, "const counted = response.clone();") {
 		t.Error("app.js hands instantiateStreaming a Response of its own making")
 	}
-	if !strings.Contains(js, "await window.plogWasmCounted; // plog: the progress reaches 100% before the loader goes\n"+goappRunWasm) {
+	if !strings.Contains(js, "await window.plogWasmCounted; // plog: the progress reaches 100% before the loader goes\n"+guardedRunWasm) {
 		t.Error("app.js starts the Go runtime, and removes the loader, before the progress is counted to its end")
 	}
 	if _, err := compileTheWasmsOwnResponse("no loader here"); err == nil {
 		t.Error("a go-app whose loader changed must fail the build")
+	}
+}
+
+// app.js starts the Go runtime through web/static/runtime-guard.js, and
+// tells it of a start that failed: a runtime that stops is said.
+func TestGeneratedLoaderStartsTheRuntimeUnderItsGuard(t *testing.T) {
+	out, _ := generate(t, fakeWasm(t, "abc"), "/", "")
+	js := readFile(t, filepath.Join(out, "app.js"))
+	if strings.Contains(js, goappRunWasm) || !strings.Contains(js, guardedRunWasm) {
+		t.Error("app.js starts the Go runtime itself, unwatched")
+	}
+	if !strings.Contains(js, goappWasmFailed+"    if (window.plogWasmFailed) window.plogWasmFailed(err);") {
+		t.Error("app.js does not report a failed start to the guard")
+	}
+	page := readFile(t, filepath.Join(out, "index.html"))
+	for _, script := range []string{"runtime-guard.js", "workspaces.js"} {
+		if !strings.Contains(page, `<script src="/web/static/`+script+`"></script>`) {
+			t.Errorf("the page does not run web/static/%s before app.js", script)
+		}
+	}
+	if _, err := watchTheRuntime("no loader here"); err == nil {
+		t.Error("a go-app whose loader changed must fail the build, not run the runtime unwatched")
 	}
 }
 
