@@ -41,6 +41,8 @@ func TestLinksPastTheBudgetsOpenTheirStartAndLeaveTheTabWorking(t *testing.T) {
 		// A link's script starts with its rules line: line 1.
 		{"records of 3.9 KB by eight workloads", turns.String(), 11, "memory budget"},
 		{"two thousand zipf tables", zipfs.String(), 101, "units of work"},
+		{"a producer retrying ninety sends of ten thousand", "topic t partitions=2\nproducer-config p acks=all\nwire p lose-response count=100000\n" +
+			strings.Repeat("produce t key=k value=v producer=p count=10000\n", 90), 5, "units of work"},
 	}
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
