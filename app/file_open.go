@@ -76,13 +76,13 @@ func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
 		defer func() {
 			// The engine promises never to panic; a panic in wasm would kill the page.
 			if r := recover(); r != nil {
-				p.session = scenario.NewSession()
+				p.session = scenario.NewYieldingSession()
 				p.err = fmt.Sprintf("plog hit a bug while opening %s (please report it with the file): %v", name, r)
 			}
 		}()
 		session, err := scenario.LoadYielding(f.Text) // the page keeps answering while a big file replays
 		if session == nil {
-			session = scenario.NewSession()
+			session = scenario.NewYieldingSession()
 		}
 		p.session = session
 		if err != nil {

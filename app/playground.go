@@ -489,7 +489,7 @@ func (p *Playground) applyLink(link string) {
 		// The engine promises never to panic; this is the page's last line
 		// of defence if it ever does, because a panic in wasm kills the page.
 		if r := recover(); r != nil {
-			p.session = scenario.NewSession()
+			p.session = scenario.NewYieldingSession()
 			p.refresh()
 			p.err = fmt.Sprintf("plog hit a bug while applying this scenario (please report it with the link): %v", r)
 		}

@@ -160,7 +160,7 @@ func (p *Playground) linkOptions() linkOptions {
 // The messages quote the link only as text.
 func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 	if fragment == "" {
-		return scenario.NewSession(), linkOptions{}, ""
+		return scenario.NewYieldingSession(), linkOptions{}, ""
 	}
 	var problems []string
 	f, err := scenario.ParseFragment(fragment)
@@ -182,16 +182,16 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 		}
 	}
 	if f.Link == "" {
-		return scenario.NewSession(), opts, strings.Join(problems, " ")
+		return scenario.NewYieldingSession(), opts, strings.Join(problems, " ")
 	}
 	script, err := scenario.DecodeLink(f.Link) // an old link's under rules 1
 	if err != nil {
 		problems = append(problems, "This link holds no scenario plog can read: "+err.Error())
-		return scenario.NewSession(), opts, strings.Join(problems, " ")
+		return scenario.NewYieldingSession(), opts, strings.Join(problems, " ")
 	}
 	session, err := scenario.LoadYielding(script) // the garbage collector keeps up in the browser
 	if session == nil {
-		session = scenario.NewSession()
+		session = scenario.NewYieldingSession()
 	}
 	if err != nil {
 		problems = append(problems, "The scenario stopped early: "+err.Error())

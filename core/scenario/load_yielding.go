@@ -17,14 +17,7 @@ import (
 // answering. Yielding changes nothing else: the session is Load's, and so
 // is the error; its later moves (seek, undo) yield the same way.
 func LoadYielding(script string) (*Session, error) {
-	s := NewSession()
-	last := time.Now()
-	s.pause = func() {
-		if time.Since(last) >= yieldEvery {
-			time.Sleep(time.Millisecond)
-			last = time.Now()
-		}
-	}
+	s := NewYieldingSession()
 	err := eachCommand(script, func(c Command) error {
 		if err := s.applyCommand(c); err != nil {
 			return err
@@ -34,6 +27,22 @@ func LoadYielding(script string) (*Session, error) {
 		return nil
 	})
 	return s, err
+}
+
+// NewYieldingSession is NewSession for the page: every command applied to
+// it, and every move in its history, lets the browser run every yieldEvery
+// inside a long command (a learner's advance of a busy workload, a produce
+// that retries), as LoadYielding does.
+func NewYieldingSession() *Session {
+	s := NewSession()
+	last := time.Now()
+	s.pause = func() {
+		if time.Since(last) >= yieldEvery {
+			time.Sleep(time.Millisecond)
+			last = time.Now()
+		}
+	}
+	return s
 }
 
 // yieldEvery is the longest LoadYielding works without letting the
