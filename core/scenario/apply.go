@@ -97,8 +97,9 @@ type world struct {
 	// pauseTicks steps the engine tells of (meter), so that the page can
 	// let the browser breathe in a long command. It changes nothing in
 	// the world.
-	pause func()
-	ticks int64
+	pause    func()
+	ticks    int64 // the engine's steps the meter was told of
+	reserved int64 // bytes reserved for records and tables, for pause
 }
 
 // pauseEvery is how much work passes between two calls of world.pause: a

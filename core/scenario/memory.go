@@ -57,8 +57,20 @@ func (w *world) reserve(n int64) error {
 	if held := w.memory(); n > MaxMemoryBytes-held {
 		return memoryLimitError{need: n, held: held}
 	}
+	// Copying bytes takes time that units of work do not see: records
+	// of a few KB take a quarter of a second in the browser between two
+	// pauses by work. So the browser may also run every pauseBytes.
+	before := w.reserved
+	w.reserved += n
+	if w.pause != nil && w.reserved/pauseBytes != before/pauseBytes {
+		w.pause()
+	}
 	return nil
 }
+
+// pauseBytes is how many bytes of records pass between two calls of
+// world.pause from reserve: a few milliseconds of copying.
+const pauseBytes = 1 << 20
 
 // reserveRecord is reserve for one record the scenario is about to
 // produce: its key and value at most, a chunk's entry and its overhead.
