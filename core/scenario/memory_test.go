@@ -45,6 +45,13 @@ func hostileScripts() map[string]string {
 			}
 			return b.String()
 		}() + strings.Repeat("advance 100s\n", 20),
+		"uniform keys in turn": "topic t partitions=3\n" + func() string {
+			var b strings.Builder
+			for i := range 6 {
+				fmt.Fprintf(&b, "producer u%d t rate=1000/s keys=uniform keyspace=100000 value=%d%s\n", i, i, strings.Repeat("u", 3900))
+			}
+			return b.String()
+		}() + "join g c topics=t\nconsumer g c rate=100/s\n" + strings.Repeat("advance 10s\n", 100),
 		"zipf tables":      zipfs.String(),
 		"zipf tables turn": zipfTurns.String(),
 		"named producer retries": "topic t partitions=4\nproducer-config p enable.idempotence=false retries=5\nwire p lose-response count=100000\n" +
