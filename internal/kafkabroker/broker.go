@@ -100,8 +100,31 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	for attempt := 1; ; attempt++ {
+		c, err := startOnce(ctx, opts, cp)
+		if errors.Is(err, errPortTaken) && attempt < startAttempts && ctx.Err() == nil {
+			continue // on other free ports
+		}
+		return c, err
+	}
+}
+
+// startAttempts is how many times Start tries free ports that another
+// process takes before a node listens on them.
+const startAttempts = 3
+
+// errPortTaken is a node that could not listen on a port freePorts found
+// free: freePorts closes its listeners before the JVM, seconds later on a
+// busy machine, binds the ports, and another process (a client's
+// connection takes an ephemeral port too) may take one in between.
+var errPortTaken = errors.New("a port was taken before the node listened on it")
+
+// startOnce starts a cluster on ports found free now; whatever it started
+// is stopped and removed when it fails.
+func startOnce(ctx context.Context, opts Options, cp string) (*Cluster, error) {
 	dir := opts.Dir
 	if dir == "" {
+		var err error
 		if dir, err = os.MkdirTemp("", "plog-kafka-"); err != nil {
 			return nil, err
 		}
@@ -301,7 +324,11 @@ func (c *Cluster) waitReady(ctx context.Context) error {
 	for {
 		for _, n := range c.nodes {
 			if n.cmd != nil && !n.stopped.Load() && !n.running() {
-				return fmt.Errorf("kafka node %d exited while starting (%v); its log ends:\n%s", n.id, n.waitErr, n.logTail(30))
+				err := fmt.Errorf("kafka node %d exited while starting (%v); its log ends:\n%s", n.id, n.waitErr, n.logTail(30))
+				if n.portTaken() {
+					err = fmt.Errorf("%w: %w", errPortTaken, err)
+				}
+				return err
 			}
 		}
 		reqCtx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -353,6 +380,18 @@ func (n *node) running() bool {
 	default:
 		return true
 	}
+}
+
+// portTaken says whether the node's logs say it could not listen on a
+// port: Kafka 4.4's SocketServer fails its start with Java's
+// BindException.
+func (n *node) portTaken() bool {
+	for _, name := range []string{"console.log", "server.log"} {
+		if b, err := os.ReadFile(filepath.Join(n.dir, "logs", name)); err == nil && strings.Contains(string(b), "java.net.BindException: Address already in use") {
+			return true
+		}
+	}
+	return false
 }
 
 func (n *node) logTail(lines int) string {
@@ -492,8 +531,9 @@ func (c *Cluster) Close() error {
 	return c.closeErr
 }
 
-// freePorts returns n distinct free loopback ports.
-func freePorts(n int) ([]int, error) {
+// freePorts returns n distinct free loopback ports (a variable, so that a
+// test can hand out a port it holds).
+var freePorts = func(n int) ([]int, error) {
 	var ports []int
 	for range n {
 		l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -3,9 +3,11 @@ package kafkabroker
 import (
 	"bufio"
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -113,5 +115,32 @@ func TestWaitSaysWhenKafkaIsKilled(t *testing.T) {
 	err := <-got
 	if err == nil || !strings.Contains(err.Error(), "kafka node 1") || !strings.Contains(err.Error(), "signal: killed") {
 		t.Fatalf("Wait after the java process was killed: %v", err)
+	}
+}
+
+// A port another process takes between freePorts and the node's listening
+// on it fails that attempt only: Start tries again, on other ports. The
+// test holds the first port it hands out.
+func TestStartTriesOtherPortsWhenOneIsTaken(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	taken := held.Addr().(*net.TCPAddr).Port
+	calls := 0
+	free := freePorts
+	freePorts = func(n int) ([]int, error) {
+		calls++
+		ports, err := free(n)
+		if calls == 1 && err == nil {
+			ports[0] = taken
+		}
+		return ports, err
+	}
+	defer func() { freePorts = free }()
+	c := StartT(t, Options{})
+	if calls != 2 || strings.HasSuffix(c.Brokers()[0], ":"+strconv.Itoa(taken)) {
+		t.Errorf("Start asked for ports %d times and listens on %v; want a second attempt, on another port than %d", calls, c.Brokers(), taken)
 	}
 }
