@@ -5,12 +5,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -70,6 +72,13 @@ func (w *wireFaults) disarm() int {
 	return n
 }
 
+// again puts a fault back first, for the next produce request to meet.
+func (w *wireFaults) again(f core.WireFault) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.pending = append([]core.WireFault{f}, w.pending...)
+}
+
 // errWireFault is the error a lost request or answer gives the client.
 var errWireFault = errors.New("plog wire fault: the connection was cut")
 
@@ -77,36 +86,98 @@ var errWireFault = errors.New("plog wire fault: the connection was cut")
 // producer's armed faults.
 type wireConn struct {
 	net.Conn
-	faults     *wireFaults
+	faults *wireFaults
+	// loseAnswer says the answer to the produce request just written,
+	// of version, is to be lost; passed holds an answer read whole and
+	// handed on.
 	loseAnswer bool
+	version    int16
+	passed     []byte
 }
 
 // Write sees each request whole (franz-go writes a request, its size
 // first, in one call): a Produce request meets the next fault.
 func (c *wireConn) Write(b []byte) (int, error) {
-	if len(b) >= 6 && binary.BigEndian.Uint16(b[4:6]) == produceKey {
+	if len(b) >= 8 && binary.BigEndian.Uint16(b[4:6]) == produceKey {
 		switch c.faults.next() {
 		case core.LoseRequest:
 			c.Conn.Close()
 			return 0, errWireFault
 		case core.LoseResponse:
-			c.loseAnswer = true
+			c.loseAnswer, c.version = true, int16(binary.BigEndian.Uint16(b[6:8]))
 		}
 	}
 	return c.Conn.Write(b)
 }
 
-// Read loses the answer to a request whose answer is to be lost: once it
-// starts to arrive the broker has appended, and the connection is cut.
+// Read loses the answer to a produce request whose answer is to be lost,
+// when it is an append's: the connection is cut, as if the answer never
+// came. A broker that refused the request wrote nothing (a leader not yet
+// leading the partition answers NOT_LEADER_OR_FOLLOWER, Kafka 4.4's
+// ReplicaManager.appendRecords), and the playground's lost answer is one
+// of a write: that answer is handed on, and the fault waits for the
+// client's next produce request.
 func (c *wireConn) Read(b []byte) (int, error) {
+	if len(c.passed) > 0 {
+		n := copy(b, c.passed)
+		c.passed = c.passed[n:]
+		return n, nil
+	}
 	if !c.loseAnswer {
 		return c.Conn.Read(b)
 	}
-	if _, err := c.Conn.Read(b); err != nil {
+	c.loseAnswer = false
+	answer, appended, err := readProduceAnswer(c.Conn, c.version)
+	if err != nil {
 		return 0, err
+	}
+	if !appended {
+		c.faults.again(core.LoseResponse)
+		c.passed = answer
+		return c.Read(b)
 	}
 	c.Conn.Close()
 	return 0, errWireFault
+}
+
+// readProduceAnswer reads one answer to a Produce request of version from
+// r, whole, as it came (its size first), and says whether every partition
+// of it was written (no error code).
+func readProduceAnswer(r io.Reader, version int16) ([]byte, bool, error) {
+	answer := make([]byte, 4)
+	if _, err := io.ReadFull(r, answer); err != nil {
+		return nil, false, err
+	}
+	size := binary.BigEndian.Uint32(answer)
+	if size > 100<<20 {
+		return nil, false, fmt.Errorf("a produce answer of %d bytes", size)
+	}
+	answer = append(answer, make([]byte, size)...)
+	if _, err := io.ReadFull(r, answer[4:]); err != nil {
+		return nil, false, err
+	}
+	resp := kmsg.NewPtrProduceResponse()
+	resp.Version = version
+	// The answer's header: its correlation id, then, for a flexible
+	// version, its tagged fields (none from Kafka: one byte, 0).
+	body := answer[8:]
+	if resp.IsFlexible() {
+		if len(body) == 0 || body[0] != 0 {
+			return answer, true, nil // tags we do not read: taken as a write, as before
+		}
+		body = body[1:]
+	}
+	if err := resp.ReadFrom(body); err != nil {
+		return answer, true, nil
+	}
+	for _, t := range resp.Topics {
+		for _, p := range t.Partitions {
+			if p.ErrorCode != 0 {
+				return answer, false, nil
+			}
+		}
+	}
+	return answer, true, nil
 }
 
 // wireDialer dials a producer's connections through wireConn.

@@ -163,12 +163,23 @@ func (r *runner) fitReplicas(ctx context.Context, c scenario.Command, configs ma
 	return int(have), nil
 }
 
-// waitForPartitions waits until the cluster's metadata shows the topic with
-// n partitions, each with a leader: creating topics and partitions is
-// asynchronous in Kafka.
+// waitForPartitions waits until the topic has n partitions whose leaders
+// serve them: creating topics and partitions is asynchronous in Kafka.
+//
+// Metadata shows a partition's leader a moment before that broker leads it:
+// Kafka 4.4's BrokerMetadataPublisher.onMetadataUpdate sets the metadata
+// cache, which answers Metadata, before ReplicaManager.applyDelta makes the
+// broker the partition's leader and creates its log, and until then the
+// broker answers a produce to it NOT_LEADER_OR_FOLLOWER without writing it
+// (ReplicaManager.getPartitionOrError). The client retries, which hides
+// that, but a wire fault that loses the answer to the first produce would
+// lose that refusal instead of an append's (producer_wire.go). So the run
+// also waits until each partition's leader answers ListOffsets for it,
+// which it does from the partition it leads
+// (ReplicaManager.fetchOffsetForTimestamp).
 func (r *runner) waitForPartitions(ctx context.Context, topic string, n int) error {
 	name := r.opts.Prefix + topic
-	return r.waitFor(ctx, fmt.Sprintf("topic %s to have %d partitions with leaders", name, n), func() (bool, error) {
+	return r.waitFor(ctx, fmt.Sprintf("topic %s to have %d partitions whose leaders serve them", name, n), func() (bool, error) {
 		md, err := r.admin.Metadata(ctx, name)
 		if err != nil {
 			return false, err
@@ -182,7 +193,24 @@ func (r *runner) waitForPartitions(ctx context.Context, topic string, n int) err
 				return false, nil
 			}
 		}
-		return true, nil
+		ends, err := r.admin.ListEndOffsets(ctx, name)
+		var shards *kadm.ShardErrors
+		if errors.As(err, &shards) {
+			return false, nil // a leader that did not answer: ask again
+		} else if err != nil {
+			return false, err
+		}
+		served := 0
+		var refused error
+		ends.Each(func(o kadm.ListedOffset) {
+			switch {
+			case o.Err == nil:
+				served++
+			case !kerr.IsRetriable(o.Err):
+				refused = o.Err // a missing permission, say
+			}
+		})
+		return served == n, refused
 	})
 }
 

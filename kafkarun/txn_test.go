@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -112,6 +114,50 @@ produce many values=a,b,c producer=plain
 	}
 	if !found {
 		t.Errorf("no note that the wire fault was not made: %q", res.Comparison.NotCompared)
+	}
+}
+
+// A lost answer is an append's: an answer refusing the request (a leader
+// not yet leading the partition says NOT_LEADER_OR_FOLLOWER, and writes
+// nothing) is handed on to the client, and the fault waits for its retry,
+// whose answer is lost after the broker wrote: the plain producer's record
+// is written twice on the cluster, as in the playground.
+func TestWireFaultLosesAnAppendsAnswer(t *testing.T) {
+	cluster, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cluster.Close)
+	refused := 0
+	cluster.ControlKey(int16(kmsg.Produce), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
+		refused++
+		req := kreq.(*kmsg.ProduceRequest)
+		resp := req.ResponseKind().(*kmsg.ProduceResponse)
+		for _, t := range req.Topics {
+			rt := kmsg.NewProduceResponseTopic()
+			rt.Topic, rt.TopicID = t.Topic, t.TopicID
+			for _, p := range t.Partitions {
+				rp := kmsg.NewProduceResponseTopicPartition()
+				rp.Partition, rp.ErrorCode = p.Partition, kerr.NotLeaderForPartition.Code
+				rt.Partitions = append(rt.Partitions, rp)
+			}
+			resp.Topics = append(resp.Topics, rt)
+		}
+		return resp, nil, true
+	})
+	res := runOn(t, testOptions(cluster.ListenAddrs()), `topic orders
+producer-config plain enable.idempotence=false
+wire plain lose-response
+produce orders key=a value=x producer=plain
+`)
+	allSame(t, res, nil)
+	if refused != 1 {
+		t.Errorf("%d produce requests refused, want the first", refused)
+	}
+	for _, row := range res.Comparison.Rows {
+		if row.What == "orders/0 records" && row.Cluster != "2 records" {
+			t.Errorf("orders/0 on the cluster: %s, want x twice", row.Cluster)
+		}
 	}
 }
 
