@@ -55,15 +55,39 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// The deadlines of the cases run through kafkarun: each wait of a run on
+// the broker (a group settling, a poll filling) may take runWait, one
+// command three times that, and a whole case or targeted test
+// caseDeadline. Generous: make test runs the suite four cases at a time
+// beside the other tests on two cores, and a run that goes well never
+// waits them out.
+const (
+	runWait      = time.Minute
+	caseDeadline = 10 * time.Minute
+)
+
+// runOptions are kafkarun's options for a case on the suite's broker: its
+// connections, too, wait as long as a loaded machine may need.
+func runOptions() kafkarun.Options {
+	return kafkarun.Options{Brokers: brokers, WaitTimeout: runWait, DialTimeout: runWait}
+}
+
+// keptRunOptions are runOptions that keep the run's topics and groups.
+func keptRunOptions() kafkarun.Options {
+	opts := runOptions()
+	opts.Keep = true
+	return opts
+}
+
 // runCase runs one scenario on the broker through kafkarun and fails the
 // test on an error or a difference without a reason, writing the scenario
 // out as a .plog file named in the failure.
 func runCase(t *testing.T, kind, name, script string) {
 	t.Helper()
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
 	defer cancel()
-	res, err := kafkarun.Run(ctx, script, kafkarun.Options{Brokers: brokers, WaitTimeout: 30 * time.Second})
+	res, err := kafkarun.Run(ctx, script, runOptions())
 	var rows, bad []kafkarun.Row
 	if err == nil {
 		rows, bad = res.Comparison.Rows, res.Comparison.Unexpected()

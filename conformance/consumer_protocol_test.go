@@ -74,7 +74,7 @@ type cpCluster struct {
 	ids      map[string][16]byte // topic ids by script name
 	names    map[[16]byte]string
 	members  []*hbMember
-	lastJoin time.Time
+	lastJoin time.Time // when the last join's target was seen
 }
 
 func newCPCluster(t *testing.T, ctx context.Context, name string, topics map[string]int) *cpCluster {
@@ -93,7 +93,7 @@ func newCPCluster(t *testing.T, ctx context.Context, name string, topics map[str
 		if _, err := admin.CreateTopic(ctx, int32(topics[topic]), 1, nil, c.prefix+topic); err != nil {
 			t.Fatalf("creating %s: %v", topic, err)
 		}
-		waitForTopic(t, ctx, admin, c.prefix+topic)
+		waitForTopic(t, ctx, client, c.prefix+topic)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -184,12 +184,13 @@ func (c *cpCluster) heartbeat(m *hbMember) {
 // target assignment at most every group.consumer.assignment.interval.ms
 // (1 s, Kafka 4.4 GroupMetadataManager.canComputeNextTargetAssignment):
 // the playground's steps are seconds of virtual time apart, so the
-// cluster's joins are at least that far apart too.
+// cluster's joins are at least that far apart too. The interval runs from
+// the last computation, on the broker's clock, which is this machine's:
+// that computation came before the answer that showed its target (lastJoin),
+// so a join sent more than the interval after that answer is past it,
+// however late the broker handled either.
 func (c *cpCluster) join(m *hbMember) {
-	if wait := time.Until(c.lastJoin.Add(1100 * time.Millisecond)); wait > 0 {
-		time.Sleep(wait)
-	}
-	c.lastJoin = time.Now()
+	time.Sleep(time.Until(c.lastJoin.Add(1100 * time.Millisecond)))
 	c.members = append(c.members, m)
 	c.heartbeat(m)
 	// Kafka 4.4.0 computes the new target assignment within the heartbeat
@@ -197,17 +198,18 @@ func (c *cpCluster) join(m *hbMember) {
 	// does: its group.consumer.assignor.offload.enable, true by default, is
 	// read by nothing in its GroupMetadataManager. The member heartbeats
 	// until its epoch is the group's, which takes one heartbeat or two.
-	waitFor(c.t, 10*time.Second, "the target assignment of group "+c.group, func() bool {
+	waitFor(c.t, "the target assignment of group "+c.group, func() bool {
 		c.heartbeat(m)
 		return m.epoch == c.describe().Epoch
 	})
+	c.lastJoin = time.Now()
 }
 
 // settle heartbeats the running members until the group is Stable.
 func (c *cpCluster) settle(running ...*hbMember) kmsg.ConsumerGroupDescribeResponseGroup {
 	c.t.Helper()
 	var d kmsg.ConsumerGroupDescribeResponseGroup
-	waitFor(c.t, 20*time.Second, "group "+c.group+" to be Stable", func() bool {
+	waitFor(c.t, "group "+c.group+" to be Stable", func() bool {
 		for _, m := range running {
 			c.heartbeat(m)
 		}
@@ -386,7 +388,7 @@ func TestConsumerProtocolLikeKafka(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
 			defer cancel()
 			c := newCPCluster(t, ctx, tc.name, tc.topics)
 			script := "rules 5\nseed 19\n"
@@ -509,7 +511,7 @@ func TestConsumerProtocolLikeKafka(t *testing.T) {
 			// consumerGroupHeartbeat), so an answer with the new 500 ms
 			// says the coordinator has the 2 s session; one more
 			// heartbeat after it schedules each member's session at 2 s.
-			waitFor(t, 20*time.Second, "the coordinator to have group "+c.group+"'s 2 s session", func() bool {
+			waitFor(t, "the coordinator to have group "+c.group+"'s 2 s session", func() bool {
 				done := true
 				for _, m := range running {
 					c.heartbeat(m)
@@ -527,7 +529,7 @@ func TestConsumerProtocolLikeKafka(t *testing.T) {
 			}
 			check("just after b crashed", c.describe())
 			steps += "advance 45s\nadvance 10s\n"
-			waitFor(t, 20*time.Second, "b to be fenced on the cluster", func() bool {
+			waitFor(t, "b to be fenced on the cluster", func() bool {
 				for _, m := range running {
 					c.heartbeat(m)
 				}
@@ -564,10 +566,10 @@ commit modern a
 leave modern b
 advance 10s
 `
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
 			defer cancel()
 			types := map[string]string{}
-			res, err := kafkarun.Run(ctx, script, kafkarun.Options{Brokers: brokers, WaitTimeout: 30 * time.Second, Keep: true})
+			res, err := kafkarun.Run(ctx, script, keptRunOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -630,7 +632,7 @@ advance 10s
 // run in sixteen, which the unprefixed names answered otherwise).
 func TestUniformWithTheBrokersTopicIDs(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
 	defer cancel()
 	topics := map[string]int{"orders": 5, "audit": 4}
 	c := newCPCluster(t, ctx, "ids", topics)
@@ -712,7 +714,7 @@ leave g a
 // count the topic does not have.
 func TestCoordinatorImageIsAwaited(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
 	defer cancel()
 	client, admin := adminOf(t, brokers)
 	prefix := fmt.Sprintf("image-%d-", time.Now().UnixNano())

@@ -23,9 +23,9 @@ import (
 // they compare.
 func runRows(t *testing.T, name, script string) map[string]kafkarun.Row {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
 	defer cancel()
-	res, err := kafkarun.Run(ctx, script, kafkarun.Options{Brokers: brokers, WaitTimeout: 30 * time.Second})
+	res, err := kafkarun.Run(ctx, script, runOptions())
 	if err != nil {
 		t.Fatalf("%s: kafkarun: %v\nscenario written to %s", name, err, writeScenario(t, name, script))
 	}
@@ -95,19 +95,19 @@ commit g b
 			t.Errorf("the playground on %q: %v, want Kafka's %q", tc.script, err, tc.want.Description)
 		}
 	}
-	_, admin := adminOf(t, brokers)
+	client, admin := adminOf(t, brokers)
 	ctx := context.Background()
 	topic, group := "plog-delete-refused", "plog-delete-refused-g"
 	if _, err := admin.CreateTopic(ctx, 1, 1, nil, topic); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { admin.DeleteTopic(context.Background(), topic) })
-	waitForTopic(t, ctx, admin, topic)
+	waitForTopic(t, ctx, client, topic)
 	member, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic))
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 30*time.Second, "the member to join", func() bool {
+	waitFor(t, "the member to join", func() bool {
 		pollCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		member.PollFetches(pollCtx)
 		cancel()
@@ -125,7 +125,7 @@ commit g b
 		t.Errorf("deleting a group with a member: %v, want NON_EMPTY_GROUP", err)
 	}
 	member.Close() // leaves the group
-	waitFor(t, 30*time.Second, "the empty group to be deleted", func() bool { return deleteErr() == nil })
+	waitFor(t, "the empty group to be deleted", func() bool { return deleteErr() == nil })
 	if err := deleteErr(); !errors.Is(err, kerr.GroupIDNotFound) {
 		t.Errorf("deleting a deleted group: %v, want GROUP_ID_NOT_FOUND", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -34,7 +35,7 @@ import (
 // end and ISR are the playground's.
 func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
 	defer cancel()
 	c := kafkabroker.StartT(t, kafkabroker.Options{Nodes: 3})
 	client, admin := adminOf(t, c.Brokers())
@@ -60,6 +61,7 @@ func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 		if err != nil {
 			t.Fatalf("kafka: creating %s with min.insync.replicas=%s on 3 replicas: %v", topic, minISR, err)
 		}
+		waitForTopic(t, ctx, client, topic)
 	}
 	isr := func(topic string) []int32 {
 		m, err := admin.Metadata(ctx, topic)
@@ -72,7 +74,7 @@ func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 	}
 	hw := func(topic string) int64 { return offsetOf(admin.ListEndOffsets(ctx, topic)) }
 	var followers []int32
-	waitFor(t, 30*time.Second, "both topics to have three in-sync replicas", func() bool {
+	waitFor(t, "both topics to have three in-sync replicas", func() bool {
 		m, err := admin.Metadata(ctx, "held")
 		if err != nil {
 			return false
@@ -97,9 +99,9 @@ func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 	}
 	defer acks1.Close()
 	produceAll := func(topic, value string) error {
-		short, cancel := context.WithTimeout(ctx, 20*time.Second)
+		bounded, cancel := context.WithTimeout(ctx, brokerDeadline)
 		defer cancel()
-		return produceTo(short, noRetry, topic, value)
+		return produceTo(bounded, noRetry, topic, value)
 	}
 
 	// The playground's side, step by step, the brokers named as Kafka's
@@ -135,7 +137,7 @@ func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 		slices.Sort(pISR)
 		// Right after a restart the partition's leader may not answer
 		// ListOffsets yet (hw is -1 then): wait until it does.
-		waitFor(t, 30*time.Second, topic+"'s high watermark to be readable", func() bool { return hw(topic) >= 0 })
+		waitFor(t, topic+"'s high watermark to be readable", func() bool { return hw(topic) >= 0 })
 		kISR, kHW := isr(topic), hw(topic)
 		if kHW != wantHW || p.HighWatermark != wantHW || !slices.Equal(kISR, pISR) {
 			t.Errorf("%s, %s: kafka high watermark %d ISR %v; playground %d ISR %v; want high watermark %d on both, the same ISR",
@@ -145,14 +147,46 @@ func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 			t.Errorf("%s, %s: the playground does not say why its high watermark is held: %q", when, topic, p.HighWatermarkHeld)
 		}
 	}
+	// caughtUp says whether every replica in the ISR of topic's partition
+	// holds the bytes its leader holds (DescribeLogDirs): the followers
+	// have fetched all there is, and the leader, which decides its high
+	// watermark as followers fetch (Kafka 4.4's
+	// Partition.updateFollowerFetchState, maybeIncrementLeaderHW), hears so
+	// at their next fetch, sent as soon as that one is written.
+	caughtUp := func(topic string) bool {
+		m, err := admin.Metadata(ctx, topic)
+		if err != nil {
+			return false
+		}
+		p := m.Topics[topic].Partitions[0]
+		size := func(node int32) int64 {
+			dirs, err := admin.DescribeBrokerLogDirs(ctx, node, kadm.TopicsSet{topic: {0: {}}})
+			if err != nil {
+				return -1
+			}
+			d, ok := dirs.LookupPartition(topic, 0)
+			if !ok {
+				return -1
+			}
+			return d.Size
+		}
+		want := size(p.Leader)
+		for _, node := range p.ISR {
+			if want < 0 || size(node) != want {
+				return false
+			}
+		}
+		return true
+	}
 	// settle lets the followers fetch: Kafka at once, the playground on its
-	// fetch ticks. A held high watermark is checked after a wait in which
-	// it would have moved.
+	// fetch ticks. The high watermark that moves is waited for; one held
+	// is checked once the followers in sync hold all of both topics, the
+	// state in which it would have moved were it not held.
 	settle := func(topic string, wantHW int64) {
 		t.Helper()
 		must("advance 1s")
-		waitFor(t, 15*time.Second, fmt.Sprintf("%s's high watermark to reach %d", topic, wantHW), func() bool { return hw(topic) >= wantHW })
-		time.Sleep(2 * time.Second)
+		waitFor(t, fmt.Sprintf("%s's high watermark to reach %d", topic, wantHW), func() bool { return hw(topic) >= wantHW })
+		waitFor(t, "the in-sync followers to hold all of held and above", func() bool { return caughtUp("held") && caughtUp("above") })
 	}
 
 	// All three in sync: acks=all is taken on both topics, above's needing
@@ -174,7 +208,7 @@ func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 		t.Fatal(err)
 	}
 	must(fmt.Sprintf("broker crash %d", first))
-	waitFor(t, 30*time.Second, "both ISRs to lose the stopped follower", func() bool { return len(isr("held")) == 2 && len(isr("above")) == 2 })
+	waitFor(t, "both ISRs to lose the stopped follower", func() bool { return len(isr("held")) == 2 && len(isr("above")) == 2 })
 	if err := produceAll("above", "x"); !errors.Is(err, kerr.NotEnoughReplicas) {
 		t.Errorf("kafka: acks=all to above with 2 in sync of min.insync.replicas=4: %v, want NOT_ENOUGH_REPLICAS", err)
 	}
@@ -196,7 +230,7 @@ func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 		t.Fatal(err)
 	}
 	must(fmt.Sprintf("broker crash %d", second))
-	waitFor(t, 30*time.Second, "held's ISR to shrink to its leader", func() bool { return len(isr("held")) == 1 })
+	waitFor(t, "held's ISR to shrink to its leader", func() bool { return len(isr("held")) == 1 })
 	if err := produceAll("held", "y"); !errors.Is(err, kerr.NotEnoughReplicas) {
 		t.Errorf("kafka: acks=all to held with the leader alone: %v, want NOT_ENOUGH_REPLICAS", err)
 	}
@@ -222,11 +256,11 @@ func TestHighWatermarkHeldBelowMinInsyncLikeKafka(t *testing.T) {
 		t.Fatal(err)
 	}
 	must(fmt.Sprintf("broker restart %d", first))
-	waitFor(t, 60*time.Second, "the restarted follower to rejoin held's ISR", func() bool { return len(isr("held")) == 2 })
+	waitFor(t, "the restarted follower to rejoin held's ISR", func() bool { return len(isr("held")) == 2 })
 	settle("held", 3)
 	compare("a follower back", "held", 3)
 	// above has two in sync again, still fewer than the three it needs:
 	// its high watermark stays.
-	waitFor(t, 30*time.Second, "the restarted follower to rejoin above's ISR", func() bool { return len(isr("above")) == 2 })
+	waitFor(t, "the restarted follower to rejoin above's ISR", func() bool { return len(isr("above")) == 2 })
 	compare("a follower back", "above", 1)
 }

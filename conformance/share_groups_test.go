@@ -39,7 +39,7 @@ var shareGroupConfigs = map[string]string{
 func TestShareGroupsEnabled(t *testing.T) {
 	t.Parallel()
 	client, _ := adminOf(t, brokers)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), brokerDeadline)
 	defer cancel()
 	resp, err := kmsg.NewPtrApiVersionsRequest().RequestWith(ctx, client)
 	if err != nil {
@@ -173,7 +173,7 @@ share-poll work a
 // which only this test's minimum allows.
 func TestShareLockExpiryLikeKafka(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
 	defer cancel()
 	client, admin := adminOf(t, brokers)
 	prefix := fmt.Sprintf("share-lock-%d-", time.Now().UnixNano())
@@ -181,7 +181,7 @@ func TestShareLockExpiryLikeKafka(t *testing.T) {
 	if _, err := admin.CreateTopic(ctx, 1, 1, nil, topic); err != nil {
 		t.Fatal(err)
 	}
-	waitForTopic(t, ctx, admin, topic)
+	waitForTopic(t, ctx, client, topic)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
@@ -214,48 +214,64 @@ func TestShareLockExpiryLikeKafka(t *testing.T) {
 		t.Cleanup(c.Close)
 		return c
 	}
-	poll := func(c *kgo.Client, name string) (string, time.Time) {
+	// poll polls until the member acquires records: b's first records
+	// are a's, once a's lock has expired on the broker, so b polls until
+	// then, however late the broker's timer fires.
+	poll := func(c *kgo.Client, name string) string {
 		var got []string
-		var deadline time.Time
-		waitFor(t, 60*time.Second, name+"'s poll to acquire the records", func() bool {
+		waitFor(t, name+"'s poll to acquire the records", func() bool {
 			pollCtx, cancel := context.WithTimeout(ctx, 2*time.Second)
 			defer cancel()
 			for _, r := range c.PollRecords(pollCtx, 3).Records() {
 				got = append(got, fmt.Sprintf("%d×%d", r.Offset, r.DeliveryCount()))
-				deadline = r.AcquisitionDeadline()
 			}
 			return len(got) > 0
 		})
-		return strings.Join(got, " "), deadline
+		return strings.Join(got, " ")
+	}
+	// reported is the start offset and lag the share coordinator reports,
+	// -1 and -1 before it has any.
+	reported := func() (int64, int64) {
+		described, err := admin.DescribeShareGroupOffsets(ctx, group)
+		if err != nil {
+			return -1, -1
+		}
+		o, ok := described[group].Offsets.Lookup(topic, 0)
+		if !ok || o.Err != nil {
+			return -1, -1
+		}
+		return o.StartOffset, o.Lag
 	}
 	a := member("a")
-	gotA, lockA := poll(a, "a")
+	gotA := poll(a, "a")
 	b := member("b")
-	time.Sleep(time.Until(lockA) + 500*time.Millisecond)
-	gotB, lockB := poll(b, "b")
-	time.Sleep(time.Until(lockB) + 500*time.Millisecond)
-	// The share coordinator holds the start offset as it was before the
-	// last write moved it (SharePartition.writeShareGroupState, then
-	// maybeUpdateCachedStateAndOffsets): a new record accepted by a third
-	// member writes the start offset past the archived ones.
+	gotB := poll(b, "b")
+	// b hangs too. Its lock expires at share.delivery.count.limit and
+	// archives the records; the broker writes that to the share
+	// coordinator, whose share lag (KIP-1226: the high watermark, less the
+	// start offset, less the records delivered for good) is then 0 where
+	// it was 3, before it moves the start offset past them
+	// (SharePartition.writeShareGroupState, then
+	// maybeUpdateCachedStateAndOffsets). So the coordinator keeps the
+	// start offset as it was before that write: a new record accepted by a
+	// third member writes the start offset past the archived ones.
+	waitFor(t, "b's lock to expire and archive the records", func() bool {
+		start, lag := reported()
+		return start >= 0 && lag == 0
+	})
 	if err := client.ProduceSync(ctx, &kgo.Record{Topic: topic, Key: []byte("k"), Value: []byte("3")}).FirstErr(); err != nil {
 		t.Fatal(err)
 	}
 	c := member("c")
-	gotC, _ := poll(c, "c")
+	gotC := poll(c, "c")
 	c.MarkAcks(kgo.AckAccept)
 	if err := c.FlushAcks(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var start, lag int64
-	waitFor(t, 30*time.Second, "the reported start offset to move past the archived records", func() bool {
-		described, err := admin.DescribeShareGroupOffsets(ctx, group)
-		if err != nil {
-			return false
-		}
-		o, ok := described[group].Offsets.Lookup(topic, 0)
-		start, lag = o.StartOffset, o.Lag
-		return ok && o.StartOffset >= 3
+	waitFor(t, "the reported start offset to move past the archived records", func() bool {
+		start, lag = reported()
+		return start >= 3
 	})
 
 	s := scenario.NewSession()

@@ -28,9 +28,9 @@ import (
 // fails on an error or a difference without a reason.
 func runTxnScript(t *testing.T, script string) *kafkarun.Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
 	defer cancel()
-	res, err := kafkarun.Run(ctx, script, kafkarun.Options{Brokers: brokers, WaitTimeout: 20 * time.Second})
+	res, err := kafkarun.Run(ctx, script, runOptions())
 	if err != nil {
 		t.Fatalf("kafkarun: %v", err)
 	}
@@ -367,13 +367,19 @@ func readAll(t *testing.T, ctx context.Context, topic string, isolation *kgo.Iso
 	}
 	defer client.Close()
 	var out []scenario.RecordState
-	for next := int64(0); next < end; {
-		pollCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	if end <= 0 {
+		return out
+	}
+	next := int64(0)
+	waitFor(t, fmt.Sprintf("%s to be read to offset %d", topic, end), func() bool {
+		pollCtx, cancel := context.WithTimeout(ctx, time.Second)
 		fetches := client.PollFetches(pollCtx)
 		cancel()
-		if err := fetches.Err0(); err != nil {
-			t.Fatalf("reading %s: %v", topic, err)
-		}
+		fetches.EachError(func(_ string, _ int32, err error) {
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("reading %s: %v", topic, err)
+			}
+		})
 		fetches.EachRecord(func(r *kgo.Record) {
 			next = r.Offset + 1
 			if r.Attrs.IsControl() {
@@ -382,7 +388,8 @@ func readAll(t *testing.T, ctx context.Context, topic string, isolation *kgo.Iso
 			key, value := string(r.Key), string(r.Value)
 			out = append(out, scenario.RecordState{Offset: r.Offset, Key: &key, Value: &value})
 		})
-	}
+		return next >= end
+	})
 	return out
 }
 
@@ -465,16 +472,16 @@ advance 4s
 		wantRead[group[:2]] = strings.Join(read, " ")
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
 	defer cancel()
 	topic := "plog-fence-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	txnID := topic + "-tx"
-	_, admin := adminOf(t, brokers)
+	client, admin := adminOf(t, brokers)
 	if _, err := admin.CreateTopic(ctx, 1, 1, nil, topic); err != nil {
 		t.Fatal(err)
 	}
 	defer admin.DeleteTopics(context.Background(), topic)
-	waitForTopic(t, ctx, admin, topic)
+	waitForTopic(t, ctx, client, topic)
 	producer := func() *kgo.Client {
 		client, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.TransactionalID(txnID), kgo.DefaultProduceTopic(topic),
 			kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerLinger(0), kgo.RecordRetries(2))
