@@ -13,9 +13,11 @@
 // whether it is free, and a tab that holds it answers on a BroadcastChannel
 // that it is open: the lock coming says the id is free, the answer that it
 // is not. A tab frozen in the background answers nothing, hence the last
-// resort, holdTimeout. Where the browser has no Web Locks (an address that
-// is not https or localhost), the answer alone decides: no answer within
-// noLocksWait, and the id is taken.
+// resort, holdTimeout: long enough for a busy machine's browser to let a
+// reloaded page's lock go, shorter than the page's own wait for an answer
+// (promiseTimeout, wasm/browser_wasm.go). Where the browser has no Web
+// Locks (an address that is not https or localhost), the answer alone
+// decides: no answer within noLocksWait, and the id is taken.
 //
 // window.plogWorkspaces.hold(id) resolves to true once this page holds id
 // (for as long as it is open, or until letGo(id)), false when another tab
@@ -23,7 +25,7 @@
 (function () {
   "use strict";
 
-  const holdTimeout = 5000; // ms
+  const holdTimeout = 8000; // ms
   const noLocksWait = 500; // ms
 
   const held = new Map(); // id → lets the hold go
