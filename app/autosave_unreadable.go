@@ -218,7 +218,10 @@ func (u unreadableValue) sentence() string {
 	case u.Downloaded != "":
 		fmt.Fprintf(&b, "It was downloaded as %s.", u.Downloaded)
 	case u.Aside != "":
-		fmt.Fprintf(&b, "It is kept as it was (%s in this site's storage), and nothing saves over it.", u.Aside)
+		// The key it is kept under is the notice's data-kept-at, for
+		// whoever looks in the browser's storage; a learner needs only
+		// the button.
+		b.WriteString("This browser keeps it as it was, and nothing saves over it: download it to look at it or to send it with a bug report. Your other scenarios are under Scenarios → Recent.")
 	default:
 		fmt.Fprintf(&b, "It is too large to copy (%s), so it stays where it is, and nothing saves over it until you download it.", units.ReadableSize(int64(u.Bytes)))
 	}

@@ -302,6 +302,15 @@ func TestUIStoppedRuntimeIsSaidAndRecovers(t *testing.T) {
 		t.Errorf("the new page says it stopped (%d notices)", n)
 	}
 
+	// Stopped on a link, pasting the same link changes no fragment: a
+	// button opens it again.
+	b.stopTheRuntime(t)
+	b.waitText(t, alert, "The playground stopped")
+	eval[bool](t, b, `(window.plogPageBefore = true)`)
+	b.mouseClick(t, `[data-runtime-action=reload]`)
+	b.waitNewPage(t)
+	b.waitCount(t, "[data-topic=other] [data-offset]", 3)
+
 	// Stopped again, the button opens the scenario saved last.
 	b.stopTheRuntime(t)
 	b.waitText(t, alert, "The playground stopped")

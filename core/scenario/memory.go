@@ -36,14 +36,13 @@ const (
 // memoryLimitError is the error of a command that would take the
 // scenario's memory past MaxMemoryBytes.
 type memoryLimitError struct {
-	need, held int64 // what the command needed next, what the scenario held then
+	held int64 // what the scenario held when the command asked for more
 }
 
 func (e memoryLimitError) Error() string {
-	return fmt.Sprintf("this command takes the scenario past its memory budget of %s "+
-		"(records with their keys and values, a key or value repeated in a run held once, and the workloads' tables): "+
-		"it needed %s more where the scenario held %s. Smaller values, values repeated from record to record, or fewer records fit",
-		formatBytes(MaxMemoryBytes), formatBytes(e.need), formatBytes(e.held))
+	return fmt.Sprintf("this command would take the scenario past its memory budget of %s (its records and tables hold %s), "+
+		"so none of it was applied: make fewer records, or smaller keys and values",
+		formatBytes(MaxMemoryBytes), formatBytes(e.held))
 }
 
 // memory is the scenario's counted memory so far.
@@ -55,7 +54,7 @@ func (w *world) memory() int64 {
 // MaxMemoryBytes, before they are taken.
 func (w *world) reserve(n int64) error {
 	if held := w.memory(); n > MaxMemoryBytes-held {
-		return memoryLimitError{need: n, held: held}
+		return memoryLimitError{held: held}
 	}
 	// Copying bytes takes time that units of work do not see: records
 	// of a few KB take a quarter of a second in the browser between two
@@ -85,6 +84,8 @@ const storedRecordBytes = 32
 // formatBytes writes n in the unit a person reads it in.
 func formatBytes(n int64) string {
 	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	case n >= 1<<10:

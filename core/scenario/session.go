@@ -164,7 +164,7 @@ func (s *Session) applyCommand(c Command) error {
 	if s.pos >= MaxCommands {
 		return &Error{Line: c.Line, Col: c.Col, Msg: fmt.Sprintf("a scenario may hold at most %d commands", MaxCommands)}
 	}
-	produced, memoryBefore := s.cur.produced, s.cur.memory()
+	produced := s.cur.produced
 	during, err := s.stepSampled(c)
 	events := s.cur.drainEvents()
 	if err == nil && s.cur.work > MaxWork {
@@ -172,7 +172,7 @@ func (s *Session) applyCommand(c Command) error {
 	}
 	if held := s.cur.memory(); err == nil && held > MaxMemoryBytes {
 		// What the engine made on its own: retries, markers, the cleaner.
-		err = memoryLimitError{need: held - memoryBefore, held: memoryBefore}
+		err = memoryLimitError{held: held}
 	}
 	if err != nil {
 		if rerr := s.restore(); rerr != nil {

@@ -141,10 +141,14 @@
       title.textContent = "The playground stopped";
       const what = document.createElement("p");
       what.textContent = "The scenario asked for more than this browser tab can give (it ran out of memory), or the playground hit a bug. It cannot go on in this page, but nothing saved in this browser is lost.";
+      // A link in the address bar: pasting the same one again changes no
+      // fragment, so nothing would happen; a button opens it again.
+      const fromLink = /^#(v1\.|lesson=)/.test(location.hash);
       const next = document.createElement("p");
-      next.textContent = reopenable
+      next.textContent = (reopenable
         ? "Open the scenario saved last, start an empty one, or paste a link into the address bar."
-        : "Start an empty scenario, or paste a link into the address bar.";
+        : "Start an empty scenario, or paste a link into the address bar.") +
+        (fromLink ? " Opening this page's link again may stop it again, if the link asks for too much." : "");
       const actions = document.createElement("p");
       actions.className = "runtime-stopped-actions";
       const first = reopenable
@@ -156,6 +160,11 @@
         const empty = button("Start an empty scenario", openEmpty, false);
         empty.dataset.runtimeAction = "empty";
         actions.append(empty);
+      }
+      if (fromLink) {
+        const again = button("Open this link again", () => location.reload(), false);
+        again.dataset.runtimeAction = "reload";
+        actions.append(again);
       }
       notice.append(title, what, next, actions);
       veil.append(notice);
