@@ -256,6 +256,17 @@ func (b *browser) stopTheRuntime(t *testing.T) {
 	}
 }
 
+// stopAndPress stops the page's program, and presses the stopped page's
+// button for action once it says so; it returns when the new page is ready.
+func (b *browser) stopAndPress(t *testing.T, action string) {
+	t.Helper()
+	b.stopTheRuntime(t)
+	b.waitText(t, `.runtime-stopped [role=alert]`, "The playground stopped")
+	eval[bool](t, b, `(window.plogPageBefore = true)`)
+	b.mouseClick(t, fmt.Sprintf(`[data-runtime-action=%s]`, action))
+	b.waitNewPage(t)
+}
+
 // waitNewPage waits until the page has been loaded anew (by the page
 // itself, or a click) and is ready: the page before it was marked.
 func (b *browser) waitNewPage(t *testing.T) {
@@ -304,19 +315,11 @@ func TestUIStoppedRuntimeIsSaidAndRecovers(t *testing.T) {
 
 	// Stopped on a link, pasting the same link changes no fragment: a
 	// button opens it again.
-	b.stopTheRuntime(t)
-	b.waitText(t, alert, "The playground stopped")
-	eval[bool](t, b, `(window.plogPageBefore = true)`)
-	b.mouseClick(t, `[data-runtime-action=reload]`)
-	b.waitNewPage(t)
+	b.stopAndPress(t, "reload")
 	b.waitCount(t, "[data-topic=other] [data-offset]", 3)
 
 	// Stopped again, the button opens the scenario saved last.
-	b.stopTheRuntime(t)
-	b.waitText(t, alert, "The playground stopped")
-	eval[bool](t, b, `(window.plogPageBefore = true)`)
-	b.mouseClick(t, `[data-runtime-action=reopen]`)
-	b.waitNewPage(t)
+	b.stopAndPress(t, "reopen")
 	b.waitCount(t, "[data-topic=kept][data-partition]", 2)
 	b.waitText(t, ".notice", "Welcome back")
 	b.noErrors(t)
