@@ -32,6 +32,13 @@ records-at-least t 1
 func TestHostileLessonLinksLeaveALivePage(t *testing.T) {
 	t.Parallel()
 	lessonLink := func(text string) string { return "#lesson=" + strings.TrimPrefix(deflateLink(t, []byte(text)), "#") }
+	// Five producers of values of 3.9 KB that differ, in turn: 1.9 GB of
+	// records in the start's advance.
+	var heavy strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&heavy, "producer p%d t rate=1000/s value=%d%s\n", i, i, strings.Repeat("x", 3900))
+	}
+	heavyWorkloads := heavy.String()
 	var replays, topics strings.Builder
 	for i := range 5 {
 		fmt.Fprintf(&topics, "topic t%d partitions=1\n", i)
@@ -49,6 +56,8 @@ func TestHostileLessonLinksLeaveALivePage(t *testing.T) {
 			"line 11:19: records-at-least needs 2 arguments", false},
 		{"a start with too many records", lessonLink(strings.Replace(hostileLessonFile, "topic t partitions=1\n",
 			"topic t partitions=1\n"+strings.Repeat("produce t count=10000\n", 101), 1)), "produces 1010000 records", false},
+		{"a start past the memory budget", lessonLink(strings.Replace(hostileLessonFile, "topic t partitions=1\n",
+			"topic t partitions=1\n"+heavyWorkloads+"advance 100s\n", 1)), "memory budget", false},
 		{"a goal that replays too often", lessonLink(strings.Replace(strings.Replace(hostileLessonFile,
 			"topic t partitions=1\n", topics.String(), 1), "records-at-least t 1\n", replays.String(), 1)), "is not checked", true},
 	}
