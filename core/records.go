@@ -157,6 +157,13 @@ func (c *recordChunk) allocated() int64 {
 // chunkBytes is what a chunk costs besides its records' entries and bytes.
 const chunkBytes = int64(unsafe.Sizeof(recordChunk{}))
 
+// MaxRecordCost is the most a record of a key and a value of these lengths
+// adds to StoredBytes: its entry, its bytes were none of them held already,
+// and a new chunk.
+func MaxRecordCost(keyLen, valueLen int) int64 {
+	return storedRecordBytes + int64(keyLen+valueLen) + chunkBytes
+}
+
 // place returns where text's bytes are in the chunk's data: where the
 // chunk put the same bytes a moment before (one of recent), or after the
 // last bytes, where it writes them.

@@ -72,14 +72,10 @@ func (w *world) reserve(n int64) error {
 const pauseBytes = 1 << 20
 
 // reserveRecord is reserve for one record the scenario is about to
-// produce: its key and value at most, a chunk's entry and its overhead.
+// produce: the most the engine may count for it, and its overhead.
 func (w *world) reserveRecord(req *core.ProduceRequest) error {
-	return w.reserve(int64(len(req.Key)+len(req.Value)) + storedRecordBytes + recordOverheadBytes)
+	return w.reserve(core.MaxRecordCost(len(req.Key), len(req.Value)) + recordOverheadBytes)
 }
-
-// storedRecordBytes bounds what a record's entry takes in a chunk of the
-// engine's (core/records.go), for reserveRecord.
-const storedRecordBytes = 32
 
 // formatBytes writes n in the unit a person reads it in.
 func formatBytes(n int64) string {
