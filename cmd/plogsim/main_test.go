@@ -295,17 +295,17 @@ func TestUsageListsEveryCommand(t *testing.T) {
 	}
 }
 
-// The README's example scenario does what it shows: its poll gets records
-// and its commit commits them.
-func TestREADMEExampleScenarioPollsRecords(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// The example scenario of docs/language.md does what it shows: its poll gets
+// records and its commit commits them.
+func TestLanguageDocExampleScenarioPollsRecords(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/language.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(readme), "topic configs use\nKafka's own names:\n\n```\n")
+	_, rest, ok := strings.Cut(string(doc), "topic configs use\nKafka's own names:\n\n```\n")
 	example, _, closed := strings.Cut(rest, "```")
 	if !ok || !closed || !strings.Contains(example, "poll billing c1") {
-		t.Fatalf("no example scenario in README.md after \"Kafka's own names:\"")
+		t.Fatalf("no example scenario in docs/language.md after \"Kafka's own names:\"")
 	}
 	code, out, errOut := plogsim(t, "", "run", writeFile(t, example))
 	if code != 0 {

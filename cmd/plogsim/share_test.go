@@ -7,20 +7,20 @@ import (
 	"testing"
 )
 
-// The README's share group example does what it says: b accepts four
+// The share group example of docs/language.md does what it says: b accepts four
 // records and releases two, a crashes, b leaves; plogsim run prints the
 // group as kafka-share-groups --describe does, and --json holds the
 // share-partition's offsets and in-flight records.
-func TestREADMEShareGroupExample(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+func TestLanguageDocShareGroupExample(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/language.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(readme), "### Share groups: a queue on the log")
+	_, rest, ok := strings.Cut(string(doc), "\n## Share groups: a queue on the log\n")
 	_, rest, opened := strings.Cut(rest, "```\n")
 	example, _, closed := strings.Cut(rest, "```")
 	if !ok || !opened || !closed || !strings.Contains(example, "share-poll work b") {
-		t.Fatalf("no share group example in README.md under \"Share groups: a queue on the log\"")
+		t.Fatalf("no share group example in docs/language.md under \"Share groups: a queue on the log\"")
 	}
 	file := writeFile(t, example)
 	code, out, errOut := plogsim(t, "", "run", file)

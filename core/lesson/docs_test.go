@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// checkRow is the README's table row of one check.
+// checkRow is docs/lessons.md's table row of one check.
 func checkRow(c CheckDoc) string {
 	values := ""
 	if len(c.Values) > 0 {
@@ -16,16 +16,19 @@ func checkRow(c CheckDoc) string {
 	return fmt.Sprintf("| `%s` | %s | %s |", c.Usage, c.Help, values)
 }
 
-// The README's "Writing a lesson" shows the example file whole, and a row
-// for every check of the language, in the language's own words.
-func TestReadmeDocumentsLessonFiles(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// docs/lessons.md, under "Writing a lesson", shows the example file whole,
+// and a row for every check of the language, in the language's own words.
+func TestDocsDocumentLessonFiles(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/lessons.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(readme)
+	_, text, ok := strings.Cut(string(doc), "\n## Writing a lesson\n")
+	if !ok {
+		t.Fatal(`docs/lessons.md has no "## Writing a lesson"`)
+	}
 	if !strings.Contains(text, "```\n"+readExample(t)+"```\n") {
-		t.Error("the README does not show testdata/example.lesson as it is")
+		t.Error("docs/lessons.md does not show testdata/example.lesson as it is")
 	}
 	// The excerpt of time-lag is the lesson's own.
 	lesson, err := files.ReadFile("files/06-time-lag.lesson")
@@ -37,11 +40,11 @@ func TestReadmeDocumentsLessonFiles(t *testing.T) {
 	solvedLines := string(lesson[strings.Index(string(lesson), "solved: "):])
 	solvedLines = solvedLines[:strings.Index(solvedLines, "\n\n")+1]
 	if !strings.Contains(text, "```\n"+solvedLines+"…\n"+check+"```\n") {
-		t.Errorf("the README's excerpt of time-lag is not the lesson's:\n%s…\n%s", solvedLines, check)
+		t.Errorf("docs/lessons.md's excerpt of time-lag is not the lesson's:\n%s…\n%s", solvedLines, check)
 	}
 	for _, c := range Checks() {
 		if row := checkRow(c); !strings.Contains(text, row+"\n") {
-			t.Errorf("the README has no row\n%s", row)
+			t.Errorf("docs/lessons.md has no row\n%s", row)
 		}
 	}
 }
