@@ -15,11 +15,12 @@ import (
 // LessonEditor is "Make a lesson from this scenario": a teacher writes a
 // lesson in the page, its start filled from the scenario on the page, and
 // gets its link (#lesson=v1.…, package lesson's lesson links) and the
-// snippet to embed it. The fields are the parts of a lesson file (README,
-// "Writing a lesson"); Preview reads the file they make, says at which line
-// and column it is wrong, and shows it as the learner will see it, with
-// whether the page's state now solves it. The draft is kept in the
-// browser's storage at every keystroke, so a reload does not lose it.
+// snippet to embed it. The fields are the parts of a lesson file
+// (docs/lessons.md, "Writing a lesson"); Preview reads the file they make,
+// says at which line and column it is wrong, and shows it as the learner
+// will see it, with whether the page's state now solves it. The draft is
+// kept in the browser's storage at every keystroke, so a reload does not
+// lose it.
 type LessonEditor struct {
 	app.Compo
 
@@ -79,7 +80,7 @@ var draftFields = []draftField{
 		hint: "Markdown: paragraphs separated by blank lines, - lists, *emphasis*, **strong**, `code`, [links](https://…)."},
 	{name: "start", label: "Start: the scenario the learner begins with", rows: 6, value: func(d *lessonDraft) *string { return &d.Start }},
 	{name: "check", label: "Check: the goal in the check language, one check a line", rows: 4, value: func(d *lessonDraft) *string { return &d.Check },
-		hint: "For example: records-at-least orders 3, or lag-at-most billing 0. The README's \"Writing a lesson\" lists every check."},
+		hint: "For example: records-at-least orders 3, or lag-at-most billing 0. Every check is listed in plog's docs/lessons.md, \"Writing a lesson\"."},
 	{name: "hints", label: "Hints: one a line, the gentlest first", rows: 4, value: func(d *lessonDraft) *string { return &d.Hints }},
 	{name: "solution", label: "Solution (optional): lines that solve it after the start", rows: 3, value: func(d *lessonDraft) *string { return &d.Solution }},
 }

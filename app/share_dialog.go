@@ -87,7 +87,7 @@ func (d *ShareDialog) download(ctx app.Context, e app.Event) {
 }
 
 // embedChoice is what the dialog's embed controls ask of the frame: the
-// parameters of README's Embedding section.
+// parameters of docs/sharing.md's Embedding section.
 type embedChoice struct {
 	readOnly, play, loop bool
 	loopFrom, loopTo     string // the loop's steps as typed

@@ -25,7 +25,7 @@ const lessonUsage = `usage:
                                      all is so, 1 when not
 FILE holds the commands added after the lesson's start. A FILE that begins
 with seed is taken as the whole scenario, start included, as a share link
-holds it. A lesson file is described in the README, "Writing a lesson".
+holds it. A lesson file is described in docs/lessons.md, "Writing a lesson".
 `
 
 // runLesson is `plogsim lesson`.

@@ -87,7 +87,7 @@ func TestLessonErrors(t *testing.T) {
 
 // plogsim lesson check FILE runs a lesson file's start, wrong attempt and
 // solution against its goal: every built-in lesson's file passes, and so
-// does the README's example.
+// does the example of docs/lessons.md.
 func TestLessonCheckFile(t *testing.T) {
 	paths, err := filepath.Glob("../../core/lesson/files/*.lesson")
 	if err != nil || len(paths) != len(lesson.All()) {

@@ -288,7 +288,7 @@ const (
 	or    = "or"
 )
 
-// CheckDoc is one check of the language, as the README documents it.
+// CheckDoc is one check of the language, as docs/lessons.md documents it.
 type CheckDoc struct {
 	Name, Usage, Help string
 	Values            []string // what else: and solved: may quote

@@ -11,7 +11,7 @@ import (
 	"plog/core/units"
 )
 
-// A lesson file is plain text a teacher writes in an editor (README,
+// A lesson file is plain text a teacher writes in an editor (docs/lessons.md,
 // "Writing a lesson"): a header of `key: value` lines, the explanation in
 // Markdown, then sections, each under a `## NAME` line:
 //

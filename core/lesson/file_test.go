@@ -39,7 +39,7 @@ func TestBuiltinFilesRead(t *testing.T) {
 	}
 }
 
-// The example of the README's "Writing a lesson" is a lesson file whose
+// The example of docs/lessons.md's "Writing a lesson" is a lesson file whose
 // checks are the language's own, and it passes its own check.
 func TestExampleLesson(t *testing.T) {
 	l, err := Parse("testdata/example.lesson", readExample(t))
