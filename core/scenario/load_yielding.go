@@ -38,7 +38,7 @@ func NewYieldingSession() *Session {
 	last := time.Now()
 	s.pause = func() {
 		if time.Since(last) >= yieldEvery {
-			time.Sleep(time.Millisecond)
+			yieldToBrowser()
 			last = time.Now()
 		}
 	}
