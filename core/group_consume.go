@@ -181,7 +181,8 @@ func (l *PartitionedLog) poll(g *group, m *member, max int) ([]Delivery, error) 
 		gave = append(gave, tp)
 	}
 	m.inFlightTo = g.deliverySeq
-	m.pollOrder = slices.DeleteFunc(m.pollOrder, func(tp TopicPartition) bool { return slices.Contains(gave, tp) })
+	given := setOf(gave)
+	m.pollOrder = slices.DeleteFunc(m.pollOrder, func(tp TopicPartition) bool { return given.has(tp) })
 	m.pollOrder = append(m.pollOrder, gave...)
 	l.noteEmptyPoll(g, m, order, len(deliveries) == 0)
 	return deliveries, nil

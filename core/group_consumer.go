@@ -405,6 +405,10 @@ func (l *PartitionedLog) bumpGroupEpoch(g *group, cause string) {
 // revokes what it must give up and acknowledges at once, in a heartbeat
 // the coordinator reconciles in turn.
 func (l *PartitionedLog) heartbeat(g *group, m *member) {
+	// No unit of work (MaxWork counted the advance's instants), but a
+	// reconciliation over thousands of partitions takes time: the meter
+	// may let the page's browser run between two heartbeats.
+	l.work(0)
 	m.cm.lastHeartbeat = l.now
 	m.cm.nextHeartbeat = l.now + g.config.ConsumerHeartbeatIntervalMs
 	if g.cg.metadataStale {
@@ -503,16 +507,28 @@ func (l *PartitionedLog) computeTarget(g *group) {
 	l.emit(Event{Kind: EventTargetAssignment, Group: g.name, Generation: g.cg.targetEpoch, Count: record.Moved, Detail: "assignor " + assignor})
 }
 
-// partitionEpoch is the epoch of the member other than m that owns tp, in
-// its assignment or still revoking it, -1 when none does (the
-// currentPartitionEpoch of CurrentAssignmentBuilder).
-func (g *group) partitionEpoch(m *member, tp TopicPartition) int {
+// ownedByOthers is the subset of tps that a member other than m owns, in
+// its assignment or still revoking it (CurrentAssignmentBuilder's
+// currentPartitionEpoch is not -1 for them). One pass over the other
+// members' partitions, rather than one per partition asked about.
+func (g *group) ownedByOthers(m *member, tps []TopicPartition) partitionSet {
+	asked, owned := setOf(tps), partitionSet{}
+	if len(tps) == 0 {
+		return owned
+	}
 	for _, o := range g.members {
-		if o != m && (slices.Contains(o.assigned, tp) || slices.Contains(o.cm.pendingRevoke, tp)) {
-			return o.cm.epoch
+		if o == m {
+			continue
+		}
+		for _, list := range [][]TopicPartition{o.assigned, o.cm.pendingRevoke} {
+			for _, tp := range list {
+				if asked.has(tp) {
+					owned.add(tp, len(tps))
+				}
+			}
 		}
 	}
-	return -1
+	return owned
 }
 
 // reconcile is CurrentAssignmentBuilder.build of Kafka 4.4 for a member's
@@ -547,21 +563,28 @@ func (l *PartitionedLog) reconcile(g *group, m *member) {
 // the target no other member owns.
 func (l *PartitionedLog) nextAssignment(g *group, m *member, epoch int) {
 	target := g.memberTarget(m)
+	inTarget := setOf(target)
 	var kept, revoke, add []TopicPartition
 	unreleased := false
 	for _, tp := range m.assigned {
-		if slices.Contains(target, tp) {
+		if inTarget.has(tp) {
 			kept = append(kept, tp)
 		} else {
 			revoke = append(revoke, tp)
 		}
 	}
+	isKept := setOf(kept)
+	var missing []TopicPartition
 	for _, tp := range target {
-		switch {
-		case slices.Contains(kept, tp):
-		case g.partitionEpoch(m, tp) != -1:
+		if !isKept.has(tp) {
+			missing = append(missing, tp)
+		}
+	}
+	owned := g.ownedByOthers(m, missing)
+	for _, tp := range missing {
+		if owned.has(tp) {
 			unreleased = true
-		default:
+		} else {
 			add = append(add, tp)
 		}
 	}
@@ -602,17 +625,20 @@ func (l *PartitionedLog) setConsumerAssignment(g *group, m *member, assigned []T
 	// target's (CurrentAssignmentBuilder.computeNextAssignment); one it
 	// keeps, or is revoking, keeps its epoch.
 	var added []TopicPartition
+	owns := setOf(m.assigned, m.cm.pendingRevoke)
 	for _, tp := range assigned {
-		if _, ok := m.cm.epochs[tp]; !ok || !slices.Contains(m.assigned, tp) && !slices.Contains(m.cm.pendingRevoke, tp) {
+		if _, ok := m.cm.epochs[tp]; !ok || !owns.has(tp) {
 			added = append(added, tp)
 		}
 	}
 	m.cm.setEpochs(added, m.cm.epoch)
 	m.assigned = slices.Clone(assigned)
 	m.generation = m.cm.epoch
+	polled := setOf(m.pollOrder)
 	for _, tp := range assigned {
-		if !slices.Contains(m.pollOrder, tp) {
+		if !polled.has(tp) {
 			m.pollOrder = append(m.pollOrder, tp)
+			polled.add(tp, 0)
 		}
 	}
 }
@@ -628,7 +654,8 @@ func (l *PartitionedLog) revokePending(g *group, m *member) {
 	for _, tp := range revoked {
 		delete(m.positions, tp)
 	}
-	m.pollOrder = slices.DeleteFunc(m.pollOrder, func(tp TopicPartition) bool { return slices.Contains(revoked, tp) })
+	gone := setOf(revoked)
+	m.pollOrder = slices.DeleteFunc(m.pollOrder, func(tp TopicPartition) bool { return gone.has(tp) })
 	m.cm.pendingRevoke = nil
 }
 
@@ -875,11 +902,13 @@ func (l *PartitionedLog) consumerWhyNothing(g *group, m *member) string {
 // (the client revokes within the heartbeat that tells it, so between two
 // instants the second kind is what waits).
 func (g *group) pendingRevocation(m *member) []TopicPartition {
-	target := g.memberTarget(m)
+	inTarget := setOf(g.memberTarget(m))
 	pending := slices.Clone(m.cm.pendingRevoke)
+	listed := setOf(pending)
 	for _, tp := range m.assigned {
-		if !slices.Contains(target, tp) && !slices.Contains(pending, tp) {
+		if !inTarget.has(tp) && !listed.has(tp) {
 			pending = append(pending, tp)
+			listed.add(tp, 0)
 		}
 	}
 	return pending
@@ -890,8 +919,9 @@ func (g *group) pendingRevocation(m *member) []TopicPartition {
 // member's next heartbeat.
 func (g *group) pendingAssignment(m *member) []TopicPartition {
 	var pending []TopicPartition
+	owns := setOf(m.assigned)
 	for _, tp := range g.memberTarget(m) {
-		if !slices.Contains(m.assigned, tp) {
+		if !owns.has(tp) {
 			pending = append(pending, tp)
 		}
 	}

@@ -187,11 +187,8 @@ func (g *group) classicRejoinNeeded(m *member) bool {
 	case c.epoch < g.cg.targetEpoch, c.state == MemberUnrevoked:
 		return true
 	case c.state == MemberUnreleased:
-		for _, tp := range g.pendingAssignment(m) {
-			if g.partitionEpoch(m, tp) == -1 {
-				return true
-			}
-		}
+		pending := g.pendingAssignment(m)
+		return g.ownedByOthers(m, pending).len() < len(pending) // one is free now
 	}
 	return false
 }
@@ -232,7 +229,8 @@ func (l *PartitionedLog) dropRevoked(m *member) {
 	for _, tp := range revoked {
 		delete(m.positions, tp)
 	}
-	m.pollOrder = slices.DeleteFunc(m.pollOrder, func(tp TopicPartition) bool { return slices.Contains(revoked, tp) })
+	gone := setOf(revoked)
+	m.pollOrder = slices.DeleteFunc(m.pollOrder, func(tp TopicPartition) bool { return gone.has(tp) })
 }
 
 // joinClassicIntoConsumer is classicGroupJoinToConsumerGroup for a new
