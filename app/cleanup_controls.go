@@ -71,9 +71,7 @@ func (c *CleanupControls) Render() app.UI {
 		app.Form().DataSet("command", scenario.CmdTruncate).OnSubmit(submitLine(truncateControl, c.TruncateLine)).Body(
 			app.Div().Class("row").Body(
 				field("truncate-topic", "Topic", topicSelect("truncate-topic", c.Topics, &c.truncTopic, &c.Compo)),
-				field("truncate-partition", "Partition", app.Select().ID("truncate-partition").OnChange(c.ValueTo(&c.truncPartition)).Body(
-					partitionOptions(t, c.truncPartition)...,
-				)),
+				field("truncate-partition", "Partition", partitionPicker("truncate-partition", t, &c.truncPartition, &c.Compo, "")),
 				field("truncate-before", "Before offset", numberInput("truncate-before", &c.before, &c.Compo)),
 				&Help{Topic: "delete-records"},
 			),

@@ -90,16 +90,33 @@ func chosenTopic(picked string, topics []TopicSnapshot) (TopicSnapshot, bool) {
 	return TopicSnapshot{}, false
 }
 
-// partitionOptions lists a topic's partitions for a picker, after the
-// options given first.
-func partitionOptions(t TopicSnapshot, picked string, first ...app.UI) []app.UI {
-	options := append([]app.UI(nil), first...)
-	for i := range t.Partitions {
-		v := strconv.Itoa(i)
-		options = append(options, app.Option().Value(v).Selected(v == picked).Text(t.Name+"/"+v))
+// partitionPicker picks a partition of t: a list of them for a topic of
+// at most partitionsListed, a box for its number beyond (a list of a
+// thousand options made the page take a second to draw it). none, when not
+// "", is the list's first choice, the empty value, which the box says in
+// its placeholder.
+func partitionPicker(id string, t TopicSnapshot, value *string, c *app.Compo, none string) app.UI {
+	n := len(t.Partitions)
+	if n > partitionsListed {
+		hint := "0 to " + strconv.Itoa(n-1)
+		if none != "" {
+			hint += ", or empty: " + none
+		}
+		return numberInput(id, value, c).Attr("placeholder", hint)
 	}
-	return options
+	options := make([]app.UI, 0, n+1)
+	if none != "" {
+		options = append(options, app.Option().Value("").Selected(*value == "").Text(none))
+	}
+	for i := range n {
+		v := strconv.Itoa(i)
+		options = append(options, app.Option().Value(v).Selected(v == *value).Text(t.Name+"/"+v))
+	}
+	return app.Select().ID(id).OnChange(c.ValueTo(value)).Body(options...)
 }
+
+// partitionsListed is the most partitions partitionPicker lists.
+const partitionsListed = 64
 
 // acksSelect picks the acks a producer asks for: "" leaves Kafka's default
 // (all, since Kafka 3.0's KIP-679), or one of scenario.AcksChoices.

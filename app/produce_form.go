@@ -174,9 +174,7 @@ func (f *ProduceForm) Render() app.UI {
 		app.Form().ID("produce-form").DataSet("command", scenario.CmdProduce).OnSubmit(f.submit).Body(
 			app.Div().Class("row").Body(
 				field("produce-topic", "Topic", topicSelect("produce-topic", f.Topics, &f.topic, &f.Compo)),
-				field("produce-partition", "Partition", app.Select().ID("produce-partition").OnChange(f.ValueTo(&f.partition)).Body(
-					partitionOptions(t, f.partition, app.Option().Value("").Selected(f.partition == "").Text("partitioner chooses"))...,
-				)),
+				field("produce-partition", "Partition", partitionPicker("produce-partition", t, &f.partition, &f.Compo, "partitioner chooses")),
 			),
 			app.Div().Class("row").Body(
 				field("produce-key", "Key", textInput("produce-key", &f.key, &f.Compo).Disabled(f.noKey)),

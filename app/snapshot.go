@@ -149,6 +149,7 @@ func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error
 		PollTarget:          pollTarget(groups),
 	}
 	errs := []error{groupsErr, shareErr}
+	marks := snap.groupMarks()
 	for _, name := range l.TopicNames() {
 		topic, err := snapshotTopic(l, name, views)
 		if err != nil {
@@ -156,7 +157,7 @@ func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error
 			continue
 		}
 		for i := range topic.Partitions {
-			topic.Partitions[i].Marks = snap.CommittedFor(name, i)
+			topic.Partitions[i].Marks = marks[core.TopicPartition{Topic: name, Partition: i}]
 		}
 		snap.Topics = append(snap.Topics, topic)
 	}

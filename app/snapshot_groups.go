@@ -152,39 +152,55 @@ func newMemberID(members []core.MemberView) string {
 	}
 }
 
-// CommittedFor returns, for each group that knows the partition (one of its
-// members subscribes to the topic, or it has committed an offset there), the
-// marks a lane draws: committed offset, owner and the owner's position.
-// Groups come in name order.
-func (s LogSnapshot) CommittedFor(topic string, partition int) []GroupMark {
-	var marks []GroupMark
+// groupMarks returns, for each partition a group knows (one of its members
+// subscribes to the topic, or it has committed an offset there), the marks
+// its lane draws: committed offset, owner and the owner's position, groups
+// in name order. One pass over each group: a search of the group for each
+// lane made a snapshot of a group over 10,000 partitions hold the page for
+// a second.
+func (s LogSnapshot) groupMarks() map[core.TopicPartition][]GroupMark {
+	marks := map[core.TopicPartition][]GroupMark{}
 	for _, g := range s.Groups {
-		if mark, ok := g.markFor(topic, partition); ok {
-			marks = append(marks, mark)
+		type owned struct {
+			member string
+			tp     core.TopicPartition
+		}
+		memberIDs := map[string]string{}
+		positions := map[owned]int64{}
+		for _, m := range g.Members {
+			if _, seen := memberIDs[m.ID]; seen {
+				continue // the first member of an id is the one a lane shows
+			}
+			memberIDs[m.ID] = m.MemberID
+			for _, pos := range m.Positions {
+				at := owned{m.ID, core.TopicPartition{Topic: pos.Topic, Partition: pos.Partition}}
+				if _, seen := positions[at]; !seen {
+					positions[at] = pos.Offset
+				}
+			}
+		}
+		marked := map[core.TopicPartition]bool{}
+		for _, p := range g.Partitions {
+			tp := core.TopicPartition{Topic: p.Topic, Partition: p.Partition}
+			if marked[tp] {
+				continue
+			}
+			marked[tp] = true
+			mark := GroupMark{
+				Group:         g.Name,
+				Committed:     p.Committed,
+				HasCommitted:  p.HasCommitted,
+				Owner:         p.Owner,
+				Paused:        p.Paused,
+				Lag:           p.Lag,
+				OwnerMemberID: memberIDs[p.Owner],
+				Moving:        g.movingOf(p),
+			}
+			mark.Position, mark.HasPosition = positions[owned{p.Owner, tp}]
+			marks[tp] = append(marks[tp], mark)
 		}
 	}
 	return marks
-}
-
-// markFor is the group's mark on one partition, if the group knows it.
-func (g GroupSnapshot) markFor(topic string, partition int) (GroupMark, bool) {
-	for _, p := range g.Partitions {
-		if p.Topic != topic || p.Partition != partition {
-			continue
-		}
-		mark := GroupMark{
-			Group:        g.Name,
-			Committed:    p.Committed,
-			HasCommitted: p.HasCommitted,
-			Owner:        p.Owner,
-			Paused:       p.Paused,
-			Lag:          p.Lag,
-		}
-		mark.Position, mark.HasPosition, mark.OwnerMemberID = g.positionOf(p.Owner, topic, partition)
-		mark.Moving = g.movingOf(p)
-		return mark, true
-	}
-	return GroupMark{}, false
 }
 
 // movingOf says how the group's rebalances move a partition: leaving while
@@ -207,23 +223,6 @@ func (g GroupSnapshot) movingOf(p core.PartitionView) string {
 		}
 	}
 	return ""
-}
-
-// positionOf is a member's next offset on a partition, if it has one, and
-// the member's member id.
-func (g GroupSnapshot) positionOf(member, topic string, partition int) (int64, bool, string) {
-	for _, m := range g.Members {
-		if m.ID != member {
-			continue
-		}
-		for _, pos := range m.Positions {
-			if pos.Topic == topic && pos.Partition == partition {
-				return pos.Offset, true, m.MemberID
-			}
-		}
-		return 0, false, m.MemberID
-	}
-	return 0, false, ""
 }
 
 // TopicRecordCounts is how many records each partition of a topic retains.
