@@ -276,9 +276,7 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 	if g.consumer() {
 		v.GroupEpoch, v.AssignmentEpoch, v.Assignor = g.cg.epoch, g.cg.targetEpoch, g.cg.assignor
 	}
-	for _, h := range g.history {
-		v.History = append(v.History, h.clone())
-	}
+	v.History = slices.Clone(g.history) // read-only records (RebalanceRecord)
 	v.LastRebalance = lastRebalance(v.History)
 	v.AssignorOrder = g.assignorOrder()
 	owners := map[TopicPartition]string{}

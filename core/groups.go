@@ -257,10 +257,7 @@ func (g *group) clone() *group {
 	c.seen = maps.Clone(g.seen)
 	c.cg = g.cg.clone()
 	c.committed = maps.Clone(g.committed)
-	c.history = slices.Clone(g.history)
-	for i, h := range c.history {
-		c.history[i] = h.clone()
-	}
+	c.history = slices.Clone(g.history) // the records themselves are shared (RebalanceRecord)
 	c.deliveredTo = maps.Clone(g.deliveredTo)
 	c.deliveries = slices.Clone(g.deliveries)
 	c.skipped = maps.Clone(g.skipped)
@@ -793,21 +790,10 @@ type RebalanceRecord struct {
 	// for the follow-up round.
 	HeldBack int
 	Members  []MemberChange // sorted by member id; members that left included
-}
-
-func (r RebalanceRecord) clone() RebalanceRecord {
-	c := r
-	c.Members = slices.Clone(r.Members)
-	for i, m := range c.Members {
-		c.Members[i] = MemberChange{
-			Member:   m.Member,
-			Revoked:  slices.Clone(m.Revoked),
-			Assigned: slices.Clone(m.Assigned),
-			Kept:     slices.Clone(m.Kept),
-			Left:     m.Left,
-		}
-	}
-	return c
+	// A record is never changed once the group has it: clones of the
+	// group and views of it share its lists. Copying them made each of a
+	// session's checkpoints hold the group's whole history again, 600 MB
+	// for 1,700 rebalances of a group over 2,000 partitions.
 }
 
 // MemberChange is what one member lost and gained in a rebalance round.

@@ -42,12 +42,27 @@ func (w *world) meter(units int64) {
 	if units > MaxWork-w.work {
 		panic(workLimitError{before: w.workBefore})
 	}
+	if units >= pauseEvery {
+		// A piece of work that long (an assignment over thousands of
+		// partitions) cannot pause inside: let the browser run first, so
+		// that it does not add to what came before.
+		w.breathe(true)
+	}
 	w.work += units
 	w.ticks++
-	if w.pause != nil && (w.work/pauseEvery != before/pauseEvery || w.ticks%pauseTicks == 0) {
+	w.breathe(crosses(before, w.work, pauseEvery) || w.ticks%pauseTicks == 0)
+}
+
+// breathe calls pause, if the world has one and now is the time.
+func (w *world) breathe(now bool) {
+	if now && w.pause != nil {
 		w.pause()
 	}
 }
+
+// crosses says whether a count going from before to after passes a
+// multiple of every.
+func crosses(before, after, every int64) bool { return before/every != after/every }
 
 // pauseTicks is how many of the engine's steps pass between two calls of
 // world.pause from the meter: a few milliseconds of work at most.
@@ -59,9 +74,7 @@ func (w *world) spend(n int64) error {
 	if n > MaxWork-w.work {
 		return workLimitError{before: w.workBefore}
 	}
-	if w.pause != nil && (w.work+n)/pauseEvery != w.work/pauseEvery {
-		w.pause()
-	}
+	w.breathe(crosses(w.work, w.work+n, pauseEvery))
 	w.work += n
 	return nil
 }

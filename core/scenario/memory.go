@@ -61,9 +61,7 @@ func (w *world) reserve(n int64) error {
 	// pauses by work. So the browser may also run every pauseBytes.
 	before := w.reserved
 	w.reserved += n
-	if w.pause != nil && w.reserved/pauseBytes != before/pauseBytes {
-		w.pause()
-	}
+	w.breathe(crosses(before, w.reserved, pauseBytes))
 	return nil
 }
 
