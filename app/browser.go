@@ -43,6 +43,10 @@ type Browser interface {
 	HoldWorkspace(id string) bool
 	// LetGoWorkspace gives up an id the page holds or asked to hold.
 	LetGoWorkspace(id string)
+	// NextTurn returns once the browser has run a task of its own (a
+	// paint, input): the page draws a long list a part at a time, a part
+	// a turn. It waits for the browser: call it from ctx.Async.
+	NextTurn()
 	// PostToParent posts a message to the window that embeds the page; it
 	// does nothing when the page is not in a frame.
 	PostToParent(msg map[string]any)
@@ -185,6 +189,9 @@ func (m *MemoryBrowser) HoldWorkspace(id string) bool {
 	m.held[id] = true
 	return true
 }
+
+// NextTurn returns at once: there is no browser to wait for.
+func (m *MemoryBrowser) NextTurn() {}
 
 func (m *MemoryBrowser) LetGoWorkspace(id string) {
 	m.mu.Lock()

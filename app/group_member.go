@@ -263,22 +263,32 @@ func (m *GroupMember) downText() string {
 	return fmt.Sprintf("%s · session expires in %s", v.Down, units.Duration(wait))
 }
 
+// assignmentListed is the most partitions a member's card lists.
+const assignmentListed = 24
+
 // assignmentText lists the member's partitions with its positions.
 func (m *GroupMember) assignmentText() string {
 	v := m.Member
 	if len(v.Assignment) == 0 {
 		return "no partitions"
 	}
-	parts := make([]string, len(v.Assignment))
-	for i, tp := range v.Assignment {
+	// A member may own thousands of partitions: the card lists the first
+	// few, and says how many more (the lanes and the inspector show them).
+	shown := v.Assignment[:min(len(v.Assignment), assignmentListed)]
+	parts := make([]string, len(shown))
+	for i, tp := range shown {
 		parts[i] = tp.String()
 		for _, pos := range v.Positions {
 			if pos.Topic == tp.Topic && pos.Partition == tp.Partition {
-				parts[i] += fmt.Sprintf(" @%d", pos.Offset)
+				parts[i] += " @" + strconv.FormatInt(pos.Offset, 10)
 			}
 		}
 	}
-	return strings.Join(parts, ", ")
+	text := strings.Join(parts, ", ")
+	if more := len(v.Assignment) - len(shown); more > 0 {
+		text += fmt.Sprintf(" and %d more partitions", more)
+	}
+	return text
 }
 
 // memberCommand is the command a member's control sends: coming back is a

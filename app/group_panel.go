@@ -29,10 +29,19 @@ type GroupPanel struct {
 	// height from the consumer groups' members.
 	Share *ShareGroupPanel
 
+	// ChartsOpen unfolds the charts of records and rebalances
+	// (chartsAction). Folded, they are not drawn: they were a thousand
+	// elements of a big scenario that the learner did not see.
+	ChartsOpen bool
+
 	groupStart int             // the first group drawn
 	known      map[string]bool // the groups at the last render, to follow a new one (followNew)
 	newGroup   bool            // the learner opened the join form at the top
 }
+
+// chartsAction unfolds or folds the charts of records and rebalances
+// (value: bool).
+const chartsAction = "plog/charts"
 
 // groupsShown is how many groups the panel draws at once (list_window.go):
 // each card is a score of components.
@@ -79,11 +88,19 @@ func (p *GroupPanel) Render() app.UI {
 				),
 			),
 			app.If(p.Share != nil, p.Share),
-			app.Details().Class("group-charts").Body(
-				app.Summary().Text("Charts of records and rebalances"),
-				&RecordsChart{Topics: p.Records},
-				&MovesChart{Rounds: movesOf(p.Groups)},
-			),
+			app.Details().Class("group-charts").Open(p.ChartsOpen).
+				On("toggle", func(ctx app.Context, e app.Event) {
+					if open := ctx.JSSrc().Get("open").Bool(); open != p.ChartsOpen {
+						ctx.NewActionWithValue(chartsAction, open)
+					}
+				}).
+				Body(
+					app.Summary().Text("Charts of records and rebalances"),
+					app.If(p.ChartsOpen,
+						&RecordsChart{Topics: p.Records},
+						&MovesChart{Rounds: movesOf(p.Groups)},
+					),
+				),
 		)
 }
 

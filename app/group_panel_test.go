@@ -331,7 +331,14 @@ func TestGroupPanelComparesStrategiesAndChartsRecords(t *testing.T) {
 			}
 		}
 	}
-	// Records per partition: the hot key's partition holds all five.
+	// Records per partition, once the learner unfolds the charts (folded,
+	// they are not drawn): the hot key's partition holds all five.
+	if strings.Contains(page, `data-chart="records"`) {
+		t.Error("the folded charts are drawn")
+	}
+	d.Context().NewActionWithValue(chartsAction, true)
+	d.Consume()
+	page = app.HTMLString(p)
 	hot := "orders/" + strconv.Itoa(partitionOfKey(t, p, "hot"))
 	if !strings.Contains(page, `data-records-of="`+hot+`"`) {
 		t.Fatalf("no records row for %s", hot)

@@ -37,6 +37,7 @@ type Playground struct {
 	dock       string
 	dockShown  map[string]bool // the tabs shown so far, whose panels are drawn (dock.go)
 	selected   selection
+	chartsOpen bool // the groups column's charts are unfolded (chartsAction)
 	selectSeq  int
 	produceTo  string
 	produceSeq int
@@ -122,6 +123,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(viewAction, p.handleView)
 	ctx.Handle(playAction, p.handlePlay)
 	ctx.Handle(selectAction, p.handleSelect)
+	ctx.Handle(chartsAction, func(ctx app.Context, a app.Action) { p.chartsOpen, _ = a.Value.(bool) })
 	ctx.Handle(dockAction, p.handleDock)
 	ctx.Handle(lessonAction, p.handleLesson)
 	ctx.Handle(protocolCompareAction, p.handleProtocolCompare)
@@ -603,7 +605,7 @@ func (p *Playground) Render() app.UI {
 					),
 				),
 				app.Div().Class("groups-column").Body(
-					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Selected: p.selected,
+					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Selected: p.selected, ChartsOpen: p.chartsOpen,
 						Share: &ShareGroupPanel{Groups: p.view.ShareGroups, Topics: p.view.topicNames(), Now: p.view.TimeMs}},
 				),
 			),

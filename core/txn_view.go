@@ -72,15 +72,24 @@ func (l *PartitionedLog) GroupIsolation(name string) (GroupIsolation, error) {
 		tp := TopicPartition{Topic: d.Topic, Partition: d.Partition}
 		read[tp] = append(read[tp], d.Record.Offset)
 	}
+	// The position of the member that owns a partition, the last in the
+	// group's order should two: one pass over the members, not one a
+	// partition (a member of 9,000 partitions made it 81 million steps).
+	positions := map[TopicPartition]int64{}
+	for _, m := range g.members {
+		for _, tp := range m.assigned {
+			if pos, ok := m.positions[tp]; ok {
+				positions[tp] = pos
+			}
+		}
+	}
 	for _, tp := range l.groupPartitions(g) {
 		p := l.topics[tp.Topic].partitions[tp.Partition]
 		r := IsolationRead{TopicPartition: tp, HighWatermark: p.highWatermark(), LastStableOffset: p.lastStableOffset()}
 		r.ReadsBelow = p.fetchEnd(v.IsolationLevel)
-		for _, m := range g.members {
-			if pos, ok := m.positions[tp]; ok && slices.Contains(m.assigned, tp) {
-				r.Position, r.HasPosition = pos, true
-				r.RecordsLag = max(0, r.ReadsBelow-pos)
-			}
+		if pos, ok := positions[tp]; ok {
+			r.Position, r.HasPosition = pos, true
+			r.RecordsLag = max(0, r.ReadsBelow-pos)
 		}
 		r.Committed, r.HasCommitted = g.committed[tp]
 		if r.HasCommitted {

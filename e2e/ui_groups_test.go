@@ -137,7 +137,10 @@ func TestUIGroupsJoinWithEachStrategy(t *testing.T) {
 	if n := b.count(t, b.groupInspector(t, "g-range")+` [data-movement="c4 joins"] tr[data-strategy]`); n != 4 {
 		t.Errorf("the movement comparison lists %d strategies, want 4", n)
 	}
-	// The charts of rebalances: one round per group, as a table too.
+	// The charts of rebalances, once unfolded: one round per group, as a
+	// table too.
+	b.click(t, ".group-charts > summary")
+	b.waitCount(t, `figure[data-chart=moves]`, 1)
 	if n := b.count(t, `figure[data-chart=moves] tr[data-round-of]`); n != 4 {
 		t.Errorf("the moves chart's table lists %d rounds, want 4", n)
 	}
@@ -305,6 +308,8 @@ config group g lag.alert.records=3
 	if b.count(t, g+` figure[data-chart=lag][data-chart-group=g] svg line[data-series=alert]`) != 1 {
 		t.Error("the lag chart draws no alert threshold")
 	}
+	b.click(t, ".group-charts > summary")
+	b.waitCount(t, `figure[data-chart=records][data-chart-topic=orders]`, 1)
 	if got := b.text(t, `figure[data-chart=records][data-chart-topic=orders] tr[data-records-of="orders/0"] td`); got != "6" {
 		t.Errorf("the records chart's table says orders/0 holds %q, want 6", got)
 	}

@@ -217,6 +217,25 @@ func (jsBrowser) HoldWorkspace(id string) bool {
 	return err == nil && held
 }
 
+// NextTurn waits on a setTimeout of the browser's: a time.Sleep would not
+// do, as the Go scheduler wakes a sleeper in the same task when another
+// goroutine ran past its timer (core/scenario's yieldToBrowser says more).
+func (jsBrowser) NextTurn() {
+	turned := make(chan struct{})
+	wake, err := safejs.FuncOf(func(safejs.Value, []safejs.Value) any {
+		close(turned)
+		return nil
+	})
+	if err != nil {
+		return
+	}
+	defer wake.Release()
+	if _, err := safejs.Global().Call("setTimeout", wake, 0); err != nil {
+		return
+	}
+	<-turned
+}
+
 func (jsBrowser) LetGoWorkspace(id string) {
 	if workspaces, err := global("plogWorkspaces"); err == nil {
 		workspaces.Call("letGo", id)

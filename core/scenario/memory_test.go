@@ -14,13 +14,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-// limitPhrases are what the refusals of the limits say: the budgets of
-// memory and work, the caps on workloads, members, records, partitions and
-// a workload's actions in one advance, a number larger than its argument
-// takes.
-var limitPhrases = []string{"memory budget", "units of work", "workloads at once", "the playground's limit", "is larger than",
-	"is faster than", "a scenario may produce at most", "a scenario may have at most", "act more than"}
-
 // TestHostileScriptsStayWithinTheBudget: each hostile script loads to a
 // step with its memory within MaxMemoryBytes, or stops early with the
 // budget's, the work's or a workload limit's error; and the Go heap it
@@ -52,7 +45,7 @@ func TestHostileScriptsStayWithinTheBudget(t *testing.T) {
 			if err != nil && !errors.As(err, &limit) {
 				t.Fatalf("error %v is not a line's", err)
 			}
-			if err != nil && !slices.ContainsFunc(limitPhrases, func(p string) bool { return strings.Contains(err.Error(), p) }) {
+			if err != nil && !slices.ContainsFunc(hostile.Refusals, func(p string) bool { return strings.Contains(err.Error(), p) }) {
 				t.Fatalf("stopped early for another reason: %v", err)
 			}
 			runtime.KeepAlive(s)

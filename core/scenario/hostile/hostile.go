@@ -22,6 +22,13 @@ type Script struct {
 	Heavy bool
 }
 
+// Refusals are what the refusals of the limits say, as the learner reads
+// them: the budgets of memory and work, the caps on workloads, members,
+// records, partitions and a workload's actions in one advance, a number
+// larger than its argument takes, a link longer than a link may be.
+var Refusals = []string{"memory budget", "units of work", "workloads at once", "the playground's limit", "is larger than",
+	"is faster than", "a scenario may produce at most", "a scenario may have at most", "act more than", "records; at most"}
+
 // Scripts lists the hostile scenarios, in a fixed order.
 func Scripts() []Script {
 	k, v := strings.Repeat("k", 1900), strings.Repeat("v", 1900)
