@@ -79,17 +79,22 @@ func (m *GroupMember) pendingTitle() string {
 }
 
 // partitionSpans writes partitions as "orders/0, orders/1", each in a span
-// marked data-NAME=orders/0 for tests, or none when there are none.
+// marked data-NAME=orders/0 for tests, or none when there are none; past
+// assignmentListed, how many more (a member of a group over thousands of
+// partitions has hundreds).
 func partitionSpans(name string, tps []core.TopicPartition, none string) app.UI {
 	if len(tps) == 0 {
 		return app.Text(none)
 	}
-	return app.Range(tps).Slice(func(i int) app.UI {
-		tp := tps[i]
-		sep := ""
-		if i > 0 {
-			sep = ", "
-		}
-		return app.Span().DataSet(name, partitionList(tps[i:i+1])).Text(sep + tp.String())
-	})
+	shown := tps[:min(len(tps), assignmentListed)]
+	return app.Span().Body(
+		app.Range(shown).Slice(func(i int) app.UI {
+			sep := ""
+			if i > 0 {
+				sep = ", "
+			}
+			return app.Span().DataSet(name, partitionList(shown[i:i+1])).Text(sep + shown[i].String())
+		}),
+		app.If(len(tps) > len(shown), app.Text(fmt.Sprintf(" and %d more", len(tps)-len(shown)))),
+	)
 }
