@@ -22,7 +22,16 @@ import (
 type javaTable[K comparable] struct {
 	capacity int // 0 until the first insertion allocates initial buckets
 	initial  int
-	entries  []javaEntry[K]
+	// entries are the keys in no particular order (keys sorts them): a
+	// removal moves the last into the gap. Past javaIndexed keys, at
+	// finds a key's entry, and loads counts the keys of each bucket at the
+	// current capacity (nil after a resize, until load asks again): a
+	// table of thousands of partitions, built and emptied one key at a
+	// time, took n² steps when each asked the whole list. A smaller table
+	// is scanned, which costs less than the maps.
+	entries []javaEntry[K]
+	at      map[K]int
+	loads   map[uint32]int
 	// first and last are the least and greatest place yet given: a key
 	// prepended goes before every other, one appended after.
 	first, last int
@@ -55,8 +64,28 @@ func newJavaSetOf[K comparable](n int) *javaTable[K] {
 	return newJavaTableFor[K](max(int(float32(n)/0.75)+1, javaInitialCapacity))
 }
 
-func (t *javaTable[K]) has(k K) bool {
-	return slices.ContainsFunc(t.entries, func(e javaEntry[K]) bool { return e.key == k })
+// javaIndexed is the most keys a table scans rather than indexes.
+const javaIndexed = 32
+
+// find is where k's entry is, -1 if the table does not hold it.
+func (t *javaTable[K]) find(k K) int {
+	if t.at == nil {
+		return slices.IndexFunc(t.entries, func(e javaEntry[K]) bool { return e.key == k })
+	}
+	if i, ok := t.at[k]; ok {
+		return i
+	}
+	return -1
+}
+
+func (t *javaTable[K]) has(k K) bool { return t.find(k) >= 0 }
+
+// hashOf is the spread hash the table holds k with.
+func (t *javaTable[K]) hashOf(k K) uint32 { return t.entries[t.find(k)].hash }
+
+// resize sets the number of buckets; the counts of the old ones go.
+func (t *javaTable[K]) resize(capacity int) {
+	t.capacity, t.loads = capacity, nil
 }
 
 // put adds a key (a no-op for one it holds), growing the table as
@@ -67,15 +96,15 @@ func (t *javaTable[K]) put(k K, hash uint32) {
 		return
 	}
 	if t.capacity == 0 {
-		t.capacity = t.initial
+		t.resize(t.initial)
 	}
 	if t.load(hash) >= javaTreeifyBin && t.capacity < javaTreeifyCapacity {
-		t.capacity *= 2
+		t.resize(t.capacity * 2)
 	}
 	t.last++
-	t.entries = append(t.entries, javaEntry[K]{k, hash, t.last})
+	t.insert(javaEntry[K]{k, hash, t.last})
 	if len(t.entries) > t.capacity*3/4 {
-		t.capacity *= 2
+		t.resize(t.capacity * 2)
 	}
 }
 
@@ -86,33 +115,75 @@ func (t *javaTable[K]) put(k K, hash uint32) {
 func (t *javaTable[K]) computeIfAbsent(k K, hash uint32) {
 	switch {
 	case t.capacity == 0:
-		t.capacity = t.initial
+		t.resize(t.initial)
 	case len(t.entries) > t.capacity*3/4:
-		t.capacity *= 2
+		t.resize(t.capacity * 2)
 	}
 	if t.has(k) {
 		return
 	}
 	if t.load(hash) >= javaTreeifyBin-1 && t.capacity < javaTreeifyCapacity {
-		t.capacity *= 2
+		t.resize(t.capacity * 2)
 	}
 	t.first--
-	t.entries = append(t.entries, javaEntry[K]{k, hash, t.first})
+	t.insert(javaEntry[K]{k, hash, t.first})
 }
+
+func (t *javaTable[K]) insert(e javaEntry[K]) {
+	t.entries = append(t.entries, e)
+	switch {
+	case t.at != nil:
+		t.at[e.key] = len(t.entries) - 1
+	case len(t.entries) > javaIndexed:
+		t.at = make(map[K]int, 2*len(t.entries))
+		for i, e := range t.entries {
+			t.at[e.key] = i
+		}
+	}
+	if t.loads != nil {
+		t.loads[t.bucket(e.hash)]++
+	}
+}
+
+func (t *javaTable[K]) bucket(hash uint32) uint32 { return hash & uint32(t.capacity-1) }
 
 // load is how many keys share the bucket of hash.
 func (t *javaTable[K]) load(hash uint32) int {
-	n := 0
-	for _, e := range t.entries {
-		if e.hash&uint32(t.capacity-1) == hash&uint32(t.capacity-1) {
-			n++
+	if t.at == nil {
+		n := 0
+		for _, e := range t.entries {
+			if t.bucket(e.hash) == t.bucket(hash) {
+				n++
+			}
+		}
+		return n
+	}
+	if t.loads == nil {
+		t.loads = make(map[uint32]int, len(t.entries))
+		for _, e := range t.entries {
+			t.loads[t.bucket(e.hash)]++
 		}
 	}
-	return n
+	return t.loads[t.bucket(hash)]
 }
 
 func (t *javaTable[K]) remove(k K) {
-	t.entries = slices.DeleteFunc(t.entries, func(e javaEntry[K]) bool { return e.key == k })
+	i := t.find(k)
+	if i < 0 {
+		return
+	}
+	if t.loads != nil {
+		t.loads[t.bucket(t.entries[i].hash)]--
+	}
+	last := len(t.entries) - 1
+	t.entries[i] = t.entries[last]
+	t.entries = t.entries[:last]
+	if t.at != nil {
+		if i < last {
+			t.at[t.entries[i].key] = i
+		}
+		delete(t.at, k)
+	}
 }
 
 // keys in iteration order.
@@ -171,8 +242,7 @@ func (g serverGroup) javaFromRecord(target []TopicPartition) *javaAssignment {
 func (a *javaAssignment) deepCopy() *javaAssignment {
 	out := &javaAssignment{topics: newJavaTableFor[string](len(a.topics.entries)), partitions: map[string]*javaTable[int]{}}
 	for _, t := range a.topics.keys() {
-		e := a.topics.entries[slices.IndexFunc(a.topics.entries, func(e javaEntry[string]) bool { return e.key == t })]
-		out.topics.put(t, e.hash)
+		out.topics.put(t, a.topics.hashOf(t))
 		ps := a.partitions[t].keys()
 		set := newJavaSetOf[int](len(ps))
 		for _, p := range ps {
