@@ -20,7 +20,7 @@ func TestPartitionPickerListsFewAndTakesANumberForMany(t *testing.T) {
 	}{
 		{3, "<select", []string{`>partitioner chooses</option>`, `>t/2</option>`}},
 		{partitionsListed, "<select", []string{`>t/63</option>`}},
-		{1000, "<input", []string{`placeholder="0 to 999, or empty: partitioner chooses"`, `inputmode="numeric"`}},
+		{1000, "<input", []string{`placeholder="0 to 999"`, `title="a partition of t, from 0 to 999; empty: the partitioner chooses"`, `inputmode="numeric"`}},
 	} {
 		f := &ProduceForm{Topics: []TopicSnapshot{{Name: "t", Partitions: make([]PartitionSnapshot, tc.partitions)}}}
 		d := app.NewClientTester(f)
@@ -78,5 +78,29 @@ func TestRecordsChartOfManyPartitionsDrawsRuns(t *testing.T) {
 	few := app.HTMLString(recordsFigure(TopicRecordCounts{Topic: "t", Counts: counts[:8]}))
 	if n := len(tagsWith(few, "data-series", "records")); n != 8 || strings.Contains(few, "each bar") {
 		t.Errorf("a topic of 8 partitions: %d bars, want one each", n)
+	}
+}
+
+// A partition picked for one topic is not kept for another, where it may
+// be no partition at all (2 typed after a small topic's 2 made 2999).
+func TestProducePartitionStartsOverWithAnotherTopic(t *testing.T) {
+	f := &ProduceForm{Topics: []TopicSnapshot{
+		{Name: "small", Partitions: make([]PartitionSnapshot, 3)},
+		{Name: "big", Partitions: make([]PartitionSnapshot, 1000)},
+	}}
+	d := app.NewClientTester(f)
+	defer d.Close()
+	f.topic, f.partition = "small", "2"
+	f.Render()
+	if line, _ := f.Line(); !strings.Contains(line, "partition=2") {
+		t.Fatalf("the line for small/2 is %q", line)
+	}
+	f.topic = "big"
+	f.Render()
+	if f.partition != "" {
+		t.Errorf("after choosing big, the partition is %q, want the partitioner's choice", f.partition)
+	}
+	if line, _ := f.Line(); strings.Contains(line, "partition=") {
+		t.Errorf("the line for big is %q, with a partition", line)
 	}
 }

@@ -94,15 +94,16 @@ func chosenTopic(picked string, topics []TopicSnapshot) (TopicSnapshot, bool) {
 // at most partitionsListed, a box for its number beyond (a list of a
 // thousand options made the page take a second to draw it). none, when not
 // "", is the list's first choice, the empty value, which the box says in
-// its placeholder.
+// its title (its placeholder, the numbers it takes, must fit a narrow box).
 func partitionPicker(id string, t TopicSnapshot, value *string, c *app.Compo, none string) app.UI {
 	n := len(t.Partitions)
 	if n > partitionsListed {
-		hint := "0 to " + strconv.Itoa(n-1)
+		last := strconv.Itoa(n - 1)
+		title := "a partition of " + t.Name + ", from 0 to " + last
 		if none != "" {
-			hint += ", or empty: " + none
+			title += "; empty: the " + none
 		}
-		return numberInput(id, value, c).Attr("placeholder", hint)
+		return numberInput(id, value, c).Attr("placeholder", "0 to "+last).Title(title)
 	}
 	options := make([]app.UI, 0, n+1)
 	if none != "" {

@@ -129,7 +129,9 @@ func (m *GroupMember) Render() app.UI {
 			),
 			m.renderPollDeadline(),
 		),
-		app.P().Class("member-assignment").Text(m.assignmentText()),
+		app.P().Class("member-assignment").
+			Title(moreListedTitle(len(m.Member.Assignment))).
+			Text(m.assignmentText()),
 		m.renderConsumerState(),
 		m.renderMoving(),
 		app.If(v.EmptyPoll != "" && v.Down == "",
@@ -265,6 +267,15 @@ func (m *GroupMember) downText() string {
 
 // assignmentListed is the most partitions a member's card lists.
 const assignmentListed = 24
+
+// moreListedTitle says where to see the partitions a card leaves out of a
+// list of n, "" when it lists them all.
+func moreListedTitle(n int) string {
+	if n <= assignmentListed {
+		return ""
+	}
+	return "the lanes show every partition, each with the member that owns it"
+}
 
 // assignmentText lists the member's partitions with its positions.
 func (m *GroupMember) assignmentText() string {

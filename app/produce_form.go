@@ -35,6 +35,10 @@ type ProduceForm struct {
 	tombstone bool
 	count     string
 	partition string // "" lets the partitioner choose
+	// partitionOf is the topic partition was picked for: another topic
+	// starts from the partitioner's choice, not from a number that may not
+	// be one of its partitions.
+	partitionOf string
 	acks      string // "" leaves Kafka's default, all
 	// partitioner is the producer's partitioner.class under rules 2; ""
 	// leaves Kafka's default, the built-in partitioner.
@@ -169,6 +173,9 @@ func (f *ProduceForm) check(v *bool) app.EventHandler {
 func (f *ProduceForm) Render() app.UI {
 	f.Preset.pointAt(&f.presetSeen, &f.topic, nil)
 	t, _ := chosenTopic(f.topic, f.Topics)
+	if f.partitionOf != t.Name {
+		f.partition, f.partitionOf = "", t.Name
+	}
 	return app.Section().Class("panel", "produce").Aria("label", "produce records").Body(
 		app.H2().Text("Produce"),
 		app.Form().ID("produce-form").DataSet("command", scenario.CmdProduce).OnSubmit(f.submit).Body(
