@@ -87,7 +87,6 @@ func (p *GroupPanel) Render() app.UI {
 					}),
 				),
 			),
-			app.If(p.Share != nil, p.Share),
 			app.Details().Class("group-charts").Open(p.ChartsOpen).
 				On("toggle", func(ctx app.Context, e app.Event) {
 					if open := ctx.JSSrc().Get("open").Bool(); open != p.ChartsOpen {
@@ -101,6 +100,9 @@ func (p *GroupPanel) Render() app.UI {
 						&MovesChart{Rounds: movesOf(p.Groups)},
 					),
 				),
+			// The share groups below the consumer groups' charts, which are
+			// theirs.
+			app.If(p.Share != nil, p.Share),
 		)
 }
 

@@ -39,7 +39,7 @@ type ProduceForm struct {
 	// starts from the partitioner's choice, not from a number that may not
 	// be one of its partitions.
 	partitionOf string
-	acks      string // "" leaves Kafka's default, all
+	acks        string // "" leaves Kafka's default, all
 	// partitioner is the producer's partitioner.class under rules 2; ""
 	// leaves Kafka's default, the built-in partitioner.
 	partitioner string
