@@ -11,7 +11,7 @@ WASM    := bin/app.wasm
 # conformance suite and its broker, which need a JDK: their own targets.
 NATIVE   = $(shell $(GO) list ./... | grep -v -e '/e2e$$' -e '/conformance$$' -e '/internal/kafkabroker$$')
 
-.PHONY: serve dist test bench clean wasm vet test-native test-wasm test-browser chromium kafka jdk test-conformance conformance
+.PHONY: serve dist test check bench clean wasm vet test-native test-wasm test-browser chromium kafka jdk test-conformance conformance
 
 ## serve: build the site into dist/ and serve it on http://$(ADDR)$(PREFIX)
 serve: wasm
@@ -29,6 +29,10 @@ wasm:
 ## test: vet (gofmt, tidy, staticcheck), native tests, core tests under wasm (Node), browser tests (Chromium), conformance with Kafka (Java)
 test: vet test-native test-wasm test-browser test-conformance
 
+## check: the quick loop while you change things: vet, then the native tests of core/... and app/ in short mode (about a minute on 2 cores)
+check: vet
+	$(GO) test -short ./core/... ./app/
+
 # vet also keeps the tree formatted, go.mod tidy and staticcheck clean.
 STATICCHECK = bin/staticcheck
 vet: $(STATICCHECK)
@@ -43,8 +47,11 @@ vet: $(STATICCHECK)
 $(STATICCHECK):
 	GOBIN=$(CURDIR)/bin GOOS= GOARCH= $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
+# PLOG_TEST_INSTALL runs ci_test.go, which installs a Go toolchain from
+# Debian's packages as .ci/install-go does on a fresh machine: network and
+# minutes, so a plain go test leaves it out.
 test-native:
-	$(GO) test $(NATIVE)
+	PLOG_TEST_INSTALL=1 $(GO) test $(NATIVE)
 	# Each benchmark once, so that none rots unseen: the figures come
 	# from make bench.
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./core/... ./app/

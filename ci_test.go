@@ -15,6 +15,11 @@ import (
 // go.mod asks for. Run as it runs there: with no go on PATH at all, it
 // unpacks Debian's golang-go and fetches the toolchain with it.
 func TestInstallGoWithoutGoOnPath(t *testing.T) {
+	if os.Getenv("PLOG_TEST_INSTALL") == "" {
+		// It downloads a toolchain and may run apt-get: make test (and
+		// so CI) sets PLOG_TEST_INSTALL, a contributor's go test does not.
+		t.Skip("set PLOG_TEST_INSTALL=1 to install Go as .ci/install-go does (make test does)")
+	}
 	mod, err := os.ReadFile("go.mod")
 	if err != nil {
 		t.Fatal(err)

@@ -240,6 +240,9 @@ var longScripts = []string{"retries", "retries x10", "send-offsets", "send-offse
 // the work between two pauses, counted as the engine tells of it, stays
 // under twice that, whatever the machine's speed.
 func TestLongScriptsAreRefusedAndPause(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of scripts at MaxWork: make test runs them")
+	}
 	for _, h := range hostile.Scripts() {
 		if !slices.Contains(longScripts, h.Name) {
 			continue

@@ -19,6 +19,9 @@ import (
 // budget's, the work's or a workload limit's error; and the Go heap it
 // holds is within what the count says.
 func TestHostileScriptsStayWithinTheBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("half a minute of hostile scripts: make test runs them")
+	}
 	warmUp(t)
 	for _, h := range hostile.Scripts() {
 		t.Run(h.Name, func(t *testing.T) {
