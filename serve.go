@@ -132,9 +132,12 @@ func generateSite(cfg siteConfig) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("reading the wasm (build it with make dist): %w", err)
 	}
-	wasm, err := gowasm.Slim(built)
+	wasm, warning, err := gowasm.SlimOrBuilt(built)
 	if err != nil {
-		return "", fmt.Errorf("slimming the wasm %s (internal/gowasm): %w", cfg.Wasm, err)
+		return "", fmt.Errorf("reading the wasm %s: %w", cfg.Wasm, err)
+	}
+	if warning != nil {
+		fmt.Fprintf(os.Stderr, "plog: warning: %s: %v\n", cfg.Wasm, warning)
 	}
 	wasmExec, err := os.ReadFile(cfg.WasmExec)
 	if err != nil {

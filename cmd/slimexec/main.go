@@ -34,9 +34,12 @@ func run(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	slim, err := gowasm.Slim(built)
+	slim, warning, err := gowasm.SlimOrBuilt(built)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", args[0], err)
+	}
+	if warning != nil {
+		fmt.Fprintf(os.Stderr, "slimexec: warning: %s: %v\n", args[0], warning)
 	}
 	dir, err := os.MkdirTemp("", "plog-slimexec-")
 	if err != nil {

@@ -189,3 +189,16 @@ func TestEncodeSegmentsKeepsTheMemory(t *testing.T) {
 		t.Fatalf("the segments lay out %d bytes at %#x, want the memory's %d at 0x1003", len(got), base, len(memory)-3)
 	}
 }
+
+// A wasm Slim does not know is served as built, with a warning saying why;
+// a file that is no wasm is refused.
+func TestSlimOrBuiltKeepsWhatSlimDoesNotKnow(t *testing.T) {
+	unknown := module(dataSection([]byte("just some strings")))
+	out, warning, err := SlimOrBuilt(unknown)
+	if err != nil || !bytes.Equal(out, unknown) || warning == nil || !strings.Contains(warning.Error(), "no Go function table") {
+		t.Errorf("SlimOrBuilt of a wasm Slim does not know = %d bytes, warning %v, error %v; want it as built, with the reason", len(out), warning, err)
+	}
+	if out, warning, err := SlimOrBuilt([]byte("<html>")); err == nil || out != nil || warning != nil {
+		t.Errorf("SlimOrBuilt of no wasm = %d bytes, warning %v, error %v; want an error", len(out), warning, err)
+	}
+}
