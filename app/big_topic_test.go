@@ -104,3 +104,18 @@ func TestProducePartitionStartsOverWithAnotherTopic(t *testing.T) {
 		t.Errorf("the line for big is %q, with a partition", line)
 	}
 }
+
+// A window of partitions numbers them as their lanes do, from 0; a window
+// of other things counts from 1.
+func TestWindowsNumberPartitionsFromZero(t *testing.T) {
+	p, _ := mountAt(t, mustLink(t, "topic t partitions=1000\n"+numberedLines(12, "topic u%d")))
+	page := app.HTMLString(p)
+	for _, want := range []string{"Showing partitions 0–23 of 1000: 976 more partitions are not drawn.", "Showing topics 1–10 of 13"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not say %q", want)
+		}
+	}
+	if from := tagsWith(page, "id", "lanes-t-from"); len(from) != 1 || !strings.Contains(from[0], `value="0"`) {
+		t.Errorf("the box of the lanes' window: %q, want it at 0", from)
+	}
+}

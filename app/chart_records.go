@@ -38,7 +38,7 @@ func (c *RecordsChart) Render() app.UI {
 	window := windowAt(c.start, chartTopicsShown, len(c.Topics))
 	shown := c.Topics[window.start:window.end()]
 	return app.Div().Class("records-charts").Body(
-		windowNav("chart-topics", "topics", window, func(ctx app.Context, start int) { c.start = start }),
+		windowNav("chart-topics", "topics", 1, window, func(ctx app.Context, start int) { c.start = start }),
 		app.Range(shown).Slice(func(i int) app.UI { return recordsFigure(shown[i]) }),
 	)
 }

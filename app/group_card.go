@@ -106,7 +106,7 @@ func (c *GroupCard) Render() app.UI {
 		app.If(len(g.Members) == 0,
 			app.P().Class("group-no-members").Text("No members: the group only keeps its committed offsets."),
 		),
-		windowNav("members-"+g.Name, "members", members, func(ctx app.Context, start int) { c.memberStart = start }),
+		windowNav("members-"+g.Name, "members", 1, members, func(ctx app.Context, start int) { c.memberStart = start }),
 		app.Ul().Class("members").Aria("label", "Members of "+g.Name).Body(
 			app.Range(shownMembers).Slice(func(i int) app.UI {
 				m := shownMembers[i]

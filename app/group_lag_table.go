@@ -31,7 +31,7 @@ func (t *GroupLagTable) Render() app.UI {
 	window := windowAt(t.start, lagRowsShown, len(t.Partitions))
 	rows := t.Partitions[window.start:window.end()]
 	return app.Div().Class("lag-table-window").Body(
-		windowNav("lag-"+t.Group, "partitions", window, func(ctx app.Context, start int) { t.start = start }),
+		windowNav("lag-"+t.Group, "partitions", 0, window, func(ctx app.Context, start int) { t.start = start }),
 		t.table(rows),
 	)
 }

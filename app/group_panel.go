@@ -80,7 +80,7 @@ func (p *GroupPanel) Render() app.UI {
 			app.If(len(p.Groups) == 0,
 				app.P().Class("groups-empty").Text("No consumer groups yet. Add a member to start one."),
 			).Else(
-				windowNav("groups", "groups", window, func(ctx app.Context, start int) { p.groupStart = start }),
+				windowNav("groups", "groups", 1, window, func(ctx app.Context, start int) { p.groupStart = start }),
 				app.Div().Class("group-list").Body(
 					app.Range(shown).Slice(func(i int) app.UI {
 						return &GroupCard{Group: shown[i], Selected: p.Selected}

@@ -66,8 +66,10 @@ func followNew(start, size int, names []string, known map[string]bool) (int, map
 // number; nothing when the whole list is drawn. id names the list: the
 // buttons are #ID-previous and #ID-next, the box #ID-from, and the nav
 // [data-window=ID] carries data-start and data-total. noun is the plural of
-// what the list holds.
-func windowNav(id, noun string, w listWindow, move func(ctx app.Context, start int)) app.UI {
+// what the list holds, and first the number its first item goes by: 1 for
+// a list counted from one, 0 for partitions, which Kafka numbers from 0 (a
+// learner read "partitions 1–24" over lanes t/0 to t/23).
+func windowNav(id, noun string, first int, w listWindow, move func(ctx app.Context, start int)) app.UI {
 	if !w.partial() {
 		return nil
 	}
@@ -84,18 +86,18 @@ func windowNav(id, noun string, w listWindow, move func(ctx app.Context, start i
 		Body(
 			app.Span().Class("window-count").Attr("role", "status").Text(fmt.Sprintf(
 				"Showing %s %d–%d of %d: %d more %s are not drawn.",
-				noun, w.start+1, w.end(), w.total, w.total-(w.end()-w.start), noun)),
+				noun, w.start+first, w.end()-1+first, w.total, w.total-(w.end()-w.start), noun)),
 			button("previous", "previous "+strconv.Itoa(w.size), w.start-w.size, w.start > 0),
 			button("next", "next "+strconv.Itoa(w.size), w.start+w.size, w.end() < w.total),
 			app.Label().Class("window-from").Body(
 				app.Text("from number "),
 				app.Input().Type("text").ID(id+"-from").Attr("inputmode", "numeric").Size(6).
-					Value(w.start+1).
+					Value(w.start+first).
 					OnChange(func(ctx app.Context, e app.Event) {
 						// A number out of the list moves to its end; anything
 						// else is left as it was.
 						if n, err := strconv.Atoi(strings.TrimSpace(ctx.JSSrc().Get("value").String())); err == nil {
-							move(ctx, n-1)
+							move(ctx, n-first)
 						}
 					}, id),
 			),

@@ -152,7 +152,7 @@ func (t *TopicList) moreLanes(topic TopicSnapshot) app.UI {
 		return nil
 	}
 	if n > allLanesMax {
-		return windowNav("lanes-"+topic.Name, "partitions", t.laneWindow(topic), func(ctx app.Context, start int) {
+		return windowNav("lanes-"+topic.Name, "partitions", 0, t.laneWindow(topic), func(ctx app.Context, start int) {
 			if t.laneStart == nil {
 				t.laneStart = map[string]int{}
 			}
@@ -209,7 +209,7 @@ func (t *TopicList) Render() app.UI {
 	}
 	return app.Section().Class("topics").Aria("label", "topics").Body(
 		&LaneLegend{},
-		windowNav("topics", "topics", t.topicWindow(), func(ctx app.Context, start int) {
+		windowNav("topics", "topics", 1, t.topicWindow(), func(ctx app.Context, start int) {
 			t.topicStart = start
 			t.own.Defer(t.keepDrawing)
 		}),
