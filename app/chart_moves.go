@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"plog/core/assign"
@@ -57,7 +58,16 @@ type strategyTotal struct {
 // totals sums the rounds per strategy, in assign.Strategies order.
 func (c *MovesChart) totals() []strategyTotal {
 	var out []strategyTotal
-	for _, s := range assign.Strategies() {
+	// The classic strategies, then the consumer protocol's server-side
+	// assignors (range is both): a uniform group's rounds were in no
+	// total and no legend.
+	strategies := assign.Strategies()
+	for _, s := range assign.ServerAssignors() {
+		if !slices.Contains(strategies, s) {
+			strategies = append(strategies, s)
+		}
+	}
+	for _, s := range strategies {
 		t := strategyTotal{Strategy: s}
 		for _, r := range c.Rounds {
 			if r.Strategy == s {
