@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,5 +169,35 @@ func TestUIManyPartitions(t *testing.T) {
 	b.waitCount(t, `[data-topic=wide][data-partition]`, 200)
 	b.click(t, "#more-lanes-wide")
 	b.waitCount(t, `[data-topic=wide][data-partition]`, 25)
+	b.noErrors(t)
+}
+
+// What the last command did is said under the lanes, kept in view at the
+// foot of the picture, even when the lanes fill more than the window: it
+// was squeezed to no height there (a flex item that scrolls may shrink to
+// nothing) and a learner never saw why a record landed where it did.
+func TestUILandingNoteShowsOverManyLanes(t *testing.T) {
+	t.Parallel()
+	b := openPlayground(t, "topic big partitions=1000\ntopic small partitions=3\n")
+	b.do(t, chromedp.EmulateViewport(1280, 800))
+	b.waitFor(t, `innerWidth === 1280 && innerHeight === 800`)
+	b.fill(t, "#produce-topic", "big")
+	b.fill(t, "#produce-partition", "999")
+	b.click(t, "#produce-send")
+	b.waitCount(t, `[data-topic=big][data-partition="999"] [data-offset="0"]`, 1)
+	b.waitCount(t, `.stage-notes .landing:not(.empty)`, 1)
+	if got := b.text(t, `.stage-notes .landing`); !strings.Contains(got, "big/999") {
+		t.Errorf("the note says %q, not where the record landed", got)
+	}
+	if problem := onScreen(t, b, ".stage-notes .landing"); problem != "" {
+		t.Errorf("at 1280x800 the note of the last command is %s", problem)
+	}
+	if dir := os.Getenv("PLOG_SCREENSHOTS"); dir != "" {
+		png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "landing-note-1280x800.png"), png, 0o644)
+	}
 	b.noErrors(t)
 }
