@@ -52,10 +52,15 @@ func numberInput(id string, value *string, c *app.Compo) app.HTMLInput {
 
 // topicSelect picks one of the topics.
 func topicSelect(id string, topics []TopicSnapshot, value *string, c *app.Compo) app.UI {
-	return app.Select().ID(id).Name(id).OnChange(c.ValueTo(value)).Body(
+	return topicSelectOn(id, topics, *value, c.ValueTo(value))
+}
+
+// topicSelectOn is topicSelect with its own handler of the learner's pick.
+func topicSelectOn(id string, topics []TopicSnapshot, value string, picked app.EventHandler) app.UI {
+	return app.Select().ID(id).Name(id).OnChange(picked).Body(
 		app.Range(topics).Slice(func(i int) app.UI {
 			name := topics[i].Name
-			return app.Option().Value(name).Selected(name == *value).Text(name)
+			return app.Option().Value(name).Selected(name == value).Text(name)
 		}),
 	)
 }

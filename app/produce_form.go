@@ -62,6 +62,18 @@ func (f *ProduceForm) OnInit() {
 	f.key, f.value, f.count, f.generate = "acct-1", "created", "1", "20"
 }
 
+// chooseTopic takes the topic the learner picked. The refusal of the last
+// produce goes with the topic it was about: "number 1000 is larger than
+// 999" stayed under the form when the learner chose a topic of three.
+func (f *ProduceForm) chooseTopic(ctx app.Context, e app.Event) {
+	f.topic = ctx.JSSrc().Get("value").String()
+	var shown ControlAlert
+	ctx.GetState(controlAlertState, &shown)
+	if shown.Control == produceControl || shown.Control == generateControl {
+		setControlError(ctx, ControlAlert{})
+	}
+}
+
 // OnMount answers the produce shortcut with what the form holds.
 func (f *ProduceForm) OnMount(ctx app.Context) {
 	ctx.Handle(produceShortcut, func(ctx app.Context, a app.Action) { f.send(ctx) })
@@ -180,7 +192,7 @@ func (f *ProduceForm) Render() app.UI {
 		app.H2().Text("Produce"),
 		app.Form().ID("produce-form").DataSet("command", scenario.CmdProduce).OnSubmit(f.submit).Body(
 			app.Div().Class("row").Body(
-				field("produce-topic", "Topic", topicSelect("produce-topic", f.Topics, &f.topic, &f.Compo)),
+				field("produce-topic", "Topic", topicSelectOn("produce-topic", f.Topics, f.topic, f.chooseTopic)),
 				field("produce-partition", "Partition", partitionPicker("produce-partition", t, &f.partition, &f.Compo, "partitioner chooses")),
 			),
 			app.Div().Class("row").Body(

@@ -199,5 +199,12 @@ func TestUILandingNoteShowsOverManyLanes(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, "landing-note-1280x800.png"), png, 0o644)
 	}
+	// A partition past the last is refused beside the form; the refusal
+	// goes when the learner picks another topic, where it means nothing.
+	b.fill(t, "#produce-partition", "1000")
+	b.click(t, "#produce-send")
+	b.waitText(t, `[data-control=produce][role=alert]`, "larger than 999")
+	b.fill(t, "#produce-topic", "small")
+	b.waitCount(t, `[data-control=produce][role=alert]`, 0)
 	b.noErrors(t)
 }
