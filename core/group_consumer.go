@@ -508,14 +508,16 @@ func (l *PartitionedLog) computeTarget(g *group) {
 }
 
 // ownedByOthers is the subset of tps that a member other than m owns, in
-// its assignment or still revoking it (CurrentAssignmentBuilder's
-// currentPartitionEpoch is not -1 for them). One pass over the other
-// members' partitions, rather than one per partition asked about.
+// its assignment or still revoking it (Kafka 4.4's
+// CurrentAssignmentBuilder: currentPartitionEpoch is not -1 for them). One
+// pass over the other members' partitions, rather than one per partition
+// asked about.
 func (g *group) ownedByOthers(m *member, tps []TopicPartition) partitionSet {
-	asked, owned := setOf(tps), partitionSet{}
+	var owned partitionSet
 	if len(tps) == 0 {
 		return owned
 	}
+	asked := setOf(tps)
 	for _, o := range g.members {
 		if o == m {
 			continue
