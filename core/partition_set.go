@@ -7,9 +7,15 @@ import "slices"
 // member's made a rebalance of a group over thousands of partitions take
 // seconds in the browser (n² comparisons for n partitions). A few
 // partitions, the usual case, are scanned: a map would cost more.
+//
+// Past the few, a bitmap of the partitions' numbers answers most "no"s
+// before the map hashes a topic's name: a member's reconciliation asks,
+// for each of the others' partitions (10,000 in a large group), whether
+// its own fifty hold it, and 200 members asked two million times.
 type partitionSet struct {
-	few  []TopicPartition
-	many map[TopicPartition]struct{}
+	few     []TopicPartition
+	many    map[TopicPartition]struct{}
+	numbers []uint64 // bit n: a partition numbered n is in many
 }
 
 // partitionSetScanned is the most partitions a set scans.
@@ -42,16 +48,31 @@ func (s *partitionSet) add(tp TopicPartition, size int) {
 	if s.many == nil {
 		s.many = make(map[TopicPartition]struct{}, max(size, 2*partitionSetScanned))
 		for _, had := range s.few {
-			s.many[had] = struct{}{}
+			s.putMany(had)
 		}
 		s.few = nil
 	}
+	s.putMany(tp)
+}
+
+func (s *partitionSet) putMany(tp TopicPartition) {
 	s.many[tp] = struct{}{}
+	if tp.Partition < 0 {
+		return // never asked of the bitmap (has)
+	}
+	word := tp.Partition / 64
+	if word >= len(s.numbers) {
+		s.numbers = append(s.numbers, make([]uint64, word+1-len(s.numbers))...)
+	}
+	s.numbers[word] |= 1 << (tp.Partition % 64)
 }
 
 func (s partitionSet) has(tp TopicPartition) bool {
 	if s.many == nil {
 		return slices.Contains(s.few, tp)
+	}
+	if n := tp.Partition; n >= 0 && (n/64 >= len(s.numbers) || s.numbers[n/64]&(1<<(n%64)) == 0) {
+		return false
 	}
 	_, ok := s.many[tp]
 	return ok
