@@ -215,9 +215,11 @@ func snapshotTopic(l core.ReadOnlyLog, name string, views map[string]int64) (Top
 		Partitions: make([]PartitionSnapshot, n),
 	}
 	for p := range n {
-		view, ok := views[laneKey(name, p)]
-		if !ok {
-			view = followTail
+		view := int64(followTail)
+		if len(views) > 0 { // a lane's key is a string made: most snapshots have no views
+			if at, ok := views[laneKey(name, p)]; ok {
+				view = at
+			}
 		}
 		part, err := snapshotPartition(l, name, p, view)
 		if err != nil {

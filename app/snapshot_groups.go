@@ -159,7 +159,11 @@ func newMemberID(members []core.MemberView) string {
 // lane made a snapshot of a group over 10,000 partitions hold the page for
 // a second.
 func (s LogSnapshot) groupMarks() map[core.TopicPartition][]GroupMark {
-	marks := map[core.TopicPartition][]GroupMark{}
+	most := 0
+	for _, g := range s.Groups {
+		most = max(most, len(g.Partitions))
+	}
+	marks := make(map[core.TopicPartition][]GroupMark, most)
 	for _, g := range s.Groups {
 		type owned struct {
 			member string
@@ -179,13 +183,11 @@ func (s LogSnapshot) groupMarks() map[core.TopicPartition][]GroupMark {
 				}
 			}
 		}
-		marked := map[core.TopicPartition]bool{}
-		for _, p := range g.Partitions {
+		for i, p := range g.Partitions {
 			tp := core.TopicPartition{Topic: p.Topic, Partition: p.Partition}
-			if marked[tp] {
-				continue
+			if i > 0 && g.Partitions[i-1].Topic == p.Topic && g.Partitions[i-1].Partition == p.Partition {
+				continue // the engine lists a group's partitions sorted, each once
 			}
-			marked[tp] = true
 			mark := GroupMark{
 				Group:         g.Name,
 				Committed:     p.Committed,
