@@ -42,15 +42,18 @@ func (w *world) meter(units int64) {
 	if units > MaxWork-w.work {
 		panic(workLimitError{before: w.workBefore})
 	}
-	if units >= pauseEvery {
+	afterLong := w.longWork
+	w.longWork = units >= pauseEvery
+	if w.longWork {
 		// A piece of work that long (an assignment over thousands of
 		// partitions) cannot pause inside: let the browser run first, so
-		// that it does not add to what came before.
+		// that it does not add to what came before, and again at the next
+		// step, so that what follows it does not add to it.
 		w.breathe(true)
 	}
 	w.work += units
 	w.ticks++
-	w.breathe(crosses(before, w.work, pauseEvery) || w.ticks%pauseTicks == 0)
+	w.breathe(afterLong || crosses(before, w.work, pauseEvery) || w.ticks%pauseTicks == 0)
 }
 
 // breathe calls pause, if the world has one and now is the time.
@@ -65,8 +68,12 @@ func (w *world) breathe(now bool) {
 func crosses(before, after, every int64) bool { return before/every != after/every }
 
 // pauseTicks is how many of the engine's steps pass between two calls of
-// world.pause from the meter: a few milliseconds of work at most.
-const pauseTicks = 256
+// world.pause from the meter: a few milliseconds of work at most. A step
+// is a heartbeat, a send, a retention pass: a member's heartbeat in a
+// group over 10,000 partitions is a millisecond in the browser, and 256 of
+// them held the page for a quarter of a second. pause itself only reads
+// the clock unless it is time to yield.
+const pauseTicks = 16
 
 // spend counts n units of work, and refuses them when they would take the
 // scenario past MaxWork; the session then goes back to the last good step.
@@ -112,6 +119,7 @@ type world struct {
 	// the world.
 	pause    func()
 	ticks    int64 // the engine's steps the meter was told of
+	longWork bool  // the last step the meter was told of was pauseEvery or more
 	reserved int64 // bytes reserved for records and tables, for pause
 }
 
