@@ -340,7 +340,14 @@ func (e *engine) start(ctx context.Context) {
 				e.handleDispatch(d)
 
 			case <-frames.C:
+				worked := e.hasFrameWork()
 				e.handleFrame()
+				if worked {
+					// plog: a frame that rendered ends the browser's task
+					// (PLOG.md): the ticker is a Go timer, overdue after a
+					// long frame, and the next frame ran in the same task.
+					endTask()
+				}
 				if len(e.dispatches) == 0 {
 					if currentFrameDuration < time.Hour {
 						currentFrameDuration *= 2
@@ -368,6 +375,14 @@ func (e *engine) handleDispatch(d Dispatch) {
 	case Next:
 		d.do()
 	}
+}
+
+// hasFrameWork says whether the next frame updates a component or runs a
+// deferred function.
+func (e *engine) hasFrameWork() bool {
+	e.componentUpdateMutex.Lock()
+	defer e.componentUpdateMutex.Unlock()
+	return len(e.componentUpdates) > 0 || len(e.deferables) > 0
 }
 
 func (e *engine) handleFrame() {

@@ -377,3 +377,16 @@ func cleanArg(v any) any {
 	return v
 
 }
+
+// endTask returns once the browser has run a task of its own: it waits on
+// a setTimeout (plog: PLOG.md).
+func endTask() {
+	done := make(chan struct{})
+	wake := js.FuncOf(func(js.Value, []js.Value) any {
+		close(done)
+		return nil
+	})
+	defer wake.Release()
+	js.Global().Call("setTimeout", wake, 0)
+	<-done
+}
