@@ -58,7 +58,9 @@ func (p *Playground) takeWorkspace(ctx app.Context, id string, fresh bool) {
 	p.share.workspace, p.share.held = id, fresh
 	ctx.Async(func() {
 		held := b.HoldWorkspace(id)
-		ctx.Dispatch(func(ctx app.Context) { p.workspaceHeld(ctx, id, held) })
+		// The answer comes in a promise's callback, at the end of the task
+		// that resolved it: a render there would lengthen that task.
+		atATurn(ctx, func(ctx app.Context) { p.workspaceHeld(ctx, id, held) })
 	})
 }
 

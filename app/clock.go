@@ -16,10 +16,20 @@ type clock interface {
 	After(ctx app.Context, d time.Duration, fn func(app.Context))
 }
 
-// goAppClock is the page's clock: real time, through go-app.
+// goAppClock is the page's clock: real time, through go-app, and fn at a
+// turn of the browser's of its own (atATurn). In wasm a Go timer that
+// falls due while a task runs fires in that same task: the hidden panels,
+// due 100 ms after a render of half a second, were drawn in the render's
+// own task, a task of 800 ms where the browser neither painted nor
+// answered.
 type goAppClock struct{}
 
-func (goAppClock) After(ctx app.Context, d time.Duration, fn func(app.Context)) { ctx.After(d, fn) }
+func (goAppClock) After(ctx app.Context, d time.Duration, fn func(app.Context)) {
+	ctx.Async(func() {
+		time.Sleep(d)
+		atATurn(ctx, fn) // in_turns.go
+	})
+}
 
 // after runs fn once d has passed on the Playground's clock: go-app's own
 // unless a test gave it another.

@@ -31,10 +31,22 @@ type GroupCard struct {
 
 	joining bool   // the join form of this group is open
 	stateOf string // the group the field above is for
+
+	membersDrawn inTurns // a few members at a turn of the browser's
 }
 
-// membersShown is how many members a card draws at once (list_window.go).
-const membersShown = 12
+// membersShown is how many members a card draws at once (list_window.go),
+// and membersPerTurn how many more than the last render a render draws in
+// the browser (inTurns): a member of a group over 10,000 partitions lists
+// 48 of them, some 60 elements.
+const (
+	membersShown   = 12
+	membersPerTurn = 4
+)
+
+func (c *GroupCard) OnMount(ctx app.Context) { c.membersDrawn.mount(ctx) }
+
+func (c *GroupCard) OnUpdate(ctx app.Context) { c.membersDrawn.keepDrawing(ctx) }
 
 // Render draws the card with docs/ARCHITECTURE.md's [data-group] and the attributes
 // tests read: data-state, data-generation, data-lag (records over the
@@ -54,6 +66,7 @@ func (c *GroupCard) Render() app.UI {
 	c.memberStart, c.known = followNew(c.memberStart, membersShown, ids, c.known)
 	members := windowAt(c.memberStart, membersShown, len(g.Members))
 	shownMembers := g.Members[members.start:members.end()]
+	shownMembers = shownMembers[:c.membersDrawn.start(membersPerTurn)(len(shownMembers))]
 	article := app.Article().
 		Class("group").
 		DataSet("group", g.Name).
@@ -106,7 +119,10 @@ func (c *GroupCard) Render() app.UI {
 		app.If(len(g.Members) == 0,
 			app.P().Class("group-no-members").Text("No members: the group only keeps its committed offsets."),
 		),
-		windowNav("members-"+g.Name, "members", 1, members, func(ctx app.Context, start int) { c.memberStart = start }),
+		windowNav("members-"+g.Name, "members", 1, members, func(ctx app.Context, start int) {
+			c.memberStart = start
+			c.membersDrawn.again()
+		}),
 		app.Ul().Class("members").Aria("label", "Members of "+g.Name).Body(
 			app.Range(shownMembers).Slice(func(i int) app.UI {
 				m := shownMembers[i]

@@ -132,11 +132,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	p.applyLink(p.startingFragment(ctx))
 	p.ready = true
 	Mark(markMounted)
-	p.after(ctx, hiddenPanelsDelay, func(ctx app.Context) {
-		for _, tab := range dockTabs(true) {
-			p.drawDockPanel(tab.name)
-		}
-	})
+	p.after(ctx, hiddenPanelsDelay, p.drawHiddenPanel)
 	p.startSharing(ctx)
 	p.playOnOpen(ctx) // embed_bar.go: play=1, loop=FROM-TO
 }
@@ -284,6 +280,20 @@ func (p *Playground) dockTab() string {
 }
 
 // drawDockPanel draws a tab's panel from now on (dock.go).
+// drawHiddenPanel draws the first tab's panel not drawn yet, and the next
+// at a later turn of the browser's: the four hidden forms of a large
+// scenario were 470 elements, a render of 250 ms where the browser neither
+// painted nor answered.
+func (p *Playground) drawHiddenPanel(ctx app.Context) {
+	for _, tab := range dockTabs(true) {
+		if !p.dockShown[tab.name] {
+			p.drawDockPanel(tab.name)
+			p.after(ctx, 0, p.drawHiddenPanel)
+			return
+		}
+	}
+}
+
 func (p *Playground) drawDockPanel(tab string) {
 	if p.dockShown == nil {
 		p.dockShown = map[string]bool{}
@@ -497,10 +507,15 @@ func (p *Playground) applyLink(link string) {
 		}
 	}()
 	p.session, p.share.options, p.err = loadFragment(link)
+	// The replay yields as it goes; the snapshot and the render that
+	// follow each take a task of their own (a scenario of 10,000
+	// partitions: 150 ms, then the render's).
+	currentBrowser().NextTurn()
 	p.openLesson(link)
 	p.takeLoop() // embed_bar.go
 	msg := p.err
 	p.refresh()
+	currentBrowser().NextTurn()
 	if msg != "" {
 		p.err = msg
 	}

@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"plog/core"
 
@@ -87,13 +86,4 @@ func producerStripTitle(v core.ProducerView) string {
 		return "fenced: a newer producer with its transactional.id (or a timeout) moved the epoch on, and its writes are refused"
 	}
 	return producerState(v)
-}
-
-// partitionsText lists partitions as orders/0, orders/1.
-func partitionsText(tps []core.TopicPartition) string {
-	parts := make([]string, len(tps))
-	for i, tp := range tps {
-		parts[i] = fmt.Sprintf("%s/%d", tp.Topic, tp.Partition)
-	}
-	return strings.Join(parts, ", ")
 }

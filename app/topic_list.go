@@ -35,50 +35,19 @@ type TopicList struct {
 	laneStart  map[string]int  // the first lane drawn, by topic
 	allLanes   string          // the topic whose every lane the learner asked to see
 
-	// drawn is how many lanes the last render drew, and wanted how many
-	// it would have drawn but for lanesPerTurn; drawing says that a later
-	// turn of the browser draws more (keepDrawing).
-	drawn, wanted int
-	drawing       bool
-	// own is the list's context, whose source is the list itself: a
-	// control's is the control's, which a render that draws more lanes
-	// may replace, and go-app drops what is dispatched for a source gone.
-	own app.Context
+	// lanes draws the lanes a few at a turn of the browser's.
+	lanesDrawn inTurns
 }
 
 // lanesPerTurn is how many lanes more than the last render drew a render
-// draws in the browser: a lane is some fifteen elements, which go-app
-// mounts at about a tenth of a millisecond each on a 2-core machine, and a
+// draws in the browser (inTurns): a lane is some fifteen elements, and a
 // link of ten topics of a thousand partitions drew its 240 lanes in one
-// task of a second. The rest follow at the browser's next turns, so that
-// it paints and answers in between. Natively (the site generator, the
-// tests) there is no browser to wait for, and every lane is drawn at once.
-const lanesPerTurn = 48
+// task of a second.
+const lanesPerTurn = 24
 
-func (t *TopicList) OnMount(ctx app.Context) {
-	t.own = ctx
-	t.keepDrawing(ctx)
-}
+func (t *TopicList) OnMount(ctx app.Context) { t.lanesDrawn.mount(ctx) }
 
-func (t *TopicList) OnUpdate(ctx app.Context) { t.keepDrawing(ctx) }
-
-// keepDrawing draws more lanes at the browser's next turn while some wait:
-// after the list's every update, by its parent (OnUpdate) or by its own
-// controls (which defer it).
-func (t *TopicList) keepDrawing(app.Context) {
-	if t.drawn >= t.wanted || t.drawing || t.own == nil {
-		return
-	}
-	t.drawing = true
-	ctx := t.own
-	ctx.Async(func() {
-		currentBrowser().NextTurn()
-		ctx.Dispatch(func(ctx app.Context) {
-			t.drawing = false
-			ctx.Defer(t.keepDrawing)
-		})
-	})
-}
+func (t *TopicList) OnUpdate(ctx app.Context) { t.lanesDrawn.keepDrawing(ctx) }
 
 // topicsShown is how many topics the list draws at once, and lanesShown how
 // many lanes a topic draws until the learner asks for all, which a topic of
@@ -157,7 +126,7 @@ func (t *TopicList) moreLanes(topic TopicSnapshot) app.UI {
 				t.laneStart = map[string]int{}
 			}
 			t.laneStart[topic.Name] = start
-			t.own.Defer(t.keepDrawing)
+			t.lanesDrawn.again()
 		})
 	}
 	all := t.allLanes == topic.Name
@@ -173,7 +142,7 @@ func (t *TopicList) moreLanes(topic TopicSnapshot) app.UI {
 			if !all {
 				t.allLanes = topic.Name
 			}
-			t.own.Defer(t.keepDrawing) // 200 lanes are drawn a few at a turn
+			t.lanesDrawn.again() // 200 lanes are drawn a few at a turn
 		}, topic.Name, all). // the scope: the button may be another topic's after the topics move
 		Text(text)
 }
@@ -196,22 +165,16 @@ func (t *TopicList) Render() app.UI {
 	t.topicStart, t.known = followNew(t.topicStart, topicsShown, names, t.known)
 	shown := t.shownTopics()
 	lanesOf := make([][]int, len(shown))
-	left := t.drawn + lanesPerTurn
-	t.wanted, t.drawn = 0, 0
+	draw := t.lanesDrawn.start(lanesPerTurn)
 	for i, at := range shown {
-		lanesOf[i] = t.lanes(t.Topics[at])
-		t.wanted += len(lanesOf[i])
-		if app.IsClient {
-			lanesOf[i] = lanesOf[i][:min(len(lanesOf[i]), max(0, left))]
-			left -= len(lanesOf[i])
-		}
-		t.drawn += len(lanesOf[i])
+		lanes := t.lanes(t.Topics[at])
+		lanesOf[i] = lanes[:draw(len(lanes))]
 	}
 	return app.Section().Class("topics").Aria("label", "topics").Body(
 		&LaneLegend{},
 		windowNav("topics", "topics", 1, t.topicWindow(), func(ctx app.Context, start int) {
 			t.topicStart = start
-			t.own.Defer(t.keepDrawing)
+			t.lanesDrawn.again()
 		}),
 		app.Range(shown).Slice(func(i int) app.UI {
 			topic := t.Topics[shown[i]]
