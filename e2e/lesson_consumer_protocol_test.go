@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -20,7 +21,7 @@ func TestConsumerProtocolLessonSolvedByLearner(t *testing.T) {
 	}
 	card := func(id string) string { return fmt.Sprintf(`%s li[data-member=%s]`, group("shop"), js(id)) }
 	epoch := func(id string) string { return b.attr(t, card(id), "data-member-epoch") }
-	owns := func(id string) int { return b.count(t, card(id)+" [data-target]") }
+	owns := func(id string) int { return len(strings.Fields(b.attr(t, card(id)+" [data-target]", "data-target"))) }
 	start := map[string]string{"c1": epoch("c1"), "c2": epoch("c2")}
 	if start["c1"] == "" || start["c1"] != start["c2"] {
 		t.Fatalf("c1 and c2 at epochs %q and %q at the start, want the same epoch on both cards", start["c1"], start["c2"])
