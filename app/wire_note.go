@@ -51,7 +51,11 @@ func wireLinesOf(events []core.Event) []WireLine {
 		case core.EventSendFailed:
 			text = fmt.Sprintf("%s gave up on a record for %s%s: %s.", e.Member, tp, seq, e.Detail)
 		case core.EventTxnMarker:
-			text = fmt.Sprintf("%s's transaction wrote a %s marker to %s at offset %d: a control record that takes an offset and that no consumer is given.", e.Member, e.Detail, tp, e.Offset)
+			marker := "a " + e.Detail // COMMIT
+			if e.Detail == "ABORT" {
+				marker = "an " + e.Detail
+			}
+			text = fmt.Sprintf("%s's transaction wrote %s marker to %s at offset %d: a control record that takes an offset and that no consumer is given.", e.Member, marker, tp, e.Offset)
 		case core.EventTxnEnded:
 			tp, text = "", fmt.Sprintf("%s's transaction ended: %s; producer id %d's epoch is now %d (Kafka 4 bumps it at every transaction's end, KIP-890).", e.Member, e.Detail, e.Count, e.Generation)
 		case core.EventTxnEmpty:

@@ -29,3 +29,26 @@ func TestWireNoteOfAnEmptyTransaction(t *testing.T) {
 		}
 	}
 }
+
+// A transaction's end writes its marker, named with its article: "a
+// COMMIT marker", "an ABORT marker".
+func TestWireNoteNamesTheMarker(t *testing.T) {
+	for _, end := range []string{"commit", "abort"} {
+		s, err := scenario.Load("topic out\nproducer-config t transactional.id=tx\ntxn t init\ntxn t begin\nproduce out producer=t value=v partition=0\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		events, err := s.Apply("txn t " + end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"commit": "wrote a COMMIT marker to out/0", "abort": "wrote an ABORT marker to out/0"}[end]
+		var texts []string
+		for _, l := range wireLinesOf(events) {
+			texts = append(texts, l.Text)
+		}
+		if !strings.Contains(strings.Join(texts, "\n"), want) {
+			t.Errorf("txn t %s: the note says %q, want %q", end, texts, want)
+		}
+	}
+}

@@ -116,7 +116,8 @@ func (l *PartitionedLog) expiredSegments(p *partition, limit int64) int {
 // draw it: the records below Below are older than retention.ms, and the next
 // retention check deletes them (Kafka 4.x's UnifiedLog.deleteOldSegments,
 // above); then the segment of offsets [NextFrom, NextTo) is the next to pass
-// retention.ms, at NextAt.
+// retention.ms, at NextAt, from the log start offset if a truncation moved
+// it inside that segment.
 type RetentionCliff struct {
 	Below int64 // -1: the next check deletes nothing by retention.ms
 	// NextAt is -1 when no segment is on its way over the cliff: the topic
@@ -147,12 +148,15 @@ func (l *PartitionedLog) RetentionCliff(topicName string, partition int) (Retent
 	// with records after the expired ones is the next to expire; an expired
 	// one there is held by the high watermark, and waits for it rather than
 	// for time.
+	// Records a truncation removed (below the log start) are nobody's to
+	// expire: the lanes said "offsets 0–3 pass retention.ms" of offsets
+	// deleted already.
 	for i := n; i < len(p.segments); i++ {
-		if p.segmentCount(i) == 0 {
+		if p.segmentCount(i) == 0 || p.segmentEnd(i) <= p.logStart {
 			continue
 		}
 		if s := &p.segments[i]; l.now-s.maxTimestamp <= limit {
-			cliff.NextFrom, cliff.NextTo, cliff.NextAt = s.base, p.segmentEnd(i), s.maxTimestamp+limit+1
+			cliff.NextFrom, cliff.NextTo, cliff.NextAt = max(s.base, p.logStart), p.segmentEnd(i), s.maxTimestamp+limit+1
 		}
 		break
 	}

@@ -147,3 +147,32 @@ func TestRetentionCliffStopsAtTheHighWatermark(t *testing.T) {
 		t.Error("the cliff of a partition that does not exist: no error")
 	}
 }
+
+// Records a truncation removed are nobody's to expire: the cliff names
+// the next segment's records from the log start, and passes over a segment
+// the truncation emptied.
+func TestRetentionCliffStartsAtTheLogStart(t *testing.T) {
+	l := NewPartitionedLog(1)
+	c := cliffLog{t, l}
+	c.do(l.CreateTopic("r", 1, map[string]string{"retention.ms": "3600000", "segment.records": "4"}))
+	c.produce("r", 0, 6, "all").advance(secondMs)
+	for _, tc := range []struct {
+		before           int64
+		nextFrom, nextTo int64
+	}{
+		{0, 0, 4},
+		{2, 2, 4}, // inside the first segment: from the log start
+		{4, 4, 6}, // the first segment emptied: the next one
+		{5, 5, 6},
+	} {
+		c.do(l.Truncate("r", 0, tc.before))
+		cliff, err := l.RetentionCliff("r", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cliff.NextFrom != tc.nextFrom || cliff.NextTo != tc.nextTo || cliff.NextAt < 0 {
+			t.Errorf("truncated below %d: the next to expire are offsets [%d, %d) at %d, want [%d, %d)",
+				tc.before, cliff.NextFrom, cliff.NextTo, cliff.NextAt, tc.nextFrom, tc.nextTo)
+		}
+	}
+}
