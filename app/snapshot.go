@@ -55,6 +55,7 @@ type TopicSnapshot struct {
 	// even); MaxCount the largest count, which the skew bars scale to.
 	Skew       float64
 	MaxCount   int
+	Total      int // the records of all its partitions
 	Partitions []PartitionSnapshot
 }
 
@@ -227,6 +228,7 @@ func snapshotTopic(l core.ReadOnlyLog, name string, views map[string]int64) (Top
 		}
 		part.TimestampClock = config.TimestampClock()
 		topic.MaxCount = max(topic.MaxCount, part.Count)
+		topic.Total += part.Count
 		topic.Partitions[p] = part
 	}
 	return topic, nil

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -151,6 +152,21 @@ func (t *TopicList) moreLanes(topic TopicSnapshot) app.UI {
 // holds half as much again as an even share.
 const hotSkew = 1.5
 
+// hot says whether a partition of the topic is its hot one: the fullest,
+// at hotSkew times an even share or more, and fuller than keys spread at
+// random would make it (an even share and three standard deviations of
+// the binomial count of records that land in one partition). Two records
+// in one of four partitions is chance: the page called such lanes hot.
+func (topic TopicSnapshot) hot(count int) bool {
+	n := len(topic.Partitions)
+	if n < 2 || count != topic.MaxCount || topic.Skew < hotSkew {
+		return false
+	}
+	share := 1 / float64(n)
+	even := float64(topic.Total) * share
+	return float64(count) > even+3*math.Sqrt(float64(topic.Total)*share*(1-share))
+}
+
 // Render draws one article per topic, or a hint when the log is empty.
 func (t *TopicList) Render() app.UI {
 	if len(t.Topics) == 0 {
@@ -206,7 +222,7 @@ func (t *TopicList) Render() app.UI {
 						Selected:   t.Selected.Kind == selectPartition && t.Selected.Topic == p.Topic && t.Selected.Partition == p.Partition,
 						Partition:  p,
 						Share:      skewShare(p.Count, topic.MaxCount),
-						Hot:        topic.Skew >= hotSkew && p.Count == topic.MaxCount && len(topic.Partitions) > 1,
+						Hot:        topic.hot(p.Count),
 						Landed:     landed,
 						Read:       t.Landing.Read[laneKey(p.Topic, p.Partition)],
 						Moves:      t.Landing.laneMotions(p.Topic, p.Partition),
