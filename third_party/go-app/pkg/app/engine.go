@@ -327,6 +327,12 @@ func (e *engine) start(ctx context.Context) {
 		cleanups := time.NewTicker(time.Minute)
 		defer cleanups.Stop()
 
+		// turned is closed at the browser's next task after a frame that
+		// rendered; nil when no frame waits for it. Dispatches (an event's
+		// handler among them, which must run inside the event to prevent
+		// its default) are handled meanwhile; frames are not.
+		var turned <-chan struct{}
+
 		for {
 			select {
 			case <-ctx.Done():
@@ -339,15 +345,19 @@ func (e *engine) start(ctx context.Context) {
 				}
 				e.handleDispatch(d)
 
+			case <-turned:
+				turned = nil
+
 			case <-frames.C:
-				worked := e.hasFrameWork()
-				e.handleFrame()
-				if worked {
-					// plog: a frame that rendered ends the browser's task
-					// (PLOG.md): the ticker is a Go timer, overdue after a
-					// long frame, and the next frame ran in the same task.
-					endTask()
+				if turned != nil {
+					// plog: no frame until the browser has had a task of
+					// its own since the last that rendered (PLOG.md).
+					break
 				}
+				if e.hasFrameWork() {
+					turned = browserTurn()
+				}
+				e.handleFrame()
 				if len(e.dispatches) == 0 {
 					if currentFrameDuration < time.Hour {
 						currentFrameDuration *= 2

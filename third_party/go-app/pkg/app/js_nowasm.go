@@ -223,5 +223,5 @@ func copyBytesToJS(dst Value, src []byte) int {
 	return 0
 }
 
-// endTask returns at once: there is no browser to wait for.
-func endTask() {}
+// browserTurn returns nil: there is no browser to wait for.
+func browserTurn() <-chan struct{} { return nil }

@@ -378,15 +378,16 @@ func cleanArg(v any) any {
 
 }
 
-// endTask returns once the browser has run a task of its own: it waits on
-// a setTimeout (plog: PLOG.md).
-func endTask() {
+// browserTurn returns a channel closed once the browser has run a task of
+// its own: a setTimeout's (plog: PLOG.md).
+func browserTurn() <-chan struct{} {
 	done := make(chan struct{})
-	wake := js.FuncOf(func(js.Value, []js.Value) any {
+	var wake js.Func
+	wake = js.FuncOf(func(js.Value, []js.Value) any {
 		close(done)
+		wake.Release()
 		return nil
 	})
-	defer wake.Release()
 	js.Global().Call("setTimeout", wake, 0)
-	<-done
+	return done
 }
