@@ -18,6 +18,9 @@ import (
 type BrokersForm struct {
 	app.Compo
 
+	Links     int // links the page opened since it was ready: a new count starts the form afresh (fresh_form.go)
+	linksSeen int
+
 	Brokers  int   // the cluster's size
 	LagMaxMs int64 // replica.lag.time.max.ms
 
@@ -69,6 +72,10 @@ func (f *BrokersForm) SlowLine() (string, string) {
 
 // Render draws both forms.
 func (f *BrokersForm) Render() app.UI {
+	if f.Links != f.linksSeen {
+		startAfresh(f, (*BrokersForm).OnInit)
+		f.linksSeen = f.Links
+	}
 	ids := make([]string, f.Brokers)
 	for i := range ids {
 		ids[i] = strconv.Itoa(i + 1)

@@ -18,6 +18,9 @@ import (
 type GroupJoinForm struct {
 	app.Compo
 
+	Links     int // links the page opened since it was ready: a new count starts the form afresh (fresh_form.go)
+	linksSeen int
+
 	Topics []string // topics that exist, offered as the subscription
 	Groups []string // groups that exist, offered as the group
 	// Members lists each group's member ids, by "group/member": once the
@@ -111,6 +114,10 @@ func (f *GroupJoinForm) topicsText() string {
 // Render draws the form. Its fields keep what was typed, so adding c1, c2,
 // c3 is a matter of changing one digit.
 func (f *GroupJoinForm) Render() app.UI {
+	if f.Links != f.linksSeen {
+		startAfresh(f, nil)
+		f.linksSeen = f.Links
+	}
 	if f.sent != "" && f.Members[f.sent] {
 		f.member, f.sent = nextMemberID(f.member), ""
 		if f.Preset != "" {

@@ -20,6 +20,8 @@ import (
 type GroupPanel struct {
 	app.Compo
 
+	Links int // links the page opened since it was ready, for the join form (fresh_form.go)
+
 	Groups  []GroupSnapshot
 	Records []TopicRecordCounts
 	// Selected is what the inspector shows, marked on its card.
@@ -75,7 +77,7 @@ func (p *GroupPanel) Render() app.UI {
 				),
 			),
 			app.Div().Class("group-new").Hidden(!formOpen).Body(
-				&GroupJoinForm{Topics: topics, Groups: groupNames(p.Groups), Members: memberKeys(p.Groups)},
+				&GroupJoinForm{Links: p.Links, Topics: topics, Groups: groupNames(p.Groups), Members: memberKeys(p.Groups)},
 			),
 			app.If(len(p.Groups) == 0,
 				app.P().Class("groups-empty").Text("No consumer groups yet. Add a member to start one."),

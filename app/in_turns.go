@@ -97,6 +97,9 @@ func atATurn(ctx app.Context, fn func(app.Context)) {
 		turnGate <- struct{}{}
 		defer func() { <-turnGate }()
 		currentBrowser().NextTurn()
+		if !ctx.Src().Mounted() {
+			return // gone meanwhile (another link drew the page anew): go-app would drop fn
+		}
 		rendered := make(chan struct{})
 		ctx.Dispatch(func(ctx app.Context) {
 			fn(ctx)

@@ -38,6 +38,7 @@ type Playground struct {
 	dockShown  map[string]bool // the tabs shown so far, whose panels are drawn (dock.go)
 	selected   selection
 	chartsOpen bool // the groups column's charts are unfolded (chartsAction)
+	links      int  // links opened since the page was ready (fresh_form.go)
 	selectSeq  int
 	produceTo  string
 	produceSeq int
@@ -495,6 +496,9 @@ func (p *Playground) applyLink(link string) {
 		return
 	}
 	p.link = link
+	if p.ready {
+		p.links++ // the tools' forms start afresh (fresh_form.go)
+	}
 	p.views, p.landing, p.removal, p.rulesFrom = nil, Landing{}, Removal{}, 0
 	releaseWorkspaceHeight()
 	defer func() {
@@ -573,16 +577,16 @@ func (p *Playground) Render() app.UI {
 					p.lessonPanel(),
 					dockTabBar(tab, inspecting),
 					dockPanel(dockProduce, tab, p.dockShown,
-						&ProduceForm{Topics: p.view.Topics, Step: len(lines), Rules: p.rules(),
+						&ProduceForm{Links: p.links, Topics: p.view.Topics, Step: len(lines), Rules: p.rules(),
 							Preset: formPreset{Topic: p.produceTo, Seq: p.produceSeq}, Producers: producerNames(p.view.Producers)},
 						&ProducerPanel{Producers: p.view.Producers, Groups: groupNames(p.view.Groups)},
 					),
-					dockPanel(dockTopics, tab, p.dockShown, &TopicForm{}),
+					dockPanel(dockTopics, tab, p.dockShown, &TopicForm{Links: p.links}),
 					dockPanel(dockTime, tab, p.dockShown,
-						&TimeControls{},
-						&WorkloadControls{Topics: formTopics(p.view.Topics), Workloads: p.workloads(), ShareGroups: p.view.shareGroupNames(), Step: len(lines), Rules: p.rules()},
+						&TimeControls{Links: p.links},
+						&WorkloadControls{Links: p.links, Topics: formTopics(p.view.Topics), Workloads: p.workloads(), ShareGroups: p.view.shareGroupNames(), Step: len(lines), Rules: p.rules()},
 					),
-					dockPanel(dockCluster, tab, p.dockShown, &BrokersForm{Brokers: brokers, LagMaxMs: lagMaxMs}),
+					dockPanel(dockCluster, tab, p.dockShown, &BrokersForm{Links: p.links, Brokers: brokers, LagMaxMs: lagMaxMs}),
 					dockPanel(dockInspector, tab, p.dockShown,
 						&Inspector{Selected: p.selected, Preset: p.inspectorPreset(), Topics: p.view.Topics,
 							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Groups: p.view.Groups, Lag: lag, Rules: p.rules(),
@@ -620,7 +624,7 @@ func (p *Playground) Render() app.UI {
 					),
 				),
 				app.Div().Class("groups-column").Body(
-					&GroupPanel{Groups: p.view.Groups, Records: p.view.RecordCounts(), Selected: p.selected, ChartsOpen: p.chartsOpen,
+					&GroupPanel{Links: p.links, Groups: p.view.Groups, Records: p.view.RecordCounts(), Selected: p.selected, ChartsOpen: p.chartsOpen,
 						Share: &ShareGroupPanel{Groups: p.view.ShareGroups, Topics: p.view.topicNames(), Now: p.view.TimeMs}},
 				),
 			),

@@ -18,6 +18,9 @@ import (
 type ProduceForm struct {
 	app.Compo
 
+	Links     int // links the page opened since it was ready: a new count starts the form afresh (fresh_form.go)
+	linksSeen int
+
 	Topics []TopicSnapshot
 	Step   int // the history's length: names each generator's workload apart
 	Rules  int // the rules the scenario runs under (0: the latest)
@@ -183,6 +186,10 @@ func (f *ProduceForm) check(v *bool) app.EventHandler {
 
 // Render draws the form.
 func (f *ProduceForm) Render() app.UI {
+	if f.Links != f.linksSeen {
+		startAfresh(f, (*ProduceForm).OnInit)
+		f.linksSeen = f.Links
+	}
 	f.Preset.pointAt(&f.presetSeen, &f.topic, nil)
 	t, _ := chosenTopic(f.topic, f.Topics)
 	if f.partitionOf != t.Name {

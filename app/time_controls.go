@@ -14,6 +14,9 @@ import (
 type TimeControls struct {
 	app.Compo
 
+	Links     int // links the page opened since it was ready: a new count starts the form afresh (fresh_form.go)
+	linksSeen int
+
 	duration string
 }
 
@@ -52,6 +55,10 @@ func (c *TimeControls) advance(duration string) app.EventHandler {
 
 // Render draws the buttons and the duration box.
 func (c *TimeControls) Render() app.UI {
+	if c.Links != c.linksSeen {
+		startAfresh(c, (*TimeControls).OnInit)
+		c.linksSeen = c.Links
+	}
 	return app.Section().Class("panel", "time").Aria("label", "virtual time").Body(
 		app.H2().Text("Time"),
 		app.Div().Class("row").Body(

@@ -14,6 +14,9 @@ import (
 type TopicForm struct {
 	app.Compo
 
+	Links     int // links the page opened since it was ready: a new count starts the form afresh (fresh_form.go)
+	linksSeen int
+
 	name       string
 	partitions string
 	retention  string // retention.ms; "" keeps the default
@@ -59,6 +62,10 @@ func (f *TopicForm) Line() (string, string) {
 
 // Render draws the form.
 func (f *TopicForm) Render() app.UI {
+	if f.Links != f.linksSeen {
+		startAfresh(f, (*TopicForm).OnInit)
+		f.linksSeen = f.Links
+	}
 	return app.Form().Class("panel", "topic-form").DataSet("command", scenario.CmdTopic).Aria("label", "create a topic").OnSubmit(submitLine(topicControl, f.Line)).Body(
 		app.H2().Text("New topic"),
 		app.Div().Class("row").Body(

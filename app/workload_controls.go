@@ -20,6 +20,9 @@ import (
 type WorkloadControls struct {
 	app.Compo
 
+	Links     int // links the page opened since it was ready: a new count starts the form afresh (fresh_form.go)
+	linksSeen int
+
 	Topics    []TopicSnapshot
 	Workloads []scenario.Workload
 	// ShareGroups names the share groups: a consumer workload on one of
@@ -164,6 +167,10 @@ func startLabel(kind, name string, replaces bool) string {
 
 // Render draws the list of running workloads and the forms.
 func (c *WorkloadControls) Render() app.UI {
+	if c.Links != c.linksSeen {
+		startAfresh(c, (*WorkloadControls).OnInit)
+		c.linksSeen = c.Links
+	}
 	keys := c.keysOrDefault()
 	_, replacesProducer := c.running(true, strings.TrimSpace(c.name))
 	consumer := strings.TrimSpace(c.group) + " " + strings.TrimSpace(c.member)
