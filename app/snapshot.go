@@ -292,7 +292,11 @@ func expiryNote(cliff core.RetentionCliff, now int64) string {
 	if cliff.NextAt < 0 {
 		return ""
 	}
-	return fmt.Sprintf("offsets %d–%d pass retention.ms in %s", cliff.NextFrom, cliff.NextTo-1, units.Span(cliff.NextAt-now, 2))
+	in := units.Span(cliff.NextAt-now, 2)
+	if cliff.NextTo-cliff.NextFrom == 1 {
+		return fmt.Sprintf("offset %d passes retention.ms in %s", cliff.NextFrom, in)
+	}
+	return fmt.Sprintf("offsets %d–%d pass retention.ms in %s", cliff.NextFrom, cliff.NextTo-1, in)
 }
 
 // window returns up to laneWindow records of a partition from offset view.

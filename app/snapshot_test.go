@@ -8,7 +8,6 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
-	"plog/core/units"
 )
 
 // The snapshot asks the engine only about each lane's window; what it says
@@ -96,9 +95,7 @@ func wholePartitionView(t *testing.T, l core.ReadOnlyLog, topic string, p int, r
 		t.Fatal(err)
 	}
 	part.Cliff = cliff.Below
-	if cliff.NextAt >= 0 {
-		part.NextExpiry = fmt.Sprintf("offsets %d–%d pass retention.ms in %s", cliff.NextFrom, cliff.NextTo-1, units.Span(cliff.NextAt-l.Now(), 2))
-	}
+	part.NextExpiry = expiryNote(cliff, l.Now())
 	return part
 }
 
@@ -193,5 +190,25 @@ func TestSnapshotDrawsAnOfflinePartition(t *testing.T) {
 		if p.Offline != "" || len(p.Records) != 2 {
 			t.Errorf("safe/%d, replicated on three brokers: offline %q, %d records", p.Partition, p.Offline, len(p.Records))
 		}
+	}
+}
+
+// The next records to pass retention.ms are named as a range, or as one
+// offset when there is one: "offsets 0–0" read as a mistake.
+func TestExpiryNoteNamesOneOffset(t *testing.T) {
+	for _, tc := range []struct {
+		from, to int64
+		want     string
+	}{
+		{0, 1, "offset 0 passes retention.ms in 1h"},
+		{4, 6, "offsets 4–5 pass retention.ms in 1h"},
+	} {
+		cliff := core.RetentionCliff{Below: -1, NextFrom: tc.from, NextTo: tc.to, NextAt: 3_600_000}
+		if got := expiryNote(cliff, 0); got != tc.want {
+			t.Errorf("[%d, %d): %q, want %q", tc.from, tc.to, got, tc.want)
+		}
+	}
+	if got := expiryNote(core.RetentionCliff{Below: -1, NextFrom: -1, NextTo: -1, NextAt: -1}, 0); got != "" {
+		t.Errorf("nothing on its way: %q, want nothing", got)
 	}
 }
