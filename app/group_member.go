@@ -274,8 +274,11 @@ func moreListedTitle(n int) string {
 	if n <= assignmentListed {
 		return ""
 	}
-	return "the lanes show every partition, each with the member that owns it"
+	return lanesShowOwners
 }
+
+// lanesShowOwners says where to see what a list leaves out.
+const lanesShowOwners = "the lanes show every partition, each with the member that owns it"
 
 // assignmentText lists the member's partitions with its positions.
 func (m *GroupMember) assignmentText() string {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -481,5 +482,41 @@ func TestMemberSaysWhyItsPollGotNothing(t *testing.T) {
 	d.Consume()
 	if page := app.HTMLString(p); strings.Contains(page, "data-poll-empty") {
 		t.Errorf("a poll that got records still shows the empty poll's note:\n%s", page)
+	}
+}
+
+// A rebalance's summary lists changesListed members, each with at most
+// assignmentListed partitions of a kind, and says how many more: a group
+// of 200 members over 10,000 partitions wrote every partition moved.
+func TestGroupPanelSummaryListsAFewMembers(t *testing.T) {
+	var script strings.Builder
+	script.WriteString("rules 5\ntopic orders partitions=900\n")
+	for i := range changesListed + 3 {
+		fmt.Fprintf(&script, "join g c%d topics=orders group.protocol=consumer\n", i)
+	}
+	script.WriteString("advance 10s\n")
+	p, _ := mountAt(t, mustLink(t, script.String()))
+	page := app.HTMLString(p)
+	var changes []string
+	for _, tag := range tagsWith(page) {
+		if strings.Contains(tag, " data-change-member=") {
+			changes = append(changes, tag)
+		}
+	}
+	if n := len(changes); n != changesListed {
+		t.Errorf("the summary lists %d members, want %d", n, changesListed)
+	}
+	if !strings.Contains(page, "and 3 more members: "+lanesShowOwners) {
+		t.Errorf("the summary does not say how many members it leaves out:\n%s", cardOf(page, "g"))
+	}
+	for _, tag := range changes {
+		for _, kind := range []string{"data-gained", "data-kept", "data-lost"} {
+			if at := strings.Index(tag, kind+`="`); at >= 0 {
+				value := tag[at+len(kind)+2:]
+				if n := len(strings.Fields(value[:strings.Index(value, `"`)])); n > assignmentListed {
+					t.Errorf("%s names %d partitions, want at most %d", kind, n, assignmentListed)
+				}
+			}
+		}
 	}
 }

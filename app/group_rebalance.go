@@ -128,8 +128,7 @@ func (r *GroupRebalance) renderDone(last core.RebalanceSummary) app.UI {
 						Text(changeText(ch))
 				}),
 				app.If(len(changes) > len(listed),
-					app.Li().Class("rebalance-changes-more").Text(fmt.Sprintf("and %s more: %s",
-						units.Plural(int64(len(changes)-len(listed)), "member"), moreListedTitle(len(changes)))),
+					app.Li().Class("rebalance-changes-more").Text(moreMembersText(len(changes)-len(listed))),
 				),
 			),
 		)
@@ -140,6 +139,16 @@ func (r *GroupRebalance) renderDone(last core.RebalanceSummary) app.UI {
 // of 200 members over 10,000 partitions wrote all 10,000 into a folded
 // list, a tenth of a second of the page's main thread at each render.
 const changesListed = 24
+
+// moreMembersText says how many members a summary leaves out, and where
+// to see what they own.
+func moreMembersText(n int) string {
+	members := "members"
+	if n == 1 {
+		members = "member"
+	}
+	return fmt.Sprintf("and %d more %s: %s", n, members, lanesShowOwners)
+}
 
 // listedOf is the first assignmentListed partitions of tps.
 func listedOf(tps []core.TopicPartition) []core.TopicPartition {
