@@ -579,7 +579,7 @@ func (p *Playground) Render() app.UI {
 					dockPanel(dockProduce, tab, p.dockShown,
 						&ProduceForm{Links: p.links, Topics: p.view.Topics, Step: len(lines), Rules: p.rules(),
 							Preset: formPreset{Topic: p.produceTo, Seq: p.produceSeq}, Producers: producerNames(p.view.Producers)},
-						&ProducerPanel{Producers: p.view.Producers, Groups: groupNames(p.view.Groups)},
+						&ProducerPanel{Links: p.links, Producers: p.view.Producers, Groups: groupNames(p.view.Groups)},
 					),
 					dockPanel(dockTopics, tab, p.dockShown, &TopicForm{Links: p.links}),
 					dockPanel(dockTime, tab, p.dockShown,
@@ -625,7 +625,7 @@ func (p *Playground) Render() app.UI {
 				),
 				app.Div().Class("groups-column").Body(
 					&GroupPanel{Links: p.links, Groups: p.view.Groups, Records: p.view.RecordCounts(), Selected: p.selected, ChartsOpen: p.chartsOpen,
-						Share: &ShareGroupPanel{Groups: p.view.ShareGroups, Topics: p.view.topicNames(), Now: p.view.TimeMs}},
+						Share: &ShareGroupPanel{Links: p.links, Groups: p.view.ShareGroups, Topics: p.view.topicNames(), Now: p.view.TimeMs}},
 				),
 			),
 			&Timeline{

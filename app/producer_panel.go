@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,9 @@ import (
 // through them.
 type ProducerPanel struct {
 	app.Compo
+
+	Links     int // links the page opened since it was ready: a new count starts it afresh (fresh_form.go)
+	linksSeen int
 
 	Producers []core.ProducerView
 	Groups    []string // the groups a transaction may send the offsets of
@@ -82,6 +86,10 @@ func choiceSelect(id, defaultText string, values []string, value *string, c *app
 
 // Render draws [data-producers] with the form and a card per producer.
 func (f *ProducerPanel) Render() app.UI {
+	if f.Links != f.linksSeen {
+		startAfresh(f, nil)
+		f.linksSeen = f.Links
+	}
 	inFlight := "max.in.flight.requests.per.connection"
 	return app.Section().Class("panel", "producers").DataSet("producers", "").Aria("label", "named producers").Body(
 		app.H2().Body(app.Text("Producers "), &Help{Topic: "named-producer"}),
@@ -106,7 +114,7 @@ func (f *ProducerPanel) Render() app.UI {
 		),
 		app.Ul().Class("producer-cards").Body(
 			app.Range(f.Producers).Slice(func(i int) app.UI {
-				return &ProducerCard{Producer: f.Producers[i], Groups: f.Groups}
+				return &ProducerCard{Links: f.Links, Producer: f.Producers[i], Groups: f.Groups}
 			}),
 		),
 	)
@@ -117,6 +125,9 @@ func (f *ProducerPanel) Render() app.UI {
 // its transaction's steps.
 type ProducerCard struct {
 	app.Compo
+
+	Links     int // links the page opened since it was ready: a new count starts it afresh (fresh_form.go)
+	linksSeen int
 
 	Producer core.ProducerView
 	Groups   []string
@@ -156,8 +167,8 @@ func (c *ProducerCard) txnLine(action string) (string, string) {
 	args := []scenario.Arg{positional(c.Producer.Name), positional(action)}
 	if action == "send-offsets" {
 		g := c.group
-		if g == "" && len(c.Groups) > 0 {
-			g = c.Groups[0]
+		if !slices.Contains(c.Groups, g) && len(c.Groups) > 0 {
+			g = c.Groups[0] // none chosen, or one this scenario does not have
 		}
 		if g == "" {
 			return "", "Which group? Join a group first: the transaction commits its positions."
@@ -181,6 +192,10 @@ func (c *ProducerCard) send(l func() (string, string)) app.EventHandler {
 // Render draws [data-producer=NAME] with data-producer-id, -epoch and
 // -state.
 func (c *ProducerCard) Render() app.UI {
+	if c.Links != c.linksSeen {
+		startAfresh(c, nil)
+		c.linksSeen = c.Links
+	}
 	v := c.Producer
 	id := "no id"
 	if v.ID >= 0 {

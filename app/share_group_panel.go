@@ -19,6 +19,9 @@ import (
 type ShareGroupPanel struct {
 	app.Compo
 
+	Links     int // links the page opened since it was ready: a new count starts it afresh (fresh_form.go)
+	linksSeen int
+
 	Groups []core.ShareGroupView // in name order
 	Topics []string              // topics that exist, offered to the join form
 	Now    int64                 // the virtual clock, for the locks' deadlines
@@ -30,6 +33,10 @@ type ShareGroupPanel struct {
 // that a page without share groups gives the consumer groups the column),
 // and the cards.
 func (p *ShareGroupPanel) Render() app.UI {
+	if p.Links != p.linksSeen {
+		startAfresh(p, nil)
+		p.linksSeen = p.Links
+	}
 	return app.Section().
 		Class("share-groups-panel").
 		DataSet("share-groups", true).

@@ -7,7 +7,7 @@ import (
 
 // Each lesson starts clean: what a learner typed in one lesson's produce
 // form, and the topic form beside it, is not in the next lesson's, which
-// offers the form's own defaults again (a key and a value typed in one
+// offers the form's own defaults again, and a form opened is closed (a key and a value typed in one
 // lesson came back in the next, against its own words).
 func TestUILessonFormsStartClean(t *testing.T) {
 	t.Parallel()
@@ -23,6 +23,8 @@ func TestUILessonFormsStartClean(t *testing.T) {
 	b.click(t, "#dock-tab-topics")
 	b.waitCount(t, "#topic-name", 1)
 	b.fill(t, "#topic-name", "typed-in-lesson-one")
+	b.click(t, "[data-action=new-share-group]")
+	b.waitFor(t, `!document.querySelector(".share-new").hidden`)
 
 	b.click(t, "#lessons-open")
 	b.waitFor(t, `document.querySelector("[data-lesson-list] details").open`)
@@ -40,6 +42,9 @@ func TestUILessonFormsStartClean(t *testing.T) {
 	b.click(t, "#dock-tab-topics")
 	if got := eval[string](t, b, `document.querySelector("#topic-name").value`); got == "typed-in-lesson-one" {
 		t.Errorf("the topic form keeps %q from the last lesson", got)
+	}
+	if !eval[bool](t, b, `document.querySelector(".share-new").hidden`) {
+		t.Error("the share group's join form opened in the last lesson is still open")
 	}
 	// The forms drawn anew work: a topic made with the topic form.
 	b.fill(t, "#topic-name", "fresh")
