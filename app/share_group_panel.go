@@ -53,7 +53,7 @@ func (p *ShareGroupPanel) Render() app.UI {
 				app.P().Class("share-groups-note").Text(
 					"A share group's members read the same partitions: each record is lent to one member at a time, "+
 						"under a lock, until it is acknowledged. Kafka 4 (KIP-932)."),
-				&ShareJoinForm{Topics: p.Topics},
+				&ShareJoinForm{Links: p.Links, Topics: p.Topics},
 			),
 			app.Range(p.Groups).Slice(func(i int) app.UI {
 				return &ShareGroupCard{Group: p.Groups[i], Now: p.Now}
@@ -69,6 +69,9 @@ const shareJoinControl = "share-join"
 // share.acknowledgement.mode and its max.poll.records.
 type ShareJoinForm struct {
 	app.Compo
+
+	Links     int // links the page opened since it was ready: a new count starts it afresh (fresh_form.go)
+	linksSeen int
 
 	Topics []string
 
@@ -108,6 +111,10 @@ func (f *ShareJoinForm) submit(ctx app.Context, e app.Event) {
 // Render draws the form; its fields keep what was typed, and the member
 // moves on to the next id, so adding s1, s2 is two clicks.
 func (f *ShareJoinForm) Render() app.UI {
+	if f.Links != f.linksSeen {
+		startAfresh(f, nil)
+		f.linksSeen = f.Links
+	}
 	topicHint := "orders"
 	if len(f.Topics) > 0 {
 		topicHint = strings.Join(f.Topics, ",")
