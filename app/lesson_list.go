@@ -21,7 +21,27 @@ type LessonList struct {
 	// StorageProblem says why progress will not outlive the page, "" when
 	// it will.
 	StorageProblem string
+
+	shown string // the lesson open at the last update
 }
+
+// OnUpdate folds the list away when the learner has picked another lesson
+// in it: it stayed open over the lanes, which then sat out of view. The
+// fold is the browser's own (a details element), so the page closes it.
+func (l *LessonList) OnUpdate(ctx app.Context) {
+	picked := l.shown != "" && l.Current != "" && l.Current != l.shown
+	l.shown = l.Current
+	if picked {
+		ctx.Defer(func(app.Context) {
+			if el := app.Window().GetElementByID(lessonListID + "-details"); el != nil && el.Truthy() {
+				el.Set("open", false)
+			}
+		})
+	}
+}
+
+// OnMount notes the lesson open at the start.
+func (l *LessonList) OnMount(ctx app.Context) { l.shown = l.Current }
 
 // lessonListID is the list's element id, which the masthead's Lessons
 // button scrolls to.

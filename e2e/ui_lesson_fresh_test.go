@@ -30,6 +30,8 @@ func TestUILessonFormsStartClean(t *testing.T) {
 	b.waitFor(t, `document.querySelector("[data-lesson-list] details").open`)
 	b.click(t, `[data-lesson-list] [data-lesson=offsets] a`)
 	b.waitCount(t, panel("offsets"), 1)
+	// The list folds away once another lesson is picked in it.
+	b.waitFor(t, `!document.querySelector("[data-lesson-list] details").open`)
 
 	b.click(t, "#dock-tab-produce")
 	b.waitFor(t, fmt.Sprintf(`document.querySelector("#produce-key").value === %s && document.querySelector("#produce-value").value === %s`,
