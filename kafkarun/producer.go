@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"plog/core"
@@ -194,8 +197,19 @@ func (r *runner) produceAs(ctx context.Context, c scenario.Command, name string)
 	}
 	p.wrote = p.wrote || p.inTxn
 	defer r.armWireFaults(c, p)()
+	var before kadm.ListedOffsets
+	if p.config.Acks == core.Acks0 {
+		if before, err = r.admin.ListEndOffsets(ctx, r.opts.Prefix+topic); err != nil {
+			return fmt.Errorf("producer %s: the end offsets of %s: %w", name, r.opts.Prefix+topic, err)
+		}
+	}
 	if err := sendThrough(ctx, p.client, records); err != nil {
 		return fmt.Errorf("producer %s producing to %s: %w", name, r.opts.Prefix+topic, err)
+	}
+	if before != nil {
+		if err := r.awaitUnacknowledged(ctx, before, records); err != nil {
+			return fmt.Errorf("producer %s (acks=0): %w", name, err)
+		}
 	}
 	if partition < 0 && (!hasKey || partitioner == core.PartitionerRoundRobin) {
 		r.marks.keyless(c.Line, topic, partitioner, r.partitions[topic], records)
@@ -220,6 +234,43 @@ func sendThrough(ctx context.Context, client *kgo.Client, records []*kgo.Record)
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// awaitUnacknowledged waits until the broker has appended records sent
+// with acks=0: the client's flush ends once they are written to the
+// connection, before the broker has them, so the state read next could
+// miss them (the playground appends at once). before holds the partitions'
+// end offsets read before the records were sent.
+func (r *runner) awaitUnacknowledged(ctx context.Context, before kadm.ListedOffsets, records []*kgo.Record) error {
+	want := map[string]map[int32]int64{}
+	for _, rec := range records {
+		if want[rec.Topic] == nil {
+			want[rec.Topic] = map[int32]int64{}
+		}
+		if _, ok := want[rec.Topic][rec.Partition]; !ok {
+			base, _ := before.Lookup(rec.Topic, rec.Partition)
+			want[rec.Topic][rec.Partition] = base.Offset
+		}
+		want[rec.Topic][rec.Partition]++
+	}
+	topics := slices.Collect(maps.Keys(want))
+	return r.waitFor(ctx, "the broker to append records sent with acks=0", func() (bool, error) {
+		ends, err := r.admin.ListEndOffsets(ctx, topics...)
+		var shards *kadm.ShardErrors
+		if errors.As(err, &shards) {
+			return false, nil // a leader that did not answer: ask again
+		} else if err != nil {
+			return false, err
+		}
+		for topic, partitions := range want {
+			for partition, end := range partitions {
+				if o, ok := ends.Lookup(topic, partition); !ok || o.Err != nil || o.Offset < end {
+					return false, nil
+				}
+			}
+		}
+		return true, nil
+	})
 }
 
 // closeProducers aborts the transactions the script left open, so that
