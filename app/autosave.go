@@ -97,12 +97,14 @@ func (p *Playground) startingFragment(ctx app.Context) string {
 		w = p.loadSavedWorkspace(b)
 	}
 	if w.ID == "" {
+		// A first visit: nothing to reopen, so the page shows a small
+		// system at work (starter.go).
 		p.newWorkspace(ctx)
-	} else {
-		p.reopenWorkspace(ctx, w.ID)
+		return starterFragment
 	}
+	p.reopenWorkspace(ctx, w.ID)
 	if w.Fragment == "" {
-		return ""
+		return "" // an empty scenario the learner started
 	}
 	p.share.notice = welcomeBack
 	u.Fragment = w.Fragment

@@ -73,22 +73,26 @@ func panelBody(t *testing.T, p *Playground, name string) string {
 }
 
 // A tab's panel is drawn from the first time it is shown, and stays drawn
-// when another is: the empty playground draws the new topic form alone; the
-// Time tab, once shown, keeps its controls (hidden) after the learner goes
-// back; a moment after the page is ready, every tab is drawn.
+// when another is: the page on a first visit (the starter, which has a
+// topic) draws the produce form, and the new topic form the page drew
+// before it opened the starter, not the others; the Time tab, once shown, keeps its
+// controls (hidden) after the learner goes back; a moment after the page
+// is ready, every tab is drawn.
 func TestDockPanelsAreDrawnOnceShown(t *testing.T) {
-	p, d := mountAt(t, "")
-	if !strings.Contains(panelBody(t, p, dockTopics), `data-command="topic"`) {
-		t.Errorf("the topics tab, shown, has no new topic form")
+	p := newTestPlayground()
+	d := app.NewClientTester(p)
+	t.Cleanup(d.Close)
+	if !strings.Contains(panelBody(t, p, dockProduce), `data-command="produce"`) {
+		t.Errorf("the produce tab, shown, has no produce form")
 	}
-	for _, name := range []string{dockProduce, dockTime, dockCluster} {
+	for _, name := range []string{dockTime, dockCluster} {
 		if strings.Contains(panelBody(t, p, name), "data-command") {
 			t.Errorf("the %s tab, never shown, is drawn", name)
 		}
 	}
 	d.Context().NewActionWithValue(dockAction, dockRequest{Tab: dockTime})
 	d.Consume()
-	d.Context().NewActionWithValue(dockAction, dockRequest{Tab: dockTopics})
+	d.Context().NewActionWithValue(dockAction, dockRequest{Tab: dockProduce})
 	d.Consume()
 	if body := panelBody(t, p, dockTime); !strings.Contains(body, `data-command="advance"`) {
 		t.Errorf("the time tab, shown once, is not drawn after going back:\n%s", body)
@@ -97,7 +101,7 @@ func TestDockPanelsAreDrawnOnceShown(t *testing.T) {
 		t.Error("the cluster tab, never shown, is drawn")
 	}
 	clockOf(t, p).Step(d, hiddenPanelsDelay)
-	for _, name := range []string{dockProduce, dockCluster} {
+	for _, name := range []string{dockCluster} {
 		if !strings.Contains(panelBody(t, p, name), "data-command") {
 			t.Errorf("the %s tab is not drawn %s after the page is ready", name, hiddenPanelsDelay)
 		}

@@ -24,6 +24,9 @@ type Landing struct {
 	// Wire is what the command did between named producers and the
 	// brokers, in words (wire_note.go).
 	Wire []WireLine
+	// Reads is what the command's polls read, member by member
+	// (read_note.go).
+	Reads []ReadLine
 
 	hwNoted bool // noteHighWatermarks has run
 }
@@ -75,7 +78,7 @@ const maxReasons = 3
 // landingOf gathers the produced events of one command by partition. Each
 // event is a run of records produced one after another to a partition.
 func landingOf(events []core.Event) Landing {
-	l := Landing{Read: readsOf(events), Wire: wireLinesOf(events)}
+	l := Landing{Read: readsOf(events), Wire: wireLinesOf(events), Reads: readLinesOf(events)}
 	index := map[string]int{}
 	for _, e := range events {
 		if e.Kind != core.EventProduced {

@@ -82,10 +82,13 @@ func siteRoot(u url.URL) url.URL {
 
 // OnPreRender opens, as the site generator writes a lesson's page, the
 // lesson its path names, so that the page's HTML holds the lesson and its
-// starting picture. The page is written not ready: the live page marks it
+// starting picture; at the site's root, the starter the live page opens on
+// a first visit. The page is written not ready: the live page marks it
 // ready once the wasm runs.
 func (p *Playground) OnPreRender(ctx app.Context) {
-	if f := addressFragment(currentURL(ctx)); f != "" {
-		p.applyLink(f)
+	f := addressFragment(currentURL(ctx))
+	if f == "" {
+		f = starterFragment // the site's root: a first visit's system (starter.go)
 	}
+	p.applyLink(f)
 }

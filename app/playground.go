@@ -39,6 +39,7 @@ type Playground struct {
 	selected   selection
 	chartsOpen bool // the groups column's charts are unfolded (chartsAction)
 	links      int  // links opened since the page was ready (fresh_form.go)
+	starterEnd int  // the position the link opened at: where the starter's note shows (starter.go)
 	selectSeq  int
 	produceTo  string
 	produceSeq int
@@ -480,8 +481,8 @@ func (p *Playground) scheduleURLUpdate(ctx app.Context) {
 // workspace of its own (autosave.go).
 func (p *Playground) OnNav(ctx app.Context) {
 	fragment := addressFragment(currentURL(ctx)) // lesson_page.go
-	if p.ready && fragment == p.link {
-		return // the page's own URL update
+	if p.ready && (fragment == p.link || fragment == "" && p.link == starterFragment) {
+		return // the page's own URL update, or the bare address the starter opened at
 	}
 	p.enterWorkspace(ctx, fragment)
 	p.applyLink(fragment)
@@ -511,6 +512,7 @@ func (p *Playground) applyLink(link string) {
 		}
 	}()
 	p.session, p.share.options, p.err = loadFragment(link)
+	p.starterEnd = p.session.Position() // starter.go
 	// The replay yields as it goes; the snapshot and the render that
 	// follow each take a task of their own (a scenario of 10,000
 	// partitions: 150 ms, then the render's).
@@ -605,7 +607,9 @@ func (p *Playground) Render() app.UI {
 					// It scrolls when long, so it takes the focus (to scroll
 					// from the keyboard).
 					app.Div().Class("stage-notes").Attr("role", "region").Aria("label", "what the last command did").TabIndex(0).Body(
+						p.starterNote(),
 						&LandingNote{Landing: p.landing},
+						&ReadNote{Lines: p.landing.Reads},
 						&WireNote{Lines: p.landing.Wire},
 						&RemovalNote{Removal: p.removal},
 					),

@@ -27,7 +27,8 @@ truncate orders/0 before=1
 `
 
 // mountAt mounts the page, then navigates to a URL whose fragment is link,
-// as a learner pasting a link into an open page does.
+// as a learner pasting a link into an open page does; "" is the empty
+// scenario, which New scenario starts.
 func mountAt(t *testing.T, link string) (*Playground, app.ClientDispatcher) {
 	t.Helper()
 	p := newTestPlayground()
@@ -42,6 +43,12 @@ func mountAt(t *testing.T, link string) (*Playground, app.ClientDispatcher) {
 	}
 	d.Nav(u)
 	d.Consume()
+	if link == "" {
+		// The bare address opens the starter on a first visit
+		// (starter.go); Scenarios → New scenario, the empty one.
+		d.Context().NewActionWithValue(openAction, openRequest{})
+		d.Consume()
+	}
 	return p, d
 }
 

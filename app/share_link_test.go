@@ -337,8 +337,14 @@ func TestParentHearsReadyAndSteps(t *testing.T) {
 		}
 		got = append(got, m["type"].(string)+":"+itoa(m["step"])+"/"+itoa(m["steps"]))
 	}
-	// Mounted with no link, then navigated to one, as a pasted link is.
-	want := "ready:0/0 step:3/3 step:4/4 step:3/4"
+	// Mounted on the bare address, which shows the starter on a first
+	// visit (starter.go), then navigated to a link, as a pasted link is.
+	starter, _, msg := loadFragment(starterFragment)
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	n := starter.Len()
+	want := fmt.Sprintf("ready:%d/%d step:3/3 step:4/4 step:3/4", n, n)
 	if strings.Join(got, " ") != want {
 		t.Errorf("messages %v, want %s", got, want)
 	}

@@ -18,6 +18,7 @@ func TestTeacherWritesALessonAndALearnerSolvesItsLink(t *testing.T) {
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, s.URL)
+	b.startEmpty(t)
 	b.createTopic(t, "orders", 2)
 
 	b.click(t, "#share-open") // the Share dialog offers it

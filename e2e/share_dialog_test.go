@@ -223,6 +223,7 @@ func TestAutosaveReopensTheWorkspaceAndListsRecentOnes(t *testing.T) {
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL)
+	b.startEmpty(t)
 	b.createTopic(t, "orders", 2)
 	b.waitFor(t, `(localStorage.getItem("plog.workspace") || "").includes("v1.")`)
 

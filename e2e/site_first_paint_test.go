@@ -21,9 +21,12 @@ import (
 var firstPaintElements = []string{
 	`header.masthead h1`,
 	`#lessons-open`,
-	`#lesson-list-details summary`,
 	`header.masthead .tagline`,
-	`[data-lesson="key-order"] a`,
+	// The starter (app/starter.go): its lanes, a consumer and its note.
+	`.lane[data-topic="orders"][data-partition="2"]`,
+	`li.member[data-member="c2"]`,
+	`[data-starter] .landing-title`,
+	`#lesson-list-details summary`,
 }
 
 // blockWasm makes the browser fail every request for the wasm, as a network
@@ -45,8 +48,8 @@ func blockWasm(t *testing.T, b *browser) {
 	b.allowConsole("loading wasm failed", "go-app says so when the wasm does not come")
 }
 
-// The landing page is in the HTML the site generator writes, masthead and
-// lessons, and paints before the wasm arrives: with the wasm never coming,
+// The landing page is in the HTML the site generator writes, masthead, the
+// starter's picture and lessons, and paints before the wasm arrives: with the wasm never coming,
 // its text is on screen, not under the loader, which is a strip.
 func TestLandingPaintsBeforeTheWasm(t *testing.T) {
 	t.Parallel()
@@ -60,7 +63,7 @@ func TestLandingPaintsBeforeTheWasm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, text := range []string{"a playground for Kafka's partitioned log", lesson.All()[0].Title, lesson.All()[len(lesson.All())-1].Title} {
+	for _, text := range []string{"a playground for Kafka's partitioned log", "A small Kafka system, ready to run", lesson.All()[0].Title, lesson.All()[len(lesson.All())-1].Title} {
 		if !strings.Contains(string(written), html.EscapeString(text)) {
 			t.Errorf("the written page lacks %q", text)
 		}

@@ -20,12 +20,25 @@ func openPlayground(t *testing.T, script string) *browser {
 	t.Helper()
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
-	url := s.URL
-	if script != "" {
-		url += linkOf(t, script)
+	if script == "" {
+		b.open(t, s.URL)
+		b.startEmpty(t)
+		return b
 	}
-	b.open(t, url)
+	b.open(t, s.URL+linkOf(t, script))
 	return b
+}
+
+// startEmpty starts an empty scenario as a learner does: the bare address
+// opens the starter on a first visit (app/starter.go), and Scenarios → New
+// scenario empties the page. The Scenarios panel is closed again.
+func (b *browser) startEmpty(t *testing.T) {
+	t.Helper()
+	b.openScenarios(t)
+	b.click(t, "#new-scenario")
+	b.waitCount(t, "[data-topic][data-partition]", 0)
+	b.click(t, "#scenarios-open")
+	b.waitCount(t, "#scenarios-panel", 0)
 }
 
 // js quotes a Go string as a JavaScript string literal.

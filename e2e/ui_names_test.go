@@ -58,6 +58,7 @@ func TestTopicNamedLikeAFlagKeepsItsRecords(t *testing.T) {
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, srv.URL)
+	b.startEmpty(t)
 	b.createTopic(t, "tombstone", 2)
 	b.fill(t, "#produce-key", "k")
 	b.fill(t, "#produce-value", "v")

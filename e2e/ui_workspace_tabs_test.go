@@ -92,6 +92,7 @@ func openSavedTopic(t *testing.T, name string, partitions int) (*server, *browse
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, s.URL)
+	b.startEmpty(t)
 	b.createTopic(t, name, partitions)
 	b.waitRecent(t, 1)
 	return s, b
@@ -181,6 +182,7 @@ func TestUIUnreadableSavedWorkspaceIsSaidAndKept(t *testing.T) {
   localStorage.setItem("plog.recent", %s);
 }`, js(workspace), js(recent)))
 	b.open(t, s.URL)
+	b.startEmpty(t)
 	notice := `.notice.unreadable[role=alert]`
 	b.waitText(t, notice+` [data-unreadable="plog.workspace"]`, "The scenario you were working on could not be opened")
 	b.waitText(t, notice+` [data-unreadable="plog.recent"]`, "Scenarios → Recent shows the 1 scenario it could read")

@@ -29,6 +29,7 @@ func TestUIOpeningALinkOrALessonKeepsTheWorkspace(t *testing.T) {
 	s := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
 	b.open(t, s.URL)
+	b.startEmpty(t)
 	b.createTopic(t, "mine", 2)
 	b.fill(t, "#produce-key", "k")
 	b.fill(t, "#produce-count", "3")
@@ -81,6 +82,7 @@ func TestUIRecentSaysWhenItDropsTheOldest(t *testing.T) {
 	b.beforeEachPage(t, fmt.Sprintf(`if (!sessionStorage.getItem("seeded")) { sessionStorage.setItem("seeded", "1"); localStorage.setItem("plog.recent", %s) }`,
 		js("["+strings.Join(recent, ",")+"]")))
 	b.open(t, s.URL)
+	b.startEmpty(t)
 	b.createTopic(t, "mine", 1)
 	b.waitText(t, ".notice", "the oldest, “t11” (1 step")
 	b.waitText(t, ".notice", "is no longer listed")

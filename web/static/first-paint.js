@@ -22,7 +22,7 @@
     try {
       const tab = window.sessionStorage.getItem("plog.tab");
       const raw = tab || window.localStorage.getItem("plog.workspace");
-      return !!(raw && JSON.parse(raw).fragment);
+      return !!(raw && JSON.parse(raw).id);
     } catch (e) {
       return false; // no storage here, or a workspace the page cannot read either
     }

@@ -1,0 +1,103 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+
+	"plog/core/scenario"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The starter is the small system a first visit opens on, so that the
+// first thing a learner sees is Kafka at work rather than a form: a
+// producer writing to a topic of three partitions, and a group of two
+// consumers reading it, their first rebalance over (it waits
+// group.initial.rebalance.delay.ms, 3 s, after each join). Its workloads
+// wait for the clock, so one press of Play makes records flow from the
+// producer into the lanes and on to the consumers. The page opens it only where it has nothing else to show (no
+// link, no lesson, no workspace saved in the browser); Scenarios → New
+// scenario still starts an empty one, and the written landing page
+// (OnPreRender) draws it too, so the live page takes over in place.
+const starterScript = `topic orders partitions=3
+join billing c1 topics=orders
+join billing c2 topics=orders
+advance 6s
+producer shop orders rate=1/s keys=sequence
+consumer billing c1 rate=1/s
+consumer billing c2 rate=1/s
+`
+
+// starterFragment is the starter's link, written once: its rules line
+// (EncodeLink's) keeps what it does as it is when the rules change.
+var starterFragment = func() string {
+	link, err := scenario.EncodeLink(starterScript)
+	if err != nil {
+		panic("the starter scenario does not parse: " + err.Error()) // a test parses it
+	}
+	return link
+}()
+
+// starterShown reports whether the page shows the starter as it opened:
+// its steps, and no more, are the timeline's. A step of the learner's (a
+// press of Play adds one) ends it; going back to the start shows it again.
+func (p *Playground) starterShown() bool {
+	return p.link == starterFragment && p.session != nil && p.session.Position() == p.starterEnd
+}
+
+// starterNote says what the starter's picture shows and how to set it
+// going, in the narration's place, from the state itself (the assignors'
+// split, not a sentence that could disagree with the lanes).
+func (p *Playground) starterNote() app.UI {
+	if !p.starterShown() {
+		return app.Div().Class("starter-note", "empty")
+	}
+	var topic string
+	partitions := 0
+	if len(p.view.Topics) > 0 {
+		topic, partitions = p.view.Topics[0].Name, len(p.view.Topics[0].Partitions)
+	}
+	var producer string
+	for _, w := range p.workloads() {
+		if w.Producer {
+			producer = w.Name
+		}
+	}
+	var readers []string
+	var group string
+	if len(p.view.Groups) > 0 {
+		g := p.view.Groups[0]
+		group = g.Name
+		for _, m := range g.Members {
+			var parts []string
+			for _, tp := range m.Assignment {
+				parts = append(parts, strconv.Itoa(tp.Partition))
+			}
+			readers = append(readers, m.ID+" reads "+partitionWords(parts))
+		}
+	}
+	return app.Div().Class("starter-note").DataSet("starter", true).Body(
+		app.P().Class("landing-title").Text("A small Kafka system, ready to run"),
+		app.Ul().Body(
+			app.Li().Text("Producer "+producer+" will write an order a second to topic "+topic+
+				". Its "+strconv.Itoa(partitions)+" partitions are the lanes; a record's key picks its lane."),
+			app.Li().Text("Group "+group+"'s consumers share them: "+strings.Join(readers, ", ")+"."),
+			app.Li().Body(
+				app.Text("Press "), app.Strong().Text("▶ Play"),
+				app.Text(" to run the clock, or open "), app.Strong().Text("Lessons"), app.Text("."),
+			),
+		),
+	)
+}
+
+// partitionWords names partitions in words: "partition 2",
+// "partitions 0 and 1", "partitions 0, 1 and 2", "no partition".
+func partitionWords(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return "no partition"
+	case 1:
+		return "partition " + parts[0]
+	}
+	return "partitions " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
