@@ -363,25 +363,35 @@ func (p *Playground) handleHistory(ctx app.Context, a app.Action) {
 	holdWorkspaceHeight()
 	p.run(ctx, m.Control, func() error {
 		p.landing, p.removal = Landing{}, Removal{}
-		switch m.Kind {
-		case "undo":
-			return p.session.Undo()
-		case "redo":
-			return p.session.Redo()
-		case "seek":
-			return p.session.Seek(m.Step)
-		case "restore":
-			return p.session.RestoreDiscarded()
-		case "rules":
-			from := p.session.Rules()
-			if err := p.session.UseRules(m.Step); err != nil {
-				return err
-			}
-			p.rulesFrom = from
-			return nil
+		if err := p.moveInHistory(m); err != nil {
+			return err
 		}
-		return fmt.Errorf("unknown history move %q", m.Kind)
+		// The narration follows the timeline: the notes say what the
+		// step the page now stands at did (the session keeps its events).
+		p.noteEvents(ctx, p.session.Events())
+		return nil
 	})
+}
+
+func (p *Playground) moveInHistory(m historyMove) error {
+	switch m.Kind {
+	case "undo":
+		return p.session.Undo()
+	case "redo":
+		return p.session.Redo()
+	case "seek":
+		return p.session.Seek(m.Step)
+	case "restore":
+		return p.session.RestoreDiscarded()
+	case "rules":
+		from := p.session.Rules()
+		if err := p.session.UseRules(m.Step); err != nil {
+			return err
+		}
+		p.rulesFrom = from
+		return nil
+	}
+	return fmt.Errorf("unknown history move %q", m.Kind)
 }
 
 // handleView moves a lane's window. It changes what is looked at, not the

@@ -292,3 +292,34 @@ func TestRemovedRecordsLeaveAfterTheAnimation(t *testing.T) {
 		t.Error("the record kept is not drawn")
 	}
 }
+
+// The narration follows the timeline: going back to a step says what that
+// step did, as it did when the step was made, and a step that did nothing
+// to say leaves the notes empty.
+func TestNarrationFollowsTheTimeline(t *testing.T) {
+	p, d := mountAt(t, mustLink(t, "topic orders partitions=4\nproduce orders key=acct-1 value=a\ntruncate orders/2 before=1\n"))
+	d.Context().NewActionWithValue(historyAction, historyMove{Kind: "undo"})
+	d.Consume()
+	page := app.HTMLString(p)
+	if !strings.Contains(page, `data-landed-partition="2"`) || !strings.Contains(page, `murmur2(&#34;acct-1&#34;) % 4 = 2`) {
+		t.Errorf("back at the produce, the note does not say where acct-1 went and why")
+	}
+	if len(p.removal.Lines) != 0 {
+		t.Errorf("back at the produce, the truncation's note stays: %+v", p.removal)
+	}
+	d.Context().NewActionWithValue(historyAction, historyMove{Kind: "seek", Step: 1})
+	d.Consume()
+	if p.landing.Count != 0 || len(p.removal.Lines) != 0 {
+		t.Errorf("at the topic's creation, the notes say %+v and %+v", p.landing, p.removal)
+	}
+	d.Context().NewActionWithValue(historyAction, historyMove{Kind: "redo"})
+	d.Consume()
+	if p.landing.Count != 1 {
+		t.Errorf("redone, the produce's note says %d records", p.landing.Count)
+	}
+	d.Context().NewActionWithValue(historyAction, historyMove{Kind: "redo"})
+	d.Consume()
+	if len(p.removal.Lines) != 1 || !strings.Contains(p.removal.Lines[0], "Truncate removed") {
+		t.Errorf("redone, the truncation's note says %q", p.removal.Lines)
+	}
+}
