@@ -75,7 +75,7 @@ func (c *CleanupControls) Render() app.UI {
 				field("truncate-before", "Before offset", numberInput("truncate-before", &c.before, &c.Compo)),
 				&Help{Topic: "delete-records"},
 			),
-			app.Button().Type("submit").ID("truncate-go").Text("Truncate"),
+			app.Button().Type("submit").ID("truncate-go").Class(roleDanger.classes()...).Text("Truncate"),
 			&ControlError{Control: truncateControl},
 		),
 		app.Form().DataSet("command", scenario.CmdCompact).OnSubmit(submitLine(compactControl, c.CompactLine)).Body(

@@ -70,7 +70,7 @@ type DifferencesButton struct {
 
 // Render draws the button.
 func (b *DifferencesButton) Render() app.UI {
-	return app.Button().Type("button").ID("differences-open").Class("differences-open").
+	return app.Button().Type("button").ID("differences-open").Class(append(roleSecondary.classes(), "differences-open")...).
 		Aria("controls", differencesID).
 		OnClick(func(ctx app.Context, e app.Event) { showDifference(ctx, "") }).
 		Text("Differs from Kafka")

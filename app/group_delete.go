@@ -35,7 +35,7 @@ func (c *GroupLifecycle) Render() app.UI {
 			app.P().Class("form-note").DataSet("migration-note", g.MigrationPolicy).Text(g.MigrationNote+"."),
 		),
 		app.P().Class("form-note", "group-delete").Body(
-			app.Button().Type("button").Class("small").
+			app.Button().Type("button").Class(append(roleDanger.classes(), "small")...).
 				DataSet("action", "delete-group").DataSet("command", scenario.CmdDeleteGroup).
 				Disabled(g.State == core.GroupDead).
 				Aria("label", "Delete group "+g.Name).

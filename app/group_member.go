@@ -148,14 +148,14 @@ func (m *GroupMember) Render() app.UI {
 						Aria("label", "Most records "+v.ID+" polls at once").
 						OnInput(m.onMax),
 				),
-				m.button(scenario.CmdPoll, "Poll", "Poll "+v.ID),
-				m.button(scenario.CmdCommit, "Commit", "Commit "+v.ID),
-				m.button(scenario.CmdLeave, "Leave", "Leave "+v.ID),
-				m.button(scenario.CmdCrash, "Crash", "Crash "+v.ID),
+				m.button(scenario.CmdPoll, "Poll", "Poll "+v.ID, rolePrimary),
+				m.button(scenario.CmdCommit, "Commit", "Commit "+v.ID, roleSecondary),
+				m.button(scenario.CmdLeave, "Leave", "Leave "+v.ID, roleSecondary),
+				m.button(scenario.CmdCrash, "Crash", "Crash "+v.ID, roleDanger),
 			),
 		).Else(
 			app.Div().Class("member-controls").Body(
-				m.button("come-back", m.comeBackLabel(), m.comeBackLabel()),
+				m.button("come-back", m.comeBackLabel(), m.comeBackLabel(), rolePrimary),
 			),
 		),
 		&ControlError{Control: groupControl(m.Group, "member", m.Member.ID)},
@@ -182,9 +182,10 @@ func (m *GroupMember) renderMoving() app.UI {
 // button is one of the member's controls; data-action names it for tests.
 // Its accessible name starts with its visible text, so that speaking the
 // text it shows selects it.
-func (m *GroupMember) button(action, text, label string) app.UI {
+func (m *GroupMember) button(action, text, label string, role buttonRole) app.UI {
 	return app.Button().
 		Type("button").
+		Class(role.classes()...).
 		DataSet("action", action).
 		DataSet("command", memberCommand(action)).
 		Aria("label", label).

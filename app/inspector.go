@@ -400,7 +400,7 @@ func brokerLabel(b core.BrokerInfo) string {
 // it sends in its title.
 func brokerButtons(b core.BrokerInfo) []app.UI {
 	id := strconv.Itoa(b.ID)
-	button := func(action, text string) app.UI {
+	button := func(action, text string, role buttonRole) app.UI {
 		line := scenario.CmdBroker + " " + action + " " + id
 		if action == "slow" {
 			line += " pace=" + defaultSlowPace
@@ -408,24 +408,24 @@ func brokerButtons(b core.BrokerInfo) []app.UI {
 		// The line is the handler's scope: go-app reuses a button whose
 		// place in the list another action held, and keeps its old handler
 		// unless the scope differs.
-		return app.Button().Type("button").Class("small").DataSet("broker-action", action).DataSet("command", scenario.CmdBroker).
+		return app.Button().Type("button").Class(append(role.classes(), "small")...).DataSet("broker-action", action).DataSet("command", scenario.CmdBroker).
 			Title(line).Text(text).
 			OnClick(func(ctx app.Context, e app.Event) { ApplyFrom(ctx, replicaControl, line) }, line)
 	}
 	var buttons []app.UI
 	if !b.Down {
-		buttons = append(buttons, button("crash", "crash"))
+		buttons = append(buttons, button("crash", "crash", roleDanger))
 	} else {
-		buttons = append(buttons, button("restart", "restart"))
+		buttons = append(buttons, button("restart", "restart", rolePrimary))
 	}
 	if !b.Isolated && !b.Down {
-		buttons = append(buttons, button("isolate", "isolate"))
+		buttons = append(buttons, button("isolate", "isolate", roleDanger))
 	}
 	if b.PaceRecords == 0 && !b.Down {
-		buttons = append(buttons, button("slow", "slow"))
+		buttons = append(buttons, button("slow", "slow", roleSecondary))
 	}
 	if b.Isolated || b.PaceRecords > 0 {
-		buttons = append(buttons, button("heal", "heal"))
+		buttons = append(buttons, button("heal", "heal", rolePrimary))
 	}
 	return buttons
 }

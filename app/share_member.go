@@ -87,20 +87,20 @@ func (m *ShareMember) Render() app.UI {
 						Aria("label", "Most records "+v.Name+" polls at once").
 						OnInput(textInto(&m.max)),
 				),
-				m.button("share-poll", scenario.CmdSharePoll, "Poll", "Poll "+v.Name),
+				m.button("share-poll", scenario.CmdSharePoll, "Poll", "Poll "+v.Name, rolePrimary),
 				app.If(explicit,
-					m.button(core.AckAccept, scenario.CmdAcknowledge, "Accept", "Accept "+v.Name+"'s last poll"),
-					m.button(core.AckRelease, scenario.CmdAcknowledge, "Release", "Release "+v.Name+"'s last poll"),
-					m.button(core.AckReject, scenario.CmdAcknowledge, "Reject", "Reject "+v.Name+"'s last poll"),
-					m.button(core.AckRenew, scenario.CmdAcknowledge, "Renew", "Renew "+v.Name+"'s last poll"),
+					m.button(core.AckAccept, scenario.CmdAcknowledge, "Accept", "Accept "+v.Name+"'s last poll", roleSecondary),
+					m.button(core.AckRelease, scenario.CmdAcknowledge, "Release", "Release "+v.Name+"'s last poll", roleSecondary),
+					m.button(core.AckReject, scenario.CmdAcknowledge, "Reject", "Reject "+v.Name+"'s last poll", roleSecondary),
+					m.button(core.AckRenew, scenario.CmdAcknowledge, "Renew", "Renew "+v.Name+"'s last poll", roleSecondary),
 				),
-				m.button("share-leave", scenario.CmdShareLeave, "Leave", "Leave "+v.Name),
-				m.button("crash", scenario.CmdCrash, "Crash", "Crash "+v.Name),
+				m.button("share-leave", scenario.CmdShareLeave, "Leave", "Leave "+v.Name, roleSecondary),
+				m.button("crash", scenario.CmdCrash, "Crash", "Crash "+v.Name, roleDanger),
 			),
 		).Else(
 			app.Div().Class("member-controls").Body(
 				m.button("come-back", scenario.CmdShareJoin, "Restart as "+m.ComeBackID,
-					"Restart as "+m.ComeBackID+": a new share consumer with "+v.Name+"'s topics and configs"),
+					"Restart as "+m.ComeBackID+": a new share consumer with "+v.Name+"'s topics and configs", rolePrimary),
 			),
 		),
 		&ControlError{Control: m.control()},
@@ -114,9 +114,10 @@ func (m *ShareMember) control() string {
 }
 
 // button is one of the member's controls; data-action names it for tests.
-func (m *ShareMember) button(action, command, text, label string) app.UI {
+func (m *ShareMember) button(action, command, text, label string, role buttonRole) app.UI {
 	return app.Button().
 		Type("button").
+		Class(role.classes()...).
 		DataSet("action", action).
 		DataSet("command", command).
 		Aria("label", label).

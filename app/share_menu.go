@@ -35,7 +35,7 @@ func (m *ShareMenu) toggle(panel string) app.EventHandler {
 // panelButton opens and closes a panel; it names the panel it controls
 // while the panel is there.
 func (m *ShareMenu) panelButton(panel, panelID, label string) app.UI {
-	b := app.Button().Type("button").ID(panel+"-open").Aria("expanded", m.open == panel).
+	b := app.Button().Type("button").ID(panel+"-open").Class(roleSecondary.classes()...).Aria("expanded", m.open == panel).
 		OnClick(m.toggle(panel)).Text(label)
 	if m.open == panel {
 		b = b.Aria("controls", panelID)

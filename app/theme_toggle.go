@@ -72,7 +72,7 @@ func (t *ThemeToggle) Render() app.UI {
 	choice := t.current()
 	// Its name is its text, which says the theme now; the title says
 	// what a click does.
-	return app.Button().Type("button").Class("theme-toggle").
+	return app.Button().Type("button").Class(append(roleSecondary.classes(), "theme-toggle")...).
 		DataSet("theme-toggle", true).DataSet("theme-choice", choice).
 		Title("Theme: "+choice+". Click for "+nextTheme(choice)+".").
 		OnClick(t.toggle).

@@ -162,8 +162,8 @@ func (t *Timeline) Render() app.UI {
 		DataSet("position", t.Position).DataSet("length", len(t.Lines)).Body(
 		app.H2().Text("Timeline"),
 		app.Div().Class("row", "timeline-controls").Body(
-			app.Button().Type("button").ID("undo").Disabled(t.Position == 0).OnClick(move("undo", 0)).Title("shortcut: u").Text("↶ Undo"),
-			app.Button().Type("button").ID("redo").Disabled(t.Position >= len(t.Lines)).OnClick(move("redo", 0)).Title("shortcut: r").Text("Redo ↷"),
+			app.Button().Type("button").ID("undo").Class(roleSecondary.classes()...).Disabled(t.Position == 0).OnClick(move("undo", 0)).Title("shortcut: u").Text("↶ Undo"),
+			app.Button().Type("button").ID("redo").Class(roleSecondary.classes()...).Disabled(t.Position >= len(t.Lines)).OnClick(move("redo", 0)).Title("shortcut: r").Text("Redo ↷"),
 			app.If(t.Playing,
 				app.Button().Type("button").ID("pause").OnClick(t.play(false)).Aria("pressed", "true").Text("⏸ Pause"),
 			).Else(

@@ -190,7 +190,7 @@ func (c *WorkloadControls) Render() app.UI {
 						// The line is the handler's scope: go-app reuses a
 						// button whose place in the list another workload
 						// held, and keeps its old handler otherwise.
-						app.Button().Type("button").DataSet("command", scenario.CmdStop).DataSet("action", "stop").
+						app.Button().Type("button").Class(roleSecondary.classes()...).DataSet("command", scenario.CmdStop).DataSet("action", "stop").
 							Aria("label", "Stop "+w.Name).Title(stop).Text("Stop").
 							OnClick(func(ctx app.Context, e app.Event) { ApplyFrom(ctx, stopControl, stop) }, stop),
 					)
