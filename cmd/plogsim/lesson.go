@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"plog/core/lesson"
@@ -13,16 +14,18 @@ import (
 
 const lessonUsage = `usage:
   plogsim lesson                     list the lessons
-  plogsim lesson NAME                show a lesson: its text, goal, starting
+  plogsim lesson LESSON              show a lesson: its text, goal, starting
                                      scenario and first hint
-  plogsim lesson NAME --hint N       show hint N as well (hints unlock in order)
-  plogsim lesson NAME --check FILE   check a solution (FILE "-" reads standard
+  plogsim lesson LESSON --hint N     show hint N as well (hints unlock in order)
+  plogsim lesson LESSON --check FILE check a solution (FILE "-" reads standard
                                      input); exit status 0 when it solves the
                                      lesson, 1 when not
   plogsim lesson check FILE          check a lesson file: its start and its
                                      wrong attempt must not solve its goal,
-                                     its solution must; exit status 0 when
-                                     all is so, 1 when not
+                                     its solution (which it must have) must;
+                                     exit status 0 when all is so, 1 when not
+LESSON is a built-in lesson's name or a lesson file's path
+(plogsim link FILE.lesson prints the link that opens it on the page).
 FILE holds the commands added after the lesson's start. A FILE that begins
 with seed is taken as the whole scenario, start included, as a share link
 holds it. A lesson file is described in docs/lessons.md, "Writing a lesson".
@@ -49,7 +52,7 @@ func runLesson(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plogsim lesson: give one lesson NAME\n%s", lessonUsage)
 		return 2
 	}
-	l, err := lesson.Find(names[0])
+	l, err := findLesson(names[0], stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "plogsim lesson: %v\n", err)
 		return 2
@@ -59,7 +62,7 @@ func runLesson(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "plogsim lesson: lesson %s has hints 1 to %d\n", l.Name, len(l.Hints))
 			return 2
 		}
-		showLesson(stdout, l, *hint)
+		showLesson(stdout, l, names[0], *hint)
 		return 0
 	}
 	src, err := readSource(*check, stdin)
@@ -91,15 +94,46 @@ func listLessons(w io.Writer) {
 	fmt.Fprintln(w, "\nplogsim lesson NAME shows one.")
 }
 
-// showLesson prints a lesson and its first hints.
-func showLesson(w io.Writer, l lesson.Lesson, hints int) {
+// findLesson is the lesson ref names: a built-in lesson's name, or else
+// the path of a lesson file, read and parsed whole (errors at its line and
+// column).
+func findLesson(ref string, stdin io.Reader) (lesson.Lesson, error) {
+	l, err := lesson.Find(ref)
+	if err == nil {
+		return l, nil
+	}
+	if _, statErr := os.Stat(ref); statErr != nil && !strings.HasSuffix(ref, ".lesson") {
+		return lesson.Lesson{}, err // no such lesson, and no such file
+	}
+	src, readErr := readSource(ref, stdin)
+	if readErr != nil {
+		return lesson.Lesson{}, readErr
+	}
+	l, err = lesson.Parse(src.name, src.text)
+	if err != nil {
+		var perr *scenario.Error
+		if errors.As(err, &perr) {
+			return lesson.Lesson{}, fmt.Errorf("%s:%d:%d: %s", src.name, perr.Line, perr.Col, perr.Msg)
+		}
+		return lesson.Lesson{}, fmt.Errorf("%s: %w", src.name, err)
+	}
+	return l, nil
+}
+
+// showLesson prints a lesson and its first hints; ref is how the command
+// line named it.
+func showLesson(w io.Writer, l lesson.Lesson, ref string, hints int) {
 	number := 0
 	for i, other := range lesson.All() {
-		if other.Name == l.Name {
+		if other.Name == l.Name && ref == l.Name {
 			number = i + 1
 		}
 	}
-	fmt.Fprintf(w, "Lesson %d: %s (%s)\n\n", number, l.Title, l.Name)
+	if number > 0 {
+		fmt.Fprintf(w, "Lesson %d: %s (%s)\n\n", number, l.Title, l.Name)
+	} else {
+		fmt.Fprintf(w, "Lesson: %s (%s)\n\n", l.Title, l.Name)
+	}
 	for _, p := range l.Text {
 		fmt.Fprintf(w, "%s\n\n", wrap(p, 78, ""))
 	}
@@ -110,9 +144,9 @@ func showLesson(w io.Writer, l lesson.Lesson, hints int) {
 	for i := range hints {
 		fmt.Fprintf(w, "\n%s\n", wrap(fmt.Sprintf("Hint %d of %d: %s", i+1, len(l.Hints), l.Hints[i]), 78, "  "))
 	}
-	fmt.Fprintf(w, "\nWrite the commands you add after the start in a file, then:\n  plogsim lesson %s --check FILE\n", l.Name)
+	fmt.Fprintf(w, "\nWrite the commands you add after the start in a file, then:\n  plogsim lesson %s --check FILE\n", ref)
 	if hints < len(l.Hints) {
-		fmt.Fprintf(w, "Next hint: plogsim lesson %s --hint %d\n", l.Name, hints+1)
+		fmt.Fprintf(w, "Next hint: plogsim lesson %s --hint %d\n", ref, hints+1)
 	}
 }
 
@@ -172,10 +206,8 @@ func checkLessonFile(path string, stdin io.Reader, stdout, stderr io.Writer) int
 			fmt.Fprintf(stdout, "%s %s: not solved: %s\n", status, t.Name, t.Result.Progress)
 		}
 	}
-	for _, part := range []struct{ name, script string }{{"wrong attempt", l.WrongAttempt}, {"solution", l.Solution}} {
-		if part.script == "" {
-			fmt.Fprintf(stdout, "-    %s: the file has none\n", part.name)
-		}
+	if l.WrongAttempt == "" {
+		fmt.Fprintf(stdout, "-    wrong attempt: the file has none\n")
 	}
 	if failed {
 		fmt.Fprintf(stdout, "lesson %s fails its check\n", l.Name)

@@ -136,11 +136,17 @@ func TestLessonCheckFile(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "FAIL wrong attempt: "+badWrong+":43:") {
 		t.Errorf("bad wrong attempt: exit %d\n%s", code, out)
 	}
-	// No wrong attempt or solution: said, not failed.
+	// No wrong attempt: said, not failed. No solution: failed, since
+	// nothing shows the goal can be reached.
+	noWrong := example[:strings.Index(example, "## wrong")] // the last section
+	code, out, _ = plogsim(t, "", "lesson", "check", writeFile(t, noWrong))
+	if code != 0 || !strings.Contains(out, "-    wrong attempt: the file has none\n") {
+		t.Errorf("lesson without a wrong attempt: exit %d\n%s", code, out)
+	}
 	bare := writeFile(t, example[:strings.Index(example, "## solution")])
 	code, out, _ = plogsim(t, "", "lesson", "check", bare)
-	if code != 0 || !strings.Contains(out, "-    wrong attempt: the file has none\n-    solution: the file has none\n") {
-		t.Errorf("bare lesson: exit %d\n%s", code, out)
+	if code != 1 || !strings.Contains(out, "FAIL solution: the file has none: add a ## solution section") {
+		t.Errorf("lesson without a solution: exit %d\n%s", code, out)
 	}
 	// A file that does not read: FILE:LINE:COLUMN on standard error.
 	bad := writeFile(t, strings.Replace(example, "read-all billing payments", "read-all billing", 1))
@@ -151,5 +157,64 @@ func TestLessonCheckFile(t *testing.T) {
 	code, _, errOut = plogsim(t, "", "lesson", "check", filepath.Join(t.TempDir(), "none.lesson"))
 	if code != 1 || !strings.Contains(errOut, "no such file") {
 		t.Errorf("missing file: exit %d %q", code, errOut)
+	}
+}
+
+// A teacher's lesson file goes wherever a built-in lesson does: plogsim
+// link prints the link that opens it on the page, plogsim lesson FILE
+// shows it, and --check checks a solution against it.
+func TestLessonFileOpensAsALessonDoes(t *testing.T) {
+	data, err := os.ReadFile("../../core/lesson/testdata/example.lesson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "payments.lesson")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out, errOut := plogsim(t, "", "link", path)
+	link := strings.TrimSpace(out)
+	if code != 0 || errOut != "" || !strings.HasPrefix(link, "#lesson=v1.") {
+		t.Fatalf("plogsim link FILE.lesson: exit %d %q %q", code, out, errOut)
+	}
+	l, text, err := lesson.DecodeLink(strings.TrimPrefix(link, "#lesson="))
+	if err != nil || text != string(data) || l.Name != "payments-in-order" {
+		t.Errorf("the link carries %q (%v), not the file", l.Name, err)
+	}
+	// Its link opens the lesson's start, as the page does.
+	code, out, _ = plogsim(t, "", "run", "--link", link)
+	if code != 0 || !strings.Contains(out, "payments") {
+		t.Errorf("plogsim run --link of the lesson's link: exit %d\n%s", code, out)
+	}
+
+	code, out, errOut = plogsim(t, "", "lesson", path)
+	if code != 0 || !strings.HasPrefix(out, "Lesson: Keep a customer's payments in order (payments-in-order)\n") ||
+		!strings.Contains(out, "plogsim lesson "+path+" --check FILE") {
+		t.Errorf("plogsim lesson FILE: exit %d %q\n%s", code, errOut, out)
+	}
+	solution := "produce payments key=cust-7 value=authorised\nproduce payments key=cust-7 value=captured\nproduce payments key=cust-7 value=refunded\npoll billing b1\ncommit billing b1\n"
+	code, out, _ = plogsim(t, solution, "lesson", path, "--check", "-")
+	if code != 0 || !strings.HasPrefix(out, "solved: ") {
+		t.Errorf("plogsim lesson FILE --check: exit %d\n%s", code, out)
+	}
+	code, out, _ = plogsim(t, "poll billing b1\n", "lesson", path, "--check", "-")
+	if code != 1 || !strings.HasPrefix(out, "not solved: ") {
+		t.Errorf("plogsim lesson FILE --check of a wrong attempt: exit %d\n%s", code, out)
+	}
+
+	// A lesson file with a mistake is refused at its line, link and all.
+	bad := filepath.Join(t.TempDir(), "bad.lesson")
+	if err := os.WriteFile(bad, []byte(strings.Replace(string(data), "read-all billing payments", "read-all billing", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := plogsim(t, "", "link", bad); code == 0 || !strings.HasPrefix(errOut, bad+":24:17: ") {
+		t.Errorf("plogsim link of a bad lesson file: exit %d %q", code, errOut)
+	}
+	if code, _, errOut := plogsim(t, "", "lesson", bad); code != 2 || !strings.Contains(errOut, bad+":24:17: ") {
+		t.Errorf("plogsim lesson of a bad lesson file: exit %d %q", code, errOut)
+	}
+	if code, _, errOut := plogsim(t, "", "lesson", "no-such-lesson"); code != 2 || !strings.Contains(errOut, "no lesson named") {
+		t.Errorf("plogsim lesson of an unknown name: exit %d %q", code, errOut)
 	}
 }

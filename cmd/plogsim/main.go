@@ -14,7 +14,7 @@
 //	                           as the page reads it; at= is the step to stop
 //	                           after, the view's parameters are ignored
 //	plogsim link FILE          print the link fragment of a scenario
-//	plogsim lesson [NAME]      list the lessons, show one, --check a solution
+//	plogsim lesson [LESSON]    list the lessons, show one (a name or a file), --check a solution
 //	plogsim lesson check FILE  check a lesson file
 //	plogsim differences        how plog differs from Kafka, on purpose
 //	plogsim kafka --brokers …  run a scenario on a real Kafka cluster and
@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/lesson"
 	"plog/core/scenario"
 )
 
@@ -58,7 +59,7 @@ func init() {
 			"plogsim run [--json] [--events] [--at N] --link URL|'#v1.…'",
 			"                             apply a scenario, print the state",
 		}, runScenario},
-		{"link", []string{"plogsim link FILE|-          print the link fragment of a scenario"}, printLink},
+		{"link", []string{"plogsim link FILE|-          print the link fragment of a scenario, or of a lesson file"}, printLink},
 		{"lesson", []string{
 			"plogsim lesson [NAME]        list the lessons, or show one",
 			"plogsim lesson NAME --check FILE|-",
@@ -311,6 +312,15 @@ func printLink(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	src, err := readSource(args[0], stdin)
 	if err != nil {
 		return report(stderr, "", err)
+	}
+	if strings.HasSuffix(src.name, ".lesson") || lesson.IsFile(src.text) {
+		// A lesson file's link opens the lesson on the page (#lesson=v1.…).
+		link, err := lesson.EncodeLink(src.text)
+		if err != nil {
+			return report(stderr, src.name, err)
+		}
+		fmt.Fprintln(stdout, "#lesson="+link)
+		return 0
 	}
 	link, err := scenario.EncodeLink(src.text)
 	if err != nil {

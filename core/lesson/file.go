@@ -143,6 +143,22 @@ func Parse(file, text string) (Lesson, error) {
 	return l, nil
 }
 
+// IsFile reports whether text is written as a lesson file rather than a
+// scenario: its first line that is not blank is a header line, "key:
+// value" with a key of the header's. No command of the scenario language
+// has a colon in its first word, so the two are never taken for each
+// other; a file that IsFile is not is read as a scenario.
+func IsFile(text string) bool {
+	for _, line := range fileLines(text) {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		key, _, ok := strings.Cut(line, ":")
+		return ok && slices.Contains(headerKeys, strings.TrimSpace(key))
+	}
+	return false
+}
+
 // fileLines are a lesson file's lines, without a byte order mark, whether
 // they end in \n or \r\n.
 func fileLines(text string) []string {

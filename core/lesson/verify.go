@@ -30,9 +30,11 @@ func (t Trial) OK() bool {
 	return t.Err == nil && t.Result.Solved == t.Want
 }
 
-// Verify runs the lesson's start, wrong attempt and solution (those it
-// has) and checks the goal after each: the start and the wrong attempt
-// must not solve it, the solution must.
+// Verify runs the lesson's start, wrong attempt and solution and checks
+// the goal after each: the start and the wrong attempt (when it has one)
+// must not solve it, the solution must. A lesson without a solution fails:
+// nothing would show that its goal can be reached at all, and a goal that
+// contradicts itself passed.
 func (l Lesson) Verify() []Trial {
 	trials := []Trial{l.trial("start", "", l.lines.start, false)}
 	if trials[0].Err != nil {
@@ -43,9 +45,14 @@ func (l Lesson) Verify() []Trial {
 	}
 	if l.lines.solution > 0 {
 		trials = append(trials, l.trial("solution", l.Solution, l.lines.solution, true))
+	} else {
+		trials = append(trials, Trial{Name: "solution", Want: true, Err: errNoSolution})
 	}
 	return trials
 }
+
+// errNoSolution is the solution trial of a lesson that has none.
+var errNoSolution = errors.New("the file has none: add a ## solution section, the commands that solve the lesson, so that the check proves its goal can be reached")
 
 func (l Lesson) trial(name, script string, first int, want bool) Trial {
 	t := Trial{Name: name, Want: want}
