@@ -71,8 +71,8 @@ func (r *RecentScenarios) Render() app.UI {
 		app.Div().Class("row").Body(
 			app.Button().Type("button").ID("new-scenario").OnClick(open("", "")).Text("New scenario"),
 		),
-		field(openFileInput, "Open a .plog file (or drop one on the page)",
-			app.Input().Type("file").ID(openFileInput).Accept(".plog,.txt,text/plain").OnChange(r.pickFile)),
+		field(openFileInput, "Open a .plog scenario or a .lesson file (or drop one on the page)",
+			app.Input().Type("file").ID(openFileInput).Accept(".plog,.lesson,.txt,text/plain").OnChange(r.pickFile)),
 		app.If(len(r.Recent) == 0,
 			app.P().Class("hint").Text("Scenarios you work on are kept in this browser and listed here."),
 		).Else(

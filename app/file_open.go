@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"plog/core/lesson"
 	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -62,12 +63,17 @@ func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
 	if name == "" {
 		name = "The file"
 	}
+	if strings.HasSuffix(f.Name, ".lesson") || lesson.IsFile(f.Text) {
+		p.openLessonFile(ctx, name, f.Text)
+		return
+	}
 	if len(f.Text) > scenario.MaxScriptBytes {
 		p.err = fmt.Sprintf("%s is %d bytes; a scenario holds at most %d.", name, len(f.Text), scenario.MaxScriptBytes)
 		return
 	}
 	p.playing = false
 	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
+	p.links++ // the tools' forms start afresh, the open panel closes (fresh_form.go)
 	p.share.notice = ""
 	p.leaveWorkspace() // autosave.go
 	p.newWorkspace(ctx)
@@ -94,6 +100,33 @@ func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
 	if msg != "" {
 		p.err = msg
 	}
+	p.writeURL(ctx)
+}
+
+// openLessonFile opens a teacher's lesson file, picked or dropped, as its
+// link (#lesson=v1.…) opens it, in a workspace of its own. A file the
+// lesson format refuses changes nothing, and the page says where it went
+// wrong, at its line and column, as plogsim lesson check does.
+func (p *Playground) openLessonFile(ctx app.Context, name, text string) {
+	if len(text) > lesson.MaxFileBytes {
+		p.err = fmt.Sprintf("%s is %d bytes; a lesson file holds at most %d.", name, len(text), lesson.MaxFileBytes)
+		return
+	}
+	if _, err := lesson.ParseText(text); err != nil {
+		p.err = fmt.Sprintf("%s is not a lesson the page can open: %v", name, err)
+		return
+	}
+	link, err := lesson.EncodeLink(text)
+	if err != nil {
+		p.err = fmt.Sprintf("%s is not a lesson the page can open: %v", name, err)
+		return
+	}
+	p.playing = false
+	p.share.notice = ""
+	p.err = ""
+	p.leaveWorkspace() // autosave.go
+	p.newWorkspace(ctx)
+	p.applyLink("lesson=" + link)
 	p.writeURL(ctx)
 }
 

@@ -188,9 +188,8 @@ func TestShareTooLongOffersAFileThatOpensAgain(t *testing.T) {
 	}
 
 	// A new scenario, then the file picked: the scenario is back.
+	b.startEmpty(t)
 	b.openScenarios(t)
-	b.click(t, "#new-scenario")
-	b.waitCount(t, "[data-topic][data-partition]", 0)
 	b.do(t, chromedp.SetUploadFiles(chromedp.CSS("#open-file"), []string{path}))
 	b.waitCount(t, "[data-topic=hashes][data-partition]", 2)
 	sameLanes(t, "picked file", lanesOnPage(t, b), lanesOfScript(t, script))
@@ -236,10 +235,9 @@ func TestAutosaveReopensTheWorkspaceAndListsRecentOnes(t *testing.T) {
 	}
 
 	// A new scenario; both are in the recent list, and the first opens again.
-	b.openScenarios(t)
-	b.click(t, "#new-scenario")
-	b.waitCount(t, "[data-topic][data-partition]", 0)
+	b.startEmpty(t)
 	b.createTopic(t, "payments", 1)
+	b.openScenarios(t)
 	b.waitCount(t, ".recent li", 2)
 	if got := eval[string](t, b, `Array.from(document.querySelectorAll(".recent-open")).map(el => el.textContent).join(",")`); got != "payments,orders" {
 		t.Errorf("recent list %q, want payments,orders", got)
