@@ -58,21 +58,21 @@ func luminance(hex string) float64 {
 }
 
 func TestKeyColourIsStableAndSpread(t *testing.T) {
-	first := keyColourClass("acct-1")
+	first := hashLook("acct-1").colourClass()
 	for _, other := range []string{"acct-2", "", "zz"} {
-		keyColourClass(other)
+		hashLook(other)
 	}
-	if keyColourClass("acct-1") != first {
+	if hashLook("acct-1").colourClass() != first {
 		t.Fatal("a key's colour changed after other keys were coloured")
 	}
 	// FNV-1a of "acct-1" is fixed forever: the colour must not depend on
 	// the run, the platform or the order keys were seen in.
-	if got := keyColourClass("acct-1"); got != "key-"+strconv.Itoa(int(fnv1a("acct-1")%keyColours)) {
+	if got := hashLook("acct-1").colourClass(); got != "key-"+strconv.Itoa(int(fnv1a("acct-1")%keyColours)) {
 		t.Errorf("acct-1 is %s", got)
 	}
 	used := map[string]bool{}
 	for i := range 100 {
-		used[keyColourClass(fmt.Sprintf("key-%d", i))] = true
+		used[hashLook(fmt.Sprintf("key-%d", i)).colourClass()] = true
 	}
 	if len(used) != keyColours {
 		t.Errorf("100 keys use %d of the %d colours", len(used), keyColours)
@@ -323,5 +323,60 @@ func TestRecordsLostAtTheLogEndAreDrawnLeaving(t *testing.T) {
 	ghosts := removedRecords(before, after)["t/0"]
 	if len(ghosts) != 2 || ghosts[0].Offset != 1 || ghosts[1].Offset != 2 {
 		t.Errorf("records drawn leaving after the leader lost them: %+v", ghosts)
+	}
+}
+
+// Keys drawn at once never share a colour and a shape while there are at
+// most 28 of them: a key keeps its hash's look unless another took it, and
+// which takes it does not depend on the order the keys came in.
+func TestKeysDrawnTogetherLookApart(t *testing.T) {
+	// Find two keys whose hashes give the same look.
+	byLook := map[keyLook]string{}
+	var a, b string
+	for i := 0; a == ""; i++ {
+		k := fmt.Sprintf("order-%d", i)
+		if other, ok := byLook[hashLook(k)]; ok {
+			a, b = other, k
+		}
+		byLook[hashLook(k)] = k
+	}
+	records := func(keys ...string) []core.Record {
+		var rs []core.Record
+		for i, k := range keys {
+			rs = append(rs, core.Record{Offset: int64(i), Key: k, HasKey: true})
+		}
+		return rs
+	}
+	looksOf := func(keys ...string) map[string]keyLook {
+		topics := []TopicSnapshot{{Name: "t", Partitions: []PartitionSnapshot{{Records: records(keys...)}, {Records: records(keys[0])}}}}
+		assignLooks(topics)
+		got := map[string]keyLook{}
+		for _, p := range topics[0].Partitions {
+			for i, r := range p.Records {
+				got[r.Key] = p.lookOf(i)
+			}
+		}
+		return got
+	}
+	one, other := looksOf(a, b), looksOf(b, a)
+	if one[a] == one[b] {
+		t.Errorf("%s and %s, drawn together, share look %d", a, b, one[a])
+	}
+	if one[a] != other[a] || one[b] != other[b] {
+		t.Errorf("the looks depend on the order the keys came in: %v and %v", one, other)
+	}
+	if looksOf(a)[a] != hashLook(a) || looksOf(b)[b] != hashLook(b) {
+		t.Error("a key drawn alone does not keep its hash's look")
+	}
+	var many []string
+	for i := range keyLooks {
+		many = append(many, fmt.Sprintf("k%d", i))
+	}
+	seen := map[keyLook]bool{}
+	for _, l := range looksOf(many...) {
+		seen[l] = true
+	}
+	if len(seen) != keyLooks {
+		t.Errorf("%d keys drawn together have %d looks, want all apart", keyLooks, len(seen))
 	}
 }

@@ -124,7 +124,7 @@ func TestKeysHaveASecondCue(t *testing.T) {
 	pairs := map[string]bool{}
 	for i := range 300 {
 		key := fmt.Sprintf("key-%d", i)
-		pairs[keyColourClass(key)+"/"+fmt.Sprint(keyShape(key))] = true
+		pairs[hashLook(key).colourClass()+"/"+fmt.Sprint(hashLook(key).shape())] = true
 	}
 	if len(pairs) != keyColours*keyShapes {
 		t.Errorf("300 keys make %d colour-shape pairs, want all %d", len(pairs), keyColours*keyShapes)

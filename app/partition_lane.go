@@ -48,6 +48,7 @@ type PartitionLane struct {
 type laneItem struct {
 	record core.Record
 	ghost  bool
+	look   keyLook // how its key is drawn (assignLooks)
 }
 
 // Render draws the lane with the test attributes of docs/ARCHITECTURE.md:
@@ -270,11 +271,11 @@ func (l *PartitionLane) renderFoot() app.UI {
 // items merges the window with the records leaving it, in offset order.
 func (l *PartitionLane) items() []laneItem {
 	items := make([]laneItem, 0, len(l.Partition.Records)+len(l.Ghosts))
-	for _, r := range l.Partition.Records {
-		items = append(items, laneItem{record: r})
+	for i, r := range l.Partition.Records {
+		items = append(items, laneItem{record: r, look: l.Partition.lookOf(i)})
 	}
 	for _, r := range l.Ghosts {
-		items = append(items, laneItem{record: r, ghost: true})
+		items = append(items, laneItem{record: r, ghost: true, look: hashLook(r.Key)})
 	}
 	if len(l.Ghosts) > 0 {
 		slices.SortStableFunc(items, func(a, b laneItem) int {
@@ -383,6 +384,7 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	return &RecordCell{
 		Txn:          txn,
 		Record:       r,
+		Look:         it.look,
 		Clock:        p.TimestampClock,
 		Ghost:        it.ghost,
 		TabStop:      n > 0 && r.Offset == p.Records[n-1].Offset && !it.ghost,
@@ -426,7 +428,8 @@ type RecordCell struct {
 	app.Compo
 
 	Record core.Record
-	Clock  string // the topic's timestamp clock in words (recordTitle)
+	Look   keyLook // how its key is drawn: colour and shape (assignLooks)
+	Clock  string  // the topic's timestamp clock in words (recordTitle)
 	// Ghost is a removed record, still drawn, leaving.
 	Ghost        bool
 	TabStop      bool // the lane's one tab stop
@@ -513,8 +516,8 @@ func (c *RecordCell) Render() app.UI {
 		li = li.Attr("data-offset", offset)
 	}
 	if r.HasKey {
-		classes = append(classes, keyColourClass(r.Key))
-		li = li.Attr("data-key", r.Key).Attr("data-key-shape", strconv.Itoa(keyShape(r.Key)))
+		classes = append(classes, c.Look.colourClass())
+		li = li.Attr("data-key", r.Key).Attr("data-key-shape", strconv.Itoa(c.Look.shape()))
 	} else {
 		classes = append(classes, "keyless")
 	}
@@ -545,9 +548,12 @@ func (c *RecordCell) Render() app.UI {
 		value = "tombstone"
 	}
 	return li.Class(classes...).Body(
-		app.Span().Class("record-offset").Text(offset),
-		app.Span().Class("record-key").Text(recordKeyLabel(r)),
-		app.If(c.Txn != "", app.Span().Class("record-txn").Aria("hidden", "true").Text(txnGlyphs[c.Txn])),
+		// The offset and the key on one line, the value under them.
+		app.Span().Class("record-head").Body(
+			app.Span().Class("record-offset").Text(offset),
+			app.Span().Class("record-key").Text(recordKeyLabel(r)),
+			app.If(c.Txn != "", app.Span().Class("record-txn").Aria("hidden", "true").Text(txnGlyphs[c.Txn])),
+		),
 		app.Span().Class("record-value").Text(value),
 	)
 }

@@ -79,8 +79,11 @@ type PartitionSnapshot struct {
 	Count  int // records retained, committed or not
 
 	Records []core.Record // the window drawn, in offset order
-	Before  int           // retained records older than the window
-	After   int           // retained records newer than the window
+	// Looks are the drawn records' looks where a key's differs from its
+	// hash's (assignLooks), one per record; nil where none does.
+	Looks  []keyLook
+	Before int // retained records older than the window
+	After  int // retained records newer than the window
 
 	// SegmentStarts are the base offsets of the segments that begin inside
 	// the window; Segments is how many segments the partition has.
@@ -162,6 +165,7 @@ func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error
 		}
 		snap.Topics = append(snap.Topics, topic)
 	}
+	assignLooks(snap.Topics) // key_colour.go
 	errs = append(errs, addTransactions(l, &snap))
 	return snap, errors.Join(errs...)
 }
