@@ -607,7 +607,7 @@ func (p *Playground) Render() app.UI {
 				),
 				app.Div().Class("stage").Body(
 					&BrokerStrip{Brokers: p.replicas.Brokers, LagMaxMs: p.replicas.LagMaxMs, Selected: p.selectedBroker()},
-					&ProducerStrip{Producers: p.view.Producers},
+					&ProducerStrip{Producers: p.view.Producers, Workloads: producerWorkloads(p.workloads())},
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing,
 						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected,
 						ShareGroups: p.view.ShareGroups, Now: p.view.TimeMs},

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"plog/core"
+	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -19,6 +20,10 @@ type ProducerStrip struct {
 	app.Compo
 
 	Producers []core.ProducerView
+	// Workloads are the producer workloads running: drawn too, so that
+	// the records flowing into the lanes come from someone the learner
+	// sees (the starter's shop).
+	Workloads []scenario.Workload
 }
 
 // Render draws [data-producer-strip] with one
@@ -26,7 +31,7 @@ type ProducerStrip struct {
 // -state), its sequences as [data-sequence="orders/0"] with
 // data-next-sequence.
 func (s *ProducerStrip) Render() app.UI {
-	if len(s.Producers) == 0 {
+	if len(s.Producers) == 0 && len(s.Workloads) == 0 {
 		return app.Section().Class("producer-strip").DataSet("producer-strip", "").Hidden(true)
 	}
 	return app.Section().Class("producer-strip").DataSet("producer-strip", "").Aria("label", "producers").Body(
@@ -36,6 +41,7 @@ func (s *ProducerStrip) Render() app.UI {
 		),
 		app.Ul().Class("strip-producers").Body(
 			app.Range(s.Producers).Slice(func(i int) app.UI { return stripProducer(s.Producers[i]) }),
+			app.Range(s.Workloads).Slice(func(i int) app.UI { return stripWorkload(s.Workloads[i]) }),
 		),
 	)
 }
@@ -69,6 +75,22 @@ func stripProducer(v core.ProducerView) app.UI {
 		)
 }
 
+// stripWorkload is a running producer workload in the strip: its name,
+// the topic it writes to and how it picks keys, its command in its title.
+func stripWorkload(w scenario.Workload) app.UI {
+	keys := map[string]string{"none": "no keys", "sequence": "keys in sequence", "uniform": "random keys", "zipf": "a few hot keys"}[w.Keys]
+	if keys == "" {
+		keys = "keys " + w.Keys
+	}
+	return app.Li().Class("strip-producer", "strip-workload").
+		DataSet("workload-producer", w.Name).
+		Title("a workload, writing as the clock runs: "+w.Line).
+		Body(
+			app.Strong().Text(w.Name),
+			app.Span().Text(" → "+w.Topic+" · "+keys+" · writes as the clock runs"),
+		)
+}
+
 // producerStripTitle says what the producer's state means for its writes.
 func producerStripTitle(v core.ProducerView) string {
 	switch producerState(v) {
@@ -86,4 +108,15 @@ func producerStripTitle(v core.ProducerView) string {
 		return "fenced: a newer producer with its transactional.id (or a timeout) moved the epoch on, and its writes are refused"
 	}
 	return producerState(v)
+}
+
+// producerWorkloads are the producer workloads among ws.
+func producerWorkloads(ws []scenario.Workload) []scenario.Workload {
+	var out []scenario.Workload
+	for _, w := range ws {
+		if w.Producer {
+			out = append(out, w)
+		}
+	}
+	return out
 }

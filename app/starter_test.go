@@ -102,3 +102,22 @@ func TestReadLinesGatherDeliveriesByMemberAndPartition(t *testing.T) {
 		}
 	}
 }
+
+// The starter's producer is drawn in the picture, where its records come
+// from, not only named in the note.
+func TestStarterDrawsItsProducer(t *testing.T) {
+	_, p, _ := mountFirstVisit(t)
+	tags := tagsWith(app.HTMLString(p), "data-workload-producer", "shop")
+	if len(tags) != 1 {
+		t.Fatalf("the strip draws %d producers named shop", len(tags))
+	}
+	strips := tagsWith(app.HTMLString(p), "class", "producer-strip")
+	if len(strips) != 1 {
+		t.Fatalf("%d producer strips", len(strips))
+	}
+	for _, tag := range strips {
+		if strings.Contains(tag, " hidden") {
+			t.Errorf("the producer strip is hidden: %s", tag)
+		}
+	}
+}
