@@ -10,9 +10,10 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 // them back: the end the lane scrolled to last is kept on the element, and
 // a lane scrolled short of it is left where the learner put it.
 
-// OnUpdate scrolls the lane on as records arrive. A lane as it mounts is
-// left as drawn: the page written before the wasm draws it so, and the
-// live page takes it over without a jump.
+// OnMount scrolls a new lane to its newest record.
+func (l *PartitionLane) OnMount(ctx app.Context) { l.followNewest(ctx) }
+
+// OnUpdate scrolls the lane on as records arrive.
 func (l *PartitionLane) OnUpdate(ctx app.Context) { l.followNewest(ctx) }
 
 // followEnd is the element property that holds the scroll width the lane
@@ -24,9 +25,6 @@ func (l *PartitionLane) followNewest(ctx app.Context) {
 		return // the learner moved the window back, or no browser
 	}
 	ctx.Defer(func(app.Context) {
-		if !l.Mounted() {
-			return // gone meanwhile (another scenario opened): it has no element, and JSValue would panic
-		}
 		root := l.JSValue()
 		if root == nil || !root.Truthy() {
 			return
