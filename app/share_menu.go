@@ -17,15 +17,9 @@ type ShareMenu struct {
 	Recent   []recentScenario
 	Current  string // the workspace's id
 	Notice   string
-	// Links counts the scenarios the page opened since it was ready
-	// (fresh_form.go): when another opens (a recent one, a new one, a
-	// file, from the panel or not) the open panel closes, so that the
-	// learner sees what opened rather than the list it came from.
-	Links int
 
 	open      string // "share", "scenarios" or ""
 	dismissed string // the notice the learner closed
-	linksSeen int
 }
 
 func (m *ShareMenu) toggle(panel string) app.EventHandler {
@@ -62,9 +56,6 @@ func (m *ShareMenu) closeOnEscape(ctx app.Context, e app.Event) {
 
 // Render draws the two buttons, the open panel and the notice.
 func (m *ShareMenu) Render() app.UI {
-	if m.Links != m.linksSeen {
-		m.open, m.linksSeen = "", m.Links
-	}
 	return app.Div().Class("share-menu").OnKeyDown(m.closeOnEscape).Body(
 		app.Div().Class("row", "share-buttons").Body(
 			m.panelButton("share", "share-dialog", "Share"),
@@ -112,6 +103,5 @@ func (p *Playground) shareMenu() app.UI {
 		Recent:   p.share.recent,
 		Current:  p.share.workspace,
 		Notice:   p.share.notice,
-		Links:    p.links,
 	}
 }

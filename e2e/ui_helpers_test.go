@@ -31,13 +31,40 @@ func openPlayground(t *testing.T, script string) *browser {
 
 // startEmpty starts an empty scenario as a learner does: the bare address
 // opens the starter on a first visit (app/starter.go), and Scenarios → New
-// scenario empties the page, and closes the panel.
+// scenario empties the page. The Scenarios panel is closed again.
 func (b *browser) startEmpty(t *testing.T) {
 	t.Helper()
 	b.openScenarios(t)
 	b.click(t, "#new-scenario")
 	b.waitCount(t, "[data-topic][data-partition]", 0)
+	b.click(t, "#scenarios-open")
 	b.waitCount(t, "#scenarios-panel", 0)
+}
+
+// waitQuiet waits until the page has stopped changing: its timeline's
+// position and length, its address and its alerts the same over eight
+// looks a quarter of a second apart. A burst of clicks queues its events
+// on the page's one thread, which may still be working through them when
+// the last click returns.
+func (b *browser) waitQuiet(t *testing.T) {
+	t.Helper()
+	const signature = `(() => { const tl = document.querySelector("[data-timeline]");
+		return [tl ? tl.dataset.position + "/" + tl.dataset.length : "", location.hash,
+			Array.from(document.querySelectorAll("[role=alert]")).map(e => e.textContent).join("|")].join(" ") })()`
+	deadline := time.Now().Add(readyTimeout)
+	last, same := "", 0
+	for same < 8 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the page still changes after %s", readyTimeout)
+		}
+		now := eval[string](t, b, signature)
+		if now == last {
+			same++
+		} else {
+			last, same = now, 0
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 }
 
 // js quotes a Go string as a JavaScript string literal.
