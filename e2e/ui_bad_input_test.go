@@ -149,6 +149,10 @@ advance 5s
 		}
 		b.waitFor(t, `document.querySelector('main[data-ready="true"]') !== null`)
 	}
+	// The clicks of the last round may still be queued on the page's one
+	// thread (a late undo, a late New topic): the page finishes them
+	// before the check acts, or the check's own steps race them.
+	b.waitQuiet(t)
 	// The page still answers. Some controls start afresh (a lesson, a new
 	// scenario), so the check makes its own topic.
 	b.fill(t, "#topic-name", "after-clicks")
