@@ -16,7 +16,7 @@ type ReadLine struct {
 	Topic         string
 	Partition     int
 	From, To      int64 // first and last offset read
-	Count         int   // records delivered (a share group may deliver one twice)
+	Count         int   // records delivered: a run may skip offsets (a transaction's marker)
 }
 
 // maxReadLines bounds the note: a poll of 100 partitions is summed up

@@ -13,12 +13,15 @@ import (
 // first thing a learner sees is Kafka at work rather than a form: a
 // producer writing to a topic of three partitions, and a group of two
 // consumers reading it, their first rebalance over (it waits
-// group.initial.rebalance.delay.ms, 3 s, after each join). Its workloads
-// wait for the clock, so one press of Play makes records flow from the
-// producer into the lanes and on to the consumers. The page opens it only where it has nothing else to show (no
-// link, no lesson, no workspace saved in the browser); Scenarios → New
-// scenario still starts an empty one, and the written landing page
-// (OnPreRender) draws it too, so the live page takes over in place.
+// group.initial.rebalance.delay.ms, 3 s, after each join, as Kafka 4.4's
+// GroupMetadataManager and ClassicGroup do: core/group_timing.go). Its
+// workloads wait for the clock, so one press of Play makes records flow
+// from the producer into the lanes and on to the consumers. The page opens
+// it only where it has nothing else to show (no link, no lesson, no
+// workspace saved in the browser); Scenarios → New scenario still starts
+// an empty one, and the written landing page (OnPreRender) draws it too,
+// so the live page takes over in place. The note's words ("an order a
+// second") are the script's rate: change them together.
 const starterScript = `topic orders partitions=3
 join billing c1 topics=orders
 join billing c2 topics=orders
@@ -28,12 +31,15 @@ consumer billing c1 rate=1/s
 consumer billing c2 rate=1/s
 `
 
-// starterFragment is the starter's link, written once: its rules line
-// (EncodeLink's) keeps what it does as it is when the rules change.
+// starterFragment is the starter's link, written once as the package
+// starts, under the latest rules (EncodeLink's rules line): the starter is
+// no link anyone saved, so it follows the rules of the day; a learner's
+// link made from it keeps the rules it was made under.
 var starterFragment = func() string {
 	link, err := scenario.EncodeLink(starterScript)
 	if err != nil {
-		panic("the starter scenario does not parse: " + err.Error()) // a test parses it
+		// A constant script: every test of the package would stop here.
+		panic("the starter scenario does not parse: " + err.Error())
 	}
 	return link
 }()
