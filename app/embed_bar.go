@@ -87,7 +87,14 @@ func (b *EmbedBar) Render() app.UI {
 		playLabel = "⏸ Pause"
 	}
 	return app.Div().Class("embed-bar").Attr("role", "toolbar").Aria("label", "embedded playground").Body(
-		app.Strong().Class("embed-brand").Text("plog"),
+		// Where the keyboard may edit, the frame's first Tab stop lets a
+		// reader of the course page pass it by (web/static/embed-keys.js
+		// moves the focus to the frame's end). A read-only frame is one
+		// Tab stop already.
+		app.If(!b.ReadOnly, app.Button().Type("button").Class("embed-skip").Text("Skip this playground")),
+		// Focusable from the keyboard script only: Shift+Tab leaves the
+		// frame from here, as nothing tabbable comes before it.
+		app.Strong().Class("embed-brand").TabIndex(-1).Text("plog"),
 		app.Button().Type("button").ID("embed-back").Disabled(b.Position == 0).OnClick(b.step("undo")).
 			Aria("label", "step back").Text("◀"),
 		app.Button().Type("button").ID("embed-step").Disabled(b.Position >= b.Length).OnClick(b.step("redo")).

@@ -23,11 +23,13 @@ package app
 //
 // One more message tells the embedding page how tall the frame's content
 // is, so that it can size the iframe (web/static/embed-height.js posts it,
-// as the page loads and whenever the height changes):
+// once the page is ready and whenever the height moves by more than a few
+// pixels):
 //
 //	{source: "plog", type: "height", height: 612}
 //
-//	height  the content's height in CSS pixels, a whole number
+//	height  the content's natural height in CSS pixels, a whole number:
+//	        the regions that scroll inside a short frame counted whole
 //
 // The page posts with target origin "*": any site may embed it, and the
 // messages carry nothing the embedding page did not put in the frame's URL.

@@ -156,14 +156,16 @@ func TestEmbedSampleCoursePage(t *testing.T) {
 		t.Errorf("open in the full playground goes to %q, want no embed options", href)
 	}
 
-	// Each frame reports its content's height (measured as
-	// web/static/embed-height.js does), and the course page sizes the frame
-	// to it.
-	sized := `(() => { const f = document.getElementById("scenario-keys"); const body = f.contentDocument.body;
-		const h = Math.ceil(Math.max(body.scrollHeight, body.getBoundingClientRect().height));
-		return f.dataset.contentHeight === String(h) && f.style.height === Math.min(Math.max(h, 200), 2000) + "px" })()`
+	// Each frame reports its content's height, and the course page sizes
+	// the frame to it: the frame then shows all of its page, with no
+	// scroll of its own, and its lanes need none either.
+	sized := `(() => { const f = document.getElementById("scenario-keys"); const doc = f.contentDocument;
+		const told = Number(f.dataset.contentHeight);
+		const stage = doc.querySelector(".stage");
+		return told > 0 && f.style.height === Math.min(told, 2000) + "px" && f.clientHeight === Math.min(told, 2000) &&
+			doc.documentElement.scrollHeight <= f.clientHeight + 1 && stage.scrollHeight <= stage.clientHeight + 1 })()`
 	b.waitFor(t, sized)
-	before := inFrame[int](t, b, "scenario-keys", `Math.ceil(doc.body.scrollHeight)`)
+	before := eval[int](t, b, `Number(document.getElementById("scenario-keys").dataset.contentHeight)`)
 
 	// The other one edits: a topic made in the frame, and the page hears it.
 	inFrame[bool](t, b, "scenario-keys", `(() => {

@@ -42,6 +42,19 @@ type frameWorld struct {
 // playground, and opens a world in its document.
 func (b *browser) openFrame(t *testing.T) frameWorld {
 	t.Helper()
+	return b.openFrameOf(t, "iframe")
+}
+
+// openFrameOf is openFrame for the one iframe a selector finds.
+func (b *browser) openFrameOf(t *testing.T, selector string) frameWorld {
+	t.Helper()
+	return b.frameWhen(t, selector, ready)
+}
+
+// frameWhen waits for the one iframe a selector finds to hold a page in
+// which a selector (until) finds something, and opens a world in it.
+func (b *browser) frameWhen(t *testing.T, selector, until string) frameWorld {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, readyTimeout)
 	defer cancel()
 	// A lazy frame holds about:blank until it loads the snippet's page: the
@@ -50,9 +63,9 @@ func (b *browser) openFrame(t *testing.T) frameWorld {
 	var frames []*chromedp.Node
 	for {
 		var err error
-		frames, err = chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("iframe")))
+		frames, err = chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS(selector)))
 		if err != nil || len(frames) != 1 {
-			t.Fatalf("want the course page's iframe, got %d (%v)", len(frames), err)
+			t.Fatalf("want the course page's iframe %s, got %d (%v)", selector, len(frames), err)
 		}
 		if doc := frames[0].ContentDocument; doc != nil && strings.HasPrefix(doc.DocumentURL, "http") {
 			break
@@ -63,8 +76,8 @@ func (b *browser) openFrame(t *testing.T) frameWorld {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(ready), chromedp.FromNode(frames[0]))); err != nil {
-		t.Fatalf("the embedded page never became ready: %v", err)
+	if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(until), chromedp.FromNode(frames[0]))); err != nil {
+		t.Fatalf("the embedded page never showed %s: %v", until, err)
 	}
 	world, err := chromedp.Call(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frames[0].FrameID, WorldName: "plog-test"})
 	if err != nil {
