@@ -124,6 +124,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(historyAction, p.handleHistory)
 	ctx.Handle(viewAction, p.handleView)
 	ctx.Handle(playAction, p.handlePlay)
+	ctx.Handle(presentAction, p.handlePresent)
 	ctx.Handle(selectAction, p.handleSelect)
 	ctx.Handle(chartsAction, func(ctx app.Context, a app.Action) { p.chartsOpen, _ = a.Value.(bool) })
 	ctx.Handle(dockAction, p.handleDock)
@@ -563,6 +564,7 @@ func (p *Playground) Render() app.UI {
 		Class("playground").
 		DataSet("ready", p.ready).
 		DataSet("embed", p.share.options.Embed).DataSet("readonly", p.share.options.ReadOnly).
+		DataSet("present", p.share.options.Present).
 		Body(
 			// The slots before the workspace are always drawn, empty and
 			// hidden while they have nothing to say: go-app compares a
@@ -570,7 +572,9 @@ func (p *Playground) Render() app.UI {
 			// going before the workspace would make the whole workspace
 			// and the timeline anew (at ready, that was most of the render
 			// that marks the page ready).
-			app.If(p.share.options.Embed, p.embedBar()).Else(app.Div().Class("embed-bar-slot").Hidden(true)),
+			app.If(p.share.options.Present, p.presenterBar()).
+				ElseIf(p.share.options.Embed, p.embedBar()).
+				Else(app.Div().Class("embed-bar-slot").Hidden(true)),
 			app.Header().Class("masthead").Body(
 				app.H1().Text("plog"),
 				app.P().Class("tagline").Text("a playground for Kafka's partitioned log"),
@@ -579,6 +583,7 @@ func (p *Playground) Render() app.UI {
 				p.lessonListButton(),
 				&DifferencesButton{},
 				&ThemeToggle{},
+				presentButton(),
 				p.shareMenu(),
 			),
 			p.openingNotice(),

@@ -25,6 +25,7 @@ type linkOptions struct {
 	Lesson   string // the lesson= the page was opened with; the lesson panel runs it
 	Embed    bool   // the compact layout for an iframe
 	ReadOnly bool   // step and play only, no editing
+	Present  bool   // the presenter's view (presenter.go)
 	Play     bool   // play the timeline as the page opens
 	Loop     loopRange
 	// LoopProblem says why the link's loop= was left out; the embed bar
@@ -108,7 +109,7 @@ func fragmentOf(lines []string, position, rules int, o linkOptions) (string, err
 }
 
 func historyFragment(lines []string, position, rules int, o linkOptions) (scenario.Fragment, error) {
-	f := scenario.Fragment{At: -1, Lesson: o.Lesson, Embed: o.Embed, ReadOnly: o.ReadOnly,
+	f := scenario.Fragment{At: -1, Lesson: o.Lesson, Embed: o.Embed, ReadOnly: o.ReadOnly, Present: o.Present,
 		Play: o.Play, Loop: o.Loop.String(), Theme: o.Theme}
 	if len(lines) > 0 {
 		// The link says which rules the scenario runs under (the rules
@@ -173,7 +174,7 @@ func loadFragment(fragment string) (*scenario.Session, linkOptions, string) {
 			f.Link = head
 		}
 	}
-	opts := linkOptions{Lesson: f.Lesson, Embed: f.Embed, ReadOnly: f.ReadOnly, Play: f.Play, loopText: f.Loop}
+	opts := linkOptions{Lesson: f.Lesson, Embed: f.Embed, ReadOnly: f.ReadOnly, Present: f.Present, Play: f.Play, loopText: f.Loop}
 	if f.Theme != "" {
 		if slices.Contains(themeNames, f.Theme) {
 			opts.Theme = f.Theme
@@ -221,15 +222,15 @@ func keepBranch(s *scenario.Session, f scenario.Fragment) error {
 }
 
 // withOptions rewrites a fragment with other view options, keeping its
-// scenario, position and lesson: o's embed, readonly, play, loop and theme
-// replace the fragment's (the zero value leaves none of them). A fragment
+// scenario, position and lesson: o's embed, readonly, present, play, loop
+// and theme replace the fragment's (the zero value leaves none of them). A fragment
 // that does not parse is returned as is.
 func withOptions(fragment string, o linkOptions) string {
 	f, err := scenario.ParseFragment(fragment)
 	if err != nil {
 		return fragment
 	}
-	f.Embed, f.ReadOnly = o.Embed, o.ReadOnly
+	f.Embed, f.ReadOnly, f.Present = o.Embed, o.ReadOnly, o.Present
 	f.Play, f.Loop, f.Theme = o.Play, o.Loop.String(), o.Theme
 	return f.String()
 }

@@ -57,6 +57,12 @@ func (p *Playground) onKeyDown(ctx app.Context, e app.Event) {
 		}
 	}
 	key := e.Get("key").String()
+	if p.share.options.Present {
+		if p.presenterKey(ctx, key) {
+			e.PreventDefault()
+		}
+		return
+	}
 	if key == "Escape" {
 		p.escape(ctx, target)
 		return

@@ -48,7 +48,10 @@ var starterFragment = func() string {
 // its steps, and no more, are the timeline's. A step of the learner's (a
 // press of Play adds one) ends it; going back to the start shows it again.
 func (p *Playground) starterShown() bool {
-	return p.link == starterFragment && p.session != nil && p.session.Position() == p.starterEnd
+	// The presenter's view (or any view option) is still the starter; the
+	// prefix spares a big scenario's link the parse at every render.
+	return strings.HasPrefix(p.link, starterFragment) && withOptions(p.link, linkOptions{}) == starterFragment &&
+		p.session != nil && p.session.Position() == p.starterEnd
 }
 
 // starterNote says what the starter's picture shows and how to set it

@@ -27,6 +27,8 @@ import (
 //	          belongs to, or a lesson link (v1.…) that carries a lesson file
 //	embed     1: the compact layout for an iframe
 //	readonly  1: step and play only, no editing
+//	present   1: the presenter's view, for a room: the picture large, the
+//	          tools hidden, the steps on a presentation clicker's keys
 //	play      1: play the timeline as the page opens
 //	loop      FROM-TO: play steps FROM to TO over and over (the page
 //	          checks the range against the scenario: Loop is as written)
@@ -42,6 +44,7 @@ type Fragment struct {
 	Lesson   string
 	Embed    bool
 	ReadOnly bool
+	Present  bool
 	Play     bool
 	Loop     string
 	Theme    string
@@ -100,7 +103,7 @@ func ParseFragment(fragment string) (Fragment, error) {
 				return Fragment{At: -1}, fmt.Errorf("link parameter lesson=%q should name a lesson or hold a lesson link (v1.…)", clip(value))
 			}
 			f.Lesson = value
-		case "embed", "readonly", "play":
+		case "embed", "readonly", "present", "play":
 			on, err := parseFlag(value)
 			if err != nil {
 				return Fragment{At: -1}, fmt.Errorf("link parameter %s=%q %v", name, clip(value), err)
@@ -110,6 +113,8 @@ func ParseFragment(fragment string) (Fragment, error) {
 				f.Embed = on
 			case "readonly":
 				f.ReadOnly = on
+			case "present":
+				f.Present = on
 			default:
 				f.Play = on
 			}
@@ -144,7 +149,7 @@ func clip(s string) string {
 }
 
 // String writes the fragment (without '#') in canonical order: the link,
-// then at, branch, lesson, embed, readonly, play, loop, theme. Unknown
+// then at, branch, lesson, embed, readonly, present, play, loop, theme. Unknown
 // parameters are dropped.
 func (f Fragment) String() string {
 	var parts []string
@@ -165,6 +170,9 @@ func (f Fragment) String() string {
 	}
 	if f.ReadOnly {
 		parts = append(parts, "readonly=1")
+	}
+	if f.Present {
+		parts = append(parts, "present=1")
 	}
 	if f.Play {
 		parts = append(parts, "play=1")

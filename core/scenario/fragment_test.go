@@ -18,6 +18,7 @@ func TestParseFragment(t *testing.T) {
 		{"v1.abc&embed=1&play=1&loop=2-5&theme=dark", Fragment{Link: "v1.abc", At: -1, Embed: true, Play: true, Loop: "2-5", Theme: "dark"}},
 		{"v1.abc&loop=9-1&theme=pink", Fragment{Link: "v1.abc", At: -1, Loop: "9-1", Theme: "pink"}},
 		{"v1.abc&embed=0", Fragment{Link: "v1.abc", At: -1}},
+		{"v1.abc&at=0&present=1", Fragment{Link: "v1.abc", At: 0, Present: true}},
 		{"v1.abc&at=2&branch=2.v1.def", Fragment{Link: "v1.abc", At: 2, BranchAt: 2, Branch: "v1.def"}},
 	}
 	for _, c := range cases {
@@ -39,6 +40,7 @@ func TestParseFragmentErrors(t *testing.T) {
 		"v1.abc&at=-2":                        "step number",
 		"v1.abc&embed=yes":                    "1 or 0",
 		"v1.abc&play=on":                      "1 or 0",
+		"v1.abc&present=yes":                  "1 or 0",
 		"v1.abc&lesson=":                      "name a lesson",
 		"v1.abc&junk":                         "name=value",
 		"v1.abc&branch=v1.def":                "branch=",

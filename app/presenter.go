@@ -1,0 +1,121 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The presenter's view (present=1 in the link, or Present in the masthead)
+// is for a teacher in front of a room: the picture takes the window,
+// enlarged; the tools, the timeline's lines, the help buttons and the
+// topic's skew badge, which would give a lesson's answer away, are hidden
+// (share.css); the narration is in large type; a bar says the step, the
+// command that made it, and steps on the keys a presentation clicker sends
+// (Page Down and Page Up; the arrow keys and the space bar too). Escape or
+// the bar's button leaves it. The link keeps it, so a teacher's prepared
+// link opens presenting.
+
+// presentControl names the presenter bar's errors.
+const presentControl = "present"
+
+// presentAction turns the presenter's view on or off (a bool).
+const presentAction = "present"
+
+// handlePresent turns the presenter's view on or off, and writes it into
+// the URL.
+func (p *Playground) handlePresent(ctx app.Context, a app.Action) {
+	on, _ := a.Value.(bool)
+	if p.share.options.Present == on {
+		return
+	}
+	p.share.options.Present = on
+	p.writeURL(ctx)
+}
+
+// presenterKey steps for a key of a presentation clicker, or leaves the
+// presenter's view on Escape, and reports whether it took the key. A step
+// past either end of the script is no step: a clicker pressed once too
+// often says nothing.
+func (p *Playground) presenterKey(ctx app.Context, key string) bool {
+	kind := ""
+	switch key {
+	case "PageDown", "ArrowRight", "ArrowDown", " ":
+		if p.session != nil && p.session.Position() < p.session.Len() {
+			kind = "redo"
+		}
+	case "PageUp", "ArrowLeft", "ArrowUp":
+		if p.session != nil && p.session.Position() > 0 {
+			kind = "undo"
+		}
+	case "Escape":
+		ctx.NewActionWithValue(presentAction, false)
+		return true
+	default:
+		return false
+	}
+	if kind != "" {
+		ctx.NewActionWithValue(historyAction, historyMove{Control: presentControl, Kind: kind})
+	}
+	return true
+}
+
+// PresenterBar heads the page in the presenter's view: back, the step and
+// the command that made it, next, the keys, and the way out.
+type PresenterBar struct {
+	app.Compo
+
+	Position int
+	Length   int
+	Line     string // the command of the step shown; "" at step 0
+}
+
+func (b *PresenterBar) step(kind string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		ctx.NewActionWithValue(historyAction, historyMove{Control: presentControl, Kind: kind})
+	}
+}
+
+func (b *PresenterBar) exit(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(presentAction, false)
+}
+
+// Render draws the bar.
+func (b *PresenterBar) Render() app.UI {
+	line := b.Line
+	if line == "" {
+		line = "the start: nothing has happened yet"
+	}
+	return app.Div().Class("presenter-bar").Attr("role", "toolbar").Aria("label", "presenting").Body(
+		app.Button().Type("button").ID("present-back").Disabled(b.Position == 0).OnClick(b.step("undo")).
+			Aria("label", "previous step").Text("◀"),
+		app.Span().Class("present-position").DataSet("position", b.Position).DataSet("length", b.Length).
+			Text(fmt.Sprintf("step %d of %d", b.Position, b.Length)),
+		app.Button().Type("button").ID("present-next").Disabled(b.Position >= b.Length).OnClick(b.step("redo")).
+			Aria("label", "next step").Text("▶"),
+		app.Code().Class("present-line").Title(line).Text(line),
+		app.Span().Class("present-keys").Text("Page Down, → or space: next · Page Up or ←: back"),
+		app.Button().Type("button").ID("present-exit").Class("secondary").OnClick(b.exit).Text("Exit (Esc)"),
+		&ControlError{Control: presentControl},
+	)
+}
+
+// presenterBar is the page's PresenterBar.
+func (p *Playground) presenterBar() app.UI {
+	bar := &PresenterBar{}
+	if p.session != nil {
+		bar.Position, bar.Length = p.session.Position(), p.session.Len()
+		if bar.Position > 0 {
+			bar.Line = p.session.Lines()[bar.Position-1]
+		}
+	}
+	return bar
+}
+
+// presentButton opens the presenter's view from the masthead.
+func presentButton() app.UI {
+	return app.Button().Type("button").ID("present-open").Class("secondary").
+		Title("Show the picture large, for a room: Page Down and Page Up step, Esc leaves").
+		OnClick(func(ctx app.Context, e app.Event) { ctx.NewActionWithValue(presentAction, true) }).
+		Text("Present")
+}
