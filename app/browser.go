@@ -56,6 +56,10 @@ type Browser interface {
 	OpenTab(url string) error
 	// Download offers text to the learner as a file with the given name.
 	Download(name, text string) error
+	// DownloadPicture offers an SVG picture (package picture) as a file:
+	// the SVG itself at scale 0, else a PNG scale times its size, which
+	// the browser draws (web/static/picture-png.js).
+	DownloadPicture(name, svg string, scale int) error
 	// ReadPickedFile reads the file picked in the file input with the given
 	// id; it refuses files larger than MaxFileBytes.
 	ReadPickedFile(inputID string) (OpenedFile, error)
@@ -258,6 +262,12 @@ func (m *MemoryBrowser) Download(name, text string) error {
 	defer m.mu.Unlock()
 	m.saved = append(m.saved, OpenedFile{Name: name, Text: text})
 	return nil
+}
+
+// DownloadPicture keeps the picture's SVG under the file's name, as a PNG's
+// source: no canvas here.
+func (m *MemoryBrowser) DownloadPicture(name, svg string, scale int) error {
+	return m.Download(name, svg)
 }
 
 func (m *MemoryBrowser) ReadPickedFile(inputID string) (OpenedFile, error) {

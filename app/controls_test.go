@@ -11,6 +11,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/picture"
 )
 
 // The key colours must be told apart by colour-blind readers (Okabe-Ito) and
@@ -27,6 +28,11 @@ func TestKeyColoursKeepContrast(t *testing.T) {
 		t.Fatalf("theme.css defines %d key colours, the page uses %d", len(found), keyColours)
 	}
 	for _, m := range found {
+		// The pictures a teacher downloads draw the page's colours.
+		i, _ := strconv.Atoi(m[1])
+		if i >= keyColours || !strings.EqualFold(picture.Palette[i][0], "#"+m[2]) || !strings.EqualFold(picture.Palette[i][1], "#"+m[3]) {
+			t.Errorf(".key-%s is #%s on #%s in theme.css; the pictures draw it as %v", m[1], m[3], m[2], picture.Palette[min(i, keyColours-1)])
+		}
 		if c := contrast(m[2], m[3]); c < 4.5 {
 			t.Errorf(".key-%s: text #%s on #%s has contrast %.2f, below 4.5", m[1], m[3], m[2], c)
 		}
@@ -58,21 +64,21 @@ func luminance(hex string) float64 {
 }
 
 func TestKeyColourIsStableAndSpread(t *testing.T) {
-	first := hashLook("acct-1").colourClass()
+	first := colourClass(hashLook("acct-1"))
 	for _, other := range []string{"acct-2", "", "zz"} {
 		hashLook(other)
 	}
-	if hashLook("acct-1").colourClass() != first {
+	if colourClass(hashLook("acct-1")) != first {
 		t.Fatal("a key's colour changed after other keys were coloured")
 	}
 	// FNV-1a of "acct-1" is fixed forever: the colour must not depend on
 	// the run, the platform or the order keys were seen in.
-	if got := hashLook("acct-1").colourClass(); got != "key-"+strconv.Itoa(int(fnv1a("acct-1")%keyColours)) {
+	if got := colourClass(hashLook("acct-1")); got != "key-"+strconv.Itoa(int(fnv1a("acct-1")%keyColours)) {
 		t.Errorf("acct-1 is %s", got)
 	}
 	used := map[string]bool{}
 	for i := range 100 {
-		used[hashLook(fmt.Sprintf("key-%d", i)).colourClass()] = true
+		used[colourClass(hashLook(fmt.Sprintf("key-%d", i)))] = true
 	}
 	if len(used) != keyColours {
 		t.Errorf("100 keys use %d of the %d colours", len(used), keyColours)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"plog/picture"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -124,16 +126,16 @@ func TestKeysHaveASecondCue(t *testing.T) {
 	pairs := map[string]bool{}
 	for i := range 300 {
 		key := fmt.Sprintf("key-%d", i)
-		pairs[hashLook(key).colourClass()+"/"+fmt.Sprint(hashLook(key).shape())] = true
+		pairs[colourClass(hashLook(key))+"/"+fmt.Sprint(hashLook(key).Shape())] = true
 	}
-	if len(pairs) != keyColours*keyShapes {
-		t.Errorf("300 keys make %d colour-shape pairs, want all %d", len(pairs), keyColours*keyShapes)
+	if len(pairs) != keyColours*picture.Shapes {
+		t.Errorf("300 keys make %d colour-shape pairs, want all %d", len(pairs), keyColours*picture.Shapes)
 	}
 	css, err := os.ReadFile("../web/static/theme.css")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for s := range keyShapes {
+	for s := range picture.Shapes {
 		if !strings.Contains(string(css), fmt.Sprintf(`.record[data-key-shape="%d"] .record-offset::after { content: "`, s)) {
 			t.Errorf("theme.css draws no shape %d", s)
 		}

@@ -1,56 +1,28 @@
 package app
 
 import (
-	"cmp"
-	"hash/fnv"
-	"slices"
 	"strconv"
-	"strings"
+
+	"plog/picture"
 )
 
-// keyColours is how many colours keys are drawn in: the Okabe-Ito palette
-// without its black, which readers with any common colour-vision deficiency
-// can tell apart. theme.css defines .key-0 to .key-6 with text colours that
-// keep WCAG AA contrast.
-const keyColours = 7
-
-// keyShapes is how many shapes a key's second cue has (theme.css draws
-// them after the record's offset: ● ▲ ■ ◆). Seven colours cannot tell more
-// than seven keys apart; colour and shape together tell 28, and the key's
-// text, always written in the box, tells the rest.
-const keyShapes = 4
-
-// keyHash is the key's FNV-1a hash: a key looks the same in every lane, on
-// every reload and in every browser.
-func keyHash(key string) uint32 {
-	h := fnv.New32a()
-	h.Write([]byte(key))
-	return h.Sum32()
-}
-
-// keyLook is how a key is drawn: one of the 28 pairs of a colour and a
-// shape, colour look%keyColours, shape look/keyColours.
-type keyLook uint8
+// keyColours is how many colours keys are drawn in (picture.Colours):
+// theme.css defines .key-0 to .key-6.
+const keyColours = picture.Colours
 
 // keyLooks is how many looks there are.
-const keyLooks = keyColours * keyShapes
+const keyLooks = picture.Looks
 
-// hashLook is the key's own look, from its hash: colour the hash modulo
-// the colours, shape the quotient's modulo the shapes, so that keys of one
-// colour are spread over the shapes (together, the hash modulo 28).
-func hashLook(key string) keyLook {
-	return keyLook(keyHash(key) % keyLooks)
-}
+// keyLook is how a key is drawn: one of the 28 pairs of a colour and a
+// shape (picture.Look), the same in the page and in its pictures.
+type keyLook = picture.Look
+
+// hashLook is the key's own look, from its hash.
+func hashLook(key string) keyLook { return picture.HashLook(key) }
 
 // colourClass returns the CSS class of the look's colour.
-func (k keyLook) colourClass() string {
-	return "key-" + strconv.Itoa(int(k)%keyColours)
-}
-
-// shape returns the look's shape, its cue besides colour (the record's
-// data-key-shape).
-func (k keyLook) shape() int {
-	return int(k) / keyColours
+func colourClass(k keyLook) string {
+	return "key-" + strconv.Itoa(k.Colour())
 }
 
 // assignLooks gives the keys the page draws at once looks no two of them
@@ -65,36 +37,19 @@ func (k keyLook) shape() int {
 // assignment can keep them apart, and each key keeps its hash's look (the
 // key is written in every box too).
 func assignLooks(topics []TopicSnapshot) {
-	looks := map[string]keyLook{}
+	var keys []string
 	for _, t := range topics[:min(len(topics), topicsShown)] {
 		for _, p := range t.Partitions[:min(len(t.Partitions), lanesShown)] {
 			for _, r := range p.Records {
-				if !r.HasKey {
-					continue
-				}
-				if _, ok := looks[r.Key]; !ok {
-					if len(looks) == keyLooks {
-						return // more keys than looks
-					}
-					looks[r.Key] = hashLook(r.Key)
+				if r.HasKey {
+					keys = append(keys, r.Key)
 				}
 			}
 		}
 	}
-	keys := make([]string, 0, len(looks))
-	for k := range looks {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int {
-		return cmp.Or(cmp.Compare(looks[a], looks[b]), strings.Compare(a, b))
-	})
-	var taken [keyLooks]bool
-	for _, k := range keys {
-		l := looks[k]
-		for taken[l] {
-			l = (l + 1) % keyLooks
-		}
-		taken[l], looks[k] = true, l
+	looks := picture.AssignLooks(keys)
+	if looks == nil {
+		return // more keys than looks
 	}
 	for ti := range topics[:min(len(topics), topicsShown)] {
 		parts := topics[ti].Partitions

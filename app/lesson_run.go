@@ -47,6 +47,14 @@ func (r *lessonRun) name() string {
 	return r.ref
 }
 
+// title is the open lesson's title, "" outside a lesson.
+func (r *lessonRun) title() string {
+	if r.current == nil {
+		return ""
+	}
+	return r.current.Title
+}
+
 // fromLink reports whether the open lesson came in a lesson link.
 func (r *lessonRun) fromLink() bool {
 	return r.current != nil && lesson.IsLink(r.ref)

@@ -516,8 +516,8 @@ func (c *RecordCell) Render() app.UI {
 		li = li.Attr("data-offset", offset)
 	}
 	if r.HasKey {
-		classes = append(classes, c.Look.colourClass())
-		li = li.Attr("data-key", r.Key).Attr("data-key-shape", strconv.Itoa(c.Look.shape()))
+		classes = append(classes, colourClass(c.Look))
+		li = li.Attr("data-key", r.Key).Attr("data-key-shape", strconv.Itoa(c.Look.Shape()))
 	} else {
 		classes = append(classes, "keyless")
 	}

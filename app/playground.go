@@ -125,6 +125,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(viewAction, p.handleView)
 	ctx.Handle(playAction, p.handlePlay)
 	ctx.Handle(presentAction, p.handlePresent)
+	ctx.Handle(pictureAction, p.handlePicture)
 	ctx.Handle(selectAction, p.handleSelect)
 	ctx.Handle(chartsAction, func(ctx app.Context, a app.Action) { p.chartsOpen, _ = a.Value.(bool) })
 	ctx.Handle(dockAction, p.handleDock)

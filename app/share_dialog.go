@@ -165,6 +165,7 @@ func (d *ShareDialog) Render() app.UI {
 				units.ReadableSize(int64(len(fragment))), units.ReadableSize(maxShareFragment))),
 		),
 		d.downloadRow(),
+		d.pictureRow(), // picture_download.go
 		app.H3().Text("Embed in a course page"),
 		d.embedControls(loopProblem),
 		field(snippetField, "HTML for an iframe (640×400)",

@@ -297,12 +297,35 @@ func (jsBrowser) PostToParent(msg map[string]any) {
 // browser reads it as the download starts.
 const downloadLinger = time.Minute
 
-func (jsBrowser) Download(name, text string) error {
+func (b jsBrowser) Download(name, text string) error {
+	return b.download(name, "text/plain;charset=utf-8", text)
+}
+
+// DownloadPicture offers the SVG as it is, or hands it to
+// web/static/picture-png.js, which draws it on a canvas and offers the PNG.
+// The PNG is made after this returns: its failure is logged, as the
+// download's own would be.
+func (b jsBrowser) DownloadPicture(name, svg string, scale int) error {
+	if scale <= 0 {
+		return b.download(name, "image/svg+xml;charset=utf-8", svg)
+	}
+	png, err := global("plogDownloadPNG")
+	if err != nil {
+		return err
+	}
+	if _, err := png.Invoke(name, svg, scale); err != nil {
+		return describe(err)
+	}
+	return nil
+}
+
+// download offers text of a type as a file.
+func (jsBrowser) download(name, mimeType, text string) error {
 	blobType, err := global("Blob")
 	if err != nil {
 		return err
 	}
-	blob, err := blobType.New([]any{text}, map[string]any{"type": "text/plain;charset=utf-8"})
+	blob, err := blobType.New([]any{text}, map[string]any{"type": mimeType})
 	if err != nil {
 		return describe(err)
 	}

@@ -16,6 +16,9 @@
 //	plogsim link FILE          print the link fragment of a scenario
 //	plogsim lesson [LESSON]    list the lessons, show one (a name or a file), --check a solution
 //	plogsim lesson check FILE  check a lesson file
+//	plogsim picture FILE       write the SVG picture of a scenario at a step
+//	    --at N, --link LINK    the step, or a link, as for run
+//	    --title T              a heading for the picture
 //	plogsim differences        how plog differs from Kafka, on purpose
 //	plogsim kafka --brokers …  run a scenario on a real Kafka cluster and
 //	                           compare it with the playground
@@ -66,6 +69,10 @@ func init() {
 			"                             check a solution to a lesson",
 			"plogsim lesson check FILE    check a lesson file you wrote",
 		}, runLesson},
+		{"picture", []string{
+			"plogsim picture [--at N] [--title T] FILE|-",
+			"                             the SVG picture of a scenario at a step",
+		}, drawPicture},
 		{"differences", []string{"plogsim differences          how plog differs from Kafka, on purpose"}, printDifferences},
 		{"kafka", []string{
 			"plogsim kafka --brokers HOST:PORT FILE|-",

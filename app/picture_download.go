@@ -1,0 +1,71 @@
+package app
+
+import (
+	"fmt"
+
+	"plog/picture"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The picture of the step the page shows, for a teacher's slides and
+// handouts: the Share dialog offers it as an SVG and as a PNG at twice its
+// size (a projector's slides want the pixels), drawn by package picture,
+// which plogsim picture draws with too.
+
+// pictureAction asks the page for the picture of its step (a pictureRequest).
+const pictureAction = "picture"
+
+// pictureControl names the picture's errors.
+const pictureControl = "picture"
+
+// pictureRequest is a picture asked for: its scale, 0 for the SVG.
+type pictureRequest struct {
+	Scale int
+}
+
+// pngScale is the PNG's size over the picture's: twice, for projectors.
+const pngScale = 2
+
+// pictureName is the file name of the picture of a step.
+func pictureName(step, scale int) string {
+	if scale == 0 {
+		return fmt.Sprintf("plog-step-%d.svg", step)
+	}
+	return fmt.Sprintf("plog-step-%d@%dx.png", step, scale)
+}
+
+// handlePicture draws the picture of the step the page shows and offers it
+// as a file.
+func (p *Playground) handlePicture(ctx app.Context, a app.Action) {
+	req, ok := a.Value.(pictureRequest)
+	if !ok || p.session == nil {
+		return
+	}
+	setControlError(ctx, ControlAlert{})
+	svg := picture.SVG(picture.At(p.session, p.lesson.title()))
+	if err := currentBrowser().DownloadPicture(pictureName(p.session.Position(), req.Scale), svg, req.Scale); err != nil {
+		setControlError(ctx, ControlAlert{Control: pictureControl, Message: "The picture did not download: " + err.Error()})
+	}
+}
+
+// pictureRow is the Share dialog's offer of the picture.
+func (d *ShareDialog) pictureRow() app.UI {
+	ask := func(scale int) app.EventHandler {
+		return func(ctx app.Context, e app.Event) {
+			ctx.NewActionWithValue(pictureAction, pictureRequest{Scale: scale})
+			d.statusFor = pictureControl
+			d.status = "The download of " + pictureName(d.Position, scale) + " has started."
+		}
+	}
+	return app.Div().Body(
+		app.H3().Text("A picture of this step"),
+		app.Div().Class("row").Body(
+			app.Button().Type("button").ID("download-svg").OnClick(ask(0)).Text("Download SVG"),
+			app.Button().Type("button").ID("download-png").OnClick(ask(pngScale)).Text(fmt.Sprintf("Download PNG (%d×)", pngScale)),
+		),
+		app.P().Class("hint").Text("For slides and handouts: the lanes, their records and the groups at this step. plogsim picture draws the same from a scenario file."),
+		&ControlError{Control: pictureControl},
+		d.statusOf(pictureControl),
+	)
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"plog/core/scenario"
+	"plog/picture"
+)
+
+// drawPicture writes the SVG picture of a scenario at a step: the picture
+// the page's Download picture makes (package picture draws both), for a
+// teacher who builds slides from scripts.
+func drawPicture(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("plogsim picture", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	at := fs.Int("at", -1, "the step to draw: how many steps are applied (all by default)")
+	link := fs.String("link", "", "read the scenario from a link: a page's address or its fragment")
+	title := fs.String("title", "", "a heading for the picture")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return 2
+	}
+	src, code := chooseSource("plogsim picture", usage, *link, files, stdin, stderr)
+	if code != 0 {
+		return code
+	}
+	if *at < -1 {
+		fmt.Fprintf(stderr, "plogsim picture: --at needs a step number ≥ 0, got %d\n", *at)
+		return 2
+	}
+	if src.at >= 0 && !flagSet(fs, "at") {
+		*at = src.at
+	}
+	src.note(stderr, "plogsim picture")
+	s, err := scenario.Load(src.text)
+	if err != nil {
+		return report(stderr, src.name, err)
+	}
+	if *at > s.Len() {
+		fmt.Fprintf(stderr, "plogsim picture: step %d asked for, but the scenario has %d steps\n", *at, s.Len())
+		return 2
+	}
+	if *at >= 0 {
+		if err := s.Seek(*at); err != nil {
+			return report(stderr, src.name, err)
+		}
+	}
+	fmt.Fprint(stdout, picture.SVG(picture.At(s, *title)))
+	return 0
+}
