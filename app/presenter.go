@@ -3,6 +3,8 @@ package app
 import (
 	"fmt"
 
+	"plog/core/units"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -68,6 +70,12 @@ type PresenterBar struct {
 	Position int
 	Length   int
 	Line     string // the command of the step shown; "" at step 0
+	Playing  bool
+	TimeMs   int64 // the virtual clock
+}
+
+func (b *PresenterBar) play(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(playAction, playRequest{Start: !b.Playing, Stop: b.Playing})
 }
 
 func (b *PresenterBar) step(kind string) app.EventHandler {
@@ -94,6 +102,11 @@ func (b *PresenterBar) Render() app.UI {
 		app.Button().Type("button").ID("present-next").Disabled(b.Position >= b.Length).OnClick(b.step("redo")).
 			Aria("label", "next step").Text("▶"),
 		app.Code().Class("present-line").Title(line).Text(line),
+		// Play runs the script's steps, then the clock: the starter's
+		// workloads only move with it.
+		app.Button().Type("button").ID("present-play").Aria("pressed", b.Playing).OnClick(b.play).
+			Text(map[bool]string{true: "⏸ Pause", false: "▶ Play"}[b.Playing]),
+		app.Span().Class("present-clock").DataSet("time-ms", b.TimeMs).Text("virtual time "+units.Duration(b.TimeMs)),
 		app.Span().Class("present-keys").Text("Page Down, → or space: next · Page Up or ←: back"),
 		app.Button().Type("button").ID("present-exit").Class("secondary").OnClick(b.exit).Text("Exit (Esc)"),
 		&ControlError{Control: presentControl},
@@ -102,7 +115,7 @@ func (b *PresenterBar) Render() app.UI {
 
 // presenterBar is the page's PresenterBar.
 func (p *Playground) presenterBar() app.UI {
-	bar := &PresenterBar{}
+	bar := &PresenterBar{Playing: p.playing, TimeMs: p.view.TimeMs}
 	if p.session != nil {
 		bar.Position, bar.Length = p.session.Position(), p.session.Len()
 		if bar.Position > 0 {

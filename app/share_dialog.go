@@ -71,7 +71,7 @@ func (c *copyStatus) copy(field, text string) app.EventHandler {
 // clipboard-write lets the embedded page's copy buttons work when the
 // course page is on another origin, as it usually is.
 func iframeSnippet(src, title string) string {
-	return fmt.Sprintf(`<iframe src="%s" title="%s" width="640" height="400" loading="lazy" allow="clipboard-write" style="border:1px solid #ccc"></iframe>`,
+	return fmt.Sprintf(`<iframe src="%s" title="%s" width="640" height="400" loading="lazy" allow="clipboard-write" style="border:1px solid #ccc; max-width:100%%"></iframe>`,
 		html.EscapeString(src), html.EscapeString(title))
 }
 

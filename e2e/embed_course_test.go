@@ -154,10 +154,7 @@ addEventListener("DOMContentLoaded", () => {
 	for _, x := range []float64{640, 60} {
 		eval[bool](t, b, `(document.getElementById("readonly").scrollIntoView({block: "start"}), scrollBy(0, -50), true)`)
 		top := eval[float64](t, b, `scrollY`)
-		b.do(t, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, x, 300, func(p *input.DispatchMouseEventParams) {
-			// Chromium wants both deltas, and cdproto leaves out a zero.
-			p.DeltaX, p.DeltaY = 0.01, 240
-		}))
+		b.wheel(t, x, 300, 240)
 		if !b.eventually(fmt.Sprintf(`scrollY > %f + 100`, top)) {
 			t.Errorf("the wheel at x=%.0f over the read-only frame left the course page at %.0f px (from %.0f)", x, eval[float64](t, b, `scrollY`), top)
 		}
@@ -207,4 +204,13 @@ addEventListener("DOMContentLoaded", () => {
 	// The lesson's frame settles too.
 	settled("lesson", shown("lesson"))
 	b.noErrors(t)
+}
+
+// wheel turns the mouse wheel at a point of the page's window.
+func (b *browser) wheel(t *testing.T, x, y, deltaY float64) {
+	t.Helper()
+	b.do(t, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, x, y, func(p *input.DispatchMouseEventParams) {
+		// Chromium wants both deltas, and cdproto leaves out a zero.
+		p.DeltaX, p.DeltaY = 0.01, deltaY
+	}))
 }

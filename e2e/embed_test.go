@@ -111,7 +111,13 @@ func TestEmbedSampleCoursePage(t *testing.T) {
 	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
 	b := newBrowser(t)
-	b.do(t, chromedp.Navigate(srv.URL+"web/static/embed.html"))
+	b.do(t, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"web/static/embed.html"))
+	// It scrolls as a course page does, under the wheel.
+	b.waitFor(t, `document.readyState === "complete"`)
+	b.wheel(t, 20, 300, 400)
+	if !b.eventually(`scrollY > 100`) {
+		t.Errorf("the wheel left the sample course page at %v px", eval[float64](t, b, `scrollY`))
+	}
 	for _, frame := range []string{"scenario-keys", "scenario-groups"} {
 		// The frames load lazily: bring each into view.
 		eval[bool](t, b, `(document.getElementById(`+js(frame)+`).scrollIntoView(), true)`)
@@ -177,6 +183,12 @@ func TestEmbedSampleCoursePage(t *testing.T) {
 	// content grew, and the frame with it.
 	b.waitFor(t, `Number(document.getElementById("scenario-keys").dataset.contentHeight) > `+fmt.Sprint(before))
 	b.waitFor(t, sized)
+
+	// On a phone the frames are no wider than the screen.
+	b.do(t, chromedp.EmulateViewport(390, 844))
+	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("on a phone the sample course page is %d px wide", w)
+	}
 	b.noErrors(t)
 }
 

@@ -97,6 +97,13 @@ func TestPresenterStepsWithTheClickersKeys(t *testing.T) {
 	b.waitFor(t, `document.querySelector("main").dataset.present === "true"`)
 	position(steps)
 
+	// Play runs the clock from the bar, and the bar says its time.
+	clock := eval[int](t, b, `Number(document.querySelector(".present-clock").dataset.timeMs)`)
+	b.click(t, "#present-play")
+	b.waitFor(t, fmt.Sprintf(`Number(document.querySelector(".present-clock").dataset.timeMs) > %d`, clock))
+	b.click(t, "#present-play")
+	b.waitFor(t, `document.getElementById("present-play").getAttribute("aria-pressed") === "false"`)
+
 	b.do(t, chromedp.KeyEvent(kb.Escape))
 	b.waitFor(t, `document.querySelector("main").dataset.present === "false"`)
 	b.waitFor(t, `!location.hash.includes("present=")`)
