@@ -80,7 +80,7 @@ func TestCoursePageFromTheReadmeSnippet(t *testing.T) {
 		frameOf("lesson", srv.URL+"#lesson=offsets&embed=1", "before-3", "after-3")
 	course := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>A course on Kafka</title>
-<style>body { max-width: 700px; margin: 0 auto; font: 16px/1.5 sans-serif } .prose { min-height: 500px }</style>
+<style>body { max-width: 700px; margin: 0 auto; font: 16px/1.5 sans-serif } .prose { min-height: 900px }</style>
 <script>
 // What each frame tells, and each frame's heights as the page lays it out.
 window.told = []; window.heights = {};
@@ -144,7 +144,7 @@ addEventListener("DOMContentLoaded", () => {
 		t.Errorf("the read-only frame of twelve lanes is %d px tall, no taller than the snippet's 400", h)
 	}
 	// (Loaded, as a lazy frame near the fold is, and waiting to be shown.)
-	b.frameWhen(t, "#editable", "html[data-starts-when-shown]")
+	waiting := b.frameWhen(t, "#editable", "html[data-starts-when-shown]")
 	if n := eval[int](t, b, told("editable", "height")+`.length`); n != 0 {
 		t.Errorf("the frame not yet shown told %d heights", n)
 	}
@@ -183,12 +183,17 @@ addEventListener("DOMContentLoaded", () => {
 	b.do(t, chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
 	b.waitFor(t, focusIn("before-1"))
 
-	// The editable frame starts once shown; its first Tab stop skips it.
-	editable := shown("editable")
-	settled("editable", editable)
-	eval[bool](t, b, `(document.getElementById("before-2").focus(), true)`)
+	// The editable frame's first Tab stop skips it.
+	// Still waiting to be shown, it is one Tab stop: the Tab starts it, and
+	// once it is ready the focus is on its skip button.
+	eval[bool](t, b, `(document.getElementById("before-2").focus({preventScroll: true}), true)`)
+	if !evalIn[bool](t, waiting, `document.documentElement.dataset.startsWhenShown === "true"`) {
+		t.Error("the editable frame started before the Tab reached it")
+	}
 	b.do(t, chromedp.KeyEvent(kb.Tab))
 	b.waitFor(t, focusIn("editable"))
+	editable := shown("editable")
+	settled("editable", editable)
 	editable.waitFor(t, `document.activeElement.classList.contains("embed-skip")`)
 	if where := evalIn[string](t, editable, `(() => { const r = document.activeElement.getBoundingClientRect();
 		return r.width > 20 && r.height > 10 && r.top >= 0 && r.bottom <= innerHeight ? "shown" : JSON.stringify(r) })()`); where != "shown" {

@@ -98,9 +98,34 @@
     leave(false);
   }, true);
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", endMark);
-  } else {
+  // A frame that started from the focus (a Tab into it, embed-start.js)
+  // had it on its loader: once the playground is ready, the focus goes on
+  // to the bar (a read-only frame) or the skip button, where a Tab into a
+  // started frame lands.
+  function handOn() {
+    const m = document.querySelector('main.playground[data-ready="true"]');
+    if (!m) return false;
+    const at = document.activeElement;
+    if (document.hasFocus() && (!at || at === document.body || at.id === "app-wasm-loader")) {
+      const skip = document.querySelector(".embed-skip");
+      if (readOnly() || !skip) focusBar(0);
+      else skip.focus();
+    }
+    return true;
+  }
+
+  function start() {
     endMark();
+    if (handOn()) return;
+    const watch = new MutationObserver(() => {
+      if (handOn()) watch.disconnect();
+    });
+    watch.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
   }
 })();

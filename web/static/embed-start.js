@@ -33,6 +33,14 @@
     const label = document.getElementById("app-wasm-loader-label");
     root.dataset.startsWhenShown = "true";
     if (label) label.textContent = "Starts when shown: scroll to it or click it";
+    // One Tab stop until it starts: the loader, which the focus starts;
+    // the page written under it (not this frame's scenario) takes none.
+    // embed-keys.js hands the focus on to the playground once it is ready.
+    const written = document.body.firstElementChild;
+    if (written && written !== loader) written.inert = true;
+    loader.tabIndex = 0;
+    loader.setAttribute("role", "button");
+    loader.setAttribute("aria-label", "Start this playground");
 
     let started = false;
     const gestures = ["pointerdown", "keydown", "focus"];
@@ -43,6 +51,10 @@
       if (observer) observer.disconnect();
       for (const g of gestures) window.removeEventListener(g, go, true);
       delete root.dataset.startsWhenShown;
+      if (written) written.inert = false;
+      loader.removeAttribute("tabindex");
+      loader.removeAttribute("role");
+      loader.removeAttribute("aria-label");
       start();
     }
     for (const g of gestures) window.addEventListener(g, go, true);
