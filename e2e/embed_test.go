@@ -131,6 +131,10 @@ func TestEmbedSampleCoursePage(t *testing.T) {
 		eval[bool](t, b, `(document.getElementById(`+js(f.frame)+`).scrollIntoView(), true)`)
 		b.waitInFrame(t, f.frame, `doc.querySelector('main[data-ready="true"] [data-lesson-panel][data-lesson=`+js(f.lesson)+`]')`)
 		b.waitText(t, `[data-messages-of=`+f.frame+`]`, "(lesson "+f.lesson+")")
+		// The lesson's goal right under the picture, before the tools.
+		if !inFrame[bool](t, b, f.frame, `doc.querySelector("[data-lesson-panel]").getBoundingClientRect().bottom <= doc.querySelector(".command-line").getBoundingClientRect().top`) {
+			t.Errorf("%s: the lesson's goal comes after the command line", f.frame)
+		}
 	}
 
 	// Compact: nothing wider than the frame; the bar and the first lane in
