@@ -29,3 +29,33 @@ func TestPictureOfTheStepDownloads(t *testing.T) {
 		}
 	}
 }
+
+// An animation of steps leaves the page at its step; a range that does
+// not fit is said beside the buttons, and nothing downloads.
+func TestAnimationOfStepsDownloads(t *testing.T) {
+	b := useBrowser(t)
+	p, d := mountAt(t, mustLink(t, "topic orders partitions=2\nproduce orders key=acct-1 value=created count=2\nproduce orders key=acct-2 value=paid\n")+"&at=2")
+	ask := func(from, to int) {
+		d.Context().Dispatch(func(ctx app.Context) {
+			ctx.NewActionWithValue(pictureAction, pictureRequest{Animate: true, From: from, To: to})
+		})
+		d.Consume()
+	}
+	ask(0, 3)
+	files := b.Downloads()
+	if len(files) != 1 || files[0].Name != "plog-steps-0-3.svg" || strings.Count(files[0].Text, "<animate ") != 4 {
+		t.Fatalf("downloads %v, want an animation of steps 0 to 3", files)
+	}
+	if p.session.Position() != 2 {
+		t.Errorf("after the animation the page is at step %d, want 2", p.session.Position())
+	}
+	ask(3, 1)
+	if len(b.Downloads()) != 1 {
+		t.Errorf("a range backwards downloaded %v", b.Downloads())
+	}
+	var alert ControlAlert
+	d.Context().GetState(controlAlertState, &alert)
+	if alert.Control != pictureControl || !strings.Contains(alert.Message, "The animation did not download") {
+		t.Errorf("a range backwards is said as %+v", alert)
+	}
+}

@@ -28,6 +28,9 @@ type ShareDialog struct {
 	Base     string
 
 	embed embedChoice
+	// The steps an animated picture goes through, as typed
+	// (picture_download.go).
+	animFrom, animTo string
 	copyStatus
 }
 

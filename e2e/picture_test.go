@@ -16,9 +16,10 @@ import (
 )
 
 // A teacher steps back in a scenario, opens Share and downloads the
-// picture of that step, as an SVG and as a PNG for a projector: the SVG is
-// well-formed and draws the step's records and no later ones; the PNG is
-// twice the SVG's width and shows acct-1's colour.
+// picture of that step, as an SVG and as a PNG for a projector, and an
+// animation of the steps that led there: the SVG is well-formed and draws
+// the step's records and no later ones; the PNG is twice the SVG's width
+// and shows acct-1's colour; the animation has a frame for each step.
 func TestPictureOfAStepForSlides(t *testing.T) {
 	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
@@ -92,6 +93,27 @@ func TestPictureOfAStepForSlides(t *testing.T) {
 	}
 	if !hasColour(img, picture.Palette[picture.HashLook("acct-1").Colour()][0]) {
 		t.Errorf("the PNG shows no record in acct-1's colour")
+	}
+
+	// An animation of the steps that led here: each step in turn, and the
+	// page stays at its step.
+	b.fill(t, "#animate-from", "3")
+	b.fill(t, "#animate-to", "5")
+	b.click(t, "#download-animation")
+	animation := string(next("animated SVG"))
+	if err := xml.Unmarshal([]byte(animation), new(struct{})); err != nil {
+		t.Fatalf("the animation is not well-formed: %v", err)
+	}
+	for _, want := range []string{"step 3 of 9", "step 4 of 9", "step 5 of 9"} {
+		if !strings.Contains(animation, want) {
+			t.Errorf("the animation has no frame of %s", want)
+		}
+	}
+	if n := strings.Count(animation, "<animate "); n != 3 {
+		t.Errorf("the animation has %d frames, want 3", n)
+	}
+	if at := b.attr(t, ".timeline", "data-position"); at != "5" {
+		t.Errorf("after the animation the timeline is at step %s, want 5", at)
 	}
 	b.noErrors(t)
 }

@@ -65,7 +65,82 @@ const keyless, onKeyless = "#64748b", "#ffffff"
 
 // SVG draws the scene.
 func SVG(s Scene) string {
+	f := Draw(s)
 	var b svgWriter
+	return b.document(f.height, f.body)
+}
+
+// Frame is a scene drawn, one step of an animation. It is drawn at once,
+// from the state as it is: a session's log changes as it seeks.
+type Frame struct {
+	body   string
+	height int
+}
+
+// Draw draws a scene as a frame.
+func Draw(s Scene) Frame {
+	var b svgWriter
+	height := b.scene(s)
+	return Frame{body: b.body.String(), height: height}
+}
+
+// MaxFrames bounds an animation's steps: each is a whole picture.
+const MaxFrames = 30
+
+// FrameSeconds is how long an animation shows each step.
+const FrameSeconds = 2
+
+// Animated puts frames, a step's each, in one SVG that shows them in
+// turn, FrameSeconds each, over and over (SVG's own animation: it plays in
+// a browser, a web page or a slide tool that shows SVG, with no script).
+// At most MaxFrames frames are kept, the first ones.
+func Animated(frames []Frame) string {
+	frames = frames[:min(len(frames), MaxFrames)]
+	var all strings.Builder
+	height := 0
+	n := len(frames)
+	for i, f := range frames {
+		height = max(height, f.height)
+		// Each frame is hidden but for its own stretch of the loop.
+		fmt.Fprintf(&all, `<g visibility="%s"><animate attributeName="visibility" calcMode="discrete" values="hidden;visible;hidden" keyTimes="0;%s;%s" dur="%ds" repeatCount="indefinite"/>`+"\n",
+			map[bool]string{true: "visible", false: "hidden"}[i == 0], fraction(i, n), fraction(i+1, n), n*FrameSeconds)
+		fmt.Fprintf(&all, `<rect width="%d" height="100%%" fill="#ffffff"/>`+"\n", width)
+		all.WriteString(f.body)
+		all.WriteString("</g>\n")
+	}
+	var b svgWriter
+	return b.document(height, all.String())
+}
+
+// AnimateSteps draws a session's steps from one to another, at most
+// MaxFrames of them, as an animation, and leaves the session at the step
+// it stood at.
+func AnimateSteps(s *scenario.Session, from, to int, title string) (string, error) {
+	if from < 0 || to <= from || to > s.Len() || to-from+1 > MaxFrames {
+		return "", fmt.Errorf("an animation needs steps from 0 to %d, the first below the last, at most %d steps apart", s.Len(), MaxFrames-1)
+	}
+	at := s.Position()
+	var frames []Frame
+	for step := from; step <= to; step++ {
+		if err := s.Seek(step); err != nil {
+			s.Seek(at)
+			return "", err
+		}
+		frames = append(frames, Draw(At(s, title)))
+	}
+	if err := s.Seek(at); err != nil {
+		return "", err
+	}
+	return Animated(frames), nil
+}
+
+// fraction writes i/n for keyTimes, with no more digits than it needs.
+func fraction(i, n int) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", float64(i)/float64(n)), "0"), ".")
+}
+
+// scene draws a scene's elements and returns the picture's height.
+func (b *svgWriter) scene(s Scene) int {
 	y := margin
 	if s.Title != "" {
 		y += 20
@@ -130,8 +205,7 @@ func SVG(s Scene) string {
 			b.text(margin, y, "note", fmt.Sprintf("and %d more groups", len(groups)-maxGroups))
 		}
 	}
-	y += margin
-	return b.document(y)
+	return y + margin
 }
 
 // lane draws a partition's lane from its top at y and returns its bottom:
@@ -288,9 +362,10 @@ func (b *svgWriter) dashed(x, y, w, h int) {
 	fmt.Fprintf(&b.body, `<rect x="%d" y="%d" width="%d" height="%d" rx="5" class="next"/>`+"\n", x, y, w, h)
 }
 
-// document is the whole SVG, height tall. Its styles are inside it, so the
-// file shows the same in a browser, a slide or an image editor.
-func (b *svgWriter) document(height int) string {
+// document is the whole SVG around a body, height tall. Its styles are
+// inside it, so the file shows the same in a browser, a slide or an image
+// editor.
+func (b *svgWriter) document(height int, body string) string {
 	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif">
 <style>
 text { font-size: 13px; fill: #111827; }
@@ -311,7 +386,7 @@ text { font-size: 13px; fill: #111827; }
 </style>
 <rect width="100%%" height="100%%" fill="#ffffff"/>
 %s</svg>
-`, width, height, width, height, b.body.String())
+`, width, height, width, height, body)
 }
 
 // esc escapes text for SVG's XML, and leaves out the characters XML has

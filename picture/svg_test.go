@@ -123,3 +123,45 @@ func TestEscLeavesOutWhatXMLCannotHold(t *testing.T) {
 		t.Errorf("esc = %q", got)
 	}
 }
+
+// An animation shows each step's picture in turn, FrameSeconds each, over
+// and over: one group a step, each shown for its own stretch of the loop;
+// at most MaxFrames steps.
+func TestAnimatedShowsEachStepInTurn(t *testing.T) {
+	s, err := scenario.Load("topic orders partitions=2\nproduce orders key=acct-1 value=created\nproduce orders key=acct-2 value=paid\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames []Frame
+	for step := 1; step <= 3; step++ {
+		if err := s.Seek(step); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, Draw(At(s, "")))
+	}
+	svg := Animated(frames)
+	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+		t.Fatalf("the animation is not well-formed XML: %v", err)
+	}
+	if n := strings.Count(svg, "<animate "); n != 3 {
+		t.Errorf("%d frames animated, want 3", n)
+	}
+	// Each frame draws its own step: the first has no record yet, the
+	// last acct-2's.
+	first, last := svg[:strings.Index(svg, "</g>")], svg[strings.LastIndex(svg, "<g "):]
+	if strings.Contains(first, "acct-") || !strings.Contains(last, "acct-2") {
+		t.Errorf("the frames do not draw their own steps:\nfirst %s\nlast %s", first, last)
+	}
+	for _, want := range []string{`keyTimes="0;0;0.3333"`, `keyTimes="0;0.3333;0.6667"`, `keyTimes="0;0.6667;1"`, `dur="6s"`, "step 1 of 3", "step 3 of 3"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the animation has no %s", want)
+		}
+	}
+	many := make([]Frame, MaxFrames+5)
+	for i := range many {
+		many[i] = frames[0]
+	}
+	if n := strings.Count(Animated(many), "<animate "); n != MaxFrames {
+		t.Errorf("an animation of %d steps draws %d, want at most %d", len(many), n, MaxFrames)
+	}
+}

@@ -19,6 +19,7 @@
 //	plogsim picture FILE       write the SVG picture of a scenario at a step
 //	    --at N, --link LINK    the step, or a link, as for run
 //	    --title T              a heading for the picture
+//	    --from A --to B        an animated SVG of steps A to B, each in turn
 //	plogsim differences        how plog differs from Kafka, on purpose
 //	plogsim kafka --brokers …  run a scenario on a real Kafka cluster and
 //	                           compare it with the playground
@@ -70,8 +71,8 @@ func init() {
 			"plogsim lesson check FILE    check a lesson file you wrote",
 		}, runLesson},
 		{"picture", []string{
-			"plogsim picture [--at N] [--title T] FILE|-",
-			"                             the SVG picture of a scenario at a step",
+			"plogsim picture [--at N | --from A --to B] [--title T] FILE|-",
+			"                             the SVG picture of a scenario at a step, or of steps in turn",
 		}, drawPicture},
 		{"differences", []string{"plogsim differences          how plog differs from Kafka, on purpose"}, printDifferences},
 		{"kafka", []string{
