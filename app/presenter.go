@@ -71,7 +71,8 @@ type PresenterBar struct {
 	Length   int
 	Line     string // the command of the step shown; "" at step 0
 	Playing  bool
-	TimeMs   int64 // the virtual clock
+	TimeMs   int64  // the virtual clock
+	Lesson   string // the open lesson's title, "" outside a lesson
 }
 
 func (b *PresenterBar) play(ctx app.Context, e app.Event) {
@@ -95,6 +96,7 @@ func (b *PresenterBar) Render() app.UI {
 		line = "the start: nothing has happened yet"
 	}
 	return app.Div().Class("presenter-bar").Attr("role", "toolbar").Aria("label", "presenting").Body(
+		app.If(b.Lesson != "", app.Strong().Class("present-lesson").Text(b.Lesson)),
 		app.Button().Type("button").ID("present-back").Disabled(b.Position == 0).OnClick(b.step("undo")).
 			Aria("label", "previous step").Text("◀"),
 		app.Span().Class("present-position").DataSet("position", b.Position).DataSet("length", b.Length).
@@ -115,7 +117,7 @@ func (b *PresenterBar) Render() app.UI {
 
 // presenterBar is the page's PresenterBar.
 func (p *Playground) presenterBar() app.UI {
-	bar := &PresenterBar{Playing: p.playing, TimeMs: p.view.TimeMs}
+	bar := &PresenterBar{Playing: p.playing, TimeMs: p.view.TimeMs, Lesson: p.lesson.title()}
 	if p.session != nil {
 		bar.Position, bar.Length = p.session.Position(), p.session.Len()
 		if bar.Position > 0 {
