@@ -109,7 +109,7 @@ func (d *ShareDialog) pictureRow() app.UI {
 			field("animate-to", fmt.Sprintf("to (of %d)", len(d.Lines)), numberInput("animate-to", &d.animTo, &d.Compo)),
 			app.Button().Type("button").ID("download-animation").OnClick(animate).Text("Download animated SVG"),
 		),
-		app.P().Class("hint").Text(fmt.Sprintf("Each step for %d seconds, over and over, at most %d steps: it plays in a browser and in slides that show SVG.", picture.FrameSeconds, picture.MaxFrames)),
+		app.P().Class("hint").Text(fmt.Sprintf("Each step for %d seconds, over and over, at most %d steps: it plays in a browser and in a web page; a slide tool that takes SVG as a still image shows its first step.", picture.FrameSeconds, picture.MaxFrames)),
 		&ControlError{Control: pictureControl},
 		d.statusOf(pictureControl),
 	)

@@ -73,6 +73,7 @@ type PresenterBar struct {
 	Playing  bool
 	TimeMs   int64  // the virtual clock
 	Lesson   string // the open lesson's title, "" outside a lesson
+	Goal     string // and its goal
 }
 
 func (b *PresenterBar) play(ctx app.Context, e app.Event) {
@@ -97,6 +98,7 @@ func (b *PresenterBar) Render() app.UI {
 	}
 	return app.Div().Class("presenter-bar").Attr("role", "toolbar").Aria("label", "presenting").Body(
 		app.If(b.Lesson != "", app.Strong().Class("present-lesson").Text(b.Lesson)),
+		app.If(b.Goal != "", app.P().Class("present-goal").Text("Goal: "+b.Goal)),
 		app.Button().Type("button").ID("present-back").Disabled(b.Position == 0).OnClick(b.step("undo")).
 			Aria("label", "previous step").Text("◀"),
 		app.Span().Class("present-position").DataSet("position", b.Position).DataSet("length", b.Length).
@@ -118,6 +120,9 @@ func (b *PresenterBar) Render() app.UI {
 // presenterBar is the page's PresenterBar.
 func (p *Playground) presenterBar() app.UI {
 	bar := &PresenterBar{Playing: p.playing, TimeMs: p.view.TimeMs, Lesson: p.lesson.title()}
+	if p.lesson.current != nil {
+		bar.Goal = p.lesson.current.Goal
+	}
 	if p.session != nil {
 		bar.Position, bar.Length = p.session.Position(), p.session.Len()
 		if bar.Position > 0 {

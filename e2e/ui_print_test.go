@@ -11,7 +11,8 @@ import (
 
 // A teacher prints a step for a handout: on paper the lanes, the
 // narration of the step and the groups show whole, in the page's flow, the
-// timeline's lines under them; the dock, the forms and the help do not.
+// timeline's step and lines under them; the dock, the forms, the help and
+// the folds do not.
 func TestPrintPutsThePictureOnPaper(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "topic orders partitions=3\njoin billing c1 topics=orders\nadvance 6s\n"+
@@ -28,12 +29,12 @@ func TestPrintPutsThePictureOnPaper(t *testing.T) {
 	shown := func(selector string) bool {
 		return eval[bool](t, b, `Array.from(document.querySelectorAll(`+js(selector)+`)).some(el => el.getClientRects().length > 0)`)
 	}
-	for _, want := range []string{".lane[data-topic=orders]", ".stage-notes .landing:not(.empty)", "li[data-member=c1]", ".script-line"} {
+	for _, want := range []string{".lane[data-topic=orders]", ".stage-notes .landing:not(.empty)", "li[data-member=c1]", ".script-line", "label[for=timeline-slider]"} {
 		if !shown(want) {
 			t.Errorf("on paper, %s does not show", want)
 		}
 	}
-	for _, gone := range []string{".dock", ".playground form", "[data-help]", "#undo", ".command-line"} {
+	for _, gone := range []string{".dock", ".playground form", "[data-help]", "#undo", ".command-line", "#timeline-slider", ".legend-fold"} {
 		if shown(gone) {
 			t.Errorf("on paper, %s still shows", gone)
 		}

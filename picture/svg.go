@@ -153,7 +153,8 @@ func (b *svgWriter) scene(s Scene) int {
 		command = "the start: nothing has happened yet"
 	}
 	b.text(margin, y, "step", fmt.Sprintf("step %d of %d", s.Step, s.Steps))
-	b.text(margin+130, y, "command", clip(command, 100))
+	b.text(margin+130, y, "command", clip(command, 80))
+	b.text(width-margin-150, y, "count", "virtual time "+units.Duration(s.Log.Now()))
 	y += 14
 
 	topics := s.Log.TopicNames()
@@ -278,9 +279,13 @@ func groupMarks(l core.ReadOnlyLog, groups []string) map[core.TopicPartition][]s
 			continue
 		}
 		owners := map[core.TopicPartition]string{}
+		reads := map[core.TopicPartition]int64{} // where the owner reads next
 		for _, m := range g.Members {
 			for _, tp := range m.Assignment {
 				owners[tp] = m.ID
+			}
+			for _, pos := range m.Positions {
+				reads[core.TopicPartition{Topic: pos.Topic, Partition: pos.Partition}] = pos.Offset
 			}
 		}
 		committed, _ := l.GroupOffsets(name)
@@ -298,6 +303,9 @@ func groupMarks(l core.ReadOnlyLog, groups []string) map[core.TopicPartition][]s
 			}
 			if owner := owners[tp]; owner != "" {
 				mark += ", " + owner + " owns it"
+				if at, ok := reads[tp]; ok {
+					mark += fmt.Sprintf(" and reads from %d", at)
+				}
 			}
 			marks[tp] = append(marks[tp], mark)
 		}

@@ -68,7 +68,7 @@ poll billing c1
 commit billing c1
 `)
 	got := texts(svg)
-	for _, want := range []string{"a scenario", "step 8 of 8", "commit billing c1", "orders", "orders/0", "orders/1", "created", "loose", "Consumer groups"} {
+	for _, want := range []string{"a scenario", "step 8 of 8", "commit billing c1", "virtual time 6s", "orders", "orders/0", "orders/1", "created", "loose", "Consumer groups"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("the picture has no text %q; it has %q", want, got)
 		}
@@ -83,7 +83,7 @@ commit billing c1
 	}
 	var marks, members int
 	for _, s := range got {
-		if strings.HasPrefix(s, "billing: committed") && strings.Contains(s, "owns it") {
+		if strings.HasPrefix(s, "billing: committed") && strings.Contains(s, "c1 owns it and reads from") {
 			marks++
 		}
 		if strings.HasPrefix(s, "c1: orders/") || strings.HasPrefix(s, "c2: orders/") {
