@@ -377,13 +377,36 @@ func (b *browser) takeErrors() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var errs []string
-	for _, m := range b.console[b.judged:] {
+	for i, m := range b.console[b.judged:] {
 		if isError(m) && !b.isAllowed(m) {
-			errs = append(errs, fmt.Sprintf("%s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line+1))
+			e := fmt.Sprintf("%s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line+1)
+			if strings.Contains(m.Text, "the page stopped") {
+				e += "; the program wrote last:\n" + lastWritten(b.console[:b.judged+i], 60)
+			}
+			errs = append(errs, e)
 		}
 	}
 	b.judged = len(b.console)
 	return errs
+}
+
+// lastWritten is what the page wrote to its console before a stop, from
+// the start of Go's report of a fatal error or panic (wasm_exec.js logs the
+// program's standard error), at most n lines: the stop's own message says
+// only the exit code.
+func lastWritten(console []chromedp.ConsoleMessage, n int) string {
+	var lines []string
+	for _, m := range console {
+		lines = append(lines, strings.Split(m.Text, "\n")...)
+	}
+	start := max(len(lines)-n, 0)
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], "panic: ") || strings.HasPrefix(lines[i], "fatal error: ") {
+			start = i
+			break
+		}
+	}
+	return strings.Join(lines[start:min(start+n, len(lines))], "\n")
 }
 
 // isError says whether a console message fails a test.

@@ -43,6 +43,8 @@ type engine struct {
 	componentUpdateMutex sync.RWMutex
 
 	dispatches           chan Dispatch
+	overflowMutex        sync.Mutex
+	overflow             []Dispatch // plog: dispatches waiting for room (PLOG.md)
 	componentUpdates     map[Composer]bool
 	componentUpdateQueue []componentUpdate
 	deferables           []Dispatch
@@ -55,11 +57,57 @@ func (e *engine) Context() Context {
 	return makeContext(e.Body)
 }
 
+// Dispatch queues d for the engine's goroutine, and never waits (plog,
+// PLOG.md): the release sent on a channel of 4,096, and a send to it full
+// waited for the engine's goroutine, which may be the one sending (a
+// handler that sets a state observed by many components dispatches once
+// for each), or may wait in turn for a browser task that the waiting event
+// handler holds up: in wasm, both are a deadlock, and the program exits.
+// What the channel has no room for waits in overflow, in order, and moves
+// into the channel as the engine's goroutine takes from it (refill).
 func (e *engine) Dispatch(d Dispatch) {
 	if d.Source == nil {
 		d.Source = e.Body
 	}
-	e.dispatches <- d
+	e.overflowMutex.Lock()
+	defer e.overflowMutex.Unlock()
+	if len(e.overflow) == 0 {
+		select {
+		case e.dispatches <- d:
+			return
+		default:
+		}
+	}
+	e.overflow = append(e.overflow, d)
+}
+
+// refill moves waiting dispatches into the channel while it has room: the
+// engine's goroutine calls it each time it takes one, so the channel is
+// empty only when nothing waits.
+func (e *engine) refill() {
+	e.overflowMutex.Lock()
+	defer e.overflowMutex.Unlock()
+	n := 0
+	for n < len(e.overflow) {
+		select {
+		case e.dispatches <- e.overflow[n]:
+			e.overflow[n] = Dispatch{}
+			n++
+			continue
+		default:
+		}
+		break
+	}
+	e.overflow = e.overflow[n:]
+	if len(e.overflow) == 0 {
+		e.overflow = nil // let the array go
+	}
+}
+
+// take passes on the dispatch taken from the channel, and refills it.
+func (e *engine) take(d Dispatch) Dispatch {
+	e.refill()
+	return d
 }
 
 func (e *engine) Emit(src UI, fn func()) {
@@ -130,7 +178,7 @@ func (e *engine) Consume() {
 
 		select {
 		case d := <-e.dispatches:
-			e.handleDispatch(d)
+			e.handleDispatch(e.take(d))
 
 		default:
 			e.handleFrame()
@@ -141,7 +189,7 @@ func (e *engine) Consume() {
 
 func (e *engine) ConsumeNext() {
 	e.Wait()
-	e.handleDispatch(<-e.dispatches)
+	e.handleDispatch(e.take(<-e.dispatches))
 	e.handleFrame()
 }
 
@@ -343,7 +391,7 @@ func (e *engine) start(ctx context.Context) {
 					currentFrameDuration = frameDuration
 					frames.Reset(currentFrameDuration)
 				}
-				e.handleDispatch(d)
+				e.handleDispatch(e.take(d))
 
 			case <-turned:
 				turned = nil
