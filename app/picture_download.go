@@ -69,6 +69,17 @@ func (p *Playground) handlePicture(ctx app.Context, a app.Action) {
 	}
 }
 
+// OnMount offers to animate the steps that led here (or, at the start,
+// the first ones), six of them: a learner who clears the boxes sees them
+// empty, not refilled.
+func (d *ShareDialog) OnMount(app.Context) {
+	to := d.Position
+	if to == 0 {
+		to = min(len(d.Lines), picture.MaxFrames-1)
+	}
+	d.animFrom, d.animTo = strconv.Itoa(max(0, to-5)), strconv.Itoa(to)
+}
+
 // pictureRow is the Share dialog's offer of the picture.
 func (d *ShareDialog) pictureRow() app.UI {
 	ask := func(scale int) app.EventHandler {
@@ -77,14 +88,6 @@ func (d *ShareDialog) pictureRow() app.UI {
 			d.statusFor = pictureControl
 			d.status = "The download of " + pictureName(d.Position, scale) + " has started."
 		}
-	}
-	if d.animFrom == "" && d.animTo == "" {
-		// The steps that led here, as many as an animation holds.
-		to := d.Position
-		if to == 0 {
-			to = min(len(d.Lines), picture.MaxFrames-1)
-		}
-		d.animFrom, d.animTo = strconv.Itoa(max(0, to-5)), strconv.Itoa(to)
 	}
 	animate := func(ctx app.Context, e app.Event) {
 		from, errFrom := strconv.Atoi(strings.TrimSpace(d.animFrom))

@@ -125,9 +125,7 @@ func (p *Playground) presenterBar() app.UI {
 	}
 	if p.session != nil {
 		bar.Position, bar.Length = p.session.Position(), p.session.Len()
-		if bar.Position > 0 {
-			bar.Line = p.session.Lines()[bar.Position-1]
-		}
+		bar.Line = p.session.StepLine(bar.Position)
 	}
 	return bar
 }

@@ -13,6 +13,7 @@
 package picture
 
 import (
+	"errors"
 	"fmt"
 	"html"
 	"slices"
@@ -35,11 +36,7 @@ type Scene struct {
 
 // At is the scene of a session where its timeline stands.
 func At(s *scenario.Session, title string) Scene {
-	scene := Scene{Log: s.Log(), Title: title, Step: s.Position(), Steps: s.Len()}
-	if scene.Step > 0 {
-		scene.Command = s.Lines()[scene.Step-1]
-	}
-	return scene
+	return Scene{Log: s.Log(), Title: title, Step: s.Position(), Steps: s.Len(), Command: s.StepLine(s.Position())}
 }
 
 // The picture's bounds and measures, in CSS pixels.
@@ -123,8 +120,7 @@ func AnimateSteps(s *scenario.Session, from, to int, title string) (string, erro
 	var frames []Frame
 	for step := from; step <= to; step++ {
 		if err := s.Seek(step); err != nil {
-			s.Seek(at)
-			return "", err
+			return "", errors.Join(err, s.Seek(at))
 		}
 		frames = append(frames, Draw(At(s, title)))
 	}

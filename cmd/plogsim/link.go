@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -143,4 +144,25 @@ func (l pageLink) note(stderr io.Writer, command string, ignored ...string) {
 	if ignored = append(ignored, l.ignored...); len(ignored) > 0 {
 		fmt.Fprintf(stderr, "%s: ignoring the link's view parameters: %s\n", command, strings.Join(ignored, " "))
 	}
+}
+
+// stepAsked settles the step a command draws or stops at, as the page
+// opens a link: the link's at=, unless --at (at) asks for another, which
+// is said. It notes the link's ignored parameters, and reports false,
+// having said why, for an --at below 0.
+func (l pageLink) stepAsked(fs *flag.FlagSet, command string, at *int, stderr io.Writer) bool {
+	if *at < -1 {
+		fmt.Fprintf(stderr, "%s: --at needs a step number ≥ 0, got %d\n", command, *at)
+		return false
+	}
+	switch atSet := flagSet(fs, "at"); {
+	case l.at >= 0 && atSet && *at != l.at:
+		l.note(stderr, command, fmt.Sprintf("at=%d (--at %d says otherwise)", l.at, *at))
+	case l.at >= 0 && !atSet:
+		*at = l.at
+		fallthrough
+	default:
+		l.note(stderr, command)
+	}
+	return true
 }

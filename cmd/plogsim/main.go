@@ -196,20 +196,10 @@ func runScenario(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	if *at < -1 {
-		fmt.Fprintf(stderr, "plogsim run: --at needs a number of commands ≥ 0, got %d\n", *at)
-		return 2
-	}
 	// The state at the link's step, as the page opens it, unless --at
 	// asks for another.
-	switch atSet := flagSet(fs, "at"); {
-	case src.at >= 0 && atSet && *at != src.at:
-		src.note(stderr, "plogsim run", fmt.Sprintf("at=%d (--at %d says otherwise)", src.at, *at))
-	case src.at >= 0 && !atSet:
-		*at = src.at
-		fallthrough
-	default:
-		src.note(stderr, "plogsim run")
+	if !src.stepAsked(fs, "plogsim run", at, stderr) {
+		return 2
 	}
 
 	cmds, err := scenario.Parse(src.text)

@@ -29,14 +29,9 @@ func drawPicture(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	if *at < -1 {
-		fmt.Fprintf(stderr, "plogsim picture: --at needs a step number ≥ 0, got %d\n", *at)
+	if !src.stepAsked(fs, "plogsim picture", at, stderr) {
 		return 2
 	}
-	if src.at >= 0 && !flagSet(fs, "at") {
-		*at = src.at
-	}
-	src.note(stderr, "plogsim picture")
 	s, err := scenario.Load(src.text)
 	if err != nil {
 		return report(stderr, src.name, err)

@@ -106,6 +106,16 @@ func (s *Session) Lines() []string {
 	return commandLines(s.history)
 }
 
+// StepLine returns the command that made step (1 to Len) as a line of
+// the script, and "" for step 0 or one the history does not hold: a
+// caller that shows one step need not copy every line.
+func (s *Session) StepLine(step int) string {
+	if step < 1 || step > len(s.history) {
+		return ""
+	}
+	return s.history[step-1].String()
+}
+
 // Position returns how many commands of the history are applied.
 func (s *Session) Position() int { return s.pos }
 

@@ -533,3 +533,19 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// StepLine is the line of Lines that made a step, and "" where no command
+// did: before the first step and past the history.
+func TestStepLineIsTheLineThatMadeTheStep(t *testing.T) {
+	s := mustLoad(t, "seed 1\ntopic t\nproduce t key=z\n")
+	lines := s.Lines()
+	for step := -1; step <= s.Len()+1; step++ {
+		want := ""
+		if step >= 1 && step <= len(lines) {
+			want = lines[step-1]
+		}
+		if got := s.StepLine(step); got != want {
+			t.Errorf("StepLine(%d) = %q, want %q", step, got, want)
+		}
+	}
+}
