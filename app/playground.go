@@ -373,6 +373,12 @@ func (p *Playground) handleHistory(ctx app.Context, a app.Action) {
 		p.noteEvents(ctx, p.session.Events())
 		return nil
 	})
+	if m.Control == presentControl {
+		// A presenter steps a key press at a time and may reload the
+		// projected page at once: the address says the step now, not
+		// after the debounce a burst of edits needs.
+		p.writeURL(ctx)
+	}
 }
 
 func (p *Playground) moveInHistory(m historyMove) error {
