@@ -21,6 +21,7 @@ var legendEntries = []struct{ class, sample, words, help string }{
 	{"gap", "gap", "offsets compaction removed", "compaction"},
 	{"record key-4 tombstone", "✝", "tombstone", "tombstone"},
 	{"flag", "⚑", "a group's committed offset", "committed-offset"},
+	{"flag position-flag", "▸ c1", "where a member reads next: its position", "position"},
 	{"record keyless txn-open", "5…", "a transaction's record, still open", "transaction"},
 	{"record keyless txn-committed", "6✓", "a committed transaction's record", "transaction"},
 	{"record keyless txn-aborted", "7✗", "an aborted transaction's record", "transaction"},
