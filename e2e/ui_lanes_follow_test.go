@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// A lane wider than the window follows its newest record, so that the
+// record a learner produces is in sight; a lane the learner scrolled back
+// stays where the learner put it until the learner scrolls to its end
+// again (web/static/lanes-follow.js).
+func TestLanesFollowTheirNewestRecord(t *testing.T) {
+	t.Parallel()
+	b := openPlayground(t, "topic t partitions=1\nproduce t key=k value=v count=39\n")
+	const list = `[data-topic="t"][data-partition="0"] .records`
+	record := func(offset int) string {
+		return fmt.Sprintf(`[data-topic="t"][data-partition="0"] [data-offset="%d"]`, offset)
+	}
+	if w := eval[int](t, b, `(() => { const l = document.querySelector(`+js(list)+`); return l.scrollWidth - l.clientWidth })()`); w < 200 {
+		t.Fatalf("the lane's records are only %d px wider than the lane: nothing to follow", w)
+	}
+	// seen waits for what a selector finds to be on screen, not clipped
+	// by the lane: the lane follows at the browser's next frame.
+	seen := func(what, selector string) {
+		t.Helper()
+		deadline := time.Now().Add(readyTimeout)
+		for {
+			problem := onScreen(t, b, selector)
+			if problem == "" {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("%s (%s) is %s", what, selector, problem)
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	seen("at first, the newest record", record(38))
+
+	produce := func(key string, offset int) {
+		t.Helper()
+		b.fill(t, "#produce-key", key)
+		b.fill(t, "#produce-count", "1")
+		b.click(t, "#produce-send")
+		b.waitCount(t, record(offset), 1)
+	}
+	produce("new-1", 39)
+	seen("the record just produced", record(39))
+
+	// The learner scrolls the lane back, sideways, with the wheel.
+	scroll := func(dx float64) {
+		t.Helper()
+		x, y := eval[float64](t, b, `(() => { const r = document.querySelector(`+js(list)+`).getBoundingClientRect(); return r.left + r.width / 2 })()`),
+			eval[float64](t, b, `(() => { const r = document.querySelector(`+js(list)+`).getBoundingClientRect(); return r.top + r.height / 2 })()`)
+		b.do(t, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, x, y, func(p *input.DispatchMouseEventParams) {
+			p.DeltaX, p.DeltaY = dx, 0.01
+		}))
+	}
+	scroll(-5000)
+	b.waitFor(t, `document.querySelector(`+js(list)+`).scrollLeft === 0`)
+	oldest := eval[int](t, b, `+document.querySelector(`+js(list)+` + " [data-offset]").dataset.offset`)
+	produce("new-2", 40)
+	b.waitQuiet(t)
+	if left := eval[float64](t, b, `document.querySelector(`+js(list)+`).scrollLeft`); left != 0 {
+		t.Errorf("a lane the learner scrolled back moved to %.0f px by itself", left)
+	}
+	seen("the oldest record drawn, where the learner scrolled back to", record(oldest))
+	if onScreen(t, b, record(40)) == "" {
+		t.Errorf("the lane scrolled back shows the record just produced: it did not stay where the learner put it")
+	}
+
+	// Back at the end, the lane follows again.
+	scroll(5000)
+	b.waitFor(t, `(() => { const l = document.querySelector(`+js(list)+`); return l.scrollLeft + l.clientWidth >= l.scrollWidth - 8 })()`)
+	produce("new-3", 41)
+	seen("the record produced after the learner scrolled to the end", record(41))
+}
