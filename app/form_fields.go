@@ -139,7 +139,7 @@ func partitionerSelect(id string, value *string, c *app.Compo) app.UI {
 // under rules 2 and later the producer chooses it (Kafka's
 // partitioner.class); under rules 1 the topic's partitioner config does.
 // 0 is the latest rules.
-func producerRules(rules int) bool { return rules == 0 || rules >= core.RulesV2 }
+func producerRules(rules int) bool { return rules == 0 || core.Follows(rules, core.BuiltInPartitioner) }
 
 func acksSelect(id string, value *string, c *app.Compo) app.UI {
 	return app.Select().ID(id).Name(id).OnChange(c.ValueTo(value)).Body(

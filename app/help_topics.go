@@ -334,8 +334,9 @@ func earlierDefaults(def core.ConfigDef) string {
 	var out string
 	from := core.RulesV1
 	for _, e := range def.Earlier {
-		out += " Under " + rulesSpan(from, e.Before-1) + " (links made before rules " + strconv.Itoa(e.Before) + ") it was " + e.Value + "."
-		from = e.Before
+		before := e.Before.Since()
+		out += " Under " + rulesSpan(from, before-1) + " (links made before rules " + strconv.Itoa(before) + ") it was " + e.Value + "."
+		from = before
 	}
 	return out
 }

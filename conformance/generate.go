@@ -40,7 +40,7 @@ var Commands = []string{scenario.CmdSeed, scenario.CmdTopic, scenario.CmdProduce
 // so that a seed whose g1 stays classic draws the scenario it drew before.
 func Generate(seed uint64, steps int) string {
 	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x706c6f67)), s: scenario.NewSession(), rules: core.LatestRules}
-	if protocol := rand.New(rand.NewPCG(seed, 0x6b697038)); g.rules >= core.RulesV4 && protocol.IntN(4) != 0 {
+	if protocol := rand.New(rand.NewPCG(seed, 0x6b697038)); core.Follows(g.rules, core.ConsumerGroupProtocol) && protocol.IntN(4) != 0 {
 		g.consumerGroup = "g1"
 		// By the seed, so that the CI sample has each of them.
 		g.remoteAssignor = []string{"uniform", "range", ""}[seed%3]
@@ -137,7 +137,7 @@ func (g *generator) topicLine(name string) string {
 	case 2:
 		// A topic's partitioner is the playground's own config of rules
 		// 1; from rules 2 the producer chooses (produce's partitioner=).
-		if g.rules < core.RulesV2 {
+		if !core.Follows(g.rules, core.BuiltInPartitioner) {
 			line += " partitioner=sticky"
 		}
 	case 3:
@@ -203,7 +203,7 @@ func (g *generator) next() string {
 	case n < 91:
 		name := fmt.Sprintf("g%d", g.rng.IntN(2))
 		configs := []string{"auto.offset.reset=latest", "auto.offset.reset=earliest", "session.timeout.ms=10s"}
-		if g.rules >= core.RulesV4 {
+		if core.Follows(g.rules, core.ClassicProtocolTiming) {
 			// A member that does not poll within it leaves (rules 4).
 			configs = append(configs, "max.poll.interval.ms=1m")
 		}
@@ -242,7 +242,7 @@ func (g *generator) produce() string {
 	if g.rng.IntN(2) == 0 {
 		line += fmt.Sprintf(" count=%d", 1+g.rng.IntN(5))
 	}
-	if g.rules >= core.RulesV2 {
+	if core.Follows(g.rules, core.BuiltInPartitioner) {
 		// The producer's partitioner (Kafka's partitioner.class): unset,
 		// Kafka's built-in one; round-robin places keyed records too.
 		switch g.rng.IntN(6) {

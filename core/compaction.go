@@ -73,7 +73,7 @@ func (p *partition) uncleanable(now int64, config *TopicConfig, firstDirty int64
 // its first dirty offset under rules 3; under rules 1 and 2, whose cleaning
 // held at any segment younger than min.compaction.lag.ms, the log start.
 func (l *PartitionedLog) dirtyFrom(p *partition) int64 {
-	if l.rules >= RulesV3 {
+	if l.follows(ScheduledRetentionAndCleaner) {
 		return p.firstDirtyOffset()
 	}
 	return p.logStart
@@ -283,7 +283,7 @@ func (l *PartitionedLog) cleanable() []dirtyPartition {
 // until. The looks in between would find nothing; skipping them keeps a long
 // Advance fast, and a short one need not look at the partitions at all.
 func (l *PartitionedLog) nextCleanerRun(until int64) int64 {
-	if l.rules < RulesV3 || nextTick(l.now, l.now, 0, cleanerBackoffMs) > until {
+	if !l.follows(ScheduledRetentionAndCleaner) || nextTick(l.now, l.now, 0, cleanerBackoffMs) > until {
 		return math.MaxInt64
 	}
 	wake := min(l.cleanerWakeup(), l.retentionWakeupOf(func(c TopicConfig) bool { return c.Compacts() }))

@@ -262,7 +262,7 @@ func (l *PartitionedLog) replayProtocol(groupName, protocol string, change Proto
 	var asIs bool
 	r.GroupProtocol, r.Assignor, asIs = replayStrategy(g, protocol)
 	r.Rebuilt = !asIs
-	if r.GroupProtocol == ProtocolConsumer && c.rules < RulesV4 {
+	if r.GroupProtocol == ProtocolConsumer && !Follows(c.rules, ConsumerGroupProtocol) {
 		r.Unavailable = fmt.Sprintf("the consumer protocol comes with rules 4; this scenario runs under rules %d", c.rules)
 		return r
 	}

@@ -97,10 +97,10 @@ type ConfigDef struct {
 	// suite checks both against Kafka's ConfigDef.
 	KafkaMin *int64
 	MinusOne bool // -1 is allowed too: unlimited, or off
-	// Since is the first rules version that has the config, 0 for one
-	// every version has; Until the first that no longer has it, 0 for
+	// Since is the rule change that brought the config, none for one
+	// every version has; Until the change that took it away, none for
 	// none (rules.go).
-	Since, Until int
+	Since, Until RuleChange
 	Choices      []string // the values of a choice or a list
 	Help         string   // one line
 	// ConsumerProtocol marks a group config of consumer groups only
@@ -121,7 +121,7 @@ func (d ConfigDef) Kafka() string {
 
 // EarlierDefault is a config's default under the rules before Before.
 type EarlierDefault struct {
-	Before int // the first rules version with the next default
+	Before RuleChange // the change that brought the next default
 	Value  string
 }
 
@@ -136,7 +136,7 @@ func (d ConfigDef) DefaultValue() string {
 // DefaultUnder is the playground's default under the given rules version.
 func (d ConfigDef) DefaultUnder(rules int) string {
 	for _, e := range d.Earlier {
-		if rules < e.Before {
+		if !Follows(rules, e.Before) {
 			return e.Value
 		}
 	}
@@ -145,7 +145,7 @@ func (d ConfigDef) DefaultUnder(rules int) string {
 
 // Under reports whether the config exists under a rules version.
 func (d ConfigDef) Under(rules int) bool {
-	return rules >= d.Since && (d.Until == 0 || rules < d.Until)
+	return Follows(rules, d.Since) && (d.Until == noRuleChange || !Follows(rules, d.Until))
 }
 
 // Named reports whether name is the config's: its name, Kafka's, or its
@@ -231,22 +231,22 @@ var configRegistry = []ConfigDef{
 		KafkaDefault: "5s", Min: 1, Max: maxDurationMs, KafkaMin: kafkaMin(0),
 		Help: "How often auto-commit commits (Kafka accepts 0, commit at every poll; the playground, 1ms or more)."},
 	{Name: "auto.offset.reset", Target: OnGroup, Scope: ScopeConsumer, Kind: KindChoice,
-		KafkaDefault: "latest", Earlier: []EarlierDefault{{Before: RulesV3, Value: "earliest"}}, Choices: []string{"earliest", "latest", "none"},
+		KafkaDefault: "latest", Earlier: []EarlierDefault{{Before: KafkaConsumerDefaults, Value: "earliest"}}, Choices: []string{"earliest", "latest", "none"},
 		Help: "Where a member starts on a partition with no committed offset, or one below the log start: latest at the end (only new records), earliest at the log start; none fails the poll."},
 	{Name: "consumer.heartbeat.interval.ms", KafkaName: "group.consumer.heartbeat.interval.ms", Target: OnGroup, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
-		KafkaDefault: "5s", Min: 1, Max: maxIntMs, Since: RulesV4, ConsumerProtocol: true,
+		KafkaDefault: "5s", Min: 1, Max: maxIntMs, Since: ConsumerGroupProtocol, ConsumerProtocol: true,
 		Help: "How often a consumer group's members heartbeat, and so how soon each learns of a new target assignment (the brokers' group.consumer.heartbeat.interval.ms, per group consumer.heartbeat.interval.ms; brokers accept 5s to 15s)."},
 	{Name: "consumer.session.timeout.ms", KafkaName: "group.consumer.session.timeout.ms", Target: OnGroup, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
-		KafkaDefault: "45s", Min: 1, Max: maxIntMs, Since: RulesV4, ConsumerProtocol: true,
+		KafkaDefault: "45s", Min: 1, Max: maxIntMs, Since: ConsumerGroupProtocol, ConsumerProtocol: true,
 		Help: "How long the coordinator waits for a consumer group member's heartbeat before it fences the member (the brokers' group.consumer.session.timeout.ms, per group consumer.session.timeout.ms; brokers accept 45s to 60s)."},
 	{Name: "delivery", Target: OnGroup, Scope: ScopePlayground, Kind: KindChoice,
 		Default: AtLeastOnce, Choices: []string{AtLeastOnce, AtMostOnce},
 		Help: "Whether the members' code processes what a poll returned before it commits (at-least-once) or after (at-most-once)."},
 	{Name: "enable.auto.commit", Alias: "auto.commit", Target: OnGroup, Scope: ScopeConsumer, Kind: KindBool,
-		KafkaDefault: "true", Earlier: []EarlierDefault{{Before: RulesV3, Value: "false"}},
+		KafkaDefault: "true", Earlier: []EarlierDefault{{Before: KafkaConsumerDefaults, Value: "false"}},
 		Help: "Commit positions in poll every auto.commit.interval.ms, before a rebalance revokes partitions, and on leaving."},
 	{Name: "group.initial.rebalance.delay.ms", Target: OnGroup, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
-		KafkaDefault: "3s", Min: 0, Max: maxDurationMs, Since: RulesV4,
+		KafkaDefault: "3s", Min: 0, Max: maxDurationMs, Since: ClassicProtocolTiming,
 		Help: "How long an empty group's first rebalance waits for more members, longer by this much for each one that joins in it, up to the rebalance timeout (a broker config in Kafka; the playground sets it per group)."},
 	{Name: "isolation.level", Target: OnGroup, Scope: ScopeConsumer, Kind: KindChoice,
 		KafkaDefault: ReadUncommitted, Choices: []string{ReadCommitted, ReadUncommitted},
@@ -258,13 +258,13 @@ var configRegistry = []ConfigDef{
 		Default: "0", Min: 0, Max: maxLagAlertRecords,
 		Help: "The group's lag alert lights when its total lag reaches this many records; 0 turns it off."},
 	{Name: "max.poll.interval.ms", Target: OnGroup, Scope: ScopeConsumer, Kind: KindDuration, Unit: "ms",
-		KafkaDefault: "5m", Min: 1, Max: maxDurationMs, Since: RulesV4,
+		KafkaDefault: "5m", Min: 1, Max: maxDurationMs, Since: ClassicProtocolTiming,
 		Help: "A member that does not poll within this long leaves the group, which rebalances; it is also the rebalance timeout, after which members that did not rejoin are removed."},
 	{Name: "metadata.max.age.ms", Target: OnGroup, Scope: ScopeConsumer, Kind: KindDuration, Unit: "ms",
-		KafkaDefault: "5m", Min: 0, Max: maxDurationMs, Since: RulesV4,
+		KafkaDefault: "5m", Min: 0, Max: maxDurationMs, Since: ClassicProtocolTiming,
 		Help: "How often the consumers refresh their metadata: the group's leader sees partitions added to a topic at its next refresh, and only then rebalances."},
 	{Name: "rebalance.ms", Target: OnGroup, Scope: ScopePlayground, Kind: KindDuration, Unit: "ms",
-		Default: "3s", Min: 1, Max: 10 * secondMs, Until: RulesV4,
+		Default: "3s", Min: 1, Max: 10 * secondMs, Until: ClassicProtocolTiming,
 		Help: "Under rules 1 to 3, how long every rebalance round took in virtual time; from rules 4 a rebalance ends when every member has rejoined (by polling) instead."},
 	{Name: "session.timeout.ms", Target: OnGroup, Scope: ScopeConsumer, Kind: KindDuration, Unit: "ms",
 		KafkaDefault: "45s", Min: 6 * secondMs, Max: 30 * minuteMs,
@@ -283,7 +283,7 @@ var configRegistry = []ConfigDef{
 		KafkaDefault: "30s", Min: 0, Max: maxDurationMs,
 		Help: "Under rules 3, when the first retention check runs after the broker starts; the next ones follow every log.retention.check.interval.ms."},
 	{Name: "log.retention.check.interval.ms", Target: OnCluster, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
-		KafkaDefault: "5m", Earlier: []EarlierDefault{{Before: RulesV3, Value: "30s"}}, Min: 1, Max: maxDurationMs,
+		KafkaDefault: "5m", Earlier: []EarlierDefault{{Before: ScheduledRetentionAndCleaner, Value: "30s"}}, Min: 1, Max: maxDurationMs,
 		Help: "How often retention deletes expired segments (under rules 1 and 2 the playground checked every 30s, from 0)."},
 	{Name: "replica.lag.time.max.ms", Target: OnCluster, Scope: ScopeBroker, Kind: KindDuration, Unit: "ms",
 		KafkaDefault: "30s", Min: 1, Max: maxDurationMs,

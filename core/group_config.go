@@ -271,14 +271,14 @@ func findGroupConfigSpec(name string) (*groupConfigSpec, error) {
 // notUnderRules says why a config the scenario's rules do not have is
 // refused.
 func notUnderRules(def ConfigDef, rules int) string {
-	if def.Until != 0 && rules >= def.Until {
+	if def.Until != noRuleChange && Follows(rules, def.Until) {
 		if def.Name == "rebalance.ms" {
 			return fmt.Sprintf("rebalance.ms is gone from rules %d, as Kafka has no such config: a rebalance now ends when every member has rejoined by polling, "+
-				"an empty group's first one after group.initial.rebalance.delay.ms, and members that do not rejoin are removed after max.poll.interval.ms (write rules 3 first to keep rebalance.ms)", def.Until)
+				"an empty group's first one after group.initial.rebalance.delay.ms, and members that do not rejoin are removed after max.poll.interval.ms (write rules 3 first to keep rebalance.ms)", def.Until.Since())
 		}
-		return fmt.Sprintf("%s is gone from rules %d", def.Name, def.Until)
+		return fmt.Sprintf("%s is gone from rules %d", def.Name, def.Until.Since())
 	}
-	return fmt.Sprintf("%s comes with rules %d; this scenario runs under rules %d", def.Name, def.Since, rules)
+	return fmt.Sprintf("%s comes with rules %d; this scenario runs under rules %d", def.Name, def.Since.Since(), rules)
 }
 
 // Has reports whether the config's rules version has the group config

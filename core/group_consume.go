@@ -500,7 +500,7 @@ func (l *PartitionedLog) CommitOffset(groupName, topicName string, partition int
 // group is refused now: it has no running member to commit through and is
 // not empty (see CommitOffset); "" when a commit would be taken.
 func (l *PartitionedLog) outsideCommitRefused(g *group) string {
-	if l.rules < RulesV3 || g.hasRunningMember() {
+	if !l.follows(OutsideCommitRefused) || g.hasRunningMember() {
 		return ""
 	}
 	who := g.activeMembers()

@@ -248,14 +248,14 @@ func (l *PartitionedLog) checkConsumerJoin(groupName string, g *group, memberID 
 			return fmt.Errorf("group.remote.assignor cannot be set when group.protocol=CLASSIC (Kafka's ConfigException): the classic protocol's members assign partitions themselves, with strategy=")
 		}
 		if g != nil && g.consumer() && len(g.members) > 0 {
-			if l.rules < RulesV5 && opts.InstanceID != "" && g.staticMember(opts.InstanceID) != nil {
+			if !l.follows(ClassicTakesStaticInstance) && opts.InstanceID != "" && g.staticMember(opts.InstanceID) != nil {
 				return fmt.Errorf("group %q is a consumer group and %q's group.instance.id %s is a member's: Kafka 4.4 lets a classic member take a static member's place in a consumer group, which the playground does from rules 5 on: join with group.protocol=consumer, or once the group is empty, or move to rules 5", g.name, memberID, opts.InstanceID)
 			}
 			return l.checkClassicIntoConsumer(g, memberID, opts.Strategy)
 		}
 		return nil
 	}
-	if l.rules < RulesV4 {
+	if !l.follows(ConsumerGroupProtocol) {
 		return fmt.Errorf("group.protocol=consumer comes with rules 4; this scenario runs under rules %d", l.rules)
 	}
 	if opts.Strategy != "" {
@@ -305,7 +305,7 @@ func (l *PartitionedLog) becomeConsumerGroup(g *group) {
 // epoch 1), so its first member's heartbeat makes it 2 (rules 5); rules 4
 // start it at 0.
 func (l *PartitionedLog) newConsumerGroupEpoch() int {
-	if l.rules < RulesV5 {
+	if !l.follows(ConsumerGroupEpochFromOne) {
 		return 0
 	}
 	return 1
@@ -320,7 +320,7 @@ func (l *PartitionedLog) newConsumerGroupEpoch() int {
 func (l *PartitionedLog) becomeClassicGroup(g *group) {
 	g.cg = nil
 	g.config.protocol = ""
-	if l.rules >= RulesV5 {
+	if l.follows(ConsumerGroupEpochFromOne) {
 		g.generation = 0
 	}
 }
@@ -549,7 +549,7 @@ func (l *PartitionedLog) reconcile(g *group, m *member) {
 	case MemberUnrevoked:
 		if len(c.pendingRevoke) == 0 {
 			epoch := c.epoch
-			if l.rules < RulesV5 {
+			if !l.follows(RevokeAgainKeepsEpoch) {
 				epoch++
 			}
 			l.nextAssignment(g, m, epoch)
@@ -716,7 +716,7 @@ func (l *PartitionedLog) removeConsumerMember(g *group, m *member, detail string
 	delete(g.cg.target, m.id)
 	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id, Detail: detail})
 	l.bumpGroupEpoch(g, m.id+" left: "+detail)
-	if l.rules >= RulesV5 && len(g.members) == 0 {
+	if l.follows(EmptiedGroupTargetAtNewEpoch) && len(g.members) == 0 {
 		g.cg.targetEpoch = g.cg.epoch
 		g.cg.lastTargetAt, g.cg.computed = 0, false
 	}
@@ -829,7 +829,7 @@ func (l *PartitionedLog) checkCommitEpoch(g *group, m *member, epoch int, tps []
 	if !g.consumer() {
 		return fmt.Errorf("group %q runs the classic protocol, whose commits carry the generation, not a member epoch: epoch= is for consumer groups (group.protocol=consumer)", g.name)
 	}
-	if l.rules < RulesV5 {
+	if !l.follows(CommitAtOlderMemberEpoch) {
 		if epoch != m.cm.epoch {
 			return fmt.Errorf("the received member epoch %d does not match the expected member epoch %d (Kafka: STALE_MEMBER_EPOCH): %s's epoch is %d since its last heartbeat",
 				epoch, m.cm.epoch, m.id, m.cm.epoch)

@@ -67,7 +67,7 @@ func (l *PartitionedLog) Join(groupName, memberID string, opts JoinOptions) erro
 			l.classicRejoin(g, m)
 			return nil
 		}
-		if opts.InstanceID != "" && l.rules >= RulesV5 {
+		if opts.InstanceID != "" && l.follows(ClassicTakesStaticInstance) {
 			if old := g.staticMember(opts.InstanceID); old != nil {
 				l.replaceStaticWithClassic(g, old, memberID, strategy, topics)
 				return nil

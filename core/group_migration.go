@@ -258,7 +258,7 @@ func (l *PartitionedLog) joinClassicIntoConsumer(g *group, name, strategy string
 // its own (rules 5); rules 4 gave it a classic group's client.id-UUID
 // (ClassicGroup.generateMemberId).
 func (l *PartitionedLog) newClassicInConsumerMemberID(name, instanceID string) string {
-	if l.rules < RulesV5 {
+	if !l.follows(KafkaUUIDForClassicInConsumer) {
 		return l.newMemberID(name, instanceID)
 	}
 	return l.newConsumerMemberID()
@@ -275,7 +275,7 @@ func (l *PartitionedLog) maybeComputeTarget(g *group) {
 	}
 	if l.canComputeTarget(g) {
 		l.computeTarget(g)
-	} else if l.rules < RulesV5 {
+	} else if !l.follows(TargetAtNextHeartbeat) {
 		g.cg.delayed = true
 	}
 }

@@ -58,7 +58,7 @@ import (
 const stoppedPolling = "stopped polling"
 
 // timing reports whether the group follows rules 4's rebalance timing.
-func (g *group) timing() bool { return g.config.rules >= RulesV4 }
+func (g *group) timing() bool { return Follows(g.config.rules, ClassicProtocolTiming) }
 
 // noteJoined makes a member that joins an empty group its leader, and
 // refreshes the leader's metadata when the member brings a topic new to

@@ -489,7 +489,7 @@ func (l *PartitionedLog) CompareMovement(groupName string, change MembershipChan
 		}
 		// A joiner gets the member id the coordinator would make next.
 		id := m.ID
-		if l.rules >= RulesV3 {
+		if l.follows(KafkaMemberIDs) {
 			id = memberIDFor(m.ID, m.InstanceID, l.seed, l.groups.memberIDsMade+uint64(i))
 		}
 		names[id] = m.ID

@@ -567,7 +567,7 @@ func (l *PartitionedLog) assignRound(g *group, strategy string) (Assignment, int
 // rules: Kafka's AbstractStickyAssignor (kafka-clients 4.4.0) from rules 3,
 // the playground's first planner before.
 func (l *PartitionedLog) stickyAlgorithm() assign.StickyAlgorithm {
-	if l.rules >= RulesV3 {
+	if l.follows(KafkaStickyAssignors) {
 		return assign.KafkaSticky
 	}
 	return assign.FlowSticky

@@ -49,7 +49,7 @@ import (
 // client.id) with instanceID (its group.instance.id, "" for a dynamic
 // member): "" under rules 1 and 2.
 func (l *PartitionedLog) newMemberID(name, instanceID string) string {
-	if l.rules < RulesV3 {
+	if !l.follows(KafkaMemberIDs) {
 		return ""
 	}
 	id := memberIDFor(name, instanceID, l.seed, l.groups.memberIDsMade)

@@ -115,13 +115,13 @@ func (l *PartitionedLog) choosePartition(t *topic, req *ProduceRequest) (int, pa
 	switch {
 	case req.Partition >= 0:
 		return req.Partition, partitionReason{how: reasonExplicit}
-	case l.rules >= RulesV2 && req.Partitioner == PartitionerRoundRobin:
+	case l.follows(BuiltInPartitioner) && req.Partitioner == PartitionerRoundRobin:
 		// Java's RoundRobinPartitioner ignores keys: keyed records go
 		// round-robin too (kafka-clients 4.x).
 		return l.roundRobinPartition(t)
 	case req.HasKey:
 		return PartitionFor(req.Key, n), partitionReason{key: req.Key, partitions: int32(n), how: reasonKeyed}
-	case l.rules >= RulesV2:
+	case l.follows(BuiltInPartitioner):
 		return l.builtInPartition(t)
 	case t.config.Partitioner == PartitionerSticky:
 		if t.sticky >= 0 && t.sticky < n && t.stickyCount < StickyBatchRecords && !t.partitions[t.sticky].offline() {

@@ -91,7 +91,7 @@ func (l *PartitionedLog) checkPartitioner(p string) error {
 	switch {
 	case p == "":
 		return nil
-	case l.rules < RulesV2:
+	case !l.follows(BuiltInPartitioner):
 		return fmt.Errorf("a producer's partitioner (partitioner.class) comes with rules 2: under rules %d the topic's partitioner config chooses", l.rules)
 	case p != PartitionerDefault && p != PartitionerRoundRobin:
 		return fmt.Errorf("partitioner must be %s or %s, got %q", PartitionerDefault, PartitionerRoundRobin, p)
@@ -102,7 +102,7 @@ func (l *PartitionedLog) checkPartitioner(p string) error {
 // checkTopicPartitioner refuses the topic's partitioner config under rules
 // 2 and later: in Kafka the producer chooses (partitioner.class).
 func (l *PartitionedLog) checkTopicPartitioner(topic, config string) error {
-	if config == "partitioner" && l.rules >= RulesV2 {
+	if config == "partitioner" && l.follows(BuiltInPartitioner) {
 		return fmt.Errorf("topic %q: under rules %d the partitioner is the producer's, as Kafka's partitioner.class: give partitioner=%s|%s to produce or producer", topic, l.rules, PartitionerDefault, PartitionerRoundRobin)
 	}
 	return nil

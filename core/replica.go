@@ -209,7 +209,7 @@ func (l *PartitionedLog) checkReplication(name string, config *TopicConfig) erro
 // (kafka.cluster.Partition.effectiveMinIsr,
 // ReplicationControlManager.getTopicEffectiveMinIsr).
 func (l *PartitionedLog) checkMinInsync(name string, config *TopicConfig) error {
-	if l.rules < RulesV3 && config.MinInsyncReplicas > config.ReplicationFactor {
+	if !l.follows(HighWatermarkHeldUnderMinISR) && config.MinInsyncReplicas > config.ReplicationFactor {
 		return fmt.Errorf("topic %q: min.insync.replicas=%d is more than replication.factor=%d: every acks=all write would fail with NOT_ENOUGH_REPLICAS",
 			name, config.MinInsyncReplicas, config.ReplicationFactor)
 	}
@@ -221,7 +221,7 @@ func (l *PartitionedLog) checkMinInsync(name string, config *TopicConfig) error 
 // 2; under rules 3 Kafka's effective minimum, min(min.insync.replicas,
 // replication factor) (kafka.cluster.Partition.effectiveMinIsr, Kafka 4.x).
 func (l *PartitionedLog) minISR(t *topic, rs *replicaSet) int64 {
-	if l.rules < RulesV3 {
+	if !l.follows(HighWatermarkHeldUnderMinISR) {
 		return t.config.MinInsyncReplicas
 	}
 	return min(t.config.MinInsyncReplicas, int64(len(rs.replicas)))
@@ -232,7 +232,7 @@ func (l *PartitionedLog) minISR(t *topic, rs *replicaSet) int64 {
 // effective min.insync.replicas (kafka.cluster.Partition.isUnderMinIsr,
 // which maybeIncrementLeaderHW checks first, Kafka 3.7+).
 func (l *PartitionedLog) hwHeld(t *topic, rs *replicaSet) bool {
-	return l.rules >= RulesV3 && rs.leader >= 0 && rs.isrSize() < l.minISR(t, rs)
+	return l.follows(HighWatermarkHeldUnderMinISR) && rs.leader >= 0 && rs.isrSize() < l.minISR(t, rs)
 }
 
 // hwHeldReason says why the high watermark is held, "" when it is not.
@@ -668,7 +668,7 @@ func (l *PartitionedLog) elect(t *topic, partition int, p *partition, n int, unc
 		detail = "unclean: no live in-sync replica, unclean.leader.election.enable=true"
 		// The new leader alone is the ISR; under rules 3 an effective
 		// min.insync.replicas above 1 holds the high watermark.
-		if l.rules < RulesV3 || l.minISR(t, rs) <= 1 {
+		if !l.follows(HighWatermarkHeldUnderMinISR) || l.minISR(t, rs) <= 1 {
 			rs.hw = max(p.next, p.logStart)
 		}
 	}

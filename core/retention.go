@@ -44,14 +44,14 @@ func (l *PartitionedLog) runRetention() {
 // old segments: under rules 3 the topics that do not compact (LogManager.
 // cleanupLogs leaves the others to the cleaner), before it every topic.
 func (l *PartitionedLog) retentionChecks(c TopicConfig) bool {
-	return l.rules < RulesV3 || !c.Compacts()
+	return !l.follows(ScheduledRetentionAndCleaner) || !c.Compacts()
 }
 
 // retentionSchedule is when the retention checks run: first at first, then
 // every interval.
 func (l *PartitionedLog) retentionSchedule() (first, interval int64) {
 	interval = durationDefaultUnder(OnCluster, "log.retention.check.interval.ms", l.rules)
-	if l.rules < RulesV3 {
+	if !l.follows(ScheduledRetentionAndCleaner) {
 		return interval, interval
 	}
 	return durationDefault(OnCluster, "log.initial.task.delay.ms"), interval

@@ -9,8 +9,9 @@ import (
 // learns to follow better changes what a scenario replays to, so it comes
 // under a new rules version: links, files and lessons made before it keep
 // the version they were made under (the scenario's `rules N` line) and
-// replay as they did. The engine branches on its version only where a rule
-// differs; old rules stay in the code for old links.
+// replay as they did. Each change has a name (RuleChange, below), and the
+// engine asks whether a scenario follows it only where a rule differs; old
+// rules stay in the code for old links.
 //
 // Every version, in one place:
 //
@@ -118,34 +119,96 @@ const (
 	LatestRules = RulesV5
 )
 
-// RulesChanges says, for each version after 1, what changed, a phrase per
-// change: RulesChanges[v] for version v.
-var RulesChanges = map[int][]string{
-	RulesV2: {"Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)"},
-	RulesV3: {
-		"the sticky assignors give the very partitions Kafka's StickyAssignor and CooperativeStickyAssignor give (kafka-clients 4.4.0)",
-		"the high watermark waits while the ISR is smaller than min.insync.replicas (Kafka 3.7, KAFKA-15583), which may exceed the replication factor",
-		"an offset commit from outside a group is refused while the group is not empty (UNKNOWN_MEMBER_ID)",
-		"Kafka's defaults: new consumers start at the end (auto.offset.reset=latest) and commit by themselves (enable.auto.commit=true)",
-		"retention checks every 5 minutes (log.retention.check.interval.ms) and the log cleaner runs by itself once half a log is dirty",
-		"members get Kafka's member ids (client.id-UUID), which the assignors order members by",
-	},
-	RulesV4: {
+// RuleChange names one change of the engine's rules: a rule of Kafka that
+// the playground follows from a rules version on. Code asks whether a
+// scenario follows a change (PartitionedLog.follows, Follows), never
+// compares version numbers, so that a grep of a change's name finds every
+// place it makes a difference, and the table below is the one place that
+// says which version brought it and how the page tells it.
+type RuleChange int
+
+// The changes, by the version that brought each (the comment above the
+// constants says each with the Kafka class it follows).
+const (
+	noRuleChange RuleChange = iota
+	// Rules 2.
+	BuiltInPartitioner // keyless records through Kafka's built-in partitioner; the producer's partitioner=
+	// Rules 3.
+	KafkaStickyAssignors         // AbstractStickyAssignor's plans
+	HighWatermarkHeldUnderMinISR // the high watermark waits for min.insync.replicas
+	OutsideCommitRefused         // a commit from outside a non-empty group is refused
+	KafkaConsumerDefaults        // auto.offset.reset=latest, enable.auto.commit=true
+	ScheduledRetentionAndCleaner // retention checks on their schedule, the cleaner by itself
+	KafkaMemberIDs               // client.id-UUID member ids, which order members
+	// Rules 4.
+	ClassicProtocolTiming // rebalances end on rejoins or timeouts; max.poll.interval.ms; metadata refresh
+	ConsumerGroupProtocol // group.protocol=consumer (KIP-848)
+	// Rules 5.
+	ConsumerGroupEpochFromOne     // a new consumer group at epoch 1; a classic group made anew at generation 0
+	CommitAtOlderMemberEpoch      // commits at an older member epoch for partitions owned since
+	ClassicTakesStaticInstance    // a classic member may take a static member's instance id
+	TargetAtNextHeartbeat         // a held-back target is computed at the next heartbeat
+	RevokeAgainKeepsEpoch         // a member that must revoke again keeps its epoch
+	KafkaUUIDForClassicInConsumer // a classic member in a consumer group gets a Kafka Uuid
+	EmptiedGroupTargetAtNewEpoch  // the last member's leaving moves the target to the new epoch
+	EmptyTxnEndsInProducer        // a transaction with nothing in it sends no EndTxn
+	lastRuleChange
+)
+
+// ruleChanges says, for each change, the version that brought it and what
+// the page says it brings (RulesBrought): a phrase a learner can read.
+var ruleChanges = [lastRuleChange]struct {
+	version int
+	phrases []string
+}{
+	BuiltInPartitioner: {RulesV2, []string{"Kafka 3.3's built-in partitioner is the default for keyless records (KIP-794)"}},
+
+	KafkaStickyAssignors:         {RulesV3, []string{"the sticky assignors give the very partitions Kafka's StickyAssignor and CooperativeStickyAssignor give (kafka-clients 4.4.0)"}},
+	HighWatermarkHeldUnderMinISR: {RulesV3, []string{"the high watermark waits while the ISR is smaller than min.insync.replicas (Kafka 3.7, KAFKA-15583), which may exceed the replication factor"}},
+	OutsideCommitRefused:         {RulesV3, []string{"an offset commit from outside a group is refused while the group is not empty (UNKNOWN_MEMBER_ID)"}},
+	KafkaConsumerDefaults:        {RulesV3, []string{"Kafka's defaults: new consumers start at the end (auto.offset.reset=latest) and commit by themselves (enable.auto.commit=true)"}},
+	ScheduledRetentionAndCleaner: {RulesV3, []string{"retention checks every 5 minutes (log.retention.check.interval.ms) and the log cleaner runs by itself once half a log is dirty"}},
+	KafkaMemberIDs:               {RulesV3, []string{"members get Kafka's member ids (client.id-UUID), which the assignors order members by"}},
+
+	ClassicProtocolTiming: {RulesV4, []string{
 		"a rebalance ends when every member has rejoined by polling, or at the rebalance timeout (max.poll.interval.ms), not after rebalance.ms; an empty group's first one waits group.initial.rebalance.delay.ms",
 		"a member that does not poll within max.poll.interval.ms (5 minutes) leaves its group",
 		"consumers see partitions added to a topic at their next metadata refresh (metadata.max.age.ms, 5 minutes)",
-	},
-	RulesV5: {
-		"a consumer group starts at group epoch 1, so its first member makes it 2, as in Kafka 4.4",
-		"a consumer-protocol member may commit at an older member epoch for the partitions it has owned since then (Kafka 4.4)",
-		"a classic member may take a static member's group.instance.id in a consumer group",
-		"a consumer group's target assignment held back by group.consumer.assignment.interval.ms waits for the next heartbeat after it, as in Kafka 4.4",
-		"a member that must revoke again for a newer target keeps its epoch meanwhile",
-		"a classic member joining a consumer group gets a member id as Kafka 4.4's coordinator makes it there (a Kafka Uuid)",
-		"a consumer group's last member leaving puts the emptied group's target assignment at its new group epoch, as Kafka 4.4 does",
-		"a transaction with nothing sent in it ends in the producer alone, with no EndTxn, so the producer's epoch stays (Kafka 4.4)",
-	},
+	}},
+	// No link made before rules 4 took the consumer protocol, so it came
+	// without a version of its own, and the page has not announced it.
+	ConsumerGroupProtocol: {RulesV4, nil},
+
+	ConsumerGroupEpochFromOne:     {RulesV5, []string{"a consumer group starts at group epoch 1, so its first member makes it 2, as in Kafka 4.4"}},
+	CommitAtOlderMemberEpoch:      {RulesV5, []string{"a consumer-protocol member may commit at an older member epoch for the partitions it has owned since then (Kafka 4.4)"}},
+	ClassicTakesStaticInstance:    {RulesV5, []string{"a classic member may take a static member's group.instance.id in a consumer group"}},
+	TargetAtNextHeartbeat:         {RulesV5, []string{"a consumer group's target assignment held back by group.consumer.assignment.interval.ms waits for the next heartbeat after it, as in Kafka 4.4"}},
+	RevokeAgainKeepsEpoch:         {RulesV5, []string{"a member that must revoke again for a newer target keeps its epoch meanwhile"}},
+	KafkaUUIDForClassicInConsumer: {RulesV5, []string{"a classic member joining a consumer group gets a member id as Kafka 4.4's coordinator makes it there (a Kafka Uuid)"}},
+	EmptiedGroupTargetAtNewEpoch:  {RulesV5, []string{"a consumer group's last member leaving puts the emptied group's target assignment at its new group epoch, as Kafka 4.4 does"}},
+	EmptyTxnEndsInProducer:        {RulesV5, []string{"a transaction with nothing sent in it ends in the producer alone, with no EndTxn, so the producer's epoch stays (Kafka 4.4)"}},
 }
+
+// Since is the rules version that brought the change.
+func (c RuleChange) Since() int { return ruleChanges[c].version }
+
+// Follows reports whether a scenario under a rules version follows a
+// change.
+func Follows(rules int, c RuleChange) bool { return rules >= c.Since() }
+
+// follows reports whether the scenario follows a change.
+func (l *PartitionedLog) follows(c RuleChange) bool { return Follows(l.rules, c) }
+
+// RulesChanges says, for each version after 1, what changed, a phrase per
+// change: RulesChanges[v] for version v. It is read from the changes'
+// table, in their order.
+var RulesChanges = func() map[int][]string {
+	byVersion := map[int][]string{}
+	for c := noRuleChange + 1; c < lastRuleChange; c++ {
+		byVersion[c.Since()] = append(byVersion[c.Since()], ruleChanges[c].phrases...)
+	}
+	return byVersion
+}()
 
 // RulesBrought says in a line what the versions after from, up to to,
 // changed, for the page's notices: what a scenario made under from lacks of

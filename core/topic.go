@@ -62,7 +62,7 @@ func (l *PartitionedLog) CreateTopic(name string, partitions int, configs map[st
 		return fmt.Errorf("topic %q: partitions must be between 1 and %d, got %d", name, MaxPartitions, partitions)
 	}
 	config := DefaultTopicConfig()
-	if l.rules >= RulesV2 {
+	if l.follows(BuiltInPartitioner) {
 		config.Partitioner = "" // the producer chooses (checkTopicPartitioner)
 	}
 	names := make([]string, 0, len(configs))

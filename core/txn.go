@@ -314,7 +314,7 @@ func (l *PartitionedLog) endTransaction(producerName string, commit bool) error 
 	if !commit {
 		why = "aborted"
 	}
-	if l.rules >= RulesV5 && m.state != txnOngoing {
+	if l.follows(EmptyTxnEndsInProducer) && m.state != txnOngoing {
 		// Nothing was sent in it and no offsets: Kafka 4.4's producer
 		// sends no EndTxn, and goes back to READY with its epoch
 		// (kafka-clients 4.4.0 TransactionManager.nextRequest, "Not

@@ -61,7 +61,7 @@ const ReasonFirstEpoch Reason = "under rules 4 the playground's consumer group s
 // markFirstEpoch marks a consumer group of a scenario under rules 4 with
 // ReasonFirstEpoch, unless another reason explains its epochs already.
 func (r *runner) markFirstEpoch(g *groupRun) {
-	if r.session.Rules() >= core.RulesV5 {
+	if core.Follows(r.session.Rules(), core.ConsumerGroupEpochFromOne) {
 		return
 	}
 	if _, ok := r.marks.generations[g.name]; !ok {

@@ -265,7 +265,7 @@ const ReasonEmptiedTarget Reason = "the group's last member left: Kafka 4.4 writ
 // rules 4, ReasonFirstEpoch the group epoch's). A scenario under rules 5,
 // or a playground whose target is at its group epoch, is not excused.
 func (c *comparer) markEmptiedTarget(want, got scenario.GroupState) {
-	if c.marks.rules >= core.RulesV5 || want.Protocol != core.ProtocolConsumer || len(want.Members) > 0 || len(got.Members) > 0 ||
+	if core.Follows(c.marks.rules, core.EmptiedGroupTargetAtNewEpoch) || want.Protocol != core.ProtocolConsumer || len(want.Members) > 0 || len(got.Members) > 0 ||
 		want.GroupEpoch == nil || want.AssignmentEpoch == nil || got.GroupEpoch == nil || got.AssignmentEpoch == nil {
 		return
 	}

@@ -349,7 +349,7 @@ func isPlaced(r *kgo.Record) bool {
 // partitioner=, Kafka's built-in partitioner by default. all reports that
 // it places keyed records too: Java's RoundRobinPartitioner ignores keys.
 func keylessPartitioner(rules int, c scenario.Command, cfg core.TopicConfig) (partitioner string, all bool) {
-	if rules < core.RulesV2 {
+	if !core.Follows(rules, core.BuiltInPartitioner) {
 		return cfg.Partitioner, false
 	}
 	partitioner, _ = c.Value("partitioner")

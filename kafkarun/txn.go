@@ -105,7 +105,7 @@ func (r *runner) txn(ctx context.Context, c scenario.Command) error {
 		if p.sentOffsets && !p.wrote {
 			return r.endOffsetsOnly(ctx, c, p, bool(how))
 		}
-		if !p.sentOffsets && !p.wrote && r.session.Rules() < core.RulesV5 {
+		if !p.sentOffsets && !p.wrote && !core.Follows(r.session.Rules(), core.EmptyTxnEndsInProducer) {
 			r.txns.mark(name, ReasonEmptyTxn)
 		}
 		if err := within(ctx, func() error { return p.client.EndTransaction(ctx, how) }); err != nil {

@@ -469,7 +469,7 @@ func (w *world) startProducer(c Command) error {
 	if _, err := w.log.Partitions(topic); err != nil {
 		return err
 	}
-	if _, ok := c.Value("partitioner"); ok && w.log.Rules() < core.RulesV2 {
+	if _, ok := c.Value("partitioner"); ok && !core.Follows(w.log.Rules(), core.BuiltInPartitioner) {
 		return fmt.Errorf("a producer's partitioner (partitioner.class) comes with rules 2: under rules %d the topic's partitioner config chooses", w.log.Rules())
 	}
 	cfg, _ := w.log.TopicConfig(topic)
