@@ -362,7 +362,9 @@ func (p *Playground) handleHistory(ctx app.Context, a app.Action) {
 	if !ok || p.session == nil {
 		return
 	}
-	holdWorkspaceHeight()
+	if !p.share.options.Present { // no timeline to keep in place
+		holdWorkspaceHeight()
+	}
 	p.run(ctx, m.Control, func() error {
 		p.landing, p.removal = Landing{}, Removal{}
 		if err := p.moveInHistory(m); err != nil {

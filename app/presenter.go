@@ -32,6 +32,10 @@ func (p *Playground) handlePresent(ctx app.Context, a app.Action) {
 		return
 	}
 	p.share.options.Present = on
+	// A step taken while presenting held the workspace at the presenter's
+	// height, the window's whole, and leaving would keep it so: the
+	// timeline below it pushed out of the window (a learner's walk).
+	releaseWorkspaceHeight()
 	p.writeURL(ctx)
 }
 

@@ -110,5 +110,20 @@ func TestPresenterStepsWithTheClickersKeys(t *testing.T) {
 	if where := shownAt(t, b, ".dock"); where != "shown" {
 		t.Errorf("after presenting, the dock is %s", where)
 	}
+
+	// Present from the masthead, step back, leave: the timeline is in the
+	// window again, not pushed below it by the presenter's height.
+	b.click(t, "#present-open")
+	b.waitFor(t, `document.querySelector("main").dataset.present === "true"`)
+	at := eval[int](t, b, `Number(document.querySelector(".present-position").dataset.position)`) // Play added steps
+	b.click(t, "#present-back")
+	b.waitFor(t, fmt.Sprintf(`document.querySelector(".present-position").dataset.position === "%d"`, at-1))
+	b.click(t, "#present-exit")
+	b.waitFor(t, `document.querySelector("main").dataset.present === "false"`)
+	for _, control := range []string{"#undo", "#redo"} {
+		if where := onScreen(t, b, control); where != "" {
+			t.Errorf("after presenting and stepping back, the timeline's %s is %s", control, where)
+		}
+	}
 	b.noErrors(t)
 }
