@@ -43,6 +43,17 @@ func (m *ShareMenu) panelButton(panel, panelID, label string) app.UI {
 	return b
 }
 
+// OnMount closes the Scenarios panel once a scenario opens from it (New
+// scenario, or one of the recent): the panel hangs over the page, and
+// would hide the scenario the learner asked for.
+func (m *ShareMenu) OnMount(ctx app.Context) {
+	ctx.Handle(openAction, func(ctx app.Context, a app.Action) {
+		if m.open == "scenarios" {
+			m.open = ""
+		}
+	})
+}
+
 func (m *ShareMenu) dismiss(ctx app.Context, e app.Event) {
 	m.dismissed = m.Notice
 }

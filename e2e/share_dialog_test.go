@@ -44,10 +44,13 @@ func (b *browser) openShareDialog(t *testing.T) {
 	b.waitCount(t, "#share-dialog", 1)
 }
 
-// openScenarios opens the Scenarios panel and waits for it.
+// openScenarios opens the Scenarios panel, unless it is open, and waits
+// for it. (Opening a scenario from it closes it.)
 func (b *browser) openScenarios(t *testing.T) {
 	t.Helper()
-	b.click(t, "#scenarios-open")
+	if b.count(t, "#scenarios-panel") == 0 {
+		b.click(t, "#scenarios-open")
+	}
 	b.waitCount(t, "#scenarios-panel", 1)
 }
 

@@ -31,13 +31,12 @@ func openPlayground(t *testing.T, script string) *browser {
 
 // startEmpty starts an empty scenario as a learner does: the bare address
 // opens the starter on a first visit (app/starter.go), and Scenarios → New
-// scenario empties the page. The Scenarios panel is closed again.
+// scenario empties the page and closes the panel.
 func (b *browser) startEmpty(t *testing.T) {
 	t.Helper()
 	b.openScenarios(t)
 	b.click(t, "#new-scenario")
 	b.waitCount(t, "[data-topic][data-partition]", 0)
-	b.click(t, "#scenarios-open")
 	b.waitCount(t, "#scenarios-panel", 0)
 }
 

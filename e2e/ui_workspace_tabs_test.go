@@ -204,7 +204,10 @@ func TestUIUnreadableSavedWorkspaceIsSaidAndKept(t *testing.T) {
 		t.Errorf("Recent lists %q, want the new scenario and the one entry it could read", got)
 	}
 
-	// Download it: the file holds the value as it was.
+	// Download it: the file holds the value as it was. (The panel, over
+	// the page, is closed first, as the learner would.)
+	b.click(t, "#scenarios-open")
+	b.waitCount(t, "#scenarios-panel", 0)
 	downloads := b.allowDownloads(t)
 	b.mouseClick(t, `[data-download-unreadable="plog.workspace"]`)
 	select {
