@@ -377,7 +377,7 @@ type ProduceHere struct {
 func (b *ProduceHere) Render() app.UI {
 	topic := b.Topic
 	return app.Button().Type("button").Class("produce-here").DataSet("produce-to", topic).
-		Title("produce to "+topic).Aria("label", "produce to "+topic).
+		Title("write a record to "+topic+": the Produce form, with "+topic+" chosen").Aria("label", "produce to "+topic).
 		OnClick(func(ctx app.Context, e app.Event) {
 			ctx.NewActionWithValue(dockAction, dockRequest{Tab: dockProduce, Topic: topic})
 		}, topic).

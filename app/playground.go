@@ -267,6 +267,14 @@ func (p *Playground) handleDock(ctx app.Context, a app.Action) {
 	if r.Topic != "" {
 		p.produceTo = r.Topic
 		p.produceSeq++
+		// The form may be shown already, or far down a phone's page: the
+		// key box takes the focus, scrolled into sight, so that the
+		// learner sees where the click led and can type the record.
+		ctx.Defer(func(app.Context) {
+			if key := app.Window().GetElementByID("produce-key"); key.Truthy() {
+				key.Call("focus")
+			}
+		})
 	}
 }
 

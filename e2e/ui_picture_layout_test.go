@@ -235,6 +235,12 @@ func TestUIInspectorActsWhereTheThingIs(t *testing.T) {
 	if got := eval[string](t, b, `document.querySelector("#produce-topic").value`); got != "payments" {
 		t.Errorf("payments' produce button opened the produce form on %q", got)
 	}
+	// Its key box takes the focus, in sight: the learner sees where the
+	// button led.
+	b.waitFor(t, `document.activeElement && document.activeElement.id === "produce-key"`)
+	if where := onScreen(t, b, "#produce-key"); where != "" {
+		t.Errorf("after payments' produce button, the key box is %s", where)
+	}
 	b.fill(t, "#produce-key", "p9")
 	b.click(t, "#produce-send")
 	b.waitLine(t, "produce payments key=p9")
