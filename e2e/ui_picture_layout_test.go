@@ -285,6 +285,19 @@ func TestUIPicturePhoneLayout(t *testing.T) {
 	if !eval[bool](t, b, docked) {
 		t.Error("scrolled, the timeline does not stay docked at the bottom")
 	}
+	// Wherever the page is scrolled, nothing covers the docked timeline's
+	// buttons: not the notes of the last step, which a produce writes.
+	b.fill(t, "#produce-key", "k")
+	b.click(t, "#produce-send")
+	b.waitFor(t, `!!document.querySelector(".stage-notes > .landing:not(.empty)")`)
+	// The page scrolled so that the note passes behind the timeline's top.
+	eval[bool](t, b, `(scrollBy(0, document.querySelector(".stage-notes > .landing").getBoundingClientRect().top -
+		document.querySelector("[data-timeline]").getBoundingClientRect().top), true)`)
+	for _, control := range []string{"#undo", "#redo"} {
+		if where := onScreen(t, b, control); where != "" {
+			t.Errorf("on a phone, with the notes behind the timeline, its %s is %s", control, where)
+		}
+	}
 
 	button := `[data-replicas-of="orders/3"] [data-help=isr] button.help-button`
 	eval[bool](t, b, fmt.Sprintf(`(document.querySelector(%s).scrollIntoView({block: "center"}), true)`, js(button)))
