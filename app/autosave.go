@@ -365,6 +365,7 @@ func (p *Playground) handleOpen(ctx app.Context, a app.Action) {
 	}
 	p.applyLink(req.Fragment)
 	p.writeURL(ctx)
+	showFromTheTop(ctx)
 }
 
 // writeURL writes the state into the URL now, without waiting for the

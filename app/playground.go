@@ -515,6 +515,26 @@ func (p *Playground) OnNav(ctx app.Context) {
 	p.enterWorkspace(ctx, fragment)
 	p.applyLink(fragment)
 	p.playOnOpen(ctx)
+	if p.ready {
+		showFromTheTop(ctx)
+	}
+}
+
+// showFromTheTop scrolls the picture's regions back to their tops once
+// another scenario or lesson opens in the page: the stage kept the scroll
+// of the lesson list the learner picked from, and the new lesson's lanes
+// sat above its top (a new learner's walk). On a phone the page itself
+// scrolls.
+func showFromTheTop(ctx app.Context) {
+	ctx.Defer(func(app.Context) {
+		doc := app.Window().Get("document")
+		for _, region := range []string{".stage", ".groups-column"} {
+			if el := doc.Call("querySelector", region); el.Truthy() {
+				el.Set("scrollTop", 0)
+			}
+		}
+		app.Window().Call("scrollTo", 0, 0)
+	})
 }
 
 // applyLink replays the scenario a link carries. A link that cannot be read

@@ -184,12 +184,19 @@ func TestLessonListUnknownLessonAndEmbed(t *testing.T) {
 		t.Errorf("the list links to %v, want %v", got, hrefs)
 	}
 
+	// The learner scrolls down the stage to the list, and picks a lesson:
+	// its picture shows from the top.
 	third := lesson.All()[2]
+	eval[bool](t, b, fmt.Sprintf(`(document.querySelector(%s).scrollIntoView({block: "end"}), true)`, js(fmt.Sprintf(`[data-lesson-list] [data-lesson=%s] a`, js(third.Name)))))
 	b.click(t, fmt.Sprintf(`[data-lesson-list] [data-lesson=%s] a`, js(third.Name)))
 	b.waitCount(t, panel(third.Name), 1)
 	b.waitFor(t, fmt.Sprintf(`location.hash === %s`, js("#lesson="+third.Name)))
 	checkLessonLanes(t, b, third.Script)
 	b.waitProgress(t, third.Name, lessonResult(t, third).Progress)
+	b.waitFor(t, `document.querySelector(".stage").scrollTop === 0`)
+	if where := onScreen(t, b, ".lane[data-topic]"); where != "" {
+		t.Errorf("the lesson opened from the list, its first lane is %s", where)
+	}
 
 	// In a lesson the list is folded; the masthead's button unfolds it.
 	if eval[bool](t, b, `document.querySelector("[data-lesson-list] details").open`) {
