@@ -82,9 +82,9 @@ func (b *EmbedBar) play(ctx app.Context, e app.Event) {
 
 // Render draws the bar.
 func (b *EmbedBar) Render() app.UI {
-	playLabel := "▶ Play"
+	playLabel := playText
 	if b.Playing {
-		playLabel = "⏸ Pause"
+		playLabel = pauseText
 	}
 	return app.Div().Class("embed-bar").Attr("role", "toolbar").Aria("label", "embedded playground").Body(
 		// Where the keyboard may edit, the frame's first Tab stop lets a

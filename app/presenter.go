@@ -113,7 +113,7 @@ func (b *PresenterBar) Render() app.UI {
 		// Play runs the script's steps, then the clock: the starter's
 		// workloads only move with it.
 		app.Button().Type("button").ID("present-play").Aria("pressed", b.Playing).OnClick(b.play).
-			Text(map[bool]string{true: "⏸ Pause", false: "▶ Play"}[b.Playing]),
+			Text(map[bool]string{true: pauseText, false: playText}[b.Playing]),
 		app.Span().Class("present-clock").DataSet("time-ms", b.TimeMs).Text("virtual time "+units.Duration(b.TimeMs)),
 		app.Span().Class("present-keys").Text("Page Down, → or space: next · Page Up or ←: back"),
 		app.Button().Type("button").ID("present-exit").Class("secondary").OnClick(b.exit).Text("Exit (Esc)"),

@@ -92,7 +92,7 @@ func (p *Playground) starterNote() app.UI {
 				". Its "+strconv.Itoa(partitions)+" partitions are the lanes; a record's key picks its lane."),
 			app.Li().Text("Group "+group+"'s consumers share them: "+strings.Join(readers, ", ")+"."),
 			app.Li().Body(
-				app.Text("Press "), app.Strong().Text("▶ Play"),
+				app.Text("Press "), app.Strong().Text(playText),
 				app.Text(" to run the clock, or open "), app.Strong().Text("Lessons"), app.Text("."),
 			),
 		),

@@ -165,9 +165,9 @@ func (t *Timeline) Render() app.UI {
 			app.Button().Type("button").ID("undo").Class(roleSecondary.classes()...).Disabled(t.Position == 0).OnClick(move("undo", 0)).Title("shortcut: u").Text("↶ Undo"),
 			app.Button().Type("button").ID("redo").Class(roleSecondary.classes()...).Disabled(t.Position >= len(t.Lines)).OnClick(move("redo", 0)).Title("shortcut: r").Text("Redo ↷"),
 			app.If(t.Playing,
-				app.Button().Type("button").ID("pause").OnClick(t.play(false)).Aria("pressed", "true").Text("⏸ Pause"),
+				app.Button().Type("button").ID("pause").OnClick(t.play(false)).Aria("pressed", "true").Text(pauseText),
 			).Else(
-				app.Button().Type("button").ID("play").OnClick(t.play(true)).Aria("pressed", "false").Text("▶ Play"),
+				app.Button().Type("button").ID("play").OnClick(t.play(true)).Aria("pressed", "false").Text(playText),
 			),
 			field("play-speed", "Speed", app.Select().ID("play-speed").OnChange(t.setSpeed).Body(
 				app.Range(speeds).Slice(func(i int) app.UI {
@@ -264,6 +264,14 @@ func (t *Timeline) branchNotice() app.UI {
 			Title("the steps there now are kept aside in their place").Text("Bring them back"),
 	)
 }
+
+// playText and pauseText label the buttons that play and pause, here, in
+// an embed's bar and in the presenter's: ❚❚ rather than ⏸, which many
+// fonts lack (a box on a Debian machine, a new learner's walk found).
+const (
+	playText  = "▶ Play"
+	pauseText = "❚❚ Pause"
+)
 
 // workspaceID is the id of the page's controls and stage, above the
 // timeline.
