@@ -142,7 +142,7 @@ func (f *GroupJoinForm) Render() app.UI {
 			app.If(f.Preset == "",
 				app.Label().Body(
 					app.Span().Text("Group"),
-					app.Input().Name("group").Value(f.group).Placeholder("billing").
+					app.Input().Name("group").Value(f.group).Placeholder("e.g. billing").
 						AutoComplete(false).List("group-names").OnInput(textInto(&f.group)),
 				),
 				app.DataList().ID("group-names").Body(
@@ -151,7 +151,7 @@ func (f *GroupJoinForm) Render() app.UI {
 			),
 			app.Label().Body(
 				app.Span().Text("Member (client.id)"),
-				app.Input().Name("member").Value(f.memberText()).Placeholder("c1").
+				app.Input().Name("member").Value(f.memberText()).Placeholder("e.g. c1").
 					AutoComplete(false).OnInput(textInto(&f.member)),
 			),
 			&Help{Topic: "member-ordering"},

@@ -131,12 +131,12 @@ func (f *ShareJoinForm) Render() app.UI {
 		Body(
 			app.Label().Body(
 				app.Span().Text("Share group"),
-				app.Input().Name("group").Value(f.group).Placeholder("workers").
+				app.Input().Name("group").Value(f.group).Placeholder("e.g. workers").
 					AutoComplete(false).OnInput(textInto(&f.group)),
 			),
 			app.Label().Body(
 				app.Span().Text("Member (client.id)"),
-				app.Input().Name("member").Value(f.member).Placeholder("s1").
+				app.Input().Name("member").Value(f.member).Placeholder("e.g. s1").
 					AutoComplete(false).OnInput(textInto(&f.member)),
 			),
 			app.Label().Body(

@@ -69,7 +69,7 @@ func (f *TopicForm) Render() app.UI {
 	return app.Form().Class("panel", "topic-form").DataSet("command", scenario.CmdTopic).Aria("label", "create a topic").OnSubmit(submitLine(topicControl, f.Line)).Body(
 		app.H2().Text("New topic"),
 		app.Div().Class("row").Body(
-			field("topic-name", "Name", textInput("topic-name", &f.name, &f.Compo, "placeholder", "orders")),
+			field("topic-name", "Name", textInput("topic-name", &f.name, &f.Compo, "placeholder", "e.g. orders")),
 			field("topic-partitions", "Partitions", numberInput("topic-partitions", &f.partitions, &f.Compo)),
 		),
 		app.Div().Class("row").Body(
