@@ -21,14 +21,14 @@ const pageLesson = "commit-resume"
 // lessonPageElements are what a lesson's page shows as it first paints,
 // and where the live page must show them too: the lesson's title,
 // explanation and goal, and the picture of its starting scenario (a lane
-// with its newest record, which lanes keep in sight, web/static/
-// lanes-follow.js; the group's card).
+// with its records, from the first: a lane follows its newest only once
+// records land in it, web/static/lanes-follow.js; the group's card).
 var lessonPageElements = []string{
 	`#lesson-title`,
 	`[data-lesson-panel] .lesson-text > :first-child`,
 	`[data-lesson-panel] .lesson-goal`,
 	`[data-topic="orders"][data-partition="0"][data-log-start]`,
-	`[data-topic="orders"][data-partition]:has([data-offset]) [data-offset]:not(:has(~ [data-offset]))`,
+	`[data-topic="orders"][data-partition] [data-offset]`,
 	group("billing"),
 }
 

@@ -9,10 +9,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// A lane wider than the window follows its newest record, so that the
-// record a learner produces is in sight; a lane the learner scrolled back
-// stays where the learner put it until the learner scrolls to its end
-// again (web/static/lanes-follow.js).
+// A lane wider than the window opens at its first record, and follows its
+// newest once records land in it, so that the record a learner produces is
+// in sight; a lane the learner scrolled back stays where the learner put
+// it until the learner scrolls to its end again (web/static/
+// lanes-follow.js).
 func TestLanesFollowTheirNewestRecord(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "topic t partitions=1\nproduce t key=k value=v count=39\n")
@@ -40,7 +41,7 @@ func TestLanesFollowTheirNewestRecord(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
-	seen("at first, the newest record", record(38))
+	seen("at first, the first record", record(0))
 
 	produce := func(key string, offset int) {
 		t.Helper()

@@ -1,15 +1,18 @@
 // A lane's records scroll sideways when they are wider than the lane
 // (.records, plog.css): forty records at most are drawn, the newest last.
-// Left alone, a lane shows its oldest records, and the record a learner has
-// just produced lands past the right edge, out of sight.
+// Left alone, the record a learner has just produced lands past the right
+// edge, out of sight.
 //
-// So a lane follows its newest record: when its records change, a lane that
-// was showing its end is scrolled to its end again. A lane the learner has
-// scrolled back stays where the learner put it, until the learner scrolls
-// to its end again. Whether a lane shows its end is read at each of its
-// scroll events, the learner's and this script's alike (a lane scrolled to
-// its end by this script is at its end): no flag tells the two apart, so
-// none can be left behind. A lane never scrolled is taken to follow.
+// So a lane follows its newest record: when records land in it (the last
+// command's, marked data-landed: a produce, a workload as the clock runs),
+// it is scrolled to its end. A lane the learner has scrolled back stays
+// where the learner put it, until the learner scrolls to its end again.
+// Whether a lane shows its end is read at each of its scroll events, the
+// learner's and this script's alike (a lane scrolled to its end by this
+// script is at its end): no flag tells the two apart, so none can be left
+// behind. A scenario or a lesson opens with its lanes at their start: the
+// first records are often what a lesson is about (a teacher's walk found
+// lesson 3's offsets 0 and 1 scrolled out of sight).
 //
 // The work is one pass a frame over the lanes that changed: first every
 // width read, then every scroll written, so that the page lays out once.
@@ -38,7 +41,8 @@
 
   function follow() {
     scheduled = false;
-    const lists = Array.from(changed).filter((list) => list.isConnected && !heldBack.has(list));
+    const lists = Array.from(changed).filter((list) => list.isConnected && !heldBack.has(list) &&
+      list.querySelector("[data-landed]") !== null);
     changed.clear();
     // Read every width, then scroll: no layout between two scrolls.
     const ends = lists.map((list) => list.scrollWidth - list.clientWidth);
@@ -66,5 +70,5 @@
       scheduled = true;
       requestAnimationFrame(follow);
     }
-  }).observe(document.documentElement, {childList: true, subtree: true});
+  }).observe(document.documentElement, {childList: true, subtree: true, attributes: true, attributeFilter: ["data-landed"]});
 })();
