@@ -64,7 +64,9 @@ func TestUIConsumerUpgradeRollsAGroup(t *testing.T) {
 	// c2 rejoins in its poll: an eager classic member first revokes, and
 	// at its next rejoin takes the target's epoch.
 	epoch := b.attr(t, c2, "data-member-epoch")
-	b.click(t, c2+" [data-action=poll]")
+	// The poll's line is written before +1 s is pressed: +1 s waits for
+	// the next line, which a late poll's would otherwise be.
+	b.clickAndLine(t, c2+" [data-action=poll]")
 	b.advanceSecond(t)
 	b.click(t, c2+" [data-action=poll]")
 	b.waitFor(t, `document.querySelector(`+js(c2)+`).dataset.memberEpoch !== `+js(epoch))
