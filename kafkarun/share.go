@@ -120,6 +120,8 @@ type shareMember struct {
 	polling  atomic.Bool
 	fetching atomic.Int64
 	sent     atomic.Int64
+	// held counts the records the client buffered and no poll took.
+	held atomic.Int64
 	// idle, while a poll waits to learn that the broker has nothing for
 	// the member, ends the poll at the ShareFetch it waits for
 	// (sharePoll).
@@ -137,9 +139,19 @@ type fetchWatch struct {
 // flight (a poll's wait at the broker is FetchMaxWait at most), so that
 // what one more fetch acquired is buffered, and seen by sharePrefetchHook,
 // before the run acknowledges or polls again.
-func (m *shareMember) awaitFetches(ctx context.Context, limit time.Duration) {
+//
+// A fetch may also be answered, and buffer its records, before the poll
+// that granted it takes what the fetch before buffered, so that the hook
+// sees the poll still active: each of a member's fetches acquires what
+// one of its polls takes (ShareMaxRecordsStrict), so records still held
+// once no fetch is in flight were acquired outside a poll, and the group
+// is marked prefetched.
+func (m *shareMember) awaitFetches(ctx context.Context, g *shareRun, limit time.Duration) {
 	for deadline := time.Now().Add(limit); m.fetching.Load() > 0 && time.Now().Before(deadline) && ctx.Err() == nil; {
 		time.Sleep(5 * time.Millisecond)
+	}
+	if m.fetching.Load() == 0 && m.held.Load() > 0 {
+		g.prefetched.Store(true)
 	}
 }
 
@@ -159,6 +171,7 @@ type sharePrefetchHook struct {
 }
 
 func (h sharePrefetchHook) OnFetchRecordBuffered(*kgo.Record) {
+	h.m.held.Add(1)
 	if !h.m.polling.Load() {
 		h.g.prefetched.Store(true)
 	}
@@ -184,6 +197,7 @@ var shareFetchKey = kmsg.NewPtrShareFetchRequest().Key()
 // OnFetchRecordUnbuffered runs in PollRecords once it took the buffered
 // records (kgo's runDeferredFetchHooks), before it returns.
 func (h sharePrefetchHook) OnFetchRecordUnbuffered(_ *kgo.Record, polled bool) {
+	h.m.held.Add(-1)
 	if polled {
 		h.m.polling.Store(false)
 	}
@@ -543,7 +557,7 @@ func (r *runner) sharePoll(ctx context.Context, g *shareRun, m *shareMember, c s
 	if err != nil {
 		return err
 	}
-	m.awaitFetches(ctx, r.opts.WaitTimeout)
+	m.awaitFetches(ctx, g, r.opts.WaitTimeout)
 	deadline := time.Now().Add(r.opts.WaitTimeout)
 	var got []*kgo.Record
 	for {
@@ -701,7 +715,7 @@ func (r *runner) shareAck(ctx context.Context, g *shareRun, m *shareMember, stat
 	if len(recs) == 0 {
 		return nil
 	}
-	m.awaitFetches(ctx, r.opts.WaitTimeout)
+	m.awaitFetches(ctx, g, r.opts.WaitTimeout)
 	if status == kgo.AckAccept {
 		g.gotAcks += len(recs)
 	}
