@@ -52,7 +52,7 @@ func wireLinesOf(events []core.Event) []WireLine {
 			text = fmt.Sprintf("%s gave up on a record for %s%s: %s.", e.Member, tp, seq, e.Detail)
 		case core.EventTxnMarker:
 			marker := "a " + e.Detail // COMMIT
-			if e.Detail == "ABORT" {
+			if e.Cause == core.CauseAbort {
 				marker = "an " + e.Detail
 			}
 			text = fmt.Sprintf("%s's transaction wrote %s marker to %s at offset %d: a control record that takes an offset and that no consumer is given.", e.Member, marker, tp, e.Offset)

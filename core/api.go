@@ -86,6 +86,41 @@ const (
 	EventGroupDeleted     EventKind = "group-deleted"     // Group, Count = committed offsets deleted: the group is Dead
 )
 
+// Cause is why an event happened, for the kinds whose readers (lesson
+// checks, the page's notes, the comparison with a cluster) act on why.
+type Cause uint8
+
+const (
+	CauseNone Cause = iota
+	// CauseSessionTimeout: a classic group removed a stopped member whose
+	// session.timeout.ms passed (member-left).
+	CauseSessionTimeout
+	// CauseFenced: the coordinator fenced the member (member-left): a
+	// static member came back with its group.instance.id, or, under the
+	// consumer protocol, its session timed out
+	// (GroupMetadataManager.consumerGroupFenceMembers of Kafka 4.4).
+	CauseFenced
+	// CausePollTimeout: the member did not poll within
+	// max.poll.interval.ms (member-left, member-stopped).
+	CausePollTimeout
+	// CauseStaticReturn: a static member came back with its
+	// group.instance.id (member-joined).
+	CauseStaticReturn
+	// CauseRetentionTime: retention.ms deleted the segment
+	// (segment-deleted).
+	CauseRetentionTime
+	// CauseRetentionSize: retention.bytes deleted the segment
+	// (segment-deleted).
+	CauseRetentionSize
+	// CauseMetadataRefresh: the leader's metadata refresh saw new
+	// partitions (rebalance-started).
+	CauseMetadataRefresh
+	// CauseCommit and CauseAbort: how a transaction ended (txn-ended,
+	// txn-marker).
+	CauseCommit
+	CauseAbort
+)
+
 // Event is one thing that happened in the engine. Fields that do not apply to
 // a kind are zero.
 type Event struct {
@@ -108,6 +143,10 @@ type Event struct {
 	// (retention.go). It is false on every other event, so readers that
 	// do not know it read the event as before.
 	RolledActive bool
+	// Cause says which of the causes a reader acts on brought the event
+	// about (CauseNone for the rest): Detail is the learner's sentence,
+	// never to be matched.
+	Cause Cause
 
 	// reasons are a produced event's distinct reasons, the first one's
 	// first, at most maxRunReasons of them.

@@ -383,9 +383,9 @@ func (l *PartitionedLog) replaceConsumerStatic(g *group, old *member, name strin
 	same := slices.Equal(m.topics, topics)
 	m.topics = topics
 	if same {
-		l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back: same partitions, no new group epoch"})
+		l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back: same partitions, no new group epoch", Cause: CauseStaticReturn})
 	} else {
-		l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back with a new subscription"})
+		l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back with a new subscription", Cause: CauseStaticReturn})
 		l.bumpGroupEpoch(g, name+" subscribed to "+strings.Join(topics, ","))
 	}
 	l.heartbeat(g, m)
@@ -674,7 +674,14 @@ func partitionList(tps []TopicPartition) string {
 // member and bumps the group epoch (GroupMetadataManager.consumerGroupLeave);
 // a static member sends -2 and the coordinator keeps it, and its
 // partitions, until its session ends (consumerGroupStaticMemberGroupLeave).
-func (l *PartitionedLog) leaveConsumer(g *group, m *member, detail string) {
+// departure is why a member leaves: the learner's sentence, and its cause
+// when readers act on it.
+type departure struct {
+	cause Cause
+	text  string
+}
+
+func (l *PartitionedLog) leaveConsumer(g *group, m *member, why departure) {
 	if m.instanceID != "" && m.classic() {
 		// A classic static member sends no LeaveGroup (KIP-345): it
 		// stays until its session times out.
@@ -696,7 +703,7 @@ func (l *PartitionedLog) leaveConsumer(g *group, m *member, detail string) {
 			Detail: "left with epoch -2 (static member): its partitions wait for its group.instance.id until its session expires at " + units.Duration(m.expiresAt)})
 		return
 	}
-	l.removeConsumerMember(g, m, detail)
+	l.removeConsumerMember(g, m, why)
 }
 
 // removeConsumerMember removes a member and bumps the group epoch
@@ -707,15 +714,15 @@ func (l *PartitionedLog) leaveConsumer(g *group, m *member, detail string) {
 // MetadataRecord with timestamp 0 when every member is fenced;
 // canComputeNextTargetAssignment); rules 4 keep the target's epoch and
 // time.
-func (l *PartitionedLog) removeConsumerMember(g *group, m *member, detail string) {
-	if l.downgradeOnLeave(g, m, detail) {
+func (l *PartitionedLog) removeConsumerMember(g *group, m *member, why departure) {
+	if l.downgradeOnLeave(g, m, why) {
 		return
 	}
 	g.removeMember(m)
 	g.forgetClassicStrategy()
 	delete(g.cg.target, m.id)
-	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id, Detail: detail})
-	l.bumpGroupEpoch(g, m.id+" left: "+detail)
+	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id, Detail: why.text, Cause: why.cause})
+	l.bumpGroupEpoch(g, m.id+" left: "+why.text)
 	if l.follows(EmptiedGroupTargetAtNewEpoch) && len(g.members) == 0 {
 		g.cg.targetEpoch = g.cg.epoch
 		g.cg.lastTargetAt, g.cg.computed = 0, false
@@ -778,7 +785,7 @@ func (l *PartitionedLog) runConsumerTimers(g *group, now int64) {
 			if m.classic() {
 				timeout = "session.timeout.ms"
 			}
-			l.removeConsumerMember(g, m, "fenced: its session timed out ("+timeout+")")
+			l.removeConsumerMember(g, m, departure{CauseFenced, "fenced: its session timed out (" + timeout + ")"})
 		}
 	}
 	for _, m := range slices.Clone(g.members) {
@@ -795,7 +802,7 @@ func (l *PartitionedLog) runConsumerTimers(g *group, now int64) {
 			if m.classic() {
 				how = "its heartbeat thread sent LeaveGroup"
 			}
-			l.leaveConsumer(g, m, fmt.Sprintf("did not poll within max.poll.interval.ms (%s): %s", units.Duration(g.config.MaxPollIntervalMs), how))
+			l.leaveConsumer(g, m, departure{CausePollTimeout, fmt.Sprintf("did not poll within max.poll.interval.ms (%s): %s", units.Duration(g.config.MaxPollIntervalMs), how)})
 			if m.instanceID != "" {
 				m.down = stoppedPolling
 			}

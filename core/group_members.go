@@ -229,7 +229,7 @@ func (g *group) removeMember(m *member) {
 func (l *PartitionedLog) replaceStaticMember(g *group, old *member, newID string, topics []string) {
 	if old.down == "" {
 		l.abandonInFlight(g, old)
-		l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: old.id, Detail: "fenced: " + newID + " joined with its group.instance.id " + old.instanceID})
+		l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: old.id, Detail: "fenced: " + newID + " joined with its group.instance.id " + old.instanceID, Cause: CauseFenced})
 	}
 	wasLeader := g.leader == old.id
 	g.removeMember(old)
@@ -246,11 +246,11 @@ func (l *PartitionedLog) replaceStaticMember(g *group, old *member, newID string
 	m.lastAutoCommit = l.now
 	g.insertMember(m)
 	if !slices.Equal(m.topics, topics) {
-		l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: newID, Detail: "static member " + m.instanceID + " is back with a new subscription"})
+		l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: newID, Detail: "static member " + m.instanceID + " is back with a new subscription", Cause: CauseStaticReturn})
 		l.changeSubscription(g, m, topics)
 		return
 	}
-	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: newID, Detail: "static member " + m.instanceID + " is back: same partitions, no rebalance"})
+	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: newID, Detail: "static member " + m.instanceID + " is back: same partitions, no rebalance", Cause: CauseStaticReturn})
 	if g.timing() && g.rebalance != nil {
 		// Its JoinGroup rejoins the rebalance running (Kafka 4.x's
 		// GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin).
@@ -294,7 +294,7 @@ func (l *PartitionedLog) Leave(groupName, memberID string) error {
 		if m.classic() {
 			how = "left with LeaveGroup (classic member)"
 		}
-		l.leaveConsumer(g, m, how)
+		l.leaveConsumer(g, m, departure{text: how})
 		return nil
 	}
 	if m.instanceID != "" {
@@ -333,20 +333,21 @@ func (l *PartitionedLog) stopMember(g *group, m *member, why string) {
 	m.down = why
 	m.expiresAt = l.now + g.config.SessionTimeoutMs
 	clear(m.positions)
-	detail := why
+	detail, cause := why, CauseNone
 	switch why {
 	case "left":
 		detail = "shut down without LeaveGroup (static member)"
 	case stoppedPolling:
 		detail = fmt.Sprintf("did not poll within max.poll.interval.ms (%s): a static member sends no LeaveGroup, its heartbeats stop", units.Duration(g.config.MaxPollIntervalMs))
+		cause = CausePollTimeout
 	}
-	l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Detail: detail + "; session expires at " + units.Duration(m.expiresAt)})
+	l.emit(Event{Kind: EventMemberStopped, Group: g.name, Member: m.id, Detail: detail + "; session expires at " + units.Duration(m.expiresAt), Cause: cause})
 }
 
 // expireMember removes a stopped member whose session timed out.
 func (l *PartitionedLog) expireMember(g *group, m *member) {
 	before := g.currentAssignment()
 	g.removeMember(m)
-	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id, Detail: "session timeout"})
+	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id, Detail: "session timeout", Cause: CauseSessionTimeout})
 	l.startRebalance(g, m.id+"'s session timed out", before, nil, false)
 }

@@ -285,14 +285,14 @@ func (l *PartitionedLog) maybeComputeTarget(g *group) {
 // group converts back to a classic group (validateOnlineDowngradeWithFencedMembers,
 // convertToClassicGroup), which rebalances at once. It reports whether it
 // did.
-func (l *PartitionedLog) downgradeOnLeave(g *group, leaving *member, detail string) bool {
+func (l *PartitionedLog) downgradeOnLeave(g *group, leaving *member, why departure) bool {
 	if len(g.members) < 2 || !l.downgradeAllowed() || !g.allClassicBut(leaving) {
 		return false
 	}
 	before := g.currentAssignment()
 	before[leaving.id] = append(before[leaving.id], leaving.cm.pendingRevoke...)
 	g.removeMember(leaving)
-	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: leaving.id, Detail: detail})
+	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: leaving.id, Detail: why.text, Cause: why.cause})
 	l.convertToClassicGroup(g, "the members left all use the classic protocol")
 	l.startRebalance(g, fmt.Sprintf("Downgrade group %s from consumer to classic for member leaving.", g.name), before, nil, false)
 	return true
@@ -343,7 +343,7 @@ func (l *PartitionedLog) replaceStaticWithClassic(g *group, old *member, name, s
 	downgrade := l.downgradeAllowed() && g.allClassicBut(old)
 	if old.down == "" {
 		l.abandonInFlight(g, old)
-		l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: old.id, Detail: "fenced: " + name + " joined with its group.instance.id " + old.instanceID + " (group.protocol=classic)"})
+		l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: old.id, Detail: "fenced: " + name + " joined with its group.instance.id " + old.instanceID + " (group.protocol=classic)", Cause: CauseFenced})
 	}
 	g.removeMember(old)
 	if !g.hasClassicMember() {
@@ -363,7 +363,7 @@ func (l *PartitionedLog) replaceStaticWithClassic(g *group, old *member, name, s
 		g.cg.target[name] = target
 	}
 	g.insertMember(m)
-	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back with the classic protocol (JoinGroup): it takes the place, assignment and target of " + old.id})
+	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back with the classic protocol (JoinGroup): it takes the place, assignment and target of " + old.id, Cause: CauseStaticReturn})
 	if !slices.Equal(m.topics, topics) {
 		m.topics = topics
 		l.bumpGroupEpoch(g, name+" subscribed to "+strings.Join(topics, ","))

@@ -318,7 +318,7 @@ func (l *PartitionedLog) pollTimedOut(g *group, m *member) {
 	before := g.currentAssignment()
 	g.removeMember(m)
 	l.emit(Event{Kind: EventMemberLeft, Group: g.name, Member: m.id,
-		Detail: fmt.Sprintf("did not poll within max.poll.interval.ms (%s): its heartbeat thread sent LeaveGroup", units.Duration(g.config.MaxPollIntervalMs))})
+		Detail: fmt.Sprintf("did not poll within max.poll.interval.ms (%s): its heartbeat thread sent LeaveGroup", units.Duration(g.config.MaxPollIntervalMs)), Cause: CausePollTimeout})
 	l.startRebalance(g, m.id+" left: no poll within max.poll.interval.ms", before, nil, false)
 }
 
@@ -333,7 +333,7 @@ func (l *PartitionedLog) refreshMetadata(g *group) {
 	for _, topic := range changed {
 		parts = append(parts, fmt.Sprintf("%s now has %d partitions", topic, g.seen[topic]))
 	}
-	l.startRebalance(g, "the leader's metadata refresh: topic "+strings.Join(parts, ", topic "), g.currentAssignment(), nil, false)
+	l.startRebalanceFor(g, CauseMetadataRefresh, "the leader's metadata refresh: topic "+strings.Join(parts, ", topic "), g.currentAssignment(), nil, false)
 }
 
 // partitionsAddedV4 notes partitions added to a topic the group reads:

@@ -579,6 +579,12 @@ func (l *PartitionedLog) stickyAlgorithm() assign.StickyAlgorithm {
 // for none, and joined says it is a new member: from rules 4 they decide
 // when the rebalance ends (group_timing.go).
 func (l *PartitionedLog) startRebalance(g *group, cause string, before Assignment, rejoined *member, joined bool) {
+	l.startRebalanceFor(g, CauseNone, cause, before, rejoined, joined)
+}
+
+// startRebalanceFor is startRebalance whose rebalance-started event
+// carries a typed cause as well as its sentence.
+func (l *PartitionedLog) startRebalanceFor(g *group, typed Cause, cause string, before Assignment, rejoined *member, joined bool) {
 	if len(g.members) == 0 {
 		l.becomeEmpty(g, cause, before)
 		return
@@ -615,7 +621,7 @@ func (l *PartitionedLog) startRebalance(g *group, cause string, before Assignmen
 	if g.timing() {
 		l.prepareRebalance(g, rejoined, joined)
 	}
-	l.emit(Event{Kind: EventRebalanceStarted, Group: g.name, Generation: g.generation + 1, Detail: cause})
+	l.emit(Event{Kind: EventRebalanceStarted, Group: g.name, Generation: g.generation + 1, Detail: cause, Cause: typed})
 	if g.timing() {
 		l.maybeCompleteJoin(g, false)
 	}

@@ -79,7 +79,7 @@ func (l *PartitionedLog) retainByTime(t *topic, partition int, p *partition) {
 		return
 	}
 	n := l.expiredSegments(p, limit)
-	l.deleteSegments(t.name, partition, p, n, func(s *segment) string {
+	l.deleteSegments(t.name, partition, p, n, CauseRetentionTime, func(s *segment) string {
 		return fmt.Sprintf("retention.ms: newest record is %s old, more than %s", units.Duration(l.now-s.maxTimestamp), units.Duration(limit))
 	})
 }
@@ -99,7 +99,7 @@ func (l *PartitionedLog) retainBySize(t *topic, partition int, p *partition) {
 		return true
 	})
 	left := size
-	l.deleteSegments(t.name, partition, p, n, func(s *segment) string {
+	l.deleteSegments(t.name, partition, p, n, CauseRetentionSize, func(s *segment) string {
 		left -= s.bytes
 		return fmt.Sprintf("retention.bytes: the partition keeps %dB without it, at least the %s limit", left, units.Size(limit))
 	})
@@ -181,7 +181,7 @@ func (p *partition) deletableSegments(qualifies func(s *segment) bool) int {
 
 // deleteSegments deletes the n oldest segments, rolling first when that is
 // all of them, and moves the log start offset to the first segment left.
-func (l *PartitionedLog) deleteSegments(topicName string, partition int, p *partition, n int, why func(s *segment) string) {
+func (l *PartitionedLog) deleteSegments(topicName string, partition int, p *partition, n int, cause Cause, why func(s *segment) string) {
 	if n == 0 {
 		return
 	}
@@ -192,7 +192,7 @@ func (l *PartitionedLog) deleteSegments(topicName string, partition int, p *part
 	for i := range n {
 		s := &p.segments[i]
 		l.emit(Event{Kind: EventSegmentDeleted, Topic: topicName, Partition: partition,
-			From: s.base, To: p.segmentEnd(i), Count: p.segmentCount(i), Detail: why(s),
+			From: s.base, To: p.segmentEnd(i), Count: p.segmentCount(i), Detail: why(s), Cause: cause,
 			RolledActive: rolled && i == n-1})
 	}
 	p.segments = p.segments[n:]

@@ -310,9 +310,9 @@ func (l *PartitionedLog) endTransaction(producerName string, commit bool) error 
 		return fmt.Errorf("producer %s: IllegalStateException: Cannot attempt operation `%sTransaction` because the previous call to `initTransactions` or `beginTransaction` did not complete (state %s)", producerName, verb, p.txn.state)
 	}
 	m := l.txnOf(p)
-	why := "committed"
+	why, cause := "committed", CauseCommit
 	if !commit {
-		why = "aborted"
+		why, cause = "aborted", CauseAbort
 	}
 	if l.follows(EmptyTxnEndsInProducer) && m.state != txnOngoing {
 		// Nothing was sent in it and no offsets: Kafka 4.4's producer
@@ -322,7 +322,7 @@ func (l *PartitionedLog) endTransaction(producerName string, commit bool) error 
 		// sendOffsetsToTransaction were triggered"; resetTransactionState).
 		// Rules 4 end it on the coordinator, which bumps the epoch.
 		p.txn.state = txnReady
-		l.emit(Event{Kind: EventTxnEmpty, Member: producerName, Count: int(m.producerID), Generation: m.epoch, Detail: why})
+		l.emit(Event{Kind: EventTxnEmpty, Member: producerName, Count: int(m.producerID), Generation: m.epoch, Detail: why, Cause: cause})
 		return nil
 	}
 	l.endTxn(m, commit, why)
@@ -336,9 +336,9 @@ func (l *PartitionedLog) endTransaction(producerName string, commit bool) error 
 // their groups if it commits, and the coordinator's entry is complete.
 func (l *PartitionedLog) endTxn(m *txnMetadata, commit bool, why string) {
 	l.bumpEpoch(m)
-	control := ControlAbort
+	control, cause := ControlAbort, CauseAbort
 	if commit {
-		control = ControlCommit
+		control, cause = ControlCommit, CauseCommit
 	}
 	for _, tp := range m.partitions {
 		t := l.topics[tp.Topic]
@@ -357,7 +357,7 @@ func (l *PartitionedLog) endTxn(m *txnMetadata, commit bool, why string) {
 		// The marker carries the new epoch: the partition's entry for the
 		// producer takes it, and its sequences start again.
 		st.entries[m.producerID] = &producerEntry{epoch: m.epoch}
-		l.emit(Event{Kind: EventTxnMarker, Member: m.owner, Topic: tp.Topic, Partition: tp.Partition, Offset: offset, Detail: control.String()})
+		l.emit(Event{Kind: EventTxnMarker, Member: m.owner, Topic: tp.Topic, Partition: tp.Partition, Offset: offset, Detail: control.String(), Cause: cause})
 	}
 	if commit {
 		for _, groupName := range slices.Sorted(maps.Keys(m.offsets)) {
@@ -379,7 +379,7 @@ func (l *PartitionedLog) endTxn(m *txnMetadata, commit bool, why string) {
 	if commit {
 		m.state = txnCompleteCommit
 	}
-	l.emit(Event{Kind: EventTxnEnded, Member: m.owner, Count: int(m.producerID), Generation: m.epoch, Detail: why})
+	l.emit(Event{Kind: EventTxnEnded, Member: m.owner, Count: int(m.producerID), Generation: m.epoch, Detail: why, Cause: cause})
 }
 
 // controlRecordBytes is what a marker adds to a record's size: its

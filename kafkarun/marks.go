@@ -290,7 +290,7 @@ func (r *runner) markAfter(c scenario.Command, events []core.Event) error {
 			}
 		}
 		for _, e := range events {
-			if v.Strategy == core.StrategyCooperativeSticky && e.Kind == core.EventMemberJoined && strings.Contains(e.Detail, "is back") {
+			if v.Strategy == core.StrategyCooperativeSticky && e.Kind == core.EventMemberJoined && e.Cause == core.CauseStaticReturn {
 				if _, ok := r.marks.generations[v.Name]; !ok {
 					r.marks.generations[v.Name] = ReasonStaticReturn
 				}

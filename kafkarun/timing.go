@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -51,9 +50,9 @@ type pollTimedOut struct{ group, member string }
 func (r *runner) timingEvents(events []core.Event) {
 	for _, e := range events {
 		switch {
-		case (e.Kind == core.EventMemberLeft || e.Kind == core.EventMemberStopped) && strings.Contains(e.Detail, "did not poll within max.poll.interval.ms"):
+		case (e.Kind == core.EventMemberLeft || e.Kind == core.EventMemberStopped) && e.Cause == core.CausePollTimeout:
 			r.timedOut = append(r.timedOut, pollTimedOut{e.Group, e.Member})
-		case e.Kind == core.EventRebalanceStarted && strings.Contains(e.Detail, "metadata refresh"):
+		case e.Kind == core.EventRebalanceStarted && e.Cause == core.CauseMetadataRefresh:
 			if !slices.Contains(r.refreshed, e.Group) {
 				r.refreshed = append(r.refreshed, e.Group)
 			}

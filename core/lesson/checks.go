@@ -1671,7 +1671,7 @@ func checkAgedOut(x *ctx, c *check) Result {
 	}
 	x.keep(c, "retention", units.Duration(cfg.RetentionMs))
 	e := x.firstEvent("aged-out", topic, func(e core.Event) bool {
-		return e.Kind == core.EventSegmentDeleted && strings.HasPrefix(e.Detail, "retention.ms")
+		return e.Kind == core.EventSegmentDeleted && e.Cause == core.CauseRetentionTime
 	})
 	if e == nil {
 		return pending("retention has not deleted a segment of %s yet: a segment goes once its newest record is more than %s old", topic, units.Duration(cfg.RetentionMs))

@@ -188,7 +188,7 @@ func checkTransaction(x *ctx, c *check) Result {
 			topics[e.Topic] = true
 		case core.EventTxnEnded:
 			ended++
-			committed := e.Detail == "committed"
+			committed := e.Cause == core.CauseCommit
 			if committed == (want == "committed") && int64(len(topics)) >= least {
 				x.keep(c, "partitions", joinWords(partitions))
 				x.keep(c, "markers", joinWords(markers))

@@ -62,9 +62,9 @@ func (c *ctx) deploys() map[string]*deploy {
 			}
 			id := e.Group + " " + e.Member
 			switch {
-			case e.Kind == core.EventMemberLeft && e.Detail == "session timeout":
+			case e.Kind == core.EventMemberLeft && e.Cause == core.CauseSessionTimeout:
 				d.timeouts = append(d.timeouts, e.Member)
-			case e.Kind == core.EventMemberStopped || e.Kind == core.EventMemberLeft && !strings.HasPrefix(e.Detail, "fenced"):
+			case e.Kind == core.EventMemberStopped || e.Kind == core.EventMemberLeft && e.Cause != core.CauseFenced:
 				if d.began < 0 {
 					d.began = e.Time
 				}
