@@ -25,6 +25,8 @@ type CommandLine struct {
 	// Position is the timeline's: it moves when a line is applied, which
 	// is how the box knows to empty itself.
 	Position int
+	// Example is the box's placeholder: a line that runs on this step.
+	Example string
 
 	text    string // what the box holds
 	cursor  int    // where the caret is, in bytes of text
@@ -73,11 +75,11 @@ func (p *Playground) commandLineSession() *scenario.Session {
 // come before any child that is drawn only sometimes (a notice, a count of
 // hidden lines), or one appearing would put a new command line in its
 // place, and the learner's box would lose the focus.
-func commandLineOf(session *scenario.Session, position int) app.UI {
+func commandLineOf(session *scenario.Session, position int, example string) app.UI {
 	if session == nil {
 		return nil
 	}
-	return &CommandLine{Session: session, Position: position}
+	return &CommandLine{Session: session, Position: position, Example: example}
 }
 
 // OnMount follows the errors: a refused line is no longer pending.
@@ -276,7 +278,7 @@ func (c *CommandLine) Render() app.UI {
 		AutoComplete(false).Attr("spellcheck", "false").Attr("autocapitalize", "off").
 		Attr("role", "combobox").Aria("autocomplete", "list").Aria("controls", completionList).
 		Aria("expanded", c.open).Aria("describedby", "command-line-hint").
-		Placeholder("produce orders key=acct-1").
+		Placeholder("e.g. "+c.Example).
 		OnKeyDown(c.onKeyDown).OnInput(c.onInput)
 	if c.open && c.active >= 0 {
 		in = in.Aria("activedescendant", completionID(c.active))
@@ -361,4 +363,14 @@ func utf16Len(r rune) int {
 		return 2
 	}
 	return 1
+}
+
+// commandExample is a line that runs on the step shown, for the command
+// line's placeholder: a produce to its first topic, or a topic to create
+// when it has none.
+func (s LogSnapshot) commandExample() string {
+	if len(s.Topics) == 0 {
+		return "topic orders partitions=3"
+	}
+	return "produce " + s.Topics[0].Name + " key=k1 value=hello"
 }

@@ -694,6 +694,7 @@ func (p *Playground) Render() app.UI {
 				Rules:       p.rules(),
 				RulesFrom:   p.rulesFrom,
 				Session:     p.commandLineSession(),
+				Example:     p.view.commandExample(),
 			},
 		)
 }

@@ -33,6 +33,9 @@ type Timeline struct {
 	// Session is what the command line completes from (command_line.go);
 	// nil on a read-only page, which shows none.
 	Session *scenario.Session
+	// Example is the command line's example, a line that runs on this
+	// step (LogSnapshot.commandExample).
+	Example string
 
 	shown scriptPlace // where the script's box was last scrolled to
 }
@@ -181,7 +184,7 @@ func (t *Timeline) Render() app.UI {
 				Value(strconv.Itoa(t.Position)).OnChange(t.scrub),
 		),
 		&ControlError{Control: timelineControl},
-		commandLineOf(t.Session, t.Position),
+		commandLineOf(t.Session, t.Position, t.Example),
 		t.rulesNotice(),
 		t.branchNotice(),
 		app.If(from > 0, app.P().Class("lines-hidden").Text(fmt.Sprintf("%d earlier lines", from))),

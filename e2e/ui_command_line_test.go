@@ -162,3 +162,28 @@ func TestUICommandLine(t *testing.T) {
 		t.Errorf("a read-only page shows %d command lines", n)
 	}
 }
+
+// The command line's example runs where it is shown: a learner on an
+// empty scenario who types what the box suggests gets a topic, and then,
+// typing the new suggestion, a record in it.
+func TestUICommandLineExampleRunsHere(t *testing.T) {
+	t.Parallel()
+	s := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.open(t, s.URL)
+	b.startEmpty(t)
+	placeholder := func() string {
+		return strings.TrimPrefix(b.attr(t, commandLine, "placeholder"), "e.g. ")
+	}
+	if got := placeholder(); got != "topic orders partitions=3" {
+		t.Fatalf("on an empty scenario the command line suggests %q", got)
+	}
+	b.typeInCommandLine(t, placeholder(), kb.Enter)
+	b.waitCount(t, `[data-topic="orders"][data-partition]`, 3)
+	b.waitFor(t, `document.querySelector("[data-command-line]").placeholder === "e.g. produce orders key=k1 value=hello"`)
+	b.typeInCommandLine(t, placeholder(), kb.Enter)
+	b.waitCount(t, `[data-topic="orders"] [data-offset]`, 1)
+	if where := onScreen(t, b, commandLine); where != "" {
+		t.Errorf("the command line is %s", where)
+	}
+}
