@@ -29,7 +29,7 @@ func (h *commandLineHost) Render() app.UI {
 	if h.page.session == nil {
 		return app.Div().Body(h.page)
 	}
-	l := commandLineOf(h.page.commandLineSession(), h.page.session.Position())
+	l := commandLineOf(h.page.commandLineSession(), h.page.session.Position(), h.page.view.commandExample())
 	if h.line == nil {
 		h.line, _ = l.(*CommandLine)
 	}
