@@ -53,10 +53,10 @@ func newPartition(base, now int64) *partition {
 	}
 }
 
-func (p *partition) clone() *partition {
+func (p *partition) clone(breathe func()) *partition {
 	c := &partition{
 		records:     p.records.clone(),
-		segments:    slices.Clone(p.segments),
+		segments:    cloneSegments(p.segments, breathe),
 		logStart:    p.logStart,
 		next:        p.next,
 		activeSince: p.activeSince,
@@ -66,6 +66,22 @@ func (p *partition) clone() *partition {
 	}
 	if p.replicas != nil {
 		c.replicas = p.replicas.clone()
+	}
+	return c
+}
+
+// cloneSlice is how many segments a clone copies between two breaths: 1 MB.
+const cloneSlice = 1 << 15
+
+// cloneSegments copies a list of segments, a slice of it at a time.
+func cloneSegments(segments []segment, breathe func()) []segment {
+	if len(segments) <= cloneSlice {
+		return slices.Clone(segments)
+	}
+	c := make([]segment, 0, len(segments))
+	for from := 0; from < len(segments); from += cloneSlice {
+		c = append(c, segments[from:min(from+cloneSlice, len(segments))]...)
+		breathe()
 	}
 	return c
 }

@@ -269,8 +269,14 @@ func (l *PartitionedLog) send(p *producer, t *topic, acks acksMode, queue []*bat
 			}
 		}
 		// RecordAccumulator.reenqueue puts a retried batch back at the
-		// front, before the batches not sent yet.
-		queue = append(again, rest...)
+		// front, before the batches not sent yet. The retries came from
+		// the window, so they fit in its slots just before the rest:
+		// appending the rest to them instead copied the whole queue at
+		// every window, a quadratic cost no work unit counted (a produce
+		// of 10,000 records was 2,000 copies of up to 10,000 batches).
+		start := len(window) - len(again)
+		copy(queue[start:], again)
+		queue = queue[start:]
 		if p.config.Idempotence {
 			// insertInSequenceOrder: the retries go out in sequence order.
 			// The sort goes through the whole queue: a unit a batch.

@@ -30,11 +30,12 @@ type topic struct {
 	builtIn builtInState
 }
 
-func (t *topic) clone() *topic {
+func (t *topic) clone(breathe func()) *topic {
 	c := *t
 	c.partitions = make([]*partition, len(t.partitions))
 	for i, p := range t.partitions {
-		c.partitions[i] = p.clone()
+		c.partitions[i] = p.clone(breathe)
+		breathe()
 	}
 	return &c
 }

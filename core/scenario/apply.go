@@ -134,9 +134,9 @@ func newWorld(seed int64, rules int) *world {
 }
 
 // clone returns an independent copy.
-func (w *world) clone() *world {
+func (w *world) clone(breathe func()) *world {
 	return &world{
-		log:        w.log.Clone(),
+		log:        w.log.CloneBreathing(breathe),
 		loads:      slices.Clone(w.loads),
 		produced:   w.produced,
 		compacted:  w.compacted,

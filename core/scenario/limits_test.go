@@ -24,7 +24,7 @@ func TestCompactionLimit(t *testing.T) {
 	// A compaction reads what the topic holds now.
 	counts, _ := s.Log().PartitionRecordCounts("t")
 	held := int64(counts[0] + counts[1])
-	w := s.cur.clone()
+	w := s.cur.clone(nil)
 	w.compacted = MaxCompactedRecords - held + 1
 	state := StateText(w.log)
 	if err := w.compact("t"); err == nil || !strings.Contains(err.Error(), "at most 10000000 records") {
@@ -191,7 +191,7 @@ func TestWorkLimitCountsEveryKindOfWork(t *testing.T) {
 	} {
 		t.Run(tc.line, func(t *testing.T) {
 			s := mustLoad(t, tc.script)
-			w := s.cur.clone()
+			w := s.cur.clone(nil)
 			w.work = MaxWork - 50
 			state, before := StateText(w.log), w.work
 			c, _, err := ParseLine(tc.line, 1)

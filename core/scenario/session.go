@@ -60,7 +60,7 @@ type Session struct {
 // NewSession returns an empty session: seed 0, no topics, the clock at 0.
 func NewSession() *Session {
 	s := &Session{cur: newWorld(0, core.LatestRules), every: checkpointEvery, workEvery: checkpointWork, rules: core.LatestRules}
-	s.checkpoints = []checkpoint{{step: 0, state: s.cur.clone()}}
+	s.checkpoints = []checkpoint{{step: 0, state: s.cur.clone(nil)}}
 	return s
 }
 
@@ -286,7 +286,7 @@ func (s *Session) stateAt(step int, fromCurrent bool) (*world, []core.Event, err
 			ck = c
 		}
 	}
-	w, events, from := ck.state.clone(), ck.events, ck.step
+	w, events, from := ck.state.clone(s.pause), ck.events, ck.step
 	if fromCurrent && s.pos <= step && s.pos > ck.step {
 		w, events, from = s.cur, s.events, s.pos
 	}

@@ -113,7 +113,7 @@ func (s *Session) maybeCheckpoint() {
 	// The events are shared, not copied: the session only ever replaces
 	// its events, never changes them (stateAt shares a checkpoint's too).
 	before := allocatedBytes()
-	ck := checkpoint{step: s.pos, state: s.cur.clone(), events: s.events}
+	ck := checkpoint{step: s.pos, state: s.cur.clone(s.pause), events: s.events}
 	ck.cost = int64(allocatedBytes()-before) + s.cur.log.CloneBytes() + int64(len(ck.events))*eventBytes
 	s.checkpoints = slices.Insert(s.checkpoints, i, ck)
 	if !s.overBudget() {

@@ -48,7 +48,7 @@ func (s *Session) Workloads() []Workload {
 // A lesson's goal reads it to tell a state that holds from one that holds
 // only for now.
 func (s *Session) ProducedAhead(ms int64) (*core.PartitionedLog, error) {
-	w := s.cur.clone()
+	w := s.cur.clone(nil)
 	w.loads = slices.DeleteFunc(w.loads, func(l workload) bool { return !l.producer })
 	if err := w.advanceWithWorkloads(ms); err != nil {
 		return nil, err
