@@ -482,6 +482,7 @@ func (l *PartitionedLog) computeTarget(g *group) {
 	counts := l.partitionCounts(g)
 	l.work(assignmentWork(len(members), counts))
 	plan, err := assign.AssignTargetInRecordOrder(assignor, members, counts, nil)
+	l.work(0) // the meter breathes after a long piece of work, before the bookkeeping
 	if err != nil {
 		return
 	}

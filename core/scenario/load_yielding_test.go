@@ -23,3 +23,37 @@ func TestLoadYieldingIsLoad(t *testing.T) {
 		}
 	}
 }
+
+// A command's bookkeeping breathes: the session's pause runs between the
+// engine's work, the events drained, and the checkpoint's clone, which
+// itself breathes after each partition (core's CloneBreathing), so that
+// none of them adds to another in one task of the browser's.
+func TestCommandBookkeepingBreathes(t *testing.T) {
+	s := NewSession()
+	if _, err := s.Apply("topic t partitions=3"); err != nil {
+		t.Fatal(err)
+	}
+	var pauses []string
+	s.pause = func() { pauses = append(pauses, fmt.Sprint(s.pos)) }
+	if _, err := s.Apply("produce t value=v"); err != nil {
+		t.Fatal(err)
+	}
+	// After the step (position 1), and after it is recorded (2).
+	if fmt.Sprint(pauses) != "[1 2]" {
+		t.Errorf("a produce paused at positions %v, want [1 2]", pauses)
+	}
+	pauses = nil
+	for range checkpointEvery - 3 {
+		if _, err := s.Apply("produce t value=v"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pauses = nil
+	if _, err := s.Apply("produce t value=v"); err != nil { // step 32: a checkpoint
+		t.Fatal(err)
+	}
+	// The checkpoint's clone breathes after each of the 3 partitions.
+	if want := "[31 32 32 32 32]"; fmt.Sprint(pauses) != want {
+		t.Errorf("a produce that takes a checkpoint paused at %v, want %s", pauses, want)
+	}
+}
