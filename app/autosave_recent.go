@@ -67,7 +67,7 @@ func (r *RecentScenarios) pickFile(ctx app.Context, e app.Event) {
 // Render draws the panel.
 func (r *RecentScenarios) Render() app.UI {
 	return app.Section().ID("scenarios-panel").Class("panel", "scenarios-panel").Aria("label", "scenarios").Body(
-		app.H2().Text("Scenarios"),
+		panelHead("Scenarios", "scenarios"),
 		app.Div().Class("row").Body(
 			app.Button().Type("button").ID("new-scenario").OnClick(open("", "")).Text("New scenario"),
 		),

@@ -278,7 +278,7 @@ func (c *CommandLine) Render() app.UI {
 		AutoComplete(false).Attr("spellcheck", "false").Attr("autocapitalize", "off").
 		Attr("role", "combobox").Aria("autocomplete", "list").Aria("controls", completionList).
 		Aria("expanded", c.open).Aria("describedby", "command-line-hint").
-		Placeholder("e.g. "+c.Example).
+		Placeholder("e.g. " + c.Example).
 		OnKeyDown(c.onKeyDown).OnInput(c.onInput)
 	if c.open && c.active >= 0 {
 		in = in.Aria("activedescendant", completionID(c.active))

@@ -143,7 +143,7 @@ func (d *ShareDialog) Render() app.UI {
 	fragment, err := fragmentOf(d.Lines, d.Position, d.Rules, d.Options)
 	if err != nil {
 		return app.Section().ID("share-dialog").Class("panel", "share-dialog").Aria("label", "share this scenario").Body(
-			app.H2().Text("Share this scenario"),
+			panelHead("Share this scenario", "share"),
 			app.P().Attr("role", "alert").Text("This scenario does not fit in a link: "+err.Error()),
 			d.downloadRow(),
 		)
@@ -155,7 +155,7 @@ func (d *ShareDialog) Render() app.UI {
 	tooLong := len(fragment) > maxShareFragment
 	return app.Section().ID("share-dialog").Class("panel", "share-dialog").Aria("label", "share this scenario").
 		DataSet("fragment-bytes", len(fragment)).DataSet("too-long", tooLong).Body(
-		app.H2().Text("Share this scenario"),
+		panelHead("Share this scenario", "share"),
 		field(shareLinkField, "Link to this scenario, at this step",
 			app.Input().Type("text").ID(shareLinkField).ReadOnly(true).Value(link)),
 		app.Div().Class("row").Body(

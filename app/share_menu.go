@@ -1,6 +1,10 @@
 package app
 
-import "github.com/maxence-charriere/go-app/v9/pkg/app"
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
 
 // ShareMenu sits in the masthead: Share opens the share dialog (the link,
 // the file, the iframe snippet), Scenarios the list of recent scenarios and
@@ -52,6 +56,21 @@ func (m *ShareMenu) OnMount(ctx app.Context) {
 			m.open = ""
 		}
 	})
+	ctx.Handle(closePanelAction, func(ctx app.Context, a app.Action) { m.open = "" })
+}
+
+// closePanelAction closes the open panel: its own ✕ sends it.
+const closePanelAction = "plog/close-panel"
+
+// panelHead is a popover panel's title with its close button, which stays
+// at the panel's top as it scrolls: on a phone the panel is taller than
+// the screen, and the button that opened it is out of sight.
+func panelHead(title, panel string) app.UI {
+	return app.Div().Class("panel-head").Body(
+		app.H2().Text(title),
+		app.Button().Type("button").ID(panel+"-close").Class(append(roleSecondary.classes(), "panel-close")...).Aria("label", "Close "+strings.ToLower(title)).
+			OnClick(func(ctx app.Context, e app.Event) { ctx.NewAction(closePanelAction) }).Text("✕"),
+	)
 }
 
 func (m *ShareMenu) dismiss(ctx app.Context, e app.Event) {

@@ -307,3 +307,34 @@ func TestShareAndEmbedAreAccessible(t *testing.T) {
 	b.reopen(t, srv.URL+linkOf(t, ordersScenario)+"&at=3&embed=1&readonly=1")
 	check("embedded read-only page")
 }
+
+// Share and Scenarios each close with a ✕ of their own, which stays in
+// sight as the panel scrolls: on a phone the Share panel is taller than
+// the screen, and the button that opened it scrolls away.
+func TestPanelsCloseWithTheirOwnButton(t *testing.T) {
+	t.Parallel()
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.open(t, srv.URL+linkOf(t, ordersScenario))
+	for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
+		b.do(t, chromedp.EmulateViewport(size[0], size[1]))
+		for _, panel := range []struct{ open, id, close string }{
+			{"#share-open", "#share-dialog", "#share-close"},
+			{"#scenarios-open", "#scenarios-panel", "#scenarios-close"},
+		} {
+			b.click(t, panel.open)
+			b.waitCount(t, panel.id, 1)
+			// Scrolled to its end, as a learner reads it through.
+			eval[bool](t, b, `(() => { const p = document.querySelector(`+js(panel.id)+`); p.scrollTop = p.scrollHeight; return true })()`)
+			if where := onScreen(t, b, panel.close); where != "" {
+				t.Errorf("%dx%d: %s's close button is %s", size[0], size[1], panel.id, where)
+				continue
+			}
+			b.mouseClick(t, panel.close)
+			b.waitCount(t, panel.id, 0)
+			if got := b.attr(t, panel.open, "aria-expanded"); got != "false" {
+				t.Errorf("%dx%d: closed, %s still says aria-expanded=%s", size[0], size[1], panel.open, got)
+			}
+		}
+	}
+}
