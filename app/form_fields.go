@@ -124,13 +124,13 @@ func partitionPicker(id string, t TopicSnapshot, value *string, c *app.Compo, no
 // partitionsListed is the most partitions partitionPicker lists.
 const partitionsListed = 64
 
-// acksSelect picks the acks a producer asks for: "" leaves Kafka's default
-// (all, since Kafka 3.0's KIP-679), or one of scenario.AcksChoices.
 // partitionerSelect chooses a producer's partitioner (partitioner.class,
-// rules 2): "" leaves Kafka's default, the built-in partitioner.
+// rules 2): "" leaves Kafka's default, the built-in partitioner. What the
+// built-in one does with keyless records (it sticks to a partition until
+// batch.size fills) is in the field's help: in the option it was cut.
 func partitionerSelect(id string, value *string, c *app.Compo) app.UI {
 	return app.Select().ID(id).Name(id).DataSet("config", "partitioner").OnChange(c.ValueTo(value)).Body(
-		app.Option().Value("").Selected(*value == "").Text("default (built-in: sticks until batch.size)"),
+		app.Option().Value("").Selected(*value == "").Text("default (built-in)"),
 		app.Option().Value(core.PartitionerRoundRobin).Selected(*value == core.PartitionerRoundRobin).Text("round-robin (ignores keys)"),
 	)
 }
@@ -141,6 +141,8 @@ func partitionerSelect(id string, value *string, c *app.Compo) app.UI {
 // 0 is the latest rules.
 func producerRules(rules int) bool { return rules == 0 || core.Follows(rules, core.BuiltInPartitioner) }
 
+// acksSelect picks the acks a producer asks for: "" leaves Kafka's default
+// (all, since Kafka 3.0's KIP-679), or one of scenario.AcksChoices.
 func acksSelect(id string, value *string, c *app.Compo) app.UI {
 	return app.Select().ID(id).Name(id).OnChange(c.ValueTo(value)).Body(
 		app.Option().Value("").Selected(*value == "").Text("default (all)"),

@@ -196,6 +196,13 @@ var helpTopics = map[string]helpTopic{
 		"What a consumer of the group reads of transactions. read_uncommitted (Kafka's default) reads up to " +
 			"the high watermark, records of open and aborted transactions too. read_committed reads up to the " +
 			"last stable offset, below the first open transaction, and skips the records of aborted ones."},
+	"partitioner": {"the partitioner",
+		"Where a record goes when no partition is given (partitioner.class). Kafka's built-in partitioner, " +
+			"the default: a record with a key goes to the partition its key's hash picks (murmur2, a hash of " +
+			"the key's bytes, modulo the number of partitions), so one key always lands in one partition; a " +
+			"record without a key sticks to one partition until a batch (batch.size, 16 KB) has gone there, then " +
+			"moves to another. round-robin (RoundRobinPartitioner) ignores keys and sends records to the " +
+			"partitions in turn."},
 	"acks": {"acks",
 		"The producer's setting for when a write counts as done. acks=0: it does not wait for an answer. " +
 			"acks=1: the leader answers once it has appended the record, so if it fails before a follower " +

@@ -237,6 +237,7 @@ func (f *ProduceForm) Render() app.UI {
 			app.If(producerRules(f.Rules) && !f.through(),
 				app.Div().Class("row").Body(
 					field("produce-partitioner", "Partitioner (partitioner.class)", partitionerSelect("produce-partitioner", &f.partitioner, &f.Compo)),
+					&Help{Topic: "partitioner"},
 				),
 			),
 			app.Button().Type("submit").ID("produce-send").Text("Produce").Title("shortcut: p"),
