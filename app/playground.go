@@ -690,6 +690,7 @@ func (p *Playground) Render() app.UI {
 				Discarded:   discarded,
 				DiscardedAt: discardedAt,
 				Playing:     p.playing,
+				Presenting:  p.share.options.Present,
 				Speed:       p.speed,
 				Rules:       p.rules(),
 				RulesFrom:   p.rulesFrom,

@@ -23,7 +23,11 @@ type Timeline struct {
 	// DiscardedAt is the step the branch followed.
 	DiscardedAt int
 	Playing     bool
-	Speed       int // virtual seconds per tick while playing
+	// Presenting says the presenter's view hides the timeline: its box
+	// cannot scroll to the current line then, and does when it shows
+	// again.
+	Presenting bool
+	Speed      int // virtual seconds per tick while playing
 	// Rules is the version of the engine's rules the scenario runs under
 	// (core/rules.go); the timeline says so when it is not the latest.
 	Rules int
@@ -95,15 +99,19 @@ func (t *Timeline) afterRender(ctx app.Context) {
 	syncSlider(len(t.Lines), t.Position)
 	// The current line moves only with the position or the lines: the
 	// timeline also draws again when play starts or a notice changes.
-	if shown := (scriptPlace{t.Position, len(t.Lines)}); shown != t.shown {
+	if shown := (scriptPlace{t.Position, len(t.Lines), t.Presenting}); shown != t.shown {
 		t.shown = shown
 		showCurrentLineNextFrame()
 	}
 }
 
 // scriptPlace is what places the current line in the script's box: the
-// position and the lines' count. The box's scroll follows it.
-type scriptPlace struct{ position, length int }
+// position and the lines' count, and whether the box is hidden by the
+// presenter's view (where it cannot scroll). The box's scroll follows it.
+type scriptPlace struct {
+	position, length int
+	presenting       bool
+}
 
 // scrollToCurrentLine is showCurrentLine as the browser's callback, made
 // once: the page keeps it for every frame that asks for it.

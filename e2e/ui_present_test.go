@@ -110,6 +110,11 @@ func TestPresenterStepsWithTheClickersKeys(t *testing.T) {
 	if where := shownAt(t, b, ".dock"); where != "shown" {
 		t.Errorf("after presenting, the dock is %s", where)
 	}
+	// Play added steps while the timeline was hidden: its box shows the
+	// line of the step the page is at, not the one where Play began.
+	b.waitFor(t, `(() => { const line = document.getElementById("timeline-current"); if (!line) return false;
+		const r = line.getBoundingClientRect(), box = line.closest("ol, ul").getBoundingClientRect();
+		return r.height > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1 })()`)
 
 	// Present from the masthead, step back, leave: the timeline is in the
 	// window again, not pushed below it by the presenter's height.
