@@ -291,16 +291,17 @@ func snapshotPartition(l core.ReadOnlyLog, topic string, p int, view int64) (Par
 }
 
 // expiryNote says when the next records fall over the retention cliff, ""
-// when none will.
+// when none will: what happens to them, then the config, which a walk
+// found read as jargon first ("offsets 0–9 pass retention.ms in 1h").
 func expiryNote(cliff core.RetentionCliff, now int64) string {
 	if cliff.NextAt < 0 {
 		return ""
 	}
 	in := units.Span(cliff.NextAt-now, 2)
 	if cliff.NextTo-cliff.NextFrom == 1 {
-		return fmt.Sprintf("offset %d passes retention.ms in %s", cliff.NextFrom, in)
+		return fmt.Sprintf("retention deletes offset %d in %s (retention.ms)", cliff.NextFrom, in)
 	}
-	return fmt.Sprintf("offsets %d–%d pass retention.ms in %s", cliff.NextFrom, cliff.NextTo-1, in)
+	return fmt.Sprintf("retention deletes offsets %d–%d in %s (retention.ms)", cliff.NextFrom, cliff.NextTo-1, in)
 }
 
 // window returns up to laneWindow records of a partition from offset view.

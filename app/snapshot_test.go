@@ -200,8 +200,8 @@ func TestExpiryNoteNamesOneOffset(t *testing.T) {
 		from, to int64
 		want     string
 	}{
-		{0, 1, "offset 0 passes retention.ms in 1h"},
-		{4, 6, "offsets 4–5 pass retention.ms in 1h"},
+		{0, 1, "retention deletes offset 0 in 1h (retention.ms)"},
+		{4, 6, "retention deletes offsets 4–5 in 1h (retention.ms)"},
 	} {
 		cliff := core.RetentionCliff{Below: -1, NextFrom: tc.from, NextTo: tc.to, NextAt: 3_600_000}
 		if got := expiryNote(cliff, 0); got != tc.want {
