@@ -199,7 +199,7 @@ func (t *Timeline) Render() app.UI {
 		app.Ol().ID("timeline-script").Class("script").Attr("start", from+1).Body(
 			app.Range(shown).Slice(func(i int) app.UI {
 				step := from + i + 1
-				return &ScriptLine{Step: step, Line: shown[i], Current: step == t.Position, Ahead: step > t.Position}
+				return &ScriptLine{Step: step, Line: shown[i], Current: step == t.Position, Ahead: step > t.Position, Next: step == t.Position+1}
 			}),
 		),
 		app.If(to < len(t.Lines), app.P().Class("lines-hidden").Text(fmt.Sprintf("%d later lines", len(t.Lines)-to))),
@@ -219,6 +219,9 @@ type ScriptLine struct {
 	Line    string
 	Current bool // the page shows the state after it
 	Ahead   bool // after the position: undone, or gone back from
+	// Next is the first line ahead: it says what the lines ahead are, which
+	// a walk found read as struck out, deleted.
+	Next bool
 }
 
 // Render draws the line: a button that moves the history to its step.
@@ -231,10 +234,15 @@ func (l *ScriptLine) Render() app.UI {
 	case l.Ahead:
 		li = li.Class("ahead")
 	}
+	label := "go to step " + step + ": " + l.Line
+	if l.Ahead {
+		label = "step " + step + ", not applied (Redo replays it): " + l.Line
+	}
 	return li.Body(
 		app.Button().Type("button").Class("script-line").Attr("data-step", step).
-			Attr("aria-label", "go to step "+step+": "+l.Line).
+			Attr("aria-label", label).
 			OnClick(move("seek", l.Step), l.Step).Text(l.Line),
+		app.If(l.Next, app.Span().Class("ahead-note").Aria("hidden", "true").Text("not applied yet: Redo replays it")),
 	)
 }
 

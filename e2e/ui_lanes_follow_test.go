@@ -42,6 +42,16 @@ func TestLanesFollowTheirNewestRecord(t *testing.T) {
 		}
 	}
 	seen("at first, the first record", record(0))
+	// The lane fades on the side where records are out of sight: the
+	// sign that it scrolls.
+	fades := func(what, side string) {
+		t.Helper()
+		b.waitFor(t, `document.querySelector(`+js(list)+`).dataset.more === `+js(side))
+		if mask := eval[string](t, b, `getComputedStyle(document.querySelector(`+js(list)+`)).maskImage`); mask == "none" || mask == "" {
+			t.Errorf("%s, the lane hides records on its %s but does not fade there", what, side)
+		}
+	}
+	fades("at first", "right")
 
 	produce := func(key string, offset int) {
 		t.Helper()
@@ -52,6 +62,7 @@ func TestLanesFollowTheirNewestRecord(t *testing.T) {
 	}
 	produce("new-1", 39)
 	seen("the record just produced", record(39))
+	fades("at its newest record", "left")
 
 	// The learner scrolls the lane back, sideways, with the wheel.
 	scroll := func(dx float64) {
@@ -64,6 +75,7 @@ func TestLanesFollowTheirNewestRecord(t *testing.T) {
 	}
 	scroll(-5000)
 	b.waitFor(t, `document.querySelector(`+js(list)+`).scrollLeft === 0`)
+	fades("scrolled back to its start", "right")
 	oldest := eval[int](t, b, `+document.querySelector(`+js(list)+` + " [data-offset]").dataset.offset`)
 	produce("new-2", 40)
 	b.waitQuiet(t)

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // The timeline shows the script as the link would, and every way of moving
@@ -29,6 +31,14 @@ produce orders key=c value=3
 	b.waitFor(t, totalJS("orders")+` === 1`)
 	if b.count(t, `.script li.ahead`) != 2 {
 		t.Error("the lines ahead of the position are not marked")
+	}
+	// The first of them says what they are: not applied, not deleted; it
+	// sits on the line's row, in sight as the line is.
+	b.do(t, chromedp.ScrollIntoView(`.script li[data-step="4"]`))
+	if where := onScreen(t, b, `.script li[data-step="4"] .ahead-note`); where != "" {
+		t.Errorf("the note on the lines ahead is %s", where)
+	} else if got := b.text(t, `.script li[data-step="4"] .ahead-note`); !strings.Contains(got, "Redo") {
+		t.Errorf("the first line ahead says %q, not that Redo replays it", got)
 	}
 
 	// Undo and redo.

@@ -14,6 +14,10 @@
 // first records are often what a lesson is about (a teacher's walk found
 // lesson 3's offsets 0 and 1 scrolled out of sight).
 //
+// A lane that holds more records than it shows says so: its data-more
+// names the sides where records are out of sight ("left", "right"), and
+// plog.css fades that edge, so that a learner knows the lane scrolls.
+//
 // The work is one pass a frame over the lanes that changed: first every
 // width read, then every scroll written, so that the page lays out once.
 (function () {
@@ -32,24 +36,51 @@
     return list.scrollLeft + list.clientWidth >= list.scrollWidth - slack;
   }
 
+  // markMore writes which sides of a lane hide records, from its scroll
+  // and its end (scrollWidth - clientWidth, read before).
+  function markMore(list, end) {
+    const more = [];
+    if (list.scrollLeft > slack) more.push("left");
+    if (list.scrollLeft < end - slack) more.push("right");
+    const value = more.join(" ");
+    if ((list.dataset.more || "") === value) return;
+    if (value) list.dataset.more = value;
+    else delete list.dataset.more;
+  }
+
   document.addEventListener("scroll", (e) => {
     const list = e.target;
     if (!(list instanceof Element) || !list.classList.contains("records")) return;
     if (atEnd(list)) heldBack.delete(list);
     else heldBack.add(list);
+    markMore(list, list.scrollWidth - list.clientWidth);
   }, {capture: true, passive: true});
 
   function follow() {
     scheduled = false;
-    const lists = Array.from(changed).filter((list) => list.isConnected && !heldBack.has(list) &&
-      list.querySelector("[data-landed]") !== null);
+    const lists = Array.from(changed).filter((list) => list.isConnected);
     changed.clear();
     // Read every width, then scroll: no layout between two scrolls.
     const ends = lists.map((list) => list.scrollWidth - list.clientWidth);
     lists.forEach((list, i) => {
-      if (ends[i] > 0 && list.scrollLeft < ends[i]) list.scrollLeft = ends[i];
+      const follows = !heldBack.has(list) && list.querySelector("[data-landed]") !== null;
+      if (follows && ends[i] > 0 && list.scrollLeft < ends[i]) list.scrollLeft = ends[i];
+      markMore(list, ends[i]);
     });
   }
+
+  function schedule() {
+    if (changed.size > 0 && !scheduled) {
+      scheduled = true;
+      requestAnimationFrame(follow);
+    }
+  }
+
+  // A wider or narrower window shows more or fewer of each lane's records.
+  addEventListener("resize", () => {
+    document.querySelectorAll(".records").forEach((l) => changed.add(l));
+    schedule();
+  }, {passive: true});
 
   function note(node) {
     const list = node instanceof Element ? node.closest(".records") : node.parentElement && node.parentElement.closest(".records");
@@ -66,9 +97,6 @@
       note(m.target);
       m.addedNodes.forEach(note);
     }
-    if (changed.size > 0 && !scheduled) {
-      scheduled = true;
-      requestAnimationFrame(follow);
-    }
+    schedule();
   }).observe(document.documentElement, {childList: true, subtree: true, attributes: true, attributeFilter: ["data-landed"]});
 })();
