@@ -161,7 +161,13 @@ func showCurrentLine() {
 	if list == nil || current == nil || !list.Truthy() || !current.Truthy() {
 		return
 	}
-	list.Set("scrollTop", current.Get("offsetTop").Int()-list.Get("clientHeight").Int()/2)
+	// Centred, so that the line after it (the next step, or the first
+	// line ahead, which says it is not applied) shows too. Measured from
+	// the boxes: the list is not the line's offsetParent, so offsetTop
+	// counted from the timeline and left the line at the box's foot.
+	line, box := current.Call("getBoundingClientRect"), list.Call("getBoundingClientRect")
+	top := line.Get("top").Float() - box.Get("top").Float() + list.Get("scrollTop").Float()
+	list.Set("scrollTop", top-(list.Get("clientHeight").Float()-line.Get("height").Float())/2)
 }
 
 // Render draws the controls and the lines around the position.
