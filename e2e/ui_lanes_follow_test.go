@@ -65,10 +65,21 @@ func TestLanesFollowTheirNewestRecord(t *testing.T) {
 	fades("at its newest record", "left")
 
 	// The learner scrolls the lane back, sideways, with the wheel.
+	// The wheel turns where the learner sees the lane: the narration,
+	// kept at the picture's foot, may cover a lane's middle.
 	scroll := func(dx float64) {
 		t.Helper()
-		x, y := eval[float64](t, b, `(() => { const r = document.querySelector(`+js(list)+`).getBoundingClientRect(); return r.left + r.width / 2 })()`),
-			eval[float64](t, b, `(() => { const r = document.querySelector(`+js(list)+`).getBoundingClientRect(); return r.top + r.height / 2 })()`)
+		point := eval[[]float64](t, b, `(() => { const l = document.querySelector(`+js(list)+`);
+			let r = l.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+			if (!l.contains(document.elementFromPoint(x, y))) {
+				l.scrollIntoView({block: "start"});
+				r = l.getBoundingClientRect(); x = r.left + r.width / 2; y = r.top + r.height / 2;
+			}
+			return l.contains(document.elementFromPoint(x, y)) ? [x, y] : [] })()`)
+		if len(point) != 2 {
+			t.Fatal("no point of the lane is in sight to turn the wheel over")
+		}
+		x, y := point[0], point[1]
 		b.do(t, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, x, y, func(p *input.DispatchMouseEventParams) {
 			p.DeltaX, p.DeltaY = dx, 0.01
 		}))
