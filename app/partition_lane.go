@@ -242,7 +242,7 @@ func (l *PartitionLane) renderFoot() app.UI {
 	return app.Div().Class("lane-foot").Body(
 		app.If(p.Cliff > p.LogStart,
 			app.Span().Class("cliff-note").DataSet("cliff", p.Cliff).
-				Text(fmt.Sprintf("retention cliff at %d: older records go at the next check", p.Cliff)),
+				Text(cliffNote(p)),
 		),
 		app.If(p.NextExpiry != "", app.Span().Class("expiry-note").Text(p.NextExpiry)),
 		app.Range(p.Marks).Slice(func(i int) app.UI {
@@ -617,4 +617,13 @@ func recordTitle(r core.Record, clock string) string {
 		at += " (" + clock + ")"
 	}
 	return fmt.Sprintf("offset %d · %s · %s · at %s", r.Offset, key, value, at)
+}
+
+// cliffNote says where the retention cliff is and when the records below
+// it go: at the next retention check, whose time it gives when it knows.
+func cliffNote(p PartitionSnapshot) string {
+	if p.CliffGoneAt < 0 {
+		return fmt.Sprintf("retention cliff at %d: older records go at the next check", p.Cliff)
+	}
+	return fmt.Sprintf("retention cliff at %d: older records go at the next check, at %s", p.Cliff, units.Duration(p.CliffGoneAt))
 }

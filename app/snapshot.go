@@ -93,6 +93,9 @@ type PartitionSnapshot struct {
 	// retention.ms and go at the next retention check. -1 for none
 	// (core.RetentionCliff).
 	Cliff int64
+	// CliffGoneAt is when that check runs, by the virtual clock; -1 when
+	// the topic's cleaner deletes instead (core.RetentionCliff.CheckAt).
+	CliffGoneAt int64
 	// NextExpiry says when the next records fall over the cliff, e.g.
 	// "offsets 10–19 in 5m"; "" when none will.
 	NextExpiry string
@@ -286,22 +289,29 @@ func snapshotPartition(l core.ReadOnlyLog, topic string, p int, view int64) (Par
 	if err != nil {
 		return part, err
 	}
-	part.Cliff, part.NextExpiry = cliff.Below, expiryNote(cliff, l.Now())
+	part.Cliff, part.CliffGoneAt, part.NextExpiry = cliff.Below, cliff.CheckAt, expiryNote(cliff, l.Now())
 	return part, nil
 }
 
 // expiryNote says when the next records fall over the retention cliff, ""
-// when none will: what happens to them, then the config, which a walk
-// found read as jargon first ("offsets 0–9 pass retention.ms in 1h").
+// when none will: what happens to them and when, by the virtual clock,
+// then why then. Walks found "offsets 0–9 pass retention.ms in 1h" read as
+// jargon, and "deletes them in 1ms" false when the check that deletes them
+// runs minutes later.
 func expiryNote(cliff core.RetentionCliff, now int64) string {
 	if cliff.NextAt < 0 {
 		return ""
 	}
 	in := units.Span(cliff.NextAt-now, 2)
+	offsets, pass := fmt.Sprintf("offsets %d–%d", cliff.NextFrom, cliff.NextTo-1), "they pass"
 	if cliff.NextTo-cliff.NextFrom == 1 {
-		return fmt.Sprintf("retention deletes offset %d in %s (retention.ms)", cliff.NextFrom, in)
+		offsets, pass = fmt.Sprintf("offset %d", cliff.NextFrom), "it passes"
 	}
-	return fmt.Sprintf("retention deletes offsets %d–%d in %s (retention.ms)", cliff.NextFrom, cliff.NextTo-1, in)
+	if cliff.GoneAt < 0 { // a topic that also compacts: its cleaner deletes them
+		return fmt.Sprintf("%s pass retention.ms in %s", offsets, in)
+	}
+	return fmt.Sprintf("retention deletes %s at %s, its first check after %s retention.ms (in %s)",
+		offsets, units.Duration(cliff.GoneAt), pass, in)
 }
 
 // window returns up to laneWindow records of a partition from offset view.

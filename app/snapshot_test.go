@@ -194,16 +194,19 @@ func TestSnapshotDrawsAnOfflinePartition(t *testing.T) {
 }
 
 // The next records to pass retention.ms are named as a range, or as one
-// offset when there is one: "offsets 0–0" read as a mistake.
+// offset when there is one ("offsets 0–0" read as a mistake), with the
+// check that deletes them by the virtual clock; a topic that also
+// compacts, whose cleaner deletes them, is told by when they expire.
 func TestExpiryNoteNamesOneOffset(t *testing.T) {
 	for _, tc := range []struct {
-		from, to int64
-		want     string
+		from, to, goneAt int64
+		want             string
 	}{
-		{0, 1, "retention deletes offset 0 in 1h (retention.ms)"},
-		{4, 6, "retention deletes offsets 4–5 in 1h (retention.ms)"},
+		{0, 1, 3_630_000, "retention deletes offset 0 at 3630s, its first check after it passes retention.ms (in 1h)"},
+		{4, 6, 3_630_000, "retention deletes offsets 4–5 at 3630s, its first check after they pass retention.ms (in 1h)"},
+		{4, 6, -1, "offsets 4–5 pass retention.ms in 1h"},
 	} {
-		cliff := core.RetentionCliff{Below: -1, NextFrom: tc.from, NextTo: tc.to, NextAt: 3_600_000}
+		cliff := core.RetentionCliff{Below: -1, NextFrom: tc.from, NextTo: tc.to, NextAt: 3_600_000, GoneAt: tc.goneAt}
 		if got := expiryNote(cliff, 0); got != tc.want {
 			t.Errorf("[%d, %d): %q, want %q", tc.from, tc.to, got, tc.want)
 		}

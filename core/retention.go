@@ -123,6 +123,13 @@ type RetentionCliff struct {
 	// NextAt is -1 when no segment is on its way over the cliff: the topic
 	// does not delete by time, or holds no record that has not expired.
 	NextFrom, NextTo, NextAt int64
+	// CheckAt is when the next retention check runs, which deletes what
+	// is below the cliff, and GoneAt the check that deletes NextFrom to
+	// NextTo, the first at or after NextAt: the segments go at the
+	// checks, not as they expire (log.retention.check.interval.ms). -1
+	// for none, and for a topic that also compacts, whose retention runs
+	// with its cleaner.
+	CheckAt, GoneAt int64
 }
 
 // RetentionCliff says where retention.ms cuts a partition now. It walks the
@@ -135,10 +142,14 @@ func (l *PartitionedLog) RetentionCliff(topicName string, partition int) (Retent
 	if err != nil {
 		return RetentionCliff{}, err
 	}
-	cliff := RetentionCliff{Below: -1, NextFrom: -1, NextTo: -1, NextAt: -1}
+	cliff := RetentionCliff{Below: -1, NextFrom: -1, NextTo: -1, NextAt: -1, CheckAt: -1, GoneAt: -1}
 	limit := t.config.RetentionMs
 	if !t.config.Deletes() || limit < 0 {
 		return cliff, nil
+	}
+	first, interval := l.retentionSchedule()
+	if l.retentionChecks(t.config) {
+		cliff.CheckAt = nextTick(l.now, l.now, first, interval)
 	}
 	n := l.expiredSegments(p, limit)
 	if n > 0 {
@@ -157,6 +168,9 @@ func (l *PartitionedLog) RetentionCliff(topicName string, partition int) (Retent
 		}
 		if s := &p.segments[i]; l.now-s.maxTimestamp <= limit {
 			cliff.NextFrom, cliff.NextTo, cliff.NextAt = max(s.base, p.logStart), p.segmentEnd(i), s.maxTimestamp+limit+1
+			if cliff.CheckAt >= 0 {
+				cliff.GoneAt = nextTick(l.now, cliff.NextAt, first, interval)
+			}
 		}
 		break
 	}

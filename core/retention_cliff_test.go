@@ -73,7 +73,7 @@ func TestRetentionCliffIsWhatTheNextCheckDeletes(t *testing.T) {
 				where := fmt.Sprintf("%s, %s/%d at %s", name, topic, p, units.Duration(l.Now()))
 				start := logStart(t, l, topic, p)
 				if !config.Deletes() || config.RetentionMs < 0 {
-					if cliff != (RetentionCliff{Below: -1, NextFrom: -1, NextTo: -1, NextAt: -1}) {
+					if cliff != (RetentionCliff{Below: -1, NextFrom: -1, NextTo: -1, NextAt: -1, CheckAt: -1, GoneAt: -1}) {
 						t.Errorf("%s: retention.ms deletes nothing here, yet the cliff is %+v", where, cliff)
 					}
 					continue
