@@ -237,6 +237,8 @@ func (l *ScriptLine) Render() app.UI {
 	switch {
 	case l.Current:
 		li = li.ID("timeline-current").Class("current").Attr("aria-current", "step")
+	case l.Next:
+		li = li.Class("ahead", "next-ahead")
 	case l.Ahead:
 		li = li.Class("ahead")
 	}
@@ -248,7 +250,6 @@ func (l *ScriptLine) Render() app.UI {
 		app.Button().Type("button").Class("script-line").Attr("data-step", step).
 			Attr("aria-label", label).
 			OnClick(move("seek", l.Step), l.Step).Text(l.Line),
-		app.If(l.Next, app.Span().Class("ahead-note").Aria("hidden", "true").Text("not applied yet: Redo replays it")),
 	)
 }
 

@@ -330,6 +330,11 @@ func TestPanelsCloseWithTheirOwnButton(t *testing.T) {
 				t.Errorf("%dx%d: %s's close button is %s", size[0], size[1], panel.id, where)
 				continue
 			}
+			// Its last control is in reach at the end of its scroll.
+			if bottom := eval[float64](t, b, `(() => { const all = document.querySelectorAll(`+js(panel.id+" :is(button, input, select, textarea)")+`);
+				return all[all.length - 1].getBoundingClientRect().bottom })()`); bottom > float64(size[1]) {
+				t.Errorf("%dx%d: %s scrolled to its end, its last control ends at %.0f px, below the window", size[0], size[1], panel.id, bottom)
+			}
 			b.mouseClick(t, panel.close)
 			b.waitCount(t, panel.id, 0)
 			if got := b.attr(t, panel.open, "aria-expanded"); got != "false" {

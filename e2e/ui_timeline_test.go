@@ -35,10 +35,10 @@ produce orders key=c value=3
 	// The first of them says what they are: not applied, not deleted; it
 	// sits on the line's row, in sight as the line is.
 	b.do(t, chromedp.ScrollIntoView(`.script li[data-step="4"]`))
-	if where := onScreen(t, b, `.script li[data-step="4"] .ahead-note`); where != "" {
-		t.Errorf("the note on the lines ahead is %s", where)
-	} else if got := b.text(t, `.script li[data-step="4"] .ahead-note`); !strings.Contains(got, "Redo") {
-		t.Errorf("the first line ahead says %q, not that Redo replays it", got)
+	if where := onScreen(t, b, `.script li[data-step="4"] .script-line`); where != "" {
+		t.Errorf("the first line ahead is %s", where)
+	} else if got := eval[string](t, b, `getComputedStyle(document.querySelector('.script li[data-step="4"] .script-line'), "::after").content`); !strings.Contains(got, "Redo") {
+		t.Errorf("the first line ahead says %s, not that Redo replays it", got)
 	}
 
 	// Undo and redo.
