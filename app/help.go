@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -21,7 +22,24 @@ type Help struct {
 	// leftward opens the explanation to the left of the button, which is
 	// too near the window's right edge for it to open to the right.
 	leftward bool
+	// at places the explanation in the window, by the button, when the
+	// page is wide: the dock and the groups column scroll, and clipped an
+	// explanation hung inside them to a sliver. nil natively and on a
+	// phone, where the explanation is a sheet at the screen's foot.
+	at *popoverPlace
 }
+
+// popoverPlace is where an explanation sits in the window: its top (or,
+// opening upward near the window's foot, its bottom) and its left (or,
+// leftward, its right), in CSS pixels from the window's edges.
+type popoverPlace struct {
+	vertical, horizontal string // "top" or "bottom"; "left" or "right"
+	y, x                 float64
+}
+
+// popoverHeightPx is about the tallest explanation at 20rem wide: one
+// opened nearer the window's foot opens upward.
+const popoverHeightPx = 260
 
 // popoverRoomPx is the room a popover needs to the right of its button:
 // its widest (20rem and its padding, web/static/groups.css) and a margin.
@@ -50,10 +68,10 @@ func (h *Help) Render() app.UI {
 				OnClick(h.toggle).
 				Text("?"),
 			app.If(h.open,
-				app.Span().
+				h.placed(app.Span().
 					Class("help-popover").
 					Class(h.popoverSide()).
-					Attr("role", "note").
+					Attr("role", "note")).
 					Body(
 						app.Strong().Text(topic.Title),
 						app.Text(" "+topic.Text),
@@ -73,8 +91,49 @@ func (h *Help) toggle(ctx app.Context, e app.Event) {
 	h.open = !h.open
 	if h.open {
 		h.leftward = nearRightEdge(ctx.JSSrc())
+		h.at = placeBy(ctx.JSSrc(), h.leftward)
 	}
 }
+
+// placed gives the explanation its place in the window, when it has one.
+func (h *Help) placed(popover app.HTMLSpan) app.HTMLSpan {
+	if h.at == nil {
+		return popover
+	}
+	// The sides not placed are auto: the stylesheet's top and left hang
+	// the explanation under its button.
+	other := map[string]string{"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
+	return popover.Class("help-popover-fixed").
+		Style(h.at.vertical, fmt.Sprintf("%.0fpx", h.at.y)).Style(other[h.at.vertical], "auto").
+		Style(h.at.horizontal, fmt.Sprintf("%.0fpx", h.at.x)).Style(other[h.at.horizontal], "auto")
+}
+
+// placeBy is where an explanation opened by button sits in the window:
+// under the button (over it near the window's foot), from its left edge
+// (its right edge, leftward). nil where there is no button (natively) and
+// on a phone (web/static/groups.css makes it a sheet there).
+func placeBy(button app.Value, leftward bool) *popoverPlace {
+	if !button.Truthy() {
+		return nil
+	}
+	width, height := app.Window().Get("innerWidth").Float(), app.Window().Get("innerHeight").Float()
+	if width < phoneWidthPx {
+		return nil
+	}
+	rect := button.Call("getBoundingClientRect")
+	place := &popoverPlace{vertical: "top", y: rect.Get("bottom").Float() + 4, horizontal: "left", x: rect.Get("left").Float() - 8}
+	if place.y+popoverHeightPx > height && rect.Get("top").Float() > popoverHeightPx {
+		place.vertical, place.y = "bottom", height-rect.Get("top").Float()+4
+	}
+	if leftward {
+		place.horizontal, place.x = "right", width-rect.Get("right").Float()-8
+	}
+	return place
+}
+
+// phoneWidthPx is the width below which the page is laid out for a phone
+// (the stylesheets' max-width: 699px).
+const phoneWidthPx = 700
 
 // popoverSide is the class that opens the popover to the left, or none.
 func (h *Help) popoverSide() string {

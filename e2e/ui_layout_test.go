@@ -116,6 +116,16 @@ func TestUIHelpPopoversFitTheScreen(t *testing.T) {
 				if (w > innerWidth) return "the page is " + w + " px wide";
 				if (r.left < 0 || r.right > innerWidth || r.top < 0 || r.bottom > innerHeight)
 					return "the popover spans " + Math.round(r.left) + "–" + Math.round(r.right) + " × " + Math.round(r.top) + "–" + Math.round(r.bottom);
+				// Nor clipped by a column that scrolls (a fixed popover
+				// escapes their clipping).
+				if (getComputedStyle(p).position !== "fixed")
+					for (let up = p.parentElement; up; up = up.parentElement) {
+						const style = getComputedStyle(up);
+						if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+						const c = up.getBoundingClientRect();
+						if (r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1 || r.bottom > c.bottom + 1)
+							return "the popover is clipped by " + (up.className || up.tagName);
+					}
 				return "" })()`, popover))
 			if problem != "" {
 				t.Errorf("at %d px, help %q open: %s", width, b.attr(t, button, "aria-label"), problem)
