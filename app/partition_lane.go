@@ -625,5 +625,5 @@ func cliffNote(p PartitionSnapshot) string {
 	if p.CliffGoneAt < 0 {
 		return fmt.Sprintf("retention cliff at %d: older records go at the next check", p.Cliff)
 	}
-	return fmt.Sprintf("retention cliff at %d: older records go at the next check, at %s", p.Cliff, units.Duration(p.CliffGoneAt))
+	return fmt.Sprintf("retention cliff at %d: older records go at %s, the next check", p.Cliff, units.Duration(p.CliffGoneAt))
 }

@@ -303,15 +303,15 @@ func expiryNote(cliff core.RetentionCliff, now int64) string {
 		return ""
 	}
 	in := units.Span(cliff.NextAt-now, 2)
-	offsets, pass := fmt.Sprintf("offsets %d–%d", cliff.NextFrom, cliff.NextTo-1), "they pass"
+	offsets := fmt.Sprintf("offsets %d–%d", cliff.NextFrom, cliff.NextTo-1)
 	if cliff.NextTo-cliff.NextFrom == 1 {
-		offsets, pass = fmt.Sprintf("offset %d", cliff.NextFrom), "it passes"
+		offsets = fmt.Sprintf("offset %d", cliff.NextFrom)
 	}
 	if cliff.GoneAt < 0 { // a topic that also compacts: its cleaner deletes them
 		return fmt.Sprintf("%s pass retention.ms in %s", offsets, in)
 	}
-	return fmt.Sprintf("retention deletes %s at %s, its first check after %s retention.ms (in %s)",
-		offsets, units.Duration(cliff.GoneAt), pass, in)
+	// One line under the lane: the check's time, then why then.
+	return fmt.Sprintf("retention deletes %s at %s (past retention.ms in %s)", offsets, units.Duration(cliff.GoneAt), in)
 }
 
 // window returns up to laneWindow records of a partition from offset view.
