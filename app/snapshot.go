@@ -293,25 +293,27 @@ func snapshotPartition(l core.ReadOnlyLog, topic string, p int, view int64) (Par
 	return part, nil
 }
 
-// expiryNote says when the next records fall over the retention cliff, ""
-// when none will: what happens to them and when, by the virtual clock,
-// then why then. Walks found "offsets 0–9 pass retention.ms in 1h" read as
-// jargon, and "deletes them in 1ms" false when the check that deletes them
-// runs minutes later.
+// expiryNote says when the next records go, "" when none will: at the
+// retention check that deletes them, by the virtual clock, as the masthead
+// tells it. A walk read "deletes offsets 570–599 in 1ms" step after step
+// with nothing deleted: records go at the checks, not as they pass
+// retention.ms. A topic that also compacts says when they pass it, as its
+// cleaner deletes them.
 func expiryNote(cliff core.RetentionCliff, now int64) string {
 	if cliff.NextAt < 0 {
 		return ""
 	}
 	in := units.Span(cliff.NextAt-now, 2)
-	offsets := fmt.Sprintf("offsets %d–%d", cliff.NextFrom, cliff.NextTo-1)
+	offsets, pass, goes := fmt.Sprintf("offsets %d–%d", cliff.NextFrom, cliff.NextTo-1), "pass", "go"
 	if cliff.NextTo-cliff.NextFrom == 1 {
-		offsets = fmt.Sprintf("offset %d", cliff.NextFrom)
+		offsets, pass, goes = fmt.Sprintf("offset %d", cliff.NextFrom), "passes", "goes"
 	}
 	if cliff.GoneAt < 0 { // a topic that also compacts: its cleaner deletes them
-		return fmt.Sprintf("%s pass retention.ms in %s", offsets, in)
+		return fmt.Sprintf("%s %s retention.ms in %s", offsets, pass, in)
 	}
-	// One line under the lane: the check's time, then why then.
-	return fmt.Sprintf("retention deletes %s at %s (past retention.ms in %s)", offsets, units.Duration(cliff.GoneAt), in)
+	// One short line under the lane, as long as the old one: a longer one
+	// wrapped in a narrow lane and grew a 640x400 embed past its frame.
+	return fmt.Sprintf("%s %s at %s (retention.ms)", offsets, goes, units.Duration(cliff.GoneAt))
 }
 
 // window returns up to laneWindow records of a partition from offset view.

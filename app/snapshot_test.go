@@ -202,9 +202,10 @@ func TestExpiryNoteNamesOneOffset(t *testing.T) {
 		from, to, goneAt int64
 		want             string
 	}{
-		{0, 1, 3_630_000, "retention deletes offset 0 at 3630s (past retention.ms in 1h)"},
-		{4, 6, 3_630_000, "retention deletes offsets 4–5 at 3630s (past retention.ms in 1h)"},
+		{0, 1, 3_630_000, "offset 0 goes at 3630s (retention.ms)"},
+		{4, 6, 3_630_000, "offsets 4–5 go at 3630s (retention.ms)"},
 		{4, 6, -1, "offsets 4–5 pass retention.ms in 1h"},
+		{0, 1, -1, "offset 0 passes retention.ms in 1h"},
 	} {
 		cliff := core.RetentionCliff{Below: -1, NextFrom: tc.from, NextTo: tc.to, NextAt: 3_600_000, GoneAt: tc.goneAt}
 		if got := expiryNote(cliff, 0); got != tc.want {
