@@ -9,8 +9,10 @@ type LaneLegend struct {
 }
 
 // legendEntries are the lanes' marks: a sample of each, its words, and the
-// help topic that explains it. The retention cliff is an hourglass: a walk
-// read its scissors as the truncate button's, beside every lane's name.
+// help topic that explains it. The retention cliff is a clock face (◔,
+// which the fonts of a plain Linux desktop have; an hourglass is not): a
+// walk read its scissors as the truncate button's, beside every lane's
+// name.
 var legendEntries = []struct{ class, sample, words, help string }{
 	{"record key-1", "3▲", "a record at its offset, its key told by colour and shape", "offset"},
 	{"record keyless", "4", "hover a record: its key, value and timestamp", "timestamp"},
@@ -19,7 +21,7 @@ var legendEntries = []struct{ class, sample, words, help string }{
 	{"edge hw-mark", "HW", "high watermark, before records not committed yet", "high-watermark"},
 	{"record keyless segment-start", "10", "a segment begins", "segment"},
 	{"record keyless", "5 ∅", "a record without a key: the partitioner picks its partition", "partitioner"},
-	{"cliff", "⌛", "retention cliff: older records go at the next retention check", "retention"},
+	{"cliff", "◔", "retention cliff: older records go at the next retention check", "retention"},
 	{"gap", "gap", "offsets compaction removed", "compaction"},
 	{"record key-4 tombstone", "✝", "tombstone", "tombstone"},
 	{"flag", "⚑", "a group's committed offset", "committed-offset"},

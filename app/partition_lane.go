@@ -314,7 +314,7 @@ func (l *PartitionLane) cells() []app.UI {
 			}
 		}
 		if !it.ghost && r.Offset == cliffAt {
-			cells = append(cells, app.Li().Class("cliff").Aria("hidden", "true").Title("retention cliff").Text("⌛"))
+			cells = append(cells, app.Li().Class("cliff").Aria("hidden", "true").Title("retention cliff").Text("◔"))
 		}
 		if !it.ghost {
 			cells = append(cells, l.flags(r.Offset)...)
