@@ -671,10 +671,6 @@ func partitionList(tps []TopicPartition) string {
 	return strings.Join(parts, ",")
 }
 
-// leaveConsumer is a member's leave heartbeat: epoch -1 removes a dynamic
-// member and bumps the group epoch (GroupMetadataManager.consumerGroupLeave);
-// a static member sends -2 and the coordinator keeps it, and its
-// partitions, until its session ends (consumerGroupStaticMemberGroupLeave).
 // departure is why a member leaves: the learner's sentence, and its cause
 // when readers act on it.
 type departure struct {
@@ -682,6 +678,10 @@ type departure struct {
 	text  string
 }
 
+// leaveConsumer is a member's leave heartbeat: epoch -1 removes a dynamic
+// member and bumps the group epoch (GroupMetadataManager.consumerGroupLeave);
+// a static member sends -2 and the coordinator keeps it, and its
+// partitions, until its session ends (consumerGroupStaticMemberGroupLeave).
 func (l *PartitionedLog) leaveConsumer(g *group, m *member, why departure) {
 	if m.instanceID != "" && m.classic() {
 		// A classic static member sends no LeaveGroup (KIP-345): it
