@@ -622,8 +622,8 @@ func recordTitle(r core.Record, clock string) string {
 // cliffNote says where the retention cliff is and when the records below
 // it go: at the next retention check, whose time it gives when it knows.
 func cliffNote(p PartitionSnapshot) string {
-	if p.CliffGoneAt < 0 {
+	if p.CliffCheckAt < 0 {
 		return fmt.Sprintf("retention cliff at %d: older records go at the next check", p.Cliff)
 	}
-	return fmt.Sprintf("retention cliff at %d: older records go at %s, the next check", p.Cliff, units.Duration(p.CliffGoneAt))
+	return fmt.Sprintf("retention cliff at %d: older records go at %s, the next check", p.Cliff, units.Duration(p.CliffCheckAt))
 }

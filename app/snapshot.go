@@ -93,9 +93,9 @@ type PartitionSnapshot struct {
 	// retention.ms and go at the next retention check. -1 for none
 	// (core.RetentionCliff).
 	Cliff int64
-	// CliffGoneAt is when that check runs, by the virtual clock; -1 when
+	// CliffCheckAt is when that check runs, by the virtual clock; -1 when
 	// the topic's cleaner deletes instead (core.RetentionCliff.CheckAt).
-	CliffGoneAt int64
+	CliffCheckAt int64
 	// NextExpiry says when the next records fall over the cliff, e.g.
 	// "offsets 10–19 in 5m"; "" when none will.
 	NextExpiry string
@@ -289,7 +289,7 @@ func snapshotPartition(l core.ReadOnlyLog, topic string, p int, view int64) (Par
 	if err != nil {
 		return part, err
 	}
-	part.Cliff, part.CliffGoneAt, part.NextExpiry = cliff.Below, cliff.CheckAt, expiryNote(cliff, l.Now())
+	part.Cliff, part.CliffCheckAt, part.NextExpiry = cliff.Below, cliff.CheckAt, expiryNote(cliff, l.Now())
 	return part, nil
 }
 
