@@ -140,12 +140,13 @@ advance 5s
 				el.dispatchEvent(new Event("change", {bubbles: true}));
 			}
 			return boxes.length })()`, js(v)))
-		// Play would keep the page changing for good. A round queues
+		// Play would keep the page changing for good, from any of its three
+		// buttons (the timeline's, the presenter's, the embed's). A round queues
 		// thousands of dispatches (a refused line sets a state each of the
 		// page's many ControlErrors observes): more than go-app's channel
 		// holds, which once stopped the program (third_party/go-app/PLOG.md).
 		buttons := eval[int](t, b, `(() => {
-			const leftOut = ["play"];
+			const leftOut = ["play", "present-play", "embed-play"];
 			const all = Array.from(document.querySelectorAll("main button:not(:disabled)"));
 			for (const el of all) { if (el.isConnected && !leftOut.includes(el.id)) el.click(); }
 			return all.length })()`)
@@ -158,8 +159,14 @@ advance 5s
 	// thread (a late undo, a late New topic): the page finishes them
 	// before the check acts, or the check's own steps race them.
 	b.waitQuiet(t)
-	// The page still answers. Some controls start afresh (a lesson, a new
-	// scenario), so the check makes its own topic.
+	// The page still answers. The storm may have left anything: a lesson,
+	// the presenter's view, every broker stopped (where no topic can be
+	// made, rightly), so the check starts afresh and makes its own topic.
+	if b.count(t, "#present-exit") > 0 {
+		b.click(t, "#present-exit")
+		b.waitCount(t, ".presenter-bar", 0)
+	}
+	b.startEmpty(t)
 	b.fill(t, "#topic-name", "after-clicks")
 	b.fill(t, "#topic-partitions", "1")
 	b.fill(t, "#topic-retention", "")
