@@ -137,7 +137,7 @@ func TestLessonLinksOfSolutionsAndWrongAttempts(t *testing.T) {
 		for _, c := range []struct {
 			lines  string
 			solved bool
-		}{{l.Solution, true}, {l.WrongAttempt, false}} {
+		}{{l.Solution, true}, {l.WrongAttempts[0], false}} {
 			// The link the page makes, with its rules line: a lesson runs
 			// under the latest rules, and a link without one opens under
 			// rules 1.

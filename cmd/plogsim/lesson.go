@@ -21,7 +21,7 @@ const lessonUsage = `usage:
                                      input); exit status 0 when it solves the
                                      lesson, 1 when not
   plogsim lesson check FILE          check a lesson file: its start and its
-                                     wrong attempt must not solve its goal,
+                                     wrong attempts must not solve its goal,
                                      its solution (which it must have) must;
                                      exit status 0 when all is so, 1 when not
 LESSON is a built-in lesson's name or a lesson file's path
@@ -206,7 +206,7 @@ func checkLessonFile(path string, stdin io.Reader, stdout, stderr io.Writer) int
 			fmt.Fprintf(stdout, "%s %s: not solved: %s\n", status, t.Name, t.Result.Progress)
 		}
 	}
-	if l.WrongAttempt == "" {
+	if len(l.WrongAttempts) == 0 {
 		fmt.Fprintf(stdout, "-    wrong attempt: the file has none\n")
 	}
 	if failed {

@@ -47,9 +47,11 @@ func TestLessonCheck(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(out, "solved: ") || errOut != "" {
 			t.Errorf("%s solution: exit %d, %q %q", l.Name, code, out, errOut)
 		}
-		code, out, _ = plogsim(t, "", "lesson", l.Name, "--check", writeFile(t, l.WrongAttempt))
-		if code != 1 || !strings.HasPrefix(out, "not solved: ") {
-			t.Errorf("%s wrong attempt: exit %d, %q", l.Name, code, out)
+		for _, w := range l.WrongAttempts {
+			code, out, _ = plogsim(t, "", "lesson", l.Name, "--check", writeFile(t, w))
+			if code != 1 || !strings.HasPrefix(out, "not solved: ") {
+				t.Errorf("%s wrong attempt: exit %d, %q", l.Name, code, out)
+			}
 		}
 	}
 	l, _ := lesson.Find("key-order")

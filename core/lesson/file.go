@@ -37,6 +37,7 @@ import (
 //	## wrong
 //	produce orders key=acct-1 value=created partition=0
 //
+// A lesson may have several ## wrong sections, one per misconception.
 // start, solution and wrong are in the scenario language; check is in the
 // check language (checks.go). Errors name the file's line and column, as
 // the scenario language's do.
@@ -47,7 +48,10 @@ const (
 	MaxFileBytes = 64 << 10
 	MaxHints     = 20
 	MaxChecks    = 40
-	MaxTitle     = 200 // characters
+	// MaxWrongAttempts bounds the ## wrong sections, each a replay of
+	// the start that `plogsim lesson check` runs.
+	MaxWrongAttempts = 8
+	MaxTitle         = 200 // characters
 )
 
 // headerKeys are the header's keys, in the order they are written.
@@ -118,7 +122,8 @@ func Parse(file, text string) (Lesson, error) {
 		if !slices.Contains(sectionNames, name) {
 			return Lesson{}, &scenario.Error{Line: at, Col: 4, Msg: unknownWord("section", name, sectionNames)}
 		}
-		if prev, dup := seen[name]; dup {
+		// A lesson may say several wrong attempts, one per misconception.
+		if prev, dup := seen[name]; dup && name != "wrong" {
 			return Lesson{}, &scenario.Error{Line: at, Col: 4, Msg: fmt.Sprintf("section %s is given twice (first on line %d)", name, prev)}
 		}
 		seen[name] = at
@@ -257,7 +262,14 @@ func (l *Lesson) section(name string, body []string, first int) error {
 		case "solution":
 			l.Solution, l.lines.solution = script, line
 		case "wrong":
-			l.WrongAttempt, l.lines.wrong = script, line
+			if script == "" {
+				return &scenario.Error{Line: first - 1, Col: 1, Msg: "the wrong attempt is empty: write the commands of a plausible attempt that does not solve the lesson, or leave the section out"}
+			}
+			if len(l.WrongAttempts) == MaxWrongAttempts {
+				return &scenario.Error{Line: first - 1, Col: 1, Msg: fmt.Sprintf("a lesson has at most %d wrong attempts", MaxWrongAttempts)}
+			}
+			l.WrongAttempts = append(l.WrongAttempts, script)
+			l.lines.wrong = append(l.lines.wrong, line)
 		}
 	case "check":
 		checks, err := parseChecks(body, first)

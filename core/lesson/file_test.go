@@ -161,6 +161,46 @@ func TestVerifyFailures(t *testing.T) {
 	}
 }
 
+// A teacher writes one ## wrong section per misconception: each is a
+// trial of its own, and one that solves the goal fails the lesson's check,
+// by its number.
+func TestSeveralWrongAttempts(t *testing.T) {
+	example := readExample(t)
+	noCommit := "\n## wrong\nproduce payments key=cust-7 value=authorised\nproduce payments key=cust-7 value=captured\nproduce payments key=cust-7 value=refunded\npoll billing b1\n"
+	solves := "\n## wrong\nproduce payments key=cust-7 value=authorised\nproduce payments key=cust-7 value=captured\nproduce payments key=cust-7 value=refunded\npoll billing b1\ncommit billing b1\n"
+	l, err := Parse("x.lesson", example+noCommit+solves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.WrongAttempts) != 3 {
+		t.Fatalf("%d wrong attempts", len(l.WrongAttempts))
+	}
+	var names []string
+	ok := map[string]bool{}
+	for _, tr := range l.Verify() {
+		names = append(names, tr.Name)
+		ok[tr.Name] = tr.OK()
+	}
+	if got := strings.Join(names, ", "); got != "start, wrong attempt 1, wrong attempt 2, wrong attempt 3, solution" {
+		t.Fatalf("trials: %s", got)
+	}
+	if !ok["wrong attempt 1"] || !ok["wrong attempt 2"] || ok["wrong attempt 3"] || !ok["solution"] {
+		t.Errorf("trials' verdicts: %v; only the third wrong attempt, which solves it, fails", ok)
+	}
+
+	// An empty wrong section says so, and a lesson's wrong attempts are
+	// bounded, each a replay the check runs.
+	_, err = Parse("x.lesson", example+"\n## wrong\n\n")
+	var perr *scenario.Error
+	if !errors.As(err, &perr) || !strings.Contains(perr.Msg, "the wrong attempt is empty") || perr.Line != strings.Count(example, "\n")+2 {
+		t.Errorf("empty wrong section: %v", err)
+	}
+	_, err = Parse("x.lesson", example+strings.Repeat(noCommit, MaxWrongAttempts))
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("at most %d wrong attempts", MaxWrongAttempts)) {
+		t.Errorf("%d wrong attempts: %v", MaxWrongAttempts+1, err)
+	}
+}
+
 // Errors in a lesson file name its line and column, and say what is wrong.
 func TestParseErrors(t *testing.T) {
 	example := readExample(t)

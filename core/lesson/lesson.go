@@ -62,15 +62,20 @@ type Lesson struct {
 	HintDocs [][]Inline
 	// Solution is a reference solution: lines appended to Script.
 	Solution string
-	// WrongAttempt is lines appended to Script that look plausible but do
-	// not solve the lesson; one of the hints describes them.
-	WrongAttempt string
+	// WrongAttempts are plausible attempts that do not solve the lesson,
+	// each lines appended to Script: a teacher writes one per
+	// misconception (a ## wrong section each), and the hints describe
+	// them.
+	WrongAttempts []string
 
 	// checks are the goal in the check language (checks.go).
 	checks []check
 	// lines holds where each script begins in the lesson's file, for
 	// Verify's reports; 0 for a script the file has not.
-	lines struct{ start, solution, wrong int }
+	lines struct {
+		start, solution int
+		wrong           []int // one for each of WrongAttempts
+	}
 }
 
 // Result is the goal's status after an action.

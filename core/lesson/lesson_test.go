@@ -50,20 +50,28 @@ func TestLessonsGolden(t *testing.T) {
 		if start.Solved {
 			t.Errorf("%s: the start solves it: %s", l.Name, start.Progress)
 		}
-		wrong := attempt(t, l, l.WrongAttempt)
-		if wrong.Solved {
-			t.Errorf("%s: the wrong attempt solves it: %s", l.Name, wrong.Progress)
+		var wrongs []Result
+		for i, w := range l.WrongAttempts {
+			wrong := attempt(t, l, w)
+			if wrong.Solved {
+				t.Errorf("%s: wrong attempt %d solves it: %s", l.Name, i+1, wrong.Progress)
+			}
+			wrongs = append(wrongs, wrong)
 		}
 		right := attempt(t, l, l.Solution)
 		if !right.Solved {
 			t.Errorf("%s: the solution does not solve it: %s", l.Name, right.Progress)
 		}
-		for _, r := range []Result{start, wrong, right} {
+		for _, r := range append([]Result{start, right}, wrongs...) {
 			if r.Progress == "" || strings.Contains(r.Progress, "%!") {
 				t.Errorf("%s: bad progress sentence %q", l.Name, r.Progress)
 			}
 		}
-		fmt.Fprintf(&golden, "== %s\nstart:  %s\nwrong:  %s\nsolved: %s\n\n", l.Name, start.Progress, wrong.Progress, right.Progress)
+		fmt.Fprintf(&golden, "== %s\nstart:  %s\n", l.Name, start.Progress)
+		for _, w := range wrongs {
+			fmt.Fprintf(&golden, "wrong:  %s\n", w.Progress)
+		}
+		fmt.Fprintf(&golden, "solved: %s\n\n", right.Progress)
 	}
 	const path = "testdata/progress.golden"
 	if *rewrite {
@@ -112,16 +120,20 @@ func lineDiff(want, got string) string {
 // same as the lines appended.
 func TestScriptsApply(t *testing.T) {
 	for _, l := range All() {
-		for what, text := range map[string]string{"start": l.Script, "solution": l.Solution, "wrong attempt": l.WrongAttempt} {
+		scripts := map[string]string{"start": l.Script, "solution": l.Solution}
+		for i, w := range l.WrongAttempts {
+			scripts[fmt.Sprintf("wrong attempt %d", i+1)] = w
+		}
+		for what, text := range scripts {
 			if _, err := scenario.Parse(text); err != nil {
 				t.Errorf("%s: %s does not parse: %v", l.Name, what, err)
 			}
-		}
-		if _, err := scenario.Load(l.Script + l.Solution); err != nil {
-			t.Errorf("%s: start and solution: %v", l.Name, err)
-		}
-		if _, err := scenario.Load(l.Script + l.WrongAttempt); err != nil {
-			t.Errorf("%s: start and wrong attempt: %v", l.Name, err)
+			if what == "start" {
+				continue
+			}
+			if _, err := scenario.Load(l.Script + text); err != nil {
+				t.Errorf("%s: start and %s: %v", l.Name, what, err)
+			}
 		}
 		s, err := l.Attempt(l.Script + l.Solution)
 		if err != nil {

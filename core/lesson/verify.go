@@ -9,9 +9,9 @@ import (
 
 // Trial is one run of a lesson's own scripts against its goal, as
 // `plogsim lesson check FILE` reports it: the start alone, the start and
-// the wrong attempt, the start and the solution.
+// each wrong attempt, the start and the solution.
 type Trial struct {
-	Name string // "start", "wrong attempt" or "solution"
+	Name string // "start", "wrong attempt" (or "wrong attempt N" of several) or "solution"
 	// Want says whether the goal must hold after it (only the solution).
 	Want   bool
 	Result Result
@@ -31,8 +31,8 @@ func (t Trial) OK() bool {
 }
 
 // Verify runs the lesson's start, wrong attempt and solution and checks
-// the goal after each: the start and the wrong attempt (when it has one)
-// must not solve it, the solution must. A lesson without a solution fails:
+// the goal after each: the start and each wrong attempt must not solve
+// it, the solution must. A lesson without a solution fails:
 // nothing would show that its goal can be reached at all, and a goal that
 // contradicts itself passed.
 func (l Lesson) Verify() []Trial {
@@ -40,8 +40,12 @@ func (l Lesson) Verify() []Trial {
 	if trials[0].Err != nil {
 		return trials // the others run on top of the start
 	}
-	if l.lines.wrong > 0 {
-		trials = append(trials, l.trial("wrong attempt", l.WrongAttempt, l.lines.wrong, false))
+	for i, wrong := range l.WrongAttempts {
+		name := "wrong attempt"
+		if len(l.WrongAttempts) > 1 {
+			name = fmt.Sprintf("wrong attempt %d", i+1)
+		}
+		trials = append(trials, l.trial(name, wrong, l.lines.wrong[i], false))
 	}
 	if l.lines.solution > 0 {
 		trials = append(trials, l.trial("solution", l.Solution, l.lines.solution, true))
