@@ -42,9 +42,9 @@ type Part struct {
 type PartKind int
 
 const (
-	PartHeader PartKind = iota // a key: value line of the header
-	PartText                   // the explanation, Markdown
-	PartSection                // a ## section's body
+	PartHeader  PartKind = iota // a key: value line of the header
+	PartText                    // the explanation, Markdown
+	PartSection                 // a ## section's body
 )
 
 // ReadOutline finds the parts of a lesson file's text.
