@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"plog/core/lesson"
@@ -13,14 +14,16 @@ import (
 )
 
 // LessonEditor is "Make a lesson from this scenario": a teacher writes a
-// lesson in the page, its start filled from the scenario on the page, and
-// gets its link (#lesson=v1.…, package lesson's lesson links) and the
-// snippet to embed it. The fields are the parts of a lesson file
-// (docs/lessons.md, "Writing a lesson"); Preview reads the file they make,
-// says at which line and column it is wrong, and shows it as the learner
-// will see it, with whether the page's state now solves it. The draft is
-// kept in the browser's storage at every keystroke, so a reload does not
-// lose it.
+// lesson in the page, its start filled from the scenario on the page, or
+// opens a lesson file, and gets its link (#lesson=v1.…, package lesson's
+// lesson links), the snippet to embed it and the file to save. The draft is
+// a lesson file's text (docs/lessons.md, "Writing a lesson"), the one
+// source of the editor's fields: each field edits one part of the file in
+// place (lesson.Outline), so a file opened and saved unchanged comes back
+// byte for byte. Preview reads the file, says in which field, line and
+// column it is wrong, and shows it as the learner will see it, with
+// whether the page's state now solves it. The draft is kept in the
+// browser's storage at every keystroke, so a reload does not lose it.
 type LessonEditor struct {
 	app.Compo
 
@@ -32,11 +35,19 @@ type LessonEditor struct {
 	Session *scenario.Session
 	Base    string // the page's URL without its fragment
 
-	draft   lessonDraft
-	loaded  bool
-	keep    string         // why the draft will not outlive the page, "" when it will
-	preview *lessonPreview // the last preview, nil before the first
-	stale   bool           // the draft changed since the preview
+	file string // the draft: a lesson file's text
+	// typed is each field's text as the teacher typed it since the file
+	// was last read whole: a field shows it, not the file's trimmed part,
+	// so that a newline typed at its end stays under the caret.
+	typed map[string]string
+	// extraWrong is set while an added wrong attempt's field is shown,
+	// empty, before the file has its section.
+	extraWrong bool
+	loaded     bool
+	keep       string         // why the draft will not outlive the page, "" when it will
+	opened     string         // the file the draft was opened from, or why it could not be
+	preview    *lessonPreview // the last preview, nil before the first
+	stale      bool           // the draft changed since the preview
 	copyStatus
 }
 
@@ -47,79 +58,127 @@ const lessonEditorID = "lesson-editor"
 // lessonDraftKey is the storage key of the editor's draft.
 const lessonDraftKey = "plog.lesson-draft"
 
-// The ids of the editor's fields that its copy buttons select.
+// The ids of the editor's fields that its copy buttons select, and of its
+// file picker.
 const (
 	lessonLinkField    = "lesson-editor-link"
 	lessonSnippetField = "lesson-editor-snippet"
+	lessonFileInput    = "lesson-editor-open-file"
+	lessonFileField    = "lesson-editor-file"
 )
 
-// lessonDraft is what the teacher has written, field by field.
-type lessonDraft struct {
-	Title    string `json:"title"`
-	Goal     string `json:"goal"`
-	Text     string `json:"text"`
-	Start    string `json:"start"`
-	Check    string `json:"check"`
-	Hints    string `json:"hints"`
-	Solution string `json:"solution"`
+// lessonFileName is the name a saved lesson file is offered under: its
+// name: line's, else "lesson".
+func lessonFileName(text string) string {
+	o := lesson.ReadOutline(text)
+	if p, ok := o.Find(lesson.PartHeader, "name", 0); ok {
+		if name := o.Value(p); name != "" && !strings.ContainsAny(name, `/\:`) {
+			return name + ".lesson"
+		}
+	}
+	return "lesson.lesson"
 }
 
-// draftField is one of the editor's fields: its name (data-field, and
-// the words that place an error in it) and where the draft keeps it.
+// draftField is one of the editor's fields: a part of the lesson file.
 type draftField struct {
-	name, label string
-	value       func(d *lessonDraft) *string
-	rows        int // 0 for a one-line field
-	hint        string
+	kind  lesson.PartKind
+	name  string // the header key or the section's name; "text" for the explanation
+	index int    // which wrong attempt
+	label string
+	rows  int // 0 for a one-line field
+	hint  string
 }
 
+// key names the field: its data-field, the end of its id, and the words
+// that place an error in it.
+func (f draftField) key() string {
+	if f.name == "wrong" {
+		return fmt.Sprintf("wrong-%d", f.index+1)
+	}
+	return f.name
+}
+
+// part is the field's part name in the file ("" for the explanation).
+func (f draftField) part() string {
+	if f.kind == lesson.PartText {
+		return ""
+	}
+	return f.name
+}
+
+// draftFields are the editor's fields in the order a lesson file has
+// them, before its wrong attempts (wrongField).
 var draftFields = []draftField{
-	{name: "title", label: "Title", value: func(d *lessonDraft) *string { return &d.Title }},
-	{name: "goal", label: "Goal: one sentence that says what solves the lesson", value: func(d *lessonDraft) *string { return &d.Goal }},
-	{name: "text", label: "Explanation", rows: 8, value: func(d *lessonDraft) *string { return &d.Text },
+	{kind: lesson.PartHeader, name: "title", label: "Title"},
+	{kind: lesson.PartHeader, name: "goal", label: "Goal: one sentence that says what solves the lesson"},
+	{kind: lesson.PartHeader, name: "name", label: "Name (optional): the lesson's short name in links, lower-case words joined by -"},
+	{kind: lesson.PartHeader, name: "solved", label: "Solved (optional): what the learner reads once the goal holds"},
+	{kind: lesson.PartText, name: "text", label: "Explanation", rows: 8,
 		hint: "Markdown: paragraphs separated by blank lines, - lists, *emphasis*, **strong**, `code`, [links](https://…)."},
-	{name: "start", label: "Start: the scenario the learner begins with", rows: 6, value: func(d *lessonDraft) *string { return &d.Start }},
-	{name: "check", label: "Check: the goal in the check language, one check a line", rows: 4, value: func(d *lessonDraft) *string { return &d.Check },
+	{kind: lesson.PartSection, name: "start", label: "Start: the scenario the learner begins with", rows: 6},
+	{kind: lesson.PartSection, name: "check", label: "Check: the goal in the check language, one check a line", rows: 4,
 		hint: "For example: records-at-least orders 3, or lag-at-most billing 0. Every check is listed in plog's docs/lessons.md, \"Writing a lesson\"."},
-	{name: "hints", label: "Hints: one a line, the gentlest first", rows: 4, value: func(d *lessonDraft) *string { return &d.Hints }},
-	{name: "solution", label: "Solution (optional): lines that solve it after the start", rows: 3, value: func(d *lessonDraft) *string { return &d.Solution }},
+	{kind: lesson.PartSection, name: "hints", label: "Hints: one a line, the gentlest first", rows: 4,
+		hint: "Each line is a hint; a line that begins with two spaces goes on the hint above."},
+	{kind: lesson.PartSection, name: "solution", label: "Solution: lines that solve it after the start", rows: 3,
+		hint: "plogsim lesson check needs one: it proves the goal can be reached."},
 }
 
-// file writes the draft as a lesson file, and the file line where each
-// field's text begins (0 for a field the file leaves out).
-func (d lessonDraft) file() (string, map[string]int) {
-	var b strings.Builder
-	at := map[string]int{}
-	line := 1
-	write := func(field, text string) {
-		if field != "" {
-			at[field] = line
+// wrongField is the field of a wrong attempt.
+func wrongField(i int) draftField {
+	return draftField{kind: lesson.PartSection, name: "wrong", index: i, rows: 3,
+		label: fmt.Sprintf("Wrong attempt %d: plausible lines after the start that must not solve it", i+1)}
+}
+
+// fields are the draft's fields: the fixed ones, then one a wrong attempt.
+func (e *LessonEditor) fields() []draftField {
+	fields := slices.Clone(draftFields)
+	n := lesson.ReadOutline(e.file).Count("wrong")
+	if e.extraWrong {
+		n++
+	}
+	for i := range n {
+		fields = append(fields, wrongField(i))
+	}
+	return fields
+}
+
+// value is what a field shows: as typed, else the file's part.
+func (e *LessonEditor) value(f draftField) string {
+	if v, ok := e.typed[f.key()]; ok {
+		return v
+	}
+	o := lesson.ReadOutline(e.file)
+	if p, ok := o.Find(f.kind, f.part(), f.index); ok {
+		return o.Value(p)
+	}
+	return ""
+}
+
+// newLessonFile is a new draft's file: the sections a lesson needs, its
+// start the page's scenario.
+func newLessonFile(start string) string {
+	return "title: \ngoal: \n\n\n## start\n" + trimBlock(start) + "\n## check\n\n## hints\n\n## solution\n"
+}
+
+// hintItems writes the hints field as the file's list: a line that is not
+// already an item or indented becomes one.
+func hintItems(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") || strings.HasPrefix(t, "- ") || startsNumbered(t) {
+			continue
 		}
-		b.WriteString(text)
-		line += strings.Count(text, "\n")
+		lines[i] = "- " + t
 	}
-	oneLine := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	write("title", "title: "+oneLine(d.Title)+"\n")
-	write("goal", "goal: "+oneLine(d.Goal)+"\n")
-	write("", "\n")
-	write("text", trimBlock(d.Text))
-	write("", "\n## start\n")
-	write("start", trimBlock(d.Start))
-	write("", "\n## check\n")
-	write("check", trimBlock(d.Check))
-	write("", "\n## hints\n")
-	var hints []string
-	for _, h := range strings.Split(d.Hints, "\n") {
-		if h = strings.TrimSpace(h); h != "" {
-			hints = append(hints, "- "+strings.TrimPrefix(h, "- "))
-		}
-	}
-	write("hints", trimBlock(strings.Join(hints, "\n")))
-	if strings.TrimSpace(d.Solution) != "" {
-		write("", "\n## solution\n")
-		write("solution", trimBlock(d.Solution))
-	}
-	return b.String(), at
+	return strings.Join(lines, "\n")
+}
+
+// startsNumbered reports whether a line begins as a numbered item, "1. ".
+func startsNumbered(t string) bool {
+	digits := len(t) - len(strings.TrimLeft(t, "0123456789"))
+	return digits > 0 && strings.HasPrefix(t[digits:], ". ")
 }
 
 // trimBlock is a field's text without blank lines at either end, ending in
@@ -132,25 +191,13 @@ func trimBlock(s string) string {
 	return s + "\n"
 }
 
-// fieldOf names the field a file line belongs to, and the line within it.
-func fieldOf(at map[string]int, fileLine int) (string, int) {
-	best, bestAt := "", 0
-	for _, f := range draftFields {
-		if n := at[f.name]; n > 0 && n <= fileLine && n > bestAt {
-			best, bestAt = f.name, n
-		}
-	}
-	return best, fileLine - bestAt + 1
-}
-
-// lessonPreview is what Preview found: the lesson file, and either its
-// error or the lesson, its link and the goal's status on the page's state.
+// lessonPreview is what Preview found: the lesson file's error, or the
+// lesson, its link and the goal's status on the page's state.
 type lessonPreview struct {
-	file   string
 	err    string
 	line   int    // the error's line and column in the file, 0 for none
 	col    int    // (with line)
-	field  string // the field the error is in, "" for none
+	field  string // the key of the field the error is in, "" for none
 	lesson lesson.Lesson
 	link   string // the lesson link, v1.…
 	result lesson.Result
@@ -169,57 +216,175 @@ func (e *LessonEditor) load() {
 	if err != nil {
 		e.keep = err.Error()
 	}
-	e.draft = readLessonDraft(text)
-	if e.draft == (lessonDraft{}) {
-		e.draft.Start = e.Start
+	e.file = readLessonDraft(text)
+	if e.file == "" {
+		e.file = newLessonFile(e.Start)
 	}
 	e.loaded = true
 }
 
-// readLessonDraft reads a kept draft; what is not one is no draft.
-func readLessonDraft(text string) lessonDraft {
-	var d lessonDraft
+// keptDraft is the draft as storage keeps it: the lesson file. Drafts kept
+// before the editor opened files kept their fields instead (the rest of
+// the struct), which a draft still reads as the file they made.
+type keptDraft struct {
+	File string `json:"file,omitempty"`
+
+	Title    string `json:"title,omitempty"`
+	Goal     string `json:"goal,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Start    string `json:"start,omitempty"`
+	Check    string `json:"check,omitempty"`
+	Hints    string `json:"hints,omitempty"`
+	Solution string `json:"solution,omitempty"`
+}
+
+// readLessonDraft reads a kept draft's lesson file; what is not one is no
+// draft.
+func readLessonDraft(text string) string {
+	var d keptDraft
 	if text == "" || json.Unmarshal([]byte(text), &d) != nil {
-		return lessonDraft{}
+		return ""
 	}
-	return d
+	if d.File != "" || d == (keptDraft{}) {
+		return d.File
+	}
+	// A draft of fields: the file they made, as the editor wrote it then.
+	oneLine := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	file := "title: " + oneLine(d.Title) + "\ngoal: " + oneLine(d.Goal) + "\n\n" + trimBlock(d.Text) +
+		"\n## start\n" + trimBlock(d.Start) + "\n## check\n" + trimBlock(d.Check) + "\n## hints\n" + trimBlock(hintItems(d.Hints))
+	if strings.TrimSpace(d.Solution) != "" {
+		file += "\n## solution\n" + trimBlock(d.Solution)
+	}
+	return file
 }
 
 // save keeps the draft; when it cannot, the editor says so.
 func (e *LessonEditor) save() {
-	text, _ := json.Marshal(e.draft) // a struct of strings always marshals
+	text, _ := json.Marshal(keptDraft{File: e.file}) // a struct of strings always marshals
 	if err := currentBrowser().SaveItem(lessonDraftKey, string(text)); err != nil {
 		e.keep = err.Error()
 	}
 }
 
+// setFile makes text the draft, read whole: every field shows its part.
+func (e *LessonEditor) setFile(text string) {
+	e.file = strings.ReplaceAll(text, "\r\n", "\n")
+	e.typed, e.extraWrong = nil, false
+	e.stale = e.preview != nil
+	e.save()
+}
+
+// setField writes a field's text into its part of the file.
+func (e *LessonEditor) setField(f draftField, value string) {
+	if e.typed == nil {
+		e.typed = map[string]string{}
+	}
+	e.typed[f.key()] = value
+	if f.name == "hints" {
+		value = hintItems(value)
+	}
+	o := lesson.ReadOutline(e.file)
+	if f.name == "wrong" && f.index >= o.Count("wrong") && strings.TrimSpace(value) == "" {
+		return // the added field stays empty, and the file without it
+	}
+	e.file = o.Set(f.kind, f.part(), f.index, value)
+	if f.name == "wrong" && f.index >= o.Count("wrong") {
+		e.extraWrong = false // the file has its section now
+	}
+	e.stale = e.preview != nil
+	e.save()
+}
+
 // edit follows a field as the teacher types, and keeps the draft.
 func (e *LessonEditor) edit(f draftField) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
-		*f.value(&e.draft) = ctx.JSSrc().Get("value").String()
-		e.stale = e.preview != nil
-		e.save()
+		e.setField(f, ctx.JSSrc().Get("value").String())
 	}
+}
+
+// editFile follows the whole file as the teacher types in it.
+func (e *LessonEditor) editFile(ctx app.Context, ev app.Event) {
+	e.setFile(ctx.JSSrc().Get("value").String())
 }
 
 // useScenario writes the page's scenario into the start.
 func (e *LessonEditor) useScenario(ctx app.Context, ev app.Event) {
-	e.draft.Start = e.Start
-	e.stale = e.preview != nil
-	e.save()
+	e.setField(draftFields[slices.IndexFunc(draftFields, func(f draftField) bool { return f.name == "start" })], e.Start)
+	delete(e.typed, "start")
+}
+
+// addWrong shows an empty field for one more wrong attempt (or the empty
+// one already shown) and puts the caret in it: it comes below the others,
+// where it may be out of sight. The button stays, so that the deferred
+// focus, which runs only while its source is on the page, does run.
+func (e *LessonEditor) addWrong(ctx app.Context, ev app.Event) {
+	id := "lesson-editor-" + e.showAnotherWrong().key()
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID(id); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
+// showAnotherWrong shows the field of a wrong attempt after the file's,
+// and returns it.
+func (e *LessonEditor) showAnotherWrong() draftField {
+	e.extraWrong = true
+	return wrongField(lesson.ReadOutline(e.file).Count("wrong"))
+}
+
+// removeWrong takes a wrong attempt out of the file.
+func (e *LessonEditor) removeWrong(i int) app.EventHandler {
+	return func(ctx app.Context, ev app.Event) {
+		o := lesson.ReadOutline(e.file)
+		if i >= o.Count("wrong") {
+			e.extraWrong = false
+			return
+		}
+		e.setFile(o.Set(lesson.PartSection, "wrong", i, ""))
+	}
+}
+
+// openFile reads a lesson file the teacher picked into the draft, off the
+// UI goroutine: reading waits for the browser.
+func (e *LessonEditor) openFile(ctx app.Context, ev app.Event) {
+	b := currentBrowser()
+	ctx.Async(func() {
+		f, err := b.ReadPickedFile(lessonFileInput)
+		ctx.Dispatch(func(ctx app.Context) { e.opened = e.takeFile(f, err) })
+	})
+}
+
+// takeFile makes a picked file the draft, and says what it did. A file
+// that is no lesson file changes nothing.
+func (e *LessonEditor) takeFile(f OpenedFile, err error) string {
+	switch {
+	case err != nil:
+		return "The file could not be opened: " + err.Error()
+	case !lesson.IsFile(f.Text):
+		return f.Name + " is not a lesson file: a lesson file begins with its header, lines such as \"title: …\" (docs/lessons.md). Nothing changed."
+	}
+	e.setFile(f.Text)
+	return "Opened " + f.Name + ". Preview reads it."
+}
+
+// saveFile offers the draft as a .lesson file.
+func (e *LessonEditor) saveFile(ctx app.Context, ev app.Event) {
+	if err := currentBrowser().Download(lessonFileName(e.file), e.file); err != nil {
+		e.opened = "The file could not be saved: " + err.Error()
+	}
 }
 
 // showPreview reads the draft's lesson file and checks its goal on the
 // page's state.
 func (e *LessonEditor) showPreview(ctx app.Context, ev app.Event) {
-	e.preview, e.stale = previewOf(e.draft, e.Session), false
+	e.preview, e.stale = previewOf(e.file, e.Session), false
 }
 
 // previewOf reads a draft's lesson file. A goal that panics is the
 // engine's bug, said as one; the page lives on.
-func previewOf(d lessonDraft, s *scenario.Session) (p *lessonPreview) {
-	text, at := d.file()
-	p = &lessonPreview{file: text}
+func previewOf(text string, s *scenario.Session) (p *lessonPreview) {
+	p = &lessonPreview{}
 	defer func() {
 		if r := recover(); r != nil {
 			p.err = fmt.Sprintf("plog hit a bug while checking this lesson (please report it with the lesson): %v", r)
@@ -231,10 +396,9 @@ func previewOf(d lessonDraft, s *scenario.Session) (p *lessonPreview) {
 		var perr *scenario.Error
 		if errors.As(err, &perr) {
 			p.line, p.col = perr.Line, perr.Col
-			field, n := fieldOf(at, perr.Line)
-			p.field = field
-			if field != "" {
-				p.err = fmt.Sprintf("%s, line %d: %s (line %d:%d of the lesson file)", labelOf(field), n, perr.Msg, perr.Line, perr.Col)
+			if f, n, ok := fieldAt(text, perr.Line); ok {
+				p.field = f.key()
+				p.err = fmt.Sprintf("%s, line %d: %s (line %d:%d of the lesson file)", labelOf(f), n, perr.Msg, perr.Line, perr.Col)
 			}
 		}
 		return p
@@ -249,9 +413,28 @@ func previewOf(d lessonDraft, s *scenario.Session) (p *lessonPreview) {
 	return p
 }
 
+// fieldAt names the field a file line is in, and the line within it.
+func fieldAt(text string, line int) (draftField, int, bool) {
+	part, n, ok := lesson.ReadOutline(text).LineOf(line)
+	if !ok {
+		return draftField{}, 0, false
+	}
+	if part.Kind == lesson.PartSection && part.Name == "wrong" {
+		return wrongField(part.Index), n, true
+	}
+	i := slices.IndexFunc(draftFields, func(f draftField) bool { return f.kind == part.Kind && f.part() == part.Name })
+	if i < 0 {
+		return draftField{}, 0, false
+	}
+	return draftFields[i], n, true
+}
+
 // labelOf is a field's name as the editor's errors say it.
-func labelOf(field string) string {
-	return strings.ToUpper(field[:1]) + field[1:]
+func labelOf(f draftField) string {
+	if f.name == "wrong" {
+		return fmt.Sprintf("Wrong attempt %d", f.index+1)
+	}
+	return strings.ToUpper(f.name[:1]) + f.name[1:]
 }
 
 func (e *LessonEditor) close(ctx app.Context, ev app.Event) {
@@ -264,18 +447,45 @@ func (e *LessonEditor) Render() app.UI {
 	if e.keep != "" {
 		kept = "unsaved"
 	}
+	fields := e.fields()
+	wrongs := lesson.ReadOutline(e.file).Count("wrong")
+	fixed, wrongFields := fields[:len(draftFields)], fields[len(draftFields):]
 	return app.Section().ID(lessonEditorID).Class("panel", "lesson-editor").
 		Attr("data-lesson-editor", "").DataSet("draft", kept).DataSet("loaded", e.loaded).
 		Aria("labelledby", "lesson-editor-heading").Body(
-		app.H2().ID("lesson-editor-heading").Text("Make a lesson from this scenario"),
-		app.P().Class("hint").Text("Write the lesson here, press Preview to see it as the learner will, then copy its link. "+
+		app.H2().ID("lesson-editor-heading").Text("Make a lesson"),
+		app.P().Class("hint").Text("Write the lesson here, or open a lesson file; press Preview to see it as the learner will, then copy its link or save the file. "+
 			"The draft is kept in this browser as you type."),
 		app.If(e.keep != "",
 			app.P().Class("hint").DataSet("draft-problem", true).Text("Your draft lasts only while this page is open: "+e.keep),
 		),
+		app.Div().Class("row lesson-editor-files").Body(
+			field(lessonFileInput, "Open a .lesson file",
+				app.Input().Type("file").ID(lessonFileInput).Accept(".lesson,.txt,text/plain").OnChange(e.openFile)),
+			app.Button().Type("button").ID("lesson-editor-save").Class("secondary").OnClick(e.saveFile).
+				Text("Save as "+lessonFileName(e.file)),
+		),
+		app.If(e.opened != "", app.P().Class("hint").Attr("role", "status").DataSet("lesson-file-status", true).Text(e.opened)),
 		app.Div().Class("lesson-editor-columns").Body(
 			app.Div().Class("lesson-editor-fields").Body(
-				app.Range(draftFields).Slice(func(i int) app.UI { return e.renderField(draftFields[i]) }),
+				app.Range(fixed).Slice(func(i int) app.UI { return e.renderField(fixed[i]) }),
+				// The wrong attempts in a box of their own keep the button
+				// after them in its place as they come and go.
+				app.Div().Class("lesson-editor-wrongs").Body(
+					app.Range(wrongFields).Slice(func(i int) app.UI { return e.renderField(wrongFields[i]) }),
+				),
+				app.If(wrongs < lesson.MaxWrongAttempts,
+					app.Div().Class("row").Body(
+						app.Button().Type("button").ID("lesson-editor-add-wrong").Class("secondary").OnClick(e.addWrong).
+							Text("Add a wrong attempt"),
+					),
+				),
+				app.Details().Class("lesson-editor-file").Body(
+					app.Summary().Text("The whole lesson file"),
+					app.P().Class("hint").Text("The fields above are its parts; edit it here as well. Errors name its lines; plogsim lesson check checks it."),
+					app.Textarea().ID(lessonFileField).Rows(14).Attr("spellcheck", false).
+						Attr("value", e.file).Text(e.file).OnInput(e.editFile),
+				),
 				app.Div().Class("row").Body(
 					app.Button().Type("button").ID("lesson-editor-preview").OnClick(e.showPreview).Text("Preview"),
 					app.Button().Type("button").ID("lesson-editor-close").OnClick(e.close).Text("Close"),
@@ -288,18 +498,19 @@ func (e *LessonEditor) Render() app.UI {
 
 // renderField draws one field, with the preview's error when it is in it.
 func (e *LessonEditor) renderField(f draftField) app.UI {
-	id := "lesson-editor-" + f.name
-	value := *f.value(&e.draft)
+	key := f.key()
+	id := "lesson-editor-" + key
+	value := e.value(f)
 	var control app.UI
 	if f.rows == 0 {
-		control = app.Input().Type("text").ID(id).Value(value).DataSet("field", f.name).
+		control = app.Input().Type("text").ID(id).Value(value).DataSet("field", key).
 			AutoComplete(false).OnInput(e.edit(f))
 	} else {
-		control = app.Textarea().ID(id).Rows(f.rows).Attr("value", value).Text(value).DataSet("field", f.name).
+		control = app.Textarea().ID(id).Rows(f.rows).Attr("value", value).Text(value).DataSet("field", key).
 			Attr("spellcheck", f.name == "text" || f.name == "hints").OnInput(e.edit(f))
 	}
 	errText := ""
-	if e.preview != nil && e.preview.field == f.name {
+	if e.preview != nil && e.preview.field == key {
 		errText = e.preview.err
 	}
 	return app.Div().Class("field").Body(
@@ -312,8 +523,14 @@ func (e *LessonEditor) renderField(f draftField) app.UI {
 					Text("Use the current scenario"),
 			),
 		),
+		app.If(f.name == "wrong",
+			app.Div().Class("row").Body(
+				app.Button().Type("button").ID(id+"-remove").Class("secondary").OnClick(e.removeWrong(f.index)).
+					Text(fmt.Sprintf("Remove wrong attempt %d", f.index+1)),
+			),
+		),
 		app.If(errText != "",
-			app.P().Class("field-error").Attr("role", "alert").DataSet("field-error", f.name).Text(errText),
+			app.P().Class("field-error").Attr("role", "alert").DataSet("field-error", key).Text(errText),
 		),
 	)
 }
@@ -362,13 +579,6 @@ func (e *LessonEditor) renderPreview() app.UI {
 			e.statusOf(lessonSnippetField),
 		)
 	}
-	body = append(body,
-		app.Details().Class("lesson-editor-file").Body(
-			app.Summary().Text("The lesson file"),
-			app.P().Class("hint").Text("Errors name its lines. Save it as a .lesson file to check it with plogsim lesson check."),
-			app.Textarea().ID("lesson-editor-file").ReadOnly(true).Rows(10).Text(p.file),
-		),
-	)
 	state := "ok"
 	if p.err != "" {
 		state = "error"

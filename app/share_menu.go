@@ -48,8 +48,9 @@ func (m *ShareMenu) panelButton(panel, panelID, label string) app.UI {
 }
 
 // OnMount closes the Scenarios panel once a scenario opens from it (New
-// scenario, or one of the recent): the panel hangs over the page, and
-// would hide the scenario the learner asked for.
+// scenario, or one of the recent), and the Share panel once the lesson
+// editor opens from it: the panel hangs over the page, and would hide
+// what the learner asked for.
 func (m *ShareMenu) OnMount(ctx app.Context) {
 	ctx.Handle(openAction, func(ctx app.Context, a app.Action) {
 		if m.open == "scenarios" {
@@ -57,6 +58,13 @@ func (m *ShareMenu) OnMount(ctx app.Context) {
 		}
 	})
 	ctx.Handle(closePanelAction, func(ctx app.Context, a app.Action) { m.open = "" })
+	// Make a lesson, from Share, opens the editor in the page's centre,
+	// which the panel would cover.
+	ctx.Handle(lessonAction, func(ctx app.Context, a app.Action) {
+		if r, ok := a.Value.(lessonRequest); ok && r.Kind == "edit" {
+			m.open = ""
+		}
+	})
 }
 
 // closePanelAction closes the open panel: its own ✕ sends it.
