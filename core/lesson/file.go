@@ -76,7 +76,7 @@ func Parse(file, text string) (Lesson, error) {
 			return Lesson{}, &scenario.Error{Line: i + 1, Col: 1, Msg: fmt.Sprintf("line longer than %d bytes", scenario.MaxLineBytes)}
 		}
 	}
-	var l Lesson
+	l := Lesson{ID: textID(text)}
 	header, i, err := readHeader(lines)
 	if err != nil {
 		return Lesson{}, err

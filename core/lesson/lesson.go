@@ -34,7 +34,11 @@ import (
 // goal is checked by Check.
 type Lesson struct {
 	// Name is the stable slug used in links and in `plogsim lesson NAME`.
-	Name  string
+	Name string
+	// ID is short and stable, a digest of the lesson file's text: one
+	// edit makes another lesson. The page's solved message carries it, so
+	// that a course page can keep which lesson a learner solved.
+	ID    string
 	Title string
 	// Text explains the idea in short paragraphs: the Markdown source of
 	// each of Doc's blocks, its lines joined (a list's items each one
@@ -211,17 +215,37 @@ func (l Lesson) Attempt(script string) (*scenario.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	return l.attempt(cmds, len(cmds) > 0 && cmds[0].Name == scenario.CmdSeed)
+}
+
+// attemptWhole is Attempt of a whole scenario, as a page link holds it,
+// whatever its first command.
+func (l Lesson) attemptWhole(script string) (*scenario.Session, error) {
+	cmds, err := scenario.Parse(script)
+	if err != nil {
+		return nil, err
+	}
+	return l.attempt(cmds, true)
+}
+
+// attempt applies a learner's commands to the lesson's start: the lines
+// after it, or when whole, the whole scenario, start included.
+func (l Lesson) attempt(cmds []scenario.Command, whole bool) (*scenario.Session, error) {
 	start, err := scenario.Parse(l.Script)
 	if err != nil {
 		return nil, fmt.Errorf("lesson %s: starting scenario: %w", l.Name, err)
 	}
 	rules := 0 // the whole scenario's rules line, which its link writes
-	if len(cmds) > 0 && cmds[0].Name == scenario.CmdSeed {
+	if whole {
 		rules, cmds = withoutRules(cmds)
 		_, start = withoutRules(start)
 		for i, c := range start {
 			if i >= len(cmds) {
-				return nil, &scenario.Error{Line: cmds[len(cmds)-1].Line, Col: 1,
+				line := 1
+				if len(cmds) > 0 {
+					line = cmds[len(cmds)-1].Line
+				}
+				return nil, &scenario.Error{Line: line, Col: 1,
 					Msg: fmt.Sprintf("the script ends inside the lesson's start, which goes on with %q", c.String())}
 			}
 			if !cmds[i].Equal(c) {

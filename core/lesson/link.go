@@ -82,6 +82,12 @@ func scriptLinks(script string) (string, error) {
 // a lesson from a link's progress under it, so that an edited lesson is a
 // new one.
 func TextKey(text string) string {
+	return "text-" + textID(text)
+}
+
+// textID is a lesson file's ID (Lesson.ID): 16 hex digits of the SHA-256
+// of its text.
+func textID(text string) string {
 	sum := digest.SHA256([]byte(text))
-	return "text-" + hex.EncodeToString(sum[:8])
+	return hex.EncodeToString(sum[:8])
 }
