@@ -484,6 +484,20 @@ func (g *group) preferredAssignor() string {
 	return best
 }
 
+// describedAssignor is the assignor a consumer group is described with.
+// Kafka 4.4 describes the members' preferred server assignor, else the
+// brokers' default (ConsumerGroup.asDescribedGroup:
+// preferredServerAssignor(committedOffset).orElse(defaultAssignor)), so
+// an emptied group, with no member to prefer one, names the default,
+// uniform, the first of group.consumer.assignors (rules 6). Rules 5 keep
+// the assignor of the last target assignment, the last members' choice.
+func (l *PartitionedLog) describedAssignor(g *group) string {
+	if len(g.members) == 0 && l.follows(EmptiedGroupDefaultAssignor) {
+		return assign.Uniform
+	}
+	return g.cg.assignor
+}
+
 // computeTarget runs the server-side assignor over every member (those that
 // stopped too: they are members until their session ends), each with its
 // current target, as TargetAssignmentBuilder does, and makes the group

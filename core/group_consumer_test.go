@@ -754,3 +754,27 @@ func TestConsumerJoinAndNewPartitionsBumpOnce(t *testing.T) {
 		}
 	}
 }
+
+// An emptied consumer group describes the brokers' default assignor,
+// uniform, under rules 6, as Kafka 4.4's ConsumerGroup.asDescribedGroup
+// does with no member to prefer one; under rules 5 it kept the last
+// target assignment's, the members' range.
+func TestEmptiedConsumerGroupDescribesUniform(t *testing.T) {
+	for _, rules := range []int{RulesV5, RulesV6} {
+		l := newTestLogUnder(t, rules, "orders", 2, nil)
+		consumerJoin(t, l, "g", "c1", JoinOptions{RemoteAssignor: "range"})
+		if got := groupView(t, l, "g").Assignor; got != "range" {
+			t.Errorf("rules %d: with c1 asking for range the group describes %s", rules, got)
+		}
+		if err := l.Leave("g", "c1"); err != nil {
+			t.Fatal(err)
+		}
+		want := "uniform"
+		if rules < RulesV6 {
+			want = "range"
+		}
+		if v := groupView(t, l, "g"); v.State != GroupEmpty || v.Assignor != want {
+			t.Errorf("rules %d: emptied: %s, assignor %s; want %s, %s", rules, v.State, v.Assignor, GroupEmpty, want)
+		}
+	}
+}
