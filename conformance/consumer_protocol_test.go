@@ -707,6 +707,85 @@ leave g a
 	}
 }
 
+// An emptied consumer group whose members asked for range: Kafka 4.4
+// describes its assignor as the brokers' default, uniform
+// (ConsumerGroup.asDescribedGroup: the members' preferred server assignor,
+// else the default), as the playground does under rules 6. Under rules 5
+// the playground names the last target's range, which the row says
+// (ReasonEmptiedAssignor).
+func TestEmptiedConsumerGroupsAssignorLikeKafka(t *testing.T) {
+	t.Parallel()
+	const script = `topic orders partitions=2
+join g a topics=orders group.protocol=consumer group.remote.assignor=range
+advance 5s
+leave g a
+`
+	wantRows(t, runTxnScript(t, "rules 6\n"+script), map[string]string{
+		"g assignor": "uniform",
+		"g state":    "empty",
+	})
+	for _, row := range runTxnScript(t, "rules 5\n"+script).Comparison.Rows {
+		if row.What == "g assignor" && (row.Match || row.Playground != "range" || row.Cluster != "uniform" || row.Reason != kafkarun.ReasonEmptiedAssignor) {
+			t.Errorf("rules 5, the emptied group's assignor: %+v, want range against uniform, with ReasonEmptiedAssignor", row)
+		}
+	}
+}
+
+// A member joins a consumer group as its topic gains a partition: Kafka
+// 4.4 bumps the group epoch once for the heartbeat that brings both the
+// new subscription and the new subscription metadata
+// (GroupMetadataManager.consumerGroupHeartbeat: one groupEpoch + 1), as
+// the playground does under rules 6; under rules 5 it bumped it twice. a
+// sends no heartbeat between the new partitions and b's join, so b's first
+// heartbeat is the first the coordinator sees after them, on both sides.
+func TestJoinAndNewPartitionsBumpOnceLikeKafka(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
+	defer cancel()
+	c := newCPCluster(t, ctx, "bump", map[string]int{"orders": 2})
+	header := "rules 6\nseed 19\ntopic orders partitions=2\n"
+	joinA := "join g a topics=orders group.protocol=consumer\n"
+	joinB := "join g b topics=orders group.protocol=consumer\n"
+	ids := memberIDs(t, header+joinA+joinB, "g")
+	order := []string{ids["a"], ids["b"]}
+	a := &hbMember{name: "a", id: ids["a"], topics: []string{"orders"}, owned: map[[16]byte][]int32{}}
+	b := &hbMember{name: "b", id: ids["b"], topics: []string{"orders"}, owned: map[[16]byte][]int32{}}
+	check := func(what, steps string, d kmsg.ConsumerGroupDescribeResponseGroup) {
+		t.Helper()
+		want, _ := playgroundText(t, header+steps, "g", order)
+		if got := c.groupText(d, order); got != want {
+			t.Errorf("%s:\nplayground:\n%scluster:\n%s", what, want, got)
+		}
+	}
+	steps := joinA
+	c.join(a)
+	steps += "advance 10s\n"
+	check("once a reconciled", steps, c.settle(a))
+
+	resp, err := c.admin.UpdatePartitions(ctx, 3, c.prefix+"orders")
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		t.Fatalf("adding a partition to orders: %v", err)
+	}
+	if err := kafkarun.AwaitCoordinatorImage(ctx, c.client, c.group, map[string]int{c.prefix + "orders": 3}, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	steps += "partitions orders count=3\n" + joinB
+	c.join(b)
+	d := c.describe()
+	if d.Epoch != 3 {
+		t.Errorf("the cluster's group epoch after b joined as orders gained a partition: %d, want 3 (a new group is at 1, a's join made it 2, b's with the partition 3)", d.Epoch)
+	}
+	check("after b joined as orders gained a partition", steps, d)
+	if _, old := playgroundText(t, strings.Replace(header, "rules 6", "rules 5", 1)+steps, "g", order); *old.GroupEpoch != int(d.Epoch)+1 {
+		t.Errorf("rules 5: the playground's group epoch %d, want the cluster's %d plus one, the second bump Kafka does not make", *old.GroupEpoch, d.Epoch)
+	}
+	steps += "advance 10s\n"
+	check("once a and b reconciled", steps, c.settle(a, b))
+}
+
 // kafkarun.AwaitCoordinatorImage, which plogsim kafka and the tests above
 // call before a member joins, returns once the group's coordinator assigns
 // every partition of a topic created a moment before, leaves no probe

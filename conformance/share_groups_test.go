@@ -14,6 +14,7 @@ import (
 
 	"plog/core"
 	"plog/core/scenario"
+	"plog/kafkarun"
 )
 
 // shareGroupConfigs are the conformance broker's configs for share groups
@@ -157,6 +158,30 @@ share-poll work a
 		}
 	}) {
 		t.Run(name, func(t *testing.T) { runCase(t, "share", "share-"+name, cases[name]) })
+	}
+}
+
+// A share member that does not poll still heartbeats, on its client's
+// background thread (ShareHeartbeatRequestManager of kafka-clients 4.4;
+// franz-go's share consumer alike), and gets a topic's new partitions at
+// its next heartbeat (GroupMetadataManager.onMetadataUpdate, then
+// shareGroupHeartbeat), as the playground's member gets them under rules
+// 6, without a poll. Under rules 5 the playground gives them at the next
+// poll, so the member's row differs until one, and says why
+// (ReasonShareNewPartitions).
+func TestShareNewPartitionsWithoutAPollLikeKafka(t *testing.T) {
+	t.Parallel()
+	const script = `topic jobs partitions=1
+share-join work a topics=jobs
+partitions jobs count=3
+`
+	wantRows(t, runTxnScript(t, "rules 6\n"+script), map[string]string{
+		"share work a owns": "jobs/0,1,2",
+	})
+	for _, row := range runTxnScript(t, "rules 5\n"+script).Comparison.Rows {
+		if row.What == "share work a owns" && (row.Playground != "jobs/0" || !row.Match && row.Reason != kafkarun.ReasonShareNewPartitions) {
+			t.Errorf("rules 5, the member that has not polled since: %+v, want jobs/0 in the playground, any difference with ReasonShareNewPartitions", row)
+		}
 	}
 }
 

@@ -344,7 +344,7 @@ func (l *PartitionedLog) joinConsumer(g *group, name string, opts JoinOptions, t
 	if m := g.member(name); m != nil {
 		m.topics = topics
 		m.cm.remoteAssignor = opts.RemoteAssignor
-		l.bumpGroupEpoch(g, name+" subscribed to "+strings.Join(topics, ","))
+		l.bumpGroupEpochInHeartbeat(g, name+" subscribed to "+strings.Join(topics, ","))
 		l.heartbeat(g, m)
 		return
 	}
@@ -353,7 +353,7 @@ func (l *PartitionedLog) joinConsumer(g *group, name string, opts JoinOptions, t
 		cm: &consumerMember{state: MemberStable, remoteAssignor: opts.RemoteAssignor, joined: l.groups.memberIDsMade}}
 	g.insertMember(m)
 	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "subscribed to " + strings.Join(topics, ",") + " (group.protocol=consumer)"})
-	l.bumpGroupEpoch(g, name+" joined")
+	l.bumpGroupEpochInHeartbeat(g, name+" joined")
 	l.heartbeat(g, m)
 }
 
@@ -386,7 +386,7 @@ func (l *PartitionedLog) replaceConsumerStatic(g *group, old *member, name strin
 		l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back: same partitions, no new group epoch", Cause: CauseStaticReturn})
 	} else {
 		l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: name, Detail: "static member " + m.instanceID + " is back with a new subscription", Cause: CauseStaticReturn})
-		l.bumpGroupEpoch(g, name+" subscribed to "+strings.Join(topics, ","))
+		l.bumpGroupEpochInHeartbeat(g, name+" subscribed to "+strings.Join(topics, ","))
 	}
 	l.heartbeat(g, m)
 }
@@ -396,6 +396,25 @@ func (l *PartitionedLog) bumpGroupEpoch(g *group, cause string) {
 	g.cg.epoch++
 	g.generation = g.cg.epoch
 	l.emit(Event{Kind: EventGroupEpoch, Group: g.name, Generation: g.cg.epoch, Detail: cause})
+}
+
+// bumpGroupEpochInHeartbeat bumps the group epoch for a heartbeat that
+// joins or changes a subscription. Kafka 4.4 bumps it once for that
+// heartbeat, whether the subscription changed, the topics gained
+// partitions, or both (GroupMetadataManager.consumerGroupHeartbeat:
+// bumpGroupEpoch from hasMemberSubscriptionChanged, set again by
+// updateSubscriptionMetadata when the subscribed topics' metadata
+// changed, then groupEpoch + 1 once), so under rules 6 the new partitions
+// the heartbeat would read (metadataStale) are read here, in the same
+// bump; rules 5 leave them to heartbeat, which bumps again.
+func (l *PartitionedLog) bumpGroupEpochInHeartbeat(g *group, cause string) {
+	if l.follows(OneEpochBumpPerHeartbeat) && g.cg.metadataStale {
+		g.cg.metadataStale = false
+		if changed := l.consumerTopicsChanged(g); changed != "" {
+			cause += "; " + changed
+		}
+	}
+	l.bumpGroupEpoch(g, cause)
 }
 
 // heartbeat is a member's ConsumerGroupHeartbeat and what its client does
@@ -463,6 +482,20 @@ func (g *group) preferredAssignor() string {
 		}
 	}
 	return best
+}
+
+// describedAssignor is the assignor a consumer group is described with.
+// Kafka 4.4 describes the members' preferred server assignor, else the
+// brokers' default (ConsumerGroup.asDescribedGroup:
+// preferredServerAssignor(committedOffset).orElse(defaultAssignor)), so
+// an emptied group, with no member to prefer one, names the default,
+// uniform, the first of group.consumer.assignors (rules 6). Rules 5 keep
+// the assignor of the last target assignment, the last members' choice.
+func (l *PartitionedLog) describedAssignor(g *group) string {
+	if len(g.members) == 0 && l.follows(EmptiedGroupDefaultAssignor) {
+		return assign.Uniform
+	}
+	return g.cg.assignor
 }
 
 // computeTarget runs the server-side assignor over every member (those that

@@ -708,3 +708,73 @@ func TestConsumerEmptiedGroupsTarget(t *testing.T) {
 		}
 	}
 }
+
+// A member's first heartbeat that also finds its topic's new partitions
+// bumps the group epoch once under rules 6, as Kafka 4.4's
+// GroupMetadataManager.consumerGroupHeartbeat does (one groupEpoch + 1 for
+// the subscription and the metadata together); under rules 5 it bumped
+// it for each, one ahead of Kafka's from then on.
+func TestConsumerJoinAndNewPartitionsBumpOnce(t *testing.T) {
+	for _, rules := range []int{RulesV5, RulesV6} {
+		l := newTestLogUnder(t, rules, "orders", 2, nil)
+		consumerJoin(t, l, "g", "c1", JoinOptions{})
+		first := groupView(t, l, "g").GroupEpoch
+		if err := l.AddPartitions("orders", 3); err != nil {
+			t.Fatal(err)
+		}
+		consumerJoin(t, l, "g", "c2", JoinOptions{}) // before c1's next heartbeat
+		want := first + 1
+		if rules < RulesV6 {
+			want = first + 2
+		}
+		if got := groupView(t, l, "g").GroupEpoch; got != want {
+			t.Errorf("rules %d: c2 joined as orders gained a partition: group epoch %d; want %d", rules, got, want)
+		}
+		// A static member back with its subscription changed, as the
+		// topic gains a partition, is one bump too.
+		l = newTestLogUnder(t, rules, "orders", 2, nil)
+		if err := l.CreateTopic("audit", 1, nil); err != nil {
+			t.Fatal(err)
+		}
+		consumerJoin(t, l, "g", "c1", JoinOptions{InstanceID: "i1"})
+		if err := l.Leave("g", "c1"); err != nil {
+			t.Fatal(err)
+		}
+		before := groupView(t, l, "g").GroupEpoch
+		if err := l.AddPartitions("orders", 3); err != nil {
+			t.Fatal(err)
+		}
+		consumerJoin(t, l, "g", "c1b", JoinOptions{InstanceID: "i1", Topics: []string{"orders", "audit"}})
+		want = before + 1
+		if rules < RulesV6 {
+			want = before + 2
+		}
+		if got := groupView(t, l, "g").GroupEpoch; got != want {
+			t.Errorf("rules %d: static member back with a new subscription as orders gained a partition: group epoch %d; want %d", rules, got, want)
+		}
+	}
+}
+
+// An emptied consumer group describes the brokers' default assignor,
+// uniform, under rules 6, as Kafka 4.4's ConsumerGroup.asDescribedGroup
+// does with no member to prefer one; under rules 5 it kept the last
+// target assignment's, the members' range.
+func TestEmptiedConsumerGroupDescribesUniform(t *testing.T) {
+	for _, rules := range []int{RulesV5, RulesV6} {
+		l := newTestLogUnder(t, rules, "orders", 2, nil)
+		consumerJoin(t, l, "g", "c1", JoinOptions{RemoteAssignor: "range"})
+		if got := groupView(t, l, "g").Assignor; got != "range" {
+			t.Errorf("rules %d: with c1 asking for range the group describes %s", rules, got)
+		}
+		if err := l.Leave("g", "c1"); err != nil {
+			t.Fatal(err)
+		}
+		want := "uniform"
+		if rules < RulesV6 {
+			want = "range"
+		}
+		if v := groupView(t, l, "g"); v.State != GroupEmpty || v.Assignor != want {
+			t.Errorf("rules %d: emptied: %s, assignor %s; want %s, %s", rules, v.State, v.Assignor, GroupEmpty, want)
+		}
+	}
+}

@@ -274,7 +274,7 @@ func (l *PartitionedLog) Group(name string) (GroupView, error) {
 		MigrationNote:   l.migrationNote(g),
 	}
 	if g.consumer() {
-		v.GroupEpoch, v.AssignmentEpoch, v.Assignor = g.cg.epoch, g.cg.targetEpoch, g.cg.assignor
+		v.GroupEpoch, v.AssignmentEpoch, v.Assignor = g.cg.epoch, g.cg.targetEpoch, l.describedAssignor(g)
 	}
 	v.History = slices.Clone(g.history) // read-only records (RebalanceRecord)
 	v.LastRebalance = lastRebalance(v.History)

@@ -496,7 +496,8 @@ func (l *PartitionedLog) runGroupTimers(now int64) {
 }
 
 // onPartitionsChanged starts a rebalance in every group subscribed to the
-// topic, so the new partitions get owners.
+// topic, so the new partitions get owners, and reassigns the share groups
+// that read it (sharePartitionsAdded).
 func (l *PartitionedLog) onPartitionsChanged(topic string) {
 	for _, name := range l.groups.names {
 		g := l.groups.groups[name]
@@ -516,6 +517,7 @@ func (l *PartitionedLog) onPartitionsChanged(topic string) {
 			l.startRebalance(g, fmt.Sprintf("topic %s now has %d partitions", topic, n), g.currentAssignment(), nil, false)
 		}
 	}
+	l.sharePartitionsAdded()
 }
 
 // partitionCounts maps each topic some member subscribes to, to its

@@ -109,14 +109,34 @@ import (
 //	     producer alone, which sends no EndTxn, so the epoch stays
 //	     (TransactionManager.nextRequest of kafka-clients 4.4.0); rules 4
 //	     end it on the coordinator, which bumps the epoch.
+//	6  Kafka 4.4's group coordinator where rules 5 had it otherwise
+//	   (group_consumer.go, group_view.go, share.go):
+//	   - a consumer-protocol heartbeat that both joins (or changes a
+//	     subscription) and finds a topic's new partitions bumps the group
+//	     epoch once (GroupMetadataManager.consumerGroupHeartbeat of Kafka
+//	     4.4: bumpGroupEpoch from the subscription, or from new subscription
+//	     metadata in updateSubscriptionMetadata, then groupEpoch + 1 once);
+//	     rules 5 bump it for each;
+//	   - an emptied consumer group describes its assignor as the brokers'
+//	     default, uniform (ConsumerGroup.asDescribedGroup of Kafka 4.4: the
+//	     members' preferred server assignor, else the default); rules 5
+//	     keep the assignor of the last target assignment;
+//	   - a share group's members get a topic's new partitions at once, as
+//	     a running member's background heartbeat brings them
+//	     (ShareHeartbeatRequestManager of kafka-clients 4.4 heartbeats every
+//	     share.heartbeat.interval.ms whether or not the application polls;
+//	     GroupMetadataManager.onMetadataUpdate and shareGroupHeartbeat
+//	     reassign at that heartbeat); rules 5 give them at the member's
+//	     next poll.
 const (
 	RulesV1 = 1
 	RulesV2 = 2
 	RulesV3 = 3
 	RulesV4 = 4
 	RulesV5 = 5
+	RulesV6 = 6
 	// LatestRules is the version a scenario with no rules line runs under.
-	LatestRules = RulesV5
+	LatestRules = RulesV6
 )
 
 // RuleChange names one change of the engine's rules: a rule of Kafka that
@@ -152,6 +172,10 @@ const (
 	KafkaUUIDForClassicInConsumer // a classic member in a consumer group gets a Kafka Uuid
 	EmptiedGroupTargetAtNewEpoch  // the last member's leaving moves the target to the new epoch
 	EmptyTxnEndsInProducer        // a transaction with nothing in it sends no EndTxn
+	// Rules 6.
+	OneEpochBumpPerHeartbeat      // a join and new partitions in one heartbeat bump the group epoch once
+	EmptiedGroupDefaultAssignor   // an emptied consumer group describes the default assignor, uniform
+	ShareNewPartitionsAtHeartbeat // a share group's members get new partitions at a heartbeat, not a poll
 	lastRuleChange
 )
 
@@ -187,6 +211,10 @@ var ruleChanges = [lastRuleChange]struct {
 	KafkaUUIDForClassicInConsumer: {RulesV5, []string{"a classic member joining a consumer group gets a member id as Kafka 4.4's coordinator makes it there (a Kafka Uuid)"}},
 	EmptiedGroupTargetAtNewEpoch:  {RulesV5, []string{"a consumer group's last member leaving puts the emptied group's target assignment at its new group epoch, as Kafka 4.4 does"}},
 	EmptyTxnEndsInProducer:        {RulesV5, []string{"a transaction with nothing sent in it ends in the producer alone, with no EndTxn, so the producer's epoch stays (Kafka 4.4)"}},
+
+	OneEpochBumpPerHeartbeat:      {RulesV6, []string{"a consumer joining a consumer group as its topic gains partitions bumps the group epoch once, not twice, as in Kafka 4.4"}},
+	EmptiedGroupDefaultAssignor:   {RulesV6, []string{"a consumer group whose members have all left names the brokers' default assignor, uniform, as Kafka 4.4 describes it"}},
+	ShareNewPartitionsAtHeartbeat: {RulesV6, []string{"a share group's members get a topic's new partitions at their next heartbeat, without polling, as in Kafka 4.4"}},
 }
 
 // Since is the rules version that brought the change.

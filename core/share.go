@@ -391,11 +391,35 @@ func (l *PartitionedLog) sharePartitionCounts(g *shareGroup) map[string]int {
 
 // refreshShareAssignment bumps the epoch and reassigns when a subscribed
 // topic has gained partitions since the last assignment, as the group
-// coordinator does on a new metadata image (Kafka 4.4's
-// GroupMetadataManager.onNewMetadataImage); the playground's member sees
-// it at its next poll, where Kafka's learns it at its next heartbeat.
+// coordinator does at the first heartbeat after a new metadata image
+// (Kafka 4.4's GroupMetadataManager.onMetadataUpdate, then
+// shareGroupHeartbeat). Rules 5 call it at a member's poll alone; rules 6
+// when the partitions come too (sharePartitionsAdded).
 func (l *PartitionedLog) refreshShareAssignment(g *shareGroup) {
 	if !maps.Equal(g.partitionCounts, l.sharePartitionCounts(g)) {
 		l.shareReassign(g)
+	}
+}
+
+// sharePartitionsAdded gives the share groups that read a topic its new
+// partitions (rules 6). A share consumer heartbeats on its background
+// thread every share.heartbeat.interval.ms whether or not its application
+// polls (ShareHeartbeatRequestManager, an AbstractHeartbeatRequestManager
+// of kafka-clients 4.4), and the coordinator reassigns at the first
+// heartbeat after the new partitions (GroupMetadataManager.onMetadataUpdate
+// and shareGroupHeartbeat of Kafka 4.4): the playground, which gives a
+// share member its partitions at once (shareReassign), gives these at once
+// too, when the group has a running member to heartbeat. A group whose
+// members all crashed sends no heartbeat, and waits. Rules 5 wait for a
+// member's poll (SharePoll).
+func (l *PartitionedLog) sharePartitionsAdded() {
+	if !l.follows(ShareNewPartitionsAtHeartbeat) {
+		return
+	}
+	for _, name := range l.shares.names {
+		g := l.shares.groups[name]
+		if slices.ContainsFunc(g.members, func(m *shareMember) bool { return m.crashedAt < 0 }) {
+			l.refreshShareAssignment(g)
+		}
 	}
 }

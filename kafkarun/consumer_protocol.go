@@ -1,6 +1,7 @@
 package kafkarun
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -480,10 +481,27 @@ func (c *comparer) compareConsumerGroup(want, got scenario.GroupState, why Reaso
 		ownsWhy = c.marks.owners[want.Name]
 	}
 	if want.Assignor != "" && got.Assignor != "" {
-		c.row(want.Name+" assignor", want.Assignor, got.Assignor, ownsWhy)
+		c.row(want.Name+" assignor", want.Assignor, got.Assignor, cmp.Or(ownsWhy, c.emptiedAssignor(want, got)))
 	}
 	c.row(want.Name+" partitions per member", shapeText(want.Members), shapeText(got.Members), ownsWhy)
 	c.row(want.Name+" partitions owned", ownedText(want.Members), ownedText(got.Members), ownsWhy)
+}
+
+// ReasonEmptiedAssignor: Kafka 4.4 describes an emptied consumer group's
+// assignor as the brokers' default; see emptiedAssignor.
+const ReasonEmptiedAssignor Reason = "the group's last member left: Kafka 4.4 describes the emptied group's assignor as the brokers' default, uniform " +
+	"(ConsumerGroup.asDescribedGroup: the members' preferred server assignor, else the default), " +
+	"where the playground under rules 5 and before names the last target assignment's (rules 6 follow Kafka)"
+
+// emptiedAssignor explains the assignor of a consumer group that ends
+// without members, which the cluster describes as uniform and the
+// playground, under rules older than 6, as its last target's: the rule
+// the playground follows from rules 6 on, under which it is not excused.
+func (c *comparer) emptiedAssignor(want, got scenario.GroupState) Reason {
+	if core.Follows(c.marks.rules, core.EmptiedGroupDefaultAssignor) || len(want.Members) > 0 || len(got.Members) > 0 || got.Assignor != assign.Uniform {
+		return ""
+	}
+	return ReasonEmptiedAssignor
 }
 
 func epochText(n *int) string {

@@ -102,6 +102,11 @@ type shareRun struct {
 	predictedArchived          int
 	reason                     Reason // set by what the run cannot do alike
 	heartbeatSet, configureErr bool
+	// unpolled says a topic the group reads gained partitions that the
+	// playground, under rules older than 6, gives the members at a poll,
+	// a join or a leave alone, where the cluster's members have them at
+	// their next heartbeat (ReasonShareNewPartitions).
+	unpolled bool
 	// prefetched says a member's client acquired records outside a
 	// poll (sharePrefetchHook).
 	prefetched atomic.Bool
@@ -262,6 +267,9 @@ func (r *runner) applyShare(ctx context.Context, c scenario.Command) error {
 	}
 	g := r.shareGroup(c.Positional(0))
 	name := c.Positional(1)
+	if c.Name == scenario.CmdShareJoin || c.Name == scenario.CmdSharePoll || c.Name == scenario.CmdShareLeave {
+		g.unpolled = false // the playground's group took the new partitions
+	}
 	switch c.Name {
 	case scenario.CmdShareJoin:
 		return r.shareJoin(ctx, g, c)
@@ -280,6 +288,35 @@ func (r *runner) applyShare(ctx context.Context, c scenario.Command) error {
 	case scenario.CmdCrash:
 		// A hung member: its client stays connected, heartbeating, and
 		// polls no more.
+	}
+	return nil
+}
+
+// ReasonShareNewPartitions: under rules older than 6 the playground's
+// share group takes a topic's new partitions at a member's poll.
+const ReasonShareNewPartitions Reason = "a topic the share group reads gained partitions and no member polled since: Kafka 4.4's share consumer " +
+	"heartbeats on its background thread and gets them at its next heartbeat (ShareHeartbeatRequestManager), " +
+	"where the playground under rules 5 and before gives them at the next poll (rules 6 follow Kafka)"
+
+// sharePartitionsAdded follows a topic's new partitions into the share
+// groups that read it: under rules 6 the playground's members have them
+// at once, and the cluster's at their next heartbeat, which the run waits
+// for (settleShare); under older rules the playground's wait for a poll,
+// which the group's rows say until one comes (unpolled).
+func (r *runner) sharePartitionsAdded(ctx context.Context, topic string) error {
+	for _, name := range r.shares.names {
+		g := r.shares.groups[name]
+		v, err := r.session.Log().ShareGroup(name)
+		if err != nil || !slices.ContainsFunc(v.Members, func(m core.ShareMemberView) bool { return slices.Contains(m.Topics, topic) }) {
+			continue
+		}
+		if !core.Follows(r.session.Rules(), core.ShareNewPartitionsAtHeartbeat) {
+			g.unpolled = true
+			continue
+		}
+		if err := r.settleShare(ctx, g); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -911,6 +948,9 @@ func (r *runner) compareShares(prediction, cluster scenario.State) []Row {
 		for _, m := range want.Members {
 			if gm, ok := gotMembers[m.ID]; ok {
 				ownsWhy := why
+				if ownsWhy == "" && run.unpolled {
+					ownsWhy = ReasonShareNewPartitions
+				}
 				if ownsWhy == "" && len(want.Members) > 1 {
 					ownsWhy = ReasonShareAssignor
 				}

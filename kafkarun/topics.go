@@ -460,6 +460,9 @@ func (r *runner) addPartitions(ctx context.Context, c scenario.Command) error {
 	if err := r.waitForPartitions(ctx, topic, count); err != nil {
 		return err
 	}
+	if err := r.sharePartitionsAdded(ctx, topic); err != nil {
+		return err
+	}
 	name := r.opts.Prefix + topic
 	// Clients learn of new partitions from metadata; ask now rather than
 	// at the next periodic refresh, minutes away. Under rules 1 to 3 the
