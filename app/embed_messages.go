@@ -13,7 +13,17 @@ package app
 //	        "solved"  the learner reached the goal of the lesson
 //	step    the timeline position: how many steps of the script are applied
 //	steps   how many steps the script holds
-//	lesson  the name of the lesson the page runs (lesson= in the link), "" when none
+//	lesson  the name of the lesson the page runs, "" when none: a built-in
+//	        lesson's (lesson= in the link), or a lesson file's name: line
+//
+// A "solved" message says which lesson, and how, so that a course page can
+// keep a proof that `plogsim lesson grade` checks from the link alone:
+//
+//	lessonId  the lesson's id, 16 hex digits of its file's digest: an
+//	          edited lesson has another (plogsim lesson grade prints it)
+//	link      the page's fragment that solved it, "#v1.…": the learner's
+//	          steps, from the lesson's start, up to the step shown, and for
+//	          a built-in lesson "&lesson=NAME"
 //
 // Listen for them with:
 //
@@ -52,9 +62,32 @@ func (p *Playground) postToParent(kind string) {
 	if p.session == nil {
 		return
 	}
+	currentBrowser().PostToParent(p.parentMessage(kind))
+}
+
+// parentMessage is the message of a kind about the page as it is.
+func (p *Playground) parentMessage(kind string) map[string]any {
 	step, steps := p.session.Position(), p.session.Len()
 	p.share.postedStep, p.share.postedSteps = step, steps
-	currentBrowser().PostToParent(parentMessage(kind, step, steps, p.lesson.name()))
+	name := ""
+	if l := p.lesson.current; l != nil {
+		name = l.Name
+	}
+	msg := parentMessage(kind, step, steps, name)
+	if l := p.lesson.current; l != nil && kind == messageSolved {
+		// The steps that solved it, without the lesson file a lesson link
+		// would add: the id says which lesson.
+		o := linkOptions{}
+		if !p.lesson.fromLink() {
+			o.Lesson = p.lesson.ref
+		}
+		lines := p.session.Lines()[:step]
+		if fragment, err := fragmentOf(lines, len(lines), p.session.Rules(), o); err == nil {
+			msg["link"] = "#" + fragment
+		}
+		msg["lessonId"] = l.ID
+	}
+	return msg
 }
 
 // postStep tells the embedding page the timeline moved, when it did.

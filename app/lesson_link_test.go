@@ -72,7 +72,12 @@ func TestLessonFromLinkOpensSolvesAndKeepsProgress(t *testing.T) {
 	if !p.lesson.result.Solved {
 		t.Fatalf("not solved: %+v", p.lesson.result)
 	}
-	_, text, _ := lesson.DecodeLink(link)
+	linked, text, _ := lesson.DecodeLink(link)
+	// The solved message names the lesson by its name and id, not by the
+	// lesson file its link carries.
+	if msg := solvedMessage(t, m, linked); strings.Contains(msg["link"].(string), "lesson=") {
+		t.Errorf("the solved message's link carries the lesson: %q", msg["link"])
+	}
 	key := lesson.TextKey(text)
 	kept := readLessonProgress(m.Item(lessonProgressKey))
 	if !kept.isSolved(key) || kept.Hints[key] != 1 || len(kept.builtinSolved()) != 0 {

@@ -45,6 +45,35 @@ func solvedMessages(m *MemoryBrowser, name string) int {
 	return n
 }
 
+// solvedMessage is the one message that told the embedding page the
+// lesson was solved, and checks that its link grades solved, from the
+// link alone, and carries no lesson file.
+func solvedMessage(t *testing.T, m *MemoryBrowser, l lesson.Lesson) map[string]any {
+	t.Helper()
+	var found []map[string]any
+	for _, msg := range m.Posted() {
+		if msg["type"] == messageSolved {
+			found = append(found, msg)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d solved messages", len(found))
+	}
+	msg := found[0]
+	link, _ := msg["link"].(string)
+	if msg["lesson"] != l.Name || msg["lessonId"] != l.ID || len(link) > 1000 {
+		t.Errorf("the solved message is %v", msg)
+	}
+	f, err := scenario.ParseFragment(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := l.Grade(f); err != nil || !r.Solved {
+		t.Errorf("the solved message's link grades %+v, %v", r, err)
+	}
+	return msg
+}
+
 // wantProgress is what Check says after the lesson's start and lines.
 func wantProgress(t *testing.T, l lesson.Lesson, lines []string) lesson.Result {
 	t.Helper()
@@ -122,6 +151,9 @@ func TestLessonOpensFromItsStartAndChecksEveryAction(t *testing.T) {
 	}
 	if n := solvedMessages(m, "key-order"); n != 1 {
 		t.Errorf("the embedding page heard %d times that key-order was solved, want once", n)
+	}
+	if msg := solvedMessage(t, m, l); !strings.HasSuffix(msg["link"].(string), "&lesson=key-order") {
+		t.Errorf("the solved message's link %q does not name the lesson", msg["link"])
 	}
 	for _, move := range []historyMove{{Kind: "undo"}, {Kind: "seek", Step: 1}, {Kind: "redo"}} {
 		d.Context().NewActionWithValue(historyAction, move)

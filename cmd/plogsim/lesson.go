@@ -24,6 +24,12 @@ const lessonUsage = `usage:
                                      wrong attempts must not solve its goal,
                                      its solution (which it must have) must;
                                      exit status 0 when all is so, 1 when not
+  plogsim lesson grade LESSON LINK...
+                                     grade learners' links (page addresses
+                                     copied once solved, or CSV files of
+                                     who,link rows): each replayed from the
+                                     lesson's start, solved or not and why;
+                                     exit status 0 when all solve it
 LESSON is a built-in lesson's name or a lesson file's path
 (plogsim link FILE.lesson prints the link that opens it on the page).
 FILE holds the commands added after the lesson's start. A FILE that begins
@@ -48,6 +54,8 @@ func runLesson(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case len(names) == 2 && names[0] == "check" && *check == "":
 		return checkLessonFile(names[1], stdin, stdout, stderr)
+	case len(names) >= 2 && names[0] == "grade" && *check == "":
+		return gradeLessonLinks(names[1], names[2:], stdin, stdout, stderr)
 	case len(names) != 1:
 		fmt.Fprintf(stderr, "plogsim lesson: give one lesson NAME\n%s", lessonUsage)
 		return 2

@@ -14,7 +14,7 @@ addEventListener("message", (e) => {
 // Under each embedded playground, the page shows the last message the
 // playground posted: a course page can do the same to follow a learner's
 // progress ({source: "plog", type: "ready" | "step" | "solved", step, steps,
-// lesson}), and keeps the last height told on the frame
+// lesson, and when solved lessonId and link}), and keeps the last height told on the frame
 // (data-content-height).
 addEventListener("message", (e) => {
   const m = e.data;
