@@ -217,6 +217,20 @@ func checkLessonFile(path string, stdin io.Reader, stdout, stderr io.Writer) int
 	if len(l.WrongAttempts) == 0 {
 		fmt.Fprintf(stdout, "-    wrong attempt: the file has none\n")
 	}
+	unfair := l.Fairness()
+	for _, err := range unfair {
+		var perr *scenario.Error
+		if errors.As(err, &perr) {
+			fmt.Fprintf(stdout, "FAIL fairness: %s:%d:%d: %s\n", src.name, perr.Line, perr.Col, perr.Msg)
+		} else {
+			fmt.Fprintf(stdout, "FAIL fairness: %v\n", err)
+		}
+	}
+	if len(unfair) > 0 {
+		failed = true
+	} else {
+		fmt.Fprintf(stdout, "ok   fairness: every name the check refers to is in the solution, and every value its sentences quote is there where they show\n")
+	}
 	if failed {
 		fmt.Fprintf(stdout, "lesson %s fails its check\n", l.Name)
 		return 1

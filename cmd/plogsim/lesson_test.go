@@ -88,8 +88,8 @@ func TestLessonErrors(t *testing.T) {
 }
 
 // plogsim lesson check FILE runs a lesson file's start, wrong attempt and
-// solution against its goal: every built-in lesson's file passes, and so
-// does the example of docs/lessons.md.
+// solution against its goal, and checks its fairness: every built-in
+// lesson's file passes, and so does the example of docs/lessons.md.
 func TestLessonCheckFile(t *testing.T) {
 	paths, err := filepath.Glob("../../core/lesson/files/*.lesson")
 	if err != nil || len(paths) != len(lesson.All()) {
@@ -98,7 +98,7 @@ func TestLessonCheckFile(t *testing.T) {
 	paths = append(paths, "../../core/lesson/testdata/example.lesson")
 	for _, path := range paths {
 		code, out, errOut := plogsim(t, "", "lesson", "check", path)
-		if code != 0 || errOut != "" || strings.Count(out, "\nok   ") != 3 || !strings.HasSuffix(out, " passes its check\n") {
+		if code != 0 || errOut != "" || strings.Count(out, "\nok   ") != 4 || !strings.HasSuffix(out, " passes its check\n") {
 			t.Errorf("%s: exit %d\n%s%s", path, code, out, errOut)
 		}
 	}
@@ -131,6 +131,12 @@ func TestLessonCheckFile(t *testing.T) {
 	code, out, _ = plogsim(t, "", "lesson", "check", solvedStart)
 	if code != 1 || !strings.Contains(out, "FAIL start: solves the goal, which it must not: group billing received every record of payments") {
 		t.Errorf("solved start: exit %d\n%s", code, out)
+	}
+	// A typo in a group's name, which no step of the solution has.
+	typo := writeFile(t, strings.Replace(example, "read-all billing payments", "read-all biling payments", 1))
+	code, out, _ = plogsim(t, "", "lesson", "check", typo)
+	if code != 1 || !strings.Contains(out, "FAIL fairness: "+typo+":24:10: read-all names group biling, which no step of the solution has: a typo?") {
+		t.Errorf("a typo: exit %d\n%s", code, out)
 	}
 	// A wrong attempt that does not apply names its line in the file.
 	badWrong := writeFile(t, strings.Replace(example, "value=captured partition=1", "value=captured partition=7", 1))

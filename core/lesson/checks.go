@@ -45,6 +45,8 @@ type check struct {
 	// learner reads when the line does not hold, with {name} the check's
 	// values; "" for the check's own words.
 	otherwise string
+	// otherwiseAt is where otherwise begins in the lesson file.
+	otherwiseAt struct{ line, col int }
 }
 
 // checkSpec is one check of the language.
@@ -75,8 +77,8 @@ var checkSpecs = append([]*checkSpec{
 	{name: "in-order", usage: "in-order TOPIC KEY VALUE...", min: 3, max: 2 + maxInOrder,
 		help:   "the records with key KEY in TOPIC sit in one partition, and records with the values VALUE... (up to 16) come in that order",
 		values: []string{"partition"}, run: checkInOrder},
-	{name: "apart", usage: "apart TOPIC KEY OTHER", min: 3, max: 3,
-		help:   "the records with key KEY in TOPIC sit in one partition, and the first record with key OTHER in another",
+	{name: "apart", usage: "apart TOPIC KEY OTHER-KEY", min: 3, max: 3,
+		help:   "the records with key KEY in TOPIC sit in one partition, and the first record with key OTHER-KEY in another",
 		values: []string{"partition", "other-partition"}, run: checkApart},
 	{name: "new-entities", usage: "new-entities TOPIC N EVENT...", min: 3, max: 2 + maxInOrder,
 		help:     "TOPIC holds the events of at least N entities the lesson's start did not: a record is an event of the entity its value names before a colon (order-8:created), or, when its value is one of EVENT... (up to 16), of its key",
@@ -177,8 +179,8 @@ var checkSpecs = append([]*checkSpec{
 	{name: "alert-rule", usage: "alert-rule GROUP", min: 1, max: 1,
 		help:   "group GROUP has a lag alert rule, lag.alert.ms or lag.alert.records",
 		values: []string{"rule"}, run: checkAlertRule},
-	{name: "same-alert-rule", usage: "same-alert-rule GROUP OTHER", min: 2, max: 2,
-		help:   "groups GROUP and OTHER have the same lag alert rule",
+	{name: "same-alert-rule", usage: "same-alert-rule GROUP OTHER-GROUP", min: 2, max: 2,
+		help:   "groups GROUP and OTHER-GROUP have the same lag alert rule",
 		values: []string{"rule", "other-rule"}, run: checkSameAlertRule},
 	{name: "lost-to-reset", usage: "lost-to-reset GROUP", min: 1, max: 1,
 		help: "auto.offset.reset moved group GROUP over records it had not read, which retention or truncation deleted",
@@ -198,11 +200,11 @@ var checkSpecs = append([]*checkSpec{
 	{name: "pick-topic", usage: "pick-topic [not=TOPIC,...] [partitions=N]", min: 0, max: 0, named: []string{"not", "partitions"},
 		help:   "some topic (but those named) has at least N partitions; the first in name order, or a later one while it holds no record: later lines name it {LABEL.topic}",
 		values: []string{"topic"}, run: checkPickTopic},
-	{name: "switched", usage: "switched OLD NEW", min: 2, max: 2,
-		help:   "NEW holds records, and OLD got none after the first of them: the producers moved from OLD to NEW",
+	{name: "switched", usage: "switched OLD-TOPIC NEW-TOPIC", min: 2, max: 2,
+		help:   "NEW-TOPIC holds records, and OLD-TOPIC got none after the first of them: the producers moved from OLD-TOPIC to NEW-TOPIC",
 		values: []string{"switch-at", "key", "value", "at"}, run: checkSwitched},
-	{name: "drained", usage: "drained GROUP OLD NEW", min: 3, max: 3,
-		help:   "group GROUP had read every record of OLD when the first record went to NEW",
+	{name: "drained", usage: "drained GROUP OLD-TOPIC NEW-TOPIC", min: 3, max: 3,
+		help:   "group GROUP had read every record of OLD-TOPIC when the first record went to NEW-TOPIC",
 		values: []string{"switch-at", "unread", "records"}, run: checkDrained},
 	{name: "member", usage: "member GROUP MEMBER", min: 2, max: 2,
 		help: "MEMBER is a member of GROUP",
@@ -219,8 +221,8 @@ var checkSpecs = append([]*checkSpec{
 	{name: "restarted-all", usage: "restarted-all GROUP", min: 1, max: 1,
 		help:   "every member of GROUP has stopped or left and joined again, as a replay of the script shows",
 		values: []string{"todo"}, run: checkRestartedAll},
-	{name: "deploy-cheaper", usage: "deploy-cheaper GROUP OTHER N", min: 3, max: 3,
-		help:     "since each group's restarts began, GROUP's rebalances stopped at most 1/N as many partitions as OTHER's",
+	{name: "deploy-cheaper", usage: "deploy-cheaper GROUP OTHER-GROUP N", min: 3, max: 3,
+		help:     "since each group's restarts began, GROUP's rebalances stopped at most 1/N as many partitions as OTHER-GROUP's",
 		validate: countAt(2), values: []string{"rebalances", "stopped", "other-rebalances", "other-stopped", "timeouts", "session-timeout"}, run: checkDeployCheaper},
 	{name: "settled", usage: "settled GROUP", min: 1, max: 1,
 		help: "group GROUP is not rebalancing and waits for no member that stopped",
@@ -228,11 +230,11 @@ var checkSpecs = append([]*checkSpec{
 	{name: "rebalanced", usage: "rebalanced GROUP", min: 1, max: 1,
 		help:   "group GROUP has completed a rebalance since the lesson's start, and is settled",
 		values: tallyValues, run: checkRebalanced},
-	{name: "same-change", usage: "same-change GROUP OTHER", min: 2, max: 2,
-		help:   "groups GROUP and OTHER changed their running members by as many since the lesson's start",
+	{name: "same-change", usage: "same-change GROUP OTHER-GROUP", min: 2, max: 2,
+		help:   "groups GROUP and OTHER-GROUP changed their running members by as many since the lesson's start",
 		values: []string{"change", "other-change"}, run: checkSameChange},
-	{name: "stopped-fewer", usage: "stopped-fewer GROUP OTHER", min: 2, max: 2,
-		help:   "since the lesson's start, group GROUP's rebalances stopped fewer partitions than OTHER's (a partition stops while its owner gives it up and nobody reads it)",
+	{name: "stopped-fewer", usage: "stopped-fewer GROUP OTHER-GROUP", min: 2, max: 2,
+		help:   "since the lesson's start, group GROUP's rebalances stopped fewer partitions than OTHER-GROUP's (a partition stops while its owner gives it up and nobody reads it)",
 		values: []string{"stopped", "other-stopped"}, run: checkStoppedFewer},
 	{name: "members", usage: "members GROUP N", min: 2, max: 2,
 		help:     "group GROUP has exactly N running members and is not rebalancing",
@@ -319,6 +321,7 @@ func parseChecks(lines []string, first int) ([]check, error) {
 			at := strings.Index(line, "else:") + len("else:")
 			at += len(line[at:]) - len(strings.TrimLeft(line[at:], " \t"))
 			col := utf8.RuneCountInString(line[:at]) + 1
+			c.otherwiseAt.line, c.otherwiseAt.col = n, col
 			if err := checkTemplate(c.otherwise, n, col, func(label, name string) string {
 				if label != "" {
 					return quotable(out[:len(out)-1], label, name, "else:")
@@ -936,9 +939,35 @@ func (c *check) run(x *ctx) Result {
 			}
 			return x.labelled(label, name)
 		}
-		r.Progress = expand(keptParts(c.otherwise, func(label, name string) bool { return value(label, name) != "" }), value)
+		shown := keptParts(c.otherwise, func(label, name string) bool { return value(label, name) != "" })
+		x.noteUnfilled("else:", c.otherwise, shown, c.otherwiseAt.line, c.otherwiseAt.col, value)
+		r.Progress = expand(shown, value)
 	}
 	return r
+}
+
+// unfilledValue is a value a sentence quotes outside [ ] that was not
+// there when the sentence showed: the learner read a gap.
+type unfilledValue struct {
+	sentence    string // "else:" or "solved:"
+	placeholder string // as written, label.name or name
+	line, col   int    // in the lesson file
+}
+
+// noteUnfilled notes the values a shown sentence quotes and has not;
+// tmpl is the sentence as written, at line:col of the file.
+func (x *ctx) noteUnfilled(sentence, tmpl, shown string, line, col int, value func(label, name string) string) {
+	placeholders(shown, func(_ int, label, name string) {
+		if value(label, name) != "" {
+			return
+		}
+		ref := name
+		if label != "" {
+			ref = label + "." + name
+		}
+		at := col + utf8.RuneCountInString(tmpl[:max(strings.Index(tmpl, "{"+ref), 0)])
+		x.unfilled = append(x.unfilled, unfilledValue{sentence: sentence, placeholder: ref, line: line, col: at})
+	})
 }
 
 // labelled returns a value a labelled line found.
@@ -1015,12 +1044,15 @@ func expandSolved(tmpl string, x *ctx, checks []check) string {
 		return nil
 	}
 	held := func(label, _ string) bool { c := line(label); return c != nil && x.holds[c] }
-	return expand(keptParts(tmpl, held), func(label, name string) string {
+	value := func(label, name string) string {
 		if c := line(label); c != nil {
 			return x.values[c][name]
 		}
 		return ""
-	})
+	}
+	shown := keptParts(tmpl, held)
+	x.noteUnfilled("solved:", tmpl, shown, x.lesson.lines.solved, len("solved:")+2, value)
+	return expand(shown, value)
 }
 
 // keep records a value a check found, for else: and solved: to quote.

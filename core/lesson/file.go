@@ -229,6 +229,7 @@ func (l *Lesson) checkSolvedText(lines []string) error {
 	if at < 0 || l.SolvedText == "" {
 		return nil
 	}
+	l.lines.solved = at + 1
 	return checkTemplate(l.SolvedText, at+1, len("solved:")+2, func(label, name string) string {
 		if label == "" {
 			return fmt.Sprintf("{%s} names no line: write {LABEL.%s}, with the label of a check line (LABEL: check ...)", name, name)

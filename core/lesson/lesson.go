@@ -78,6 +78,7 @@ type Lesson struct {
 	// Verify's reports; 0 for a script the file has not.
 	lines struct {
 		start, solution int
+		solved          int   // the solved: line
 		wrong           []int // one for each of WrongAttempts
 	}
 }
@@ -299,39 +300,46 @@ func (l Lesson) Check(s *scenario.Session) Result {
 // hold (nil when every line holds, or when the session is not on top of
 // the lesson's start).
 func (l Lesson) checkGoal(s *scenario.Session) (r Result, failed *check) {
+	r, failed, _ = l.goal(s)
+	return r, failed
+}
+
+// goal is checkGoal, and also returns what the goal read (nil when it read
+// nothing), whose values its sentences quoted.
+func (l Lesson) goal(s *scenario.Session) (r Result, failed *check, x *ctx) {
 	defer func() {
 		if p := recover(); p != nil {
-			r, failed = Result{Progress: fmt.Sprintf("the goal of lesson %s could not be checked: internal error: %v", l.Name, p)}, nil
+			r, failed, x = Result{Progress: fmt.Sprintf("the goal of lesson %s could not be checked: internal error: %v", l.Name, p)}, nil, nil
 		}
 	}()
 	if s == nil || len(l.checks) == 0 {
-		return Result{Progress: "no scenario to check"}, nil
+		return Result{Progress: "no scenario to check"}, nil, nil
 	}
 	start, err := scenario.Parse(l.Script)
 	if err != nil {
-		return Result{Progress: fmt.Sprintf("lesson %s: starting scenario: %v", l.Name, err)}, nil
+		return Result{Progress: fmt.Sprintf("lesson %s: starting scenario: %v", l.Name, err)}, nil, nil
 	}
 	applied := s.Lines()[:s.Position()]
 	_, start = withoutRules(start)
 	for i, c := range start {
 		if i >= len(applied) {
-			return Result{Progress: fmt.Sprintf("only %d of the %d commands of the lesson's start are applied: step forward to continue", len(applied), len(start))}, nil
+			return Result{Progress: fmt.Sprintf("only %d of the %d commands of the lesson's start are applied: step forward to continue", len(applied), len(start))}, nil, nil
 		}
 		if applied[i] != c.String() {
-			return Result{Progress: fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())}, nil
+			return Result{Progress: fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())}, nil, nil
 		}
 	}
-	x := &ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)}
+	x = &ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)}
 	r, i := evaluate(x, l.checks)
 	if x.replays > maxReplays {
-		return Result{Progress: fmt.Sprintf("this lesson's goal is not checked: it would replay the script more than %d times after each action (its checks of what happened in order: ask fewer of them)", maxReplays)}, nil
+		return Result{Progress: fmt.Sprintf("this lesson's goal is not checked: it would replay the script more than %d times after each action (its checks of what happened in order: ask fewer of them)", maxReplays)}, nil, nil
 	}
 	if i >= 0 {
 		failed = &l.checks[i]
 	} else if l.SolvedText != "" {
 		r.Progress = expandSolved(l.SolvedText, x, l.checks)
 	}
-	return r, failed
+	return r, failed, x
 }
 
 // ctx is what a goal reads: the learner's session and, on demand, the
@@ -360,6 +368,8 @@ type ctx struct {
 	// replays counts the replays of the script asked for; past
 	// maxReplays, replay does nothing and the goal is not checked.
 	replays int
+	// unfilled are the values the sentences shown quoted and had not.
+	unfilled []unfilledValue
 }
 
 // maxReplays bounds the replays of the script one check of a goal makes.
