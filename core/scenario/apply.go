@@ -463,7 +463,9 @@ func (w *world) findLoad(producer bool, name string) int {
 func (w *world) startProducer(c Command) error {
 	name := c.Positional(0)
 	if w.findLoad(true, name) >= 0 {
-		return fmt.Errorf("producer %s is already running; stop it first", name)
+		// One rule for the page and a file: the page's Workloads form,
+		// replacing one under a running name, writes the stop line first.
+		return fmt.Errorf("producer %s is already running: write stop %s before a new one (the page's Replace producer does)", name, name)
 	}
 	topic := c.Positional(1)
 	if _, err := w.log.Partitions(topic); err != nil {
@@ -519,7 +521,7 @@ func (w *world) startConsumer(c Command) error {
 		return err
 	}
 	if w.findLoad(false, l.name) >= 0 {
-		return fmt.Errorf("consumer %s/%s is already running; stop it first", l.group, l.member)
+		return fmt.Errorf("consumer %s/%s is already running: write stop %s %s before a new one (the page's Replace consumer does)", l.group, l.member, l.group, l.member)
 	}
 	if w.log.IsShareGroup(l.group) {
 		if err := w.checkShareWorkload(l); err != nil {
