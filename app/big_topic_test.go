@@ -49,7 +49,7 @@ func TestRecordsChartOfManyPartitionsDrawsRuns(t *testing.T) {
 	counts := make([]int, 1000)
 	counts[500] = 70 // a hot partition, in the run of 495..503
 	counts[3] = 5
-	html := app.HTMLString(recordsFigure(TopicRecordCounts{Topic: "t", Counts: counts}))
+	html := app.HTMLString(recordsFigure(TopicRecordCounts{Topic: "t", Counts: counts}, false))
 	if n := len(tagsWith(html, "data-series", "records")); n > chartBarsShown || n < chartBarsShown-10 {
 		t.Errorf("%d bars, want at most %d", n, chartBarsShown)
 	}
@@ -75,7 +75,7 @@ func TestRecordsChartOfManyPartitionsDrawsRuns(t *testing.T) {
 			t.Errorf("bar %s is as tall as the hot partition's run %s", bar, hot[0])
 		}
 	}
-	few := app.HTMLString(recordsFigure(TopicRecordCounts{Topic: "t", Counts: counts[:8]}))
+	few := app.HTMLString(recordsFigure(TopicRecordCounts{Topic: "t", Counts: counts[:8]}, false))
 	if n := len(tagsWith(few, "data-series", "records")); n != 8 || strings.Contains(few, "each bar") {
 		t.Errorf("a topic of 8 partitions: %d bars, want one each", n)
 	}

@@ -20,6 +20,9 @@ type RecordsChart struct {
 	app.Compo
 
 	Topics []TopicRecordCounts
+	// HideSkew leaves each topic's skew out of its caption, as TopicList
+	// does.
+	HideSkew bool
 
 	start int // the first topic charted
 }
@@ -39,13 +42,17 @@ func (c *RecordsChart) Render() app.UI {
 	shown := c.Topics[window.start:window.end()]
 	return app.Div().Class("records-charts").Body(
 		windowNav("chart-topics", "topics", 1, window, func(ctx app.Context, start int) { c.start = start }),
-		app.Range(shown).Slice(func(i int) app.UI { return recordsFigure(shown[i]) }),
+		app.Range(shown).Slice(func(i int) app.UI { return recordsFigure(shown[i], c.HideSkew) }),
 	)
 }
 
-func recordsFigure(t TopicRecordCounts) app.UI {
+func recordsFigure(t TopicRecordCounts, hideSkew bool) app.UI {
 	id := "chart-records-" + t.Topic
 	caption := fmt.Sprintf("Records per partition of %s (skew %s)", t.Topic, countsSkew(t.Counts))
+	skew := countsSkew(t.Counts)
+	if hideSkew {
+		caption, skew = "Records per partition of "+t.Topic, ""
+	}
 	box := newChartBox(360, 130)
 	most := 1
 	for _, n := range t.Counts {
@@ -99,7 +106,7 @@ func recordsFigure(t TopicRecordCounts) app.UI {
 	)
 	return chartFigure("records", id, caption, box.svg(id, bars...), table).
 		DataSet("chart-topic", t.Topic).
-		DataSet("skew", countsSkew(t.Counts))
+		DataSet("skew", skew)
 }
 
 // countsSkew is the largest count over the mean, "1.00" for an even or empty

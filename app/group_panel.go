@@ -24,6 +24,9 @@ type GroupPanel struct {
 
 	Groups  []GroupSnapshot
 	Records []TopicRecordCounts
+	// HideSkew leaves the topics' skew out of the records chart
+	// (TopicList.HideSkew).
+	HideSkew bool
 	// Selected is what the inspector shows, marked on its card.
 	Selected selection
 	// Share is the share groups' section, drawn below the consumer groups
@@ -98,7 +101,7 @@ func (p *GroupPanel) Render() app.UI {
 				Body(
 					app.Summary().Text("Charts of records and rebalances"),
 					app.If(p.ChartsOpen,
-						&RecordsChart{Topics: p.Records},
+						&RecordsChart{Topics: p.Records, HideSkew: p.HideSkew},
 						&MovesChart{Rounds: movesOf(p.Groups)},
 					),
 				),

@@ -113,6 +113,7 @@ var draftFields = []draftField{
 	{kind: lesson.PartHeader, name: "goal", label: "Goal: one sentence that says what solves the lesson"},
 	{kind: lesson.PartHeader, name: "name", label: "Name (optional): the lesson's short name in links, lower-case words joined by -"},
 	{kind: lesson.PartHeader, name: "solved", label: "Solved (optional): what the learner reads once the goal holds"},
+	{kind: lesson.PartHeader, name: "hide", label: "Hide until solved (optional): skew, to hide each topic's skew and hot partition"},
 	{kind: lesson.PartText, name: "text", label: "Explanation", rows: 8,
 		hint: "Markdown: paragraphs separated by blank lines, - lists, *emphasis*, **strong**, `code`, [links](https://…)."},
 	{kind: lesson.PartSection, name: "start", label: "Start: the scenario the learner begins with", rows: 6},

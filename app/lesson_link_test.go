@@ -167,3 +167,29 @@ func TestLessonInlinesRenderSafely(t *testing.T) {
 		t.Errorf("ordered list drew %s", got)
 	}
 }
+
+// A lesson that hides the topics' skew shows neither the skew nor the hot
+// partition until it is solved, and both once it is.
+func TestLessonHidesTheSkewUntilSolved(t *testing.T) {
+	useMemoryBrowser(t)
+	text := "title: Find the hot partition\ngoal: Produce one more record.\nhide: skew\n\nOne key sends every record to one partition.\n\n" +
+		"## start\ntopic t partitions=4\nproduce t key=hot count=8\n\n## check\nrecords-at-least t 9\n\n## hints\n- Press Produce.\n"
+	l, err := lesson.ParseText(text)
+	if err != nil || len(l.Hides) != 1 || l.Hides[0] != lesson.GiveawaySkew {
+		t.Fatalf("hides %v, %v", l.Hides, err)
+	}
+	p, d := mountAt(t, "lesson="+lessonLinkOf(t, text))
+	page := app.HTMLString(p)
+	if strings.Contains(page, ` data-skew="`) || !strings.Contains(page, "skew hidden until solved") || strings.Contains(page, "· hot") {
+		t.Errorf("the skew shows before the lesson is solved")
+	}
+	Apply(d.Context(), "produce t key=other value=v")
+	d.Consume()
+	if !p.lesson.result.Solved {
+		t.Fatalf("not solved: %+v", p.lesson.result)
+	}
+	page = app.HTMLString(p)
+	if !strings.Contains(page, ` data-skew="`) || strings.Contains(page, "skew hidden until solved") || !strings.Contains(page, "· hot") {
+		t.Errorf("the skew does not show once solved")
+	}
+}

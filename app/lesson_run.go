@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 
 	"plog/core/lesson"
 	"plog/core/scenario"
@@ -53,6 +54,12 @@ func (r *lessonRun) title() string {
 		return ""
 	}
 	return r.current.Title
+}
+
+// hides reports whether the open lesson hides a give-away now: it does
+// until it is solved.
+func (r *lessonRun) hides(g lesson.Giveaway) bool {
+	return r.current != nil && !r.result.Solved && slices.Contains(r.current.Hides, g)
 }
 
 // fromLink reports whether the open lesson came in a lesson link.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"plog/core"
+	"plog/core/lesson"
 	"plog/core/scenario"
 	"plog/core/units"
 
@@ -652,7 +653,7 @@ func (p *Playground) Render() app.UI {
 					&ProducerStrip{Producers: p.view.Producers, Workloads: producerWorkloads(p.workloads())},
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing,
 						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected,
-						ShareGroups: p.view.ShareGroups, Now: p.view.TimeMs},
+						ShareGroups: p.view.ShareGroups, Now: p.view.TimeMs, HideSkew: p.lesson.hides(lesson.GiveawaySkew)},
 					&IsolationView{Groups: p.view.Isolation},
 					// What the last command did, said under the lanes it
 					// changed and kept in view at the picture's foot.
@@ -680,7 +681,7 @@ func (p *Playground) Render() app.UI {
 					),
 				),
 				app.Div().Class("groups-column").Body(
-					&GroupPanel{Links: p.links, Groups: p.view.Groups, Records: p.view.RecordCounts(), Selected: p.selected, ChartsOpen: p.chartsOpen,
+					&GroupPanel{Links: p.links, Groups: p.view.Groups, Records: p.view.RecordCounts(), HideSkew: p.lesson.hides(lesson.GiveawaySkew), Selected: p.selected, ChartsOpen: p.chartsOpen,
 						Share: &ShareGroupPanel{Links: p.links, Groups: p.view.ShareGroups, Topics: p.view.topicNames(), Now: p.view.TimeMs}},
 				),
 			),

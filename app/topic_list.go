@@ -30,6 +30,9 @@ type TopicList struct {
 	// locks timed against Now (share_lane_strip.go).
 	ShareGroups []core.ShareGroupView
 	Now         int64
+	// HideSkew leaves out each topic's skew and its hot partition's
+	// flag: a lesson hides them until solved (lesson.GiveawaySkew).
+	HideSkew bool
 
 	topicStart int             // the first topic drawn
 	known      map[string]bool // the topics at the last render, to follow a new one (followNew)
@@ -207,8 +210,12 @@ func (t *TopicList) Render() app.UI {
 							OnClick(selectThing(selection{Kind: selectTopic, Topic: topic.Name}), topic.Name).Text(topic.Name),
 					),
 					&ProduceHere{Topic: topic.Name},
-					app.Span().Class("skew").DataSet("skew", fmt.Sprintf("%.2f", topic.Skew)).
-						Title("the fullest partition over the mean; 1× is even").Text(skewText(topic)),
+					app.If(!t.HideSkew,
+						app.Span().Class("skew").DataSet("skew", fmt.Sprintf("%.2f", topic.Skew)).
+							Title("the fullest partition over the mean; 1× is even").Text(skewText(topic)),
+					).Else(
+						app.Span().Class("skew", "skew-hidden").Title("this lesson shows it once solved").Text("skew hidden until solved"),
+					),
 					app.Span().Class("configs").Title(configText(topic)).Text(configText(topic)),
 				),
 				app.Range(lanes).Slice(func(j int) app.UI {
@@ -222,7 +229,7 @@ func (t *TopicList) Render() app.UI {
 						Selected:   t.Selected.Kind == selectPartition && t.Selected.Topic == p.Topic && t.Selected.Partition == p.Partition,
 						Partition:  p,
 						Share:      skewShare(p.Count, topic.MaxCount),
-						Hot:        topic.hot(p.Count),
+						Hot:        !t.HideSkew && topic.hot(p.Count),
 						Landed:     landed,
 						Read:       t.Landing.Read[laneKey(p.Topic, p.Partition)],
 						Moves:      t.Landing.laneMotions(p.Topic, p.Partition),

@@ -55,7 +55,20 @@ const (
 )
 
 // headerKeys are the header's keys, in the order they are written.
-var headerKeys = []string{"name", "title", "goal", "solved"}
+var headerKeys = []string{"name", "title", "goal", "solved", "hide"}
+
+// Giveaways are what the page shows that would give a lesson's answer
+// away, which a lesson's hide: line hides until it is solved.
+type Giveaway string
+
+const (
+	// GiveawaySkew is each topic's skew and its hot partition's flag:
+	// the answer to "find the hot partition".
+	GiveawaySkew Giveaway = "skew"
+)
+
+// giveaways are the words hide: takes.
+var giveaways = []string{string(GiveawaySkew)}
 
 // sectionNames are the sections, in the order they are written.
 var sectionNames = []string{"start", "check", "hints", "solution", "wrong"}
@@ -86,6 +99,15 @@ func Parse(file, text string) (Lesson, error) {
 		return Lesson{}, &scenario.Error{Line: 1, Col: 1, Msg: fmt.Sprintf("the lesson's name %q is not a slug (lower-case words joined by -): give one with name:", l.Name)}
 	}
 	l.Title, l.Goal, l.SolvedText = header["title"], header["goal"], header["solved"]
+	if hide := header["hide"]; hide != "" {
+		at := slices.IndexFunc(lines, func(s string) bool { return strings.HasPrefix(s, "hide:") }) + 1
+		for _, word := range strings.FieldsFunc(hide, func(r rune) bool { return r == ',' || r == ' ' }) {
+			if !slices.Contains(giveaways, word) {
+				return Lesson{}, &scenario.Error{Line: at, Col: strings.Index(lines[at-1], word) + 1, Msg: unknownWord("give-away to hide", word, giveaways)}
+			}
+			l.Hides = append(l.Hides, Giveaway(word))
+		}
+	}
 	for _, key := range []string{"title", "goal"} {
 		if header[key] == "" {
 			return Lesson{}, &scenario.Error{Line: max(i, 1), Col: 1, Msg: fmt.Sprintf("the header has no %s: line", key)}

@@ -235,6 +235,7 @@ func TestParseErrors(t *testing.T) {
 		{"else label", "read-all billing payments\n", "read-all billing payments\n  else: {x.lag}\n", 25, 9, "no line above has the label x"},
 		{"hint paragraph", "- Then press Poll", "Then press Poll", 31, 1, "a hint is a list item"},
 		{"no explanation", "\n\nEvery payment", "\n## wrong\n\nEvery payment", 5, 1, "the lesson has no explanation"},
+		{"hide", "title: Keep", "hide: sekw\ntitle: Keep", 2, 7, `unknown give-away to hide "sekw"; did you mean "skew"?`},
 		{"hint code", "and press Produce; then the\n  same key with `captured`", "and press Produce; then the\n  same key with `captured", 29, 40, "this ` starts code that no ` closes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -53,6 +53,9 @@ type Lesson struct {
 	Goal string
 	// GoalDoc is Goal parsed, as Doc is Text.
 	GoalDoc []Inline
+	// Hides are what the page must not show until the lesson is solved
+	// (a hide: line): the very thing the learner is to find.
+	Hides []Giveaway
 	// SolvedText, when set, is what the learner reads once the goal holds,
 	// in the lesson's own words; without it they read what each check
 	// found.
