@@ -96,7 +96,7 @@ var checkSpecs = append([]*checkSpec{
 		help:   "group GROUP received the events EVENT... of each new entity in TOPIC (as new-entities reads them), the first delivery of each in that order",
 		values: []string{"entity", "unread", "late", "early"}, run: checkReadInOrder},
 	{name: "lag-at-most", usage: "lag-at-most GROUP N [topic=TOPIC]", min: 2, max: 2, named: []string{"topic"},
-		help:     "group GROUP has committed offsets, and on every partition (of TOPIC) it is at most N records behind",
+		help:     "group GROUP has committed offsets, and on every partition (of TOPIC) it is at most N records behind; a share group, its share lag on every share-partition (KIP-1226)",
 		validate: countAt(1), values: []string{"lag", "partition"}, run: checkLagAtMost},
 	{name: "owned", usage: "owned TOPIC GROUP", min: 2, max: 2,
 		help: "no partition of TOPIC is without an owner: each is assigned to a running member of GROUP, which is not rebalancing",
@@ -189,7 +189,7 @@ var checkSpecs = append([]*checkSpec{
 		help:   "group GROUP committed records that a member which stopped had not processed (at-most-once)",
 		values: []string{"lost"}, run: checkLostUnprocessed},
 	{name: "exists", usage: "exists GROUP", min: 1, max: 1,
-		help:   "group GROUP exists: a member has joined it, or a config set for it",
+		help:   "group GROUP (a consumer group or a share group) exists: a member has joined it, or a config set for it",
 		values: []string{"split", "running"}, run: checkExists},
 	{name: "pick-group", usage: "pick-group TOPIC [not=GROUP,...] [strategy=NAME]", min: 1, max: 1, named: []string{"not", "strategy"},
 		help:   "some group (but those named) has a member that reads TOPIC; the first in name order, or the last with strategy NAME: later lines name it {LABEL.group}",
@@ -731,7 +731,10 @@ func checkLagAtMost(x *ctx, c *check) Result {
 	name, most, topic := c.args[0], c.count(1), c.named["topic"]
 	v, ok := x.group(name)
 	if !ok {
-		return pending("there is no group %s yet", name)
+		if sv, err := x.log.ShareGroup(name); err == nil {
+			return shareLagAtMost(x, c, sv, most, topic)
+		}
+		return noGroup(x, name)
 	}
 	committed := 0
 	for _, p := range v.Partitions {
@@ -751,6 +754,39 @@ func checkLagAtMost(x *ctx, c *check) Result {
 	return solved("group %s is at most %s behind on every partition%s", name, units.Plural(most, "record"), onTopic(topic))
 }
 
+// noGroup says why a check found no consumer group of a name: there is
+// none yet, or it is a share group, which the check does not read (a
+// silent "no group" sent a teacher looking for a typo).
+func noGroup(x *ctx, name string) Result {
+	if _, err := x.log.ShareGroup(name); err == nil {
+		return pending("%s is a share group: this check reads a consumer group's members and offsets, which a share group has not (its checks begin with share-)", name)
+	}
+	return pending("there is no group %s yet", name)
+}
+
+// shareLagAtMost is lag-at-most of a share group: share lag, as Kafka 4.4
+// computes it for each share-partition (KIP-1226,
+// GroupCoordinatorService: the high watermark less the share-partition
+// start offset less the records acknowledged or archived above it).
+func shareLagAtMost(x *ctx, c *check, v core.ShareGroupView, most int64, topic string) Result {
+	seen := 0
+	for _, p := range v.Partitions {
+		if topic != "" && p.Topic != topic {
+			continue
+		}
+		seen++
+		if p.Lag > most {
+			x.keep(c, "lag", units.Plural(p.Lag, "record"))
+			x.keep(c, "partition", fmt.Sprintf("%s/%d", p.Topic, p.Partition))
+			return pending("share group %s is %s behind on %s/%d; at most %d may be", v.Name, units.Plural(p.Lag, "record"), p.Topic, p.Partition, most)
+		}
+	}
+	if seen == 0 {
+		return pending("share group %s reads no partition%s yet, so it has no lag to measure: a member must poll", v.Name, onTopic(topic))
+	}
+	return solved("share group %s is at most %s behind on every partition%s", v.Name, units.Plural(most, "record"), onTopic(topic))
+}
+
 func onTopic(topic string) string {
 	if topic == "" {
 		return ""
@@ -766,7 +802,7 @@ func checkOwned(x *ctx, c *check) Result {
 	}
 	v, ok := x.group(name)
 	if !ok {
-		return pending("there is no group %s yet", name)
+		return noGroup(x, name)
 	}
 	if msg := waiting(v); msg != "" {
 		return pending("%s", msg)
@@ -800,7 +836,7 @@ func checkDeliveredTwice(x *ctx, c *check) Result {
 	name, topic := c.args[0], c.named["topic"]
 	v, ok := x.group(name)
 	if !ok {
-		return pending("there is no group %s yet", name)
+		return noGroup(x, name)
 	}
 	x.keep(c, "delivered", fmt.Sprint(v.Totals.Delivered))
 	x.keep(c, "twice", fmt.Sprint(v.Totals.Redelivered))
@@ -1272,7 +1308,7 @@ func checkCompacted(x *ctx, c *check) Result {
 func groupOr(x *ctx, name string) (core.GroupView, *Result) {
 	v, ok := x.group(name)
 	if !ok {
-		r := pending("there is no group %s yet", name)
+		r := noGroup(x, name)
 		return v, &r
 	}
 	return v, nil
@@ -1883,8 +1919,18 @@ func checkSpreadAhead(x *ctx, c *check) Result {
 
 func checkExists(x *ctx, c *check) Result {
 	v, ok := x.group(c.args[0])
+	if sv, err := x.log.ShareGroup(c.args[0]); !ok && err == nil {
+		running := 0
+		for _, m := range sv.Members {
+			if m.CrashedAt < 0 {
+				running++
+			}
+		}
+		x.keep(c, "running", fmt.Sprint(running))
+		return solved("share group %s exists", sv.Name)
+	}
 	if !ok {
-		return pending("there is no group %s yet", c.args[0])
+		return noGroup(x, c.args[0])
 	}
 	x.keep(c, "split", groupSplit(v))
 	x.keep(c, "running", fmt.Sprint(liveMembers(v)))

@@ -183,3 +183,40 @@ advance 3s
 		})
 	}
 }
+
+// The generic group checks read a share group where they can (exists,
+// lag-at-most as share lag), and where they cannot they say it is a
+// share group rather than that there is no group.
+func TestGenericChecksOnAShareGroup(t *testing.T) {
+	text := "title: A queue\ngoal: Drain the queue.\n\nA share group.\n\n## start\ntopic jobs partitions=1\n" +
+		"share-join work a topics=jobs\nshare-poll work a\nproduce jobs key=k value=v count=3\n\n## check\nexists work\n\n## hints\n- Poll.\n"
+	l, err := Parse("q.lesson", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		check, after string
+		solved      bool
+		want        string
+	}{
+		{"exists work", "", true, "share group work exists"},
+		{"lag-at-most work 0", "", false, "share group work is 3 records behind on jobs/0; at most 0 may be"},
+		{"lag-at-most work 0 topic=jobs", "share-poll work a\nshare-poll work a\n", true, "share group work is at most 0 records behind on every partition of jobs"},
+		{"lag-at-most work 0 topic=other", "", false, "share group work reads no partition of other yet"},
+		{"read-all work jobs", "", false, "work is a share group: this check reads a consumer group's members and offsets"},
+		{"owned jobs work", "", false, "work is a share group"},
+	} {
+		checks, err := parseChecks([]string{tc.check}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.checks = checks
+		s, err := l.Attempt(tc.after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := l.Check(s); r.Solved != tc.solved || !strings.Contains(r.Progress, tc.want) {
+			t.Errorf("%s after %q: %+v, want %v %q", tc.check, tc.after, r, tc.solved, tc.want)
+		}
+	}
+}
