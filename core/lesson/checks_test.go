@@ -196,8 +196,8 @@ func TestGenericChecksOnAShareGroup(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		check, after string
-		solved      bool
-		want        string
+		solved       bool
+		want         string
 	}{
 		{"exists work", "", true, "share group work exists"},
 		{"lag-at-most work 0", "", false, "share group work is 3 records behind on jobs/0; at most 0 may be"},
