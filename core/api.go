@@ -119,6 +119,11 @@ const (
 	// txn-marker).
 	CauseCommit
 	CauseAbort
+	// CauseLockExpired: a share-partition's acquisition lock on a record
+	// expired (share-released, or share-archived at the delivery count
+	// limit), its holder crashed or too slow to acknowledge it
+	// (SharePartition.releaseAcquisitionLockOnTimeout).
+	CauseLockExpired
 )
 
 // Event is one thing that happened in the engine. Fields that do not apply to

@@ -119,7 +119,7 @@ func (l *PartitionedLog) acceptDelivered(g *shareGroup, m *shareMember, why stri
 			continue
 		}
 		if i := sp.find(d.offset); i >= 0 && sp.records[i].state == RecordAcquired && sp.records[i].member == m.name {
-			sp.settle(l, g, i, RecordAcknowledged, why)
+			sp.settle(l, g, i, RecordAcknowledged, CauseNone, why)
 			touched[d.TopicPartition] = true
 		}
 	}
@@ -201,11 +201,11 @@ func (l *PartitionedLog) ShareAcknowledge(group, member string, tp TopicPartitio
 			j := sp.find(d.offset)
 			switch ackType {
 			case AckAccept:
-				sp.settle(l, g, j, RecordAcknowledged, "accepted by "+member)
+				sp.settle(l, g, j, RecordAcknowledged, CauseNone, "accepted by "+member)
 			case AckRelease:
-				sp.settle(l, g, j, RecordAvailable, "released by "+member)
+				sp.settle(l, g, j, RecordAvailable, CauseNone, "released by "+member)
 			case AckReject:
-				sp.settle(l, g, j, RecordArchived, "rejected by "+member)
+				sp.settle(l, g, j, RecordArchived, CauseNone, "rejected by "+member)
 			case AckRenew:
 				d.renew = true
 				r := &sp.records[j]

@@ -230,7 +230,7 @@ func (sp *sharePartition) archiveBelowLogStart(l *PartitionedLog, g *shareGroup,
 // when it has had share.delivery.count.limit deliveries
 // (InFlightState.tryUpdateState, Kafka 4.4), or to Acknowledged or
 // Archived.
-func (sp *sharePartition) settle(l *PartitionedLog, g *shareGroup, i int, state, why string) {
+func (sp *sharePartition) settle(l *PartitionedLog, g *shareGroup, i int, state string, cause Cause, why string) {
 	r := &sp.records[i]
 	if state == RecordAvailable && r.deliveries >= g.cfg.DeliveryCountLimit {
 		state = RecordArchived
@@ -249,7 +249,7 @@ func (sp *sharePartition) settle(l *PartitionedLog, g *shareGroup, i int, state,
 	case RecordArchived:
 		kind = EventShareArchived
 	}
-	l.emit(Event{Kind: kind, Group: g.name, Member: holder, Topic: sp.tp.Topic, Partition: sp.tp.Partition, Offset: r.offset, Count: r.deliveries, Detail: why})
+	l.emit(Event{Kind: kind, Group: g.name, Member: holder, Topic: sp.tp.Topic, Partition: sp.tp.Partition, Offset: r.offset, Count: r.deliveries, Cause: cause, Detail: why})
 }
 
 // persist is SharePartition.writeShareGroupState: the share coordinator
@@ -309,7 +309,7 @@ func (sp *sharePartition) expireLocks(l *PartitionedLog, g *shareGroup, now int6
 	for i := range sp.records {
 		r := &sp.records[i]
 		if r.state == RecordAcquired && r.lockUntil <= now {
-			sp.settle(l, g, i, RecordAvailable, fmt.Sprintf("the acquisition lock of %s expired", r.member))
+			sp.settle(l, g, i, RecordAvailable, CauseLockExpired, fmt.Sprintf("the acquisition lock of %s expired", r.member))
 			changed = true
 		}
 	}
@@ -325,7 +325,7 @@ func (sp *sharePartition) releaseMember(l *PartitionedLog, g *shareGroup, member
 	changed := false
 	for i := range sp.records {
 		if sp.records[i].state == RecordAcquired && sp.records[i].member == member {
-			sp.settle(l, g, i, RecordAvailable, member+" closed its share session")
+			sp.settle(l, g, i, RecordAvailable, CauseNone, member+" closed its share session")
 			changed = true
 		}
 	}

@@ -19,7 +19,7 @@ var shareChecks = []*checkSpec{
 		help:   "after the lesson's start, share group GROUP had more running members than TOPIC has partitions, and every one of them had acquired a record of TOPIC, as a replay of the script shows",
 		values: []string{"members", "partitions"}, run: checkShareAllWork},
 	{name: "share-lock-expired", usage: "share-lock-expired GROUP", min: 1, max: 1,
-		help:   "after the lesson's start, a record a crashed member of share group GROUP held went back when its acquisition lock expired (share.record.lock.duration.ms), and another member acquired it, as a replay of the script shows",
+		help:   "after the lesson's start, a record a member of share group GROUP held (crashed, or too slow to acknowledge it) went back when its acquisition lock expired (share.record.lock.duration.ms), and another member acquired it, as a replay of the script shows",
 		values: []string{"crashed", "taker", "record", "deliveries"}, run: checkShareLockExpired},
 	{name: "share-poison", usage: "share-poison GROUP", min: 1, max: 1,
 		help:   "after the lesson's start, share group GROUP archived a record once it had been delivered share.delivery.count.limit times, as a replay of the script shows",
@@ -58,8 +58,19 @@ type shareHistory struct {
 
 type expiredLock struct {
 	shareRecord
+	// crashed is who held the record: a crashed member, or a live one
+	// too slow to acknowledge it in time (live).
 	crashed, taker string
+	live           bool
 	deliveries     int
+}
+
+// why says how the holder lost the record.
+func (e expiredLock) why() string {
+	if e.live {
+		return "before it acknowledged the record"
+	}
+	return "after it crashed"
 }
 
 // shareHistory replays the script once for a share group and reads its
@@ -109,9 +120,10 @@ func (x *ctx) shareHistory(group string) *shareHistory {
 				}
 			case core.EventShareReleased:
 				// A crashed member releases nothing itself: its
-				// records go back when their locks expire.
-				if crashed[e.Member] {
-					h.expired = append(h.expired, expiredLock{shareRecord: rec, crashed: e.Member})
+				// records go back when their locks expire, as a live
+				// member's do when it is too slow to acknowledge them.
+				if crashed[e.Member] || e.Cause == core.CauseLockExpired {
+					h.expired = append(h.expired, expiredLock{shareRecord: rec, crashed: e.Member, live: !crashed[e.Member]})
 				}
 			case core.EventShareArchived:
 				switch {
@@ -213,11 +225,11 @@ func checkShareLockExpired(x *ctx, c *check) Result {
 		x.keep(c, "taker", b.taker)
 		x.keep(c, "record", b.String())
 		x.keep(c, "deliveries", deliveries(int64(b.deliveries)))
-		return solved("%s's lock on %s expired after it crashed, and %s acquired the record, its delivery %d", b.crashed, b.String(), b.taker, b.deliveries)
+		return solved("%s's lock on %s expired %s, and %s acquired the record, its delivery %d", b.crashed, b.String(), b.why(), b.taker, b.deliveries)
 	}
 	if len(h.expired) > 0 {
 		e := h.expired[0]
-		return pending("%s's lock on %s expired after it crashed: the record is available again; poll another member to take it", e.crashed, e.String())
+		return pending("%s's lock on %s expired %s: the record is available again; poll another member to take it", e.crashed, e.String(), e.why())
 	}
 	v, _ := x.log.ShareGroup(group)
 	lock := "30s"
@@ -238,7 +250,16 @@ func checkShareLockExpired(x *ctx, c *check) Result {
 			return pending("%s crashed holding no record: crash a member right after its poll, before its next poll accepts what it holds", m.Name)
 		}
 	}
-	return pending("no member of share group %s has crashed: poll one, then crash it while it holds records", group)
+	for _, m := range v.Members {
+		for _, p := range v.Partitions {
+			for _, r := range p.InFlight {
+				if r.State == core.RecordAcquired && r.Member == m.Name {
+					return pending("%s holds %s/%d@%d: its lock expires at %s unless it acknowledges the record (share.record.lock.duration.ms=%s); advance the clock", m.Name, p.Topic, p.Partition, r.Offset, units.Duration(r.LockUntil), lock)
+				}
+			}
+		}
+	}
+	return pending("no record of share group %s has had its lock expire: poll a member, then let its lock run out (crash it, or advance the clock before it acknowledges)", group)
 }
 
 func checkSharePoison(x *ctx, c *check) Result {

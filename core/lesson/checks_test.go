@@ -220,3 +220,34 @@ func TestGenericChecksOnAShareGroup(t *testing.T) {
 		}
 	}
 }
+
+// share-lock-expired sees the everyday case too: a live member too slow
+// to acknowledge, whose lock runs out, and another member that takes the
+// record.
+func TestShareLockExpiredOfASlowLiveMember(t *testing.T) {
+	text := "title: A slow worker\ngoal: Let another worker take a slow one's job.\n\nLocks expire.\n\n## start\ntopic jobs partitions=1\n" +
+		"share-join work a topics=jobs share.acknowledgement.mode=explicit\nshare-join work b topics=jobs\nshare-poll work a\nshare-poll work b\nproduce jobs key=k value=v\n\n" +
+		"## check\nshare-lock-expired work\n\n## hints\n- Wait.\n"
+	l, err := Parse("q.lesson", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		after  string
+		solved bool
+		want   string
+	}{
+		{"", false, "no record of share group work has had its lock expire"},
+		{"share-poll work a\n", false, "a holds jobs/0@0: its lock expires at 30s unless it acknowledges the record"},
+		{"share-poll work a\nadvance 31s\n", false, "a's lock on jobs/0@0 expired before it acknowledged the record: the record is available again"},
+		{"share-poll work a\nadvance 31s\nshare-poll work b\n", true, "a's lock on jobs/0@0 expired before it acknowledged the record, and b acquired the record, its delivery 2"},
+	} {
+		s, err := l.Attempt(tc.after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := l.Check(s); r.Solved != tc.solved || !strings.Contains(r.Progress, tc.want) {
+			t.Errorf("after %q: %+v, want %v %q", tc.after, r, tc.solved, tc.want)
+		}
+	}
+}
