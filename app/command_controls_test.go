@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"plog/core"
+	"plog/core/lesson"
 	"plog/core/scenario"
 	"plog/core/units"
 
@@ -33,6 +34,8 @@ func TestEveryCommandHasAControl(t *testing.T) {
 	}
 	showEveryTab(d)
 	page := app.HTMLString(p) + inspect(t, p, d, selection{Kind: selectGroup, Group: "billing"})
+	// The answer's controls show under the goal of a lesson that asks.
+	page += app.HTMLString(&LessonQuestions{Questions: []lesson.Question{{Name: "hot", Text: "Which?", Choices: []string{"0", "1"}}, {Name: "why", Text: "Why?"}}})
 	for _, name := range scenario.CommandNames() {
 		if len(tagsWith(page, "data-command", name)) == 0 {
 			t.Errorf("no control on the page sends %q (%s): give it data-command=%q", name, scenario.Usage(name), name)
@@ -261,6 +264,7 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 		}
 	}
 	add(scenario.Workload{Producer: true, Name: "web"}.StopLine(), scenario.Workload{Group: "g", Member: "c1"}.StopLine())
+	add(answerLine("hot", "partition 3"))
 
 	add((&GroupLifecycle{Group: GroupSnapshot{GroupView: core.GroupView{Name: "g"}}}).deleteLine())
 	bf := &BrokersForm{Brokers: 3, count: "3", lagMax: "10s", slowID: "1", pace: "1/s", policy: core.MigrationUpgrade}

@@ -30,6 +30,8 @@ type LessonPanel struct {
 	SolvedBefore bool              // the learner has reached it before
 	Hints        [][]lesson.Inline // the hints unlocked
 	HintCount    int               // how many hints the lesson has
+	// Questions are the lesson's questions, answered under the goal.
+	Questions *LessonQuestions
 
 	// Compact folds the explanation away, for a page embedded in a course
 	// whose own text explains, in a frame with little room.
@@ -103,6 +105,7 @@ func (l *LessonPanel) renderTask() app.UI {
 	}
 	return app.Div().Class("lesson-task").Body(
 		goal,
+		app.If(l.Questions != nil && len(l.Questions.Questions) > 0, l.Questions),
 		app.P().Class("lesson-progress").Attr("data-lesson-progress", "").
 			Body(withCode(l.Progress)...),
 		app.P().Class("lesson-solved").Attr("role", "status").Aria("live", "polite").

@@ -211,7 +211,24 @@ func (p *Playground) lessonPanel() app.UI {
 		Hints:        l.HintDocs[:shown],
 		HintCount:    len(l.HintDocs),
 		Compact:      p.share.options.Embed,
+		Questions:    p.lessonQuestions(*l),
 	}
+}
+
+// lessonQuestions are the open lesson's questions with the learner's
+// answers at the timeline's position.
+func (p *Playground) lessonQuestions(l lesson.Lesson) *LessonQuestions {
+	qs := l.Questions()
+	if len(qs) == 0 || p.session == nil {
+		return nil
+	}
+	answers := map[string]string{}
+	for _, q := range qs {
+		if a, ok := p.session.Answer(q.Name); ok {
+			answers[q.Name] = a
+		}
+	}
+	return &LessonQuestions{Questions: qs, Answers: answers}
 }
 
 // lessonList is the list of every lesson, except in an embedded page: the

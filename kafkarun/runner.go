@@ -804,6 +804,8 @@ func (r *runner) apply(ctx context.Context, c scenario.Command) error {
 	switch c.Name {
 	case scenario.CmdSeed, scenario.CmdRules, scenario.CmdCompact, scenario.CmdProducer, scenario.CmdConsumer, scenario.CmdStop, scenario.CmdBroker:
 		return nil // not run on a cluster: markAfter noted what they change
+	case scenario.CmdAnswer:
+		return nil // a learner's answer to a lesson, no Kafka operation
 	case scenario.CmdBrokers:
 		r.notePolicy(ctx, c)
 		return nil

@@ -149,6 +149,13 @@ func showLesson(w io.Writer, l lesson.Lesson, ref string, hints int) {
 	for _, line := range strings.Split(strings.TrimRight(l.Script, "\n"), "\n") {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
+	for _, q := range l.Questions() {
+		choices := ""
+		if len(q.Choices) > 0 {
+			choices = " (one of " + strings.Join(q.Choices, ", ") + ")"
+		}
+		fmt.Fprintf(w, "\n%s\n  answer with: answer %s TEXT\n", wrap("Question: "+q.Text+choices, 78, "  "), q.Name)
+	}
 	for i := range hints {
 		fmt.Fprintf(w, "\n%s\n", wrap(fmt.Sprintf("Hint %d of %d: %s", i+1, len(l.Hints), l.Hints[i]), 78, "  "))
 	}

@@ -278,7 +278,7 @@ var checkSpecs = append([]*checkSpec{
 	{name: "holds", usage: "holds LABEL...", min: 1, max: MaxChecks,
 		help: "the lines above with the labels LABEL... held (a maybe line holds or not without standing in the goal's way)",
 		run:  checkHolds},
-}, slices.Concat(consumerChecks, producerChecks, shareChecks)...) // checks_consumer.go, checks_producers.go, checks_share.go
+}, slices.Concat(consumerChecks, producerChecks, shareChecks, questionChecks)...) // checks_consumer.go, checks_producers.go, checks_share.go, checks_question.go
 
 // not is the word before a check that makes it hold when the check does
 // not: `not alert analytics`. maybe makes a line that never stands in

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"plog/core"
@@ -109,6 +110,10 @@ type world struct {
 	// never goes down, as a checkpoint may hold a stopped workload's.
 	tables int64
 	errors []core.Event // workload failures since the last drain
+	// answers are the learner's answers to a lesson's questions, by
+	// question (CmdAnswer); a new answer copies the map, so clones share
+	// it.
+	answers map[string]string
 	// lag samples the lag while the command the session applies advances
 	// the clock; nil otherwise (replays, clones).
 	lag *lagSampler
@@ -144,6 +149,7 @@ func (w *world) clone(breathe func()) *world {
 		workBefore: w.workBefore,
 		tables:     w.tables,
 		errors:     slices.Clone(w.errors),
+		answers:    w.answers,
 	}
 }
 
@@ -320,6 +326,14 @@ func (w *world) apply(c Command, step int) error {
 		return w.startConsumer(c)
 	case CmdStop:
 		return w.stop(c)
+	case CmdAnswer:
+		// The last answer to a question is the learner's answer.
+		w.answers = maps.Clone(w.answers)
+		if w.answers == nil {
+			w.answers = map[string]string{}
+		}
+		w.answers[c.Positional(0)] = c.Positional(1)
+		return nil
 	case CmdBrokers, CmdBroker:
 		if err := w.spend(w.replicas()); err != nil {
 			return err

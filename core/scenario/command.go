@@ -32,6 +32,10 @@ const (
 	CmdStop        = "stop"
 	CmdBrokers     = "brokers"
 	CmdBroker      = "broker"
+	// CmdAnswer is a learner's answer to a lesson's question: no Kafka
+	// operation, kept in the scenario so that a link (and a grade) holds
+	// it as it holds the learner's steps.
+	CmdAnswer = "answer"
 )
 
 // value is an argument's value as its kind reads it. The parser fills it

@@ -15,7 +15,7 @@ func TestCommandConstantsNameEveryCommand(t *testing.T) {
 	constants := []string{CmdSeed, CmdRules, CmdTopic, CmdProduce, CmdAdvance, CmdPartitions, CmdConfig, CmdTruncate,
 		CmdCompact, CmdJoin, CmdLeave, CmdCrash, CmdPoll, CmdCommit, CmdReset, CmdProducer, CmdConsumer,
 		CmdStop, CmdBrokers, CmdBroker, CmdProducerConfig, CmdWire, CmdTxn, CmdDeleteGroup,
-		CmdShareJoin, CmdSharePoll, CmdAcknowledge, CmdShareLeave}
+		CmdShareJoin, CmdSharePoll, CmdAcknowledge, CmdShareLeave, CmdAnswer}
 	slices.Sort(constants)
 	if got := CommandNames(); !slices.Equal(got, constants) {
 		t.Fatalf("the grammar's commands are %v, the constants %v", got, constants)

@@ -35,6 +35,7 @@
 //	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]
 //	consumer GROUP MEMBER rate=N/s [max=N] [commit]
 //	stop PRODUCER | stop GROUP MEMBER
+//	answer QUESTION TEXT
 //	brokers N [replica.lag.time.max.ms=DURATION] [group.consumer.migration.policy=bidirectional|upgrade|downgrade|disabled]
 //	broker crash|restart|isolate|heal ID | broker slow ID pace=N/s
 //	producer-config NAME [config=value ...] [transactional.id=ID]

@@ -12,6 +12,7 @@ import (
 // that the table covers every such command of the grammar.
 var nameTemplates = map[string][]string{
 	"topic":      {"topic NAME partitions=2"},
+	"answer":     {"answer NAME NAME"},
 	"produce":    {"produce NAME key=k value=v", "produce NAME key=k tombstone"},
 	"partitions": {"partitions NAME count=2"},
 	"config":     {"config topic NAME retention.ms=1h", "config group NAME session.timeout.ms=45s"},

@@ -373,6 +373,11 @@ var commandSpecs = slices.Concat([]*commandSpec{
 		named:      []argSpec{{name: "pace", kind: kindRate}},
 		check:      checkBroker,
 	},
+	{
+		name:       CmdAnswer,
+		usage:      "answer QUESTION TEXT",
+		positional: []argSpec{{name: "question", kind: kindName}, {name: "text", kind: kindText}},
+	},
 	// The named producers' commands are in apply_producers.go, the share
 	// groups' in apply_share.go.
 }, producerCommandSpecs, shareCommandSpecs)

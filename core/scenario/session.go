@@ -116,6 +116,13 @@ func (s *Session) StepLine(step int) string {
 	return s.history[step-1].String()
 }
 
+// Answer returns the learner's last answer to a lesson's question
+// (answer QUESTION TEXT) at the position, and whether there is one.
+func (s *Session) Answer(question string) (string, bool) {
+	a, ok := s.cur.answers[question]
+	return a, ok
+}
+
 // Position returns how many commands of the history are applied.
 func (s *Session) Position() int { return s.pos }
 
