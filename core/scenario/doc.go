@@ -32,7 +32,7 @@
 //	commit GROUP MEMBER [epoch=N] | commit GROUP TOPIC/PARTITION offset=N
 //	reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]
 //	delete-group GROUP
-//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]
+//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [keylist=K1,K2,... | key=PATTERN] [value=V] [acks=0|1|all] [partitioner=default|round-robin]
 //	consumer GROUP MEMBER rate=N/s [max=N] [commit]
 //	stop PRODUCER | stop GROUP MEMBER
 //	brokers N [replica.lag.time.max.ms=DURATION] [group.consumer.migration.policy=bidirectional|upgrade|downgrade|disabled]

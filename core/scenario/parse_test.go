@@ -40,6 +40,11 @@ func genValue(t *rapid.T, spec argSpec, label string) string {
 		return strings.Join(names, ",")
 	case kindText:
 		return rapid.String().Draw(t, label)
+	case kindKeyList:
+		keys := rapid.SliceOfNDistinct(name, 1, 4, rapid.ID[string]).Draw(t, label)
+		return strings.Join(keys, ",")
+	case kindKeyPattern:
+		return name.Draw(t, label+"-prefix") + KeyNumber + rapid.SampledFrom([]string{"", "-eu", ".x"}).Draw(t, label+"-suffix")
 	case kindRate:
 		return strconv.Itoa(rapid.IntRange(1, 1000).Draw(t, label)) + rapid.SampledFrom([]string{"/s", "/m", "/h"}).Draw(t, label+"-unit")
 	case kindChoice:
