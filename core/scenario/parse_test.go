@@ -242,6 +242,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("seed 42\ntopic orders partitions=4 retention.ms=7d\nproduce orders key=acct-1 value=created count=3\n")
 	f.Add(`produce t key="a \"b\"" value=#x tombstone # c`)
 	f.Add("reset g to-offset=5 topic=orders/1\nproducer p t rate=3/s keys=zipf keyspace=9 exponent=1.5")
+	f.Add("producer p t rate=3/s keys=zipf exponent=1 keylist=\"a b,c\"\nproducer q t rate=1/s keys=sequence key=t-{n}.x")
 	f.Add("\xff\"\\=")
 	for _, script := range flagWordScripts() {
 		f.Add(script)
