@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"plog/core/scenario"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -80,3 +82,27 @@ func disabled(page, id string) bool {
 }
 
 var htmlDisabled = regexp.MustCompile(` disabled(="true")?[ >]`)
+
+// The picture's producer strip says which keys a workload sends when it
+// names them: a list's first few, or its pattern.
+func TestProducerStripSaysTheWorkloadsOwnKeys(t *testing.T) {
+	s := &ProducerStrip{Workloads: []scenario.Workload{
+		{Producer: true, Name: "hot", Topic: "payments", Keys: "zipf", KeyList: []string{"acct-1", "acct-2", "acct-3", "acct-4", "acct-5"}},
+		{Producer: true, Name: "rr", Topic: "payments", Keys: "sequence", KeyList: []string{"north", "south"}},
+		{Producer: true, Name: "ten", Topic: "payments", Keys: "uniform", KeyPattern: "tenant-{n}"},
+		{Producer: true, Name: "web", Topic: "payments", Keys: "uniform"},
+	}}
+	d := app.NewClientTester(s)
+	defer d.Close()
+	page := html.UnescapeString(app.HTMLString(s))
+	for _, want := range []string{
+		"payments · a few hot keys from acct-1, acct-2, acct-3 and 2 more · ",
+		"payments · keys in sequence from north, south · ",
+		"payments · random keys like tenant-{n} · ",
+		"payments · random keys · ",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the strip lacks %q:\n%s", want, page)
+		}
+	}
+}

@@ -50,6 +50,7 @@ type workload struct {
 	// keyPrefix + the number + keySuffix (key-N unless key= says).
 	keyList              []string
 	keyPrefix, keySuffix string
+	keyPattern           string     // key=, as written; "" for key-N
 	zipf                 *zipfTable // shared between clones: never changed once built
 	value                string     // "" means "<name>-<n>"
 	hasValue             bool
@@ -141,6 +142,10 @@ func (w *workload) next(n int64) core.ProduceRequest {
 	return req
 }
 
+// defaultKeyPrefix makes a producer's keys key-N unless its key= or
+// keylist= says.
+const defaultKeyPrefix = "key-"
+
 // key is the producer's i-th key of its keyspace.
 func (w *workload) key(i int) string {
 	if w.keyList != nil {
@@ -172,7 +177,7 @@ func newProducer(c Command, seed, now int64) (workload, error) {
 		rate:      rate,
 		start:     now,
 		keys:      "none",
-		keyPrefix: "key-",
+		keyPrefix: defaultKeyPrefix,
 		rng:       workloadRandom(seed, c.Positional(0)),
 	}
 	if v, ok := c.Value("keys"); ok {
@@ -186,6 +191,7 @@ func newProducer(c Command, seed, now int64) (workload, error) {
 		w.keyList = list
 	}
 	if pattern, ok := c.Value("key"); ok {
+		w.keyPattern = pattern
 		w.keyPrefix, w.keySuffix, _ = strings.Cut(pattern, KeyNumber)
 	}
 	if w.keys == "uniform" || w.keys == "zipf" {
