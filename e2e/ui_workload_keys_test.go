@@ -25,6 +25,10 @@ func TestUIWorkloadWithTheLearnersKeys(t *testing.T) {
 	if help := b.text(t, "#producer-key-names-help"); !contains(help, "acct-1,acct-2,acct-3", "tenant-{n}") {
 		t.Errorf("the box's help says %q", help)
 	}
+	// The box and its help meet what the rest of the page meets.
+	for _, v := range runAxe(t, b) {
+		t.Errorf("the Time tab: %s (%s): %s at %s", v.ID, v.Impact, v.Help, strings.Join(v.Targets, ", "))
+	}
 
 	// A list, with the space a learner types after a comma: zipf makes
 	// its first key the hottest, and the list is the keyspace.
