@@ -252,6 +252,12 @@ func TestEveryArgumentHasAControl(t *testing.T) {
 	w.OnInit()
 	w.keys, w.value, w.acks, w.group, w.member, w.partitioner = "zipf", "v", "1", "g", "c1", "round-robin"
 	add(firsts(w.ProducerLines())...)
+	// The Key names box: a list, and a pattern.
+	for _, names := range []string{"acct-1,acct-2", "tenant-{n}"} {
+		w.keyNames = names
+		add(firsts(w.ProducerLines())...)
+	}
+	w.keyNames = ""
 	add(firsts(w.ConsumerLines())...)
 	add(first(w.SeedLine()))
 	// The timeline's Use the latest rules, under older rules.

@@ -236,7 +236,8 @@ var helpTopics = map[string]helpTopic{
 	"workload": {"a workload",
 		"A producer or a consumer that acts on its own as virtual time passes: a producer sends records at " +
 			"a rate, its keys drawn from a distribution (none, in sequence, uniform over a keyspace, or zipf, " +
-			"where a few keys make most of the traffic); a consumer polls at a rate, and commits if asked. " +
+			"where a few keys make most of the traffic), named key-0, key-1, … or as you say in Key names: " +
+			"a list of your own (acct-1,acct-2,acct-3) or a pattern (tenant-{n}); a consumer polls at a rate, and commits if asked. " +
 			"On a share group's member it share-polls, each poll accepting the records of the one before, " +
 			"and commits nothing. It runs until it is stopped, or its member leaves or crashes. Advance the " +
 			"clock, or press Play, to let it work."},

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -82,6 +83,7 @@ func stripWorkload(w scenario.Workload) app.UI {
 	if keys == "" {
 		keys = "keys " + w.Keys
 	}
+	keys += ownKeys(w)
 	return app.Li().Class("strip-producer", "strip-workload").
 		DataSet("workload-producer", w.Name).
 		Title("a workload, writing as the clock runs: "+w.Line).
@@ -89,6 +91,21 @@ func stripWorkload(w scenario.Workload) app.UI {
 			app.Strong().Text(w.Name),
 			app.Span().Text(" → "+w.Topic+" · "+keys+" · writes as the clock runs"),
 		)
+}
+
+// ownKeys says which keys a workload names, when it names them: the first
+// of its list, or its pattern; "" for keys key-N.
+func ownKeys(w scenario.Workload) string {
+	const shown = 3
+	switch {
+	case len(w.KeyList) > shown:
+		return " from " + strings.Join(w.KeyList[:shown], ", ") + fmt.Sprintf(" and %d more", len(w.KeyList)-shown)
+	case len(w.KeyList) > 0:
+		return " from " + strings.Join(w.KeyList, ", ")
+	case w.KeyPattern != "":
+		return " like " + w.KeyPattern
+	}
+	return ""
 }
 
 // producerStripTitle says what the producer's state means for its writes.

@@ -33,9 +33,12 @@ type WorkloadControls struct {
 
 	name, topic, rate, keys, keyspace, exponent, value, acks string
 	partitioner                                              string // partitioner.class under rules 2; "" is the built-in
-	group, member, consumerRate, max                         string
-	commit                                                   bool
-	seed                                                     string
+	// keyNames is the producer's own keys: a comma-separated list
+	// (keylist=), or a pattern with {n} (key=); "" for key-N.
+	keyNames                         string
+	group, member, consumerRate, max string
+	commit                           bool
+	seed                             string
 }
 
 // The controls' error names.
@@ -81,12 +84,21 @@ func (c *WorkloadControls) ProducerLines() ([]string, string) {
 		return nil, "How fast? Write a rate such as 10/s."
 	}
 	keys := c.keysOrDefault()
+	list, pattern := c.ownKeys()
 	args := []scenario.Arg{positional(name), positional(t.Name), named("rate", rate), named("keys", keys)}
-	if keys == "uniform" || keys == "zipf" {
+	if (keys == "uniform" || keys == "zipf") && list == "" {
 		args = append(args, named("keyspace", strings.TrimSpace(c.keyspace)))
 	}
 	if keys == "zipf" {
 		args = append(args, named("exponent", strings.TrimSpace(c.exponent)))
+	}
+	if keys != "none" {
+		if list != "" {
+			args = append(args, named("keylist", list))
+		}
+		if pattern != "" {
+			args = append(args, named("key", pattern))
+		}
 	}
 	if v := strings.TrimSpace(c.value); v != "" {
 		args = append(args, named("value", v))
@@ -145,6 +157,24 @@ func (c *WorkloadControls) SeedLine() (string, string) {
 	return line(scenario.CmdSeed, positional(n)), ""
 }
 
+// ownKeys reads the key names the learner wrote: a pattern when it holds
+// {n}, else a list, each key trimmed of the spaces a learner writes after
+// a comma. Both are "" when the box is empty: the keys are key-N.
+func (c *WorkloadControls) ownKeys() (list, pattern string) {
+	text := strings.TrimSpace(c.keyNames)
+	if text == "" {
+		return "", ""
+	}
+	if strings.Contains(text, scenario.KeyNumber) {
+		return "", text
+	}
+	keys := strings.Split(text, ",")
+	for i, k := range keys {
+		keys[i] = strings.TrimSpace(k)
+	}
+	return strings.Join(keys, ","), ""
+}
+
 func (c *WorkloadControls) keysOrDefault() string {
 	if c.keys == "" {
 		return "uniform"
@@ -155,6 +185,12 @@ func (c *WorkloadControls) keysOrDefault() string {
 func (c *WorkloadControls) toggleCommit(ctx app.Context, e app.Event) {
 	c.commit = ctx.JSSrc().Get("checked").Bool()
 }
+
+// keyNamesHelp says what the key names box takes.
+const keyNamesHelp = "Key names (optional): your own keys, separated by commas, such as acct-1,acct-2,acct-3: " +
+	"the keys mode draws from them (sequence goes round them, zipf makes the first the hottest, " +
+	"and the list is the keyspace). Or a pattern with {n}, such as tenant-{n}, where the number drawn goes. " +
+	"Empty: key-0, key-1, …"
 
 // startLabel is the start button's text: it replaces a workload that runs
 // under the name.
@@ -172,6 +208,7 @@ func (c *WorkloadControls) Render() app.UI {
 		c.linksSeen = c.Links
 	}
 	keys := c.keysOrDefault()
+	list, _ := c.ownKeys()
 	_, replacesProducer := c.running(true, strings.TrimSpace(c.name))
 	consumer := strings.TrimSpace(c.group) + " " + strings.TrimSpace(c.member)
 	_, replacesConsumer := c.running(false, consumer)
@@ -214,10 +251,16 @@ func (c *WorkloadControls) Render() app.UI {
 					}),
 				)),
 				field("producer-keyspace", "Keyspace", numberInput("producer-keyspace", &c.keyspace, &c.Compo).
-					Disabled(keys != "uniform" && keys != "zipf")),
+					Disabled((keys != "uniform" && keys != "zipf") || list != "")),
 				field("producer-exponent", "Exponent", textInput("producer-exponent", &c.exponent, &c.Compo).
 					Disabled(keys != "zipf")),
 			),
+			app.Div().Class("row").Body(
+				field("producer-key-names", "Key names", textInput("producer-key-names", &c.keyNames, &c.Compo,
+					"placeholder", "key-{n}", "aria-describedby", "producer-key-names-help").
+					Disabled(keys == "none")),
+			),
+			app.P().ID("producer-key-names-help").Class("form-note").Text(keyNamesHelp),
 			app.Div().Class("row").Body(
 				field("producer-value", "Value", textInput("producer-value", &c.value, &c.Compo, "placeholder", "NAME-n")),
 				field("producer-acks", "acks", acksSelect("producer-acks", &c.acks, &c.Compo)),

@@ -497,7 +497,7 @@ func (w *world) startProducer(c Command) error {
 	}
 	if v, _ := c.Value("keys"); v == "zipf" {
 		// Its table of the keyspace's cumulative weights, built now.
-		keyspace, err := c.Count("keyspace")
+		keyspace, err := workloadKeyspace(c)
 		if err != nil {
 			return err
 		}

@@ -86,7 +86,7 @@ func readValue(spec argSpec, text string) (value, error) {
 		}
 	case kindNameList:
 		v.names, err = parseNameList(text, "topic")
-	case kindWordList:
+	case kindWordList, kindKeyList:
 		v.names = strings.Split(text, ",")
 	case kindRate:
 		v.rate, err = parseRate(text)
@@ -132,6 +132,8 @@ var kindWords = map[kind]string{
 	kindWordList:          "list of words",
 	kindBool:              "true or false",
 	kindDecimal:           "decimal number",
+	kindKeyList:           "list of keys",
+	kindKeyPattern:        "key pattern",
 }
 
 // Has reports whether the command holds the name=value argument or the
@@ -220,7 +222,7 @@ func (c Command) Rate(name string) (Rate, error) {
 
 // Names returns the names of the list argument called name, in order.
 func (c Command) Names(name string) ([]string, error) {
-	v, err := c.named(name, kindNameList, kindWordList)
+	v, err := c.named(name, kindNameList, kindWordList, kindKeyList)
 	return v.names, err
 }
 

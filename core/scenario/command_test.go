@@ -208,6 +208,8 @@ func TestTypedValuesAgreeWithCanonicalText(t *testing.T) {
 	// hang on rapid's draws.
 	for _, line := range []string{
 		"producer p orders rate=20/s keys=zipf keyspace=10 exponent=1.50",
+		"producer p orders rate=20/s keys=zipf exponent=1 keylist=acct-1,acct-2",
+		"producer p orders rate=20/s keys=sequence key=tenant-{n}",
 		"topic t retention.bytes=4096 segment.ms=-1 cleanup.policy=delete,compact unclean.leader.election.enable=true",
 		"reset g to-datetime=90s topic=orders/01",
 		"commit g orders/2 offset=3",
@@ -311,7 +313,7 @@ func writeTyped(k kind, a Arg) string {
 			return v.topic + "/" + strconv.FormatInt(v.n, 10)
 		}
 		return a.Value
-	case kindNameList, kindWordList:
+	case kindNameList, kindWordList, kindKeyList:
 		return strings.Join(v.names, ",")
 	case kindRate:
 		return v.rate.String()
@@ -380,7 +382,7 @@ func namedReader(k kind, name string) func(Command) (string, error) {
 			}
 			return topic + "/" + strconv.Itoa(p), err
 		}
-	case kindNameList, kindWordList:
+	case kindNameList, kindWordList, kindKeyList:
 		return func(c Command) (string, error) {
 			names, err := c.Names(name)
 			return strings.Join(names, ","), err

@@ -277,7 +277,11 @@ func (p place) candidates(word string, names Names) ([]Candidate, int) {
 	}
 	for _, a := range p.spec.named {
 		if !slices.Contains(p.named, a.name) && p.offers(a, names) {
-			out = append(out, Candidate{Text: a.name + "=", Note: argumentNote(a.name), rule: true})
+			note := a.note
+			if note == "" {
+				note = argumentNote(a.name)
+			}
+			out = append(out, Candidate{Text: a.name + "=", Note: note, rule: true})
 		}
 	}
 	out = append(out, p.configCandidates()...)
@@ -594,8 +598,10 @@ func sampleValue(a argSpec) string {
 		return "1KB"
 	case kindTopicPartition:
 		return "n/0"
-	case kindText:
+	case kindText, kindKeyList:
 		return "v"
+	case kindKeyPattern:
+		return "k-" + KeyNumber
 	case kindRate:
 		return "1/s"
 	case kindChoice, kindWordList:

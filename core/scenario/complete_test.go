@@ -94,7 +94,13 @@ func TestCompleteOffersWhatTheGrammarAndTheSessionHold(t *testing.T) {
 		{line: "commit billing c1 epoch=", want: nil},
 		{line: "commit billing orders/1 ", want: []string{"offset="}},
 		{line: "broker crash 1 ", want: nil},
-		{line: "producer p orders rate=1/s keys=sequence ", want: []string{"acks=", "partitioner=", "value="}},
+		{line: "producer p orders rate=1/s keys=sequence ", want: []string{"acks=", "key=", "keylist=", "partitioner=", "value="}},
+		// A workload's keys come from a list or a pattern, not both, and
+		// a list is its own keyspace.
+		{line: "producer p orders rate=1/s keys=uniform keylist=a,b ", want: []string{"acks=", "partitioner=", "value="}},
+		{line: "producer p orders rate=1/s keys=uniform keyspace=3 ", want: []string{"acks=", "key=", "partitioner=", "value="}},
+		{line: "producer p orders rate=1/s keys=zipf key=t-{n} ", want: []string{"acks=", "exponent=", "keyspace=", "partitioner=", "value="}},
+		{line: "producer p orders rate=1/s ", has: []string{"key=", "keylist=", "keys="}},
 		// Nothing where any text is right, inside quotes, in comments, or
 		// after what the parser refuses.
 		{line: "produce orders key=", want: nil},

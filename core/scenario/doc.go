@@ -32,7 +32,7 @@
 //	commit GROUP MEMBER [epoch=N] | commit GROUP TOPIC/PARTITION offset=N
 //	reset GROUP to-earliest | to-latest | to-offset=N | to-datetime=DURATION [topic=TOPIC[/PARTITION]]
 //	delete-group GROUP
-//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]
+//	producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [keylist=K1,K2,... | key=PATTERN] [value=V] [acks=0|1|all] [partitioner=default|round-robin]
 //	consumer GROUP MEMBER rate=N/s [max=N] [commit]
 //	stop PRODUCER | stop GROUP MEMBER
 //	answer QUESTION TEXT
@@ -87,7 +87,10 @@
 // Workloads act as virtual time passes: a producer makes its k-th record at
 // start + ceil(k·period/count) with keys key-0, key-1, ... (sequence),
 // uniform over keyspace keys, or Zipf over keyspace keys with the given
-// exponent (key-0 the hottest); a consumer polls (and with commit, commits)
+// exponent (key-0 the hottest). keylist=acct-1,acct-2 names the keys
+// instead (sequence goes round it, and it is the keyspace: acct-1 the
+// hottest), and key=tenant-{n} a pattern the drawn number fills; both
+// change names, not draws. A consumer polls (and with commit, commits)
 // at its rate, and stops when its member leaves or crashes. A workload
 // whose action fails stops, with an error event. Draws come from a
 // generator seeded by the seed and the workload's name.

@@ -40,6 +40,11 @@ func genValue(t *rapid.T, spec argSpec, label string) string {
 		return strings.Join(names, ",")
 	case kindText:
 		return rapid.String().Draw(t, label)
+	case kindKeyList:
+		keys := rapid.SliceOfNDistinct(name, 1, 4, rapid.ID[string]).Draw(t, label)
+		return strings.Join(keys, ",")
+	case kindKeyPattern:
+		return name.Draw(t, label+"-prefix") + KeyNumber + rapid.SampledFrom([]string{"", "-eu", ".x"}).Draw(t, label+"-suffix")
 	case kindRate:
 		return strconv.Itoa(rapid.IntRange(1, 1000).Draw(t, label)) + rapid.SampledFrom([]string{"/s", "/m", "/h"}).Draw(t, label+"-unit")
 	case kindChoice:
@@ -237,6 +242,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("seed 42\ntopic orders partitions=4 retention.ms=7d\nproduce orders key=acct-1 value=created count=3\n")
 	f.Add(`produce t key="a \"b\"" value=#x tombstone # c`)
 	f.Add("reset g to-offset=5 topic=orders/1\nproducer p t rate=3/s keys=zipf keyspace=9 exponent=1.5")
+	f.Add("producer p t rate=3/s keys=zipf exponent=1 keylist=\"a b,c\"\nproducer q t rate=1/s keys=sequence key=t-{n}.x")
 	f.Add("\xff\"\\=")
 	for _, script := range flagWordScripts() {
 		f.Add(script)

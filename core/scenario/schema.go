@@ -35,6 +35,8 @@ const (
 	kindWordList                      // comma-separated words out of argSpec.choices, e.g. compact,delete
 	kindBool                          // true or false
 	kindDecimal                       // a positive decimal number such as 1.2
+	kindKeyList                       // a workload's keys, comma-separated, in the order written: acct-1,acct-2
+	kindKeyPattern                    // a workload's key with {n} once, where the drawn number goes: tenant-{n}
 )
 
 // argSpec describes one argument.
@@ -57,6 +59,9 @@ type argSpec struct {
 	// a name, a broker id or a partition (complete.go); the zero value,
 	// for a name the learner makes up (a new topic), offers none.
 	names nameSet
+	// note is what completion says of a name=value argument that is no
+	// config of the registry; "" for none.
+	note string
 }
 
 // config is the name of the config an argument sets.
@@ -96,6 +101,12 @@ const (
 	MaxPollRecords = 10_000
 	// MaxKeyspace is the largest number of distinct keys a workload draws from.
 	MaxKeyspace = 100_000
+	// MaxKeyList is the most keys a workload's keylist= may name.
+	MaxKeyList = 256
+	// MaxWorkloadKeyBytes is the longest key a workload's keylist= may
+	// name, and the longest pattern its key= may give ({n} included):
+	// keys a lane writes in its boxes, not payloads.
+	MaxWorkloadKeyBytes = 64
 	// MaxPartitions is the most partitions one topic may have (the engine's bound).
 	MaxPartitions = 1000
 	// MaxBrokers is the most brokers a cluster may have (the engine's bound).
@@ -332,13 +343,17 @@ var commandSpecs = slices.Concat([]*commandSpec{
 	},
 	{
 		name:       CmdProducer,
-		usage:      "producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [value=V] [acks=0|1|all] [partitioner=default|round-robin]",
+		usage:      "producer NAME TOPIC rate=N/s [keys=none|sequence|uniform|zipf] [keyspace=N] [exponent=X] [keylist=K1,K2,... | key=PATTERN] [value=V] [acks=0|1|all] [partitioner=default|round-robin]",
 		positional: []argSpec{posIn("workload", kindName, producerNames), posIn("topic", kindName, topicNames)},
 		named: []argSpec{
 			{name: "rate", kind: kindRate, required: true},
 			{name: "keys", kind: kindChoice, choices: KeyDistributions},
 			{name: "keyspace", kind: kindCount, min: 1, max: MaxKeyspace},
 			{name: "exponent", kind: kindDecimal},
+			// The keys' own names: the keys the mode draws from, or a
+			// pattern the drawn number fills (key-{n} when neither).
+			{name: "keylist", kind: kindKeyList, note: "the keys to draw from, comma-separated (acct-1,acct-2,acct-3): sequence goes round them, zipf makes the first the hottest"},
+			{name: "key", kind: kindKeyPattern, note: "the keys' pattern, {n} where the drawn number goes (tenant-{n}); key-{n} by default"},
 			{name: "value", kind: kindText},
 			{name: "acks", kind: kindChoice, choices: AcksChoices},
 			{name: "partitioner", kind: kindChoice, choices: PartitionerChoices},
@@ -542,6 +557,10 @@ func canonicalValue(spec argSpec, text string) (string, error) {
 		return text, nil
 	case kindText:
 		return text, nil
+	case kindKeyList:
+		return canonicalKeyList(text)
+	case kindKeyPattern:
+		return canonicalKeyPattern(text)
 	case kindRate:
 		r, err := parseRate(text)
 		if err != nil {
@@ -613,6 +632,50 @@ func canonicalDecimal(text string) (string, error) {
 		return "", fmt.Errorf("must be above 0 and at most 10, got %s", text)
 	}
 	return strconv.FormatFloat(f, 'f', -1, 64), nil
+}
+
+// canonicalKeyList checks a workload's list of keys: at most MaxKeyList
+// keys, none empty, none twice, none longer than MaxWorkloadKeyBytes, none
+// starting or ending with a space. The order stays as written: sequence
+// goes through the keys in it, and zipf makes the first the hottest.
+func canonicalKeyList(text string) (string, error) {
+	keys := strings.Split(text, ",")
+	if len(keys) > MaxKeyList {
+		return "", fmt.Errorf("%d keys is more than a workload draws from; give at most %d", len(keys), MaxKeyList)
+	}
+	seen := make(map[string]bool, len(keys))
+	for i, k := range keys {
+		switch {
+		case k == "":
+			return "", fmt.Errorf("key %d is empty: write the keys between commas, such as acct-1,acct-2,acct-3", i+1)
+		case strings.TrimSpace(k) != k:
+			return "", fmt.Errorf("key %q starts or ends with a space: write no space beside the commas", k)
+		case len(k) > MaxWorkloadKeyBytes:
+			return "", fmt.Errorf("key %d is %d bytes; a workload's key may be at most %d", i+1, len(k), MaxWorkloadKeyBytes)
+		case seen[k]:
+			return "", fmt.Errorf("%q is listed twice", k)
+		}
+		seen[k] = true
+	}
+	return text, nil
+}
+
+// KeyNumber is what a workload's key pattern holds once: where the number
+// its keys= mode draws goes.
+const KeyNumber = "{n}"
+
+// canonicalKeyPattern checks a workload's key pattern: {n} exactly once,
+// at most MaxWorkloadKeyBytes in all.
+func canonicalKeyPattern(text string) (string, error) {
+	switch n := strings.Count(text, KeyNumber); {
+	case n == 0:
+		return "", fmt.Errorf("a pattern holds {n} where the drawn number goes, such as tenant-{n}, got %q; for keys of your own, write keylist=K1,K2,...", text)
+	case n > 1:
+		return "", fmt.Errorf("a pattern holds {n} once, got %d in %q", n, text)
+	case len(text) > MaxWorkloadKeyBytes:
+		return "", fmt.Errorf("the pattern is %d bytes; it may be at most %d", len(text), MaxWorkloadKeyBytes)
+	}
+	return text, nil
 }
 
 // errAt makes a parse error pointing at an argument of c.
@@ -711,9 +774,19 @@ func checkProducer(c *Command) error {
 	}
 	keyspace, hasKeyspace := c.arg("keyspace")
 	exponent, hasExponent := c.arg("exponent")
+	list, hasList := c.arg("keylist")
+	pattern, hasPattern := c.arg("key")
 	switch {
-	case (keys == "uniform" || keys == "zipf") && !hasKeyspace:
-		return &Error{Line: c.Line, Col: c.endCol, Msg: fmt.Sprintf("keys=%s draws from keyspace=N keys: give keyspace=", keys)}
+	case keys == "none" && hasList:
+		return errAt(c, list, "keylist= gives the keys that keys=sequence, uniform or zipf draws from: give one of those too")
+	case keys == "none" && hasPattern:
+		return errAt(c, pattern, "key= names the keys that keys=sequence, uniform or zipf draws: give one of those too")
+	case hasList && hasPattern:
+		return errAt(c, pattern, "key= and keylist= both name the keys: give a pattern with {n} or a list, not both")
+	case hasList && hasKeyspace:
+		return errAt(c, keyspace, "keyspace= and keylist= both give the keys: the list's %d keys are the keyspace, leave out keyspace=", len(list.typed.names))
+	case (keys == "uniform" || keys == "zipf") && !hasKeyspace && !hasList:
+		return &Error{Line: c.Line, Col: c.endCol, Msg: fmt.Sprintf("keys=%s draws from keyspace=N keys: give keyspace= (or keylist= with the keys)", keys)}
 	case keys != "uniform" && keys != "zipf" && hasKeyspace:
 		return errAt(c, keyspace, "keyspace= applies to keys=uniform or keys=zipf")
 	case keys == "zipf" && !hasExponent:

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 
 	"plog/core"
 )
@@ -44,10 +45,16 @@ type workload struct {
 	topic    string
 	keys     string // none, sequence, uniform, zipf
 	keyspace int
-	zipf     *zipfTable // shared between clones: never changed once built
-	value    string     // "" means "<name>-<n>"
-	hasValue bool
-	acks     string // "" is the engine's default, all
+	// keyList holds the keys of keylist=, which the mode draws from by
+	// index (sequence goes round it); nil for numbered keys, which are
+	// keyPrefix + the number + keySuffix (key-N unless key= says).
+	keyList              []string
+	keyPrefix, keySuffix string
+	keyPattern           string     // key=, as written; "" for key-N
+	zipf                 *zipfTable // shared between clones: never changed once built
+	value                string     // "" means "<name>-<n>"
+	hasValue             bool
+	acks                 string // "" is the engine's default, all
 	// partitioner is the producer's partitioner.class (rules 2); "" is
 	// the default, Kafka's built-in partitioner.
 	partitioner string
@@ -118,17 +125,43 @@ func (w *workload) next(n int64) core.ProduceRequest {
 	r := rand.New(&w.rng)
 	switch w.keys {
 	case "sequence":
-		req.Key, req.HasKey = "key-"+strconv.FormatInt(n, 10), true
+		if w.keyList != nil {
+			req.Key, req.HasKey = w.keyList[n%int64(len(w.keyList))], true
+		} else {
+			req.Key, req.HasKey = w.keyPrefix+strconv.FormatInt(n, 10)+w.keySuffix, true
+		}
 	case "uniform":
-		req.Key, req.HasKey = "key-"+strconv.Itoa(r.IntN(w.keyspace)), true
+		req.Key, req.HasKey = w.key(r.IntN(w.keyspace)), true
 	case "zipf":
-		req.Key, req.HasKey = "key-"+strconv.Itoa(w.zipf.rank(r.Float64())), true
+		req.Key, req.HasKey = w.key(w.zipf.rank(r.Float64())), true
 	}
 	req.Value = w.value
 	if !w.hasValue {
 		req.Value = w.name + "-" + strconv.FormatInt(n, 10)
 	}
 	return req
+}
+
+// defaultKeyPrefix makes a producer's keys key-N unless its key= or
+// keylist= says.
+const defaultKeyPrefix = "key-"
+
+// key is the producer's i-th key of its keyspace.
+func (w *workload) key(i int) string {
+	if w.keyList != nil {
+		return w.keyList[i]
+	}
+	return w.keyPrefix + strconv.Itoa(i) + w.keySuffix
+}
+
+// workloadKeyspace is how many keys a producer command's uniform or zipf
+// draws from: its keylist's, or its keyspace=.
+func workloadKeyspace(c Command) (int64, error) {
+	if c.Has("keylist") {
+		list, err := c.Names("keylist")
+		return int64(len(list)), err
+	}
+	return c.Count("keyspace")
 }
 
 // newProducer builds a producer workload from a producer command.
@@ -138,19 +171,31 @@ func newProducer(c Command, seed, now int64) (workload, error) {
 		return workload{}, err
 	}
 	w := workload{
-		producer: true,
-		name:     c.Positional(0),
-		topic:    c.Positional(1),
-		rate:     rate,
-		start:    now,
-		keys:     "none",
-		rng:      workloadRandom(seed, c.Positional(0)),
+		producer:  true,
+		name:      c.Positional(0),
+		topic:     c.Positional(1),
+		rate:      rate,
+		start:     now,
+		keys:      "none",
+		keyPrefix: defaultKeyPrefix,
+		rng:       workloadRandom(seed, c.Positional(0)),
 	}
 	if v, ok := c.Value("keys"); ok {
 		w.keys = v
 	}
+	if c.Has("keylist") {
+		list, err := c.Names("keylist")
+		if err != nil {
+			return w, err
+		}
+		w.keyList = list
+	}
+	if pattern, ok := c.Value("key"); ok {
+		w.keyPattern = pattern
+		w.keyPrefix, w.keySuffix, _ = strings.Cut(pattern, KeyNumber)
+	}
 	if w.keys == "uniform" || w.keys == "zipf" {
-		keyspace, err := c.Count("keyspace")
+		keyspace, err := workloadKeyspace(c)
 		if err != nil {
 			return w, err
 		}

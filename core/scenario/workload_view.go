@@ -17,6 +17,11 @@ type Workload struct {
 	Group, Member string
 	// Keys is how a producer picks keys: none, sequence, uniform or zipf.
 	Keys string
+	// KeyList is the keys a producer draws from (keylist=), in order;
+	// KeyPattern its keys' pattern with {n} (key=). Both are empty for
+	// keys key-N.
+	KeyList    []string
+	KeyPattern string
 	// Line is the command that started it, in canonical form.
 	Line string
 }
@@ -35,7 +40,7 @@ func (s *Session) Workloads() []Workload {
 	out := make([]Workload, len(s.cur.loads))
 	for i, l := range s.cur.loads {
 		out[i] = Workload{Producer: l.producer, Name: l.name, Topic: l.topic,
-			Group: l.group, Member: l.member, Keys: l.keys, Line: l.command}
+			Group: l.group, Member: l.member, Keys: l.keys, KeyList: slices.Clone(l.keyList), KeyPattern: l.keyPattern, Line: l.command}
 	}
 	return out
 }

@@ -67,3 +67,29 @@ func TestProducedAheadForeseesTheProducersWithoutApplying(t *testing.T) {
 		t.Errorf("an advance past the limit: %v", err)
 	}
 }
+
+// A producer's own keys are in its view, for the page's strip: the list
+// in order, or the pattern; neither for key-N.
+func TestWorkloadsShowTheProducersOwnKeys(t *testing.T) {
+	s, err := Load(`topic views
+producer hot views rate=1/s keys=zipf exponent=1 keylist=acct-7,acct-3
+producer ten views rate=1/s keys=uniform keyspace=4 key=tenant-{n}
+producer web views rate=1/s keys=uniform keyspace=4
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Workloads()
+	if len(got) != 3 {
+		t.Fatalf("%d workloads, want 3", len(got))
+	}
+	if strings.Join(got[0].KeyList, ",") != "acct-7,acct-3" || got[0].KeyPattern != "" {
+		t.Errorf("hot: list %q, pattern %q", got[0].KeyList, got[0].KeyPattern)
+	}
+	if got[1].KeyList != nil || got[1].KeyPattern != "tenant-{n}" {
+		t.Errorf("ten: list %q, pattern %q", got[1].KeyList, got[1].KeyPattern)
+	}
+	if got[2].KeyList != nil || got[2].KeyPattern != "" {
+		t.Errorf("web: list %q, pattern %q", got[2].KeyList, got[2].KeyPattern)
+	}
+}
