@@ -47,6 +47,10 @@ type check struct {
 	otherwise string
 	// otherwiseAt is where otherwise begins in the lesson file.
 	otherwiseAt struct{ line, col int }
+	// parsed is what the check's validate read its arguments into, once,
+	// for checks whose arguments are more than words (expect's
+	// *comparison); nil for the others.
+	parsed any
 }
 
 // checkSpec is one check of the language.
@@ -278,7 +282,7 @@ var checkSpecs = append([]*checkSpec{
 	{name: "holds", usage: "holds LABEL...", min: 1, max: MaxChecks,
 		help: "the lines above with the labels LABEL... held (a maybe line holds or not without standing in the goal's way)",
 		run:  checkHolds},
-}, slices.Concat(consumerChecks, producerChecks, shareChecks, questionChecks)...) // checks_consumer.go, checks_producers.go, checks_share.go, checks_question.go
+}, slices.Concat(consumerChecks, producerChecks, shareChecks, questionChecks, expectChecks)...) // checks_consumer.go, checks_producers.go, checks_share.go, checks_question.go, expect.go
 
 // not is the word before a check that makes it hold when the check does
 // not: `not alert analytics`. maybe makes a line that never stands in

@@ -48,3 +48,17 @@ func TestDocsDocumentLessonFiles(t *testing.T) {
 		}
 	}
 }
+
+// docs/lessons.md has a row for every function expect reads.
+func TestDocsListEveryExpectFunction(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/lessons.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range valueFuncs {
+		row := fmt.Sprintf("| `%s` | %s | %s |", f.usage(), f.help, [...]string{"number", "word"}[f.result])
+		if !strings.Contains(string(doc), row+"\n") {
+			t.Errorf("docs/lessons.md has no row\n%s", row)
+		}
+	}
+}

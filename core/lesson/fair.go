@@ -206,6 +206,25 @@ func (l Lesson) unknownNames() []error {
 					"%s names %s %s, which no step of the solution has: a typo?", c.spec.name, kindWord(kind), arg)})
 			}
 		}
+		if cmp, ok := c.parsed.(*comparison); ok {
+			for _, t := range []term{cmp.left, cmp.right} {
+				if t.fn == nil {
+					continue
+				}
+				for i, a := range t.args {
+					kind := [...]nameKind{topicArg: topicName, partitionArg: topicName, topicOrPartArg: topicName, recordArg: topicName,
+						groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName}[t.fn.args[i]]
+					name := a.text
+					if kind == topicName {
+						name = a.topic
+					}
+					if !seen.has(kind, name, "") {
+						errs = append(errs, &scenario.Error{Line: line.line, Col: colOf(line.text, c.spec.name, t.text), Msg: fmt.Sprintf(
+							"%s names %s %s, which no step of the solution has: a typo?", t.text, kindWord(kind), name)})
+					}
+				}
+			}
+		}
 		for i := range c.alternatives {
 			look(&c.alternatives[i], line)
 		}

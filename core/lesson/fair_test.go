@@ -76,7 +76,7 @@ func TestFairnessFindsTyposAndGaps(t *testing.T) {
 // that Fairness knows which arguments name a topic, a group, a member or
 // a producer: a new check with an OTHER of its own fails here.
 func TestUsagePlaceholdersSayWhatTheyAre(t *testing.T) {
-	plain := map[string]bool{"N": true, "KEY": true, "VALUE": true, "EVENT": true, "SKEW": true, "OUTCOME": true, "NAME": true, "LABEL": true, "TEXT": true, "ANSWER": true, "CHOICE": true}
+	plain := map[string]bool{"N": true, "KEY": true, "VALUE": true, "EVENT": true, "SKEW": true, "OUTCOME": true, "NAME": true, "LABEL": true, "TEXT": true, "ANSWER": true, "CHOICE": true, "COMPARISON": true}
 	for _, s := range checkSpecs {
 		for _, word := range strings.Fields(s.usage)[1:] {
 			if strings.ToLower(word) == word {

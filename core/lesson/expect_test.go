@@ -1,0 +1,137 @@
+package lesson
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"plog/core/scenario"
+)
+
+// expectStart is a state with something for every function to read.
+const expectStart = `seed 3
+topic orders partitions=2
+produce orders key=a value=created partition=0
+produce orders key=a value=paid partition=0
+produce orders key=b value=created partition=1
+config group billing auto.offset.reset=earliest enable.auto.commit=false
+join billing c1 topics=orders
+advance 3s
+poll billing c1
+commit billing c1
+produce orders key=c value=late partition=1
+topic jobs partitions=1
+share-join work w1 topics=jobs share.acknowledgement.mode=explicit
+share-poll work w1
+produce jobs key=j value=v count=2
+share-poll work w1
+producer-config t transactional.id=tx
+txn t init
+txn t begin
+produce orders key=k value=v producer=t partition=0
+`
+
+// expectLesson is a lesson of one expect line on expectStart.
+func expectLesson(t *testing.T, line string) Lesson {
+	t.Helper()
+	text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\n" + expectStart + "\n## check\n" + line + "\n\n## hints\n- None.\n"
+	l, err := Parse("e.lesson", text)
+	if err != nil {
+		t.Fatalf("%s: %v", line, err)
+	}
+	return l
+}
+
+// Every function, holding and not, and what the learner reads.
+func TestExpectFunctions(t *testing.T) {
+	for _, tc := range []struct {
+		line   string
+		solved bool
+		want   string
+	}{
+		{"expect records(orders) is 5", true, "records(orders) is 5"},
+		{"expect records(orders/1) at-least 3", false, "records(orders/1) is 2; it must be at-least 3"},
+		{"expect partitions(orders) is 2", true, "partitions(orders) is 2"},
+		{"expect hw(orders/1) is 2", true, "hw(orders/1) is 2"},
+		{"expect leo(orders/0) is hw(orders/0)", true, "leo(orders/0) is 3 and hw(orders/0) is 3"},
+		{"expect hw(orders/0) above lso(orders/0)", true, "hw(orders/0) is 3 and lso(orders/0) is 2"},
+		{"expect log-start(orders/0) is 0", true, "log-start(orders/0) is 0"},
+		{"expect lso(orders/0) below 3", true, "lso(orders/0) is 2"},
+		{"expect committed(billing,orders/0) is 2", true, "committed(billing,orders/0) is 2"},
+		{"expect committed(billing,orders/1) is 2", false, "committed(billing,orders/1) is 1; it must be is 2"},
+		{"expect lag(billing) at-most 0", false, "lag(billing) is 2; it must be at-most 0"},
+		{"expect lag(billing,orders/0) is 1", true, "lag(billing,orders/0) is 1"},
+		{"expect lag(work) is 2", true, "lag(work) is 2"},
+		{"expect time-lag(billing) at-least 0", true, "time-lag(billing) is"},
+		{"expect members(billing) is 1", true, "members(billing) is 1"},
+		{"expect members(work) is 1", true, "members(work) is 1"},
+		{"expect epoch(billing) is 1", true, "epoch(billing) is 1"},
+		{"expect state(billing) is stable", true, "state(billing) is stable"},
+		{"expect state(work) is-not empty", true, "state(work) is stable"},
+		{"expect owner(billing,orders/1) is C1", true, "owner(billing,orders/1) is c1"},
+		{"expect record-state(work,jobs/0@0) is acquired", true, "record-state(work,jobs/0@0) is acquired"},
+		{"expect delivery-count(work,jobs/0@1) is 1", true, "delivery-count(work,jobs/0@1) is 1"},
+		{"expect key(orders/1@1) is c", true, "key(orders/1@1) is c"},
+		{"expect value(orders/0@1) is created", false, "value(orders/0@1) is paid; it must be is created"},
+		{"expect producer-epoch(t) is 0", true, "producer-epoch(t) is 0"},
+		{"expect txn-state(t) is-not ready", true, "txn-state(t) is"},
+		{"expect leader(orders/0) is 1", true, "leader(orders/0) is 1"},
+		{"expect isr(orders/0) is 1", true, "isr(orders/0) is 1"},
+		// A name the state has not is said, not a silent false.
+		{"expect lag(biling) is 0", false, "there is no group biling yet"},
+		{"expect hw(orders/7) is 0", false, "topic orders has no partition 7: it has 2"},
+		{"expect owner(work,jobs/0) is w1", false, "work is a share group"},
+		{"expect producer-epoch(nobody) is 0", false, "there is no producer nobody yet"},
+		{"not expect state(billing) is empty", true, "as it must be, not so"},
+	} {
+		l := expectLesson(t, tc.line)
+		s, err := l.Start()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := l.Check(s); r.Solved != tc.solved || !strings.Contains(r.Progress, tc.want) {
+			t.Errorf("%s: %+v, want %v %q", tc.line, r, tc.solved, tc.want)
+		}
+	}
+}
+
+// A line is read once: an unknown function or comparison, a wrong
+// argument, a number compared with a word are errors at the file's line
+// and column.
+func TestExpectErrors(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		col  int
+		want string
+	}{
+		{"expect hv(orders/0) is 2", 8, `unknown function "hv"; did you mean "hw"?`},
+		{"expect hw(orders/0) atleast 2", 21, `unknown comparison "atleast"; did you mean "at-least"?`},
+		{"expect hw(orders) is 2", 8, `hw: "orders" is not a partition: write TOPIC/PARTITION (hw(TOPIC/PARTITION))`},
+		{"expect hw(orders/0,x) is 2", 8, "hw takes 1 argument"},
+		{"expect state(billing) at-least 2", 8, "state(billing) is a word; at-least compares numbers"},
+		{"expect hw(orders/0) is stable", 24, "hw(orders/0) is a number and stable is a word"},
+		{"expect 2 is 2", 8, "both constants"},
+		{"expect key(orders/0) is a", 8, `key: "orders/0" names no record`},
+		{"expect hw(orders/0 is 2", 8, "a function's arguments end with )"},
+	} {
+		text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\n" + tc.line + "\n\n## hints\n- None.\n"
+		_, err := Parse("e.lesson", text)
+		var perr *scenario.Error
+		if !errors.As(err, &perr) || perr.Line != 10 || perr.Col != tc.col || !strings.Contains(perr.Msg, tc.want) {
+			t.Errorf("%s: %v, want 10:%d %q", tc.line, err, tc.col, tc.want)
+		}
+	}
+}
+
+// Fairness reads the names expect's functions are given.
+func TestExpectNamesAreChecked(t *testing.T) {
+	text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\nexpect lag(biling) is 0\n\n## hints\n- None.\n\n## solution\nproduce orders key=a value=b\n"
+	l, err := Parse("e.lesson", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := l.Fairness()
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "lag(biling) names group biling, which no step of the solution has") {
+		t.Errorf("fairness: %v", errs)
+	}
+}
