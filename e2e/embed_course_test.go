@@ -17,8 +17,7 @@ import (
 
 // courseScenario is taller than a 400 px frame: twelve lanes, and a group
 // of two beside them.
-const courseScenario = `rules 5
-topic orders partitions=12
+var courseScenario = latestRulesLine + `topic orders partitions=12
 produce orders key=acct-1 value=a count=3
 produce orders key=acct-2 value=b count=3
 produce orders key=acct-3 value=c count=3

@@ -16,8 +16,7 @@ import (
 
 // embedPictureScenario is what the page promises to show whole in a
 // 640x400 frame: a topic of four partitions read by a group of two members.
-const embedPictureScenario = `rules 5
-topic orders partitions=4
+var embedPictureScenario = latestRulesLine + `topic orders partitions=4
 produce orders key=acct-1 value=a count=5
 produce orders key=acct-2 value=b count=4
 produce orders key=acct-3 value=c count=3

@@ -14,8 +14,7 @@ import (
 // at 1280x800: two topics of four partitions, two groups of three members,
 // three brokers. It names the latest rules, as a link made today does: a
 // link made under older rules gets a notice in the timeline, a line more.
-const pictureScenario = `rules 5
-brokers 3
+var pictureScenario = latestRulesLine + `brokers 3
 topic orders partitions=4 replication.factor=3 retention.ms=2h
 topic payments partitions=4 replication.factor=2 cleanup.policy=compact
 produce orders key=acct-1 value=a count=5
