@@ -37,9 +37,15 @@ type LessonEditor struct {
 
 	file string // the draft: a lesson file's text
 	// typed is each field's text as the teacher typed it since the file
-	// was last read whole: a field shows it, not the file's trimmed part,
-	// so that a newline typed at its end stays under the caret.
+	// was last read whole, which the draft's file follows.
 	typed map[string]string
+	// shown is what each field was given when the file was last read
+	// whole, and shownFile what the whole file's box was last given: a
+	// field's value is written to the page only when the file is read
+	// whole (syncFields), never from a keystroke's render, which may come
+	// after the next keystroke and would take it back.
+	shown     map[string]string
+	shownFile string
 	// extraWrong is set while an added wrong attempt's field is shown,
 	// empty, before the file has its section.
 	extraWrong bool
@@ -221,7 +227,37 @@ func (e *LessonEditor) load() {
 	if e.file == "" {
 		e.file = newLessonFile(e.Start)
 	}
+	e.readFields()
+	e.shownFile = e.file
 	e.loaded = true
+}
+
+// readFields gives each field its part of the file.
+func (e *LessonEditor) readFields() {
+	e.typed = nil
+	e.shown = map[string]string{}
+	for _, f := range e.fields() {
+		e.shown[f.key()] = e.value(f)
+	}
+}
+
+// syncFields writes into the page's fields what readFields gave them, and
+// the file into its box unless the teacher is typing there: a field whose
+// given value did not change would keep what was typed in it otherwise.
+func (e *LessonEditor) syncFields(fileBoxToo bool) func(app.Context) {
+	return func(app.Context) {
+		set := func(id, value string) {
+			if el := app.Window().GetElementByID(id); el.Truthy() && el.Get("value").String() != value {
+				el.Set("value", value)
+			}
+		}
+		for _, f := range e.fields() {
+			set("lesson-editor-"+f.key(), e.shown[f.key()])
+		}
+		if fileBoxToo {
+			set(lessonFileField, e.shownFile)
+		}
+	}
 }
 
 // keptDraft is the draft as storage keeps it: the lesson file. Drafts kept
@@ -267,10 +303,12 @@ func (e *LessonEditor) save() {
 	}
 }
 
-// setFile makes text the draft, read whole: every field shows its part.
+// setFile makes text the draft, read whole: every field is given its
+// part (syncFields writes them into the page).
 func (e *LessonEditor) setFile(text string) {
 	e.file = strings.ReplaceAll(text, "\r\n", "\n")
-	e.typed, e.extraWrong = nil, false
+	e.extraWrong = false
+	e.readFields()
 	e.stale = e.preview != nil
 	e.save()
 }
@@ -289,6 +327,7 @@ func (e *LessonEditor) setField(f draftField, value string) {
 		return // the added field stays empty, and the file without it
 	}
 	e.file = o.Set(f.kind, f.part(), f.index, value)
+	e.shownFile = e.file
 	if f.name == "wrong" && f.index >= o.Count("wrong") {
 		e.extraWrong = false // the file has its section now
 	}
@@ -303,15 +342,19 @@ func (e *LessonEditor) edit(f draftField) app.EventHandler {
 	}
 }
 
-// editFile follows the whole file as the teacher types in it.
+// editFile follows the whole file as the teacher types in it: the fields
+// follow, the box keeps what is typed.
 func (e *LessonEditor) editFile(ctx app.Context, ev app.Event) {
 	e.setFile(ctx.JSSrc().Get("value").String())
+	ctx.Defer(e.syncFields(false))
 }
 
 // useScenario writes the page's scenario into the start.
 func (e *LessonEditor) useScenario(ctx app.Context, ev app.Event) {
-	e.setField(draftFields[slices.IndexFunc(draftFields, func(f draftField) bool { return f.name == "start" })], e.Start)
-	delete(e.typed, "start")
+	start := draftFields[slices.IndexFunc(draftFields, func(f draftField) bool { return f.name == "start" })]
+	e.setField(start, e.Start)
+	e.shown[start.key()] = e.value(start)
+	ctx.Defer(e.syncFields(true))
 }
 
 // addWrong shows an empty field for one more wrong attempt (or the empty
@@ -337,13 +380,21 @@ func (e *LessonEditor) showAnotherWrong() draftField {
 // removeWrong takes a wrong attempt out of the file.
 func (e *LessonEditor) removeWrong(i int) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
-		o := lesson.ReadOutline(e.file)
-		if i >= o.Count("wrong") {
-			e.extraWrong = false
-			return
-		}
-		e.setFile(o.Set(lesson.PartSection, "wrong", i, ""))
+		e.dropWrong(i)
+		ctx.Defer(e.syncFields(true))
 	}
+}
+
+// dropWrong takes the i-th wrong attempt out of the file, or the empty
+// field of one not in it yet.
+func (e *LessonEditor) dropWrong(i int) {
+	o := lesson.ReadOutline(e.file)
+	if i >= o.Count("wrong") {
+		e.extraWrong = false
+		return
+	}
+	e.setFile(o.Set(lesson.PartSection, "wrong", i, ""))
+	e.shownFile = e.file
 }
 
 // openFile reads a lesson file the teacher picked into the draft, off the
@@ -352,7 +403,10 @@ func (e *LessonEditor) openFile(ctx app.Context, ev app.Event) {
 	b := currentBrowser()
 	ctx.Async(func() {
 		f, err := b.ReadPickedFile(lessonFileInput)
-		ctx.Dispatch(func(ctx app.Context) { e.opened = e.takeFile(f, err) })
+		ctx.Dispatch(func(ctx app.Context) {
+			e.opened = e.takeFile(f, err)
+			ctx.Defer(e.syncFields(true))
+		})
 	})
 }
 
@@ -366,6 +420,7 @@ func (e *LessonEditor) takeFile(f OpenedFile, err error) string {
 		return f.Name + " is not a lesson file: a lesson file begins with its header, lines such as \"title: …\" (docs/lessons.md). Nothing changed."
 	}
 	e.setFile(f.Text)
+	e.shownFile = e.file
 	return "Opened " + f.Name + ". Preview reads it."
 }
 
@@ -485,7 +540,7 @@ func (e *LessonEditor) Render() app.UI {
 					app.Summary().Text("The whole lesson file"),
 					app.P().Class("hint").Text("The fields above are its parts; edit it here as well. Errors name its lines; plogsim lesson check checks it."),
 					app.Textarea().ID(lessonFileField).Rows(14).Attr("spellcheck", false).
-						Attr("value", e.file).Text(e.file).OnInput(e.editFile),
+						Attr("value", e.shownFile).Text(e.shownFile).OnInput(e.editFile),
 				),
 				app.Div().Class("row").Body(
 					app.Button().Type("button").ID("lesson-editor-preview").OnClick(e.showPreview).Text("Preview"),
@@ -501,7 +556,7 @@ func (e *LessonEditor) Render() app.UI {
 func (e *LessonEditor) renderField(f draftField) app.UI {
 	key := f.key()
 	id := "lesson-editor-" + key
-	value := e.value(f)
+	value := e.shown[key] // what it was given: a keystroke's render must not write it
 	var control app.UI
 	if f.rows == 0 {
 		control = app.Input().Type("text").ID(id).Value(value).DataSet("field", key).

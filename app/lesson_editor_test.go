@@ -129,7 +129,7 @@ func TestLessonEditorRoundTripsAFile(t *testing.T) {
 		t.Fatalf("no field for a second wrong attempt")
 	}
 	e.setField(wrongField(1), "poll billing b1\n")
-	e.removeWrong(0)(nil, app.Event{})
+	e.dropWrong(0)
 	l, err := lesson.ParseText(e.file)
 	if err != nil || len(l.WrongAttempts) != 1 || l.WrongAttempts[0] != "poll billing b1\n" {
 		t.Errorf("wrong attempts %q, %v", l.WrongAttempts, err)

@@ -88,3 +88,22 @@ func TestTeacherEditsALessonFileInThePage(t *testing.T) {
 	}
 	b.noErrors(t)
 }
+
+// A teacher types quickly in the editor's fields: every space and line
+// break stays, in the field and in the lesson file, though each keystroke
+// rewrites the draft.
+func TestTeacherTypesFastInTheLessonEditor(t *testing.T) {
+	t.Parallel()
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.open(t, srv.URL)
+	b.openShareDialog(t)
+	b.click(t, "#lesson-editor-open")
+	b.waitCount(t, "[data-lesson-editor][data-loaded=true]", 1)
+	const typed = "records-at-least orders 2\nlag-at-most billing 0 topic=orders\nread-all billing orders"
+	b.do(t, chromedp.SendKeys(chromedp.CSS("#lesson-editor-check"), typed))
+	b.do(t, chromedp.SendKeys(chromedp.CSS("#lesson-editor-title"), "Two orders, read and committed"))
+	b.waitFor(t, `document.querySelector("#lesson-editor-check").value === `+js(typed))
+	b.waitFor(t, `document.querySelector("#lesson-editor-title").value === "Two orders, read and committed"`)
+	b.waitFor(t, `document.querySelector("#lesson-editor-file").value.includes(`+js("## check\n"+typed+"\n")+`)`)
+}
