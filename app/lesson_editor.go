@@ -208,6 +208,15 @@ type lessonPreview struct {
 	lesson lesson.Lesson
 	link   string // the lesson link, v1.…
 	result lesson.Result
+	// onStart says whether the page's scenario begins with the lesson's
+	// start, so that result means something.
+	onStart bool
+	// trials and unfair are the lesson's own check (plogsim lesson
+	// check): its start and wrong attempts must not solve it, its
+	// solution must; every name its check refers to must be in the
+	// solution, every value its sentences quote there when they show.
+	trials []lesson.Trial
+	unfair []error
 }
 
 // OnMount reads the kept draft; a first draft starts from the page's
@@ -426,15 +435,23 @@ func (e *LessonEditor) takeFile(f OpenedFile, err error) string {
 
 // saveFile offers the draft as a .lesson file.
 func (e *LessonEditor) saveFile(ctx app.Context, ev app.Event) {
-	if err := currentBrowser().Download(lessonFileName(e.file), e.file); err != nil {
+	name := lessonFileName(e.file)
+	if err := currentBrowser().Download(name, e.file); err != nil {
 		e.opened = "The file could not be saved: " + err.Error()
+		return
 	}
+	e.opened = "Saved as " + name + ", in your browser's downloads."
 }
 
-// showPreview reads the draft's lesson file and checks its goal on the
-// page's state.
+// lessonPreviewID is the preview's element, which Preview brings into
+// view: it comes below the fields.
+const lessonPreviewID = "lesson-editor-preview-result"
+
+// showPreview reads the draft's lesson file, checks it as plogsim lesson
+// check does and its goal on the page's state, and shows the result.
 func (e *LessonEditor) showPreview(ctx app.Context, ev app.Event) {
 	e.preview, e.stale = previewOf(e.file, e.Session), false
+	ctx.Defer(func(ctx app.Context) { ctx.ScrollTo(lessonPreviewID) })
 }
 
 // previewOf reads a draft's lesson file. A goal that panics is the
@@ -465,7 +482,8 @@ func previewOf(text string, s *scenario.Session) (p *lessonPreview) {
 		return p
 	}
 	p.lesson, p.link = l, link
-	p.result = l.Check(s)
+	p.result, p.onStart = l.Check(s), l.Begins(s)
+	p.trials, p.unfair = l.Verify(), l.Fairness()
 	return p
 }
 
@@ -611,12 +629,17 @@ func (e *LessonEditor) renderPreview() app.UI {
 	} else {
 		url := pageURL(e.Base, "lesson="+p.link)
 		snippet := iframeSnippet(pageURL(e.Base, "lesson="+p.link+"&embed=1"), "plog: "+p.lesson.Title)
-		status := "The page's state does not solve it yet: " + p.result.Progress
-		if p.result.Solved {
-			status = "The page's state solves it: " + p.result.Progress
+		status := "The scenario on the page does not solve it yet: " + p.result.Progress
+		switch {
+		case !p.onStart:
+			status = "The scenario on the page is not this lesson's start, so it is not checked against its goal: open the lesson's link to try it as a learner."
+		case p.result.Solved:
+			status = "The scenario on the page solves it: " + p.result.Progress
 		}
 		l := p.lesson
 		body = append(body,
+			// The check first: it is what Preview brings into view.
+			renderLessonCheck(p.trials, p.unfair),
 			&LessonPanel{Preview: true, Name: l.Name, Title: l.Title, Doc: l.Doc, Goal: l.GoalDoc,
 				Hints: l.HintDocs, HintCount: len(l.HintDocs)},
 			app.P().Class("lesson-editor-state").DataSet("solved", p.result.Solved).
@@ -639,7 +662,7 @@ func (e *LessonEditor) renderPreview() app.UI {
 	if p.err != "" {
 		state = "error"
 	}
-	return app.Div().Class("lesson-editor-preview").Attr("data-lesson-preview", "").DataSet("state", state).Body(body...)
+	return app.Div().ID(lessonPreviewID).Class("lesson-editor-preview").Attr("data-lesson-preview", "").DataSet("state", state).Body(body...)
 }
 
 // lessonEditor is the editor, while it is open.
@@ -673,4 +696,41 @@ func (b *LessonEditorButton) open(ctx app.Context, e app.Event) {
 // Render draws the button.
 func (b *LessonEditorButton) Render() app.UI {
 	return app.Button().Type("button").ID(b.ID).Class("lesson-editor-open").OnClick(b.open).Text(b.Label)
+}
+
+// renderLessonCheck draws the lesson's own check: a line for each trial,
+// then its fairness, each said as a teacher reads it.
+func renderLessonCheck(trials []lesson.Trial, unfair []error) app.UI {
+	var items []app.UI
+	for _, t := range trials {
+		ok, text := t.OK(), ""
+		switch {
+		case t.Err != nil && errors.Is(t.Err, lesson.ErrNoSolution):
+			text = "No solution: add one, the lines that solve the lesson after its start, so that the check proves it can be solved."
+		case t.Err != nil:
+			text = fmt.Sprintf("The %s does not run: %v", t.Name, t.Err)
+		case t.Want && t.Result.Solved:
+			text = "The solution solves it."
+		case t.Want:
+			text = "The solution does not solve it: " + t.Result.Progress
+		case t.Result.Solved:
+			text = fmt.Sprintf("The %s solves it, which it must not: %s", t.Name, t.Result.Progress)
+		default:
+			text = fmt.Sprintf("The %s does not solve it, as it must not.", t.Name)
+		}
+		items = append(items, app.Li().DataSet("trial", t.Name).DataSet("ok", ok).Body(
+			app.Span().Aria("hidden", true).Text(map[bool]string{true: "✓ ", false: "✗ "}[ok]),
+			app.Text(text),
+		))
+	}
+	if len(unfair) == 0 {
+		items = append(items, app.Li().DataSet("trial", "fairness").DataSet("ok", true).Text("✓ Every name the check refers to is in the solution, and every value its sentences quote is there when they show."))
+	}
+	for _, err := range unfair {
+		items = append(items, app.Li().DataSet("trial", "fairness").DataSet("ok", false).Text("✗ "+err.Error()))
+	}
+	return app.Div().Class("lesson-check").Attr("data-lesson-check", "").Body(
+		app.H3().Text("The lesson's own check"),
+		app.Ul().Body(items...),
+	)
 }

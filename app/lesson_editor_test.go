@@ -197,3 +197,31 @@ func TestLessonEditorSaysWhenTheDraftIsNotKept(t *testing.T) {
 		t.Errorf("the editor does not say the draft is not kept:\n%s", page)
 	}
 }
+
+// Preview checks the lesson as plogsim lesson check does: a solution that
+// solves nothing and a wrong attempt that solves it are said, each on its
+// line, and the page's scenario that is not the lesson's start is said so.
+func TestLessonPreviewChecksTheLesson(t *testing.T) {
+	data, err := os.ReadFile("../core/lesson/testdata/example.lesson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example := string(data)
+	p := previewOf(example, nil)
+	if len(p.trials) != 3 || len(p.unfair) != 0 || p.onStart {
+		t.Fatalf("preview %+v", p)
+	}
+	html := app.HTMLString(renderLessonCheck(p.trials, p.unfair))
+	if n := len(tagsWith(html, "data-ok", "true")); n != 4 || !strings.Contains(html, "The solution solves it.") {
+		t.Errorf("a fair lesson's check:\n%s", html)
+	}
+	broken := strings.Replace(example, "poll billing b1\ncommit billing b1\n\n## wrong", "advance 1s\n\n## wrong", 1)
+	broken += "\n## wrong\nproduce payments key=cust-7 value=authorised\nproduce payments key=cust-7 value=captured\nproduce payments key=cust-7 value=refunded\npoll billing b1\ncommit billing b1\n"
+	p = previewOf(broken, nil)
+	html = app.HTMLString(renderLessonCheck(p.trials, p.unfair))
+	for _, want := range []string{"The solution does not solve it: group billing has not received 3 records", "The wrong attempt 2 solves it, which it must not"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q in\n%s", want, html)
+		}
+	}
+}

@@ -318,19 +318,9 @@ func (l Lesson) goal(s *scenario.Session) (r Result, failed *check, x *ctx) {
 	if s == nil || len(l.checks) == 0 {
 		return Result{Progress: "no scenario to check"}, nil, nil
 	}
-	start, err := scenario.Parse(l.Script)
-	if err != nil {
-		return Result{Progress: fmt.Sprintf("lesson %s: starting scenario: %v", l.Name, err)}, nil, nil
-	}
-	applied := s.Lines()[:s.Position()]
-	_, start = withoutRules(start)
-	for i, c := range start {
-		if i >= len(applied) {
-			return Result{Progress: fmt.Sprintf("only %d of the %d commands of the lesson's start are applied: step forward to continue", len(applied), len(start))}, nil, nil
-		}
-		if applied[i] != c.String() {
-			return Result{Progress: fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())}, nil, nil
-		}
+	start, mismatch := l.startMismatch(s)
+	if mismatch != "" {
+		return Result{Progress: mismatch}, nil, nil
 	}
 	x = &ctx{lesson: &l, s: s, log: s.Log(), startLen: len(start)}
 	r, i := evaluate(x, l.checks)
@@ -343,6 +333,36 @@ func (l Lesson) goal(s *scenario.Session) (r Result, failed *check, x *ctx) {
 		r.Progress = expandSolved(l.SolvedText, x, l.checks)
 	}
 	return r, failed, x
+}
+
+// Begins reports whether a session's applied commands begin with the
+// lesson's start, so that its goal can be checked on it.
+func (l Lesson) Begins(s *scenario.Session) bool {
+	if s == nil {
+		return false
+	}
+	_, mismatch := l.startMismatch(s)
+	return mismatch == ""
+}
+
+// startMismatch says how a session's applied commands do not begin with
+// the lesson's start, "" when they do, and returns the start's commands.
+func (l Lesson) startMismatch(s *scenario.Session) ([]scenario.Command, string) {
+	start, err := scenario.Parse(l.Script)
+	if err != nil {
+		return nil, fmt.Sprintf("lesson %s: starting scenario: %v", l.Name, err)
+	}
+	applied := s.Lines()[:s.Position()]
+	_, start = withoutRules(start)
+	for i, c := range start {
+		if i >= len(applied) {
+			return start, fmt.Sprintf("only %d of the %d commands of the lesson's start are applied: step forward to continue", len(applied), len(start))
+		}
+		if applied[i] != c.String() {
+			return start, fmt.Sprintf("command %d of the script, %q, differs from the lesson's start, %q: reload the lesson to start again", i+1, applied[i], c.String())
+		}
+	}
+	return start, ""
 }
 
 // ctx is what a goal reads: the learner's session and, on demand, the

@@ -50,13 +50,14 @@ func (l Lesson) Verify() []Trial {
 	if l.lines.solution > 0 {
 		trials = append(trials, l.trial("solution", l.Solution, l.lines.solution, true))
 	} else {
-		trials = append(trials, Trial{Name: "solution", Want: true, Err: errNoSolution})
+		trials = append(trials, Trial{Name: "solution", Want: true, Err: ErrNoSolution})
 	}
 	return trials
 }
 
-// errNoSolution is the solution trial of a lesson that has none.
-var errNoSolution = errors.New("the file has none: add a ## solution section, the commands that solve the lesson, so that the check proves its goal can be reached")
+// ErrNoSolution is the error of the solution trial of a lesson that has
+// none.
+var ErrNoSolution = errors.New("the file has none: add a ## solution section, the commands that solve the lesson, so that the check proves its goal can be reached")
 
 func (l Lesson) trial(name, script string, first int, want bool) Trial {
 	t := Trial{Name: name, Want: want}
