@@ -39,6 +39,22 @@ type LessonPanel struct {
 	// Preview draws the lesson in the lesson editor (lesson_editor.go):
 	// as the learner sees it, every hint shown, with nothing to click.
 	Preview bool
+
+	announced bool // Solved was drawn: its line was brought into view
+}
+
+// OnUpdate brings the Solved! line into view the moment the lesson is
+// solved: the lesson's box is short, and the line under the goal and its
+// questions may be scrolled out of it.
+func (l *LessonPanel) OnUpdate(ctx app.Context) {
+	if l.Solved && !l.announced && !l.Preview {
+		ctx.Defer(func(app.Context) {
+			if el := app.Window().Get("document").Call("querySelector", "[data-lesson-status]"); el.Truthy() {
+				el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+			}
+		})
+	}
+	l.announced = l.Solved
 }
 
 // showHint asks the page to unlock the next hint.

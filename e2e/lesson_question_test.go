@@ -54,6 +54,11 @@ question hot "Which partition holds the hot key?" answer=3 choices=0,1,2,3
 	b.click(t, `[data-question="hot"] [data-choice="3"]`)
 	b.waitCount(t, `[data-lesson-panel][data-solved="true"]`, 1)
 	b.waitText(t, "[data-lesson-status]", "Solved!")
+	// The lesson's box is short: Solved! comes into view.
+	b.waitFor(t, `(() => { const el = document.querySelector("[data-lesson-status]"); const r = el.getBoundingClientRect(); let a = el.parentElement; while (a) { const s = getComputedStyle(a); if (/(auto|scroll|hidden)/.test(s.overflowY)) { const q = a.getBoundingClientRect(); if (r.top < q.top || r.bottom > q.bottom) return false } a = a.parentElement } return r.top >= 0 && r.bottom <= innerHeight })()`)
+	if problem := onScreen(t, b, "[data-lesson-status]"); problem != "" {
+		t.Errorf("Solved! is %s", problem)
+	}
 	b.waitCount(t, ".skew-hidden", 0)
 	if problem := onScreen(t, b, ".topic-head .skew"); problem != "" {
 		t.Errorf("the skew, once solved, is %s", problem)
