@@ -145,7 +145,7 @@ func TestLessonEditorRoundTripsAFile(t *testing.T) {
 // the page, and a kept draft comes back in a new page, one of fields kept
 // before the editor kept files too.
 func TestLessonEditorOpensWithTheScenarioAndKeepsItsDraft(t *testing.T) {
-	m := useMemoryBrowser(t)
+	useMemoryBrowser(t)
 	p, d := mountAt(t, mustLink(t, "topic orders partitions=2\nproduce orders key=a value=1"))
 	if strings.Contains(app.HTMLString(p), "data-lesson-editor") {
 		t.Fatal("the editor is open before it is asked for")
@@ -166,7 +166,7 @@ func TestLessonEditorOpensWithTheScenarioAndKeepsItsDraft(t *testing.T) {
 	}
 	// A kept draft comes back.
 	e := testEditor(t)
-	m = currentBrowser().(*MemoryBrowser)
+	m := currentBrowser().(*MemoryBrowser)
 	if readLessonDraft(m.Item(lessonDraftKey)) != e.file {
 		t.Fatalf("kept %q", m.Item(lessonDraftKey))
 	}

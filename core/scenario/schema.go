@@ -669,7 +669,7 @@ const KeyNumber = "{n}"
 func canonicalKeyPattern(text string) (string, error) {
 	switch n := strings.Count(text, KeyNumber); {
 	case n == 0:
-		return "", fmt.Errorf("a pattern holds {n} where the drawn number goes, such as tenant-{n}, got %q; for keys of your own, write keylist=K1,K2,...", text)
+		return "", fmt.Errorf("a pattern holds {n} where the drawn number goes, such as tenant-{n}, got %q; for keys of your own, write keylist= with them (keylist=K1,K2)", text)
 	case n > 1:
 		return "", fmt.Errorf("a pattern holds {n} once, got %d in %q", n, text)
 	case len(text) > MaxWorkloadKeyBytes:
