@@ -48,6 +48,8 @@ const (
 	groupArg                         // a consumer group or a share group
 	producerArg                      // a named producer
 	optionalTopicPart                // TOPIC or TOPIC/PARTITION, or left out
+	eventKindArg                     // one of core.EventKinds
+	optionalNameArg                  // a group's, topic's, member's, producer's or broker's name, or left out
 )
 
 // argument is one argument of a function, read once.
@@ -138,7 +140,7 @@ func readTerm(text string) (term, error) {
 	}
 	most, least := len(t.fn.args), 0
 	for _, k := range t.fn.args {
-		if k != optionalTopicPart {
+		if k != optionalTopicPart && k != optionalNameArg {
 			least++
 		}
 	}
@@ -172,6 +174,19 @@ func readArgument(k argKind, s string) (argument, error) {
 		return a, errors.New("an argument is empty")
 	}
 	switch k {
+	case eventKindArg:
+		if !slices.Contains(core.EventKinds(), core.EventKind(s)) {
+			var kinds []string
+			for _, k := range core.EventKinds() {
+				kinds = append(kinds, string(k))
+			}
+			return a, errors.New(unknownWord("event", s, kinds))
+		}
+		a.topic = s
+		return a, nil
+	case optionalNameArg:
+		a.topic = s
+		return a, nil
 	case groupArg, producerArg, topicArg:
 		if strings.ContainsAny(s, "/@") {
 			return a, fmt.Errorf("%q is not a name", s)
@@ -207,11 +222,20 @@ func readArgument(k argKind, s string) (argument, error) {
 
 // usage is a function as the docs write it.
 func (f *valueFunc) usage() string {
-	var args []string
-	for _, k := range f.args {
-		args = append(args, [...]string{"TOPIC", "TOPIC/PARTITION", "TOPIC[/PARTITION]", "TOPIC/PARTITION@OFFSET", "GROUP", "PRODUCER", "[TOPIC[/PARTITION]]"}[k])
+	var b strings.Builder
+	b.WriteString(f.name + "(")
+	for i, k := range f.args {
+		word := [...]string{"TOPIC", "TOPIC/PARTITION", "TOPIC[/PARTITION]", "TOPIC/PARTITION@OFFSET", "GROUP", "PRODUCER", "TOPIC[/PARTITION]", "EVENT", "NAME"}[k]
+		switch {
+		case k == optionalTopicPart || k == optionalNameArg:
+			b.WriteString("[," + word + "]")
+		case i > 0:
+			b.WriteString("," + word)
+		default:
+			b.WriteString(word)
+		}
 	}
-	return f.name + "(" + strings.Join(args, ",") + ")"
+	return b.String() + ")"
 }
 
 func funcNames() []string {
@@ -477,6 +501,29 @@ var valueFuncs = []*valueFunc{
 			p, err := producerOf(x, a[0].text)
 			return value{word: strings.ToLower(p.TransactionState)}, err
 		}},
+	{name: "events", args: []argKind{eventKindArg, optionalNameArg}, result: numberValue, help: "how many events of a kind (the timeline's, such as rebalance-completed or member-left) happened since the lesson's start, of a group, topic, member, producer or broker NAME if given, as a replay of the script shows",
+		eval: func(x *ctx, a []argument) (value, error) {
+			n := 0
+			for _, e := range x.timeline() {
+				if eventIs(e.Event, a) {
+					n++
+				}
+			}
+			return value{n: int64(n)}, nil
+		}},
+	{name: "first-step", args: []argKind{eventKindArg, optionalNameArg}, result: numberValue, help: "the step of the script at which the first such event since the lesson's start happened: compare two to say an order",
+		eval: func(x *ctx, a []argument) (value, error) {
+			for _, e := range x.timeline() {
+				if eventIs(e.Event, a) {
+					return value{n: int64(e.step)}, nil
+				}
+			}
+			what := a[0].text
+			if len(a) > 1 {
+				what += " of " + a[1].text
+			}
+			return value{}, fmt.Errorf("no %s event since the lesson's start yet", what)
+		}},
 	{name: "leader", args: []argKind{partitionArg}, result: numberValue, help: "the broker that leads a partition, -1 while it is offline",
 		eval: func(x *ctx, a []argument) (value, error) {
 			r, err := replicationOf(x, a[0])
@@ -581,4 +628,41 @@ func replicationOf(x *ctx, a argument) (core.PartitionReplication, error) {
 		return core.PartitionReplication{}, err
 	}
 	return x.log.Replication(a.topic, a.partition)
+}
+
+// stepEvent is an event of the script's replay and the step it came at.
+type stepEvent struct {
+	core.Event
+	step int
+}
+
+// timeline is every event since the lesson's start, from one replay of
+// the script, kept for the goal's other lines.
+func (x *ctx) timeline() []stepEvent {
+	if x.timelineEvents == nil {
+		x.timelineEvents = []stepEvent{}
+		x.replay(func(step int, _ core.ReadOnlyLog, events []core.Event) {
+			if step <= x.startLen {
+				return
+			}
+			for _, e := range events {
+				x.timelineEvents = append(x.timelineEvents, stepEvent{e, step})
+			}
+		})
+	}
+	return x.timelineEvents
+}
+
+// eventIs reports whether an event is of the kind, and of the name when
+// one is given: its group's, topic's, member's or producer's (Member), or
+// its broker's.
+func eventIs(e core.Event, a []argument) bool {
+	if string(e.Kind) != a[0].text {
+		return false
+	}
+	if len(a) < 2 {
+		return true
+	}
+	name := a[1].text
+	return e.Group == name || e.Topic == name || e.Member == name || e.Broker != 0 && strconv.Itoa(e.Broker) == name
 }

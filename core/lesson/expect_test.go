@@ -135,3 +135,35 @@ func TestExpectNamesAreChecked(t *testing.T) {
 		t.Errorf("fairness: %v", errs)
 	}
 }
+
+// events and first-step read the timeline since the lesson's start: how
+// many of a kind, and in what order.
+func TestExpectEvents(t *testing.T) {
+	after := "join billing c2 topics=orders\nadvance 5s\nleave billing c2\nadvance 5s\n"
+	for _, tc := range []struct {
+		line   string
+		solved bool
+		want   string
+	}{
+		{"expect events(member-joined,billing) is 1", true, "events(member-joined,billing) is 1"},
+		{"expect events(rebalance-started) at-least 1", true, "events(rebalance-started) is "},
+		{"expect events(member-left,audit) is 0", true, "events(member-left,audit) is 0"},
+		{"expect first-step(member-joined,billing) below first-step(member-left,billing)", true, "is 21 and first-step(member-left,billing) is 23"},
+		{"expect first-step(member-left,billing) below first-step(member-joined,billing)", false, "it must be below first-step(member-joined,billing)"},
+		{"expect first-step(records-lost) at-least 0", false, "no records-lost event since the lesson's start yet"},
+	} {
+		l := expectLesson(t, tc.line)
+		s, err := l.Attempt(after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := l.Check(s); r.Solved != tc.solved || !strings.Contains(r.Progress, tc.want) {
+			t.Errorf("%s: %+v, want %v %q", tc.line, r, tc.solved, tc.want)
+		}
+	}
+	// An event kind that is none is an error, with the nearest.
+	text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\nexpect events(member-join) is 1\n\n## hints\n- None.\n"
+	if _, err := Parse("e.lesson", text); err == nil || !strings.Contains(err.Error(), `unknown event "member-join"; did you mean "member-joined"?`) {
+		t.Errorf("an unknown kind: %v", err)
+	}
+}

@@ -213,7 +213,7 @@ func (l Lesson) unknownNames() []error {
 				}
 				for i, a := range t.args {
 					kind := [...]nameKind{topicArg: topicName, partitionArg: topicName, topicOrPartArg: topicName, recordArg: topicName,
-						groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName}[t.fn.args[i]]
+						groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName, eventKindArg: notAName, optionalNameArg: notAName}[t.fn.args[i]]
 					name := a.text
 					if kind == topicName {
 						name = a.topic

@@ -393,6 +393,9 @@ type ctx struct {
 	replays int
 	// unfilled are the values the sentences shown quoted and had not.
 	unfilled []unfilledValue
+	// timelineEvents holds timeline's replay: every event since the lesson's
+	// start.
+	timelineEvents []stepEvent
 }
 
 // maxReplays bounds the replays of the script one check of a goal makes.

@@ -1,0 +1,70 @@
+package core
+
+import "slices"
+
+// eventKinds are every kind of event the engine emits, in one list, so
+// that a reader that names a kind (a lesson's expect events(KIND))
+// refuses one that is none rather than count it as never happening.
+// TestEventKindsAreEveryKind keeps it whole.
+var eventKinds = []EventKind{
+	EventProduced,
+	EventTruncated,
+	EventSegmentDeleted,
+	EventCompacted,
+	EventPartitionsAdded,
+	EventTopicCreated,
+	EventDelivered,
+	EventCommitted,
+	EventRebalanceStarted,
+	EventRebalanceDone,
+	EventMemberJoined,
+	EventMemberLeft,
+	EventMemberStopped,
+	EventLostUnprocessed,
+	EventLostToReset,
+	EventOffsetsReset,
+	EventClockAdvanced,
+	EventPolledNothing,
+	EventGroupEpoch,
+	EventTargetAssignment,
+	EventMemberReconciled,
+	EventGroupConverted,
+	EventGroupDeleted,
+	EventBrokerCrashed,
+	EventBrokerRestarted,
+	EventBrokerIsolated,
+	EventBrokerHealed,
+	EventBrokerSlowed,
+	EventBrokersChanged,
+	EventISRShrunk,
+	EventISRExpanded,
+	EventLeaderElected,
+	EventPartitionOffline,
+	EventRecordsLost,
+	EventAcknowledged,
+	EventNotEnoughReplicas,
+	EventProduceFailed,
+	EventRequestLost,
+	EventResponseLost,
+	EventDuplicateDropped,
+	EventOutOfOrder,
+	EventSendFailed,
+	EventTxnInit,
+	EventTxnMarker,
+	EventTxnEnded,
+	EventTxnEmpty,
+	EventShareMemberJoined,
+	EventShareMemberLeft,
+	EventShareMemberCrashed,
+	EventShareAssignment,
+	EventShareAcquired,
+	EventShareAcknowledged,
+	EventShareReleased,
+	EventShareArchived,
+	EventShareRenewed,
+	EventShareAckFailed,
+	EventSharePolled,
+}
+
+// EventKinds are every kind of event the engine emits.
+func EventKinds() []EventKind { return slices.Clone(eventKinds) }
