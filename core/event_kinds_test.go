@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -12,12 +13,16 @@ import (
 // nothing else: a new kind not in the list would be refused by the
 // readers that name kinds.
 func TestEventKindsAreEveryKind(t *testing.T) {
-	pkgs, err := parser.ParseDir(token.NewFileSet(), ".", nil, 0)
+	paths, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var declared []string
-	for _, f := range pkgs["core"].Files {
+	for _, path := range paths {
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			spec, ok := n.(*ast.ValueSpec)
 			if !ok {
