@@ -151,8 +151,12 @@ func (l Lesson) Fairness() []error {
 		scripts = append(scripts, struct{ name, script string }{"solution", l.Solution})
 	}
 	reported := map[string]bool{}
+	checked := 0
 	for _, sc := range scripts {
 		l.everyStep(sc.script, func(step string, s *scenario.Session) {
+			if checked++; checked > maxFairSteps {
+				return
+			}
 			_, _, x := l.goal(s)
 			if x == nil {
 				return
@@ -173,8 +177,15 @@ func (l Lesson) Fairness() []error {
 			}
 		})
 	}
+	if checked > maxFairSteps {
+		errs = append(errs, fmt.Errorf("the start, wrong attempts and solution have %d steps; the check of the sentences looks at %d: make the scripts shorter", checked, maxFairSteps))
+	}
 	return errs
 }
+
+// maxFairSteps bounds the steps at which Fairness checks the goal: each
+// check of a goal may replay the script, and the page's editor runs it.
+const maxFairSteps = 300
 
 // unknownNames are the names the check refers to that no step of the
 // solution has.

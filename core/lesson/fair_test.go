@@ -93,3 +93,17 @@ func TestUsagePlaceholdersSayWhatTheyAre(t *testing.T) {
 		}
 	}
 }
+
+// The sentences' check stops after maxFairSteps steps, and says so: each
+// step's goal may replay the script.
+func TestFairnessIsBounded(t *testing.T) {
+	long := strings.Replace(readExample(t), "## solution\n", "## solution\n"+strings.Repeat("advance 1s\n", maxFairSteps), 1)
+	l, err := Parse("x.lesson", long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := l.Fairness()
+	if len(errs) == 0 || !strings.Contains(errs[len(errs)-1].Error(), "the check of the sentences looks at 300") {
+		t.Errorf("a long lesson's fairness: %v", errs)
+	}
+}
