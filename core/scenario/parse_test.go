@@ -115,7 +115,11 @@ func TestFormatRoundTrip(t *testing.T) {
 			parsed++
 		}
 	})
-	if parsed < 10 {
+	// A script parses only when each of its random lines keeps every
+	// cross-argument rule, so how many do varies from run to run (about
+	// half of rapid's 20; 8 was seen once): the floor says the generator
+	// still makes scripts the parser takes, not how many.
+	if parsed < 4 {
 		t.Fatalf("only %d generated scripts parsed; the generator is too strict to test anything", parsed)
 	}
 }
