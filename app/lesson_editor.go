@@ -347,6 +347,9 @@ func (e *LessonEditor) setField(f draftField, value string) {
 // edit follows a field as the teacher types, and keeps the draft.
 func (e *LessonEditor) edit(f draftField) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
+		if !e.loaded {
+			return // the kept draft, read at once, would overwrite it
+		}
 		e.setField(f, ctx.JSSrc().Get("value").String())
 	}
 }
@@ -354,12 +357,18 @@ func (e *LessonEditor) edit(f draftField) app.EventHandler {
 // editFile follows the whole file as the teacher types in it: the fields
 // follow, the box keeps what is typed.
 func (e *LessonEditor) editFile(ctx app.Context, ev app.Event) {
+	if !e.loaded {
+		return
+	}
 	e.setFile(ctx.JSSrc().Get("value").String())
 	ctx.Defer(e.syncFields(false))
 }
 
 // useScenario writes the page's scenario into the start.
 func (e *LessonEditor) useScenario(ctx app.Context, ev app.Event) {
+	if !e.loaded {
+		return
+	}
 	start := draftFields[slices.IndexFunc(draftFields, func(f draftField) bool { return f.name == "start" })]
 	e.setField(start, e.Start)
 	e.shown[start.key()] = e.value(start)
@@ -371,6 +380,9 @@ func (e *LessonEditor) useScenario(ctx app.Context, ev app.Event) {
 // where it may be out of sight. The button stays, so that the deferred
 // focus, which runs only while its source is on the page, does run.
 func (e *LessonEditor) addWrong(ctx app.Context, ev app.Event) {
+	if !e.loaded {
+		return
+	}
 	id := "lesson-editor-" + e.showAnotherWrong().key()
 	ctx.Defer(func(app.Context) {
 		if el := app.Window().GetElementByID(id); el.Truthy() {
@@ -389,6 +401,9 @@ func (e *LessonEditor) showAnotherWrong() draftField {
 // removeWrong takes a wrong attempt out of the file.
 func (e *LessonEditor) removeWrong(i int) app.EventHandler {
 	return func(ctx app.Context, ev app.Event) {
+		if !e.loaded {
+			return
+		}
 		e.dropWrong(i)
 		ctx.Defer(e.syncFields(true))
 	}
@@ -409,6 +424,9 @@ func (e *LessonEditor) dropWrong(i int) {
 // openFile reads a lesson file the teacher picked into the draft, off the
 // UI goroutine: reading waits for the browser.
 func (e *LessonEditor) openFile(ctx app.Context, ev app.Event) {
+	if !e.loaded {
+		return
+	}
 	b := currentBrowser()
 	ctx.Async(func() {
 		f, err := b.ReadPickedFile(lessonFileInput)
@@ -435,6 +453,9 @@ func (e *LessonEditor) takeFile(f OpenedFile, err error) string {
 
 // saveFile offers the draft as a .lesson file.
 func (e *LessonEditor) saveFile(ctx app.Context, ev app.Event) {
+	if !e.loaded {
+		return
+	}
 	name := lessonFileName(e.file)
 	if err := currentBrowser().Download(name, e.file); err != nil {
 		e.opened = "The file could not be saved: " + err.Error()
@@ -450,6 +471,9 @@ const lessonPreviewID = "lesson-editor-preview-result"
 // showPreview reads the draft's lesson file, checks it as plogsim lesson
 // check does and its goal on the page's state, and shows the result.
 func (e *LessonEditor) showPreview(ctx app.Context, ev app.Event) {
+	if !e.loaded {
+		return
+	}
 	e.preview, e.stale = previewOf(e.file, e.Session), false
 	ctx.Defer(func(ctx app.Context) { ctx.ScrollTo(lessonPreviewID) })
 }

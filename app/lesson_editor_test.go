@@ -100,7 +100,7 @@ func TestLessonEditorRoundTripsAFile(t *testing.T) {
 	}
 	example := string(data)
 	m := useMemoryBrowser(t)
-	e := &LessonEditor{}
+	e := &LessonEditor{loaded: true}
 	if msg := e.takeFile(OpenedFile{Name: "payments.lesson", Text: example}, nil); !strings.Contains(msg, "Opened payments.lesson") {
 		t.Errorf("opening says %q", msg)
 	}
@@ -223,5 +223,21 @@ func TestLessonPreviewChecksTheLesson(t *testing.T) {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q in\n%s", want, html)
 		}
+	}
+}
+
+// Before the editor has read its kept draft, its buttons and fields do
+// nothing: a click storm once panicked the page there, and what they did
+// would be overwritten by the draft.
+func TestLessonEditorWaitsForItsDraft(t *testing.T) {
+	useMemoryBrowser(t)
+	e := &LessonEditor{Start: "topic t partitions=1\n"}
+	e.useScenario(nil, app.Event{})
+	e.addWrong(nil, app.Event{})
+	e.removeWrong(0)(nil, app.Event{})
+	e.saveFile(nil, app.Event{})
+	e.showPreview(nil, app.Event{})
+	if e.file != "" || e.preview != nil || len(currentBrowser().(*MemoryBrowser).Downloads()) != 0 {
+		t.Errorf("an editor not loaded changed: %+v", e)
 	}
 }
