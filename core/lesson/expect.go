@@ -347,16 +347,11 @@ var valueFuncs = []*valueFunc{
 	offsetFunc("lso", "the partition's last stable offset (read_committed reads below it)", core.ReadOnlyLog.LastStableOffset),
 	{name: "committed", args: []argKind{groupArg, partitionArg}, result: numberValue, help: "the offset a consumer group committed on a partition",
 		eval: func(x *ctx, a []argument) (value, error) {
-			v, err := consumerGroup(x, a[0].text)
-			if err != nil {
-				return value{}, err
+			p, err := consumerPartition(x, a)
+			if err == nil && !p.HasCommitted {
+				err = fmt.Errorf("group %s has committed no offset of %s yet", a[0].text, a[1].text)
 			}
-			for _, p := range v.Partitions {
-				if p.Topic == a[1].topic && p.Partition == a[1].partition && p.HasCommitted {
-					return value{n: p.Committed}, nil
-				}
-			}
-			return value{}, fmt.Errorf("group %s has committed no offset of %s yet", v.Name, a[1].text)
+			return value{n: p.Committed}, err
 		}},
 	{name: "lag", args: []argKind{groupArg, optionalTopicPart}, result: numberValue, help: "a group's lag in records, over its partitions (of a topic, or of one partition): a consumer group's from its committed offsets, a share group's share lag",
 		eval: func(x *ctx, a []argument) (value, error) {
@@ -436,19 +431,11 @@ var valueFuncs = []*valueFunc{
 		}},
 	{name: "owner", args: []argKind{groupArg, partitionArg}, result: wordValue, help: "the member of a consumer group that owns a partition, none for none",
 		eval: func(x *ctx, a []argument) (value, error) {
-			v, err := consumerGroup(x, a[0].text)
-			if err != nil {
-				return value{}, err
+			p, err := consumerPartition(x, a)
+			if p.Owner == "" {
+				return value{word: "none"}, err
 			}
-			for _, p := range v.Partitions {
-				if p.Topic == a[1].topic && p.Partition == a[1].partition {
-					if p.Owner == "" {
-						return value{word: "none"}, nil
-					}
-					return value{word: strings.ToLower(p.Owner)}, nil
-				}
-			}
-			return value{word: "none"}, nil
+			return value{word: strings.ToLower(p.Owner)}, err
 		}},
 	{name: "record-state", args: []argKind{groupArg, recordArg}, result: wordValue, help: "a record's state in a share group: available, acquired, acknowledged or archived (done, below the share-partition's start)",
 		eval: func(x *ctx, a []argument) (value, error) {
@@ -575,6 +562,21 @@ func consumerGroup(x *ctx, name string) (core.GroupView, error) {
 		return v, errors.New(noGroup(x, name).Progress)
 	}
 	return v, nil
+}
+
+// consumerPartition is a consumer group's view (a[0]) of a partition
+// (a[1]); the zero view for a partition the group has not.
+func consumerPartition(x *ctx, a []argument) (core.PartitionView, error) {
+	v, err := consumerGroup(x, a[0].text)
+	if err != nil {
+		return core.PartitionView{}, err
+	}
+	for _, p := range v.Partitions {
+		if p.Topic == a[1].topic && p.Partition == a[1].partition {
+			return p, nil
+		}
+	}
+	return core.PartitionView{}, nil
 }
 
 // recordOf is the record an argument names.
