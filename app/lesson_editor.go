@@ -54,6 +54,7 @@ type LessonEditor struct {
 	opened     string         // the file the draft was opened from, or why it could not be
 	preview    *lessonPreview // the last preview, nil before the first
 	stale      bool           // the draft changed since the preview
+	checksOpen bool           // the list of every check is unfolded
 	copyStatus
 }
 
@@ -124,7 +125,7 @@ var draftFields = []draftField{
 		hint: "Markdown: paragraphs separated by blank lines, - lists, *emphasis*, **strong**, `code`, [links](https://…)."},
 	{kind: lesson.PartSection, name: "start", label: "Start: the scenario the learner begins with", rows: 6},
 	{kind: lesson.PartSection, name: "check", label: "Check: the goal in the check language, one check a line", rows: 4,
-		hint: "For example: records-at-least orders 3, or lag-at-most billing 0. Every check is listed in plog's docs/lessons.md, \"Writing a lesson\"."},
+		hint: "For example: records-at-least orders 3, lag-at-most billing 0, or expect hw(orders/0) at-least 3. Every check is listed below."},
 	{kind: lesson.PartSection, name: "hints", label: "Hints: one a line, the gentlest first", rows: 4,
 		hint: "Each line is a hint; a line that begins with two spaces goes on the hint above."},
 	{kind: lesson.PartSection, name: "solution", label: "Solution: lines that solve it after the start", rows: 3,
@@ -621,6 +622,7 @@ func (e *LessonEditor) renderField(f draftField) app.UI {
 					Text("Use the current scenario"),
 			),
 		),
+		app.If(f.name == "check", e.renderCheckList()),
 		app.If(f.name == "wrong",
 			app.Div().Class("row").Body(
 				app.Button().Type("button").ID(id+"-remove").Class("secondary").OnClick(e.removeWrong(f.index)).
@@ -757,4 +759,32 @@ func renderLessonCheck(trials []lesson.Trial, unfair []error) app.UI {
 		app.H3().Text("The lesson's own check"),
 		app.Ul().Body(items...),
 	)
+}
+
+// renderCheckList is every check of the language and every function expect
+// reads, folded; drawn only while unfolded, as it is long.
+func (e *LessonEditor) renderCheckList() app.UI {
+	var body []app.UI
+	if e.checksOpen {
+		var checks, funcs []app.UI
+		for _, c := range lesson.Checks() {
+			checks = append(checks, app.Dt().Body(app.Code().Text(c.Usage)), app.Dd().Text(c.Help))
+		}
+		for _, f := range lesson.Functions() {
+			kind := "a word"
+			if f.Number {
+				kind = "a number"
+			}
+			funcs = append(funcs, app.Dt().Body(app.Code().Text(f.Usage)), app.Dd().Text(f.Help+" ("+kind+")"))
+		}
+		body = []app.UI{
+			app.P().Class("hint").Text("A check is one line; not before it turns it over, or between two lets either hold, and an indented else: line under it says what the learner reads when it does not hold."),
+			app.Dl().Body(checks...),
+			app.H4().Text("The functions expect compares"),
+			app.Dl().Body(funcs...),
+		}
+	}
+	return app.Details().ID("lesson-editor-checks").Class("lesson-editor-checks").
+		OnToggle(func(ctx app.Context, ev app.Event) { e.checksOpen = ctx.JSSrc().Get("open").Bool() }).
+		Body(append([]app.UI{app.Summary().Text("Every check, and the functions expect compares")}, body...)...)
 }

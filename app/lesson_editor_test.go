@@ -241,3 +241,20 @@ func TestLessonEditorWaitsForItsDraft(t *testing.T) {
 		t.Errorf("an editor not loaded changed: %+v", e)
 	}
 }
+
+// The editor lists every check and expect's functions, once unfolded.
+func TestLessonEditorListsTheChecks(t *testing.T) {
+	e := testEditor(t)
+	e.loaded = true
+	if strings.Contains(app.HTMLString(e), "expect VALUE COMPARISON VALUE") {
+		t.Error("the list of checks is drawn folded")
+	}
+	open := testEditor(t)
+	open.loaded, open.checksOpen = true, true
+	page := app.HTMLString(open)
+	for _, want := range []string{"expect VALUE COMPARISON VALUE", "question NAME TEXT", "hw(TOPIC/PARTITION)", "events(EVENT[,NAME])"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the list has no %s", want)
+		}
+	}
+}

@@ -111,4 +111,11 @@ func TestTeacherTypesFastInTheLessonEditor(t *testing.T) {
 	b.waitFor(t, `document.querySelector("#lesson-editor-check").value === `+js(typed))
 	b.waitFor(t, `document.querySelector("#lesson-editor-title").value === "Two orders, read and committed"`)
 	b.waitFor(t, `document.querySelector("#lesson-editor-file").value.includes(`+js("## check\n"+typed+"\n")+`)`)
+
+	// Under the check, every check and expect's functions, unfolded.
+	b.mouseClick(t, "#lesson-editor-checks summary") // scrolled to, as a teacher does
+	b.waitText(t, "#lesson-editor-checks", "expect VALUE COMPARISON VALUE")
+	if problem := onScreen(t, b, "#lesson-editor-checks dt"); problem != "" {
+		t.Errorf("the first check listed is %s", problem)
+	}
 }

@@ -60,6 +60,22 @@ type argument struct {
 	offset    int64
 }
 
+// FunctionDoc is one function expect reads, as the docs and the page's
+// editor list it.
+type FunctionDoc struct {
+	Usage, Help string
+	Number      bool // a number, else a word
+}
+
+// Functions lists the functions expect reads.
+func Functions() []FunctionDoc {
+	out := make([]FunctionDoc, len(valueFuncs))
+	for i, f := range valueFuncs {
+		out[i] = FunctionDoc{f.usage(), f.help, f.result == numberValue}
+	}
+	return out
+}
+
 // valueFunc is one function of the state.
 type valueFunc struct {
 	name   string
