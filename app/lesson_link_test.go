@@ -200,7 +200,7 @@ func TestLessonQuestionIsAnsweredOnThePage(t *testing.T) {
 	useMemoryBrowser(t)
 	text := "title: Find the hot partition\ngoal: Say which partition is hot.\n\nOne key sends every record to one partition.\n\n" +
 		"## start\nseed 1\ntopic t partitions=4\nproduce t key=hot value=v count=8\n\n" +
-		"## check\nquestion hot \"Which partition holds the hot key?\" answer=3 choices=0,1,2,3\n\n## hints\n- Look at the lanes.\n"
+		"## check\nquestion hot \"Which partition holds the hot key?\" answer=2 choices=0,1,2,3\n\n## hints\n- Look at the lanes.\n"
 	p, d := mountAt(t, "lesson="+lessonLinkOf(t, text))
 	page := app.HTMLString(p)
 	if n := len(tagsWith(page, "data-command", "answer")); n != 4 || !strings.Contains(page, "Which partition holds the hot key?") {
@@ -212,7 +212,7 @@ func TestLessonQuestionIsAnsweredOnThePage(t *testing.T) {
 	if p.lesson.result.Solved || len(tagsWith(page, "data-choice", "1", "aria-pressed", "true")) != 1 || !strings.Contains(page, "Your answer: 1") {
 		t.Errorf("after a wrong answer: %+v", p.lesson.result)
 	}
-	Apply(d.Context(), "answer hot 3")
+	Apply(d.Context(), "answer hot 2")
 	d.Consume()
 	if !p.lesson.result.Solved {
 		t.Errorf("after the right answer: %+v", p.lesson.result)

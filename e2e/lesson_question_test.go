@@ -26,7 +26,7 @@ produce t key=a value=v
 produce t key=b value=v
 
 ## check
-question hot "Which partition holds the hot key?" answer=3 choices=0,1,2,3
+question hot "Which partition holds the hot key?" answer=2 choices=0,1,2,3
 
 ## hints
 - Count the records in each lane.
@@ -39,7 +39,7 @@ question hot "Which partition holds the hot key?" answer=3 choices=0,1,2,3
 	b := newBrowser(t)
 	b.open(t, srv.URL+"#lesson="+link)
 	b.waitCount(t, `[data-lesson-panel][data-solved="false"]`, 1)
-	for _, selector := range []string{`[data-question="hot"] .lesson-question-text`, `[data-question="hot"] [data-choice="3"]`, ".skew-hidden"} {
+	for _, selector := range []string{`[data-question="hot"] .lesson-question-text`, `[data-question="hot"] [data-choice="2"]`, ".skew-hidden"} {
 		if problem := onScreen(t, b, selector); problem != "" {
 			t.Errorf("%s is %s", selector, problem)
 		}
@@ -51,7 +51,7 @@ question hot "Which partition holds the hot key?" answer=3 choices=0,1,2,3
 	b.waitText(t, "[data-lesson-progress]", `"1" is not the answer`)
 	b.waitText(t, `[data-answered="hot"]`, "Your answer: 1")
 
-	b.click(t, `[data-question="hot"] [data-choice="3"]`)
+	b.click(t, `[data-question="hot"] [data-choice="2"]`)
 	b.waitCount(t, `[data-lesson-panel][data-solved="true"]`, 1)
 	b.waitText(t, "[data-lesson-status]", "Solved!")
 	// The lesson's box is short: Solved! comes into view.

@@ -16,13 +16,13 @@ topic t partitions=4
 produce t key=hot value=v count=8
 
 ## check
-question hot "Which partition holds the hot key?" answer=3 choices=0,1,2,3
+question hot "Which partition holds the hot key?" answer=2 choices=0,1,2,3
 
 ## hints
 - Look at the lanes.
 
 ## solution
-answer hot 3
+answer hot 2
 
 ## wrong
 answer hot 0
@@ -53,7 +53,7 @@ func TestQuestionCheck(t *testing.T) {
 	}{
 		{"", false, "answer the question: Which partition holds the hot key?"},
 		{"answer hot 1\n", false, `"1" is not the answer to "Which partition holds the hot key?"`},
-		{"answer hot 1\nanswer hot 3\n", true, "Which partition holds the hot key? 3"},
+		{"answer hot 1\nanswer hot 2\n", true, "Which partition holds the hot key? 2"},
 	} {
 		s, err := l.Attempt(tc.after)
 		if err != nil {
@@ -64,8 +64,8 @@ func TestQuestionCheck(t *testing.T) {
 		}
 	}
 
-	typed := strings.Replace(questionLesson, "answer=3 choices=0,1,2,3", `answer="one key;the key"`, 1)
-	typed = strings.Replace(typed, "answer hot 3", `answer hot "  The   KEY "`, 1)
+	typed := strings.Replace(questionLesson, "answer=2 choices=0,1,2,3", `answer="one key;the key"`, 1)
+	typed = strings.Replace(typed, "answer hot 2", `answer hot "  The   KEY "`, 1)
 	l, err = Parse("q.lesson", typed)
 	if err != nil {
 		t.Fatal(err)
@@ -75,8 +75,8 @@ func TestQuestionCheck(t *testing.T) {
 	}
 
 	for _, bad := range []struct{ from, to, want string }{
-		{"answer=3 choices=0,1,2,3", "answer=7 choices=0,1,2,3", "no answer= is one of the choices 0, 1, 2, 3"},
-		{"answer=3 choices=0,1,2,3", "choices=0,1", "a question needs answer="},
+		{"answer=2 choices=0,1,2,3", "answer=7 choices=0,1,2,3", "no answer= is one of the choices 0, 1, 2, 3"},
+		{"answer=2 choices=0,1,2,3", "choices=0,1", "a question needs answer="},
 		{"question hot ", "question Hot ", `the question's name "Hot" is not a slug`},
 	} {
 		if _, err := Parse("q.lesson", strings.Replace(questionLesson, bad.from, bad.to, 1)); err == nil || !strings.Contains(err.Error(), bad.want) {
