@@ -36,9 +36,6 @@ type LessonEditor struct {
 	Base    string // the page's URL without its fragment
 
 	file string // the draft: a lesson file's text
-	// typed is each field's text as the teacher typed it since the file
-	// was last read whole, which the draft's file follows.
-	typed map[string]string
 	// shown is what each field was given when the file was last read
 	// whole, and shownFile what the whole file's box was last given: a
 	// field's value is written to the page only when the file is read
@@ -151,11 +148,8 @@ func (e *LessonEditor) fields() []draftField {
 	return fields
 }
 
-// value is what a field shows: as typed, else the file's part.
+// value is a field's part of the file.
 func (e *LessonEditor) value(f draftField) string {
-	if v, ok := e.typed[f.key()]; ok {
-		return v
-	}
 	o := lesson.ReadOutline(e.file)
 	if p, ok := o.Find(f.kind, f.part(), f.index); ok {
 		return o.Value(p)
@@ -244,7 +238,6 @@ func (e *LessonEditor) load() {
 
 // readFields gives each field its part of the file.
 func (e *LessonEditor) readFields() {
-	e.typed = nil
 	e.shown = map[string]string{}
 	for _, f := range e.fields() {
 		e.shown[f.key()] = e.value(f)
@@ -325,10 +318,6 @@ func (e *LessonEditor) setFile(text string) {
 
 // setField writes a field's text into its part of the file.
 func (e *LessonEditor) setField(f draftField, value string) {
-	if e.typed == nil {
-		e.typed = map[string]string{}
-	}
-	e.typed[f.key()] = value
 	if f.name == "hints" {
 		value = hintItems(value)
 	}

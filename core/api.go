@@ -122,7 +122,7 @@ const (
 	// CauseLockExpired: a share-partition's acquisition lock on a record
 	// expired (share-released, or share-archived at the delivery count
 	// limit), its holder crashed or too slow to acknowledge it
-	// (SharePartition.releaseAcquisitionLockOnTimeout).
+	// (Kafka 4.4's SharePartition.releaseAcquisitionLockOnTimeout).
 	CauseLockExpired
 )
 

@@ -52,7 +52,8 @@ const (
 	optionalNameArg                  // a group's, topic's, member's, producer's or broker's name, or left out
 )
 
-// argument is one argument of a function, read once.
+// argument is one argument of a function, read once: its text, and for
+// one that names a topic, a partition or a record, their parts.
 type argument struct {
 	text      string
 	topic     string
@@ -198,16 +199,16 @@ func readArgument(k argKind, s string) (argument, error) {
 			}
 			return a, errors.New(unknownWord("event", s, kinds))
 		}
-		a.topic = s
 		return a, nil
 	case optionalNameArg:
-		a.topic = s
 		return a, nil
 	case groupArg, producerArg, topicArg:
 		if strings.ContainsAny(s, "/@") {
 			return a, fmt.Errorf("%q is not a name", s)
 		}
-		a.topic = s
+		if k == topicArg {
+			a.topic = s
+		}
 		return a, nil
 	}
 	rest, offset, hasOffset := strings.Cut(s, "@")
