@@ -49,6 +49,8 @@ func lessonInlines(in []lesson.Inline) []app.UI {
 			ui = append(ui, app.Code().Text(x.Text))
 		case lesson.InlineLink:
 			ui = append(ui, lessonLink(x))
+		case lesson.InlineControl:
+			ui = append(ui, controlButton(x))
 		default:
 			ui = append(ui, app.Text(x.Text))
 		}

@@ -32,6 +32,10 @@ type LessonPanel struct {
 	HintCount    int               // how many hints the lesson has
 	// Questions are the lesson's questions, answered under the goal.
 	Questions *LessonQuestions
+	// PointMissing says that a control a hint points at is not on the
+	// page now, and why (hint_controls.go).
+	PointMissing    string
+	PointMissingRef string // the control's reference, as its name's data-control-ref
 
 	// Compact folds the explanation away, for a page embedded in a course
 	// whose own text explains, in a frame with little room.
@@ -136,6 +140,9 @@ func (l *LessonPanel) renderTask() app.UI {
 			app.P().Class("hint").Text("You have solved this lesson before."),
 		),
 		l.renderHints(),
+		app.If(l.PointMissing != "",
+			app.P().Class("point-missing").Attr("role", "status").DataSet("missing-ref", l.PointMissingRef).Text(l.PointMissing),
+		),
 		app.Div().Class("row").Body(
 			app.If(len(l.Hints) < l.HintCount,
 				app.Button().Type("button").ID("lesson-hint").OnClick(l.showHint).

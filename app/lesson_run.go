@@ -27,6 +27,10 @@ type lessonRun struct {
 	problem  string // why progress will not outlive the page, "" when it will
 
 	editing bool // the lesson editor is open (lesson_editor.go)
+	// pointMissing says which control a hint pointed at is not on the
+	// page now (hint_controls.go); "" when it was found.
+	pointMissing    string
+	pointMissingRef string
 }
 
 // lessonAction is the action by which the lesson panel reaches the root.
@@ -183,6 +187,15 @@ func (p *Playground) handleLesson(ctx app.Context, a app.Action) {
 	case "hint":
 		if l != nil && p.lesson.progress.showHint(p.lesson.key, len(l.Hints)) {
 			p.lesson.save()
+			// The hint just revealed points at the first control it names,
+			// where it is: the learner is reading the hint.
+			shown := p.lesson.progress.hintsShown(p.lesson.key, len(l.Hints))
+			for _, in := range l.HintDocs[shown-1] {
+				if in.Kind == lesson.InlineControl {
+					p.handlePoint(ctx, app.Action{Value: pointRequest{Control: in.Control, Label: in.Text}})
+					break
+				}
+			}
 		}
 	}
 }
@@ -212,6 +225,7 @@ func (p *Playground) lessonPanel() app.UI {
 		HintCount:    len(l.HintDocs),
 		Compact:      p.share.options.Embed,
 		Questions:    p.lessonQuestions(*l),
+		PointMissing: p.lesson.pointMissing, PointMissingRef: p.lesson.pointMissingRef,
 	}
 }
 

@@ -57,6 +57,9 @@ type Playground struct {
 	removal   Removal // what the last command removed
 
 	lesson lessonRun // the lesson the page is in, and the learner's progress in every lesson
+	// pointSeq counts the pointings at a hint's control: a later one
+	// ends an earlier one's looking and highlight (hint_controls.go).
+	pointSeq int
 
 	playing bool // workloads run: the clock advances by itself
 	speed   int  // virtual seconds per tick while playing
@@ -130,6 +133,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(selectAction, p.handleSelect)
 	ctx.Handle(chartsAction, func(ctx app.Context, a app.Action) { p.chartsOpen, _ = a.Value.(bool) })
 	ctx.Handle(dockAction, p.handleDock)
+	ctx.Handle(pointAction, p.handlePoint)
 	ctx.Handle(lessonAction, p.handleLesson)
 	ctx.Handle(protocolCompareAction, p.handleProtocolCompare)
 	p.stopShortcuts = app.Window().AddEventListener("keydown", p.onKeyDown)

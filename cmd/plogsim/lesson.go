@@ -157,7 +157,7 @@ func showLesson(w io.Writer, l lesson.Lesson, ref string, hints int) {
 		fmt.Fprintf(w, "\n%s\n  answer with: answer %s TEXT\n", wrap("Question: "+q.Text+choices, 78, "  "), q.Name)
 	}
 	for i := range hints {
-		fmt.Fprintf(w, "\n%s\n", wrap(fmt.Sprintf("Hint %d of %d: %s", i+1, len(l.Hints), l.Hints[i]), 78, "  "))
+		fmt.Fprintf(w, "\n%s\n", wrap(fmt.Sprintf("Hint %d of %d: %s", i+1, len(l.Hints), lesson.Plain(l.HintDocs[i])), 78, "  "))
 	}
 	fmt.Fprintf(w, "\nWrite the commands you add after the start in a file, then:\n  plogsim lesson %s --check FILE\n", ref)
 	if hints < len(l.Hints) {

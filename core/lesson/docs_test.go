@@ -62,3 +62,17 @@ func TestDocsListEveryExpectFunction(t *testing.T) {
 		}
 	}
 }
+
+// docs/lessons.md has a row for every control a hint can point at.
+func TestDocsListEveryHintControl(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/lessons.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range Controls() {
+		row := fmt.Sprintf("| `%s` | %s |", c.Usage(), c.Help)
+		if !strings.Contains(string(doc), row+"\n") {
+			t.Errorf("docs/lessons.md has no row\n%s", row)
+		}
+	}
+}

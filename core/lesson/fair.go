@@ -3,6 +3,7 @@ package lesson
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -72,8 +73,13 @@ func (s *checkSpec) namedKinds() map[string]nameKind {
 
 // names are the names a scenario has had.
 type names struct {
-	topics, groups, producers map[string]bool
-	members                   map[string]map[string]bool // by group
+	topics, groups, producers, workloads, brokers map[string]bool
+	members                                       map[string]map[string]bool // by group
+}
+
+func newNames() names {
+	return names{topics: map[string]bool{}, groups: map[string]bool{}, producers: map[string]bool{},
+		workloads: map[string]bool{}, brokers: map[string]bool{}, members: map[string]map[string]bool{}}
 }
 
 // seen adds the names the session's state has now.
@@ -107,6 +113,44 @@ func (n *names) seen(s *scenario.Session) {
 	for _, p := range log.Producers() {
 		n.producers[p.Name] = true
 	}
+	for _, w := range s.Workloads() {
+		n.workloads[w.Name] = true
+		if w.Member != "" {
+			n.workloads[w.Member] = true
+		}
+	}
+	for _, b := range log.Brokers() {
+		n.brokers[strconv.Itoa(b.ID)] = true
+	}
+}
+
+// hasMember reports whether any group had a member of the name.
+func (n *names) hasMember(name string) bool {
+	for _, ms := range n.members {
+		if ms[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// hasThing reports whether the thing a control belongs to was seen.
+func (n *names) hasThing(scope ControlScope, thing string) bool {
+	switch scope {
+	case MemberScope:
+		return n.hasMember(thing)
+	case GroupScope:
+		return n.groups[thing]
+	case TopicScope:
+		return n.topics[thing]
+	case ProducerScope:
+		return n.producers[thing]
+	case WorkloadScope:
+		return n.workloads[thing]
+	case BrokerScope:
+		return n.brokers[thing]
+	}
+	return true
 }
 
 // has reports whether a name of a kind was seen; group is the group a
@@ -190,9 +234,21 @@ const maxFairSteps = 300
 // unknownNames are the names the check refers to that no step of the
 // solution has.
 func (l Lesson) unknownNames() []error {
-	seen := names{topics: map[string]bool{}, groups: map[string]bool{}, producers: map[string]bool{}, members: map[string]map[string]bool{}}
+	seen := newNames()
 	l.everyStep(l.Solution, func(_ string, s *scenario.Session) { seen.seen(s) })
 	var errs []error
+	// A hint points at a control of a thing the learner sees at some step
+	// of the solution.
+	for _, hint := range l.HintDocs {
+		for _, in := range hint {
+			ref := in.Control
+			if in.Kind != InlineControl || ref.Thing == "" || seen.hasThing(ref.Scope(), ref.Thing) {
+				continue
+			}
+			errs = append(errs, &scenario.Error{Line: ref.line, Col: ref.col, Msg: fmt.Sprintf(
+				"the hint points at %s of %s %s, which no step of the solution has: a typo?", ref.Name, strings.ToLower(ref.Scope().String()), ref.Thing)})
+		}
+	}
 	// An alternative (after or) is looked at as its line: where its words
 	// are.
 	var look func(c, line *check)

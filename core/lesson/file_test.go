@@ -73,10 +73,10 @@ func TestExampleLesson(t *testing.T) {
 	if len(l.Text) != 4 || l.Text[1] != "• A record without a key goes where the partitioner sticks, with no promise of order." {
 		t.Errorf("text: %q", l.Text)
 	}
-	if len(l.Hints) != 3 || l.Hints[0] != "In Produce, type `cust-7` as the key and `authorised` as the value and press Produce; then the same key with `captured` and `refunded`." {
+	if len(l.Hints) != 3 || l.Hints[0] != "In Produce, type `cust-7` as the [Key](control:produce-key) and `authorised` as the value and press [Produce](control:produce); then the same key with `captured` and `refunded`." {
 		t.Errorf("hints: %q", l.Hints)
 	}
-	if len(l.HintDocs) != 3 || kinds(l.HintDocs[1]) != "text" {
+	if len(l.HintDocs) != 3 || kinds(l.HintDocs[1]) != "text control text control text" {
 		t.Errorf("hint docs: %+v", l.HintDocs)
 	}
 	if len(l.checks) != 3 || l.checks[0].text != "in-order payments cust-7 authorised captured refunded" || l.checks[0].line != 23 {
@@ -233,10 +233,10 @@ func TestParseErrors(t *testing.T) {
 		{"label twice", "read-all billing payments\nlag-at-most", "a: read-all billing payments\na: lag-at-most", 25, 1, "the label a names another line already"},
 		{"or alone", "read-all billing payments\n", "read-all billing payments or\n", 24, 27, "or goes between two checks"},
 		{"else label", "read-all billing payments\n", "read-all billing payments\n  else: {x.lag}\n", 25, 9, "no line above has the label x"},
-		{"hint paragraph", "- Then press Poll", "Then press Poll", 31, 1, "a hint is a list item"},
+		{"hint paragraph", "- Then press [Poll]", "Then press [Poll]", 31, 1, "a hint is a list item"},
 		{"no explanation", "\n\nEvery payment", "\n## wrong\n\nEvery payment", 5, 1, "the lesson has no explanation"},
 		{"hide", "title: Keep", "hide: sekw\ntitle: Keep", 2, 7, `unknown give-away to hide "sekw"; did you mean "skew"?`},
-		{"hint code", "and press Produce; then the\n  same key with `captured`", "and press Produce; then the\n  same key with `captured", 29, 40, "this ` starts code that no ` closes"},
+		{"hint code", "then the same key with `captured`", "then the same key with `captured", 29, 77, "this ` starts code that no ` closes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if !strings.Contains(example, tc.from) {

@@ -35,6 +35,7 @@ const (
 	InlineStrong   InlineKind = "strong"   // **text**
 	InlineCode     InlineKind = "code"     // `text`
 	InlineLink     InlineKind = "link"     // [text](URL)
+	InlineControl  InlineKind = "control"  // [text](control:NAME THING), controls.go
 )
 
 // Inline is a run of text of one kind. Text is always plain text; a link's
@@ -43,6 +44,8 @@ type Inline struct {
 	Kind InlineKind
 	Text string
 	URL  string // a link's address: http, https or mailto only
+	// Control is the control a hint points at, for InlineControl.
+	Control ControlRef
 }
 
 // linkSchemes are the addresses a link may have. A link never loads
@@ -235,6 +238,17 @@ func parseInlines(sp *span) ([]Inline, error) {
 			if err != "" {
 				return nil, fail(i, err)
 			}
+			if n > 0 && strings.HasPrefix(url, controlScheme) {
+				ref, err := parseControl(url[len(controlScheme):])
+				if err != "" {
+					return nil, fail(i, err)
+				}
+				ref.line, ref.col = sp.at(i)
+				emit(InlineControl, label, "")
+				out[len(out)-1].Control = ref
+				i += n
+				continue
+			}
 			if n > 0 {
 				emit(InlineLink, label, url)
 				i += n
@@ -343,12 +357,15 @@ func parseLink(s string, end int) (label, url string, n int, msg string) {
 	if label == "" {
 		return "", "", 0, "this link has no text to click"
 	}
+	if strings.HasPrefix(url, controlScheme) {
+		return label, url, end + 3 + close, ""
+	}
 	for _, scheme := range linkSchemes {
 		if strings.HasPrefix(strings.ToLower(url), scheme) && len(url) > len(scheme) && !strings.ContainsAny(url, " <>\"") {
 			return label, url, end + 3 + close, ""
 		}
 	}
-	return "", "", 0, fmt.Sprintf("link address %q: a link must begin with https://, http:// or mailto:", url)
+	return "", "", 0, fmt.Sprintf("link address %q: a link must begin with https://, http:// or mailto:, or name a control of the page with control:", url)
 }
 
 // Plain writes inlines as plain text, without their marks.
