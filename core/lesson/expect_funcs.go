@@ -172,4 +172,9 @@ var groupFuncs = []*valueFunc{
 			}
 			return value{word: "off"}, err
 		}},
+	{name: "lost-unprocessed", args: []argKind{groupArg}, result: numberValue, help: "how many records a consumer group committed that a member which stopped had not processed (at-most-once)",
+		eval: func(x *ctx, a []argument) (value, error) {
+			v, err := consumerGroup(x, a[0].text)
+			return value{n: v.Totals.LostUnprocessed}, err
+		}},
 }

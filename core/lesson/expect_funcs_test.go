@@ -94,6 +94,9 @@ func TestExpectMoreFunctions(t *testing.T) {
 		{"expect alert(billing) is on", true, "alert(billing) is on"},
 		{"expect alert(idle) is on", false, "alert(idle) is off; it must be is on"},
 		{"expect alert(nobody) is off", false, "there is no group nobody yet"},
+		{"expect lost-unprocessed(billing) is 0", true, "lost-unprocessed(billing) is 0"},
+		{"expect lost-unprocessed(billing) above 0", false, "lost-unprocessed(billing) is 0; it must be above 0"},
+		{"expect lost-unprocessed(nobody) is 0", false, "there is no group nobody yet"},
 	} {
 		l := moreLesson(t, tc.line)
 		s, err := l.Start()
@@ -126,6 +129,7 @@ func TestExpectMoreErrors(t *testing.T) {
 		{"expect strategy(billing) above 1", 8, "is a word; above compares numbers"},
 		{"expect alert(billing/0) is on", 8, `alert: "billing/0" is not a name`},
 		{"expect alert-rule(billing) at-most 2", 8, "is a word; at-most compares numbers"},
+		{"expect lost-unprocessed(billing,orders) is 0", 8, "lost-unprocessed takes 1 argument"},
 	} {
 		text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\n" + tc.line + "\n\n## hints\n- None.\n"
 		_, err := Parse("e.lesson", text)
