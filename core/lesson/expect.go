@@ -50,6 +50,7 @@ const (
 	optionalTopicPart                // TOPIC or TOPIC/PARTITION, or left out
 	eventKindArg                     // one of core.EventKinds
 	optionalNameArg                  // a group's, topic's, member's, producer's or broker's name, or left out
+	nameArg                          // a word the function reads: a config's name, a key
 )
 
 // argument is one argument of a function, read once: its text, and for
@@ -200,7 +201,7 @@ func readArgument(k argKind, s string) (argument, error) {
 			return a, errors.New(unknownWord("event", s, kinds))
 		}
 		return a, nil
-	case optionalNameArg:
+	case optionalNameArg, nameArg:
 		return a, nil
 	case groupArg, producerArg, topicArg:
 		if strings.ContainsAny(s, "/@") {
@@ -242,7 +243,7 @@ func (f *valueFunc) usage() string {
 	var b strings.Builder
 	b.WriteString(f.name + "(")
 	for i, k := range f.args {
-		word := [...]string{"TOPIC", "TOPIC/PARTITION", "TOPIC[/PARTITION]", "TOPIC/PARTITION@OFFSET", "GROUP", "PRODUCER", "TOPIC[/PARTITION]", "EVENT", "NAME"}[k]
+		word := [...]string{"TOPIC", "TOPIC/PARTITION", "TOPIC[/PARTITION]", "TOPIC/PARTITION@OFFSET", "GROUP", "PRODUCER", "TOPIC[/PARTITION]", "EVENT", "NAME", "NAME"}[k]
 		switch {
 		case k == optionalTopicPart || k == optionalNameArg:
 			b.WriteString("[," + word + "]")
@@ -282,6 +283,13 @@ func validateExpect(c *check) (string, int) {
 		return err.Error(), 2
 	}
 	op := comparers[i]
+	// A number compared with a word is the word it is written as:
+	// config(orders,min.insync.replicas) is 2.
+	for _, pair := range [][2]*term{{&left, &right}, {&right, &left}} {
+		if t, other := pair[0], pair[1]; t.fn == nil && t.typ == numberValue && other.fn != nil && other.typ == wordValue && !op.numbers {
+			t.typ, t.c = wordValue, value{word: strings.ToLower(t.text)}
+		}
+	}
 	switch {
 	case left.fn == nil && right.fn == nil:
 		return fmt.Sprintf("%s and %s are both constants: compare a value of the state, such as hw(orders/0)", left.text, right.text), 0
@@ -312,6 +320,13 @@ func (v value) String(t valueType) string {
 }
 
 func checkExpect(x *ctx, c *check) Result {
+	if c.owner != nil {
+		// The line quotes a labelled line above ({r.group}): its
+		// arguments are filled in now, and read again.
+		if msg, _ := validateExpect(c); msg != "" {
+			return pending("%s", msg)
+		}
+	}
 	cmp := c.parsed.(*comparison)
 	a, err := cmp.left.evaluate(x)
 	if err != nil {
@@ -336,7 +351,11 @@ func checkExpect(x *ctx, c *check) Result {
 
 // The functions of the state expect reads. Each says, when a name it is
 // given is not there yet, which one.
-var valueFuncs = []*valueFunc{
+var valueFuncs = slices.Concat(stateFuncs, topicFuncs, readFuncs, groupFuncs) // expect_funcs.go
+
+// stateFuncs read a partition's log, a group, a share group, a producer,
+// the timeline and the replicas.
+var stateFuncs = []*valueFunc{
 	{name: "records", args: []argKind{topicOrPartArg}, result: numberValue, help: "the records a topic or a partition holds",
 		eval: func(x *ctx, a []argument) (value, error) {
 			n, err := namedPartitions(x, a[0])

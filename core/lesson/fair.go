@@ -280,12 +280,12 @@ func (l Lesson) unknownNames() []error {
 				}
 				for i, a := range t.args {
 					kind := [...]nameKind{topicArg: topicName, partitionArg: topicName, topicOrPartArg: topicName, recordArg: topicName,
-						groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName, eventKindArg: notAName, optionalNameArg: notAName}[t.fn.args[i]]
+						groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName, eventKindArg: notAName, optionalNameArg: notAName, nameArg: notAName}[t.fn.args[i]]
 					name := a.text
 					if kind == topicName {
 						name = a.topic
 					}
-					if !seen.has(kind, name, "") {
+					if !strings.Contains(name, "{") && !seen.has(kind, name, "") {
 						errs = append(errs, &scenario.Error{Line: line.line, Col: colOf(line.text, c.spec.name, t.text), Msg: fmt.Sprintf(
 							"%s names %s %s, which no step of the solution has: a typo?", t.text, kindWord(kind), name)})
 					}
