@@ -45,6 +45,36 @@ type LessonPanel struct {
 	Preview bool
 
 	announced bool // Solved was drawn: its line was brought into view
+	// sheet is how much of the lesson a phone's sheet shows: "" the
+	// task (goal, progress, hints), "full" the explanation too, "small"
+	// the title and progress alone. A wide screen shows it all.
+	sheet string
+}
+
+// sheetButtons draw, on a phone, the sheet's buttons: read the whole
+// lesson or the task alone, and fold the sheet down to its progress to
+// see the picture (web/static/lessons.css shows them on a narrow screen
+// only).
+func (l *LessonPanel) sheetButtons() app.UI {
+	set := func(mode string) app.EventHandler {
+		return func(ctx app.Context, e app.Event) { l.sheet = mode }
+	}
+	read, readText := "full", "Read the lesson ▴"
+	if l.sheet == "full" {
+		read, readText = "", "The task only ▾"
+	}
+	small, smallText := "small", "Fold ▾"
+	if l.sheet == "small" {
+		small, smallText = "", "Unfold ▴"
+	}
+	return app.Div().Class("lesson-sheet-buttons").Body(
+		app.If(l.sheet != "small",
+			app.Button().Type("button").ID("lesson-sheet-read").Class("quiet").
+				Aria("expanded", l.sheet == "full").OnClick(set(read), read).Text(readText),
+		),
+		app.Button().Type("button").ID("lesson-sheet-fold").Class("quiet").
+			Aria("expanded", l.sheet != "small").OnClick(set(small), small).Text(smallText),
+	)
 }
 
 // OnUpdate brings the Solved! line into view the moment the lesson is
@@ -75,11 +105,20 @@ func (l *LessonPanel) Render() app.UI {
 	if l.Preview {
 		marker, titleID = "data-lesson-preview-panel", "lesson-preview-title"
 	}
-	return app.Section().Class("panel", "lesson").
+	class := []string{"panel", "lesson"}
+	head := []app.UI{app.P().Class("lesson-number").Text(l.numberText())}
+	if !l.Preview && !l.Compact {
+		class = append(class, "sheet")
+		if l.sheet != "" {
+			class = append(class, "sheet-"+l.sheet)
+		}
+		head = append(head, l.sheetButtons())
+	}
+	return app.Section().Class(class...).
 		Attr(marker, "").DataSet("lesson", l.Name).
 		Attr("data-solved", strconv.FormatBool(l.Solved)).
 		Aria("labelledby", titleID).Body(
-		app.P().Class("lesson-number").Text(l.numberText()),
+		app.Div().Class("lesson-head").Body(head...),
 		app.H2().ID(titleID).Text(l.Title),
 		app.Div().Class("lesson-columns").Body(
 			l.renderText(),

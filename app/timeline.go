@@ -28,6 +28,13 @@ type Timeline struct {
 	// again.
 	Presenting bool
 	Speed      int // virtual seconds per tick while playing
+	// stepsShown unfolds the steps and the command line on a phone,
+	// where they fold away by default.
+	stepsShown bool
+	// heightObserver and heightCallback follow the timeline's height
+	// (followHeight).
+	heightObserver app.Value
+	heightCallback app.Func
 	// Rules is the version of the engine's rules the scenario runs under
 	// (core/rules.go); the timeline says so when it is not the latest.
 	Rules int
@@ -92,8 +99,36 @@ func (t *Timeline) setSpeed(ctx app.Context, e app.Event) {
 // OnMount and OnUpdate keep the current line in sight in the script's box,
 // without scrolling the page itself, and the slider's thumb on the
 // position.
-func (t *Timeline) OnMount(ctx app.Context)  { ctx.Defer(t.afterRender) }
+func (t *Timeline) OnMount(ctx app.Context) {
+	ctx.Defer(t.afterRender)
+	t.followHeight(ctx.JSSrc())
+}
 func (t *Timeline) OnUpdate(ctx app.Context) { ctx.Defer(t.afterRender) }
+
+// OnDismount stops following the timeline's height.
+func (t *Timeline) OnDismount() {
+	if t.heightObserver != nil {
+		t.heightObserver.Call("disconnect")
+		t.heightCallback.Release()
+	}
+}
+
+// followHeight keeps the page's --timeline-height the timeline's height:
+// on a phone, where the timeline is docked at the bottom of the screen,
+// the lesson's sheet sits on it (web/static/lessons.css).
+func (t *Timeline) followHeight(el app.Value) {
+	observer := app.Window().Get("ResizeObserver")
+	if !observer.Truthy() || !el.Truthy() {
+		return
+	}
+	root := app.Window().Get("document").Get("documentElement").Get("style")
+	t.heightCallback = app.FuncOf(func(app.Value, []app.Value) any {
+		root.Call("setProperty", "--timeline-height", fmt.Sprintf("%dpx", el.Get("offsetHeight").Int()))
+		return nil
+	})
+	t.heightObserver = observer.New(t.heightCallback)
+	t.heightObserver.Call("observe", el)
+}
 
 func (t *Timeline) afterRender(ctx app.Context) {
 	syncSlider(len(t.Lines), t.Position)
@@ -175,9 +210,21 @@ func (t *Timeline) Render() app.UI {
 	from := max(0, t.Position-timelineShown/2) / timelineStride * timelineStride
 	to := min(len(t.Lines), from+timelineShown)
 	shown := t.Lines[from:to]
-	return app.Section().Class("panel", "timeline").Attr("data-timeline", "").Aria("label", "timeline").
+	class := []string{"panel", "timeline"}
+	if !t.stepsShown {
+		class = append(class, "steps-folded")
+	}
+	return app.Section().Class(class...).Attr("data-timeline", "").Aria("label", "timeline").
 		DataSet("position", t.Position).DataSet("length", len(t.Lines)).Body(
 		app.H2().Text("Timeline"),
+		// On a phone the timeline docked at the bottom holds its buttons
+		// and its slider; its steps and the command line fold away under
+		// this button, so that the picture and the lesson keep the screen
+		// (web/static/plog.css draws it on a narrow screen only).
+		app.Button().Type("button").ID("timeline-steps").Class("quiet", "timeline-steps-toggle").
+			Aria("expanded", t.stepsShown).Aria("controls", "timeline-script").
+			OnClick(func(ctx app.Context, e app.Event) { t.stepsShown = !t.stepsShown }).
+			Text(map[bool]string{false: "Steps ▸", true: "Steps ▾"}[t.stepsShown]),
 		app.Div().Class("row", "timeline-controls").Body(
 			app.Button().Type("button").ID("undo").Class(roleSecondary.classes()...).Disabled(t.Position == 0).OnClick(move("undo", 0)).Title("shortcut: u").Text("↶ Undo"),
 			app.Button().Type("button").ID("redo").Class(roleSecondary.classes()...).Disabled(t.Position >= len(t.Lines)).OnClick(move("redo", 0)).Title("shortcut: r").Text("Redo ↷"),

@@ -1,0 +1,104 @@
+package e2e
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// On a phone the picture comes first and the lesson is a sheet over the
+// bottom of the screen, above the docked timeline: wherever the learner
+// scrolls, the goal and the progress stay in view, and nothing covers the
+// timeline's buttons. The sheet folds down to its progress, or opens to
+// the whole explanation; the timeline folds its steps and command line
+// away until asked. On a wide screen none of this shows.
+func TestLessonIsASheetOnAPhone(t *testing.T) {
+	t.Parallel()
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	b.open(t, srv.URL+"#lesson=commit-resume")
+	b.waitFor(t, `innerWidth === 390`)
+	const sheet = `[data-lesson-panel]`
+	onScreenNow := func(selector, when string) {
+		t.Helper()
+		if where := onScreen(t, b, selector); where != "" {
+			t.Errorf("%s, %s is %s", when, selector, where)
+		}
+	}
+	// The picture first: the first lane, above the sheet.
+	onScreenNow(`.lane[data-topic="orders"][data-partition="0"]`, "at the top of the page")
+	if above := eval[bool](t, b, fmt.Sprintf(`document.querySelector('.lane[data-topic="orders"]').getBoundingClientRect().bottom <= document.querySelector(%s).getBoundingClientRect().top`, js(sheet))); !above {
+		t.Error("at the top of the page the sheet covers the first lane")
+	}
+	for _, at := range []string{"0", "document.scrollingElement.scrollHeight / 2", `document.querySelector('li.member[data-member="b1"]').getBoundingClientRect().top + scrollY - 80`} {
+		eval[bool](t, b, fmt.Sprintf(`(scrollTo(0, %s), true)`, at))
+		when := "scrolled to " + at
+		onScreenNow(sheet+" .lesson-goal", when)
+		onScreenNow(sheet+" .lesson-progress", when)
+		onScreenNow("#undo", when)
+		onScreenNow("#play", when)
+	}
+	// b1's Poll, scrolled to, is above the sheet: the learner presses it
+	// and reads the progress move on.
+	onScreenNow(`button[aria-label="Poll b1"]`, "scrolled to b1")
+	before := b.text(t, sheet+" .lesson-progress")
+	b.mouseClick(t, `button[aria-label="Poll b1"]`)
+	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).textContent !== %s`, js(sheet+" .lesson-progress"), js(before)))
+	onScreenNow(sheet+" .lesson-progress", "after the poll")
+
+	// The explanation is folded into the sheet until asked for.
+	if b.count(t, sheet+" .lesson-text p") == 0 || eval[bool](t, b, `document.querySelector("[data-lesson-panel] .lesson-text").getClientRects().length > 0`) {
+		t.Error("the sheet shows the explanation before Read the lesson")
+	}
+	b.mouseClick(t, "#lesson-sheet-read")
+	b.waitFor(t, `document.querySelector("[data-lesson-panel] .lesson-text").getClientRects().length > 0`)
+	eval[bool](t, b, `(document.querySelector("[data-lesson-panel] .lesson-text p").scrollIntoView({block: "nearest"}), true)`)
+	onScreenNow(sheet+" .lesson-text p", "with the lesson read whole")
+	onScreenNow("#undo", "with the lesson read whole")
+	b.mouseClick(t, "#lesson-sheet-read")
+	b.waitFor(t, `document.querySelector("[data-lesson-panel] .lesson-text").getClientRects().length === 0`)
+
+	// Folded, the sheet keeps the progress alone.
+	tall := eval[float64](t, b, fmt.Sprintf(`document.querySelector(%s).getBoundingClientRect().height`, js(sheet)))
+	b.mouseClick(t, "#lesson-sheet-fold")
+	b.waitFor(t, `document.querySelector("[data-lesson-panel] .lesson-goal").getClientRects().length === 0`)
+	onScreenNow(sheet+" .lesson-progress", "folded")
+	if low := eval[float64](t, b, fmt.Sprintf(`document.querySelector(%s).getBoundingClientRect().height`, js(sheet))); low > tall-80 {
+		t.Errorf("folded, the sheet is %.0f px high, unfolded %.0f", low, tall)
+	}
+	b.mouseClick(t, "#lesson-sheet-fold")
+	b.waitFor(t, `document.querySelector("[data-lesson-panel] .lesson-goal").getClientRects().length > 0`)
+
+	// Fingers' targets.
+	for _, button := range []string{"#lesson-sheet-read", "#lesson-sheet-fold", "#timeline-steps"} {
+		if h := eval[float64](t, b, fmt.Sprintf(`document.querySelector(%s).getBoundingClientRect().height`, js(button))); h < 44 {
+			t.Errorf("%s is %.0f px high, under a finger's 44", button, h)
+		}
+	}
+
+	// The timeline's steps and command line fold away, and come back.
+	if eval[bool](t, b, `document.querySelector("#timeline-script").getClientRects().length > 0`) {
+		t.Error("on a phone the timeline shows its steps before Steps is pressed")
+	}
+	b.mouseClick(t, "#timeline-steps")
+	b.waitFor(t, `document.querySelector("#timeline-script").getClientRects().length > 0`)
+	onScreenNow(commandLine, "with the steps unfolded")
+	b.mouseClick(t, "#timeline-steps")
+	b.waitFor(t, `document.querySelector("#timeline-script").getClientRects().length === 0`)
+
+	// A wide screen shows the lesson whole, in the dock, with no sheet's
+	// buttons and the steps in view.
+	b.do(t, chromedp.EmulateViewport(1280, 800))
+	b.waitFor(t, `innerWidth === 1280`)
+	for _, hidden := range []string{"#lesson-sheet-read", "#lesson-sheet-fold", "#timeline-steps"} {
+		if eval[bool](t, b, fmt.Sprintf(`document.querySelector(%s).getClientRects().length > 0`, js(hidden))) {
+			t.Errorf("on a wide screen %s shows", hidden)
+		}
+	}
+	if !eval[bool](t, b, `document.querySelector("#timeline-script").getClientRects().length > 0`) {
+		t.Error("on a wide screen the timeline's steps are folded")
+	}
+	b.noErrors(t)
+}
