@@ -46,7 +46,8 @@ func (c *ShareGroupCard) Render() app.UI {
 			),
 			app.Ul().Class("share-members").Body(
 				app.Range(g.Members).Slice(func(i int) app.UI {
-					return &ShareMember{Group: g.Name, Member: g.Members[i], ComeBackID: shareComeBackID(g, g.Members[i])}
+					return &ShareMember{Group: g.Name, Member: g.Members[i], ComeBackID: shareComeBackID(g, g.Members[i]),
+						LockExpired: lockExpired(g, g.Members[i])}
 				}),
 			),
 			app.Range(g.Partitions).Slice(func(i int) app.UI {
