@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -33,6 +34,8 @@ func TestCaptionsAreTrueAtEveryStepOfEveryLesson(t *testing.T) {
 					t.Fatalf("after %q: snapshot: %v", step, err)
 				}
 				c.lanes(snap)
+				c.windows(snap)
+				c.windows(read(snapshotOf(s, fromLogStart(snap))))
 				c.groups(snap)
 				c.producers(snap)
 				c.shareGroups(snap)
@@ -94,6 +97,18 @@ func everyLessonStep(t *testing.T, l lesson.Lesson, visit func(step string, s *s
 	}
 }
 
+// fromLogStart is the lane views that start each lane's window at its log
+// start, so that a lane of more records than its window has newer ones.
+func fromLogStart(snap LogSnapshot) map[string]int64 {
+	views := map[string]int64{}
+	for _, t := range snap.Topics {
+		for _, p := range t.Partitions {
+			views[laneKey(p.Topic, p.Partition)] = p.LogStart
+		}
+	}
+	return views
+}
+
 // captionCheck reads captions back and compares them with the engine.
 type captionCheck struct {
 	t  *testing.T
@@ -150,6 +165,7 @@ func (c *captionCheck) lanes(snap LogSnapshot) {
 			c.errorf("%s: %d lanes, the engine has %d partitions", topic.Name, len(topic.Partitions), len(counts))
 			continue
 		}
+		c.skew(topic, counts)
 		for i, p := range topic.Partitions {
 			name := laneKey(topic.Name, i)
 			count := laneCountText(p.Count, topic.hot(p.Count))
@@ -188,6 +204,68 @@ func (c *captionCheck) lanes(snap LogSnapshot) {
 			}
 			c.retention(p)
 			c.chips(p)
+		}
+	}
+}
+
+// skew checks a topic's skew caption: its fullest partition's count over
+// the mean.
+func (c *captionCheck) skew(topic TopicSnapshot, counts []int) {
+	c.t.Helper()
+	text := skewText(topic)
+	total, most := 0, 0
+	for _, n := range counts {
+		total += n
+		most = max(most, n)
+	}
+	if total == 0 {
+		if text != "empty" {
+			c.errorf("%s: caption %q, no records", topic.Name, text)
+		}
+		return
+	}
+	got, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimPrefix(text, "skew "), "×"), 64)
+	want := float64(most) * float64(len(counts)) / float64(total)
+	if err != nil || math.Abs(got-want) > 0.005 {
+		c.errorf("%s: caption %q, counts %v: skew %.3f", topic.Name, text, counts, want)
+	}
+}
+
+// windows checks each lane's window: the records it draws are the
+// partition's, in order with none left out, and its older and newer
+// buttons count the retained records before and after it.
+func (c *captionCheck) windows(snap LogSnapshot) {
+	c.t.Helper()
+	for _, topic := range snap.Topics {
+		for _, p := range topic.Partitions {
+			name := laneKey(p.Topic, p.Partition)
+			all := read(c.l.Records(p.Topic, p.Partition))
+			if len(p.Records) == 0 {
+				if len(all) != 0 {
+					c.errorf("%s: no records drawn, the partition retains %d", name, len(all))
+				}
+				continue
+			}
+			first := slices.IndexFunc(all, func(r core.Record) bool { return r.Offset == p.Records[0].Offset })
+			if first < 0 || first+len(p.Records) > len(all) {
+				c.errorf("%s: the window from %d is not the partition's records", name, p.Records[0].Offset)
+				continue
+			}
+			for i, r := range p.Records {
+				if all[first+i].Offset != r.Offset {
+					c.errorf("%s: the window draws offset %d where the partition has %d", name, r.Offset, all[first+i].Offset)
+					break
+				}
+			}
+			after := len(all) - first - len(p.Records)
+			if p.Before > 0 && c.number(strings.TrimPrefix(strings.TrimSuffix(olderText(p), " older"), "◀ "), "") != int64(first) ||
+				p.Before == 0 && first != 0 {
+				c.errorf("%s: caption %q, %d records before the window", name, olderText(p), first)
+			}
+			if p.After > 0 && c.number(strings.TrimSuffix(newerText(p), " newer ▶"), "") != int64(after) ||
+				p.After == 0 && after != 0 {
+				c.errorf("%s: caption %q, %d records after the window", name, newerText(p), after)
+			}
 		}
 	}
 }
@@ -432,6 +510,19 @@ func (c *captionCheck) members(g GroupSnapshot, v core.GroupView) {
 		if len(owned) <= assignmentListed && !slices.Equal(sorted(listed), sorted(owned)) {
 			c.errorf("group %s member %s: caption %q, the group's partitions it owns: %v", g.Name, m.ID, text, owned)
 		}
+		if m.MemberState != "" {
+			// A consumer-protocol member revokes what it owns outside its
+			// target and is assigned what its target holds that it does
+			// not own.
+			revoke := slices.DeleteFunc(slices.Clone(m.Assignment), func(tp core.TopicPartition) bool { return slices.Contains(m.Target, tp) })
+			assign := slices.DeleteFunc(slices.Clone(m.Target), func(tp core.TopicPartition) bool { return slices.Contains(m.Assignment, tp) })
+			if got, want := partitionsText(m.PendingRevoke), partitionsText(revoke); got != want {
+				c.errorf("group %s member %s: to revoke %q, it owns %v outside its target %v", g.Name, m.ID, got, revoke, m.Target)
+			}
+			if got, want := partitionsText(m.PendingAssign), partitionsText(assign); got != want {
+				c.errorf("group %s member %s: to assign %q, its target holds %v it does not own", g.Name, m.ID, got, assign)
+			}
+		}
 		if m.PollDeadline > 0 && m.Down == "" {
 			text := pollDeadlineText(m)
 			at, ok, _ := units.Parse(strings.TrimPrefix(text, "must poll by "), units.Durations, 1<<62)
@@ -488,6 +579,9 @@ func (c *captionCheck) shareGroups(snap LogSnapshot) {
 		for _, m := range g.Members {
 			members[m.Name] = true
 		}
+		for _, m := range g.Members {
+			c.held(g, m)
+		}
 		for _, p := range g.Partitions {
 			text := sharePartitionText(p)
 			m := shareCaption.FindStringSubmatch(text)
@@ -515,6 +609,52 @@ func (c *captionCheck) shareGroups(snap LogSnapshot) {
 			if want := hw - int64(spso) - int64(done); int64(lag) != want {
 				c.errorf("share-partition %s: %q, the high watermark %d less the start less %d delivered is %d", p.TopicPartition, text, hw, done, want)
 			}
+		}
+	}
+}
+
+// held checks a share member's caption of its last poll: every record it
+// names and has not acknowledged is in flight, acquired by it, unless the
+// caption says its lock expired, when it is not.
+func (c *captionCheck) held(g core.ShareGroupView, m core.ShareMemberView) {
+	c.t.Helper()
+	text := shareHeldText(m, lockExpired(g, m))
+	if text == "holds nothing from its last poll" {
+		if len(m.Holding) != 0 {
+			c.errorf("share member %s: caption %q, holding %v", m.Name, text, m.Holding)
+		}
+		return
+	}
+	for part := range strings.SplitSeq(strings.TrimPrefix(text, "last poll: "), ", ") {
+		var topic string
+		var partition int
+		var offset int64
+		at := strings.LastIndex(part, "@")
+		slash := strings.LastIndex(part[:max(at, 0)], "/")
+		if at < 0 || slash < 0 {
+			c.errorf("share member %s: caption %q", m.Name, text)
+			return
+		}
+		topic, partition = part[:slash], mustAtoi(part[slash+1:at])
+		word, _, _ := strings.Cut(part[at+1:], " ")
+		offset = int64(mustAtoi(word))
+		if strings.HasSuffix(part, "(acknowledged)") {
+			continue
+		}
+		expired := strings.HasSuffix(part, "(lock expired)")
+		state := "not in flight"
+		for _, p := range g.Partitions {
+			if p.Topic != topic || p.Partition != partition {
+				continue
+			}
+			for _, r := range p.InFlight {
+				if r.Offset == offset {
+					state = r.State + " by " + r.Member
+				}
+			}
+		}
+		if held := state == core.RecordAcquired+" by "+m.Name; held == expired {
+			c.errorf("share member %s: caption %q, %s/%d@%d is %s", m.Name, text, topic, partition, offset, state)
 		}
 	}
 }

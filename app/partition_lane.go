@@ -142,7 +142,7 @@ func (l *PartitionLane) olderButton(name string) app.UI {
 	return app.Button().Type("button").Class("lane-nav").
 		Aria("label", fmt.Sprintf("show older records of %s", name)).
 		OnClick(l.show(to), to).
-		Text(fmt.Sprintf("◀ %d older", p.Before))
+		Text(olderText(p))
 }
 
 // newerButton moves the window on, when newer records are not drawn: one
@@ -160,8 +160,14 @@ func (l *PartitionLane) newerButton(name string) app.UI {
 	return app.Button().Type("button").Class("lane-nav").
 		Aria("label", fmt.Sprintf("show newer records of %s", name)).
 		OnClick(l.show(to), to).
-		Text(fmt.Sprintf("%d newer ▶", p.After))
+		Text(newerText(p))
 }
+
+// olderText and newerText are the captions of the buttons that move the
+// lane's window: how many retained records are before it and after it.
+func olderText(p PartitionSnapshot) string { return fmt.Sprintf("◀ %d older", p.Before) }
+
+func newerText(p PartitionSnapshot) string { return fmt.Sprintf("%d newer ▶", p.After) }
 
 // strip is the lane's cells: the log start edge when the window reaches it,
 // the records (with the high watermark before the first record above it),
