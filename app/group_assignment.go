@@ -22,16 +22,12 @@ func assignmentChip(chip app.HTMLSpan, topic string, partition int, m GroupMark,
 	}
 	state := "assigned"
 	title := m.Group + " assigned it to " + ownerName(m)
-	if !m.HasPosition {
-		text += " · " + m.Owner + " owns it"
-	}
 	switch m.Moving {
 	case "leaving":
 		state = "leaving"
 		title = m.Group + "'s rebalance has stopped it: " + m.Owner + " gives it up until the new assignment"
 	case "arriving":
 		state = "arriving"
-		text += " · new to " + m.Owner
 		title = m.Owner + " gained it in " + m.Group + "'s last rebalance"
 	}
 	group, member := m.Group, m.Owner

@@ -106,12 +106,12 @@ func (c *GroupCard) Render() app.UI {
 			app.Span().Class("group-state").DataSet("badge", g.State).Text(g.State),
 			app.If(g.Protocol != core.ProtocolConsumer,
 				app.Span().Class("group-generation").Body(
-					app.Text(fmt.Sprintf("gen %d", g.Generation)),
+					app.Text(groupGenerationText(g)),
 					&Help{Topic: "generation"},
 				),
 			).Else(
 				app.Span().Class("group-generation").Title("the group epoch, and the epoch of its target assignment").
-					Text(fmt.Sprintf("epoch %d, target %d", g.GroupEpoch, g.AssignmentEpoch)),
+					Text(groupGenerationText(g)),
 			),
 		),
 		c.renderLagSummary(),
@@ -170,15 +170,7 @@ func subscriptionOf(g GroupSnapshot) string {
 // when a threshold is crossed.
 func (c *GroupCard) renderLagSummary() app.UI {
 	g := c.Group
-	hasCommit := false
-	for _, p := range g.Partitions {
-		hasCommit = hasCommit || p.HasCommitted
-	}
-	text := "lag - (nothing committed yet)"
-	if hasCommit {
-		text = fmt.Sprintf("lag %s · %s behind", units.Plural(g.TotalLag, "record"),
-			units.Duration(g.MaxTimeLagMs))
-	}
+	text := lagText(g)
 	var thresholds []string
 	if g.Config.LagAlertRecords > 0 {
 		thresholds = append(thresholds, fmt.Sprintf("%d records", g.Config.LagAlertRecords))
@@ -202,6 +194,29 @@ func (c *GroupCard) renderLagSummary() app.UI {
 			),
 		),
 	)
+}
+
+// groupGenerationText is the caption of the group's generation: a classic
+// group's generation, a consumer group's epoch and its target
+// assignment's.
+func groupGenerationText(g GroupSnapshot) string {
+	if g.Protocol == core.ProtocolConsumer {
+		return fmt.Sprintf("epoch %d, target %d", g.GroupEpoch, g.AssignmentEpoch)
+	}
+	return fmt.Sprintf("gen %d", g.Generation)
+}
+
+// lagText is the caption of the group's lag: the records behind over the
+// partitions it has committed on, and how far behind in time.
+func lagText(g GroupSnapshot) string {
+	hasCommit := false
+	for _, p := range g.Partitions {
+		hasCommit = hasCommit || p.HasCommitted
+	}
+	if !hasCommit {
+		return "lag - (nothing committed yet)"
+	}
+	return fmt.Sprintf("lag %s · %s behind", units.Plural(g.TotalLag, "record"), units.Duration(g.MaxTimeLagMs))
 }
 
 // strategyHelp is the help topic of a strategy name.

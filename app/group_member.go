@@ -131,7 +131,7 @@ func (m *GroupMember) Render() app.UI {
 		),
 		app.P().Class("member-assignment").
 			Title(moreListedTitle(len(m.Member.Assignment))).
-			Text(m.assignmentText()),
+			Text(assignmentText(v)),
 		m.renderConsumerState(),
 		m.renderMoving(),
 		app.If(v.EmptyPoll != "" && v.Down == "",
@@ -281,9 +281,9 @@ func moreListedTitle(n int) string {
 // lanesShowOwners says where to see what a list leaves out.
 const lanesShowOwners = "the lanes show every partition, each with the member that owns it"
 
-// assignmentText lists the member's partitions with its positions.
-func (m *GroupMember) assignmentText() string {
-	v := m.Member
+// assignmentText is the caption of a member's assignment: its partitions,
+// each with its position (the next offset it reads) when it has one.
+func assignmentText(v core.MemberView) string {
 	if len(v.Assignment) == 0 {
 		return "no partitions"
 	}
@@ -340,5 +340,11 @@ func (m *GroupMember) renderPollDeadline() app.UI {
 		DataSet("at", v.PollDeadline).
 		Title(fmt.Sprintf("%s leaves the group unless it polls by %s (in %s): max.poll.interval.ms", v.ID,
 			units.Duration(v.PollDeadline), units.Duration(max(v.PollDeadline-m.Now, 0)))).
-		Body(app.Text("must poll by "+units.Duration(v.PollDeadline)), &Help{Topic: "max-poll-interval"})
+		Body(app.Text(pollDeadlineText(v)), &Help{Topic: "max-poll-interval"})
+}
+
+// pollDeadlineText is the caption of a member's poll deadline, by the
+// virtual clock.
+func pollDeadlineText(v core.MemberView) string {
+	return "must poll by " + units.Duration(v.PollDeadline)
 }

@@ -31,7 +31,7 @@ var legendEntries = []struct{ class, sample, words, help string }{
 	{"record keyless txn-aborted", "7✗", "an aborted transaction's record", "transaction"},
 	{"record marker marker-commit", "✓ C", "a commit or abort marker, at its own offset", "transaction"},
 	{"edge lso-mark", "LSO", "last stable offset: read_committed reads below it", "last-stable-offset"},
-	{"skew-bar hot", "", "partition fill; hot when fuller than keys at random would make it", "skew"},
+	{"skew-bar hot", "", "partition fill; hot at twice its siblings' mean, 20 records or more", "skew"},
 }
 
 // Render draws the legend as a list, folded above the lanes so that the

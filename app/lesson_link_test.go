@@ -173,7 +173,7 @@ func TestLessonInlinesRenderSafely(t *testing.T) {
 func TestLessonHidesTheSkewUntilSolved(t *testing.T) {
 	useMemoryBrowser(t)
 	text := "title: Find the hot partition\ngoal: Produce one more record.\nhide: skew\n\nOne key sends every record to one partition.\n\n" +
-		"## start\ntopic t partitions=4\nproduce t key=hot count=8\n\n## check\nrecords-at-least t 9\n\n## hints\n- Press Produce.\n"
+		"## start\ntopic t partitions=4\nproduce t key=hot count=30\n\n## check\nrecords-at-least t 31\n\n## hints\n- Press Produce.\n"
 	l, err := lesson.ParseText(text)
 	if err != nil || len(l.Hides) != 1 || l.Hides[0] != lesson.GiveawaySkew {
 		t.Fatalf("hides %v, %v", l.Hides, err)

@@ -142,7 +142,7 @@ func (l *PartitionLane) olderButton(name string) app.UI {
 	return app.Button().Type("button").Class("lane-nav").
 		Aria("label", fmt.Sprintf("show older records of %s", name)).
 		OnClick(l.show(to), to).
-		Text(fmt.Sprintf("◀ %d older", p.Before))
+		Text(olderText(p))
 }
 
 // newerButton moves the window on, when newer records are not drawn: one
@@ -160,8 +160,14 @@ func (l *PartitionLane) newerButton(name string) app.UI {
 	return app.Button().Type("button").Class("lane-nav").
 		Aria("label", fmt.Sprintf("show newer records of %s", name)).
 		OnClick(l.show(to), to).
-		Text(fmt.Sprintf("%d newer ▶", p.After))
+		Text(newerText(p))
 }
+
+// olderText and newerText are the captions of the buttons that move the
+// lane's window: how many retained records are before it and after it.
+func olderText(p PartitionSnapshot) string { return fmt.Sprintf("◀ %d older", p.Before) }
+
+func newerText(p PartitionSnapshot) string { return fmt.Sprintf("%d newer ▶", p.After) }
 
 // strip is the lane's cells: the log start edge when the window reaches it,
 // the records (with the high watermark before the first record above it),
@@ -172,7 +178,7 @@ func (l *PartitionLane) strip() []app.UI {
 	if p.Before == 0 {
 		cells = append(cells, app.Li().Class("edge", "log-start-edge").
 			Title("log start offset: the first offset a reader may ask for").
-			Text(fmt.Sprintf("start %d", p.LogStart)))
+			Text(logStartText(p)))
 	}
 	cells = append(cells, l.cells()...)
 	if p.After == 0 {
@@ -184,10 +190,19 @@ func (l *PartitionLane) strip() []app.UI {
 		}
 		cells = append(cells, app.Li().Class("edge", "hw-edge").DataSet("next-offset", p.LogEnd).
 			Title(nextOffsetTitle(p)).
-			Text(fmt.Sprintf("next %d", p.LogEnd)))
+			Text(nextOffsetText(p)))
 	}
 	return cells
 }
+
+// logStartText is the caption of the lane's log start edge: the first
+// offset a reader may ask for.
+func logStartText(p PartitionSnapshot) string { return fmt.Sprintf("start %d", p.LogStart) }
+
+// nextOffsetText is the caption of the lane's end: the log end offset, the
+// offset the next record will get (the high watermark too, unless records
+// above it are not committed yet, which the HW mark then shows).
+func nextOffsetText(p PartitionSnapshot) string { return fmt.Sprintf("next %d", p.LogEnd) }
 
 func nextOffsetTitle(p PartitionSnapshot) string {
 	if p.LogEnd == p.HighWatermark {
@@ -201,8 +216,11 @@ func nextOffsetTitle(p PartitionSnapshot) string {
 func hwMark(hw int64) app.UI {
 	return app.Li().Class("edge", "hw-mark").DataSet("hw-mark", hw).
 		Title("high watermark: consumers read only below it; the records after it are not committed until every follower in the ISR has fetched them").
-		Text(fmt.Sprintf("HW %d", hw))
+		Text(hwText(hw))
 }
+
+// hwText is the caption of the high watermark's mark.
+func hwText(hw int64) string { return fmt.Sprintf("HW %d", hw) }
 
 // uncommittedNote is what a record above the high watermark adds to its
 // title.
@@ -212,13 +230,21 @@ const uncommittedNote = " · not committed yet: stored on the leader, not yet re
 // partition's fill against the topic's fullest (one element: a page may
 // draw hundreds of lanes).
 func (l *PartitionLane) renderCount() app.UI {
-	label := countOf(l.Partition.Count, "record")
 	count := app.Span().Class("lane-count").Style("--fill", l.Share+"%")
 	if l.Hot {
-		label += " · hot"
 		count = count.Class("hot")
 	}
-	return count.Text(label)
+	return count.Text(laneCountText(l.Partition.Count, l.Hot))
+}
+
+// laneCountText is the caption of a lane's count: the records the
+// partition retains, and whether it is hot (TopicSnapshot.hot).
+func laneCountText(count int, hot bool) string {
+	label := countOf(count, "record")
+	if hot {
+		label += " · hot"
+	}
+	return label
 }
 
 // offlineNote says why a partition has no leader and what follows: its
@@ -251,21 +277,38 @@ func (l *PartitionLane) renderFoot() app.UI {
 			if motion := l.Moves[m.Group]; motion != "" {
 				chip = chip.DataSet("motion", motion)
 			}
-			text := m.Group + ": no commit"
 			if m.HasCommitted {
 				chip = chip.DataSet("committed", m.Committed)
-				text = fmt.Sprintf("%s: committed %d", m.Group, m.Committed)
 			}
 			if m.HasPosition {
 				chip = chip.DataSet("position", m.Position)
-				text += fmt.Sprintf(" · %s reads %d", m.Owner, m.Position)
 			}
-			if m.Paused {
-				text += " · paused by a rebalance"
-			}
-			return assignmentChip(chip, p.Topic, p.Partition, m, text)
+			return assignmentChip(chip, p.Topic, p.Partition, m, groupChipText(m))
 		}),
 	)
+}
+
+// groupChipText is the caption of a group's chip under a lane: where the
+// group has committed, which member owns the partition and where it reads
+// next, and how a rebalance moves it.
+func groupChipText(m GroupMark) string {
+	text := m.Group + ": no commit"
+	if m.HasCommitted {
+		text = fmt.Sprintf("%s: committed %d", m.Group, m.Committed)
+	}
+	if m.HasPosition {
+		text += fmt.Sprintf(" · %s reads %d", m.Owner, m.Position)
+	}
+	if m.Paused {
+		text += " · paused by a rebalance"
+	}
+	if m.Owner != "" && !m.HasPosition {
+		text += " · " + m.Owner + " owns it"
+	}
+	if m.Owner != "" && m.Moving == "arriving" {
+		text += " · new to " + m.Owner
+	}
+	return text
 }
 
 // items merges the window with the records leaving it, in offset order.
@@ -416,8 +459,11 @@ func lsoMark(lso, hw int64) app.UI {
 	if lso == hw {
 		title += " (no transaction is open here, so it is the high watermark)"
 	}
-	return app.Li().Class("edge", "lso-mark").DataSet("lso-mark", lso).Title(title).Text(fmt.Sprintf("LSO %d", lso))
+	return app.Li().Class("edge", "lso-mark").DataSet("lso-mark", lso).Title(title).Text(lsoText(lso))
 }
+
+// lsoText is the caption of the last stable offset's mark.
+func lsoText(lso int64) string { return fmt.Sprintf("LSO %d", lso) }
 
 // RecordCell is one record in a lane's strip. It is a component of its
 // own so that a change to a lane draws again only the records it changes

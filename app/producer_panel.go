@@ -148,6 +148,20 @@ func producerState(v core.ProducerView) string {
 	return "plain"
 }
 
+// producerSummary is the caption of a producer's card: its name, producer
+// id and epoch (none before it has one), state, and transactional id.
+func producerSummary(v core.ProducerView) string {
+	id := "no id"
+	if v.ID >= 0 {
+		id = "id " + strconv.FormatInt(v.ID, 10) + " · epoch " + strconv.Itoa(v.Epoch)
+	}
+	summary := v.Name + " · " + id + " · " + producerState(v)
+	if v.Config.TransactionalID != "" {
+		summary += " · transactional.id " + v.Config.TransactionalID
+	}
+	return summary
+}
+
 // wireLine makes the wire fault: on the next request, or after= requests,
 // for count= requests.
 func (c *ProducerCard) wireLine(fault string) string {
@@ -197,14 +211,6 @@ func (c *ProducerCard) Render() app.UI {
 		c.linksSeen = c.Links
 	}
 	v := c.Producer
-	id := "no id"
-	if v.ID >= 0 {
-		id = "id " + strconv.FormatInt(v.ID, 10) + " · epoch " + strconv.Itoa(v.Epoch)
-	}
-	summary := v.Name + " · " + id + " · " + producerState(v)
-	if v.Config.TransactionalID != "" {
-		summary += " · transactional.id " + v.Config.TransactionalID
-	}
 	button := func(command, action, text, title string, l func() (string, string)) app.UI {
 		return app.Button().Type("button").DataSet("command", command).DataSet("action", action).
 			Title(title).OnClick(c.send(l)).Text(text)
@@ -222,7 +228,7 @@ func (c *ProducerCard) Render() app.UI {
 		DataSet("producer-epoch", v.Epoch).
 		DataSet("producer-state", producerState(v)).
 		Body(
-			app.P().Class("producer-summary").Text(summary),
+			app.P().Class("producer-summary").Text(producerSummary(v)),
 			app.If(v.Fenced != "", app.P().Class("form-note").Text("fenced: "+v.Fenced)),
 			app.Div().Class("row", "producer-wire").Body(
 				button(scenario.CmdWire, string(core.LoseRequest), "Lose the next request",

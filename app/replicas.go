@@ -63,6 +63,9 @@ func brokerStatus(b core.BrokerInfo) string {
 	return "up"
 }
 
+// brokerText is the caption of a broker in the strip: its id and state.
+func brokerText(b core.BrokerInfo) string { return fmt.Sprintf("b%d %s", b.ID, brokerLabel(b)) }
+
 func (v *BrokerStrip) broker(b core.BrokerInfo) app.UI {
 	li := app.Li().Class("broker").DataSet("broker", b.ID).DataSet("status", brokerStatus(b))
 	if b.ID == v.Selected {
@@ -75,7 +78,7 @@ func (v *BrokerStrip) broker(b core.BrokerInfo) app.UI {
 			OnClick(selectThing(selection{Kind: selectBroker, Broker: b.ID}), b.ID).
 			Body(
 				app.Span().Class("broker-dot").Aria("hidden", "true"),
-				app.Text(fmt.Sprintf("b%d %s", b.ID, brokerLabel(b))),
+				app.Text(brokerText(b)),
 			),
 		app.Span().Class("broker-actions").Body(brokerButtons(b)...),
 	)

@@ -38,7 +38,7 @@ func (c *ShareGroupCard) Render() app.UI {
 						Title("inspect "+g.Name+": its members, share-partitions, configs and share lag").
 						OnClick(selectThing(selection{Kind: selectShareGroup, Group: g.Name}), g.Name).Text(g.Name),
 				),
-				app.Span().Class("share-group-state").Text(fmt.Sprintf("%s, epoch %d", g.State, g.GroupEpoch)),
+				app.Span().Class("share-group-state").Text(shareGroupStateText(g)),
 				app.Button().Type("button").Class("small").DataSet("action", "share-compare").
 					Title("Run one workload through a consumer group and through "+g.Name+", side by side: who gets what, in which order, and what a crash costs each").
 					OnClick(selectThing(selection{Kind: selectShareGroup, Group: g.Name, ShareCompare: defaultShareCompare(g.Name, runningShareMembers(g))}), g.Name, strings.Join(runningShareMembers(g), ",")).
@@ -46,7 +46,8 @@ func (c *ShareGroupCard) Render() app.UI {
 			),
 			app.Ul().Class("share-members").Body(
 				app.Range(g.Members).Slice(func(i int) app.UI {
-					return &ShareMember{Group: g.Name, Member: g.Members[i], ComeBackID: shareComeBackID(g, g.Members[i])}
+					return &ShareMember{Group: g.Name, Member: g.Members[i], ComeBackID: shareComeBackID(g, g.Members[i]),
+						LockExpired: lockExpired(g, g.Members[i])}
 				}),
 			),
 			app.Range(g.Partitions).Slice(func(i int) app.UI {
@@ -54,6 +55,17 @@ func (c *ShareGroupCard) Render() app.UI {
 			}),
 			&ShareGroupConfigForm{Group: g.Name, Configs: g.Configs},
 		)
+}
+
+// shareGroupStateText is the caption of a share group's state and epoch.
+func shareGroupStateText(g core.ShareGroupView) string {
+	return fmt.Sprintf("%s, epoch %d", g.State, g.GroupEpoch)
+}
+
+// sharePartitionText is the caption of a share-partition: its start and
+// end offsets and its share lag.
+func sharePartitionText(p core.SharePartitionView) string {
+	return fmt.Sprintf("SPSO %d, SPEO %d, share lag %d", p.StartOffset, p.EndOffset, p.Lag)
 }
 
 // shareComeBackID is the name a crashed member restarts under: the next
@@ -104,7 +116,7 @@ func renderSharePartition(p core.SharePartitionView, now int64) app.UI {
 		Body(
 			app.P().Class("share-partition-head").Body(
 				app.Strong().Text(name),
-				app.Text(fmt.Sprintf(" SPSO %d, SPEO %d, share lag %d", p.StartOffset, p.EndOffset, p.Lag)),
+				app.Text(" "+sharePartitionText(p)),
 			),
 			app.If(len(p.InFlight) == 0,
 				app.P().Class("share-inflight-empty").Text("No records in flight."),

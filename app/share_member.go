@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,10 @@ type ShareMember struct {
 	// ComeBackID is the name a crashed member restarts under; "" while it
 	// runs.
 	ComeBackID string
+	// LockExpired are the records of its last poll it no longer holds:
+	// their acquisition locks expired, so they are available to the
+	// group again (lockExpired).
+	LockExpired []core.ShareHeld
 
 	max   string // the poll's max, as typed
 	maxOf string // the member the typed max was typed for
@@ -51,21 +56,6 @@ func (m *ShareMember) Render() app.UI {
 	if crashed {
 		li = li.DataSet("crashed", "true")
 	}
-	held := "holds nothing from its last poll"
-	if len(v.Holding) > 0 {
-		var parts []string
-		for _, h := range v.Holding {
-			s := fmt.Sprintf("%s/%d@%d", h.Topic, h.Partition, h.Offset)
-			switch {
-			case h.Renewed:
-				s += " (renewed)"
-			case h.Acknowledged:
-				s += " (acknowledged)"
-			}
-			parts = append(parts, s)
-		}
-		held = "last poll: " + strings.Join(parts, ", ")
-	}
 	explicit := v.AckMode == core.AckModeExplicit
 	return li.Body(
 		app.Div().Class("member-head").Body(
@@ -77,7 +67,7 @@ func (m *ShareMember) Render() app.UI {
 			),
 		),
 		app.P().Class("member-assignment").Text("reads "+strings.ReplaceAll(partitionList(v.Assignment), " ", ", ")),
-		app.P().Class("share-member-held").Text(held),
+		app.P().Class("share-member-held").Text(shareHeldText(v, m.LockExpired)),
 		app.If(!crashed,
 			app.Div().Class("member-controls").Body(
 				app.Label().Body(
@@ -105,6 +95,57 @@ func (m *ShareMember) Render() app.UI {
 		),
 		&ControlError{Control: m.control()},
 	)
+}
+
+// shareHeldText is the caption of what a share member's last poll
+// returned: each record, and whether it was acknowledged, renewed, or has
+// left the member as its lock expired (expired, from lockExpired). A
+// record whose lock expired is Available to the group again, and another
+// member may hold it: the card must not say this one still does.
+func shareHeldText(v core.ShareMemberView, expired []core.ShareHeld) string {
+	if len(v.Holding) == 0 {
+		return "holds nothing from its last poll"
+	}
+	var parts []string
+	for _, h := range v.Holding {
+		s := fmt.Sprintf("%s/%d@%d", h.Topic, h.Partition, h.Offset)
+		switch {
+		case slices.ContainsFunc(expired, func(e core.ShareHeld) bool { return e.TopicPartition == h.TopicPartition && e.Offset == h.Offset }):
+			s += " (lock expired)"
+		case h.Renewed:
+			s += " (renewed)"
+		case h.Acknowledged:
+			s += " (acknowledged)"
+		}
+		parts = append(parts, s)
+	}
+	return "last poll: " + strings.Join(parts, ", ")
+}
+
+// lockExpired lists the records of a member's last poll, not acknowledged
+// since, that it no longer holds: no longer acquired by it in their
+// share-partition, as their acquisition locks expired
+// (group.share.record.lock.duration.ms).
+func lockExpired(g core.ShareGroupView, m core.ShareMemberView) []core.ShareHeld {
+	var expired []core.ShareHeld
+	for _, h := range m.Holding {
+		if h.Acknowledged {
+			continue
+		}
+		held := false
+		for _, p := range g.Partitions {
+			if p.TopicPartition != h.TopicPartition {
+				continue
+			}
+			for _, r := range p.InFlight {
+				held = held || r.Offset == h.Offset && r.State == core.RecordAcquired && r.Member == m.Name
+			}
+		}
+		if !held {
+			expired = append(expired, h)
+		}
+	}
+	return expired
 }
 
 // control names the member's controls, for their errors:

@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -151,23 +150,34 @@ func (t *TopicList) moreLanes(topic TopicSnapshot) app.UI {
 		Text(text)
 }
 
-// hotSkew is the skew from which the fullest partition is called hot: it
-// holds half as much again as an even share.
-const hotSkew = 1.5
+// hotRatio and hotMinRecords make the rule of a hot partition (isHot).
+const (
+	hotRatio      = 2
+	hotMinRecords = 20
+)
 
-// hot says whether a partition of the topic is its hot one: the fullest,
-// at hotSkew times an even share or more, and fuller than keys spread at
-// random would make it (an even share and three standard deviations of
-// the binomial count of records that land in one partition). Two records
-// in one of four partitions is chance: the page called such lanes hot.
+// hot says whether a partition of the topic, holding count records, is hot
+// (isHot).
 func (topic TopicSnapshot) hot(count int) bool {
-	n := len(topic.Partitions)
-	if n < 2 || count != topic.MaxCount || topic.Skew < hotSkew {
+	return isHot(count, topic.Total, len(topic.Partitions))
+}
+
+// isHot says whether a partition holding count of a topic's total records
+// over partitions is hot: it holds at least hotRatio times the mean of its
+// sibling partitions, and at least hotMinRecords records. A learner reads
+// "hot" as "busier than the others in a way that matters": a topic of one
+// partition has no siblings to be hotter than; a partition with a few
+// records more than its siblings, or five records while they hold none
+// (two keys that hash alike, in a lesson about commits), is chance of the
+// keys, not load. Twice the others' share is a skew one sees on the skew
+// bars at a glance, and the hot-partition lesson's one busy key makes
+// some four times.
+func isHot(count, total, partitions int) bool {
+	if partitions < 2 || count < hotMinRecords {
 		return false
 	}
-	share := 1 / float64(n)
-	even := float64(topic.Total) * share
-	return float64(count) > even+3*math.Sqrt(float64(topic.Total)*share*(1-share))
+	siblings := float64(total-count) / float64(partitions-1)
+	return float64(count) >= hotRatio*siblings
 }
 
 // Render draws one article per topic, or a hint when the log is empty.
