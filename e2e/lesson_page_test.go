@@ -115,7 +115,11 @@ func TestLessonSolvedThroughTheControls(t *testing.T) {
 	// redo: until then it holds the undone position (at=).
 	b.waitFor(t, `location.hash.endsWith("&lesson=key-order") && !location.hash.includes("&at=")`)
 	b.reload(t)
-	b.waitCount(t, panel("key-order")+`[data-solved="true"]`, 1)
+	if !b.eventually(fmt.Sprintf(`document.querySelectorAll(%s).length === 1`, js(panel("key-order")+`[data-solved="true"]`))) {
+		t.Fatalf("after a reload the lesson is not solved: the page is at %s, its progress says %q, its timeline is at %s",
+			eval[string](t, b, `location.hash`), b.text(t, panel("key-order")+" [data-lesson-progress]"),
+			eval[string](t, b, `(d => d ? d.position + "/" + d.length : "none")((document.querySelector("[data-timeline]") || {}).dataset)`))
+	}
 	if n := b.count(t, "[data-hint]"); n != len(l.Hints) {
 		t.Errorf("after a reload %d hints are shown, want the %d unlocked", n, len(l.Hints))
 	}
