@@ -17,7 +17,10 @@ func TestUIDifferencesFromHelp(t *testing.T) {
 	}
 
 	// The segment's help, in the lanes' legend, says where plog differs.
+	// The legend is folded: the learner opens it first.
 	help := `.legend [data-help="segment"]`
+	b.mouseClick(t, `.legend-fold > summary`)
+	b.waitCount(t, help+" .help-button", 1)
 	b.click(t, help+" .help-button")
 	b.waitCount(t, help+` .help-popover [data-difference-link="segment.records"]`, 1)
 	b.click(t, help+` .help-popover [data-difference-link="segment.records"]`)
