@@ -100,7 +100,7 @@ func (p *Playground) startingFragment(ctx app.Context) string {
 		// A first visit: nothing to reopen, so the page shows a small
 		// system at work (starter.go).
 		p.newWorkspace(ctx)
-		return starterFragment
+		return starterFragment()
 	}
 	p.reopenWorkspace(ctx, w.ID)
 	if w.Fragment == "" {

@@ -18,16 +18,43 @@ func differenceID(name string) string { return "difference-" + name }
 // does and why, under the Kafka version plog follows. It is part of the page
 // itself, folded below the playground, so that it works wherever the page
 // does: offline, under a sub-path, in a frame.
+//
+// In the browser the entries are drawn once the fold first opens: folded,
+// they are out of sight, and mounting them was 74 ms of the page's first
+// task on a 2-core machine (BENCHMARKS.md). The written page (natively)
+// draws them, so that its HTML holds the whole list.
 type Differences struct {
 	app.Compo
+
+	opened bool // the fold has been opened: its entries are drawn
+	// showing is the entry (or "" for the list) the last showDifference
+	// asked for, brought into view once drawn.
+	showing string
+}
+
+// differencesAction asks the list to unfold and show an entry; value: its
+// name, or "" for the list.
+const differencesAction = "plog/differences"
+
+// drawFoldedBodies says whether a fold's body is drawn before it opens:
+// natively there is no learner to open it and the page written from the
+// render must hold its text. A test sets it to follow the browser.
+var drawFoldedBodies = !app.IsClient
+
+// OnMount takes the requests to show an entry.
+func (d *Differences) OnMount(ctx app.Context) {
+	ctx.Handle(differencesAction, d.handleShow)
 }
 
 // Render draws the entries, folded; showDifference unfolds them.
 func (d *Differences) Render() app.UI {
-	entries := core.Differences()
+	var entries []core.Difference
+	if d.opened || drawFoldedBodies {
+		entries = core.Differences()
+	}
 	return app.Section().ID(differencesID).Class("panel", "differences").DataSet("differences", core.KafkaVersion).
 		Aria("labelledby", differencesID+"-title").Body(
-		app.Details().ID(differencesID+"-details").Body(
+		app.Details().ID(differencesID+"-details").On("toggle", d.onToggle).Body(
 			app.Summary().Body(app.H2().ID(differencesID+"-title").Text("How plog differs from Kafka")),
 			app.P().Text("plog follows Apache Kafka "+core.KafkaVersion+", the broker its conformance suite runs "+
 				"against. Where it departs, it does so on purpose, and says so here: what Kafka does, what plog "+
@@ -46,21 +73,42 @@ func (d *Differences) Render() app.UI {
 	)
 }
 
-// showDifference unfolds the list and brings the entry named name (or the
-// list, for "") into view with the focus on it. The folding is the
+// onToggle draws the entries the first time the learner opens the fold.
+func (d *Differences) onToggle(ctx app.Context, e app.Event) {
+	if ctx.JSSrc().Get("open").Bool() {
+		d.opened = true
+	}
+}
+
+// handleShow unfolds the list and, once its entries are drawn, brings the
+// one asked for into view with the focus on it. The folding is the
 // browser's own (a details element), so it is set in the page.
-func showDifference(ctx app.Context, name string) {
+func (d *Differences) handleShow(ctx app.Context, a app.Action) {
+	d.showing, _ = a.Value.(string)
 	if details := app.Window().GetElementByID(differencesID + "-details"); details.Truthy() {
 		details.Set("open", true)
 	}
-	id := differencesID
-	if name != "" {
-		id = differenceID(name)
-	}
-	ctx.ScrollTo(id)
-	if el := app.Window().GetElementByID(id); el.Truthy() && name != "" {
-		el.Call("focus")
-	}
+	d.opened = true
+	name := d.showing
+	ctx.Defer(func(ctx app.Context) {
+		if name != d.showing {
+			return // a later request wins
+		}
+		id := differencesID
+		if name != "" {
+			id = differenceID(name)
+		}
+		ctx.ScrollTo(id)
+		if el := app.Window().GetElementByID(id); el.Truthy() && name != "" {
+			el.Call("focus")
+		}
+	})
+}
+
+// showDifference unfolds the list and brings the entry named name (or the
+// list, for "") into view with the focus on it.
+func showDifference(ctx app.Context, name string) {
+	ctx.NewActionWithValue(differencesAction, name)
 }
 
 // DifferencesButton sits in the masthead and opens the list.
@@ -91,7 +139,7 @@ func (l *DiffersLink) Render() app.UI {
 		return app.Span().Class("differs-link", "empty")
 	}
 	return app.Button().Type("button").Class("differs-link").DataSet("difference-link", l.Name).
-		Aria("controls", differenceID(l.Name)).
+		Aria("controls", differencesID). // its entry is drawn once the list unfolds
 		Title("How plog differs from Kafka: " + d.Title).
 		OnClick(func(ctx app.Context, e app.Event) { showDifference(ctx, l.Name) }).
 		Text("differs from Kafka")

@@ -68,3 +68,28 @@ func TestDiffersLinksBesideTheHelp(t *testing.T) {
 		t.Errorf("the group config form has no link beside rebalance.ms:\n%s", page)
 	}
 }
+
+// In the browser the folded list draws no entry, which a learner could not
+// see, until something unfolds it: then every entry is there to read.
+func TestDifferencesDrawTheirEntriesOnceUnfolded(t *testing.T) {
+	drawFoldedBodies = false
+	defer func() { drawFoldedBodies = !app.IsClient }()
+	d := &Differences{}
+	c := app.NewClientTester(d)
+	defer c.Close()
+	page := html.UnescapeString(app.HTMLString(d))
+	if !strings.Contains(page, "How plog differs from Kafka") {
+		t.Errorf("the folded list lost its summary:\n%s", page)
+	}
+	if strings.Contains(page, `class="difference"`) {
+		t.Errorf("the folded list drew its entries:\n%s", page)
+	}
+	c.Context().NewActionWithValue(differencesAction, "segment.records")
+	c.Consume()
+	page = html.UnescapeString(app.HTMLString(d))
+	for _, e := range core.Differences() {
+		if !strings.Contains(page, `id="`+differenceID(e.Name)+`"`) || !strings.Contains(page, e.Why) {
+			t.Errorf("entry %s is not drawn once the list unfolds", e.Name)
+		}
+	}
+}

@@ -4,8 +4,14 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
 // LaneLegend says what the marks on the lanes mean, each with its help: the
 // learner meets every concept of a lane once, above the lanes.
+//
+// Its entries are drawn once the fold first opens (drawFoldedBodies): folded,
+// they are out of sight, and their 18 items and their helps were a tenth of the
+// render that shows a link's scenario as the page opens.
 type LaneLegend struct {
 	app.Compo
+
+	opened bool // the fold has been opened: its entries are drawn
 }
 
 // legendEntries are the lanes' marks: a sample of each, its words, and the
@@ -37,10 +43,21 @@ var legendEntries = []struct{ class, sample, words, help string }{
 // Render draws the legend as a list, folded above the lanes so that the
 // picture keeps its room: the learner opens it when a mark needs words.
 func (l *LaneLegend) Render() app.UI {
-	return app.Details().Class("legend-fold").Body(
+	var list app.UI
+	if l.opened || drawFoldedBodies {
+		list = l.list()
+	}
+	return app.Details().Class("legend-fold").On("toggle", l.onToggle).Body(
 		app.Summary().Text("What the lanes show"),
-		l.list(),
+		list,
 	)
+}
+
+// onToggle draws the entries the first time the learner opens the fold.
+func (l *LaneLegend) onToggle(ctx app.Context, e app.Event) {
+	if ctx.JSSrc().Get("open").Bool() {
+		l.opened = true
+	}
 }
 
 // list is the legend's entries.

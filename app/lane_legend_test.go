@@ -40,3 +40,29 @@ func TestLegendNamesEveryMarkOfALane(t *testing.T) {
 		}
 	}
 }
+
+// In the browser the folded legend draws no entry until the learner opens
+// it; natively (the written page) it draws them all.
+func TestLaneLegendDrawsItsEntriesOnceOpened(t *testing.T) {
+	l := &LaneLegend{}
+	c := app.NewClientTester(l)
+	if page := app.HTMLString(l); strings.Count(page, "<li") != len(legendEntries) || !strings.Contains(page, "What the lanes show") {
+		t.Errorf("natively the legend draws %d of %d entries:\n%s", strings.Count(page, "<li"), len(legendEntries), page)
+	}
+	c.Close()
+
+	drawFoldedBodies = false
+	defer func() { drawFoldedBodies = !app.IsClient }()
+	l = &LaneLegend{}
+	c = app.NewClientTester(l)
+	defer c.Close()
+	if page := app.HTMLString(l); strings.Contains(page, "<li") || !strings.Contains(page, "What the lanes show") {
+		t.Errorf("the folded legend drew its entries, or lost its summary:\n%s", page)
+	}
+	l.opened = true // as onToggle does
+	l.Update()
+	c.Consume()
+	if page := app.HTMLString(l); strings.Count(page, "<li") != len(legendEntries) {
+		t.Errorf("the opened legend draws %d of %d entries", strings.Count(page, "<li"), len(legendEntries))
+	}
+}

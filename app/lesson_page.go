@@ -88,7 +88,7 @@ func siteRoot(u url.URL) url.URL {
 func (p *Playground) OnPreRender(ctx app.Context) {
 	f := addressFragment(currentURL(ctx))
 	if f == "" {
-		f = starterFragment // the site's root: a first visit's system (starter.go)
+		f = starterFragment() // the site's root: a first visit's system (starter.go)
 	}
 	p.applyLink(f)
 }

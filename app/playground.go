@@ -514,7 +514,7 @@ func (p *Playground) scheduleURLUpdate(ctx app.Context) {
 // workspace of its own (autosave.go).
 func (p *Playground) OnNav(ctx app.Context) {
 	fragment := addressFragment(currentURL(ctx)) // lesson_page.go
-	if p.ready && (fragment == p.link || fragment == "" && p.link == starterFragment) {
+	if p.ready && (fragment == p.link || fragment == "" && p.link == starterFragment()) {
 		return // the page's own URL update, or the bare address the starter opened at
 	}
 	p.enterWorkspace(ctx, fragment)

@@ -339,7 +339,7 @@ func TestParentHearsReadyAndSteps(t *testing.T) {
 	}
 	// Mounted on the bare address, which shows the starter on a first
 	// visit (starter.go), then navigated to a link, as a pasted link is.
-	starter, _, msg := loadFragment(starterFragment)
+	starter, _, msg := loadFragment(starterFragment())
 	if msg != "" {
 		t.Fatal(msg)
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"plog/core/scenario"
 
@@ -31,18 +32,21 @@ consumer billing c1 rate=1/s
 consumer billing c2 rate=1/s
 `
 
-// starterFragment is the starter's link, written once as the package
-// starts, under the latest rules (EncodeLink's rules line): the starter is
-// no link anyone saved, so it follows the rules of the day; a learner's
-// link made from it keeps the rules it was made under.
-var starterFragment = func() string {
+// starterFragment is the starter's link, under the latest rules
+// (EncodeLink's rules line): the starter is no link anyone saved, so it
+// follows the rules of the day; a learner's link made from it keeps the
+// rules it was made under. It is written the first time it is asked for:
+// as the package started, parsing and compressing the script was 19 ms of
+// the page's first task in the browser, where a page opened on a link may
+// never need it.
+var starterFragment = sync.OnceValue(func() string {
 	link, err := scenario.EncodeLink(starterScript)
 	if err != nil {
 		// A constant script: every test of the package would stop here.
 		panic("the starter scenario does not parse: " + err.Error())
 	}
 	return link
-}()
+})
 
 // starterShown reports whether the page shows the starter as it opened:
 // its steps, and no more, are the timeline's. A step of the learner's (a
@@ -50,8 +54,9 @@ var starterFragment = func() string {
 func (p *Playground) starterShown() bool {
 	// The presenter's view (or any view option) is still the starter; the
 	// prefix spares a big scenario's link the parse at every render.
-	return strings.HasPrefix(p.link, starterFragment) && withOptions(p.link, linkOptions{}) == starterFragment &&
-		p.session != nil && p.session.Position() == p.starterEnd
+	// Without a session (the first render) there is nothing to compare.
+	return p.session != nil && strings.HasPrefix(p.link, starterFragment()) &&
+		withOptions(p.link, linkOptions{}) == starterFragment() && p.session.Position() == p.starterEnd
 }
 
 // starterNote says what the starter's picture shows and how to set it

@@ -27,7 +27,7 @@ func mountFirstVisit(t *testing.T) (*MemoryBrowser, *Playground, app.ClientDispa
 // again.
 func TestFirstVisitOpensTheStarter(t *testing.T) {
 	_, p, d := mountFirstVisit(t)
-	if p.link != starterFragment {
+	if p.link != starterFragment() {
 		t.Fatalf("the first visit opened %q, want the starter", p.link)
 	}
 	if len(p.view.Topics) != 1 || p.view.Topics[0].Name != "orders" || len(p.view.Topics[0].Partitions) != 3 {

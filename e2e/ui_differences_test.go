@@ -17,7 +17,10 @@ func TestUIDifferencesFromHelp(t *testing.T) {
 	}
 
 	// The segment's help, in the lanes' legend, says where plog differs.
+	// The legend is folded: the learner opens it first.
 	help := `.legend [data-help="segment"]`
+	b.mouseClick(t, `.legend-fold > summary`)
+	b.waitCount(t, help+" .help-button", 1)
 	b.click(t, help+" .help-button")
 	b.waitCount(t, help+` .help-popover [data-difference-link="segment.records"]`, 1)
 	b.click(t, help+` .help-popover [data-difference-link="segment.records"]`)
@@ -49,4 +52,32 @@ func TestUIDifferencesFromHelp(t *testing.T) {
 	sub.click(t, "#differences-open")
 	sub.waitFor(t, `document.getElementById("differences-details").open === true`)
 	sub.waitCount(t, `[data-difference="virtual-time"]`, 1)
+}
+
+// The list's entries are drawn once the fold first opens: a learner who
+// opens it by its summary reads every entry, on screen.
+func TestUIDifferencesOpenByTheirSummary(t *testing.T) {
+	t.Parallel()
+	b := openPlayground(t, "topic orders partitions=2\n")
+	if n := b.count(t, `#differences [data-difference]`); n != 0 {
+		t.Errorf("the folded list drew %d entries before it opened", n)
+	}
+	b.mouseClick(t, `#differences-details > summary`)
+	b.waitFor(t, `document.getElementById("differences-details").open === true`)
+	b.waitFor(t, `document.querySelectorAll("#differences [data-difference]").length > 10`)
+	if got := b.text(t, `[data-difference="segment.records"]`); !strings.Contains(got, "Kafka 4.4: Kafka has no such config.") {
+		t.Errorf("segment.records's entry says %q", got)
+	}
+	// Scrolled to, as a learner scrolls down to it, the first entry is on
+	// screen and nothing covers it.
+	seen := eval[bool](t, b, `(() => {
+		const el = document.querySelector("#differences [data-difference]");
+		el.scrollIntoView({block: "nearest"});
+		const r = el.getBoundingClientRect();
+		if (r.height < 10 || r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) return false;
+		const at = document.elementFromPoint(r.left + r.width / 2, r.top + 5);
+		return !!at && el.contains(at) && el.textContent.includes("Why:") })()`)
+	if !seen {
+		t.Error("the opened list's first entry is not on screen")
+	}
 }

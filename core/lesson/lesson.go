@@ -99,7 +99,7 @@ type Result struct {
 // one parsing).
 func All() []Lesson {
 	var out []Lesson
-	for _, b := range builtins {
+	for _, b := range builtins() {
 		if l, err := b.parse(); err == nil {
 			out = append(out, l)
 		}
@@ -115,8 +115,9 @@ type Entry struct {
 // Catalogue lists the built-in lessons in teaching order, by name and
 // title, without parsing them.
 func Catalogue() []Entry {
-	out := make([]Entry, len(builtins))
-	for i, b := range builtins {
+	all := builtins()
+	out := make([]Entry, len(all))
+	for i, b := range all {
 		out[i] = b.Entry
 	}
 	return out
@@ -129,7 +130,7 @@ func Catalogue() []Entry {
 var files embed.FS
 
 // builtin is a built-in lesson: its name and title, read from its file's
-// header when the package starts, and the lesson, parsed in full the first
+// header the first time a lesson is asked for, and the lesson, parsed in full the first
 // time it is asked for. Parsing all 21 files took the page's start 42 ms
 // and 1.7 MB under wasm (BENCHMARKS.md, after the wasm's last byte), where
 // the lesson list needs only the names and titles and a learner opens one
@@ -140,8 +141,10 @@ type builtin struct {
 }
 
 // builtins are the built-in lessons in teaching order (fs.ReadDir sorts
-// the files by name). A file whose header does not read is left out.
-var builtins = readBuiltins()
+// the files by name). A file whose header does not read is left out. The
+// headers are read the first time a lesson is asked for: as the package
+// started, reading them was 12 ms of the page's first task in the browser.
+var builtins = sync.OnceValue(readBuiltins)
 
 func readBuiltins() []builtin {
 	entries, _ := fs.ReadDir(files, "files")
@@ -174,13 +177,13 @@ func readBuiltins() []builtin {
 // name the error suggests the nearest one.
 func Find(name string) (Lesson, error) {
 	key := strings.ToLower(strings.TrimSpace(name))
-	for _, b := range builtins {
+	for _, b := range builtins() {
 		if b.Name == name || b.Name == key {
 			return b.parse()
 		}
 	}
 	best, bestDist := "", -1
-	for _, b := range builtins {
+	for _, b := range builtins() {
 		if d := units.EditDistance(key, b.Name); bestDist < 0 || d < bestDist {
 			best, bestDist = b.Name, d
 		}
@@ -193,8 +196,9 @@ func Find(name string) (Lesson, error) {
 
 // Names lists the built-in lessons' names in teaching order.
 func Names() []string {
-	names := make([]string, len(builtins))
-	for i, b := range builtins {
+	all := builtins()
+	names := make([]string, len(all))
+	for i, b := range all {
 		names[i] = b.Name
 	}
 	return names

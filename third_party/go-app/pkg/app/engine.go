@@ -51,6 +51,31 @@ type engine struct {
 	actions              actionManager
 	states               *store
 	isFirstMount         bool
+
+	// plog: while the first mount runs, when it last let the browser have
+	// a task (mountTurn, PLOG.md); zero otherwise.
+	firstMountTurn time.Time
+}
+
+// firstMountSlice is how long the first mount works before it lets the
+// browser have a task (plog, PLOG.md): well under the 200 ms a step may
+// keep the page's main thread, with room for the style and layout the
+// browser does after it.
+const firstMountSlice = 40 * time.Millisecond
+
+// mountTurn lets the browser have a task when the first mount has worked
+// for firstMountSlice since the last (plog, PLOG.md). The tree being
+// mounted is not in the document until it is whole, so the page shows
+// what it showed (the written page) meanwhile; dispatches (an event's
+// handler) wait for the mount, as they would behind one long task.
+func (e *engine) mountTurn() {
+	if e.firstMountTurn.IsZero() || time.Since(e.firstMountTurn) < firstMountSlice {
+		return
+	}
+	if turned := browserTurn(); turned != nil {
+		<-turned
+	}
+	e.firstMountTurn = time.Now()
 }
 
 func (e *engine) Context() Context {
@@ -210,7 +235,16 @@ func (e *engine) Mount(v UI) {
 		Source: e.Body,
 		Function: func(ctx Context) {
 			if e.isFirstMount {
-				if err := e.Body.(*htmlBody).replaceChildAt(0, v); err != nil {
+				// plog: the first mount starts in a task of its own, after
+				// the one that started the program, and lets the browser
+				// have a task as it goes (mountTurn, PLOG.md).
+				if turned := browserTurn(); turned != nil {
+					<-turned
+				}
+				e.firstMountTurn = time.Now()
+				err := e.Body.(*htmlBody).replaceChildAt(0, v)
+				e.firstMountTurn = time.Time{}
+				if err != nil {
 					panic(errors.New("mounting first ui element failed").Wrap(err))
 				}
 

@@ -192,6 +192,19 @@ type browserWindow struct {
 	body    UI
 	cursorX int
 	cursorY int
+
+	// plog: the document, read once (document), where each element and
+	// text node mounted read it anew: a js.Value, and its finalizer, more
+	// per node (PLOG.md).
+	doc Value
+}
+
+// document is the window's document (plog: PLOG.md).
+func (w *browserWindow) document() Value {
+	if w.doc == nil {
+		w.doc = w.Get("document")
+	}
+	return w.doc
 }
 
 func (w *browserWindow) URL() *url.URL {
@@ -279,9 +292,9 @@ func (w *browserWindow) setBody(body UI) {
 func (w *browserWindow) createElement(tag, xmlns string) (Value, error) {
 	var element Value
 	if xmlns == "" {
-		element = w.Get("document").Call("createElement", tag)
+		element = w.document().Call("createElement", tag)
 	} else {
-		element = w.Get("document").Call("createElementNS", xmlns, tag)
+		element = w.document().Call("createElementNS", xmlns, tag)
 	}
 
 	if !element.Truthy() {
@@ -293,7 +306,7 @@ func (w *browserWindow) createElement(tag, xmlns string) (Value, error) {
 }
 
 func (w *browserWindow) createTextNode(v string) Value {
-	return w.Get("document").Call("createTextNode", v)
+	return w.document().Call("createTextNode", v)
 }
 
 func (w *browserWindow) addHistory(u *url.URL) {

@@ -131,6 +131,9 @@ func FilterUIElems(v ...UI) []UI {
 }
 
 func mount(d Dispatcher, n UI) error {
+	if e, ok := d.(*engine); ok {
+		e.mountTurn() // plog: PLOG.md
+	}
 	n.setSelf(n)
 	return n.mount(d)
 }
