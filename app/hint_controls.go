@@ -68,6 +68,7 @@ var controlPlaces = map[string]controlPlace{
 	"init":              {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Init"},
 	"begin":             {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Begin"},
 	"send-offsets":      {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Send offsets"},
+	"offsets-group":     {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] select[name="group"]`},
 	"txn-commit":        {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Commit"},
 	"abort":             {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Abort"},
 }

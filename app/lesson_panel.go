@@ -45,10 +45,33 @@ type LessonPanel struct {
 	Preview bool
 
 	announced bool // Solved was drawn: its line was brought into view
+	hintsSeen int  // the hints drawn before: a new one is brought into view
+	height    heightFollower
 	// sheet is how much of the lesson a phone's sheet shows: "" the
 	// task (goal, progress, hints), "full" the explanation too, "small"
 	// the title and progress alone. A wide screen shows it all.
 	sheet string
+}
+
+// OnMount follows the panel's height for the page's scrolling: on a
+// phone the panel is a sheet over the screen's foot, and what the page
+// scrolls to (a control a hint points at, a field taking the focus) must
+// land above it, not under it (web/static/lessons.css).
+func (l *LessonPanel) OnMount(ctx app.Context) {
+	l.hintsSeen = len(l.Hints)
+	if l.Preview {
+		return
+	}
+	l.height = followHeight(ctx.JSSrc(), "--lesson-sheet-height")
+}
+
+// OnDismount stops following the panel's height; the sheet's height is
+// none once the panel is gone.
+func (l *LessonPanel) OnDismount() {
+	l.height.stop()
+	if !l.Preview {
+		app.Window().Get("document").Get("documentElement").Get("style").Call("removeProperty", "--lesson-sheet-height")
+	}
 }
 
 // sheetButtons draw, on a phone, the sheet's buttons: read the whole
@@ -81,6 +104,17 @@ func (l *LessonPanel) sheetButtons() app.UI {
 // solved: the lesson's box is short, and the line under the goal and its
 // questions may be scrolled out of it.
 func (l *LessonPanel) OnUpdate(ctx app.Context) {
+	// A hint just revealed is brought into the panel's view: the panel is
+	// short (a dock's top, a phone's sheet), and the hint came at its end.
+	if len(l.Hints) > l.hintsSeen && l.hintsSeen >= 0 && !l.Preview {
+		last := len(l.Hints) - 1
+		ctx.Defer(func(app.Context) {
+			if el := app.Window().Get("document").Call("querySelector", fmt.Sprintf(`[data-lesson-panel] [data-hint="%d"]`, last)); el.Truthy() {
+				el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+			}
+		})
+	}
+	l.hintsSeen = len(l.Hints)
 	if l.Solved && !l.announced && !l.Preview {
 		ctx.Defer(func(app.Context) {
 			if el := app.Window().Get("document").Call("querySelector", "[data-lesson-status]"); el.Truthy() {

@@ -160,6 +160,9 @@ func (p *Playground) checkLesson() {
 	}
 	was := p.lesson.result.Solved
 	p.lesson.result = l.Check(p.session)
+	// What a hint's control could not point at was true of the step
+	// before: the member may have joined since.
+	p.lesson.pointMissing, p.lesson.pointMissingRef = "", ""
 	if !p.lesson.result.Solved {
 		return
 	}

@@ -31,10 +31,7 @@ type Timeline struct {
 	// stepsShown unfolds the steps and the command line on a phone,
 	// where they fold away by default.
 	stepsShown bool
-	// heightObserver and heightCallback follow the timeline's height
-	// (followHeight).
-	heightObserver app.Value
-	heightCallback app.Func
+	height heightFollower // the page's --timeline-height
 	// Rules is the version of the engine's rules the scenario runs under
 	// (core/rules.go); the timeline says so when it is not the latest.
 	Rules int
@@ -101,34 +98,14 @@ func (t *Timeline) setSpeed(ctx app.Context, e app.Event) {
 // position.
 func (t *Timeline) OnMount(ctx app.Context) {
 	ctx.Defer(t.afterRender)
-	t.followHeight(ctx.JSSrc())
+	// On a phone the timeline is docked at the bottom of the screen: the
+	// lesson's sheet sits on it (web/static/lessons.css).
+	t.height = followHeight(ctx.JSSrc(), "--timeline-height")
 }
 func (t *Timeline) OnUpdate(ctx app.Context) { ctx.Defer(t.afterRender) }
 
 // OnDismount stops following the timeline's height.
-func (t *Timeline) OnDismount() {
-	if t.heightObserver != nil {
-		t.heightObserver.Call("disconnect")
-		t.heightCallback.Release()
-	}
-}
-
-// followHeight keeps the page's --timeline-height the timeline's height:
-// on a phone, where the timeline is docked at the bottom of the screen,
-// the lesson's sheet sits on it (web/static/lessons.css).
-func (t *Timeline) followHeight(el app.Value) {
-	observer := app.Window().Get("ResizeObserver")
-	if !observer.Truthy() || !el.Truthy() {
-		return
-	}
-	root := app.Window().Get("document").Get("documentElement").Get("style")
-	t.heightCallback = app.FuncOf(func(app.Value, []app.Value) any {
-		root.Call("setProperty", "--timeline-height", fmt.Sprintf("%dpx", el.Get("offsetHeight").Int()))
-		return nil
-	})
-	t.heightObserver = observer.New(t.heightCallback)
-	t.heightObserver.Call("observe", el)
-}
+func (t *Timeline) OnDismount() { t.height.stop() }
 
 func (t *Timeline) afterRender(ctx app.Context) {
 	syncSlider(len(t.Lines), t.Position)

@@ -34,6 +34,14 @@ func TestEveryHintPointsAtItsControl(t *testing.T) {
 				}
 				b.click(t, "#lesson-hint")
 				b.waitCount(t, fmt.Sprintf(`[data-hint="%d"]`, i), 1)
+				// The hint comes at the short panel's end: the panel shows
+				// its first line.
+				first := fmt.Sprintf(`(() => { const h = document.querySelector('[data-lesson-panel] [data-hint="%d"]').getBoundingClientRect();
+					const p = document.querySelector("[data-lesson-panel]").getBoundingClientRect();
+					return h.top >= p.top - 1 && h.top + 12 <= p.bottom && h.top >= 0 && h.top + 12 <= innerHeight })()`, i)
+				if !b.eventually(first) {
+					t.Errorf("hint %d, just shown, is out of the lesson panel's view", i+1)
+				}
 			}
 			refs := eval[[]string](t, b, `Array.from(document.querySelectorAll("[data-control-ref]")).map(el => el.dataset.controlRef)`)
 			want := 0

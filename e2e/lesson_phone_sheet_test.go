@@ -48,6 +48,19 @@ func TestLessonIsASheetOnAPhone(t *testing.T) {
 	b.waitFor(t, fmt.Sprintf(`document.querySelector(%s).textContent !== %s`, js(sheet+" .lesson-progress"), js(before)))
 	onScreenNow(sheet+" .lesson-progress", "after the poll")
 
+	// A hint's control name points at the control above the sheet, not
+	// under it.
+	eval[bool](t, b, `(scrollTo(0, 0), true)`)
+	b.mouseClick(t, "#lesson-hint")
+	b.waitCount(t, `[data-hint="0"]`, 1)
+	onScreenNow(`[data-hint="0"]`, "a hint just shown")
+	b.mouseClick(t, `[data-hint="0"] [data-control-ref="commit b1"]`)
+	b.waitFor(t, `!!document.querySelector('[data-pointed]')`)
+	if !b.eventually(fmt.Sprintf(`(() => { const c = document.querySelector("[data-pointed]").getBoundingClientRect();
+		return c.top >= 0 && c.bottom <= document.querySelector(%s).getBoundingClientRect().top })()`, js(sheet))) {
+		t.Errorf("the control a hint points at is under the sheet: %s", onScreen(t, b, "[data-pointed]"))
+	}
+
 	// The explanation is folded into the sheet until asked for.
 	if b.count(t, sheet+" .lesson-text p") == 0 || eval[bool](t, b, `document.querySelector("[data-lesson-panel] .lesson-text").getClientRects().length > 0`) {
 		t.Error("the sheet shows the explanation before Read the lesson")

@@ -93,6 +93,7 @@ var controlDocs = []ControlDoc{
 	{"init", ProducerScope, "a transactional producer's Init"},
 	{"begin", ProducerScope, "a transactional producer's Begin"},
 	{"send-offsets", ProducerScope, "a transactional producer's Send offsets"},
+	{"offsets-group", ProducerScope, "the group whose offsets a transactional producer's Send offsets sends"},
 	{"txn-commit", ProducerScope, "a transactional producer's Commit"},
 	{"abort", ProducerScope, "a transactional producer's Abort"},
 }
