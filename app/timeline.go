@@ -31,7 +31,7 @@ type Timeline struct {
 	// stepsShown unfolds the steps and the command line on a phone,
 	// where they fold away by default.
 	stepsShown bool
-	height heightFollower // the page's --timeline-height
+	height     heightFollower // the page's --timeline-height
 	// Rules is the version of the engine's rules the scenario runs under
 	// (core/rules.go); the timeline says so when it is not the latest.
 	Rules int
