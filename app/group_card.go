@@ -25,12 +25,16 @@ type GroupCard struct {
 	// Selected is what the inspector shows: the card marks its group or
 	// member when it is one of them.
 	Selected selection
+	// Links counts the links the page opened (fresh_form.go): a new one
+	// closes the join form, which belonged to the scenario before.
+	Links int
 
 	memberStart int             // the first member drawn
 	known       map[string]bool // the members at the last render, to follow a new one (followNew)
 
-	joining bool   // the join form of this group is open
-	stateOf string // the group the field above is for
+	joining   bool   // the join form of this group is open
+	stateOf   string // the group the field above is for
+	linksSeen int    // Links when joining was last set afresh
 
 	membersDrawn inTurns // a few members at a turn of the browser's
 }
@@ -58,6 +62,9 @@ func (c *GroupCard) Render() app.UI {
 		// card that now shows another group does not keep this one's
 		// join form open.
 		c.joining, c.stateOf = false, g.Name
+	}
+	if c.Links != c.linksSeen {
+		c.joining, c.linksSeen = false, c.Links
 	}
 	ids := make([]string, len(g.Members))
 	for i, m := range g.Members {

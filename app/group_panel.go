@@ -42,6 +42,7 @@ type GroupPanel struct {
 	groupStart int             // the first group drawn
 	known      map[string]bool // the groups at the last render, to follow a new one (followNew)
 	newGroup   bool            // the learner opened the join form at the top
+	linksSeen  int             // Links when newGroup was last set afresh
 }
 
 // chartsAction unfolds or folds the charts of records and rebalances
@@ -57,6 +58,11 @@ func (p *GroupPanel) Render() app.UI {
 	topics := make([]string, len(p.Records))
 	for i, t := range p.Records {
 		topics[i] = t.Topic
+	}
+	if p.Links != p.linksSeen {
+		// A link or a lesson opened: the join form the learner left open
+		// in the last one closes (fresh_form.go).
+		p.newGroup, p.linksSeen = false, p.Links
 	}
 	p.groupStart, p.known = followNew(p.groupStart, groupsShown, groupNames(p.Groups), p.known)
 	window := windowAt(p.groupStart, groupsShown, len(p.Groups))
@@ -88,7 +94,7 @@ func (p *GroupPanel) Render() app.UI {
 				windowNav("groups", "groups", 1, window, func(ctx app.Context, start int) { p.groupStart = start }),
 				app.Div().Class("group-list").Body(
 					app.Range(shown).Slice(func(i int) app.UI {
-						return &GroupCard{Group: shown[i], Selected: p.Selected}
+						return &GroupCard{Group: shown[i], Selected: p.Selected, Links: p.Links}
 					}),
 				),
 			),

@@ -55,3 +55,30 @@ func TestUILessonFormsStartClean(t *testing.T) {
 	b.waitCount(t, `[data-topic=fresh][data-partition]`, 1)
 	b.noErrors(t)
 }
+
+// The join forms a learner opened in one lesson's groups close when the
+// next lesson opens, though it has groups of the same names (billing and
+// audit in both): they belonged to the last lesson's groups.
+func TestUILessonJoinFormsClose(t *testing.T) {
+	t.Parallel()
+	s := startPlogServer(t, build.rootSite, "/")
+	x := learnerFromList(t, s, "commit-resume")
+	b := x.b
+	b.mouseClick(t, "[data-action=new-group]")
+	b.waitFor(t, `!document.querySelector(".group-new").hidden`)
+	b.mouseClick(t, `[data-group="billing"] [data-action=join-member]`)
+	b.waitCount(t, `[data-group="billing"] form.member-join`, 1)
+
+	b.click(t, "#lessons-open")
+	b.waitFor(t, `document.querySelector("[data-lesson-list] details").open`)
+	b.click(t, `[data-lesson-list] [data-lesson=exactly-once] a`)
+	b.waitCount(t, panel("exactly-once"), 1)
+	b.waitCount(t, `[data-group="billing"] li[data-member="b2"]`, 1)
+	if !eval[bool](t, b, `document.querySelector(".group-new").hidden`) {
+		t.Error("the new group's join form opened in the last lesson is still open")
+	}
+	if n := b.count(t, `form.member-join`); n != 0 {
+		t.Errorf("%d groups' join forms opened in the last lesson are still open", n)
+	}
+	b.noErrors(t)
+}
