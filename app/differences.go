@@ -7,7 +7,7 @@ import (
 )
 
 // differencesID is the element id of "How plog differs from Kafka", which
-// the masthead's button and the help's "differs from Kafka" links open.
+// the help's "differs from Kafka" links open.
 const differencesID = "differences"
 
 // differenceID is the element id of one entry.
@@ -16,8 +16,8 @@ func differenceID(name string) string { return "difference-" + name }
 // Differences is the page's "How plog differs from Kafka": every deliberate
 // simplification (core.Differences), each with what Kafka does, what plog
 // does and why, under the Kafka version plog follows. It is part of the page
-// itself, folded below the playground, so that it works wherever the page
-// does: offline, under a sub-path, in a frame.
+// itself, folded in the help panel (help_panel.go), so that it works
+// wherever the page does: offline, under a sub-path, in a frame.
 //
 // In the browser the entries are drawn once the fold first opens: folded,
 // they are out of sight, and mounting them was 74 ms of the page's first
@@ -109,19 +109,6 @@ func (d *Differences) handleShow(ctx app.Context, a app.Action) {
 // list, for "") into view with the focus on it.
 func showDifference(ctx app.Context, name string) {
 	ctx.NewActionWithValue(differencesAction, name)
-}
-
-// DifferencesButton sits in the masthead and opens the list.
-type DifferencesButton struct {
-	app.Compo
-}
-
-// Render draws the button.
-func (b *DifferencesButton) Render() app.UI {
-	return app.Button().Type("button").ID("differences-open").Class(append(roleSecondary.classes(), "differences-open")...).
-		Aria("controls", differencesID).
-		OnClick(func(ctx app.Context, e app.Event) { showDifference(ctx, "") }).
-		Text("Differs from Kafka")
 }
 
 // DiffersLink sits beside the help of a control where plog departs from

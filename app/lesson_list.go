@@ -29,7 +29,7 @@ type LessonList struct {
 // in it: it stayed open over the lanes, which then sat out of view. The
 // fold is the browser's own (a details element), so the page closes it.
 func (l *LessonList) OnUpdate(ctx app.Context) {
-	picked := l.shown != "" && l.Current != "" && l.Current != l.shown
+	picked := l.Current != "" && l.Current != l.shown
 	l.shown = l.Current
 	if picked {
 		ctx.Defer(func(app.Context) {
@@ -47,16 +47,15 @@ func (l *LessonList) OnMount(ctx app.Context) { l.shown = l.Current }
 // button scrolls to.
 const lessonListID = "lesson-list"
 
-// Render draws the list folded away until asked for, except on the empty
-// playground, where a first visitor looks for somewhere to start.
+// Render draws the list folded away until asked for: unfolded, it is a
+// picker over the page (lessons.css), which picking a lesson, Escape or its
+// heading closes. A first visitor meets the picture, with the masthead's
+// Lessons button one click away, rather than a list over it.
 func (l *LessonList) Render() app.UI {
 	all := lesson.Catalogue()
 	details := app.Details().ID(lessonListID + "-details")
-	if l.Current == "" {
-		details = details.Open(true) // false would still print open="false", which HTML reads as open
-	}
 	return app.Nav().ID(lessonListID).Class("panel", "lesson-list").Attr("data-lesson-list", "").
-		Aria("label", "lessons").Body(
+		Aria("label", "lessons").OnKeyDown(l.closeOnEscape).Body(
 		details.Body(
 			app.Summary().Text(summaryOf(len(l.Solved), len(all))),
 			app.Ol().Body(
@@ -82,6 +81,21 @@ func (l *LessonList) Render() app.UI {
 			),
 		),
 	)
+}
+
+// closeOnEscape folds the list on Escape, with the focus back on the
+// masthead's button.
+func (l *LessonList) closeOnEscape(ctx app.Context, e app.Event) {
+	if e.Get("key").String() != "Escape" {
+		return
+	}
+	e.StopImmediatePropagation()
+	if details := app.Window().GetElementByID(lessonListID + "-details"); details.Truthy() {
+		details.Set("open", false)
+	}
+	if button := app.Window().GetElementByID("lessons-open"); button.Truthy() {
+		button.Call("focus", map[string]any{"preventScroll": true})
+	}
 }
 
 // summaryOf is the list's heading: how many lessons there are and how many

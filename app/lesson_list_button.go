@@ -2,19 +2,30 @@ package app
 
 import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
-// LessonListButton sits in the masthead and takes the learner to the lesson
-// list below the playground, unfolded.
+// LessonListButton sits in the masthead and opens the lesson list over the
+// page (or closes it).
 type LessonListButton struct {
 	app.Compo
 }
 
-// showList unfolds the list and scrolls to it. The list's folding is the
-// browser's own (a details element), so the button sets it in the page.
+// showList opens the list, or closes it when open, and puts the focus on
+// the lesson open (or the first), so that a keyboard picks at once. The
+// list's folding is the browser's own (a details element), so the button
+// sets it in the page.
 func (b *LessonListButton) showList(ctx app.Context, e app.Event) {
-	if details := app.Window().GetElementByID(lessonListID + "-details"); details.Truthy() {
-		details.Set("open", true)
+	details := app.Window().GetElementByID(lessonListID + "-details")
+	if !details.Truthy() {
+		return
 	}
-	ctx.ScrollTo(lessonListID)
+	open := !details.Get("open").Bool()
+	details.Set("open", open)
+	if !open {
+		return
+	}
+	link := details.Call("querySelector", "li.current a, li a")
+	if link.Truthy() {
+		link.Call("focus", map[string]any{"preventScroll": true})
+	}
 }
 
 // Render draws the button.

@@ -3,7 +3,6 @@ package app
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strconv"
 	"time"
 
@@ -623,7 +622,7 @@ func (p *Playground) Render() app.UI {
 				app.Span().Class("clock").DataSet("time-ms", p.view.TimeMs).
 					Text("virtual time "+units.Duration(p.view.TimeMs)),
 				p.lessonListButton(),
-				&DifferencesButton{},
+				&HelpButton{},
 				&ThemeToggle{},
 				presentButton(),
 				p.shareMenu(),
@@ -664,26 +663,21 @@ func (p *Playground) Render() app.UI {
 					// It scrolls when long, so it takes the focus (to scroll
 					// from the keyboard).
 					app.Div().Class("stage-notes").Attr("role", "region").Aria("label", "what the last command did").TabIndex(0).Body(
+						&ControlError{Control: shortcutControl},
 						p.starterNote(),
 						&LandingNote{Landing: p.landing},
 						&ReadNote{Lines: p.landing.Reads},
 						&WireNote{Lines: p.landing.Wire},
 						&RemovalNote{Removal: p.removal},
 					),
-					// Below the picture, in its scroll: what a learner
-					// opens from the masthead.
-					p.lessonList(),
+					// Below the picture, in its scroll: the lesson being
+					// written. The lesson list and the help open over the
+					// page (lesson_list.go, help_panel.go), so that the
+					// stage is the picture and its narration.
 					p.lessonEditor(), // lesson_editor.go
-					&Differences{},
-					&Shortcuts{},
-					app.Footer().Class("colophon").Body(
-						app.Text("plog runs entirely in your browser. Engine built with "),
-						// The browser tests read this to check that the served
-						// wasm_exec.js belongs to the toolchain that built the wasm.
-						app.Span().DataSet("go-version", runtime.Version()).Text(runtime.Version()),
-						app.Text("."),
-					),
 				),
+				p.lessonList(),
+				&HelpPanel{},
 				app.Div().Class("groups-column").Body(
 					&GroupPanel{Links: p.links, Groups: p.view.Groups, Records: p.view.RecordCounts(), HideSkew: p.lesson.hides(lesson.GiveawaySkew), Selected: p.selected, ChartsOpen: p.chartsOpen,
 						Share: &ShareGroupPanel{Links: p.links, Groups: p.view.ShareGroups, Topics: p.view.topicNames(), Now: p.view.TimeMs}},

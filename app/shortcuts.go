@@ -8,8 +8,9 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// Shortcuts lists the keyboard shortcuts and shows the errors of the ones
-// that act for the groups (poll and commit need a running member).
+// Shortcuts lists the keyboard shortcuts, in the help panel. The errors of
+// the ones that act for the groups (poll and commit need a running member)
+// show in the narration's place, where the learner looks after a key.
 type Shortcuts struct {
 	app.Compo
 }
@@ -32,7 +33,6 @@ var shortcutKeys = [][2]string{
 func (s *Shortcuts) Render() app.UI {
 	return app.Section().Class("panel", "shortcuts").Aria("label", "keyboard shortcuts").Body(
 		app.H2().Text("Keyboard"),
-		&ControlError{Control: shortcutControl},
 		app.Ul().Body(
 			app.Range(shortcutKeys).Slice(func(i int) app.UI {
 				return app.Li().Body(app.Kbd().Text(shortcutKeys[i][0]), app.Text(" "+shortcutKeys[i][1]))
@@ -79,7 +79,7 @@ func (p *Playground) escape(ctx app.Context, target app.Value) {
 	if p.selected.Kind == "" {
 		return
 	}
-	if target.Truthy() && target.Get("closest").Truthy() && !target.Call("closest", "[data-help], .share-menu").IsNull() {
+	if target.Truthy() && target.Get("closest").Truthy() && !target.Call("closest", "[data-help], .share-menu, .help-panel").IsNull() {
 		return
 	}
 	ctx.NewActionWithValue(selectAction, selection{})

@@ -52,9 +52,10 @@ func TestLessonLayoutFitsPhoneAndDesktop(t *testing.T) {
 	b.waitText(t, "[role=status]", "Solved!")
 	shoot("solved")
 
-	// The list, open outside a lesson.
+	// The list, opened outside a lesson.
 	b.do(t, chromedp.Navigate("about:blank"))
 	b.open(t, s.URL+linkOf(t, "topic orders partitions=2\n"))
+	b.mouseClick(t, "#lessons-open")
 	b.waitFor(t, `document.querySelector("[data-lesson-list] details").open`)
 	shoot("list")
 }

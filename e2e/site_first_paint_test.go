@@ -26,7 +26,6 @@ var firstPaintElements = []string{
 	`.lane[data-topic="orders"][data-partition="2"]`,
 	`li.member[data-member="c2"]`,
 	`[data-starter] .landing-title`,
-	`#lesson-list-details summary`,
 }
 
 // blockWasm makes the browser fail every request for the wasm, as a network

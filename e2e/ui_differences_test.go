@@ -6,8 +6,9 @@ import (
 )
 
 // A learner reads a control's help, follows its "differs from Kafka" link,
-// and lands on that entry of "How plog differs from Kafka", unfolded and
-// focused; the masthead's button opens the list too, under a sub-path.
+// and lands on that entry of "How plog differs from Kafka", in the help
+// panel, unfolded and focused; under a sub-path the masthead's Help button
+// opens the panel, whose fold opens the list.
 func TestUIDifferencesFromHelp(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "topic orders partitions=2\nproduce orders key=k value=v count=3\n")
@@ -26,6 +27,9 @@ func TestUIDifferencesFromHelp(t *testing.T) {
 	b.click(t, help+` .help-popover [data-difference-link="segment.records"]`)
 	b.waitFor(t, `document.getElementById("differences-details").open === true`)
 	b.waitFor(t, `document.activeElement && document.activeElement.dataset.difference === "segment.records"`)
+	if where := onScreen(t, b, `[data-difference="segment.records"] h3`); where != "" {
+		t.Errorf("the entry the link opened is %s", where)
+	}
 	entry := b.text(t, `[data-difference="segment.records"]`)
 	for _, want := range []string{"segment.records (the playground's own)", "Kafka 4.4: Kafka has no such config. Segments roll by size", "plog: The active segment rolls once it holds this many records", "Why: So that segments"} {
 		if !strings.Contains(entry, want) {
@@ -49,7 +53,9 @@ func TestUIDifferencesFromHelp(t *testing.T) {
 	s := startPlogServer(t, build.subSite, subPath)
 	sub := newBrowser(t)
 	sub.open(t, s.URL)
-	sub.click(t, "#differences-open")
+	sub.mouseClick(t, "#help-open")
+	sub.waitFor(t, `!document.getElementById("help").hidden`)
+	sub.mouseClick(t, `#differences-details > summary`)
 	sub.waitFor(t, `document.getElementById("differences-details").open === true`)
 	sub.waitCount(t, `[data-difference="virtual-time"]`, 1)
 }
@@ -62,6 +68,8 @@ func TestUIDifferencesOpenByTheirSummary(t *testing.T) {
 	if n := b.count(t, `#differences [data-difference]`); n != 0 {
 		t.Errorf("the folded list drew %d entries before it opened", n)
 	}
+	b.mouseClick(t, "#help-open")
+	b.waitFor(t, `!document.getElementById("help").hidden`)
 	b.mouseClick(t, `#differences-details > summary`)
 	b.waitFor(t, `document.getElementById("differences-details").open === true`)
 	b.waitFor(t, `document.querySelectorAll("#differences [data-difference]").length > 10`)
