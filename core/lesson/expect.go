@@ -51,6 +51,7 @@ const (
 	eventKindArg                     // one of core.EventKinds
 	optionalNameArg                  // a group's, topic's, member's, producer's or broker's name, or left out
 	nameArg                          // a word the function reads: a config's name, a key
+	memberArg                        // a member of a group
 )
 
 // argument is one argument of a function, read once: its text, and for
@@ -203,7 +204,7 @@ func readArgument(k argKind, s string) (argument, error) {
 		return a, nil
 	case optionalNameArg, nameArg:
 		return a, nil
-	case groupArg, producerArg, topicArg:
+	case groupArg, producerArg, topicArg, memberArg:
 		if strings.ContainsAny(s, "/@") {
 			return a, fmt.Errorf("%q is not a name", s)
 		}
@@ -243,7 +244,7 @@ func (f *valueFunc) usage() string {
 	var b strings.Builder
 	b.WriteString(f.name + "(")
 	for i, k := range f.args {
-		word := [...]string{"TOPIC", "TOPIC/PARTITION", "TOPIC[/PARTITION]", "TOPIC/PARTITION@OFFSET", "GROUP", "PRODUCER", "TOPIC[/PARTITION]", "EVENT", "NAME", "NAME"}[k]
+		word := [...]string{"TOPIC", "TOPIC/PARTITION", "TOPIC[/PARTITION]", "TOPIC/PARTITION@OFFSET", "GROUP", "PRODUCER", "TOPIC[/PARTITION]", "EVENT", "NAME", "NAME", "MEMBER"}[k]
 		switch {
 		case k == optionalTopicPart || k == optionalNameArg:
 			b.WriteString("[," + word + "]")
@@ -351,7 +352,7 @@ func checkExpect(x *ctx, c *check) Result {
 
 // The functions of the state expect reads. Each says, when a name it is
 // given is not there yet, which one.
-var valueFuncs = slices.Concat(stateFuncs, topicFuncs, readFuncs, groupFuncs) // expect_funcs.go
+var valueFuncs = slices.Concat(stateFuncs, topicFuncs, readFuncs, groupFuncs, replicaFuncs) // expect_funcs.go
 
 // stateFuncs read a partition's log, a group, a share group, a producer,
 // the timeline and the replicas.

@@ -177,4 +177,59 @@ var groupFuncs = []*valueFunc{
 			v, err := consumerGroup(x, a[0].text)
 			return value{n: v.Totals.LostUnprocessed}, err
 		}},
+	// A member's partitions are those the group's last assignment gave
+	// it: under the classic protocol the leader's assignor's
+	// (ConsumerCoordinator.onJoinComplete in Kafka 4.4's clients), under
+	// the consumer protocol those it reconciled to
+	// (ConsumerMembershipManager).
+	{name: "assignment", args: []argKind{groupArg, memberArg}, result: wordValue, help: "the partitions a member of a consumer group owns, as orders/0 orders/2, none for none (a member with none sits idle)",
+		eval: func(x *ctx, a []argument) (value, error) {
+			v, err := consumerGroup(x, a[0].text)
+			if err != nil {
+				return value{}, err
+			}
+			m, ok := member(v, a[1].text)
+			switch {
+			case !ok:
+				return value{}, fmt.Errorf("group %s has no member %s yet", a[0].text, a[1].text)
+			case len(m.Assignment) == 0:
+				return value{word: "none"}, nil
+			}
+			return value{word: strings.ToLower(assignmentText(m.Assignment))}, nil
+		}},
+	// A partition stops in a rebalance while its owner gives it up and
+	// nobody reads it: under the eager protocol every member revokes
+	// every partition before it rejoins (ConsumerCoordinator.onJoinPrepare
+	// in Kafka 4.4's clients), under the cooperative one only the
+	// partitions that move (ConsumerCoordinator.onJoinComplete revokes
+	// them, and the next rebalance gives them out).
+	{name: "stopped", args: []argKind{groupArg}, result: numberValue, help: "how many partitions a consumer group's rebalances since the lesson's start stopped: a partition stops while its owner gives it up and nobody reads it (an eager rebalance stops every partition, a cooperative one those that move)",
+		eval: func(x *ctx, a []argument) (value, error) {
+			v, err := consumerGroup(x, a[0].text)
+			if err != nil {
+				return value{}, err
+			}
+			return value{n: int64(x.tally(v).stopped)}, nil
+		}},
+}
+
+// replicaFuncs are what a partition's replicas hold.
+var replicaFuncs = []*valueFunc{
+	// An acks=all record waits until every in-sync replica has it and
+	// the high watermark passes it (Kafka 4.4's DelayedProduce, completed
+	// by Partition.checkEnoughReplicasReachOffset).
+	{name: "acks-waiting", args: []argKind{partitionArg}, result: numberValue, help: "how many acks=all records of a partition wait for its in-sync replicas to copy them, not yet acknowledged",
+		eval: func(x *ctx, a []argument) (value, error) {
+			r, err := replicationOf(x, a[0])
+			if err != nil {
+				return value{}, err
+			}
+			var n int64
+			for _, run := range r.Acks {
+				if run.Status == core.AckPending {
+					n += run.To - run.From
+				}
+			}
+			return value{n: n}, nil
+		}},
 }

@@ -152,3 +152,114 @@ func TestExpectQuotesALabel(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 }
+
+// groupStart is a state for assignment, stopped and acks-waiting: an
+// eager group and a cooperative one on six partitions, and a replicated
+// topic whose followers are cut off.
+const groupStart = `seed 10
+topic jobs partitions=6
+join eager e1 topics=jobs strategy=range
+join eager e2 topics=jobs
+join eager e3 topics=jobs
+join coop c1 topics=jobs strategy=cooperative-sticky
+join coop c2 topics=jobs
+join coop c3 topics=jobs
+topic one partitions=1
+join solo s1 topics=one
+join solo s2 topics=one
+advance 6s
+brokers 3
+topic orders replication.factor=3
+broker isolate 2
+broker isolate 3
+produce orders key=a value=v acks=all partition=0 count=2
+`
+
+// A member's partitions, what a group's rebalances stopped since the
+// lesson's start and the acks=all records waiting: holding, not
+// holding, and a name the state has not, said as such.
+func TestExpectGroupAndReplicaFunctions(t *testing.T) {
+	after := "leave eager e1\nleave coop c1\npoll eager e2\npoll eager e3\npoll coop c2\npoll coop c3\nadvance 10s\n"
+	for _, tc := range []struct {
+		line   string
+		solved bool
+		want   string
+	}{
+		{"expect assignment(solo,s2) is none", true, "assignment(solo,s2) is none"},
+		{"expect assignment(eager,e2) is none", false, "assignment(eager,e2) is jobs/0 jobs/1 jobs/2; it must be is none"},
+		{"expect assignment(eager,e9) is none", false, "group eager has no member e9 yet"},
+		{"expect assignment(nobody,e1) is none", false, "there is no group nobody yet"},
+		{"expect stopped(coop) below stopped(eager)", true, "stopped(coop) is 2 and stopped(eager) is 6"},
+		{"expect stopped(eager) below stopped(coop)", false, "stopped(eager) is 6 and stopped(coop) is 2; it must be below stopped(coop)"},
+		{"expect stopped(nobody) is 0", false, "there is no group nobody yet"},
+		{"expect acks-waiting(orders/0) is 2", true, "acks-waiting(orders/0) is 2"},
+		{"expect acks-waiting(orders/0) is 0", false, "acks-waiting(orders/0) is 2; it must be is 0"},
+		{"expect acks-waiting(orders/3) is 0", false, "topic orders has no partition 3"},
+		{"expect acks-waiting(nothing/0) is 0", false, "there is no topic nothing yet"},
+	} {
+		text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\n" + groupStart + "\n## check\n" + tc.line + "\n\n## hints\n- None.\n"
+		l, err := Parse("e.lesson", text)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.line, err)
+		}
+		s, err := l.Attempt(after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := l.Check(s); r.Solved != tc.solved || !strings.Contains(r.Progress, tc.want) {
+			t.Errorf("%s: %+v, want %v %q", tc.line, r, tc.solved, tc.want)
+		}
+	}
+	// At the start nothing has rebalanced since it, and nothing stopped.
+	text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\n" + groupStart + "\n## check\nexpect stopped(eager) is 0\n\n## hints\n- None.\n"
+	l, err := Parse("e.lesson", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := l.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := l.Check(s); !r.Solved {
+		t.Errorf("stopped at the start: %+v", r)
+	}
+}
+
+// A wrong type or argument of assignment, stopped and acks-waiting is an
+// error where it is written.
+func TestExpectGroupAndReplicaErrors(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		col  int
+		want string
+	}{
+		{"expect assignment(billing) is none", 8, "assignment takes 2 arguments"},
+		{"expect assignment(billing,c1/0) is none", 8, `assignment: "c1/0" is not a name`},
+		{"expect assignment(billing,c1) at-least 1", 8, "is a word; at-least compares numbers"},
+		{"expect stopped(billing) is none", 28, "is a number and none is a word"},
+		{"expect stopped(billing,orders) is 0", 8, "stopped takes 1 argument"},
+		{"expect acks-waiting(orders) is 0", 8, `acks-waiting: "orders" is not a partition`},
+		{"expect acks-waiting(orders/0) is none", 34, "is a number and none is a word"},
+	} {
+		text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\n" + tc.line + "\n\n## hints\n- None.\n"
+		_, err := Parse("e.lesson", text)
+		var perr *scenario.Error
+		if !errors.As(err, &perr) || perr.Line != 10 || perr.Col != tc.col || !strings.Contains(perr.Msg, tc.want) {
+			t.Errorf("%s: %v, want 10:%d %q", tc.line, err, tc.col, tc.want)
+		}
+	}
+}
+
+// A member expect names that no step of the solution has is a typo, found
+// in its group.
+func TestExpectMemberNamesAreChecked(t *testing.T) {
+	text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\njoin billing c1 topics=orders\n\n## check\nexpect assignment(billing,c2) is none\n\n## hints\n- None.\n\n## solution\njoin billing c3 topics=orders\n"
+	l, err := Parse("e.lesson", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := l.Fairness()
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "assignment(billing,c2) names member c2, which no step of the solution has") {
+		t.Errorf("fairness: %v", errs)
+	}
+}

@@ -278,14 +278,19 @@ func (l Lesson) unknownNames() []error {
 				if t.fn == nil {
 					continue
 				}
+				group := ""
 				for i, a := range t.args {
 					kind := [...]nameKind{topicArg: topicName, partitionArg: topicName, topicOrPartArg: topicName, recordArg: topicName,
-						groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName, eventKindArg: notAName, optionalNameArg: notAName, nameArg: notAName}[t.fn.args[i]]
+						groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName, eventKindArg: notAName, optionalNameArg: notAName, nameArg: notAName,
+						memberArg: memberName}[t.fn.args[i]]
 					name := a.text
-					if kind == topicName {
+					switch kind {
+					case topicName:
 						name = a.topic
+					case groupName:
+						group = name
 					}
-					if !strings.Contains(name, "{") && !seen.has(kind, name, "") {
+					if !strings.Contains(name, "{") && (kind != memberName || !strings.Contains(group, "{")) && !seen.has(kind, name, group) {
 						errs = append(errs, &scenario.Error{Line: line.line, Col: colOf(line.text, c.spec.name, t.text), Msg: fmt.Sprintf(
 							"%s names %s %s, which no step of the solution has: a typo?", t.text, kindWord(kind), name)})
 					}
