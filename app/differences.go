@@ -56,9 +56,13 @@ func (d *Differences) Render() app.UI {
 		Aria("labelledby", differencesID+"-title").Body(
 		app.Details().ID(differencesID+"-details").On("toggle", d.onToggle).Body(
 			app.Summary().Body(app.H2().ID(differencesID+"-title").Text("How plog differs from Kafka")),
-			app.P().Text("plog follows Apache Kafka "+core.KafkaVersion+", the broker its conformance suite runs "+
-				"against. Where it departs, it does so on purpose, and says so here: what Kafka does, what plog "+
-				"does, and why. `plogsim differences` prints the same list."),
+			app.P().Body(
+				app.Text("plog follows Apache Kafka "+core.KafkaVersion+", the broker its conformance suite runs "+
+					"against. Where it departs, it does so on purpose, and says so here: what Kafka does, what plog "+
+					"does, and why. "),
+				app.Code().Text("plogsim differences"),
+				app.Text(" prints the same list."),
+			),
 			app.Range(entries).Slice(func(i int) app.UI {
 				e := entries[i]
 				return app.Article().ID(differenceID(e.Name)).Class("difference").DataSet("difference", e.Name).
