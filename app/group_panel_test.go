@@ -473,7 +473,7 @@ func TestMemberSaysWhyItsPollGotNothing(t *testing.T) {
 	page := app.HTMLString(p)
 	// go-app writes attributes in no fixed order: the note and its mark are
 	// looked for apart.
-	if len(tagsWith(page, "data-poll-empty", "true")) != 1 || !strings.Contains(page, `>Its poll at 0s got nothing: the group is still rebalancing: c1 gets its partitions when the rebalance completes; an empty group&#39;s first rebalance waits group.initial.rebalance.delay.ms for more members, until 3s (longer if another joins).<`) {
+	if len(tagsWith(page, "data-poll-empty", "true")) != 1 || !strings.Contains(page, `>Its poll at 0s got nothing: the group is still rebalancing: c1 gets its partitions when the rebalance completes; the group was empty, so this rebalance waits group.initial.rebalance.delay.ms for more members, until 3s (longer if another joins).<`) {
 		t.Fatalf("the member does not say why its poll got nothing:\n%s", page)
 	}
 	Apply(d.Context(), "advance 3s")
@@ -517,6 +517,34 @@ func TestGroupPanelSummaryListsAFewMembers(t *testing.T) {
 					t.Errorf("%s names %d partitions, want at most %d", kind, n, assignmentListed)
 				}
 			}
+		}
+	}
+}
+
+// A group's join form offers the next id in its members' style, or for an
+// empty group its initial and 1, as the lessons' hints name members.
+func TestSuggestedMemberID(t *testing.T) {
+	members := func(ids ...string) []core.MemberView {
+		var ms []core.MemberView
+		for _, id := range ids {
+			ms = append(ms, core.MemberView{ID: id})
+		}
+		return ms
+	}
+	for _, tc := range []struct {
+		group GroupSnapshot
+		want  string
+	}{
+		{GroupSnapshot{GroupView: core.GroupView{Name: "audit"}}, "a1"},
+		{GroupSnapshot{GroupView: core.GroupView{Name: "Billing"}}, "b1"},
+		{GroupSnapshot{GroupView: core.GroupView{Name: "9lives"}}, "c1"},
+		{GroupSnapshot{GroupView: core.GroupView{Name: "billing", Members: members("c1", "c2")}}, "c3"},
+		{GroupSnapshot{GroupView: core.GroupView{Name: "billing", Members: members("b2")}}, "b3"},
+		{GroupSnapshot{GroupView: core.GroupView{Name: "billing", Members: members("worker")}}, "worker2"},
+		{GroupSnapshot{GroupView: core.GroupView{Name: "billing", Members: members("7")}}, "c2"},
+	} {
+		if got := suggestedMemberID(tc.group); got != tc.want {
+			t.Errorf("group %s with %v: suggested %q, want %q", tc.group.Name, tc.group.Members, got, tc.want)
 		}
 	}
 }

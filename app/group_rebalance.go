@@ -47,7 +47,7 @@ func (r *GroupRebalance) renderWaits() app.UI {
 	rb := r.Rebalance
 	if rb.Initial {
 		return app.P().Class("rebalance-waits").DataSet("rebalance-initial", true).DataSet("timeout-at", rb.DoneAt).
-			Text(fmt.Sprintf("An empty group's first rebalance: it waits group.initial.rebalance.delay.ms for more members, until %s (in %s), 3s more whenever one joins.",
+			Text(fmt.Sprintf("The group was empty, so this rebalance waits group.initial.rebalance.delay.ms for more members, until %s (in %s), 3s more whenever one joins.",
 				units.Duration(rb.DoneAt), units.Duration(max(rb.DoneAt-r.Now, 0))))
 	}
 	return app.Div().Class("rebalance-waits").DataSet("timeout-at", rb.DoneAt).Body(

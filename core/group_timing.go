@@ -354,7 +354,7 @@ func (l *PartitionedLog) rebalanceWait(g *group) string {
 		return ""
 	}
 	if r.initial {
-		return fmt.Sprintf("an empty group's first rebalance waits group.initial.rebalance.delay.ms for more members, until %s (longer if another joins)", units.Duration(r.doneAt))
+		return fmt.Sprintf("the group was empty, so this rebalance waits group.initial.rebalance.delay.ms for more members, until %s (longer if another joins)", units.Duration(r.doneAt))
 	}
 	var polls, stopped []string
 	for _, m := range g.members {

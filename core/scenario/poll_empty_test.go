@@ -17,7 +17,7 @@ func TestEmptyPollSaysWhy(t *testing.T) {
 produce t value=a count=3
 join g c1 topics=t
 poll g c1
-`, "c1", "the group is still rebalancing: c1 gets its partitions when the rebalance completes; an empty group's first rebalance waits group.initial.rebalance.delay.ms for more members, until 3s (longer if another joins)"},
+`, "c1", "the group is still rebalancing: c1 gets its partitions when the rebalance completes; the group was empty, so this rebalance waits group.initial.rebalance.delay.ms for more members, until 3s (longer if another joins)"},
 		{"rebalancing under rules 3", `rules 3
 topic t partitions=2
 produce t value=a count=3
