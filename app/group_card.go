@@ -28,6 +28,9 @@ type GroupCard struct {
 	// Links counts the links the page opened (fresh_form.go): a new one
 	// closes the join form, which belonged to the scenario before.
 	Links int
+	// Topics are the topics that exist: a new member's subscription when
+	// the group has no running member to copy one from.
+	Topics []string
 
 	memberStart int             // the first member drawn
 	known       map[string]bool // the members at the last render, to follow a new one (followNew)
@@ -148,11 +151,20 @@ func (c *GroupCard) Render() app.UI {
 			Text("+ Join a member"),
 		app.If(c.joining,
 			&GroupJoinForm{
-				Preset: g.Name, Suggest: newMemberID(g.Members), Subscription: subscriptionOf(g),
+				Preset: g.Name, Suggest: suggestedMemberID(g), Subscription: c.subscription(), Topics: c.Topics,
 				Members: memberKeys([]GroupSnapshot{g}),
 			},
 		),
 	)
+}
+
+// subscription is what the card's join form offers as a new member's
+// topics: the group's, or the only topic there is.
+func (c *GroupCard) subscription() string {
+	if s := subscriptionOf(c.Group); s != "" || len(c.Topics) != 1 {
+		return s
+	}
+	return c.Topics[0]
 }
 
 // subscriptionOf is what a new member of the group subscribes to unless the

@@ -94,7 +94,7 @@ func (p *GroupPanel) Render() app.UI {
 				windowNav("groups", "groups", 1, window, func(ctx app.Context, start int) { p.groupStart = start }),
 				app.Div().Class("group-list").Body(
 					app.Range(shown).Slice(func(i int) app.UI {
-						return &GroupCard{Group: shown[i], Selected: p.Selected, Links: p.Links}
+						return &GroupCard{Group: shown[i], Selected: p.Selected, Links: p.Links, Topics: topics}
 					}),
 				),
 			),

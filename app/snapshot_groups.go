@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -144,8 +147,32 @@ func compareMovements(l core.ReadOnlyLog, g core.GroupView) []MovementComparison
 // newMemberID is a member id not yet in the group, in the c1, c2, ... style
 // the playground suggests.
 func newMemberID(members []core.MemberView) string {
+	return newMemberIDWith("c", members)
+}
+
+// suggestedMemberID is the id a group's join form offers: the next in the
+// style of the group's members (b3 after b1 and b2), or for a group with
+// none the group's initial and 1, as the lessons name them (a1 in audit,
+// b1 in billing, s1 in search): a learner who restarts billing's b1, or
+// follows a hint that names a1, finds the id the hint names.
+func suggestedMemberID(g GroupSnapshot) string {
+	prefix := "c"
+	if len(g.Members) > 0 {
+		prefix = strings.TrimRightFunc(g.Members[0].ID, unicode.IsDigit)
+	} else if r, _ := utf8.DecodeRuneInString(g.Name); r < utf8.RuneSelf && unicode.IsLetter(r) {
+		prefix = string(unicode.ToLower(r))
+	}
+	if prefix == "" {
+		prefix = "c"
+	}
+	return newMemberIDWith(prefix, g.Members)
+}
+
+// newMemberIDWith is the first id PREFIX+N, from N the count of members
+// and one, that no member has.
+func newMemberIDWith(prefix string, members []core.MemberView) string {
 	for n := len(members) + 1; ; n++ {
-		id := "c" + strconv.Itoa(n)
+		id := prefix + strconv.Itoa(n)
 		if !slices.ContainsFunc(members, func(m core.MemberView) bool { return m.ID == id }) {
 			return id
 		}
