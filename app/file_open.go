@@ -74,6 +74,7 @@ func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
 	p.playing = false
 	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
 	p.links++ // the tools' forms start afresh, the open panel closes (fresh_form.go)
+	p.closeInspector()
 	p.share.notice = ""
 	p.leaveWorkspace() // autosave.go
 	p.newWorkspace(ctx)

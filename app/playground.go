@@ -282,6 +282,16 @@ func (p *Playground) handleDock(ctx app.Context, a app.Action) {
 	}
 }
 
+// closeInspector drops the selection and the inspector's tab: a new
+// scenario or lesson does not hold the thing the last one selected, and
+// its forms held the last one's names.
+func (p *Playground) closeInspector() {
+	p.selected = selection{}
+	if p.dock == dockInspector {
+		p.dock = ""
+	}
+}
+
 // dockTab is the dock's tab shown: the one the learner chose, the
 // inspector only while something is selected; by default the new topic
 // form on a log without topics, produce on one with.
@@ -551,6 +561,7 @@ func (p *Playground) applyLink(link string) {
 	p.link = link
 	if p.ready {
 		p.links++ // the tools' forms start afresh (fresh_form.go)
+		p.closeInspector()
 	}
 	p.views, p.landing, p.removal, p.rulesFrom = nil, Landing{}, Removal{}, 0
 	releaseWorkspaceHeight()
