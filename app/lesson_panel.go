@@ -44,8 +44,9 @@ type LessonPanel struct {
 	// as the learner sees it, every hint shown, with nothing to click.
 	Preview bool
 
-	announced bool // Solved was drawn: its line was brought into view
-	hintsSeen int  // the hints drawn before: a new one is brought into view
+	announced bool   // Solved was drawn: its line was brought into view
+	shown     string // the lesson drawn before: another starts at the top
+	hintsSeen int    // the hints drawn before: a new one is brought into view
 	height    heightFollower
 	// sheet is how much of the lesson a phone's sheet shows: "" the
 	// task (goal, progress, hints), "full" the explanation too, "small"
@@ -58,7 +59,7 @@ type LessonPanel struct {
 // scrolls to (a control a hint points at, a field taking the focus) must
 // land above it, not under it (web/static/lessons.css).
 func (l *LessonPanel) OnMount(ctx app.Context) {
-	l.hintsSeen = len(l.Hints)
+	l.hintsSeen, l.shown = len(l.Hints), l.Name
 	if l.Preview {
 		return
 	}
@@ -104,6 +105,17 @@ func (l *LessonPanel) sheetButtons() app.UI {
 // solved: the lesson's box is short, and the line under the goal and its
 // questions may be scrolled out of it.
 func (l *LessonPanel) OnUpdate(ctx app.Context) {
+	// Another lesson opened in the same panel (its Next link, the list)
+	// starts at its title and goal, not where the last one was scrolled.
+	if l.Name != l.shown && !l.Preview {
+		l.shown, l.hintsSeen, l.announced = l.Name, len(l.Hints), l.Solved
+		ctx.Defer(func(app.Context) {
+			if el := app.Window().Get("document").Call("querySelector", "[data-lesson-panel]"); el.Truthy() {
+				el.Set("scrollTop", 0)
+			}
+		})
+		return
+	}
 	// A hint just revealed is brought into the panel's view: the panel is
 	// short (a dock's top, a phone's sheet), and the hint came at its end.
 	if len(l.Hints) > l.hintsSeen && l.hintsSeen >= 0 && !l.Preview {
@@ -117,8 +129,11 @@ func (l *LessonPanel) OnUpdate(ctx app.Context) {
 	l.hintsSeen = len(l.Hints)
 	if l.Solved && !l.announced && !l.Preview {
 		ctx.Defer(func(app.Context) {
-			if el := app.Window().Get("document").Call("querySelector", "[data-lesson-status]"); el.Truthy() {
-				el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+			// The line and the next lesson's link under it, whole.
+			for _, sel := range []string{"[data-lesson-status]", "[data-lesson-panel] .lesson-next"} {
+				if el := app.Window().Get("document").Call("querySelector", sel); el.Truthy() {
+					el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+				}
 			}
 		})
 	}
