@@ -110,3 +110,34 @@ func TestLanesFollowTheirNewestRecord(t *testing.T) {
 	produce("new-3", 41)
 	seen("the record produced after the learner scrolled to the end", record(41))
 }
+
+// A lane that hides records says how many over its edge, and a click there
+// brings them into sight: a learner in lesson 3 never saw the offsets 5 to
+// 7 the lesson is about, past a fade alone.
+func TestLaneSaysHowManyMoreAndScrollsToThem(t *testing.T) {
+	t.Parallel()
+	b := openPlayground(t, "topic t partitions=1\nproduce t key=k value=v count=12\n")
+	const body = `[data-topic="t"][data-partition="0"] .lane-body`
+	last := `[data-topic="t"][data-partition="0"] [data-offset="11"]`
+	b.waitFor(t, `document.querySelector(`+js(body)+`).dataset.hiddenRight > 0`)
+	hidden := eval[string](t, b, `document.querySelector(`+js(body)+`).dataset.hiddenRight`)
+	said := eval[string](t, b, `getComputedStyle(document.querySelector(`+js(body)+`), "::after").content`)
+	if said != `"`+hidden+` more ▶"` {
+		t.Errorf("the lane hides %s records and says %s over its edge", hidden, said)
+	}
+	if where := onScreen(t, b, last); where == "" {
+		t.Fatal("the last record is in sight before the learner asks: nothing to test")
+	}
+	// The learner clicks the words, at the lane's right edge.
+	box := eval[[]float64](t, b, `(() => { const r = document.querySelector(`+js(body)+`).getBoundingClientRect(); return [r.right, r.top + r.height / 2] })()`)
+	b.do(t, chromedp.MouseClickXY(box[0]-12, box[1]))
+	deadline := time.Now().Add(readyTimeout)
+	for where := onScreen(t, b, last); where != ""; where = onScreen(t, b, last) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after a click on %q, the last record is %s", said, where)
+		}
+		b.do(t, chromedp.MouseClickXY(box[0]-12, box[1])) // a second page, on a narrow lane
+		time.Sleep(300 * time.Millisecond)
+	}
+	b.waitFor(t, `document.querySelector(`+js(body)+`).dataset.hiddenLeft > 0`)
+}

@@ -42,11 +42,52 @@
     const more = [];
     if (list.scrollLeft > slack) more.push("left");
     if (list.scrollLeft < end - slack) more.push("right");
+    markHidden(list, more);
     const value = more.join(" ");
     if ((list.dataset.more || "") === value) return;
     if (value) list.dataset.more = value;
     else delete list.dataset.more;
   }
+
+  // markHidden writes on the lane's body how many records are out of
+  // sight on each side (data-hidden-right, data-hidden-left), which
+  // plog.css says over that edge: "3 more ▶".
+  function markHidden(list, more) {
+    const body = list.parentElement;
+    if (!body || !body.classList.contains("lane-body")) return;
+    let left = 0, right = 0;
+    if (more.length > 0) {
+      const box = list.getBoundingClientRect();
+      for (const record of list.querySelectorAll(":scope > .record")) {
+        const r = record.getBoundingClientRect();
+        if (r.right > box.right + 1) right++;
+        else if (r.left < box.left - 1) left++;
+      }
+    }
+    setCount(body, "hiddenRight", right);
+    setCount(body, "hiddenLeft", left);
+  }
+
+  function setCount(el, key, n) {
+    const value = n > 0 ? String(n) : "";
+    if ((el.dataset[key] || "") === value) return;
+    if (value) el.dataset[key] = value;
+    else delete el.dataset[key];
+  }
+
+  // A click on "3 more ▶" (the lane body's own box: the words are drawn
+  // by its ::after) scrolls the lane most of its width that way.
+  document.addEventListener("click", (e) => {
+    const body = e.target;
+    if (!(body instanceof Element) || !body.classList.contains("lane-body")) return;
+    const list = body.querySelector(":scope > .records");
+    if (!list) return;
+    const box = body.getBoundingClientRect();
+    const toRight = e.clientX > box.left + box.width / 2;
+    if (toRight ? !body.dataset.hiddenRight : !body.dataset.hiddenLeft) return;
+    const step = Math.max(list.clientWidth * 0.8, 40);
+    list.scrollBy({left: toRight ? step : -step, behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth"});
+  });
 
   document.addEventListener("scroll", (e) => {
     const list = e.target;
