@@ -25,6 +25,10 @@ func runAxe(t *testing.T, b *browser) []axeViolation {
 	if err != nil {
 		t.Fatalf("axe-core is not installed (run npm ci in e2e/, as make test does): %v", err)
 	}
+	// A mark mid-way through its animation is drawn half transparent:
+	// axe read its colour blended with the page's, a contrast the
+	// settled page does not have. The page's own animations end.
+	b.waitFor(t, `document.getAnimations().every(a => a.playState !== "running" || a.effect.getTiming().iterations === Infinity)`)
 	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](string(source)+";true")); err != nil {
 		t.Fatalf("injecting axe-core: %v", err)
 	}
