@@ -215,7 +215,6 @@ func (f *ProduceForm) Render() app.UI {
 					app.Input().Type("checkbox").ID("produce-tombstone").Checked(f.tombstone).OnChange(f.check(&f.tombstone)),
 					app.Label().For("produce-tombstone").Text("tombstone"),
 				),
-				field("produce-count", "Count", numberInput("produce-count", &f.count, &f.Compo)),
 			),
 			app.If(len(f.Producers) > 0,
 				app.Div().Class("row").Body(
@@ -228,16 +227,29 @@ func (f *ProduceForm) Render() app.UI {
 					field("produce-values", "Values, one record each (a,b,c; empty: the value above)",
 						textInput("produce-values", &f.values, &f.Compo, "placeholder", "a,b,c")),
 				),
-			).Else(
-				app.Div().Class("row").Body(
-					field("produce-acks", "acks", acksSelect("produce-acks", &f.acks, &f.Compo)),
-					&Help{Topic: "acks"},
-				),
 			),
-			app.If(producerRules(f.Rules) && !f.through(),
+			// The count and the producer's settings fold away under the
+			// key and value, so that the Produce button stays in sight
+			// under an open lesson; a hint that names one opens the fold
+			// (hint_controls.go). Closed, the summary says what they are
+			// set to. Through a named producer, acks and the partitioner
+			// are the producer's.
+			app.Details().ID("produce-options").Class("form-options").Body(
+				app.Summary().Text(f.optionsSummary()),
 				app.Div().Class("row").Body(
-					field("produce-partitioner", "Partitioner (partitioner.class)", partitionerSelect("produce-partitioner", &f.partitioner, &f.Compo)),
-					&Help{Topic: "partitioner"},
+					field("produce-count", "Count", numberInput("produce-count", &f.count, &f.Compo)),
+				),
+				app.If(!f.through(),
+					app.Div().Class("row").Body(
+						field("produce-acks", "acks", acksSelect("produce-acks", &f.acks, &f.Compo)),
+						&Help{Topic: "acks"},
+					),
+				),
+				app.If(producerRules(f.Rules) && !f.through(),
+					app.Div().Class("row").Body(
+						field("produce-partitioner", "Partitioner (partitioner.class)", partitionerSelect("produce-partitioner", &f.partitioner, &f.Compo)),
+						&Help{Topic: "partitioner"},
+					),
 				),
 			),
 			app.Button().Type("submit").ID("produce-send").Text("Produce").Title("shortcut: p"),
@@ -253,4 +265,31 @@ func (f *ProduceForm) Render() app.UI {
 			&ControlError{Control: generateControl},
 		),
 	)
+}
+
+// optionsSummary is the folded producer settings' line: what acks and the
+// partitioner are, so that a learner sees a changed one without opening
+// the fold.
+func (f *ProduceForm) optionsSummary() string {
+	acks := f.acks
+	if acks == "" {
+		acks = "all"
+	}
+	count := strings.TrimSpace(f.count)
+	if count == "" {
+		count = "1"
+	}
+	text := "count " + count
+	if f.through() {
+		return text + " · acks and partitioner: the producer's"
+	}
+	text += " · acks " + acks
+	if producerRules(f.Rules) {
+		partitioner := f.partitioner
+		if partitioner == "" {
+			partitioner = "default"
+		}
+		text += " · partitioner " + partitioner
+	}
+	return text
 }

@@ -184,6 +184,7 @@ func (x *learner) produce(topic, key, value string, count int) {
 	x.act(want, func() {
 		x.fillRecord(topic, key, false)
 		x.b.fill(x.t, "#produce-value", value)
+		x.b.openProduceOptions(x.t)
 		x.b.fill(x.t, "#produce-count", strconv.Itoa(count))
 		x.b.click(x.t, "#produce-send")
 	})
@@ -194,6 +195,7 @@ func (x *learner) tombstone(topic, key string) {
 	x.t.Helper()
 	x.act("produce "+topic+" key="+key+" tombstone", func() {
 		x.fillRecord(topic, key, true)
+		x.b.openProduceOptions(x.t)
 		x.b.fill(x.t, "#produce-count", "1")
 		x.b.click(x.t, "#produce-send")
 	})
@@ -357,6 +359,7 @@ func (x *learner) produceThrough(topic, key, producer, value, values string) {
 		if values == "" {
 			x.b.fill(x.t, "#produce-value", value)
 		}
+		x.b.openProduceOptions(x.t)
 		x.b.fill(x.t, "#produce-count", "1")
 		x.b.click(x.t, "#produce-send")
 	})
@@ -582,5 +585,15 @@ func TestLessonSolvedByLearner(t *testing.T) {
 			steps(x)
 			x.done()
 		})
+	}
+}
+
+// openProduceOptions unfolds the produce form's count, acks and
+// partitioner, as a learner clicks their summary, unless they are open.
+func (b *browser) openProduceOptions(t *testing.T) {
+	t.Helper()
+	if !eval[bool](t, b, `document.getElementById("produce-options").open`) {
+		b.click(t, "#produce-options > summary")
+		b.waitFor(t, `document.getElementById("produce-options").open`)
 	}
 }
