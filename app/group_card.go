@@ -103,8 +103,7 @@ func (c *GroupCard) Render() app.UI {
 			),
 			app.If(g.Protocol != core.ProtocolConsumer,
 				app.Span().Class("group-strategy").Body(
-					app.Text(g.Strategy),
-					&Help{Topic: strategyHelp(g.Strategy)},
+					&Help{Topic: strategyHelp(g.Strategy), Label: g.Strategy},
 				),
 				app.Span().Class("group-protocol").DataSet("protocol", core.ProtocolClassic).
 					Title("the classic group protocol: JoinGroup and SyncGroup, the group leader assigns").Text("classic"),
@@ -116,8 +115,7 @@ func (c *GroupCard) Render() app.UI {
 			app.Span().Class("group-state").DataSet("badge", g.State).Text(g.State),
 			app.If(g.Protocol != core.ProtocolConsumer,
 				app.Span().Class("group-generation").Body(
-					app.Text(groupGenerationText(g)),
-					&Help{Topic: "generation"},
+					&Help{Topic: "generation", Label: groupGenerationText(g)},
 				),
 			).Else(
 				app.Span().Class("group-generation").Title("the group epoch, and the epoch of its target assignment").

@@ -106,25 +106,23 @@ func (m *GroupMember) Render() app.UI {
 				app.Span().Class("member-order").Body(
 					// The card has room for "#1" alone; the words are
 					// read out, and the help says what the order is.
-					app.Text(fmt.Sprintf("#%d", m.Order)),
+					&Help{Topic: "member-ordering", Label: fmt.Sprintf("#%d", m.Order)},
 					app.Span().Class("visually-hidden").Text(" for the assignors"),
-					&Help{Topic: "member-ordering"},
 				),
 			),
 			app.If(v.InstanceID != "",
 				app.Span().Class("member-instance").Body(
-					app.Text("static, instance "+v.InstanceID),
-					&Help{Topic: "static-membership"},
+					&Help{Topic: "static-membership", Label: "static, instance " + v.InstanceID},
 				),
 			),
 			app.If(v.Idle,
 				app.Span().Class("member-badge").DataSet("badge", "idle").Body(
-					app.Text("idle"), &Help{Topic: "idle-member"},
+					&Help{Topic: "idle-member", Label: "idle"},
 				),
 			),
 			app.If(v.Down != "",
 				app.Span().Class("member-badge").DataSet("badge", "down").Body(
-					app.Text(m.downText()), &Help{Topic: "session-timeout"},
+					&Help{Topic: "session-timeout", Label: m.downText()},
 				),
 			),
 			m.renderPollDeadline(),
@@ -340,7 +338,7 @@ func (m *GroupMember) renderPollDeadline() app.UI {
 		DataSet("at", v.PollDeadline).
 		Title(fmt.Sprintf("%s leaves the group unless it polls by %s (in %s): max.poll.interval.ms", v.ID,
 			units.Duration(v.PollDeadline), units.Duration(max(v.PollDeadline-m.Now, 0)))).
-		Body(app.Text(pollDeadlineText(v)), &Help{Topic: "max-poll-interval"})
+		Body(&Help{Topic: "max-poll-interval", Label: pollDeadlineText(v)})
 }
 
 // pollDeadlineText is the caption of a member's poll deadline, by the

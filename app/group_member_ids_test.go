@@ -41,7 +41,7 @@ func TestGroupMembersShowTheirMemberIDsAndTheAssignorOrder(t *testing.T) {
 			t.Errorf("%s: the full member id is not in a title", m.ID)
 		}
 	}
-	for _, text := range []string{"<code>a-da49a503…</code>", "<code>a-b-e8813026…</code>", "#1\n<span class=\"visually-hidden\"> for the assignors</span>"} {
+	for _, text := range []string{"<code>a-da49a503…</code>", "<code>a-b-e8813026…</code>", ">#1</button>", "<span class=\"visually-hidden\"> for the assignors</span>"} {
 		if !strings.Contains(page, text) {
 			t.Errorf("the card does not say %q:\n%s", text, cardOf(page, "g"))
 		}

@@ -17,6 +17,11 @@ type Help struct {
 	app.Compo
 
 	Topic string
+	// Label, when set, is the words on screen that the explanation is
+	// about, drawn as the button itself (underlined, no circle): a card
+	// of a dozen small facts each with its own "?" read as clutter, and
+	// the help belongs on the thing it explains.
+	Label string
 
 	open bool
 	// leftward opens the explanation to the left of the button, which is
@@ -45,6 +50,18 @@ const popoverHeightPx = 260
 // its widest (20rem and its padding, web/static/groups.css) and a margin.
 const popoverRoomPx = 380
 
+// button opens and closes the explanation: a "?", or the Label's words.
+// A term's accessible name starts with its visible words (WCAG's label in
+// name).
+func (h *Help) button(topic helpTopic) app.UI {
+	question := "What is " + topic.Title + "?"
+	b := app.Button().Type("button").Aria("expanded", strconv.FormatBool(h.open)).Title(question).OnClick(h.toggle)
+	if h.Label != "" {
+		return b.Class("help-button", "help-term").Aria("label", h.Label+" ("+question+")").Text(h.Label)
+	}
+	return b.Class("help-button").Aria("label", question).Text("?")
+}
+
 // Render draws the button and, when open, the explanation right after it,
 // where a screen reader reaches it next. (It has no aria-controls: that
 // needs an id unique on the page, and the same topic may be explained in
@@ -59,14 +76,7 @@ func (h *Help) Render() app.UI {
 		DataSet("help", h.Topic).
 		OnKeyDown(h.onKeyDown).
 		Body(
-			app.Button().
-				Type("button").
-				Class("help-button").
-				Aria("expanded", strconv.FormatBool(h.open)).
-				Aria("label", "What is "+topic.Title+"?").
-				Title("What is "+topic.Title+"?").
-				OnClick(h.toggle).
-				Text("?"),
+			h.button(topic),
 			app.If(h.open,
 				h.placed(app.Span().
 					Class("help-popover").
