@@ -121,23 +121,45 @@ func (l *LessonPanel) OnUpdate(ctx app.Context) {
 	if len(l.Hints) > l.hintsSeen && l.hintsSeen >= 0 && !l.Preview {
 		last := len(l.Hints) - 1
 		ctx.Defer(func(app.Context) {
-			if el := app.Window().Get("document").Call("querySelector", fmt.Sprintf(`[data-lesson-panel] [data-hint="%d"]`, last)); el.Truthy() {
-				el.Call("scrollIntoView", map[string]any{"block": "nearest"})
-			}
+			scrollIntoPanel(fmt.Sprintf(`[data-lesson-panel] [data-hint="%d"]`, last))
 		})
 	}
 	l.hintsSeen = len(l.Hints)
 	if l.Solved && !l.announced && !l.Preview {
 		ctx.Defer(func(app.Context) {
 			// The line and the next lesson's link under it, whole.
-			for _, sel := range []string{"[data-lesson-status]", "[data-lesson-panel] .lesson-next"} {
-				if el := app.Window().Get("document").Call("querySelector", sel); el.Truthy() {
-					el.Call("scrollIntoView", map[string]any{"block": "nearest"})
-				}
+			for _, sel := range []string{"[data-lesson-panel] [data-lesson-status]", "[data-lesson-panel] .lesson-next"} {
+				scrollIntoPanel(sel)
 			}
 		})
 	}
 	l.announced = l.Solved
+}
+
+// scrollIntoPanel scrolls the lesson's panel, and it alone, so that what
+// selector finds is in its view. scrollIntoView scrolled the page too: on
+// a phone, whose lesson is a sheet fixed at the screen's foot, the page
+// jumped under the learner's finger as the lesson was solved. A panel
+// that does not scroll (an embedded page's) leaves it to the page.
+func scrollIntoPanel(selector string) {
+	doc := app.Window().Get("document")
+	el, panel := doc.Call("querySelector", selector), doc.Call("querySelector", "[data-lesson-panel]")
+	if !el.Truthy() || !panel.Truthy() {
+		return
+	}
+	if panel.Get("scrollHeight").Float() <= panel.Get("clientHeight").Float()+1 {
+		el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+		return
+	}
+	box, in := panel.Call("getBoundingClientRect"), el.Call("getBoundingClientRect")
+	top := panel.Get("scrollTop").Float()
+	if below := in.Get("bottom").Float() - box.Get("bottom").Float(); below > 0 {
+		top += below
+	}
+	if above := box.Get("top").Float() - in.Get("top").Float(); above > 0 {
+		top -= above
+	}
+	panel.Set("scrollTop", top)
 }
 
 // showHint asks the page to unlock the next hint.

@@ -115,3 +115,38 @@ func TestLessonIsASheetOnAPhone(t *testing.T) {
 	}
 	b.noErrors(t)
 }
+
+// Solving a lesson on a phone brings the sheet's Solved! line into the
+// sheet's view without moving the page under the learner's finger: the
+// walk saw the page jump as the last record was produced, and the Fold
+// button move before it was tapped.
+func TestSolvingOnAPhoneKeepsThePageStill(t *testing.T) {
+	t.Parallel()
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	b.open(t, srv.URL+"#lesson=key-order")
+	b.waitFor(t, `innerWidth === 390`)
+	for i, value := range []string{"created", "updated", "shipped"} {
+		b.fill(t, "#produce-key", "acct-1")
+		b.fill(t, "#produce-value", value)
+		// The learner scrolls to the button, then taps it where it is.
+		at := eval[[]float64](t, b, `(() => { const el = document.getElementById("produce-send");
+			el.scrollIntoView({block: "center"}); const r = el.getBoundingClientRect();
+			return [r.left + r.width / 2, r.top + r.height / 2, scrollY] })()`)
+		b.do(t, chromedp.MouseClickXY(at[0], at[1]))
+		b.waitCount(t, `[data-topic=orders] [data-key="acct-1"]`, i+1)
+		if i < 2 {
+			continue
+		}
+		b.waitText(t, "[data-lesson-status]", "Solved!")
+		// Give the page the frames its scrolling would take.
+		b.waitFor(t, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+		if y := eval[float64](t, b, `scrollY`); y != at[2] {
+			t.Errorf("the page scrolled from %.0f to %.0f as the lesson was solved", at[2], y)
+		}
+		if where := onScreen(t, b, "[data-lesson-status]"); where != "" {
+			t.Errorf("the Solved! line is %s", where)
+		}
+	}
+}
