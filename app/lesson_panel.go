@@ -152,14 +152,17 @@ func scrollIntoPanel(selector string) {
 		return
 	}
 	box, in := panel.Call("getBoundingClientRect"), el.Call("getBoundingClientRect")
-	top := panel.Get("scrollTop").Float()
-	if below := in.Get("bottom").Float() - box.Get("bottom").Float(); below > 0 {
-		top += below
+	// Where the element is from the panel's visible top, and how far to
+	// move: its foot up into view, but never its first line out of it.
+	from, to, height := in.Get("top").Float()-box.Get("top").Float(), in.Get("bottom").Float()-box.Get("top").Float(), panel.Get("clientHeight").Float()
+	shift := 0.0
+	if to > height {
+		shift = min(to-height, from)
 	}
-	if above := box.Get("top").Float() - in.Get("top").Float(); above > 0 {
-		top -= above
+	if from < 0 {
+		shift = from
 	}
-	panel.Set("scrollTop", top)
+	panel.Set("scrollTop", panel.Get("scrollTop").Float()+shift)
 }
 
 // showHint asks the page to unlock the next hint.
