@@ -161,7 +161,7 @@ func missing(label string, ref lesson.ControlRef) string {
 	if ref.Scope() == lesson.WorkloadScope {
 		what = "running workload"
 	}
-	return fmt.Sprintf("%s is not on the page now: there is no %s %s at this step yet.", label, what, ref.Thing)
+	return fmt.Sprintf("%s is not on the page now: there is no %s %s at this step (not yet, or no longer).", label, what, ref.Thing)
 }
 
 // handlePoint shows what holds the control, then points at it once it is
