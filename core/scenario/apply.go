@@ -509,7 +509,7 @@ func (w *world) startProducer(c Command) error {
 		}
 		w.tables += keyspace * zipfRankBytes
 	}
-	p, err := newProducer(c, w.log.Seed(), w.log.Now())
+	p, err := newProducer(c, w.log.Seed(), w.log.Now(), w.pause)
 	if err != nil {
 		return err
 	}

@@ -206,12 +206,14 @@ func DecodeBranchLink(fragment string) (string, error) {
 }
 
 // decodeScript reads a link's script and its commands, trusting nothing.
+// In the browser it lets the page run as it reads (pace): a link of
+// MaxCommands lines takes about 300 ms to read there.
 func decodeScript(fragment string) (string, []Command, error) {
 	script, err := scriptLinks.Decode(fragment)
 	if err != nil {
 		return "", nil, err
 	}
-	cmds, err := Parse(script)
+	cmds, err := parse(script, pace)
 	if err != nil {
 		return "", nil, fmt.Errorf("link script: %w", err)
 	}

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"runtime"
+	"sync/atomic"
 	"time"
 )
 
@@ -35,14 +36,26 @@ func LoadYielding(script string) (*Session, error) {
 // that retries), as LoadYielding does.
 func NewYieldingSession() *Session {
 	s := NewSession()
-	last := time.Now()
-	s.pause = func() {
-		if time.Since(last) >= yieldEvery {
-			yieldToBrowser()
-			last = time.Now()
-		}
-	}
+	s.pause = pace
 	return s
+}
+
+// lastYield is when pace last let the browser run, in nanoseconds since
+// start: the page has one thread, so every piece of work on it (a link
+// read, then replayed) shares one clock.
+var lastYield atomic.Int64
+
+// start is what lastYield counts from.
+var start = time.Now()
+
+// pace lets the browser run (yieldToBrowser) when yieldEvery has passed
+// since it last did, and does nothing otherwise.
+func pace() {
+	now := int64(time.Since(start))
+	if now-lastYield.Load() >= int64(yieldEvery) {
+		yieldToBrowser()
+		lastYield.Store(int64(time.Since(start)))
+	}
 }
 
 // yieldEvery is the longest LoadYielding works without letting the

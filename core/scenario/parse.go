@@ -152,7 +152,10 @@ func Format(cmds []Command) string {
 // Parse reads a script. Blank lines and comments (from a '#' that begins a
 // word to the end of the line) are skipped. The first problem found is
 // returned as an *Error with its line and column.
-func Parse(text string) ([]Command, error) {
+func Parse(text string) ([]Command, error) { return parse(text, nil) }
+
+// parse is Parse that calls pause, when it is not nil, after each command.
+func parse(text string, pause func()) ([]Command, error) {
 	var cmds []Command
 	rules := 0 // the rules line is the scenario's, not one of its commands
 	err := eachCommand(text, func(c Command) error {
@@ -163,6 +166,9 @@ func Parse(text string) ([]Command, error) {
 			return &Error{Line: c.Line, Col: 1, Msg: fmt.Sprintf("a script may hold at most %d commands", MaxCommands)}
 		}
 		cmds = append(cmds, c)
+		if pause != nil {
+			pause()
+		}
 		return nil
 	})
 	if err != nil {

@@ -164,8 +164,9 @@ func workloadKeyspace(c Command) (int64, error) {
 	return c.Count("keyspace")
 }
 
-// newProducer builds a producer workload from a producer command.
-func newProducer(c Command, seed, now int64) (workload, error) {
+// newProducer builds a producer workload from a producer command; pause
+// (when not nil) lets the page run while it builds a zipf table.
+func newProducer(c Command, seed, now int64, pause func()) (workload, error) {
 	rate, err := c.Rate("rate")
 	if err != nil {
 		return workload{}, err
@@ -209,7 +210,7 @@ func newProducer(c Command, seed, now int64) (workload, error) {
 		if err != nil {
 			return w, err
 		}
-		w.zipf = newZipfTable(w.keyspace, s)
+		w.zipf = newZipfTable(w.keyspace, s, pause)
 	}
 	return w, nil
 }

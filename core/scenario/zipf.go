@@ -50,15 +50,25 @@ type zipfTable struct {
 	cumulative []float64
 }
 
-func newZipfTable(n int, s float64) *zipfTable {
+// newZipfTable builds the table of n ranks, calling pause (when not nil)
+// every zipfPauseKeys ranks: a table of 100,000 ranks takes about 60 ms in
+// the browser, too long to add to the work before it without a pause.
+func newZipfTable(n int, s float64, pause func()) *zipfTable {
 	t := &zipfTable{cumulative: make([]float64, n)}
 	total := 0.0
 	for k := 1; k <= n; k++ {
 		total += detExp(-s * detLog(float64(k)))
 		t.cumulative[k-1] = total
+		if pause != nil && k%zipfPauseKeys == 0 {
+			pause()
+		}
 	}
 	return t
 }
+
+// zipfPauseKeys is how many ranks newZipfTable computes between two calls
+// of its pause: a few milliseconds in the browser.
+const zipfPauseKeys = 4096
 
 // rank maps u in [0, 1) to a rank from 0 (the most frequent key) to n-1.
 func (t *zipfTable) rank(u float64) int {
