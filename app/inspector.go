@@ -145,12 +145,15 @@ type Inspector struct {
 
 	Selected selection
 	Preset   formPreset // the selection, for the forms
-	Topics   []TopicSnapshot
-	Brokers  []core.BrokerInfo
-	Lanes    map[string]ReplicaPartition // the replicas of the lanes drawn, by laneKey
-	Groups   []GroupSnapshot
-	Lag      []scenario.LagSample // the session's LagHistory, for a group's lag chart
-	Rules    int
+	// Topic is the selected topic, or the selected partition's, whole;
+	// Topics are all the topics as the forms know them (formTopics).
+	Topic   TopicSnapshot
+	Topics  []TopicSnapshot
+	Brokers []core.BrokerInfo
+	Lanes   map[string]ReplicaPartition // the replicas of the lanes drawn, by laneKey
+	Groups  []GroupSnapshot
+	Lag     []scenario.LagSample // the session's LagHistory, for a group's lag chart
+	Rules   int
 	// ShareGroups and ShareCompared are for a share group's inspector
 	// (share_group_inspector.go), Now for its locks.
 	ShareGroups   []core.ShareGroupView
@@ -166,9 +169,8 @@ const inspectorForms = topicsShown
 // Render draws the selection's details above the forms that act on it.
 func (in *Inspector) Render() app.UI {
 	s := in.Selected
-	topic, found := chosenTopic(s.Topic, in.Topics)
-	found = found && topic.Name == s.Topic
-	onTopic := (s.Kind == selectTopic || s.Kind == selectPartition) && found
+	topic := in.Topic
+	onTopic := (s.Kind == selectTopic || s.Kind == selectPartition) && topic.Name != "" && topic.Name == s.Topic
 	section := app.Section().Class("inspector").Attr("data-inspector", s.Kind).DataSet("inspects", s.name()).
 		Aria("label", "inspector")
 	if s.Kind == selectGroup || s.Kind == selectMember || s.Kind == selectShareGroup {
@@ -185,7 +187,7 @@ func (in *Inspector) Render() app.UI {
 		),
 		in.details(topic, onTopic),
 		app.Div().Class("inspector-forms").Hidden(!onTopic).Body(
-			&TopicConfigForm{Topics: formTopics(in.Topics), Preset: in.Preset},
+			&TopicConfigForm{Topics: in.Topics, Preset: in.Preset},
 			app.Range(in.partitionForms(s.Topic)).Slice(func(i int) app.UI {
 				t := in.Topics[in.partitionForms(s.Topic)[i]]
 				return app.Div().Class("panel", "partitions-panel").Hidden(t.Name != s.Topic).Body(
@@ -193,7 +195,7 @@ func (in *Inspector) Render() app.UI {
 					&PartitionsForm{Topic: t.Name, Partitions: len(t.Partitions)},
 				)
 			}),
-			&CleanupControls{Topics: formTopics(in.Topics), Preset: in.Preset},
+			&CleanupControls{Topics: in.Topics, Preset: in.Preset},
 		),
 	)
 }

@@ -24,8 +24,11 @@ type Playground struct {
 	link    string            // the URL fragment last applied; "" is the empty scenario
 	session *scenario.Session // the scenario being played; the source of truth
 	view    LogSnapshot       // what the engine holds, for rendering
-	err     string            // why the scenario in the link could not be (fully) applied
-	ready   bool              // the scenario from the URL has been applied
+	// forms is view's topics as the dock's forms know them
+	// (keepFormTopics): the same slice while they do not change.
+	forms []TopicSnapshot
+	err   string // why the scenario in the link could not be (fully) applied
+	ready bool   // the scenario from the URL has been applied
 
 	// replicas is the cluster: the broker strip and the lanes' replicas
 	// (snapshot_replicas.go).
@@ -236,6 +239,7 @@ func (p *Playground) refresh() {
 		p.err = err.Error()
 	}
 	p.view = view
+	p.forms = keepFormTopics(p.forms, view.Topics)
 	p.view.compareInspected(p.session, p.selected)
 	p.replicas = replicaSnapshotOf(p.session)
 	p.landing.noteHighWatermarks(view)
@@ -646,18 +650,18 @@ func (p *Playground) Render() app.UI {
 					p.lessonPanel(),
 					dockTabBar(tab, inspecting),
 					dockPanel(dockProduce, tab, p.dockShown,
-						&ProduceForm{Links: p.links, Topics: p.view.Topics, Step: len(lines), Rules: p.rules(),
+						&ProduceForm{Links: p.links, Topics: p.forms, Step: len(lines), Rules: p.rules(),
 							Preset: formPreset{Topic: p.produceTo, Seq: p.produceSeq}, Producers: producerNames(p.view.Producers)},
 						&ProducerPanel{Links: p.links, Producers: p.view.Producers, Groups: groupNames(p.view.Groups)},
 					),
 					dockPanel(dockTopics, tab, p.dockShown, &TopicForm{Links: p.links}),
 					dockPanel(dockTime, tab, p.dockShown,
 						&TimeControls{Links: p.links},
-						&WorkloadControls{Links: p.links, Topics: formTopics(p.view.Topics), Workloads: p.workloads(), ShareGroups: p.view.shareGroupNames(), Step: len(lines), Rules: p.rules()},
+						&WorkloadControls{Links: p.links, Topics: p.forms, Workloads: p.workloads(), ShareGroups: p.view.shareGroupNames(), Step: len(lines), Rules: p.rules()},
 					),
 					dockPanel(dockCluster, tab, p.dockShown, &BrokersForm{Links: p.links, Brokers: brokers, LagMaxMs: lagMaxMs}),
 					dockPanel(dockInspector, tab, p.dockShown,
-						&Inspector{Selected: p.selected, Preset: p.inspectorPreset(), Topics: p.view.Topics,
+						&Inspector{Selected: p.selected, Preset: p.inspectorPreset(), Topic: p.selectedTopic(), Topics: p.forms,
 							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Groups: p.view.Groups, Lag: lag, Rules: p.rules(),
 							ShareGroups: p.view.ShareGroups, ShareCompared: p.view.ShareCompared, Now: p.view.TimeMs},
 					),
@@ -733,6 +737,20 @@ func (p *Playground) pageAlert() app.UI {
 }
 
 // selectedBroker is the broker the inspector shows, 0 for none.
+// selectedTopic is the topic the inspector shows, whole: the selected
+// topic, or the selected partition's; the zero value for anything else.
+func (p *Playground) selectedTopic() TopicSnapshot {
+	if p.selected.Kind != selectTopic && p.selected.Kind != selectPartition {
+		return TopicSnapshot{}
+	}
+	for _, t := range p.view.Topics {
+		if t.Name == p.selected.Topic {
+			return t
+		}
+	}
+	return TopicSnapshot{}
+}
+
 func (p *Playground) selectedBroker() int {
 	if p.selected.Kind != selectBroker {
 		return 0

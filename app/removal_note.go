@@ -50,16 +50,20 @@ func removalOf(events []core.Event) Removal {
 // missing from the middle of the new window. Records that merely scrolled out of a window are not removed.
 func removedRecords(before, after LogSnapshot) map[string][]core.Record {
 	var ghosts map[string][]core.Record
-	now := map[string]PartitionSnapshot{}
+	// By topic, not by lane: a step of a scenario of 10,000 partitions
+	// made a key and a map entry for each, a fifth of its time in the
+	// browser.
+	now := make(map[string][]PartitionSnapshot, len(after.Topics))
 	for _, t := range after.Topics {
-		for _, p := range t.Partitions {
-			now[laneKey(p.Topic, p.Partition)] = p
-		}
+		now[t.Name] = t.Partitions
 	}
 	for _, t := range before.Topics {
 		for _, p := range t.Partitions {
-			k := laneKey(p.Topic, p.Partition)
-			q, ok := now[k]
+			var q PartitionSnapshot
+			parts, ok := now[p.Topic]
+			if ok = ok && p.Partition < len(parts); ok {
+				q = parts[p.Partition]
+			}
 			// An unclean election can cut records off the log's end: the
 			// log end then goes down, and those records are removed too.
 			appended := max(0, q.LogEnd-p.LogEnd)
@@ -80,6 +84,7 @@ func removedRecords(before, after LogSnapshot) map[string][]core.Record {
 					if ghosts == nil {
 						ghosts = map[string][]core.Record{}
 					}
+					k := laneKey(p.Topic, p.Partition)
 					ghosts[k] = append(ghosts[k], r)
 				}
 			}
