@@ -443,7 +443,7 @@ func (c *captionCheck) lag(g GroupSnapshot) {
 		}
 	}
 	if !committed {
-		if text != "lag - (nothing committed yet)" {
+		if text != "lag unknown: nothing committed yet" {
 			c.errorf("group %s: caption %q, nothing committed", g.Name, text)
 		}
 		return
@@ -524,10 +524,9 @@ func (c *captionCheck) members(g GroupSnapshot, v core.GroupView) {
 			}
 		}
 		if m.PollDeadline > 0 && m.Down == "" {
-			text := pollDeadlineText(m)
-			at, ok, _ := units.Parse(strings.TrimPrefix(text, "must poll by "), units.Durations, 1<<62)
-			if !ok || at != m.PollDeadline {
-				c.errorf("group %s member %s: caption %q, poll deadline %d ms", g.Name, m.ID, text, m.PollDeadline)
+			text := pollDeadlineText(m, c.l.Now())
+			if want := "must poll within " + units.SpanToSecond(max(m.PollDeadline-c.l.Now(), 0)); text != want {
+				c.errorf("group %s member %s: caption %q, poll deadline %d ms, now %d ms", g.Name, m.ID, text, m.PollDeadline, c.l.Now())
 			}
 		}
 	}

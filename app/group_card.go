@@ -197,8 +197,9 @@ func (c *GroupCard) renderLagSummary() app.UI {
 	}
 	return app.Div().Class("group-lag").Body(
 		app.P().Body(
-			app.Span().DataSet("group-lag", g.Name).Text(text),
-			&Help{Topic: "lag"},
+			// The caption is the button of its explanation, which says
+			// what a lag of "unknown" is.
+			app.Span().DataSet("group-lag", g.Name).Body(&Help{Topic: "lag", Label: text}),
 			app.If(len(thresholds) > 0,
 				app.Span().Class("lag-threshold").Text(" · alert at "+strings.Join(thresholds, " or ")),
 			),
@@ -231,7 +232,7 @@ func lagText(g GroupSnapshot) string {
 		hasCommit = hasCommit || p.HasCommitted
 	}
 	if !hasCommit {
-		return "lag - (nothing committed yet)"
+		return "lag unknown: nothing committed yet"
 	}
 	return fmt.Sprintf("lag %s · %s behind", units.Plural(g.TotalLag, "record"), units.Duration(g.MaxTimeLagMs))
 }

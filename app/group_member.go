@@ -336,13 +336,14 @@ func (m *GroupMember) renderPollDeadline() app.UI {
 	return app.Span().Class("member-poll-deadline").
 		DataSet("poll-deadline", v.ID).
 		DataSet("at", v.PollDeadline).
-		Title(fmt.Sprintf("%s leaves the group unless it polls by %s (in %s): max.poll.interval.ms", v.ID,
+		Title(fmt.Sprintf("%s leaves the group unless it polls by %s on the virtual clock (in %s): max.poll.interval.ms", v.ID,
 			units.Duration(v.PollDeadline), units.Duration(max(v.PollDeadline-m.Now, 0)))).
-		Body(&Help{Topic: "max-poll-interval", Label: pollDeadlineText(v)})
+		Body(&Help{Topic: "max-poll-interval", Label: pollDeadlineText(v, m.Now)})
 }
 
-// pollDeadlineText is the caption of a member's poll deadline, by the
-// virtual clock.
-func pollDeadlineText(v core.MemberView) string {
-	return "must poll by " + units.Duration(v.PollDeadline)
+// pollDeadlineText is the caption of a member's poll deadline: the time
+// left at now. A moment on the virtual clock ("must poll by 307s") read as
+// a duration to new learners; the moment is in the title.
+func pollDeadlineText(v core.MemberView, now int64) string {
+	return "must poll within " + units.SpanToSecond(max(v.PollDeadline-now, 0))
 }

@@ -97,8 +97,8 @@ var helpTopics = map[string]helpTopic{
 			"for the group."},
 	"lag": {"consumer lag",
 		"How far a group is behind: the high watermark minus the committed offset, in records. Time lag is " +
-			"how old the first unread record is. Without a committed offset there is no lag to show, and " +
-			"Kafka's tools print \"-\"."},
+			"how old the first unread record is. Without a committed offset there is no lag to measure: the " +
+			"page says unknown, where Kafka's tools print \"-\"."},
 	"lag-alert": {"the lag alert",
 		"The playground lights it when a group's total lag reaches lag.alert.records or its largest time lag " +
 			"reaches lag.alert.ms, as a monitoring system would. Set either to 0 to turn it off."},

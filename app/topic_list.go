@@ -222,7 +222,8 @@ func (t *TopicList) Render() app.UI {
 					&ProduceHere{Topic: topic.Name},
 					app.If(!t.HideSkew,
 						app.Span().Class("skew").DataSet("skew", fmt.Sprintf("%.2f", topic.Skew)).
-							Title("the fullest partition over the mean; 1× is even").Text(skewText(topic)),
+							Title("the fullest partition over the mean; 1× is even").
+							Body(&Help{Topic: "skew", Label: skewText(topic)}),
 					).Else(
 						app.Span().Class("skew", "skew-hidden").Title("this lesson shows it once solved").Text("skew hidden until solved"),
 					),
