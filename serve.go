@@ -219,7 +219,7 @@ func handler(cfg siteConfig, version string, staticResources []string) *app.Hand
 		},
 		Styles: []string{"/web/static/first-paint.css", "/web/static/theme.css", "/web/static/plog.css", "/web/static/groups.css", "/web/static/share_groups.css", "/web/static/share.css", "/web/static/lessons.css", "/web/static/command_line.css", "/web/static/motion.css"},
 		// Runs before go-app's app.js, which is deferred.
-		Scripts: []string{"/web/static/storage-guard.js", "/web/static/runtime-guard.js", "/web/static/workspaces.js", "/web/static/first-paint.js", "/web/static/theme.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js", "/web/static/embed-height.js", "/web/static/embed-keys.js", "/web/static/embed-start.js", "/web/static/picture-png.js", "/web/static/lanes-follow.js"},
+		Scripts: []string{"/web/static/storage-guard.js", "/web/static/runtime-guard.js", "/web/static/workspaces.js", "/web/static/first-paint.js", "/web/static/theme.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js", "/web/static/embed-height.js", "/web/static/embed-keys.js", "/web/static/embed-start.js", "/web/static/picture-png.js", "/web/static/lanes-follow.js", "/web/static/flights.js"},
 		// go-app caches the site's root without its trailing slash; under a
 		// sub-path the page is fetched as /plog/, which must be cached too.
 		// Every file of web/static is cached, so that the embedding example

@@ -4,9 +4,12 @@ import "plog/core"
 
 // readRange is the offsets a command's polls read from one partition, From
 // up to End (not included): the lane highlights them as the records carried
-// to the member (motion.css, [data-read]). The zero value reads nothing.
+// to the member (motion.css, [data-read]), and flights.js flies them to
+// the card of the member that read them first, Group's Member. The zero
+// value reads nothing.
 type readRange struct {
-	From, End int64
+	From, End     int64
+	Group, Member string
 }
 
 // readsOf gathers the records a command delivered, by laneKey. A poll reads
@@ -24,7 +27,7 @@ func readsOf(events []core.Event) map[string]readRange {
 		k := laneKey(e.Topic, e.Partition)
 		r, ok := reads[k]
 		if !ok {
-			r = readRange{From: e.Offset, End: e.Offset + 1}
+			r = readRange{From: e.Offset, End: e.Offset + 1, Group: e.Group, Member: e.Member}
 		}
 		r.From, r.End = min(r.From, e.Offset), max(r.End, e.Offset+1)
 		reads[k] = r

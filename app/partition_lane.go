@@ -424,6 +424,11 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 	if !it.ghost {
 		txn = l.txnOf(r.Offset)
 	}
+	read := !it.ghost && l.Read.holds(r.Offset)
+	var readBy readRange
+	if read {
+		readBy = l.Read // on the records read only: a cell's fields changed redraw it
+	}
 	return &RecordCell{
 		Txn:          txn,
 		Record:       r,
@@ -435,7 +440,8 @@ func (l *PartitionLane) renderRecord(it laneItem) app.UI {
 		SegmentStart: slices.Contains(p.SegmentStarts, r.Offset),
 		Expired:      p.Cliff > p.LogStart && r.Offset < p.Cliff,
 		Landed:       l.Landed.Count > 0 && r.Offset >= l.Landed.From && r.Offset <= l.Landed.To && !it.ghost,
-		Read:         !it.ghost && l.Read.holds(r.Offset),
+		Read:         read,
+		ReadBy:       readBy,
 	}
 }
 
@@ -481,9 +487,10 @@ type RecordCell struct {
 	TabStop      bool // the lane's one tab stop
 	Uncommitted  bool // above the high watermark
 	SegmentStart bool
-	Expired      bool // below the retention cliff
-	Landed       bool // the last command added it
-	Read         bool // the last poll read it
+	Expired      bool      // below the retention cliff
+	Landed       bool      // the last command added it
+	Read         bool      // the last poll read it
+	ReadBy       readRange // what the last poll read of the partition, and who read it first
 	// Txn is what a transaction made of the record: open, committed or
 	// aborted, "" for a record no transaction wrote.
 	Txn string
@@ -583,7 +590,8 @@ func (c *RecordCell) Render() app.UI {
 		li = li.Attr("data-landed", "true")
 	}
 	if c.Read {
-		li = li.Attr("data-read", "true")
+		// Who read it: flights.js flies the record to that member's card.
+		li = li.Attr("data-read", "true").Attr("data-read-group", c.ReadBy.Group).Attr("data-read-member", c.ReadBy.Member)
 	}
 	if c.Txn != "" {
 		classes = append(classes, "txn-"+c.Txn)

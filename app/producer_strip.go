@@ -86,6 +86,7 @@ func stripWorkload(w scenario.Workload) app.UI {
 	keys += ownKeys(w)
 	return app.Li().Class("strip-producer", "strip-workload").
 		DataSet("workload-producer", w.Name).
+		DataSet("writes-to", w.Topic). // where flights.js starts its records
 		Title("a workload, writing as the clock runs: "+w.Line).
 		Body(
 			app.Strong().Text(w.Name),
