@@ -3,6 +3,7 @@ package app
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -28,9 +29,24 @@ func flag(name string) scenario.Arg { return scenario.Arg{Name: name, Flag: true
 // field is a labelled control: the label names it for every reader.
 func field(id, label string, control app.UI) app.UI {
 	return app.Div().Class("field").Body(
-		app.Label().For(id).Text(label),
+		app.Label().For(id).Body(dotted(label)...),
 		control,
 	)
+}
+
+// dotted is a label's text with a place to break after each dot, so that
+// a config's name wraps between its words (max.in.flight. / requests.per.
+// / connection) rather than inside one, as a narrow column broke it.
+func dotted(text string) []app.UI {
+	parts := strings.SplitAfter(text, ".")
+	ui := make([]app.UI, 0, 2*len(parts))
+	for i, part := range parts {
+		if i > 0 {
+			ui = append(ui, app.Wbr())
+		}
+		ui = append(ui, app.Text(part))
+	}
+	return ui
 }
 
 // textInput is a one-line text box bound to a string field.
