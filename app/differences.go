@@ -71,6 +71,9 @@ func (d *Differences) Render() app.UI {
 					app.P().Body(app.Strong().Text("Kafka "+e.Version+": "), app.Text(e.Kafka)),
 					app.P().Body(app.Strong().Text("plog: "), app.Text(e.Plog)),
 					app.P().Body(app.Strong().Text("Why: "), app.Text(e.Why)),
+					app.If(e.Older != "",
+						app.P().Class("difference-older").Body(app.Strong().Text("Links made before: "), app.Text(e.Older)),
+					),
 				)
 			}),
 		),

@@ -20,6 +20,9 @@ func printDifferences(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	fmt.Fprintf(&b, "How plog differs from Kafka\n\nplog follows Apache Kafka %s. Where it departs on purpose:\n", core.KafkaVersion)
 	for _, d := range core.Differences() {
 		fmt.Fprintf(&b, "\n%s [%s]\n  Kafka %s: %s\n  plog: %s\n  why: %s\n", d.Title, d.Name, d.Version, d.Kafka, d.Plog, d.Why)
+		if d.Older != "" {
+			fmt.Fprintf(&b, "  links made before: %s\n", d.Older)
+		}
 	}
 	io.WriteString(stdout, b.String())
 	return 0
