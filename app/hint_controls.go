@@ -240,6 +240,12 @@ func highlight(ctx app.Context, el app.Value, scroll bool, seq int, p *Playgroun
 	if scroll {
 		el.Call("scrollIntoView", map[string]any{"block": "center", "inline": "nearest"})
 	}
+	// A box pointed at takes the focus, so that the learner types into
+	// it at once: a walk pressed → Value and typed into nothing.
+	switch el.Get("tagName").String() {
+	case "INPUT", "SELECT", "TEXTAREA":
+		el.Call("focus", map[string]any{"preventScroll": true})
+	}
 	ctx.After(pointedFor, func(app.Context) {
 		if seq == p.pointSeq {
 			el.Call("removeAttribute", "data-pointed")

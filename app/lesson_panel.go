@@ -218,7 +218,17 @@ func (l *LessonPanel) renderText() app.UI {
 			append([]app.UI{app.Summary().Text("The idea")}, paragraphs...)...,
 		)
 	}
-	return app.Div().Class("lesson-text").Body(paragraphs...)
+	return app.Div().Class("lesson-text").Body(
+		append([]app.UI{app.H3().ID("lesson-idea").Class("lesson-text-title").Text("The idea")}, paragraphs...)...,
+	)
+}
+
+// readIdea shows the lesson's explanation: in the dock it follows the task
+// in a short box, where a walk never found it; on a phone the sheet opens
+// whole.
+func (l *LessonPanel) readIdea(ctx app.Context, e app.Event) {
+	l.sheet = "full"
+	ctx.Defer(func(app.Context) { scrollIntoPanel("[data-lesson-panel] .lesson-text") })
 }
 
 // renderTask draws what the learner is to do, how far they are, and the
@@ -262,6 +272,9 @@ func (l *LessonPanel) renderTask() app.UI {
 					Text(fmt.Sprintf("Show a hint (%d of %d)", len(l.Hints)+1, l.HintCount)),
 			).ElseIf(l.HintCount > 0,
 				app.Span().Class("hint").Text("All hints shown."),
+			),
+			app.If(!l.Compact,
+				app.Button().Type("button").ID("lesson-read-idea").Class("quiet").OnClick(l.readIdea).Text("The idea ▾"),
 			),
 			app.A().Href("#lesson="+l.Ref).Class("lesson-restart").Text("Start the lesson again"),
 		),

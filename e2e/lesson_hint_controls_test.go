@@ -115,6 +115,11 @@ func (b *browser) points(t *testing.T, i int) bool {
 	var where string
 	for range 20 {
 		if where = onScreen(t, b, "[data-pointed]"); where == "" {
+			// A box pointed at takes the focus: the learner types at once.
+			if box := eval[string](t, b, `(() => { const el = document.querySelector("[data-pointed]");
+				return /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) && document.activeElement !== el ? (el.id || el.tagName) : "" })()`); box != "" {
+				t.Errorf("hint control %s points at the box %s and leaves the focus elsewhere", ref, box)
+			}
 			return true
 		}
 		time.Sleep(100 * time.Millisecond) // a smooth scroll may still run
