@@ -36,6 +36,7 @@ type GroupCard struct {
 	known       map[string]bool // the members at the last render, to follow a new one (followNew)
 
 	joining   bool   // the join form of this group is open
+	joinFrom  int    // the group's members when the form opened: one more closes it
 	stateOf   string // the group the field above is for
 	linksSeen int    // Links when joining was last set afresh
 
@@ -68,6 +69,11 @@ func (c *GroupCard) Render() app.UI {
 	}
 	if c.Links != c.linksSeen {
 		c.joining, c.linksSeen = false, c.Links
+	}
+	if c.joining && len(g.Members) > c.joinFrom {
+		// The member joined: the form closes, rather than offer the next
+		// name, which a walk took for a step to take.
+		c.joining = false
 	}
 	ids := make([]string, len(g.Members))
 	for i, m := range g.Members {
@@ -145,7 +151,7 @@ func (c *GroupCard) Render() app.UI {
 		),
 		app.Button().Type("button").Class("group-join-toggle").DataSet("action", "join-member").
 			Aria("expanded", c.joining).
-			OnClick(func(ctx app.Context, e app.Event) { c.joining = !c.joining }).
+			OnClick(func(ctx app.Context, e app.Event) { c.joining, c.joinFrom = !c.joining, len(c.Group.Members) }).
 			Text("+ Join a member"),
 		app.If(c.joining,
 			&GroupJoinForm{

@@ -102,13 +102,20 @@ func TestPictureGroupsJoinFromTheGroup(t *testing.T) {
 		t.Errorf("billing's join wrote %q, want join billing c4 topics=orders", got)
 	}
 	b.waitCount(t, member("billing", "c4"), 1)
+	// The member joined: the form closes; the learner opens it for another.
+	b.waitFor(t, fmt.Sprintf(`!document.querySelector(%s)`, js(form)))
+	b.click(t, group("billing")+" [data-action=join-member]")
+	b.waitCount(t, form, 1)
 	b.fill(t, form+" [name=member]", "s1")
 	b.fill(t, form+" [name=instance]", "host-1")
 	if got := b.clickAndLine(t, form+" button[type=submit]"); got != "join billing s1 topics=orders instance=host-1" {
 		t.Errorf("billing's join wrote %q", got)
 	}
 	b.waitCount(t, member("billing", "s1")+`[data-instance=host-1]`, 1)
-	// A name the group has is refused beside the form that sent it.
+	// A name the group has is refused beside the form that sent it, which
+	// stays open.
+	b.click(t, group("billing")+" [data-action=join-member]")
+	b.waitCount(t, form, 1)
 	b.fill(t, form+" [name=member]", "c1")
 	b.fill(t, form+" [name=instance]", "")
 	b.click(t, form+" button[type=submit]")
