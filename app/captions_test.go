@@ -147,7 +147,7 @@ var (
 	groupChipCaption = regexp.MustCompile(`^(\S+): (?:no commit|committed (\d+))(?: · (\S+) reads (\d+))?( · paused by a rebalance)?(?: · (\S+) owns it)?(?: · new to (\S+))?$`)
 	assignedCaption  = regexp.MustCompile(`^(\S+)/(\d+)(?: @(\d+))?$`)
 	producerCaption  = regexp.MustCompile(`^(\S+) · (?:no id|id (\d+) · epoch (\d+)) · ([a-z-]+)(?: · transactional.id (\S+))?$`)
-	lagCaption       = regexp.MustCompile(`^lag (\d+) records? · (\S+) behind$`)
+	lagCaption       = regexp.MustCompile(`^lag (\d+) records? from its commits · (\S+) behind$`)
 	expiryCaption    = regexp.MustCompile(`^offsets? (\d+)(?:–(\d+))? (?:goes|go) at (\S+) \(retention.ms\)$`)
 	shareCaption     = regexp.MustCompile(`^SPSO (\d+), SPEO (\d+), share lag (-?\d+)$`)
 )

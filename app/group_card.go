@@ -240,7 +240,9 @@ func lagText(g GroupSnapshot) string {
 	if !hasCommit {
 		return "lag unknown: nothing committed yet"
 	}
-	return fmt.Sprintf("lag %s · %s behind", units.Plural(g.TotalLag, "record"), units.Duration(g.MaxTimeLagMs))
+	// "from its commits": a walk read "lag 4" just after reading those 4
+	// records as a mistake; lag counts from the committed offset.
+	return fmt.Sprintf("lag %s from its commits · %s behind", units.Plural(g.TotalLag, "record"), units.Duration(g.MaxTimeLagMs))
 }
 
 // strategyHelp is the help topic of a strategy name.
