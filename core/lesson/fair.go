@@ -249,10 +249,8 @@ func (l Lesson) unknownNames() []error {
 				"the hint points at %s of %s %s, which no step of the solution has: a typo?", ref.Name, strings.ToLower(ref.Scope().String()), ref.Thing)})
 		}
 	}
-	// An alternative (after or) is looked at as its line: where its words
-	// are.
-	var look func(c, line *check)
-	look = func(c, line *check) {
+	// Each check of a line is looked at in its line: where its words are.
+	look := func(c *check, line *goalLine) {
 		kinds := c.spec.positionalKinds()
 		group := ""
 		for i, arg := range c.args {
@@ -297,12 +295,11 @@ func (l Lesson) unknownNames() []error {
 				}
 			}
 		}
-		for i := range c.alternatives {
-			look(&c.alternatives[i], line)
-		}
 	}
 	for i := range l.checks {
-		look(&l.checks[i], &l.checks[i])
+		for _, c := range l.checks[i].terms {
+			look(c, &l.checks[i])
+		}
 	}
 	return errs
 }
