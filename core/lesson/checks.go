@@ -37,6 +37,9 @@ type check struct {
 	// for checks whose arguments are more than words (expect's
 	// *comparison); nil for the others.
 	parsed any
+	// errAt is where in the positional a validate's error points, in
+	// runes from its start: an argument of one of expect's functions.
+	errAt int
 }
 
 // checkSpec is one check of the language.
@@ -529,7 +532,7 @@ func buildCheck(toks []checkToken, n int) (*check, error) {
 		if msg, at := spec.validate(c); msg != "" {
 			col := toks[0].col
 			if at >= 0 && at < len(cols) {
-				col = cols[at]
+				col = cols[at] + c.errAt
 			}
 			return nil, &scenario.Error{Line: n, Col: col, Msg: msg}
 		}

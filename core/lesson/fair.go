@@ -29,6 +29,7 @@ const (
 	groupName // a consumer group's or a share group's
 	memberName
 	producerName
+	anyMemberName // a member of any group, or a producer (an event's Member)
 )
 
 // nameKinds says what the placeholders' last words name.
@@ -166,6 +167,8 @@ func (n *names) has(kind nameKind, name, group string) bool {
 		return n.members[group][name]
 	case producerName:
 		return n.producers[name]
+	case anyMemberName:
+		return n.hasMember(name) || n.producers[name]
 	}
 	return true
 }
@@ -278,14 +281,22 @@ func (l Lesson) unknownNames() []error {
 				}
 				group := ""
 				for i, a := range t.args {
-					kind := [...]nameKind{topicArg: topicName, partitionArg: topicName, topicOrPartArg: topicName, recordArg: topicName,
-						groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName, eventKindArg: notAName, optionalNameArg: notAName, nameArg: notAName,
-						memberArg: memberName}[t.fn.args[i]]
+					var kind nameKind
 					name := a.text
-					switch kind {
-					case topicName:
-						name = a.topic
-					case groupName:
+					if a.field != nil {
+						// events(member-left,group=billing): a field
+						// that names a group, topic or member names it
+						// as an argument would.
+						kind, name = map[string]nameKind{"group": groupName, "topic": topicName, "member": anyMemberName}[a.field.name], a.want.word
+					} else {
+						kind = [...]nameKind{topicArg: topicName, partitionArg: topicName, topicOrPartArg: topicName, recordArg: topicName,
+							groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName, eventKindArg: notAName, optionalNameArg: notAName, nameArg: notAName,
+							memberArg: memberName}[t.fn.args[i]]
+						if kind == topicName {
+							name = a.topic
+						}
+					}
+					if kind == groupName {
 						group = name
 					}
 					if !strings.Contains(name, "{") && (kind != memberName || !strings.Contains(group, "{")) && !seen.has(kind, name, group) {
@@ -325,7 +336,7 @@ func colOf(text, check, arg string) int {
 
 // kindWord is a kind of name as a message says it.
 func kindWord(k nameKind) string {
-	return [...]string{notAName: "", topicName: "topic", groupName: "group", memberName: "member", producerName: "producer"}[k]
+	return [...]string{notAName: "", topicName: "topic", groupName: "group", memberName: "member", producerName: "producer", anyMemberName: "member"}[k]
 }
 
 // everyStep replays the lesson's start and then a script's commands,
