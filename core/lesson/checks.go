@@ -316,7 +316,11 @@ func parseChecks(lines []string, first int) ([]goalLine, error) {
 			at += len(line[at:]) - len(strings.TrimLeft(line[at:], " \t"))
 			col := utf8.RuneCountInString(line[:at]) + 1
 			g.otherwiseAt.line, g.otherwiseAt.col = n, col
+			g.quotes = map[string]term{}
 			if err := checkTemplate(g.otherwise, n, col, func(label, name string) string {
+				if isQuote(name) {
+					return readQuote(g.quotes, name)
+				}
 				if label != "" {
 					return quotable(out[:len(out)-1], label, name, "else:")
 				}
@@ -946,7 +950,10 @@ func (g *goalLine) run(x *ctx) Result {
 	r := g.expr.eval(x)
 	if !r.Solved && g.otherwise != "" {
 		value := func(label, name string) string {
-			if label == "" {
+			switch {
+			case isQuote(name):
+				return x.quote(g.quotes, name)
+			case label == "":
 				return g.value(x, name)
 			}
 			return x.labelled(label, name)
@@ -964,6 +971,7 @@ type unfilledValue struct {
 	sentence    string // "else:" or "solved:"
 	placeholder string // as written, label.name or name
 	line, col   int    // in the lesson file
+	why         string // for a function, why it had no value
 }
 
 // noteUnfilled notes the values a shown sentence quotes and has not;
@@ -978,7 +986,7 @@ func (x *ctx) noteUnfilled(sentence, tmpl, shown string, line, col int, value fu
 			ref = label + "." + name
 		}
 		at := col + utf8.RuneCountInString(tmpl[:max(strings.Index(tmpl, "{"+ref), 0)])
-		x.unfilled = append(x.unfilled, unfilledValue{sentence: sentence, placeholder: ref, line: line, col: at})
+		x.unfilled = append(x.unfilled, unfilledValue{sentence: sentence, placeholder: ref, line: line, col: at, why: x.quoteErrs[ref]})
 	})
 }
 
@@ -1048,12 +1056,23 @@ func expandSolved(tmpl string, x *ctx, checks []goalLine) string {
 		}
 		return nil
 	}
-	held := func(label, _ string) bool { g := line(label); return g != nil && x.holds[g] }
 	value := func(label, name string) string {
+		if isQuote(name) {
+			return x.quote(x.lesson.solvedQuotes, name)
+		}
 		if g := line(label); g != nil {
 			return g.value(x, name)
 		}
 		return ""
+	}
+	// A [part] shows when the line it quotes held, or when the function
+	// it quotes has a value now.
+	held := func(label, name string) bool {
+		if isQuote(name) {
+			return value(label, name) != ""
+		}
+		g := line(label)
+		return g != nil && x.holds[g]
 	}
 	shown := keptParts(tmpl, held)
 	x.noteUnfilled("solved:", tmpl, shown, x.lesson.lines.solved, len("solved:")+2, value)
@@ -1081,9 +1100,11 @@ func valueList(spec *checkSpec) string {
 	return "it has {" + strings.Join(spec.values, "}, {") + "}"
 }
 
-// placeholders finds the {name} and {label.name} of a sentence, calling
-// f with each and its byte offset; other braces are plain text. A count
-// may name what it counts, {lost:payment}, to read "3 payments".
+// placeholders finds the {name} and {label.name} of a sentence, and the
+// {function(arguments)} that quote one of expect's functions (the name
+// is then the function as written, the label ""), calling f with each and
+// its byte offset; other braces are plain text. A count may name what it
+// counts, {lost:payment}, to read "3 payments".
 func placeholders(tmpl string, f func(at int, label, name string)) {
 	for i := 0; i < len(tmpl); i++ {
 		if tmpl[i] != '{' {
@@ -1094,6 +1115,11 @@ func placeholders(tmpl string, f func(at int, label, name string)) {
 			return
 		}
 		ref, noun, counted := strings.Cut(tmpl[i+1:i+end], ":")
+		if isQuote(ref) && (!counted || isSlug(noun)) {
+			f(i, "", ref)
+			i += end
+			continue
+		}
 		label, name, dotted := strings.Cut(ref, ".")
 		if !dotted {
 			label, name = "", ref

@@ -42,6 +42,9 @@ type goalLine struct {
 	otherwise string
 	// otherwiseAt is where otherwise begins in the lesson file.
 	otherwiseAt struct{ line, col int }
+	// quotes are the functions otherwise quotes, {hw(orders/0)}, read
+	// once, by their text.
+	quotes map[string]term
 }
 
 // goalOp is what a node of a line's tree does.

@@ -891,3 +891,45 @@ func readField(s string) (argument, error) {
 	}
 	return a, nil
 }
+
+// A sentence, else: or solved:, may quote the value one of expect's
+// functions has when it shows, {hw(orders/0)} or {lag(billing)}: the
+// function is read once with the lesson, as expect's terms are.
+
+// isQuote reports whether a placeholder quotes one of expect's functions,
+// {hw(orders/0)} or {lag(billing)}: a word, then its arguments in
+// parentheses.
+func isQuote(name string) bool {
+	open := strings.IndexByte(name, '(')
+	return open > 0 && isSlug(name[:open]) && strings.HasSuffix(name, ")")
+}
+
+// readQuote reads a function a sentence quotes into quotes, once, and
+// says what is wrong with it ("" when nothing is).
+func readQuote(quotes map[string]term, name string) string {
+	t, err := readTerm(name)
+	if err != nil {
+		return err.Error()
+	}
+	quotes[name] = t
+	return ""
+}
+
+// quote is the value of a function a sentence quotes, now; "" when it
+// has none (a name the state has not yet), and why is kept for the
+// fairness check's report.
+func (x *ctx) quote(quotes map[string]term, name string) string {
+	t, ok := quotes[name]
+	if !ok {
+		return ""
+	}
+	v, err := t.evaluate(x)
+	if err != nil {
+		if x.quoteErrs == nil {
+			x.quoteErrs = map[string]string{}
+		}
+		x.quoteErrs[name] = err.Error()
+		return ""
+	}
+	return v.String(t.typ)
+}

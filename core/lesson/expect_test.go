@@ -231,3 +231,97 @@ func TestExpectEventFields(t *testing.T) {
 		t.Errorf("fairness: %v", errs)
 	}
 }
+
+// quoteLesson is a lesson on expectStart whose else: and solved:
+// sentences are given.
+func quoteLesson(solvedText, check string) (Lesson, error) {
+	text := "title: Quote\ngoal: Check.\nsolved: " + solvedText + "\n\nA check.\n\n## start\n" + expectStart +
+		"\n## check\n" + check + "\n\n## hints\n- None.\n\n## solution\njoin audit a1 topics=orders\n"
+	return Parse("q.lesson", text)
+}
+
+// A sentence quotes the value one of expect's functions has now, read
+// once with the lesson; a [part] that quotes one without a value is left
+// out.
+func TestSentencesQuoteFunctions(t *testing.T) {
+	for _, tc := range []struct {
+		solvedText, check, after string
+		solved                   bool
+		want                     string
+	}{
+		{"done", "expect lag(billing) is 0\n  else: billing is {lag(billing)} behind, {hw(orders/1)} the end of orders/1", "", false,
+			"billing is 2 behind, 2 the end of orders/1"},
+		{"done", "expect lag(billing) is 0\n  else: {records(orders):record} in {partitions(orders):partition}, {config(orders,retention.ms)} kept", "", false,
+			"5 records in 2 partitions, 1h kept"},
+		{"done", "expect lag(billing) is 0\n  else: {state(billing)}[, audit {state(audit)}]", "", false, "stable"},
+		{"done", "expect lag(billing) is 0\n  else: {state(billing)}[, audit {state(audit)}]", "join audit a1 topics=orders", false, "stable, audit rebalancing"},
+		{"billing read {committed(billing,orders/0)} of orders/0[; audit {lag(audit)} behind]", "expect lag(billing,orders/0) is 1", "", true,
+			"billing read 2 of orders/0"},
+		{"{events(member-joined,billing)} joined since, {lag(billing)} behind", "expect members(billing) is 1", "poll billing c1\ncommit billing c1", true,
+			"0 joined since, 0 behind"},
+		// A quote may sit beside a line's own values.
+		{"done", "expect lag(billing) at-most lag(billing,orders/1)\n  else: {value} over all, {other} of one, {lag(billing,orders/0)} of the other", "", false,
+			"2 over all, 1 of one, 1 of the other"},
+	} {
+		l, err := quoteLesson(tc.solvedText, tc.check)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.check, err)
+		}
+		s, err := l.Attempt(tc.after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := l.Check(s); r.Solved != tc.solved || r.Progress != tc.want {
+			t.Errorf("%s after %q: %+v, want %v %q", tc.check, tc.after, r, tc.solved, tc.want)
+		}
+	}
+	// A function that is none, or a wrong argument, is an error when the
+	// lesson is read, at its placeholder.
+	for _, tc := range []struct {
+		solvedText, check string
+		line, col         int
+		want              string
+	}{
+		{"done", "expect lag(billing) is 0\n  else: billing is {lga(billing)} behind", 31, 20, `unknown function "lga"; did you mean "lag"?`},
+		{"done", "expect lag(billing) is 0\n  else: {hw(orders)}", 31, 9, `hw: "orders" is not a partition`},
+		{"done", "expect lag(billing) is 0\n  else: {events(member-left,cause=late)}", 31, 9, `unknown cause "late"`},
+		{"at {lag(billing,orders/0,x)}", "expect lag(billing) is 0", 3, 12, "lag takes 1 to 2 arguments"},
+	} {
+		_, err := quoteLesson(tc.solvedText, tc.check)
+		var perr *scenario.Error
+		if !errors.As(err, &perr) || perr.Line != tc.line || perr.Col != tc.col || !strings.Contains(perr.Msg, tc.want) {
+			t.Errorf("%s / %s: %v, want %d:%d %q", tc.solvedText, tc.check, err, tc.line, tc.col, tc.want)
+		}
+	}
+}
+
+// The fairness check finds a quoted function without a value where its
+// sentence shows, and says why; inside [ ] it is left out instead.
+func TestFairnessReadsQuotedFunctions(t *testing.T) {
+	for _, tc := range []struct {
+		solvedText, check, want string
+	}{
+		{"done", "expect lag(billing) is 0\n  else: audit is {lag(audit)} behind",
+			"else: quotes {lag(audit)}, which has no value at the start (there is no group audit yet)"},
+		// The goal holds at the start, before audit is.
+		{"audit is {lag(audit)} behind", "expect members(billing) is 1",
+			"3:18: solved: quotes {lag(audit)}, which has no value at the start (there is no group audit yet)"},
+		{"billing {lag(billing)}, {committed(billing,orders/1)}", "expect members(billing) is 1",
+			""},
+		{"done", "expect lag(billing) is 0\n  else: audit is[ {lag(audit)}] behind", ""},
+		{"done", "expect lag(billing) is 0\n  else: {first-step(member-left)}",
+			"else: quotes {first-step(member-left)}, which has no value at the start (no member-left event since the lesson's start yet)"},
+	} {
+		l, err := quoteLesson(tc.solvedText, tc.check)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range l.Fairness() {
+			got = append(got, e.Error())
+		}
+		if all := strings.Join(got, "\n"); tc.want == "" && all != "" || !strings.Contains(all, tc.want) {
+			t.Errorf("%s / %s: %s, want %q", tc.solvedText, tc.check, all, tc.want)
+		}
+	}
+}

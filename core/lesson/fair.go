@@ -218,9 +218,13 @@ func (l Lesson) Fairness() []error {
 				if step != "" {
 					where = fmt.Sprintf("in the %s, after %q", sc.name, step)
 				}
+				why := ""
+				if u.why != "" {
+					why = " (" + u.why + ")"
+				}
 				errs = append(errs, &scenario.Error{Line: u.line, Col: u.col, Msg: fmt.Sprintf(
-					"%s quotes {%s}, which has no value %s: the learner would read a gap there (quote it inside [ ] to leave it out when it has none)",
-					u.sentence, u.placeholder, where)})
+					"%s quotes {%s}, which has no value %s%s: the learner would read a gap there (quote it inside [ ] to leave it out when it has none)",
+					u.sentence, u.placeholder, where, why)})
 			}
 		})
 	}

@@ -252,7 +252,11 @@ func (l *Lesson) checkSolvedText(lines []string) error {
 		return nil
 	}
 	l.lines.solved = at + 1
+	l.solvedQuotes = map[string]term{}
 	return checkTemplate(l.SolvedText, at+1, len("solved:")+2, func(label, name string) string {
+		if isQuote(name) {
+			return readQuote(l.solvedQuotes, name)
+		}
 		if label == "" {
 			return fmt.Sprintf("{%s} names no line: write {LABEL.%s}, with the label of a check line (LABEL: check ...)", name, name)
 		}

@@ -77,6 +77,9 @@ type Lesson struct {
 
 	// checks are the goal in the check language (checks.go).
 	checks []goalLine
+	// solvedQuotes are the functions SolvedText quotes, {lag(billing)},
+	// read once, by their text.
+	solvedQuotes map[string]term
 	// lines holds where each script begins in the lesson's file, for
 	// Verify's reports; 0 for a script the file has not.
 	lines struct {
@@ -397,6 +400,9 @@ type ctx struct {
 	replays int
 	// unfilled are the values the sentences shown quoted and had not.
 	unfilled []unfilledValue
+	// quoteErrs says why a function a sentence quoted had no value, by
+	// its text.
+	quoteErrs map[string]string
 	// timelineEvents holds timeline's replay: every event since the lesson's
 	// start.
 	timelineEvents []stepEvent
