@@ -775,7 +775,7 @@ func (e *LessonEditor) renderCheckList() app.UI {
 			fields = append(fields, app.Dt().Body(app.Code().Text(f.Name+"=")), app.Dd().Text(f.Help+" ("+kind+")"))
 		}
 		body = []app.UI{
-			app.P().Class("hint").Text("A check is one line, or checks combined on it, as in (a or b) and not c: not turns a check over, and needs both to hold, or either, and parentheses group them. An indented else: line under it says what the learner reads when it does not hold."),
+			app.P().Class("hint").Text("A check is one line, or checks combined on it, as in (a or b) and not c: not turns a check over, and needs both to hold, or either, and parentheses group them. An indented else: line under it says what the learner reads when it does not hold, quoting the values its checks find, {value}, or a function's, {lag(billing)}."),
 			app.Dl().Body(checks...),
 			app.H4().Text("The functions expect compares"),
 			app.Dl().Body(funcs...),
