@@ -25,7 +25,8 @@ import (
 // terms (an unknown function, a wrong argument, a number compared with a
 // word are errors at the file's line and column); a name the state does
 // not have when the goal is checked says so ("there is no group billing
-// yet"), never a silent false. The line's not, or and else: work as for
+// yet"), never a silent false. An expect check combines with others on
+// a line (and, or, not: combine.go), and its line's else: works as for
 // every check.
 
 // valueType is what a term is: a number or a word.

@@ -321,7 +321,7 @@ func (l Lesson) unknownNames() []error {
 
 // colOf is the column of an argument of a check in its line as written:
 // the first place it comes after the check's name (the line may say
-// other checks, after or).
+// other checks, combined with and or or).
 func colOf(text, check, arg string) int {
 	from := 0
 	for {
