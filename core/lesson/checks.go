@@ -404,41 +404,44 @@ type checkToken struct {
 	col  int
 	// paren is set on a ( or ) that groups checks, a word of its own.
 	paren bool
+	// quoted is set on a word with a part in double quotes: never an
+	// operator ("and" is the word and).
+	quoted bool
 }
 
 // checkTokens splits a line into words; a double-quoted part of a word
-// may hold spaces, and # outside quotes starts a comment. A ( that begins
+// may hold spaces (and makes the word no operator), and # outside quotes
+// starts a comment. A ( that begins
 // a word (or follows not, and, or), and a ) that closes no ( of its word
 // (a function's, as in hw(orders/0)), group checks and are words of their
 // own.
 func checkTokens(line string, n int) ([]checkToken, error) {
 	var toks []checkToken
 	var word strings.Builder
-	start, inWord, quoted := 0, false, false
+	start, inWord, quoted, wordQuoted := 0, false, false, false
 	col, depth := 0, 0
+	flush := func() {
+		if inWord {
+			toks = append(toks, checkToken{text: word.String(), col: start, quoted: wordQuoted})
+			word.Reset()
+		}
+		inWord, wordQuoted, depth = false, false, 0
+	}
 	for _, r := range line {
 		col++
 		switch {
-		case !quoted && r == '(' && (!inWord || slices.Contains([]string{not, and, or}, word.String())):
+		case !quoted && r == '(' && (!inWord || !wordQuoted && slices.Contains([]string{not, and, or}, word.String())):
 			// not(alert x) is not a function: not, then a group.
-			if inWord {
-				toks = append(toks, checkToken{word.String(), start, false})
-				word.Reset()
-				inWord = false
-			}
-			toks = append(toks, checkToken{"(", col, true})
+			flush()
+			toks = append(toks, checkToken{text: "(", col: col, paren: true})
 			continue
 		case !quoted && r == '(':
 			depth++
 		case !quoted && r == ')' && depth > 0:
 			depth--
 		case !quoted && r == ')':
-			if inWord {
-				toks = append(toks, checkToken{word.String(), start, false})
-				word.Reset()
-				inWord = false
-			}
-			toks = append(toks, checkToken{")", col, true})
+			flush()
+			toks = append(toks, checkToken{text: ")", col: col, paren: true})
 			continue
 		case quoted && r == '"':
 			quoted = false
@@ -450,16 +453,12 @@ func checkTokens(line string, n int) ([]checkToken, error) {
 			if !inWord {
 				start, inWord = col, true
 			}
-			quoted = true
+			quoted, wordQuoted = true, true
 			continue
 		case r == '#' && !inWord:
 			return toks, nil
 		case r == ' ' || r == '\t':
-			if inWord {
-				toks = append(toks, checkToken{word.String(), start, false})
-				word.Reset()
-				inWord, depth = false, 0
-			}
+			flush()
 			continue
 		}
 		if !inWord {
@@ -470,9 +469,7 @@ func checkTokens(line string, n int) ([]checkToken, error) {
 	if quoted {
 		return nil, &scenario.Error{Line: n, Col: start, Msg: "this quote is never closed"}
 	}
-	if inWord {
-		toks = append(toks, checkToken{word.String(), start, false})
-	}
+	flush()
 	return toks, nil
 }
 

@@ -190,7 +190,7 @@ func isWord(t checkToken, w string) bool {
 	if w == "(" || w == ")" {
 		return t.paren && t.text == w
 	}
-	return !t.paren && t.text == w
+	return !t.paren && !t.quoted && t.text == w
 }
 
 func (r *goalReader) or() (*goalExpr, error) {

@@ -168,4 +168,12 @@ func TestCombinedQuotedWords(t *testing.T) {
 	if _, err := parseChecks([]string{`question q "(why)" answer="a)" and topic t`}, 1); err != nil {
 		t.Error(err)
 	}
+	// A quoted operator is a word: the value and, or, not.
+	checks, err := parseChecks([]string{`in-order t k "and" "or" "not" b or topic t`}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := checks[0]; len(g.terms) != 2 || strings.Join(g.terms[0].args, " ") != "t k and or not b" || g.expr.op != orOp {
+		t.Errorf("%+v", g.terms[0])
+	}
 }
