@@ -766,11 +766,21 @@ func (e *LessonEditor) renderCheckList() app.UI {
 			}
 			funcs = append(funcs, app.Dt().Body(app.Code().Text(f.Usage)), app.Dd().Text(f.Help+" ("+kind+")"))
 		}
+		var fields []app.UI
+		for _, f := range lesson.EventFields() {
+			kind := "a word"
+			if f.Number {
+				kind = "a number"
+			}
+			fields = append(fields, app.Dt().Body(app.Code().Text(f.Name+"=")), app.Dd().Text(f.Help+" ("+kind+")"))
+		}
 		body = []app.UI{
-			app.P().Class("hint").Text("A check is one line; not before it turns it over, or between two lets either hold, and an indented else: line under it says what the learner reads when it does not hold."),
+			app.P().Class("hint").Text("A check is one line, or checks combined on it, as in (a or b) and not c: not turns a check over, and needs both to hold, or either, and parentheses group them. An indented else: line under it says what the learner reads when it does not hold, quoting the values its checks find, {value}, or a function's, {lag(billing)}."),
 			app.Dl().Body(checks...),
 			app.H4().Text("The functions expect compares"),
 			app.Dl().Body(funcs...),
+			app.H4().Text("The fields events and first-step match, as FIELD=VALUE"),
+			app.Dl().Body(fields...),
 		}
 	}
 	return app.Details().ID("lesson-editor-checks").Class("lesson-editor-checks").

@@ -253,7 +253,7 @@ func TestLessonEditorListsTheChecks(t *testing.T) {
 	open := testEditor(t)
 	open.loaded, open.checksOpen = true, true
 	page := app.HTMLString(open)
-	for _, want := range []string{"expect VALUE COMPARISON VALUE", "question NAME TEXT", "hw(TOPIC/PARTITION)", "events(EVENT[,NAME])"} {
+	for _, want := range []string{"expect VALUE COMPARISON VALUE", "question NAME TEXT", "hw(TOPIC/PARTITION)", "events(EVENT[,NAME][,FIELD=VALUE...])", "cause=", "(a or b) and not c"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the list has no %s", want)
 		}

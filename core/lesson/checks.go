@@ -12,8 +12,9 @@ import (
 	"plog/core/units"
 )
 
-// The check language says a lesson's goal: one check a line, each a name
-// and its arguments, words or name=value, with double quotes around a value
+// The check language says a lesson's goal: one check a line, or checks
+// combined with and, or, not and parentheses (combine.go), each a name and
+// its arguments, words or name=value, with double quotes around a value
 // with spaces; # starts a comment. The goal holds when every line holds;
 // the learner reads the first line that does not, in that check's words.
 // There are no loops or variables: each check is one pass over the state
@@ -21,36 +22,24 @@ import (
 // script, which the scenario language's own limits bound), so no goal runs
 // for ever.
 
-// check is one parsed line of a lesson's ## check section.
+// check is one check of a goal line: a check's name and its arguments,
+// read.
 type check struct {
 	spec  *checkSpec
 	args  []string          // positionals
 	named map[string]string // name=value arguments
 	line  int               // in the lesson file
-	text  string            // the line as written, for reports
-	// negated is set by not: the line holds when the check does not.
-	negated bool
-	// optional is set by maybe: the line never stands in the goal's way.
-	optional bool
-	// alternatives are the checks after or: the line holds when its check
-	// or one of them does.
-	alternatives []check
-	// owner is the line a check run with its arguments filled in stands
-	// for: what it finds is the line's.
+	col   int               // of the check's name, in its line
+	// owner is the check a check run with its arguments filled in stands
+	// for: what it finds is the owner's.
 	owner *check
-	// label names the line, for the solved: sentence to quote its values
-	// as {label.name}; "" for none.
-	label string
-	// otherwise, from the indented else: line under it, is what the
-	// learner reads when the line does not hold, with {name} the check's
-	// values; "" for the check's own words.
-	otherwise string
-	// otherwiseAt is where otherwise begins in the lesson file.
-	otherwiseAt struct{ line, col int }
 	// parsed is what the check's validate read its arguments into, once,
 	// for checks whose arguments are more than words (expect's
 	// *comparison); nil for the others.
 	parsed any
+	// errAt is where in the positional a validate's error points, in
+	// runes from its start: an argument of one of expect's functions.
+	errAt int
 }
 
 // checkSpec is one check of the language.
@@ -285,7 +274,8 @@ var checkSpecs = append([]*checkSpec{
 }, slices.Concat(consumerChecks, producerChecks, shareChecks, questionChecks, expectChecks)...) // checks_consumer.go, checks_producers.go, checks_share.go, checks_question.go, expect.go
 
 // not is the word before a check that makes it hold when the check does
-// not: `not alert analytics`. maybe makes a line that never stands in
+// not: `not alert analytics`; or joins checks of which one must hold
+// (and, combine.go, checks that all must). maybe makes a line that never stands in
 // the goal's way: what it finds adds to the solved: sentence when it
 // holds (a [part] of the sentence that quotes it shows only then).
 const (
@@ -311,8 +301,8 @@ func Checks() []CheckDoc {
 
 // parseChecks reads a ## check section; first is the file line of
 // lines[0].
-func parseChecks(lines []string, first int) ([]check, error) {
-	var out []check
+func parseChecks(lines []string, first int) ([]goalLine, error) {
+	var out []goalLine
 	labels := map[string]bool{}
 	for i, line := range lines {
 		n := first + i
@@ -320,20 +310,21 @@ func parseChecks(lines []string, first int) ([]check, error) {
 			if len(out) == 0 || out[len(out)-1].otherwise != "" {
 				return nil, &scenario.Error{Line: n, Col: 1, Msg: "an else: line goes under a check, once, indented"}
 			}
-			c := &out[len(out)-1]
-			c.otherwise = strings.TrimSpace(rest)
+			g := &out[len(out)-1]
+			g.otherwise = strings.TrimSpace(rest)
 			at := strings.Index(line, "else:") + len("else:")
 			at += len(line[at:]) - len(strings.TrimLeft(line[at:], " \t"))
 			col := utf8.RuneCountInString(line[:at]) + 1
-			c.otherwiseAt.line, c.otherwiseAt.col = n, col
-			if err := checkTemplate(c.otherwise, n, col, func(label, name string) string {
+			g.otherwiseAt.line, g.otherwiseAt.col = n, col
+			g.quotes = map[string]term{}
+			if err := checkTemplate(g.otherwise, n, col, func(label, name string) string {
+				if isQuote(name) {
+					return readQuote(g.quotes, name)
+				}
 				if label != "" {
 					return quotable(out[:len(out)-1], label, name, "else:")
 				}
-				if !slices.Contains(c.spec.values, name) {
-					return fmt.Sprintf("%s has no value {%s}; %s", c.spec.name, name, valueList(c.spec))
-				}
-				return ""
+				return g.noValue(name)
 			}); err != nil {
 				return nil, err
 			}
@@ -347,7 +338,7 @@ func parseChecks(lines []string, first int) ([]check, error) {
 			continue
 		}
 		label := ""
-		if name, ok := strings.CutSuffix(toks[0].text, ":"); ok {
+		if name, ok := strings.CutSuffix(toks[0].text, ":"); ok && !toks[0].paren {
 			if !isSlug(name) {
 				return nil, &scenario.Error{Line: n, Col: toks[0].col, Msg: fmt.Sprintf("the label %q is not a word of lower-case letters, digits and -", name)}
 			}
@@ -363,67 +354,45 @@ func parseChecks(lines []string, first int) ([]check, error) {
 		if len(out) == MaxChecks {
 			return nil, &scenario.Error{Line: n, Col: 1, Msg: fmt.Sprintf("a goal has at most %d checks", MaxChecks)}
 		}
-		var parts [][]checkToken
-		start := 0
-		for k, t := range toks {
-			if t.text == or {
-				if k == start || k == len(toks)-1 {
-					return nil, &scenario.Error{Line: n, Col: t.col, Msg: "or goes between two checks"}
-				}
-				parts, start = append(parts, toks[start:k]), k+1
-			}
+		optional := false
+		if isWord(toks[0], maybe) && len(toks) > 1 {
+			optional, toks = true, toks[1:]
 		}
-		parts = append(parts, toks[start:])
-		c, err := buildCheck(parts[0], n)
+		expr, terms, err := readGoal(toks, n)
 		if err != nil {
 			return nil, err
 		}
-		for _, part := range parts[1:] {
-			alt, err := buildCheck(part, n)
-			if err != nil {
-				return nil, err
+		for _, c := range terms {
+			if c.spec.name == "holds" {
+				for _, name := range c.args {
+					if !labels[name] || name == label {
+						return nil, &scenario.Error{Line: n, Col: c.col, Msg: fmt.Sprintf("holds names %s, which labels no line above", name)}
+					}
+				}
 			}
-			if alt.optional {
-				return nil, &scenario.Error{Line: n, Col: part[0].col, Msg: "maybe goes at the start of the line, before its first check"}
-			}
-			c.alternatives = append(c.alternatives, alt)
-		}
-		for k, alt := range append([]check{c}, c.alternatives...) {
-			if alt.spec.name != "holds" {
-				continue
-			}
-			for _, name := range alt.args {
-				if !labels[name] || name == label {
-					return nil, &scenario.Error{Line: n, Col: parts[k][0].col, Msg: fmt.Sprintf("holds names %s, which labels no line above", name)}
+			for _, a := range c.args {
+				if err := checkTemplate(a, n, c.col, func(label, name string) string {
+					return quotable(out, label, name, "an argument")
+				}); err != nil {
+					return nil, err
 				}
 			}
 		}
-		for _, a := range c.args {
-			if err := checkTemplate(a, n, parts[0][0].col, func(label, name string) string {
-				return quotable(out, label, name, "an argument")
-			}); err != nil {
-				return nil, err
-			}
-		}
-		c.text = strings.TrimSpace(stripComment(line))
-		c.label = label
-		out = append(out, c)
+		out = append(out, goalLine{line: n, text: strings.TrimSpace(stripComment(line)), optional: optional,
+			label: label, expr: expr, terms: terms})
 	}
 	return out, nil
 }
 
 // quotable says what is wrong with quoting {label.name} of the lines
 // above, "" when it names a labelled line's value.
-func quotable(above []check, label, name, what string) string {
+func quotable(above []goalLine, label, name, what string) string {
 	if label == "" {
 		return fmt.Sprintf("%s quotes a labelled line above, {LABEL.%s}", what, name)
 	}
-	for _, c := range above {
-		if c.label == label {
-			if !slices.Contains(c.spec.values, name) {
-				return fmt.Sprintf("%s has no value {%s}; %s", c.spec.name, name, valueList(c.spec))
-			}
-			return ""
+	for i := range above {
+		if above[i].label == label {
+			return above[i].noValue(name)
 		}
 	}
 	return fmt.Sprintf("no line above has the label %s", label)
@@ -433,18 +402,47 @@ func quotable(above []check, label, name, what string) string {
 type checkToken struct {
 	text string
 	col  int
+	// paren is set on a ( or ) that groups checks, a word of its own.
+	paren bool
+	// quoted is set on a word with a part in double quotes: never an
+	// operator ("and" is the word and).
+	quoted bool
 }
 
 // checkTokens splits a line into words; a double-quoted part of a word
-// may hold spaces, and # outside quotes starts a comment.
+// may hold spaces (and makes the word no operator), and # outside quotes
+// starts a comment. A ( that begins
+// a word (or follows not, and, or), and a ) that closes no ( of its word
+// (a function's, as in hw(orders/0)), group checks and are words of their
+// own.
 func checkTokens(line string, n int) ([]checkToken, error) {
 	var toks []checkToken
 	var word strings.Builder
-	start, inWord, quoted := 0, false, false
-	col := 0
+	start, inWord, quoted, wordQuoted := 0, false, false, false
+	col, depth := 0, 0
+	flush := func() {
+		if inWord {
+			toks = append(toks, checkToken{text: word.String(), col: start, quoted: wordQuoted})
+			word.Reset()
+		}
+		inWord, wordQuoted, depth = false, false, 0
+	}
 	for _, r := range line {
 		col++
 		switch {
+		case !quoted && r == '(' && (!inWord || !wordQuoted && slices.Contains([]string{not, and, or}, word.String())):
+			// not(alert x) is not a function: not, then a group.
+			flush()
+			toks = append(toks, checkToken{text: "(", col: col, paren: true})
+			continue
+		case !quoted && r == '(':
+			depth++
+		case !quoted && r == ')' && depth > 0:
+			depth--
+		case !quoted && r == ')':
+			flush()
+			toks = append(toks, checkToken{text: ")", col: col, paren: true})
+			continue
 		case quoted && r == '"':
 			quoted = false
 			continue
@@ -455,16 +453,12 @@ func checkTokens(line string, n int) ([]checkToken, error) {
 			if !inWord {
 				start, inWord = col, true
 			}
-			quoted = true
+			quoted, wordQuoted = true, true
 			continue
 		case r == '#' && !inWord:
 			return toks, nil
 		case r == ' ' || r == '\t':
-			if inWord {
-				toks = append(toks, checkToken{word.String(), start})
-				word.Reset()
-				inWord = false
-			}
+			flush()
 			continue
 		}
 		if !inWord {
@@ -475,9 +469,7 @@ func checkTokens(line string, n int) ([]checkToken, error) {
 	if quoted {
 		return nil, &scenario.Error{Line: n, Col: start, Msg: "this quote is never closed"}
 	}
-	if inWord {
-		toks = append(toks, checkToken{word.String(), start})
-	}
+	flush()
 	return toks, nil
 }
 
@@ -496,21 +488,8 @@ func stripComment(line string) string {
 	return line
 }
 
-func buildCheck(toks []checkToken, n int) (check, error) {
-	optional := false
-	if toks[0].text == maybe && len(toks) > 1 {
-		optional, toks = true, toks[1:]
-	}
-	negated := false
-	if toks[0].text == not {
-		if len(toks) == 1 {
-			return check{}, &scenario.Error{Line: n, Col: toks[0].col, Msg: "not what? write a check after not, such as not alert analytics"}
-		}
-		if toks[1].text == not {
-			return check{}, &scenario.Error{Line: n, Col: toks[1].col, Msg: "not not: write the check itself"}
-		}
-		negated, toks = true, toks[1:]
-	}
+// buildCheck reads one check, its name and arguments.
+func buildCheck(toks []checkToken, n int) (*check, error) {
 	var spec *checkSpec
 	var names []string
 	for _, s := range checkSpecs {
@@ -520,22 +499,22 @@ func buildCheck(toks []checkToken, n int) (check, error) {
 		}
 	}
 	if spec == nil {
-		return check{}, &scenario.Error{Line: n, Col: toks[0].col, Msg: unknownWord("check", toks[0].text, names)}
+		return nil, &scenario.Error{Line: n, Col: toks[0].col, Msg: unknownWord("check", toks[0].text, names)}
 	}
-	c := check{spec: spec, named: map[string]string{}, line: n, negated: negated, optional: optional}
+	c := &check{spec: spec, named: map[string]string{}, line: n}
 	cols := []int{}
 	for _, t := range toks[1:] {
 		// expect's words are its own: a value may hold = (an alert rule,
 		// lag.alert.ms=10m).
 		if name, value, ok := strings.Cut(t.text, "="); ok && name != "" && spec.name != "expect" {
 			if !slices.Contains(spec.named, name) && !slices.Contains(spec.named, "*") {
-				return check{}, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s takes no %s= (usage: %s)", spec.name, name, spec.usage)}
+				return nil, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s takes no %s= (usage: %s)", spec.name, name, spec.usage)}
 			}
 			if _, dup := c.named[name]; dup {
-				return check{}, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s= is given twice", name)}
+				return nil, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s= is given twice", name)}
 			}
 			if value == "" {
-				return check{}, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s= has no value", name)}
+				return nil, &scenario.Error{Line: n, Col: t.col, Msg: fmt.Sprintf("%s= has no value", name)}
 			}
 			c.named[name] = value
 			continue
@@ -545,18 +524,18 @@ func buildCheck(toks []checkToken, n int) (check, error) {
 	}
 	end := toks[len(toks)-1].col + utf8.RuneCountInString(toks[len(toks)-1].text)
 	if len(c.args) < spec.min {
-		return check{}, &scenario.Error{Line: n, Col: end, Msg: fmt.Sprintf("%s needs %d arguments here, not %d (usage: %s)", spec.name, spec.min, len(c.args), spec.usage)}
+		return nil, &scenario.Error{Line: n, Col: end, Msg: fmt.Sprintf("%s needs %d arguments here, not %d (usage: %s)", spec.name, spec.min, len(c.args), spec.usage)}
 	}
 	if len(c.args) > spec.max {
-		return check{}, &scenario.Error{Line: n, Col: cols[spec.max], Msg: fmt.Sprintf("%s takes %d arguments, not %d (usage: %s)", spec.name, spec.max, len(c.args), spec.usage)}
+		return nil, &scenario.Error{Line: n, Col: cols[spec.max], Msg: fmt.Sprintf("%s takes %d arguments, not %d (usage: %s)", spec.name, spec.max, len(c.args), spec.usage)}
 	}
 	if spec.validate != nil {
-		if msg, at := spec.validate(&c); msg != "" {
+		if msg, at := spec.validate(c); msg != "" {
 			col := toks[0].col
 			if at >= 0 && at < len(cols) {
-				col = cols[at]
+				col = cols[at] + c.errAt
 			}
-			return check{}, &scenario.Error{Line: n, Col: col, Msg: msg}
+			return nil, &scenario.Error{Line: n, Col: col, Msg: msg}
 		}
 	}
 	return c, nil
@@ -672,7 +651,7 @@ func namedCount(name string) func(c *check) (string, int) {
 
 func checkHolds(x *ctx, c *check) Result {
 	for _, label := range c.args {
-		i := slices.IndexFunc(x.lesson.checks, func(l check) bool { return l.label == label })
+		i := slices.IndexFunc(x.lesson.checks, func(l goalLine) bool { return l.label == label })
 		if i < 0 {
 			return pending("no line has the label %s", label)
 		}
@@ -962,27 +941,22 @@ func checkConfig(x *ctx, c *check) Result {
 	return pending("%s has no config %s under these rules", topic, want.Name)
 }
 
-// run runs one line: its check, turned over by not. A negated check that
-// holds says so, in its own words, as what must change. A line with
-// alternatives holds when one of them does, and says its first check's
-// words when none does. A line with an else: says that instead when it
-// does not hold.
-func (c *check) run(x *ctx) Result {
-	r := c.runOne(x)
-	for i := 0; !r.Solved && i < len(c.alternatives); i++ {
-		if alt := c.alternatives[i].runOne(x); alt.Solved {
-			r = alt
-		}
-	}
-	if !r.Solved && c.otherwise != "" {
+// run runs one line: its checks, combined. A line with an else: says
+// that instead when it does not hold.
+func (g *goalLine) run(x *ctx) Result {
+	r := g.expr.eval(x)
+	if !r.Solved && g.otherwise != "" {
 		value := func(label, name string) string {
-			if label == "" {
-				return x.values[c][name]
+			switch {
+			case isQuote(name):
+				return x.quote(g.quotes, name)
+			case label == "":
+				return g.value(x, name)
 			}
 			return x.labelled(label, name)
 		}
-		shown := keptParts(c.otherwise, func(label, name string) bool { return value(label, name) != "" })
-		x.noteUnfilled("else:", c.otherwise, shown, c.otherwiseAt.line, c.otherwiseAt.col, value)
+		shown := keptParts(g.otherwise, func(label, name string) bool { return value(label, name) != "" })
+		x.noteUnfilled("else:", g.otherwise, shown, g.otherwiseAt.line, g.otherwiseAt.col, value)
 		r.Progress = expand(shown, value)
 	}
 	return r
@@ -994,6 +968,7 @@ type unfilledValue struct {
 	sentence    string // "else:" or "solved:"
 	placeholder string // as written, label.name or name
 	line, col   int    // in the lesson file
+	why         string // for a function, why it had no value
 }
 
 // noteUnfilled notes the values a shown sentence quotes and has not;
@@ -1008,7 +983,7 @@ func (x *ctx) noteUnfilled(sentence, tmpl, shown string, line, col int, value fu
 			ref = label + "." + name
 		}
 		at := col + utf8.RuneCountInString(tmpl[:max(strings.Index(tmpl, "{"+ref), 0)])
-		x.unfilled = append(x.unfilled, unfilledValue{sentence: sentence, placeholder: ref, line: line, col: at})
+		x.unfilled = append(x.unfilled, unfilledValue{sentence: sentence, placeholder: ref, line: line, col: at, why: x.quoteErrs[ref]})
 	})
 }
 
@@ -1016,7 +991,7 @@ func (x *ctx) noteUnfilled(sentence, tmpl, shown string, line, col int, value fu
 func (x *ctx) labelled(label, name string) string {
 	for j := range x.lesson.checks {
 		if x.lesson.checks[j].label == label {
-			return x.values[&x.lesson.checks[j]][name]
+			return x.lesson.checks[j].value(x, name)
 		}
 	}
 	return ""
@@ -1044,8 +1019,8 @@ func keptParts(tmpl string, keep func(label, name string) bool) string {
 	return b.String()
 }
 
-// runOne runs the line's check alone, turned over by not. Arguments
-// that quote a labelled line above, {LABEL.NAME}, are filled in first.
+// runOne runs one check. Arguments that quote a labelled line above,
+// {LABEL.NAME}, are filled in first.
 func (c *check) runOne(x *ctx) Result {
 	run := c
 	if slices.ContainsFunc(c.args, func(a string) bool { return strings.Contains(a, "{") }) {
@@ -1056,28 +1031,21 @@ func (c *check) runOne(x *ctx) Result {
 		}
 		run = &filled
 	}
-	r := c.spec.run(x, run)
-	if c.negated {
-		if r.Solved {
-			return pending("it must not be so, and it is: %s", r.Progress)
-		}
-		return solved("as it must be, not so: %s", r.Progress)
-	}
-	return r
+	return c.spec.run(x, run)
 }
 
 // held records that a line held, so that solved: may quote it.
-func (x *ctx) held(c *check) {
+func (x *ctx) held(g *goalLine) {
 	if x.holds == nil {
-		x.holds = map[*check]bool{}
+		x.holds = map[*goalLine]bool{}
 	}
-	x.holds[c] = true
+	x.holds[g] = true
 }
 
 // expandSolved fills a solved: sentence from the lines that held. A
 // [part] quoting a line that did not hold (a maybe line) is left out.
-func expandSolved(tmpl string, x *ctx, checks []check) string {
-	line := func(label string) *check {
+func expandSolved(tmpl string, x *ctx, checks []goalLine) string {
+	line := func(label string) *goalLine {
 		for i := range checks {
 			if checks[i].label == label {
 				return &checks[i]
@@ -1085,12 +1053,23 @@ func expandSolved(tmpl string, x *ctx, checks []check) string {
 		}
 		return nil
 	}
-	held := func(label, _ string) bool { c := line(label); return c != nil && x.holds[c] }
 	value := func(label, name string) string {
-		if c := line(label); c != nil {
-			return x.values[c][name]
+		if isQuote(name) {
+			return x.quote(x.lesson.solvedQuotes, name)
+		}
+		if g := line(label); g != nil {
+			return g.value(x, name)
 		}
 		return ""
+	}
+	// A [part] shows when the line it quotes held, or when the function
+	// it quotes has a value now.
+	held := func(label, name string) bool {
+		if isQuote(name) {
+			return value(label, name) != ""
+		}
+		g := line(label)
+		return g != nil && x.holds[g]
 	}
 	shown := keptParts(tmpl, held)
 	x.noteUnfilled("solved:", tmpl, shown, x.lesson.lines.solved, len("solved:")+2, value)
@@ -1118,9 +1097,11 @@ func valueList(spec *checkSpec) string {
 	return "it has {" + strings.Join(spec.values, "}, {") + "}"
 }
 
-// placeholders finds the {name} and {label.name} of a sentence, calling
-// f with each and its byte offset; other braces are plain text. A count
-// may name what it counts, {lost:payment}, to read "3 payments".
+// placeholders finds the {name} and {label.name} of a sentence, and the
+// {function(arguments)} that quote one of expect's functions (the name
+// is then the function as written, the label ""), calling f with each and
+// its byte offset; other braces are plain text. A count may name what it
+// counts, {lost:payment}, to read "3 payments".
 func placeholders(tmpl string, f func(at int, label, name string)) {
 	for i := 0; i < len(tmpl); i++ {
 		if tmpl[i] != '{' {
@@ -1131,6 +1112,11 @@ func placeholders(tmpl string, f func(at int, label, name string)) {
 			return
 		}
 		ref, noun, counted := strings.Cut(tmpl[i+1:i+end], ":")
+		if isQuote(ref) && (!counted || isSlug(noun)) {
+			f(i, "", ref)
+			i += end
+			continue
+		}
 		label, name, dotted := strings.Cut(ref, ".")
 		if !dotted {
 			label, name = "", ref
@@ -1175,7 +1161,7 @@ func expand(tmpl string, value func(label, name string) string) string {
 
 // evaluate runs a lesson's checks in order and returns the first that
 // does not hold, with its index, or the goal solved and -1.
-func evaluate(x *ctx, checks []check) (Result, int) {
+func evaluate(x *ctx, checks []goalLine) (Result, int) {
 	var held []string
 	for i := range checks {
 		r := checks[i].run(x)

@@ -38,9 +38,11 @@ type Question struct {
 // Questions are the questions the lesson's check asks, in its order.
 func (l Lesson) Questions() []Question {
 	var qs []Question
-	for _, c := range l.checks {
-		if c.spec.name == "question" {
-			qs = append(qs, Question{Name: c.args[0], Text: c.args[1], Choices: choicesOf(&c)})
+	for _, g := range l.checks {
+		for _, c := range g.terms {
+			if c.spec.name == "question" {
+				qs = append(qs, Question{Name: c.args[0], Text: c.args[1], Choices: choicesOf(c)})
+			}
 		}
 	}
 	return qs

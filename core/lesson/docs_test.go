@@ -76,3 +76,21 @@ func TestDocsListEveryHintControl(t *testing.T) {
 		}
 	}
 }
+
+// docs/lessons.md has a row for every field events and first-step match.
+func TestDocsListEveryEventField(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/lessons.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range EventFields() {
+		kind := "word"
+		if f.Number {
+			kind = "number"
+		}
+		row := fmt.Sprintf("| `%s=` | %s | %s |", f.Name, f.Help, kind)
+		if !strings.Contains(string(doc), row+"\n") {
+			t.Errorf("docs/lessons.md has no row\n%s", row)
+		}
+	}
+}

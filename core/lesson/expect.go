@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"plog/core"
 )
@@ -24,7 +25,8 @@ import (
 // terms (an unknown function, a wrong argument, a number compared with a
 // word are errors at the file's line and column); a name the state does
 // not have when the goal is checked says so ("there is no group billing
-// yet"), never a silent false. The line's not, or and else: work as for
+// yet"), never a silent false. An expect check combines with others on
+// a line (and, or, not: combine.go), and its line's else: works as for
 // every check.
 
 // valueType is what a term is: a number or a word.
@@ -55,12 +57,15 @@ const (
 )
 
 // argument is one argument of a function, read once: its text, and for
-// one that names a topic, a partition or a record, their parts.
+// one that names a topic, a partition or a record, their parts; for a
+// FIELD=VALUE of events or first-step, the field and its value.
 type argument struct {
 	text      string
 	topic     string
 	partition int // -1 for a whole topic
 	offset    int64
+	field     *eventField
+	want      value // the field's
 }
 
 // FunctionDoc is one function expect reads, as the docs and the page's
@@ -86,6 +91,10 @@ type valueFunc struct {
 	result valueType
 	help   string
 	eval   func(x *ctx, a []argument) (value, error)
+	// fields is set on the functions of the timeline's events, which take
+	// FIELD=VALUE arguments after their others (eventFields): only the
+	// events whose fields have those values count.
+	fields bool
 }
 
 // value is what a term is worth when the goal is checked.
@@ -132,7 +141,16 @@ var expectChecks = []*checkSpec{
 		validate: validateExpect, values: []string{"value", "other"}, run: checkExpect},
 }
 
-// readTerm reads one side of a comparison.
+// termError is a wrong term, at a rune offset in its text.
+type termError struct {
+	at  int
+	msg string
+}
+
+func (e *termError) Error() string { return e.msg }
+
+// readTerm reads one side of a comparison. An error is a *termError,
+// at the wrong argument where there is one.
 func readTerm(text string) (term, error) {
 	t := term{text: text}
 	open := strings.IndexByte(text, '(')
@@ -145,17 +163,38 @@ func readTerm(text string) (term, error) {
 		return t, nil
 	}
 	if !strings.HasSuffix(text, ")") {
-		return t, fmt.Errorf("%s: a function's arguments end with )", text)
+		return t, &termError{0, fmt.Sprintf("%s: a function's arguments end with )", text)}
 	}
 	name := text[:open]
 	i := slices.IndexFunc(valueFuncs, func(f *valueFunc) bool { return f.name == name })
 	if i < 0 {
-		return t, errors.New(unknownWord("function", name, funcNames()))
+		return t, &termError{0, unknownWord("function", name, funcNames())}
 	}
 	t.fn, t.typ = valueFuncs[i], valueFuncs[i].result
 	var raw []string
+	var at []int // each raw argument's rune offset in text
 	if inner := text[open+1 : len(text)-1]; inner != "" {
 		raw = strings.Split(inner, ",")
+		from := open + 1
+		for _, r := range raw {
+			at = append(at, utf8.RuneCountInString(text[:from]))
+			from += len(r) + 1
+		}
+	}
+	// The FIELD=VALUE arguments of events and first-step come after the
+	// others.
+	var fields []int
+	if t.fn.fields {
+		for j, r := range raw {
+			if strings.Contains(r, "=") {
+				fields = append(fields, j)
+			} else if len(fields) > 0 {
+				return t, &termError{at[j], fmt.Sprintf("%s: %q comes after a FIELD=VALUE; the fields go last (%s)", name, r, t.fn.usage())}
+			}
+		}
+		if len(fields) > 0 {
+			raw = raw[:fields[0]]
+		}
 	}
 	most, least := len(t.fn.args), 0
 	for _, k := range t.fn.args {
@@ -164,12 +203,19 @@ func readTerm(text string) (term, error) {
 		}
 	}
 	if len(raw) < least || len(raw) > most {
-		return t, fmt.Errorf("%s takes %s (%s)", name, argCount(least, most), t.fn.usage())
+		return t, &termError{0, fmt.Sprintf("%s takes %s (%s)", name, argCount(least, most), t.fn.usage())}
 	}
 	for j, s := range raw {
 		a, err := readArgument(t.fn.args[j], s)
 		if err != nil {
-			return t, fmt.Errorf("%s: %v (%s)", name, err, t.fn.usage())
+			return t, &termError{at[j], fmt.Sprintf("%s: %v (%s)", name, err, t.fn.usage())}
+		}
+		t.args = append(t.args, a)
+	}
+	for _, j := range fields {
+		a, err := readField(strings.Split(text[open+1:len(text)-1], ",")[j])
+		if err != nil {
+			return t, &termError{at[j], fmt.Sprintf("%s: %v", name, err)}
 		}
 		t.args = append(t.args, a)
 	}
@@ -254,6 +300,9 @@ func (f *valueFunc) usage() string {
 			b.WriteString(word)
 		}
 	}
+	if f.fields {
+		b.WriteString("[,FIELD=VALUE...]")
+	}
 	return b.String() + ")"
 }
 
@@ -269,6 +318,7 @@ func funcNames() []string {
 func validateExpect(c *check) (string, int) {
 	left, err := readTerm(c.args[0])
 	if err != nil {
+		c.errAt = err.(*termError).at
 		return err.Error(), 0
 	}
 	i := slices.IndexFunc(comparers, func(o comparer) bool { return o.word == c.args[1] })
@@ -281,6 +331,7 @@ func validateExpect(c *check) (string, int) {
 	}
 	right, err := readTerm(c.args[2])
 	if err != nil {
+		c.errAt = err.(*termError).at
 		return err.Error(), 2
 	}
 	op := comparers[i]
@@ -525,7 +576,7 @@ var stateFuncs = []*valueFunc{
 			p, err := producerOf(x, a[0].text)
 			return value{word: strings.ToLower(p.TransactionState)}, err
 		}},
-	{name: "events", args: []argKind{eventKindArg, optionalNameArg}, result: numberValue, help: "how many events of a kind (the timeline's, such as rebalance-completed or member-left) happened since the lesson's start, of a group, topic, member, producer or broker NAME if given, as a replay of the script shows",
+	{name: "events", args: []argKind{eventKindArg, optionalNameArg}, fields: true, result: numberValue, help: "how many events of a kind (the timeline's, such as rebalance-done or member-left) happened since the lesson's start, of a group, topic, member, producer or broker NAME if given, and with each FIELD=VALUE given (the table below), as a replay of the script shows",
 		eval: func(x *ctx, a []argument) (value, error) {
 			n := 0
 			for _, e := range x.timeline() {
@@ -535,7 +586,7 @@ var stateFuncs = []*valueFunc{
 			}
 			return value{n: int64(n)}, nil
 		}},
-	{name: "first-step", args: []argKind{eventKindArg, optionalNameArg}, result: numberValue, help: "the step of the script at which the first such event since the lesson's start happened: compare two to say an order",
+	{name: "first-step", args: []argKind{eventKindArg, optionalNameArg}, fields: true, result: numberValue, help: "the step of the script at which the first such event since the lesson's start happened: compare two to say an order",
 		eval: func(x *ctx, a []argument) (value, error) {
 			for _, e := range x.timeline() {
 				if eventIs(e.Event, a) {
@@ -543,8 +594,16 @@ var stateFuncs = []*valueFunc{
 				}
 			}
 			what := a[0].text
-			if len(a) > 1 {
-				what += " of " + a[1].text
+			var with []string
+			for _, arg := range a[1:] {
+				if arg.field != nil {
+					with = append(with, arg.text)
+				} else {
+					what += " of " + arg.text
+				}
+			}
+			if len(with) > 0 {
+				what += " with " + strings.Join(with, ", ")
 			}
 			return value{}, fmt.Errorf("no %s event since the lesson's start yet", what)
 		}},
@@ -692,16 +751,186 @@ func (x *ctx) timeline() []stepEvent {
 	return x.timelineEvents
 }
 
-// eventIs reports whether an event is of the kind, and of the name when
-// one is given: its group's, topic's, member's or producer's (Member), or
-// its broker's.
+// eventIs reports whether an event is of the kind, of the name when one
+// is given (its group's, topic's, member's or producer's (Member), or its
+// broker's), and has each field's value given.
 func eventIs(e core.Event, a []argument) bool {
 	if string(e.Kind) != a[0].text {
 		return false
 	}
-	if len(a) < 2 {
-		return true
+	for _, arg := range a[1:] {
+		if arg.field != nil {
+			if arg.field.of(e) != arg.want {
+				return false
+			}
+			continue
+		}
+		name := arg.text
+		if e.Group != name && e.Topic != name && e.Member != name && (e.Broker == 0 || strconv.Itoa(e.Broker) != name) {
+			return false
+		}
 	}
-	name := a[1].text
-	return e.Group == name || e.Topic == name || e.Member == name || e.Broker != 0 && strconv.Itoa(e.Broker) == name
+	return true
+}
+
+// eventField is a field of the timeline's events that events and
+// first-step match: FIELD=VALUE, a number or a word as the field is.
+// A field that does not apply to an event's kind is 0, or empty.
+type eventField struct {
+	name string
+	typ  valueType
+	help string
+	of   func(e core.Event) value
+	// words are the values a word field may have; nil for any.
+	words []string
+}
+
+// EventFieldDoc is one field events and first-step match, as the docs
+// list it.
+type EventFieldDoc struct {
+	Name, Help string
+	Number     bool
+	Words      []string
+}
+
+// EventFields lists the fields events and first-step match.
+func EventFields() []EventFieldDoc {
+	var out []EventFieldDoc
+	for _, f := range eventFields {
+		out = append(out, EventFieldDoc{f.name, f.help, f.typ == numberValue, f.words})
+	}
+	return out
+}
+
+// causes are the words of the causes an event records (core.Cause).
+var causes = []struct {
+	word  string
+	cause core.Cause
+}{
+	{"none", core.CauseNone},
+	{"session-timeout", core.CauseSessionTimeout},
+	{"fenced", core.CauseFenced},
+	{"poll-timeout", core.CausePollTimeout},
+	{"static-return", core.CauseStaticReturn},
+	{"retention-time", core.CauseRetentionTime},
+	{"retention-size", core.CauseRetentionSize},
+	{"metadata-refresh", core.CauseMetadataRefresh},
+	{"commit", core.CauseCommit},
+	{"abort", core.CauseAbort},
+	{"lock-expired", core.CauseLockExpired},
+}
+
+func causeWords() []string {
+	var words []string
+	for _, c := range causes {
+		words = append(words, c.word)
+	}
+	return words
+}
+
+var eventFields = []*eventField{
+	{name: "group", typ: wordValue, help: "the group's name",
+		of: func(e core.Event) value { return value{word: e.Group} }},
+	{name: "member", typ: wordValue, help: "the member's name (a consumer's, a share consumer's, a producer's)",
+		of: func(e core.Event) value { return value{word: e.Member} }},
+	{name: "topic", typ: wordValue, help: "the topic's name",
+		of: func(e core.Event) value { return value{word: e.Topic} }},
+	{name: "partition", typ: numberValue, help: "the partition's number",
+		of: func(e core.Event) value { return value{n: int64(e.Partition)} }},
+	{name: "offset", typ: numberValue, help: "the record's offset (delivered, share events)",
+		of: func(e core.Event) value { return value{n: e.Offset} }},
+	{name: "generation", typ: numberValue, help: "a classic group's generation, or a consumer-protocol group's epoch",
+		of: func(e core.Event) value { return value{n: int64(e.Generation)} }},
+	{name: "broker", typ: numberValue, help: "the broker's id (the replication events)",
+		of: func(e core.Event) value { return value{n: int64(e.Broker)} }},
+	{name: "count", typ: numberValue, help: "how many the event counts: records produced or lost, partitions a rebalance moved",
+		of: func(e core.Event) value { return value{n: int64(e.Count)} }},
+	{name: "cause", typ: wordValue, help: "why it happened, where the engine says: a member left by session-timeout, poll-timeout or fenced, a segment went by retention-time or retention-size, a transaction ended by commit or abort, a share record's lock-expired",
+		of: func(e core.Event) value {
+			for _, c := range causes {
+				if c.cause == e.Cause {
+					return value{word: c.word}
+				}
+			}
+			return value{word: "none"}
+		}, words: causeWords()},
+}
+
+// readField reads a FIELD=VALUE argument of events or first-step, typed
+// by the field: a number field's value is a whole number, a cause one of
+// the causes.
+func readField(s string) (argument, error) {
+	name, v, _ := strings.Cut(s, "=")
+	a := argument{text: s, partition: -1}
+	i := slices.IndexFunc(eventFields, func(f *eventField) bool { return f.name == name })
+	if i < 0 {
+		var names []string
+		for _, f := range eventFields {
+			names = append(names, f.name)
+		}
+		return a, errors.New(unknownWord("event field", name, names))
+	}
+	a.field = eventFields[i]
+	switch {
+	case v == "":
+		return a, fmt.Errorf("%s= has no value", name)
+	case strings.Contains(v, "{"):
+		// It quotes a labelled line above, {r.group}: read again once
+		// filled in, when the goal is checked.
+		a.want = value{word: v}
+		return a, nil
+	case a.field.typ == numberValue:
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return a, fmt.Errorf("%s=%s: %s is a number", name, v, name)
+		}
+		a.want = value{n: n}
+	case a.field.words != nil && !slices.Contains(a.field.words, v):
+		return a, errors.New(unknownWord(name, v, a.field.words))
+	default:
+		a.want = value{word: v}
+	}
+	return a, nil
+}
+
+// A sentence, else: or solved:, may quote the value one of expect's
+// functions has when it shows, {hw(orders/0)} or {lag(billing)}: the
+// function is read once with the lesson, as expect's terms are.
+
+// isQuote reports whether a placeholder quotes one of expect's functions,
+// {hw(orders/0)} or {lag(billing)}: a word, then its arguments in
+// parentheses.
+func isQuote(name string) bool {
+	open := strings.IndexByte(name, '(')
+	return open > 0 && isSlug(name[:open]) && strings.HasSuffix(name, ")")
+}
+
+// readQuote reads a function a sentence quotes into quotes, once, and
+// says what is wrong with it ("" when nothing is).
+func readQuote(quotes map[string]term, name string) string {
+	t, err := readTerm(name)
+	if err != nil {
+		return err.Error()
+	}
+	quotes[name] = t
+	return ""
+}
+
+// quote is the value of a function a sentence quotes, now; "" when it
+// has none (a name the state has not yet), and why is kept for the
+// fairness check's report.
+func (x *ctx) quote(quotes map[string]term, name string) string {
+	t, ok := quotes[name]
+	if !ok {
+		return ""
+	}
+	v, err := t.evaluate(x)
+	if err != nil {
+		if x.quoteErrs == nil {
+			x.quoteErrs = map[string]string{}
+		}
+		x.quoteErrs[name] = err.Error()
+		return ""
+	}
+	return v.String(t.typ)
 }

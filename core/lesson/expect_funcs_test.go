@@ -118,16 +118,16 @@ func TestExpectMoreErrors(t *testing.T) {
 		want string
 	}{
 		{"expect received(billing) is 2", 8, "received takes 2 arguments"},
-		{"expect generations(billing,orders) is 2", 8, `generations: "orders" is not a partition`},
-		{"expect resumed-at(billing,orders/0@1) is 2", 8, `"orders/0@1" names a record, not a partition`},
+		{"expect generations(billing,orders) is 2", 28, `generations: "orders" is not a partition`},
+		{"expect resumed-at(billing,orders/0@1) is 2", 27, `"orders/0@1" names a record, not a partition`},
 		{"expect read-twice(billing,orders) at-least 1", 8, "is a word; at-least compares numbers"},
 		{"expect unread(billing,orders) is none", 34, "is a number and none is a word"},
-		{"expect config(orders/0,retention.ms) is 1h", 8, `config: "orders/0" is not a name`},
+		{"expect config(orders/0,retention.ms) is 1h", 15, `config: "orders/0" is not a name`},
 		{"expect replicas(orders) is three", 28, "is a number and three is a word"},
 		{"expect table(orders) is none", 8, "table takes 2 arguments"},
 		{"expect compacted(orders) is none", 29, "is a number and none is a word"},
 		{"expect strategy(billing) above 1", 8, "is a word; above compares numbers"},
-		{"expect alert(billing/0) is on", 8, `alert: "billing/0" is not a name`},
+		{"expect alert(billing/0) is on", 14, `alert: "billing/0" is not a name`},
 		{"expect alert-rule(billing) at-most 2", 8, "is a word; at-most compares numbers"},
 		{"expect lost-unprocessed(billing,orders) is 0", 8, "lost-unprocessed takes 1 argument"},
 	} {
@@ -234,11 +234,11 @@ func TestExpectGroupAndReplicaErrors(t *testing.T) {
 		want string
 	}{
 		{"expect assignment(billing) is none", 8, "assignment takes 2 arguments"},
-		{"expect assignment(billing,c1/0) is none", 8, `assignment: "c1/0" is not a name`},
+		{"expect assignment(billing,c1/0) is none", 27, `assignment: "c1/0" is not a name`},
 		{"expect assignment(billing,c1) at-least 1", 8, "is a word; at-least compares numbers"},
 		{"expect stopped(billing) is none", 28, "is a number and none is a word"},
 		{"expect stopped(billing,orders) is 0", 8, "stopped takes 1 argument"},
-		{"expect acks-waiting(orders) is 0", 8, `acks-waiting: "orders" is not a partition`},
+		{"expect acks-waiting(orders) is 0", 21, `acks-waiting: "orders" is not a partition`},
 		{"expect acks-waiting(orders/0) is none", 34, "is a number and none is a word"},
 	} {
 		text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\n" + tc.line + "\n\n## hints\n- None.\n"

@@ -106,12 +106,12 @@ func TestExpectErrors(t *testing.T) {
 	}{
 		{"expect hv(orders/0) is 2", 8, `unknown function "hv"; did you mean "hw"?`},
 		{"expect hw(orders/0) atleast 2", 21, `unknown comparison "atleast"; did you mean "at-least"?`},
-		{"expect hw(orders) is 2", 8, `hw: "orders" is not a partition: write TOPIC/PARTITION (hw(TOPIC/PARTITION))`},
+		{"expect hw(orders) is 2", 11, `hw: "orders" is not a partition: write TOPIC/PARTITION (hw(TOPIC/PARTITION))`},
 		{"expect hw(orders/0,x) is 2", 8, "hw takes 1 argument"},
 		{"expect state(billing) at-least 2", 8, "state(billing) is a word; at-least compares numbers"},
 		{"expect hw(orders/0) is stable", 24, "hw(orders/0) is a number and stable is a word"},
 		{"expect 2 is 2", 8, "both constants"},
-		{"expect key(orders/0) is a", 8, `key: "orders/0" names no record`},
+		{"expect key(orders/0) is a", 12, `key: "orders/0" names no record`},
 		{"expect hw(orders/0 is 2", 8, "a function's arguments end with )"},
 	} {
 		text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\n" + tc.line + "\n\n## hints\n- None.\n"
@@ -165,5 +165,163 @@ func TestExpectEvents(t *testing.T) {
 	text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\nexpect events(member-join) is 1\n\n## hints\n- None.\n"
 	if _, err := Parse("e.lesson", text); err == nil || !strings.Contains(err.Error(), `unknown event "member-join"; did you mean "member-joined"?`) {
 		t.Errorf("an unknown kind: %v", err)
+	}
+}
+
+// events and first-step count only the events whose fields have the
+// values given, each typed by its field.
+func TestExpectEventFields(t *testing.T) {
+	after := "join billing c2 topics=orders\nadvance 5s\ncrash billing c2\nadvance 1m\njoin billing c3 topics=orders\nadvance 5s\nleave billing c3\nadvance 5s\n"
+	for _, tc := range []struct {
+		line   string
+		solved bool
+		want   string
+	}{
+		{"expect events(member-left,billing) is 2", true, "events(member-left,billing) is 2"},
+		{"expect events(member-left,billing,cause=session-timeout) is 1", true, "is 1"},
+		{"expect events(member-left,cause=session-timeout,member=c2) is 1", true, "is 1"},
+		{"expect events(member-left,member=c3,cause=session-timeout) is 0", true, "is 0"},
+		{"expect events(member-left,member=c3,cause=none) is 1", true, "is 1"},
+		{"expect events(member-left,group=audit) is 0", true, "is 0"},
+		{"expect events(rebalance-started,billing,generation=2) is 1", true, "is 1"},
+		{"expect events(rebalance-started,billing,generation=99) is 0", true, "is 0"},
+		{"expect events(delivered,billing,partition=1) at-least 1", false, "is 0"},
+		{"expect first-step(member-left,member=c2) below first-step(member-left,member=c3)", true, ""},
+		{"expect first-step(member-left,member=c3) below first-step(member-left,member=c2)", false, "must be below"},
+		{"expect first-step(member-left,billing,cause=fenced) is 1", false, "no member-left of billing with cause=fenced event since the lesson's start yet"},
+	} {
+		l := expectLesson(t, tc.line)
+		s, err := l.Attempt(after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := l.Check(s); r.Solved != tc.solved || !strings.Contains(r.Progress, tc.want) {
+			t.Errorf("%s: %+v, want %v %q", tc.line, r, tc.solved, tc.want)
+		}
+	}
+	// A field that is none, or a value of the wrong type, is an error at
+	// its column.
+	for _, tc := range []struct {
+		line string
+		col  int
+		want string
+	}{
+		{"expect events(member-left,billing,membr=c1) is 1", 35, `unknown event field "membr"; did you mean "member"?`},
+		{"expect events(member-left,generation=two) is 1", 27, "generation=two: generation is a number"},
+		{"expect events(member-left,cause=timeout) is 1", 27, `unknown cause "timeout"`},
+		{"expect events(member-left,group=) is 1", 27, "group= has no value"},
+		{"expect events(member-left,group=a,billing) is 1", 35, `"billing" comes after a FIELD=VALUE`},
+		{"expect 1 is first-step(member-left,broker=x)", 36, "broker=x: broker is a number"},
+	} {
+		text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\n" + tc.line + "\n\n## hints\n- None.\n"
+		_, err := Parse("e.lesson", text)
+		var perr *scenario.Error
+		if !errors.As(err, &perr) || perr.Line != 10 || perr.Col != tc.col || !strings.Contains(perr.Msg, tc.want) {
+			t.Errorf("%s: %v, want 10:%d %q", tc.line, err, tc.col, tc.want)
+		}
+	}
+	// Fairness reads the names the fields give.
+	text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\nexpect events(member-left,group=biling,member=c9) is 0\n\n## hints\n- None.\n\n## solution\njoin billing c1 topics=orders\n"
+	l, err := Parse("e.lesson", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := l.Fairness()
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), "names group biling, which no step") || !strings.Contains(errs[1].Error(), "names member c9, which no step") {
+		t.Errorf("fairness: %v", errs)
+	}
+}
+
+// quoteLesson is a lesson on expectStart whose else: and solved:
+// sentences are given.
+func quoteLesson(solvedText, check string) (Lesson, error) {
+	text := "title: Quote\ngoal: Check.\nsolved: " + solvedText + "\n\nA check.\n\n## start\n" + expectStart +
+		"\n## check\n" + check + "\n\n## hints\n- None.\n\n## solution\njoin audit a1 topics=orders\n"
+	return Parse("q.lesson", text)
+}
+
+// A sentence quotes the value one of expect's functions has now, read
+// once with the lesson; a [part] that quotes one without a value is left
+// out.
+func TestSentencesQuoteFunctions(t *testing.T) {
+	for _, tc := range []struct {
+		solvedText, check, after string
+		solved                   bool
+		want                     string
+	}{
+		{"done", "expect lag(billing) is 0\n  else: billing is {lag(billing)} behind, {hw(orders/1)} the end of orders/1", "", false,
+			"billing is 2 behind, 2 the end of orders/1"},
+		{"done", "expect lag(billing) is 0\n  else: {records(orders):record} in {partitions(orders):partition}, {config(orders,retention.ms)} kept", "", false,
+			"5 records in 2 partitions, 1h kept"},
+		{"done", "expect lag(billing) is 0\n  else: {state(billing)}[, audit {state(audit)}]", "", false, "stable"},
+		{"done", "expect lag(billing) is 0\n  else: {state(billing)}[, audit {state(audit)}]", "join audit a1 topics=orders", false, "stable, audit rebalancing"},
+		{"billing read {committed(billing,orders/0)} of orders/0[; audit {lag(audit)} behind]", "expect lag(billing,orders/0) is 1", "", true,
+			"billing read 2 of orders/0"},
+		{"{events(member-joined,billing)} joined since, {lag(billing)} behind", "expect members(billing) is 1", "poll billing c1\ncommit billing c1", true,
+			"0 joined since, 0 behind"},
+		// A quote may sit beside a line's own values.
+		{"done", "expect lag(billing) at-most lag(billing,orders/1)\n  else: {value} over all, {other} of one, {lag(billing,orders/0)} of the other", "", false,
+			"2 over all, 1 of one, 1 of the other"},
+	} {
+		l, err := quoteLesson(tc.solvedText, tc.check)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.check, err)
+		}
+		s, err := l.Attempt(tc.after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := l.Check(s); r.Solved != tc.solved || r.Progress != tc.want {
+			t.Errorf("%s after %q: %+v, want %v %q", tc.check, tc.after, r, tc.solved, tc.want)
+		}
+	}
+	// A function that is none, or a wrong argument, is an error when the
+	// lesson is read, at its placeholder.
+	for _, tc := range []struct {
+		solvedText, check string
+		line, col         int
+		want              string
+	}{
+		{"done", "expect lag(billing) is 0\n  else: billing is {lga(billing)} behind", 31, 20, `unknown function "lga"; did you mean "lag"?`},
+		{"done", "expect lag(billing) is 0\n  else: {hw(orders)}", 31, 9, `hw: "orders" is not a partition`},
+		{"done", "expect lag(billing) is 0\n  else: {events(member-left,cause=late)}", 31, 9, `unknown cause "late"`},
+		{"at {lag(billing,orders/0,x)}", "expect lag(billing) is 0", 3, 12, "lag takes 1 to 2 arguments"},
+	} {
+		_, err := quoteLesson(tc.solvedText, tc.check)
+		var perr *scenario.Error
+		if !errors.As(err, &perr) || perr.Line != tc.line || perr.Col != tc.col || !strings.Contains(perr.Msg, tc.want) {
+			t.Errorf("%s / %s: %v, want %d:%d %q", tc.solvedText, tc.check, err, tc.line, tc.col, tc.want)
+		}
+	}
+}
+
+// The fairness check finds a quoted function without a value where its
+// sentence shows, and says why; inside [ ] it is left out instead.
+func TestFairnessReadsQuotedFunctions(t *testing.T) {
+	for _, tc := range []struct {
+		solvedText, check, want string
+	}{
+		{"done", "expect lag(billing) is 0\n  else: audit is {lag(audit)} behind",
+			"else: quotes {lag(audit)}, which has no value at the start (there is no group audit yet)"},
+		// The goal holds at the start, before audit is.
+		{"audit is {lag(audit)} behind", "expect members(billing) is 1",
+			"3:18: solved: quotes {lag(audit)}, which has no value at the start (there is no group audit yet)"},
+		{"billing {lag(billing)}, {committed(billing,orders/1)}", "expect members(billing) is 1",
+			""},
+		{"done", "expect lag(billing) is 0\n  else: audit is[ {lag(audit)}] behind", ""},
+		{"done", "expect lag(billing) is 0\n  else: {first-step(member-left)}",
+			"else: quotes {first-step(member-left)}, which has no value at the start (no member-left event since the lesson's start yet)"},
+	} {
+		l, err := quoteLesson(tc.solvedText, tc.check)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range l.Fairness() {
+			got = append(got, e.Error())
+		}
+		if all := strings.Join(got, "\n"); tc.want == "" && all != "" || !strings.Contains(all, tc.want) {
+			t.Errorf("%s / %s: %s, want %q", tc.solvedText, tc.check, all, tc.want)
+		}
 	}
 }

@@ -29,6 +29,7 @@ const (
 	groupName // a consumer group's or a share group's
 	memberName
 	producerName
+	anyMemberName // a member of any group, or a producer (an event's Member)
 )
 
 // nameKinds says what the placeholders' last words name.
@@ -166,6 +167,8 @@ func (n *names) has(kind nameKind, name, group string) bool {
 		return n.members[group][name]
 	case producerName:
 		return n.producers[name]
+	case anyMemberName:
+		return n.hasMember(name) || n.producers[name]
 	}
 	return true
 }
@@ -215,9 +218,13 @@ func (l Lesson) Fairness() []error {
 				if step != "" {
 					where = fmt.Sprintf("in the %s, after %q", sc.name, step)
 				}
+				why := ""
+				if u.why != "" {
+					why = " (" + u.why + ")"
+				}
 				errs = append(errs, &scenario.Error{Line: u.line, Col: u.col, Msg: fmt.Sprintf(
-					"%s quotes {%s}, which has no value %s: the learner would read a gap there (quote it inside [ ] to leave it out when it has none)",
-					u.sentence, u.placeholder, where)})
+					"%s quotes {%s}, which has no value %s%s: the learner would read a gap there (quote it inside [ ] to leave it out when it has none)",
+					u.sentence, u.placeholder, where, why)})
 			}
 		})
 	}
@@ -249,10 +256,8 @@ func (l Lesson) unknownNames() []error {
 				"the hint points at %s of %s %s, which no step of the solution has: a typo?", ref.Name, strings.ToLower(ref.Scope().String()), ref.Thing)})
 		}
 	}
-	// An alternative (after or) is looked at as its line: where its words
-	// are.
-	var look func(c, line *check)
-	look = func(c, line *check) {
+	// Each check of a line is looked at in its line: where its words are.
+	look := func(c *check, line *goalLine) {
 		kinds := c.spec.positionalKinds()
 		group := ""
 		for i, arg := range c.args {
@@ -280,14 +285,22 @@ func (l Lesson) unknownNames() []error {
 				}
 				group := ""
 				for i, a := range t.args {
-					kind := [...]nameKind{topicArg: topicName, partitionArg: topicName, topicOrPartArg: topicName, recordArg: topicName,
-						groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName, eventKindArg: notAName, optionalNameArg: notAName, nameArg: notAName,
-						memberArg: memberName}[t.fn.args[i]]
+					var kind nameKind
 					name := a.text
-					switch kind {
-					case topicName:
-						name = a.topic
-					case groupName:
+					if a.field != nil {
+						// events(member-left,group=billing): a field
+						// that names a group, topic or member names it
+						// as an argument would.
+						kind, name = map[string]nameKind{"group": groupName, "topic": topicName, "member": anyMemberName}[a.field.name], a.want.word
+					} else {
+						kind = [...]nameKind{topicArg: topicName, partitionArg: topicName, topicOrPartArg: topicName, recordArg: topicName,
+							groupArg: groupName, producerArg: producerName, optionalTopicPart: topicName, eventKindArg: notAName, optionalNameArg: notAName, nameArg: notAName,
+							memberArg: memberName}[t.fn.args[i]]
+						if kind == topicName {
+							name = a.topic
+						}
+					}
+					if kind == groupName {
 						group = name
 					}
 					if !strings.Contains(name, "{") && (kind != memberName || !strings.Contains(group, "{")) && !seen.has(kind, name, group) {
@@ -297,19 +310,18 @@ func (l Lesson) unknownNames() []error {
 				}
 			}
 		}
-		for i := range c.alternatives {
-			look(&c.alternatives[i], line)
-		}
 	}
 	for i := range l.checks {
-		look(&l.checks[i], &l.checks[i])
+		for _, c := range l.checks[i].terms {
+			look(c, &l.checks[i])
+		}
 	}
 	return errs
 }
 
 // colOf is the column of an argument of a check in its line as written:
 // the first place it comes after the check's name (the line may say
-// other checks, after or).
+// other checks, combined with and or or).
 func colOf(text, check, arg string) int {
 	from := 0
 	for {
@@ -328,7 +340,7 @@ func colOf(text, check, arg string) int {
 
 // kindWord is a kind of name as a message says it.
 func kindWord(k nameKind) string {
-	return [...]string{notAName: "", topicName: "topic", groupName: "group", memberName: "member", producerName: "producer"}[k]
+	return [...]string{notAName: "", topicName: "topic", groupName: "group", memberName: "member", producerName: "producer", anyMemberName: "member"}[k]
 }
 
 // everyStep replays the lesson's start and then a script's commands,

@@ -33,6 +33,8 @@ func TestFairnessFindsTyposAndGaps(t *testing.T) {
 		{"named topic", "lag-at-most billing 0 topic=payments", "lag-at-most billing 0 topic=paymnts", 25, 23, "names topic paymnts"},
 		{"member", "read-all billing payments\n", "read-all billing payments\nmember billing b2\n", 25, 16, "names member b2"},
 		{"an alternative", "read-all billing payments\n", "read-all billing payments or read-all billing paymnts\n", 24, 47, "names topic paymnts"},
+		{"a check after and", "read-all billing payments\n", "read-all billing payments and (read-all billing paymnts)\n", 24, 49, "names topic paymnts"},
+		{"an event's field", "read-all billing payments\n", "read-all billing payments and expect events(delivered,group=bling) is 0\n", 24, 38, "names group bling"},
 		{"else: gap", "lag-at-most billing 0 topic=payments\n", "lag-at-most billing 0 topic=payments\n  else: billing is {lag} behind on {partition}\n", 26, 20,
 			"else: quotes {lag}, which has no value in the solution, after \"poll billing b1\""},
 		{"solved: gap", "title: Keep", "solved: Read up to {late.lag}.\ntitle: Keep", 2, 20, "solved: quotes {late.lag}"},

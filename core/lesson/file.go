@@ -252,16 +252,17 @@ func (l *Lesson) checkSolvedText(lines []string) error {
 		return nil
 	}
 	l.lines.solved = at + 1
+	l.solvedQuotes = map[string]term{}
 	return checkTemplate(l.SolvedText, at+1, len("solved:")+2, func(label, name string) string {
+		if isQuote(name) {
+			return readQuote(l.solvedQuotes, name)
+		}
 		if label == "" {
 			return fmt.Sprintf("{%s} names no line: write {LABEL.%s}, with the label of a check line (LABEL: check ...)", name, name)
 		}
-		for _, c := range l.checks {
-			if c.label == label {
-				if !slices.Contains(c.spec.values, name) {
-					return fmt.Sprintf("%s has no value {%s}; %s", c.spec.name, name, valueList(c.spec))
-				}
-				return ""
+		for i := range l.checks {
+			if l.checks[i].label == label {
+				return l.checks[i].noValue(name)
 			}
 		}
 		return fmt.Sprintf("no check line has the label %s", label)

@@ -324,6 +324,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(string(data))
 	f.Add("title: x\ngoal: y\n\n*a _b `c [d](e) **f\n\n## start\nseed 1\n## check\nnot\n## hints\n- h\n")
 	f.Add("title: x\ngoal: y\n\n1. a\n   b\n- c\n\n## check\nin-order \"t\" k\n")
+	f.Add("title: x\ngoal: y\nsolved: {lag(g)} {a.value}\n\nz\n\n## start\nseed 1\n## check\na: (topic t or not settled g) and expect events(delivered,g,partition=0) at-least 1\n  else: [{value}] {hw(t/0)}\n## hints\n- h\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		l, err := Parse("fuzz.lesson", text)
 		if err != nil {

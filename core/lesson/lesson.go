@@ -76,7 +76,10 @@ type Lesson struct {
 	WrongAttempts []string
 
 	// checks are the goal in the check language (checks.go).
-	checks []check
+	checks []goalLine
+	// solvedQuotes are the functions SolvedText quotes, {lag(billing)},
+	// read once, by their text.
+	solvedQuotes map[string]term
 	// lines holds where each script begins in the lesson's file, for
 	// Verify's reports; 0 for a script the file has not.
 	lines struct {
@@ -306,14 +309,14 @@ func (l Lesson) Check(s *scenario.Session) Result {
 // checkGoal is Check, and also returns the goal's line that does not
 // hold (nil when every line holds, or when the session is not on top of
 // the lesson's start).
-func (l Lesson) checkGoal(s *scenario.Session) (r Result, failed *check) {
+func (l Lesson) checkGoal(s *scenario.Session) (r Result, failed *goalLine) {
 	r, failed, _ = l.goal(s)
 	return r, failed
 }
 
 // goal is checkGoal, and also returns what the goal read (nil when it read
 // nothing), whose values its sentences quoted.
-func (l Lesson) goal(s *scenario.Session) (r Result, failed *check, x *ctx) {
+func (l Lesson) goal(s *scenario.Session) (r Result, failed *goalLine, x *ctx) {
 	defer func() {
 		if p := recover(); p != nil {
 			r, failed, x = Result{Progress: fmt.Sprintf("the goal of lesson %s could not be checked: internal error: %v", l.Name, p)}, nil, nil
@@ -380,7 +383,7 @@ type ctx struct {
 	// values holds what each check found (ctx.keep), for the sentences
 	// of else: and solved: to quote.
 	values map[*check]map[string]string
-	holds  map[*check]bool        // the lines that held
+	holds  map[*goalLine]bool     // the lines that held
 	events map[string]*core.Event // firstEvent's finds
 	// ahead is the next minute as the running workloads would make it.
 	ahead    core.ReadOnlyLog
@@ -397,6 +400,9 @@ type ctx struct {
 	replays int
 	// unfilled are the values the sentences shown quoted and had not.
 	unfilled []unfilledValue
+	// quoteErrs says why a function a sentence quoted had no value, by
+	// its text.
+	quoteErrs map[string]string
 	// timelineEvents holds timeline's replay: every event since the lesson's
 	// start.
 	timelineEvents []stepEvent

@@ -77,7 +77,7 @@ func (l Lesson) trial(name, script string, first int, want bool) Trial {
 		t.Err = err
 		return t
 	}
-	var failed *check
+	var failed *goalLine
 	t.Result, failed = l.checkGoal(s)
 	if failed != nil {
 		t.FailedLine, t.FailedCheck = failed.line, failed.text
