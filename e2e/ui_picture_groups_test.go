@@ -379,9 +379,10 @@ func TestPictureGroupsColumnFits(t *testing.T) {
 		t.Errorf("2 groups of 3 members take %dx%d px in the %dx%d column: they should fit without scrolling", got[2], got[0], got[3], got[1])
 	}
 	// More members scroll inside the column, not the page.
-	b.click(t, group("billing")+" [data-action=join-member]")
-	b.waitCount(t, group("billing")+" .member-join", 1)
 	for i := 0; i < 6; i++ {
+		// The form closes once a member joined: open it for each.
+		b.click(t, group("billing")+" [data-action=join-member]")
+		b.waitCount(t, group("billing")+" .member-join", 1)
 		steps := b.steps(t)
 		b.click(t, group("billing")+" .member-join button[type=submit]")
 		b.lastLineAfter(t, steps)
