@@ -148,6 +148,14 @@ func scrollIntoPanel(selector string) {
 		return
 	}
 	if panel.Get("scrollHeight").Float() <= panel.Get("clientHeight").Float()+1 {
+		// A panel that does not scroll: the page scrolls, unless the
+		// element is in the window already. On a phone the panel is a
+		// sheet stuck to the screen's foot, and scrollIntoView moved the
+		// page to where the sheet would rest, under the learner's finger.
+		r := el.Call("getBoundingClientRect")
+		if r.Get("top").Float() >= 0 && r.Get("bottom").Float() <= app.Window().Get("innerHeight").Float() {
+			return
+		}
 		el.Call("scrollIntoView", map[string]any{"block": "nearest"})
 		return
 	}

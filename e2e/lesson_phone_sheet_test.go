@@ -150,3 +150,26 @@ func TestSolvingOnAPhoneKeepsThePageStill(t *testing.T) {
 		}
 	}
 }
+
+// Asking for a hint on a phone shows it in the sheet, where the learner
+// looks, and leaves the page where it was: the page jumped to the groups'
+// join form, under the sheet, as the hint came.
+func TestAHintOnAPhoneKeepsThePageStill(t *testing.T) {
+	t.Parallel()
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	b.open(t, srv.URL+"#lesson=key-order")
+	b.waitFor(t, `innerWidth === 390`)
+	at := eval[[]float64](t, b, `(() => { const r = document.getElementById("lesson-hint").getBoundingClientRect();
+		return [r.left + r.width / 2, r.top + r.height / 2, scrollY] })()`)
+	b.do(t, chromedp.MouseClickXY(at[0], at[1]))
+	b.waitCount(t, `[data-hint="0"]`, 1)
+	b.waitFor(t, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+	if y := eval[float64](t, b, `scrollY`); y != at[2] {
+		t.Errorf("the page scrolled from %.0f to %.0f as the hint came", at[2], y)
+	}
+	if where := onScreen(t, b, `[data-hint="0"]`); where != "" {
+		t.Errorf("the hint is %s", where)
+	}
+}
