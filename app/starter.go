@@ -96,6 +96,9 @@ func (p *Playground) starterNote() app.UI {
 			app.Li().Text("Producer "+producer+" will write an order a second to topic "+topic+
 				". Its "+strconv.Itoa(partitions)+" partitions are the lanes; a record's key picks its lane."),
 			app.Li().Text("Group "+group+"'s consumers share them: "+strings.Join(readers, ", ")+"."),
+			// A walk read "Step 7 of 7" and "virtual time 6s" on a page
+			// that said it had not started: the steps are its making.
+			app.Li().Text("The timeline below lists the "+strconv.Itoa(p.starterEnd)+" steps that set it up."),
 			app.Li().Body(
 				app.Text("Press "), app.Strong().Text(playText),
 				app.Text(" to run the clock, or open "), app.Strong().Text("Lessons"), app.Text("."),
