@@ -41,20 +41,20 @@ func NewYieldingSession() *Session {
 }
 
 // lastYield is when pace last let the browser run, in nanoseconds since
-// start: the page has one thread, so every piece of work on it (a link
+// paceEpoch: the page has one thread, so every piece of work on it (a link
 // read, then replayed) shares one clock.
 var lastYield atomic.Int64
 
-// start is what lastYield counts from.
-var start = time.Now()
+// paceEpoch is what lastYield counts from.
+var paceEpoch = time.Now()
 
 // pace lets the browser run (yieldToBrowser) when yieldEvery has passed
 // since it last did, and does nothing otherwise.
 func pace() {
-	now := int64(time.Since(start))
+	now := int64(time.Since(paceEpoch))
 	if now-lastYield.Load() >= int64(yieldEvery) {
 		yieldToBrowser()
-		lastYield.Store(int64(time.Since(start)))
+		lastYield.Store(int64(time.Since(paceEpoch)))
 	}
 }
 
