@@ -15,11 +15,7 @@ import (
 // away until asked. On a wide screen none of this shows.
 func TestLessonIsASheetOnAPhone(t *testing.T) {
 	t.Parallel()
-	srv := startPlogServer(t, build.rootSite, "/")
-	b := newBrowser(t)
-	b.do(t, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
-	b.open(t, srv.URL+"#lesson=commit-resume")
-	b.waitFor(t, `innerWidth === 390`)
+	b := lessonOnAPhone(t, "commit-resume")
 	const sheet = `[data-lesson-panel]`
 	onScreenNow := func(selector, when string) {
 		t.Helper()
@@ -122,11 +118,7 @@ func TestLessonIsASheetOnAPhone(t *testing.T) {
 // button move before it was tapped.
 func TestSolvingOnAPhoneKeepsThePageStill(t *testing.T) {
 	t.Parallel()
-	srv := startPlogServer(t, build.rootSite, "/")
-	b := newBrowser(t)
-	b.do(t, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
-	b.open(t, srv.URL+"#lesson=key-order")
-	b.waitFor(t, `innerWidth === 390`)
+	b := lessonOnAPhone(t, "key-order")
 	for i, value := range []string{"created", "updated", "shipped"} {
 		b.fill(t, "#produce-key", "acct-1")
 		b.fill(t, "#produce-value", value)
@@ -156,11 +148,7 @@ func TestSolvingOnAPhoneKeepsThePageStill(t *testing.T) {
 // join form, under the sheet, as the hint came.
 func TestAHintOnAPhoneKeepsThePageStill(t *testing.T) {
 	t.Parallel()
-	srv := startPlogServer(t, build.rootSite, "/")
-	b := newBrowser(t)
-	b.do(t, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
-	b.open(t, srv.URL+"#lesson=key-order")
-	b.waitFor(t, `innerWidth === 390`)
+	b := lessonOnAPhone(t, "key-order")
 	at := eval[[]float64](t, b, `(() => { const r = document.getElementById("lesson-hint").getBoundingClientRect();
 		return [r.left + r.width / 2, r.top + r.height / 2, scrollY] })()`)
 	b.do(t, chromedp.MouseClickXY(at[0], at[1]))
@@ -172,4 +160,15 @@ func TestAHintOnAPhoneKeepsThePageStill(t *testing.T) {
 	if where := onScreen(t, b, `[data-hint="0"]`); where != "" {
 		t.Errorf("the hint is %s", where)
 	}
+}
+
+// lessonOnAPhone opens a lesson from its start on a 390x844 phone.
+func lessonOnAPhone(t *testing.T, name string) *browser {
+	t.Helper()
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	b.open(t, srv.URL+"#lesson="+name)
+	b.waitFor(t, `innerWidth === 390`)
+	return b
 }

@@ -42,13 +42,33 @@ func expectLesson(t *testing.T, line string) Lesson {
 	return l
 }
 
+// expectCase is a goal line, whether it holds, and words of what the
+// learner then reads.
+type expectCase struct {
+	line   string
+	solved bool
+	want   string
+}
+
+// checkExpectCases checks each case's line, alone in a lesson, after the
+// lesson's start and the steps after ("" for the start alone).
+func checkExpectCases(t *testing.T, after string, cases []expectCase) {
+	t.Helper()
+	for _, tc := range cases {
+		l := expectLesson(t, tc.line)
+		s, err := l.Attempt(after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := l.Check(s); r.Solved != tc.solved || !strings.Contains(r.Progress, tc.want) {
+			t.Errorf("%s: %+v, want %v %q", tc.line, r, tc.solved, tc.want)
+		}
+	}
+}
+
 // Every function, holding and not, and what the learner reads.
 func TestExpectFunctions(t *testing.T) {
-	for _, tc := range []struct {
-		line   string
-		solved bool
-		want   string
-	}{
+	checkExpectCases(t, "", []expectCase{
 		{"expect records(orders) is 5", true, "records(orders) is 5"},
 		{"expect records(orders/1) at-least 3", false, "records(orders/1) is 2; it must be at-least 3"},
 		{"expect partitions(orders) is 2", true, "partitions(orders) is 2"},
@@ -83,16 +103,7 @@ func TestExpectFunctions(t *testing.T) {
 		{"expect owner(work,jobs/0) is w1", false, "work is a share group"},
 		{"expect producer-epoch(nobody) is 0", false, "there is no producer nobody yet"},
 		{"not expect state(billing) is empty", true, "as it must be, not so"},
-	} {
-		l := expectLesson(t, tc.line)
-		s, err := l.Start()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r := l.Check(s); r.Solved != tc.solved || !strings.Contains(r.Progress, tc.want) {
-			t.Errorf("%s: %+v, want %v %q", tc.line, r, tc.solved, tc.want)
-		}
-	}
+	})
 }
 
 // A line is read once: an unknown function or comparison, a wrong
@@ -140,27 +151,14 @@ func TestExpectNamesAreChecked(t *testing.T) {
 // many of a kind, and in what order.
 func TestExpectEvents(t *testing.T) {
 	after := "join billing c2 topics=orders\nadvance 5s\nleave billing c2\nadvance 5s\n"
-	for _, tc := range []struct {
-		line   string
-		solved bool
-		want   string
-	}{
+	checkExpectCases(t, after, []expectCase{
 		{"expect events(member-joined,billing) is 1", true, "events(member-joined,billing) is 1"},
 		{"expect events(rebalance-started) at-least 1", true, "events(rebalance-started) is "},
 		{"expect events(member-left,audit) is 0", true, "events(member-left,audit) is 0"},
 		{"expect first-step(member-joined,billing) below first-step(member-left,billing)", true, "is 21 and first-step(member-left,billing) is 23"},
 		{"expect first-step(member-left,billing) below first-step(member-joined,billing)", false, "it must be below first-step(member-joined,billing)"},
 		{"expect first-step(records-lost) at-least 0", false, "no records-lost event since the lesson's start yet"},
-	} {
-		l := expectLesson(t, tc.line)
-		s, err := l.Attempt(after)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r := l.Check(s); r.Solved != tc.solved || !strings.Contains(r.Progress, tc.want) {
-			t.Errorf("%s: %+v, want %v %q", tc.line, r, tc.solved, tc.want)
-		}
-	}
+	})
 	// An event kind that is none is an error, with the nearest.
 	text := "title: Expect\ngoal: Check.\n\nA check.\n\n## start\ntopic orders partitions=1\n\n## check\nexpect events(member-join) is 1\n\n## hints\n- None.\n"
 	if _, err := Parse("e.lesson", text); err == nil || !strings.Contains(err.Error(), `unknown event "member-join"; did you mean "member-joined"?`) {
@@ -172,11 +170,7 @@ func TestExpectEvents(t *testing.T) {
 // values given, each typed by its field.
 func TestExpectEventFields(t *testing.T) {
 	after := "join billing c2 topics=orders\nadvance 5s\ncrash billing c2\nadvance 1m\njoin billing c3 topics=orders\nadvance 5s\nleave billing c3\nadvance 5s\n"
-	for _, tc := range []struct {
-		line   string
-		solved bool
-		want   string
-	}{
+	checkExpectCases(t, after, []expectCase{
 		{"expect events(member-left,billing) is 2", true, "events(member-left,billing) is 2"},
 		{"expect events(member-left,billing,cause=session-timeout) is 1", true, "is 1"},
 		{"expect events(member-left,cause=session-timeout,member=c2) is 1", true, "is 1"},
@@ -189,16 +183,7 @@ func TestExpectEventFields(t *testing.T) {
 		{"expect first-step(member-left,member=c2) below first-step(member-left,member=c3)", true, ""},
 		{"expect first-step(member-left,member=c3) below first-step(member-left,member=c2)", false, "must be below"},
 		{"expect first-step(member-left,billing,cause=fenced) is 1", false, "no member-left of billing with cause=fenced event since the lesson's start yet"},
-	} {
-		l := expectLesson(t, tc.line)
-		s, err := l.Attempt(after)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r := l.Check(s); r.Solved != tc.solved || !strings.Contains(r.Progress, tc.want) {
-			t.Errorf("%s: %+v, want %v %q", tc.line, r, tc.solved, tc.want)
-		}
-	}
+	})
 	// A field that is none, or a value of the wrong type, is an error at
 	// its column.
 	for _, tc := range []struct {
