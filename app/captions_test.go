@@ -29,13 +29,13 @@ func TestCaptionsAreTrueAtEveryStepOfEveryLesson(t *testing.T) {
 			everyLessonStep(t, l, func(step string, s *scenario.Session) {
 				steps++
 				c := &captionCheck{t: t, at: step, l: s.Log()}
-				snap, err := snapshotOf(s, nil)
+				snap, err := snapshotOf(s, nil, nil)
 				if err != nil {
 					t.Fatalf("after %q: snapshot: %v", step, err)
 				}
 				c.lanes(snap)
 				c.windows(snap)
-				c.windows(read(snapshotOf(s, fromLogStart(snap))))
+				c.windows(read(snapshotOf(s, fromLogStart(snap), nil)))
 				c.groups(snap)
 				c.producers(snap)
 				c.shareGroups(snap)
@@ -59,7 +59,7 @@ func TestTheHotPartitionLessonShowsItsHotPartition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := snapshotOf(s, nil)
+	snap, err := snapshotOf(s, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -355,7 +355,7 @@ func TestKeysDrawnTogetherLookApart(t *testing.T) {
 	}
 	looksOf := func(keys ...string) map[string]keyLook {
 		topics := []TopicSnapshot{{Name: "t", Partitions: []PartitionSnapshot{{Records: records(keys...)}, {Records: records(keys[0])}}}}
-		assignLooks(topics)
+		assignLooks(topics, nil)
 		got := map[string]keyLook{}
 		for _, p := range topics[0].Partitions {
 			for i, r := range p.Records {

@@ -6,6 +6,7 @@ import (
 
 	"plog/core/lesson"
 	"plog/core/scenario"
+	"plog/picture"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -72,7 +73,7 @@ func (p *Playground) openFile(ctx app.Context, f OpenedFile, readErr error) {
 		return
 	}
 	p.playing = false
-	p.views, p.landing, p.removal = nil, Landing{}, Removal{}
+	p.views, p.looks, p.landing, p.removal = nil, picture.LookMemory{}, Landing{}, Removal{}
 	p.links++ // the tools' forms start afresh, the open panel closes (fresh_form.go)
 	p.closeInspector()
 	p.share.notice = ""

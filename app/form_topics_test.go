@@ -17,7 +17,7 @@ func TestFormTopicsAreKeptWhileUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	topics := func() []TopicSnapshot {
-		view, err := snapshotOf(s, nil)
+		view, err := snapshotOf(s, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -35,8 +35,11 @@ func colourClass(k keyLook) string {
 // first topicsShown topics, the first lanesShown lanes of each), which
 // bounds its work in a scenario of thousands; past 28 distinct keys no
 // assignment can keep them apart, and each key keeps its hash's look (the
-// key is written in every box too).
-func assignLooks(topics []TopicSnapshot) {
+// key is written in every box too). With a memory (the page's), keys
+// drawn before keep their looks as new keys come (picture.LookMemory);
+// without one, the looks are the keys' drawn now alone, as the site
+// generator draws them.
+func assignLooks(topics []TopicSnapshot, memory *picture.LookMemory) {
 	var keys []string
 	for _, t := range topics[:min(len(topics), topicsShown)] {
 		for _, p := range t.Partitions[:min(len(t.Partitions), lanesShown)] {
@@ -47,7 +50,10 @@ func assignLooks(topics []TopicSnapshot) {
 			}
 		}
 	}
-	looks := picture.AssignLooks(keys)
+	if memory == nil {
+		memory = &picture.LookMemory{}
+	}
+	looks := memory.Assign(keys)
 	if looks == nil {
 		return // more keys than looks
 	}

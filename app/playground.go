@@ -10,6 +10,7 @@ import (
 	"plog/core/lesson"
 	"plog/core/scenario"
 	"plog/core/units"
+	"plog/picture"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -51,6 +52,9 @@ type Playground struct {
 	// in it follows its newest records. It is how the page is looked at,
 	// not state: it is in no script.
 	views map[string]int64
+	// looks keeps each key's colour and shape from step to step
+	// (key_colour.go); a link or a file opened starts it afresh.
+	looks picture.LookMemory
 
 	landing Landing // where the last produce put its records, and why
 	// rulesFrom is the rules the scenario ran under before the learner
@@ -234,7 +238,7 @@ func (p *Playground) showError(ctx app.Context, control, msg string) {
 
 // refresh takes a new snapshot of the engine: the page renders from it.
 func (p *Playground) refresh() {
-	view, err := snapshotOf(p.session, p.views)
+	view, err := snapshotOf(p.session, p.views, &p.looks)
 	if err != nil {
 		p.err = err.Error()
 	}
@@ -567,7 +571,7 @@ func (p *Playground) applyLink(link string) {
 		p.links++ // the tools' forms start afresh (fresh_form.go)
 		p.closeInspector()
 	}
-	p.views, p.landing, p.removal, p.rulesFrom = nil, Landing{}, Removal{}, 0
+	p.views, p.looks, p.landing, p.removal, p.rulesFrom = nil, picture.LookMemory{}, Landing{}, Removal{}, 0
 	releaseWorkspaceHeight()
 	defer func() {
 		// The engine promises never to panic; this is the page's last line

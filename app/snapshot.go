@@ -7,6 +7,7 @@ import (
 	"plog/core"
 	"plog/core/scenario"
 	"plog/core/units"
+	"plog/picture"
 )
 
 // LogSnapshot is what the page shows of the engine: a copy taken after each
@@ -144,6 +145,13 @@ func laneKey(topic string, partition int) string {
 // snapshot keeps all it could read, so that one unreadable part never
 // blanks the page.
 func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error) {
+	return snapshotLooking(l, views, nil)
+}
+
+// snapshotLooking is snapshotLog drawing keys with the looks a memory kept
+// (assignLooks): the page's own snapshots, in which a key keeps its colour
+// and shape from step to step.
+func snapshotLooking(l core.ReadOnlyLog, views map[string]int64, looks *picture.LookMemory) (LogSnapshot, error) {
 	groups, groupsErr := snapshotGroups(l)
 	shareGroups, shareErr := snapshotShareGroups(l)
 	snap := LogSnapshot{
@@ -168,7 +176,7 @@ func snapshotLog(l core.ReadOnlyLog, views map[string]int64) (LogSnapshot, error
 		}
 		snap.Topics = append(snap.Topics, topic)
 	}
-	assignLooks(snap.Topics) // key_colour.go
+	assignLooks(snap.Topics, looks) // key_colour.go
 	errs = append(errs, addTransactions(l, &snap))
 	return snap, errors.Join(errs...)
 }
@@ -184,10 +192,11 @@ func (s LogSnapshot) partition(topic string, partition int) (PartitionSnapshot, 
 }
 
 // snapshotOf is the snapshot of a session's engine, views as for
-// snapshotLog. The page reads the engine in its snapshot files only (a test
-// checks it), and through core.ReadOnlyLog.
-func snapshotOf(s *scenario.Session, views map[string]int64) (LogSnapshot, error) {
-	return snapshotLog(s.Log(), views)
+// snapshotLog, looks as for snapshotLooking (nil: a fresh memory). The page
+// reads the engine in its snapshot files only (a test checks it), and
+// through core.ReadOnlyLog.
+func snapshotOf(s *scenario.Session, views map[string]int64, looks *picture.LookMemory) (LogSnapshot, error) {
+	return snapshotLooking(s.Log(), views, looks)
 }
 
 // pollTarget is the first running member of the first group that has one.

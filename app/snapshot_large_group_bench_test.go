@@ -31,7 +31,7 @@ func BenchmarkSnapshotLargeGroup(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := snapshotOf(s, nil); err != nil {
+		if _, err := snapshotOf(s, nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

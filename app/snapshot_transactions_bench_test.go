@@ -35,7 +35,7 @@ func BenchmarkSnapshotTransactions(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		if _, err := snapshotOf(s, nil); err != nil {
+		if _, err := snapshotOf(s, nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -209,3 +209,42 @@ func TestUILandingNoteShowsOverManyLanes(t *testing.T) {
 	b.waitCount(t, `[data-control=produce][role=alert]`, 0)
 	b.noErrors(t)
 }
+
+// A key keeps its colour and shape as new keys come. acct-9 and acct-18
+// share their hash's look; drawn afresh, acct-18 (first in text order)
+// takes it and acct-9 moves to the next, so acct-9's records changed colour
+// under the learner's eyes the moment acct-18 arrived.
+func TestAKeyKeepsItsColourAsNewKeysCome(t *testing.T) {
+	t.Parallel()
+	b := openPlayground(t, "")
+	b.fill(t, "#topic-name", "orders")
+	b.fill(t, "#topic-partitions", "1")
+	b.click(t, "#topic-create")
+	b.waitCount(t, `[data-topic=orders][data-partition]`, 1)
+	look := func(key string) string {
+		t.Helper()
+		sel := fmt.Sprintf(`[data-topic=orders] .record[data-key=%s]`, js(key))
+		// The copy flying to the lane passes over the records (flights.js).
+		b.waitFor(t, `document.getAnimations().every(a => a.playState !== "running" || a.effect.getTiming().iterations === Infinity)`)
+		if problem := onScreen(t, b, sel); problem != "" {
+			t.Fatalf("%s's record is %s", key, problem)
+		}
+		return eval[string](t, b, fmt.Sprintf(`(() => { const el = document.querySelector(%s); return [...el.classList].filter(c => c.startsWith("key-")).join(" ") + " shape " + el.dataset.keyShape })()`, js(sel)))
+	}
+	produce := func(key string) {
+		t.Helper()
+		b.fill(t, "#produce-key", key)
+		b.fill(t, "#produce-value", "v")
+		b.click(t, "#produce-send")
+		b.waitCount(t, fmt.Sprintf(`[data-topic=orders] .record[data-key=%s]`, js(key)), 1)
+	}
+	produce("acct-9")
+	was := look("acct-9")
+	produce("acct-18")
+	if now := look("acct-9"); now != was {
+		t.Errorf("acct-9's record changed its look from %q to %q when acct-18 came", was, now)
+	}
+	if look("acct-18") == look("acct-9") {
+		t.Errorf("acct-9 and acct-18 look alike: %q", look("acct-9"))
+	}
+}

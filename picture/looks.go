@@ -97,3 +97,66 @@ func AssignLooks(keys []string) map[string]Look {
 	}
 	return looks
 }
+
+// LookMemory keeps the looks it gave, so that a key keeps its look while the
+// page goes on: AssignLooks alone depends on every key drawn, and a new key
+// whose hash's look another held moved that other key to the next look, so
+// that acct-2's records changed colour when acct-3 arrived. The memory
+// gives a new key its hash's look, or the next one no drawn key holds,
+// taking it from a key remembered but no longer drawn; keys already drawn
+// keep theirs. It starts, and starts again past Looks keys, from
+// AssignLooks, so that a page opened on a scenario draws it as the site
+// generator does. The zero value is an empty memory.
+type LookMemory struct {
+	looks map[string]Look // at most one key per look, so at most Looks keys
+}
+
+// Assign returns the looks of the keys drawn now (and of keys remembered
+// from before), or nil past Looks distinct keys, where each key keeps its
+// hash's look.
+func (m *LookMemory) Assign(keys []string) map[string]Look {
+	drawn := make(map[string]bool, len(keys))
+	var fresh []string
+	for _, k := range keys {
+		if drawn[k] {
+			continue
+		}
+		if len(drawn) == Looks {
+			m.looks = nil
+			return nil
+		}
+		drawn[k] = true
+		if _, ok := m.looks[k]; !ok {
+			fresh = append(fresh, k)
+		}
+	}
+	if m.looks == nil {
+		m.looks = AssignLooks(keys)
+		return m.looks
+	}
+	var holder [Looks]string   // the remembered key each look is held by
+	var remembered [Looks]bool // a look some remembered key holds (a key may be "")
+	var held [Looks]bool       // a look a drawn key holds
+	for k, l := range m.looks {
+		holder[l], remembered[l] = k, true
+		if drawn[k] {
+			held[l] = true
+		}
+	}
+	// New keys in the order AssignLooks takes them, so that the memory is
+	// the same whichever order they came in within one step.
+	slices.SortFunc(fresh, func(a, b string) int {
+		return cmp.Or(cmp.Compare(HashLook(a), HashLook(b)), strings.Compare(a, b))
+	})
+	for _, k := range fresh {
+		l := HashLook(k)
+		for held[l] {
+			l = (l + 1) % Looks
+		}
+		if remembered[l] {
+			delete(m.looks, holder[l])
+		}
+		m.looks[k], holder[l], remembered[l], held[l] = l, k, true, true
+	}
+	return m.looks
+}
