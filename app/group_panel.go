@@ -67,7 +67,10 @@ func (p *GroupPanel) Render() app.UI {
 	p.groupStart, p.known = followNew(p.groupStart, groupsShown, groupNames(p.Groups), p.known)
 	window := windowAt(p.groupStart, groupsShown, len(p.Groups))
 	shown := p.Groups[window.start:window.end()]
-	formOpen := p.newGroup || len(p.Groups) == 0
+	// The form opens on "+ New group" only, even with no group yet: open,
+	// its nine fields were the first thing a learner saw of a lesson about
+	// keys and partitions, in which no group plays a part.
+	formOpen := p.newGroup
 	return app.Section().
 		Class("groups-panel").
 		DataSet("groups-column", true).
@@ -78,18 +81,16 @@ func (p *GroupPanel) Render() app.UI {
 					app.Text("Consumer groups "),
 					&Help{Topic: "consumer-group"},
 				),
-				app.If(len(p.Groups) > 0,
-					app.Button().Type("button").Class("group-new-toggle").DataSet("action", "new-group").
-						Aria("expanded", formOpen).
-						OnClick(func(ctx app.Context, e app.Event) { p.newGroup = !p.newGroup }).
-						Text("+ New group"),
-				),
+				app.Button().Type("button").Class("group-new-toggle").DataSet("action", "new-group").
+					Aria("expanded", formOpen).
+					OnClick(func(ctx app.Context, e app.Event) { p.newGroup = !p.newGroup }).
+					Text("+ New group"),
 			),
 			app.Div().Class("group-new").Hidden(!formOpen).Body(
 				&GroupJoinForm{Links: p.Links, Topics: topics, Groups: groupNames(p.Groups), Members: memberKeys(p.Groups)},
 			),
 			app.If(len(p.Groups) == 0,
-				app.P().Class("groups-empty").Text("No consumer groups yet. Add a member to start one."),
+				app.P().Class("groups-empty").Text("No consumer groups yet: a group starts when its first consumer joins it (+ New group)."),
 			).Else(
 				windowNav("groups", "groups", 1, window, func(ctx app.Context, start int) { p.groupStart = start }),
 				app.Div().Class("group-list").Body(

@@ -17,7 +17,7 @@ func TestUIConsumerMemberCardsShowAPartitionMoving(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "rules 5\ntopic orders partitions=2\n")
 	b.waitCount(t, `[data-topic][data-partition]`, 2)
-	b.waitCount(t, `.join-form`, 1) // open at the column's top while there is no group
+	b.openJoinForm(t)
 	b.fill(t, `.join-form [name=group]`, "billing")
 	b.fill(t, `.join-form [name=member]`, "c1")
 	b.fill(t, `.join-form [name=topics]`, "orders")

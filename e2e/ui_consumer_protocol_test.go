@@ -16,7 +16,7 @@ func TestUIConsumerProtocolGroup(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "rules 5\ntopic orders partitions=2\nproduce orders key=a count=2\n")
 	b.waitCount(t, `[data-topic][data-partition]`, 2)
-	b.waitCount(t, `.join-form`, 1) // open at the column's top while there is no group
+	b.openJoinForm(t)
 	if b.count(t, `.join-form [name="group.remote.assignor"]`) != 0 {
 		t.Error("the join form offers a server assignor before the consumer protocol is chosen")
 	}

@@ -28,9 +28,20 @@ func member(groupName, id string) string {
 	return fmt.Sprintf(`%s [data-member=%s]`, group(groupName), js(id))
 }
 
+// openJoinForm opens the join form at the groups' top, as a learner does
+// with "+ New group", unless it is open.
+func (b *browser) openJoinForm(t *testing.T) {
+	t.Helper()
+	if b.attr(t, `[data-action=new-group]`, "aria-expanded") != "true" {
+		b.click(t, `[data-action=new-group]`)
+	}
+	b.waitFor(t, `document.querySelector(".group-new .join-form")?.getClientRects().length > 0`)
+}
+
 // joinMember fills and sends the join form.
 func (b *browser) joinMember(t *testing.T, groupName, id, topics, strategy, instance string) {
 	t.Helper()
+	b.openJoinForm(t)
 	b.fill(t, `.join-form [name=group]`, groupName)
 	b.fill(t, `.join-form [name=member]`, id)
 	b.fill(t, `.join-form [name=topics]`, topics)

@@ -431,3 +431,24 @@ func TestPictureGroupsInspectorReadOnly(t *testing.T) {
 	}
 	b.noErrors(t)
 }
+
+// A lesson without groups shows the groups' column as one line and a
+// button, not the join form's nine fields: lesson 1 is about keys and
+// partitions. "+ New group" opens the form in view.
+func TestNoGroupsYetIsALineAndAButton(t *testing.T) {
+	t.Parallel()
+	s := startPlogServer(t, build.rootSite, "/")
+	x := learnerFromList(t, s, "key-order")
+	b := x.b
+	if problem := onScreen(t, b, ".groups-empty"); problem != "" {
+		t.Errorf("the line saying there is no group is %s", problem)
+	}
+	if n := eval[int](t, b, `[...document.querySelectorAll(".groups-panel input, .groups-panel select")].filter(el => el.getClientRects().length > 0).length`); n != 0 {
+		t.Errorf("%d form fields are drawn in the groups' column of a lesson without groups", n)
+	}
+	b.mouseClick(t, "[data-action=new-group]")
+	b.waitFor(t, `document.querySelector(".group-new .join-form")?.getClientRects().length > 0`)
+	if problem := onScreen(t, b, `.join-form [name=group]`); problem != "" {
+		t.Errorf("the join form's group field, opened, is %s", problem)
+	}
+}

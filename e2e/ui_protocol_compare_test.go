@@ -21,7 +21,7 @@ func TestUIProtocolCompareCrash(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "")
 	b.createTopic(t, "orders", 6)
-	b.waitCount(t, `.join-form`, 1)
+	b.openJoinForm(t)
 	b.fill(t, `.join-form [name=group]`, "billing")
 	b.fill(t, `.join-form [name=member]`, "c1")
 	b.fill(t, `.join-form [name=topics]`, "orders")
