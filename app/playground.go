@@ -185,7 +185,7 @@ func (p *Playground) applyLines(ctx app.Context, lines []string) error {
 		return err
 	}
 	p.keepSuperseded(p.session.Superseded()) // autosave.go
-	p.noteEvents(ctx, events)
+	p.noteEvents(events)
 	return nil
 }
 
@@ -358,7 +358,7 @@ func (p *Playground) downBrokers() []int {
 // noteEvents keeps what the page says about the last command: where its
 // records landed and what it removed. Lanes that received records follow
 // their newest again, so the learner sees them land.
-func (p *Playground) noteEvents(ctx app.Context, events []core.Event) {
+func (p *Playground) noteEvents(events []core.Event) {
 	p.landing = landingOf(events) // its high watermarks come with the next snapshot
 	p.removal = removalOf(events)
 	for _, at := range p.landing.Lanes {
@@ -402,7 +402,7 @@ func (p *Playground) handleHistory(ctx app.Context, a app.Action) {
 		}
 		// The narration follows the timeline: the notes say what the
 		// step the page now stands at did (the session keeps its events).
-		p.noteEvents(ctx, p.session.Events())
+		p.noteEvents(p.session.Events())
 		return nil
 	})
 	if m.Control == presentControl {
@@ -589,6 +589,13 @@ func (p *Playground) applyLink(link string) {
 	// partitions: 150 ms, then the render's).
 	currentBrowser().NextTurn()
 	p.openLesson(link)
+	if p.lesson.current == nil && !p.starterShown() {
+		// A shared scenario opens narrating the step it stands at, as a
+		// seek does: the reader of a link sees what its last command did.
+		// A lesson's start and the starter say what they are instead, and
+		// keep their lanes at the log's start.
+		p.noteEvents(p.session.Events())
+	}
 	p.takeLoop() // embed_bar.go
 	msg := p.err
 	p.refresh()

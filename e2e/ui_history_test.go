@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"plog/core"
 )
 
 // openPlaygroundWith opens the page on a scenario's link followed by
@@ -220,4 +222,35 @@ func TestUISliderAgreesWithItsLabelAndSeekKeepsTheScroll(t *testing.T) {
 	b.waitPosition(t, "2/2")
 	b.waitFor(t, `document.querySelector("#workspace").style.minHeight === ""`)
 	b.noErrors(t)
+}
+
+// A shared scenario opens saying what its last step did, as a step back or
+// forward in the timeline does: a reader of the link sees why the records
+// it ends with are where they are, and what the last poll read.
+func TestALinkNarratesItsLastStep(t *testing.T) {
+	t.Parallel()
+	b := openPlayground(t, `topic orders partitions=3
+produce orders key=acct-1 value=created
+produce orders key=acct-2 value=paid
+`)
+	why := fmt.Sprintf(`murmur2("acct-2") %% 3 = %d`, core.PartitionFor("acct-2", 3))
+	b.waitText(t, ".landing", why)
+	if problem := onScreen(t, b, ".landing"); problem != "" {
+		t.Errorf("the narration of the link's last step is %s", problem)
+	}
+	if n := b.count(t, `[data-key="acct-2"][data-landed]`); n != 1 {
+		t.Errorf("%d records of the last step are marked as landed, want 1", n)
+	}
+
+	b = openPlayground(t, `topic orders partitions=1
+produce orders key=k value=v count=3
+config group billing auto.offset.reset=earliest
+join billing c1 topics=orders
+advance 3s
+poll billing c1
+`)
+	b.waitText(t, ".stage-notes", "c1 of billing read orders/0 offsets 0–2")
+	if problem := onScreen(t, b, ".stage-notes"); problem != "" {
+		t.Errorf("the narration of the link's last poll is %s", problem)
+	}
 }
