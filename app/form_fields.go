@@ -60,6 +60,17 @@ func textInput(id string, value *string, c *app.Compo, attrs ...string) app.HTML
 	return in
 }
 
+// withheld disables a text box that a box ticked beside it makes
+// meaningless (no key, tombstone) and shows it empty, saying why: disabled
+// with the text still in it, it read as the value that would be sent. What
+// was typed is kept, and comes back when the box is unticked.
+func withheld(in app.HTMLInput, off bool, why string) app.HTMLInput {
+	if !off {
+		return in
+	}
+	return in.Disabled(true).Value("").Placeholder(why)
+}
+
 // numberInput is a text box for a whole number. It is text, not
 // type=number, so that what the learner typed reaches the engine and the
 // engine says what is wrong with it, in place.

@@ -203,14 +203,14 @@ func (f *ProduceForm) Render() app.UI {
 				field("produce-partition", "Partition", partitionPicker("produce-partition", t, &f.partition, &f.Compo, "partitioner chooses")),
 			),
 			app.Div().Class("row").Body(
-				field("produce-key", "Key", textInput("produce-key", &f.key, &f.Compo).Disabled(f.noKey)),
+				field("produce-key", "Key", withheld(textInput("produce-key", &f.key, &f.Compo), f.noKey, "none: the record has no key")),
 				app.Div().Class("field", "check").Body(
 					app.Input().Type("checkbox").ID("produce-no-key").Checked(f.noKey).OnChange(f.check(&f.noKey)),
 					app.Label().For("produce-no-key").Text("no key"),
 				),
 			),
 			app.Div().Class("row").Body(
-				field("produce-value", "Value", textInput("produce-value", &f.value, &f.Compo).Disabled(f.tombstone)),
+				field("produce-value", "Value", withheld(textInput("produce-value", &f.value, &f.Compo), f.tombstone, "none: a tombstone has no value")),
 				app.Div().Class("field", "check").Body(
 					app.Input().Type("checkbox").ID("produce-tombstone").Checked(f.tombstone).OnChange(f.check(&f.tombstone)),
 					app.Label().For("produce-tombstone").Text("tombstone"),

@@ -248,3 +248,24 @@ func TestAKeyKeepsItsColourAsNewKeysCome(t *testing.T) {
 		t.Errorf("acct-9 and acct-18 look alike: %q", look("acct-9"))
 	}
 }
+
+// Ticking tombstone empties the value box and says why, and unticking it
+// brings back what was typed: disabled with its text, the box read as the
+// value the tombstone would carry. No key does the same to the key.
+func TestATombstoneShowsNoValue(t *testing.T) {
+	t.Parallel()
+	b := openPlayground(t, "topic orders partitions=1\n")
+	b.fill(t, "#produce-value", "created")
+	b.mouseClick(t, "#produce-tombstone")
+	b.waitFor(t, `document.querySelector("#produce-value").disabled`)
+	if v, p := b.attr(t, "#produce-value", "value"), eval[string](t, b, `document.querySelector("#produce-value").value`); v != "" || p != "" {
+		t.Errorf("the tombstone's value box holds %q (attribute %q)", p, v)
+	}
+	if p := b.attr(t, "#produce-value", "placeholder"); !strings.Contains(p, "tombstone has no value") {
+		t.Errorf("the tombstone's value box says %q", p)
+	}
+	b.mouseClick(t, "#produce-tombstone")
+	b.waitFor(t, `!document.querySelector("#produce-value").disabled && document.querySelector("#produce-value").value === "created"`)
+	b.mouseClick(t, "#produce-no-key")
+	b.waitFor(t, `document.querySelector("#produce-key").disabled && document.querySelector("#produce-key").value === ""`)
+}
