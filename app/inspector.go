@@ -302,7 +302,7 @@ func configTable(target core.ConfigTarget, configs []core.ConfigEntry, rules int
 			if changed {
 				value = "● " + value
 			}
-			return row.Body(app.Th().Scope("row").Text(c.Name), app.Td().Text(value), app.Td().Text(defaults))
+			return row.Body(app.Th().Scope("row").Body(dotted(c.Name)...), app.Td().Text(value), app.Td().Text(defaults))
 		})),
 	)
 }
