@@ -57,6 +57,10 @@ type Playground struct {
 	looks picture.LookMemory
 
 	landing Landing // where the last produce put its records, and why
+	// landingSaid is set when the landing came with a link: its notes say
+	// what the link's last step did, and its lanes are not marked, so that
+	// they open at their first record (lanes-follow.js follows a landing).
+	landingSaid bool
 	// rulesFrom is the rules the scenario ran under before the learner
 	// chose others, offered back by the timeline; 0 when none.
 	rulesFrom int
@@ -355,11 +359,20 @@ func (p *Playground) downBrokers() []int {
 	return down
 }
 
+// lanesLanding is the landing the lanes mark: none for a link's last
+// step, which the notes say (landingSaid).
+func (p *Playground) lanesLanding() Landing {
+	if p.landingSaid {
+		return Landing{}
+	}
+	return p.landing
+}
+
 // noteEvents keeps what the page says about the last command: where its
 // records landed and what it removed. Lanes that received records follow
 // their newest again, so the learner sees them land.
 func (p *Playground) noteEvents(events []core.Event) {
-	p.landing = landingOf(events) // its high watermarks come with the next snapshot
+	p.landing, p.landingSaid = landingOf(events), false // its high watermarks come with the next snapshot
 	p.removal = removalOf(events)
 	for _, at := range p.landing.Lanes {
 		delete(p.views, laneKey(at.Topic, at.Partition))
@@ -571,7 +584,7 @@ func (p *Playground) applyLink(link string) {
 		p.links++ // the tools' forms start afresh (fresh_form.go)
 		p.closeInspector()
 	}
-	p.views, p.looks, p.landing, p.removal, p.rulesFrom = nil, picture.LookMemory{}, Landing{}, Removal{}, 0
+	p.views, p.looks, p.landing, p.landingSaid, p.removal, p.rulesFrom = nil, picture.LookMemory{}, Landing{}, false, Removal{}, 0
 	releaseWorkspaceHeight()
 	defer func() {
 		// The engine promises never to panic; this is the page's last line
@@ -592,9 +605,10 @@ func (p *Playground) applyLink(link string) {
 	if p.lesson.current == nil && !p.starterShown() {
 		// A shared scenario opens narrating the step it stands at, as a
 		// seek does: the reader of a link sees what its last command did.
-		// A lesson's start and the starter say what they are instead, and
-		// keep their lanes at the log's start.
+		// Its lanes still open at their first record (landingSaid). A
+		// lesson's start and the starter say what they are instead.
 		p.noteEvents(p.session.Events())
+		p.landingSaid = true
 	}
 	p.takeLoop() // embed_bar.go
 	msg := p.err
@@ -680,7 +694,7 @@ func (p *Playground) Render() app.UI {
 				app.Div().Class("stage").Body(
 					&BrokerStrip{Brokers: p.replicas.Brokers, LagMaxMs: p.replicas.LagMaxMs, Selected: p.selectedBroker()},
 					&ProducerStrip{Producers: p.view.Producers, Workloads: producerWorkloads(p.workloads())},
-					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.landing,
+					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.lanesLanding(),
 						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected,
 						ShareGroups: p.view.ShareGroups, Now: p.view.TimeMs, HideSkew: p.lesson.hides(lesson.GiveawaySkew)},
 					&IsolationView{Groups: p.view.Isolation},
