@@ -386,3 +386,26 @@ func TestKeysDrawnTogetherLookApart(t *testing.T) {
 		t.Errorf("%d keys drawn together have %d looks, want all apart", keyLooks, len(seen))
 	}
 }
+
+// A compaction says where it stopped: a key whose older records stay in
+// the active segment, after the cleaner said each key keeps its latest, read
+// as a contradiction to a walk of lesson 13.
+func TestRemovalSaysWhereCompactionStopped(t *testing.T) {
+	s, err := scenario.Load("topic t partitions=1 cleanup.policy=compact segment.records=3\nproduce t key=a value=1\nproduce t key=a value=2\nproduce t key=b value=1\nproduce t key=a value=3\nproduce t key=a value=4\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := s.Apply("compact t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := removalOf(events)
+	if len(r.Lines) != 1 {
+		t.Fatalf("compaction told as %q", r.Lines)
+	}
+	for _, want := range []string{"removed 1 record from t/0", "below offset 3 each key keeps only its latest record", "From offset 3 on nothing is cleaned yet"} {
+		if !strings.Contains(r.Lines[0], want) {
+			t.Errorf("compaction told as %q, want it to say %q", r.Lines[0], want)
+		}
+	}
+}

@@ -63,7 +63,7 @@ const (
 	EventProduced         EventKind = "produced"          // Topic, Partition, From..To, Count: records produced one after another at one instant; Offset is From; Reason(), Reasons()
 	EventTruncated        EventKind = "truncated"         // Topic, Partition, From..To (removed offsets [From,To))
 	EventSegmentDeleted   EventKind = "segment-deleted"   // Topic, Partition, From..To, Count, Detail (why: retention.ms / retention.bytes), RolledActive
-	EventCompacted        EventKind = "compacted"         // Topic, Partition, Count removed
+	EventCompacted        EventKind = "compacted"         // Topic, Partition, Count removed below offset To (the first not cleaned)
 	EventPartitionsAdded  EventKind = "partitions-added"  // Topic, Count = new partition count
 	EventTopicCreated     EventKind = "topic-created"     // Topic, Count = partitions
 	EventDelivered        EventKind = "delivered"         // Group, Member, Topic, Partition, Offset (one per record delivered)

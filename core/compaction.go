@@ -45,7 +45,9 @@ func (l *PartitionedLog) clean(t *topic, i int, p *partition) {
 	}
 	l.stored += took
 	if removed > 0 {
-		l.emit(Event{Kind: EventCompacted, Topic: t.name, Partition: i, Count: removed})
+		// To says where the cleaning stopped, for the page to say why
+		// the records past it keep their older values of a key.
+		l.emit(Event{Kind: EventCompacted, Topic: t.name, Partition: i, Count: removed, To: p.cleanedTo})
 	}
 }
 
