@@ -789,7 +789,7 @@ func checkOwned(x *ctx, c *check) Result {
 	if !ok {
 		return noGroup(x, name)
 	}
-	if msg := waiting(v); msg != "" {
+	if msg := waiting(v, x.log.Now()); msg != "" {
 		return pending("%s", msg)
 	}
 	for p := range n {
@@ -1349,7 +1349,7 @@ func checkSettled(x *ctx, c *check) Result {
 	if missing != nil {
 		return *missing
 	}
-	if msg := waiting(v); msg != "" {
+	if msg := waiting(v, x.log.Now()); msg != "" {
 		return pending("%s", msg)
 	}
 	return solved("group %s is settled", v.Name)
@@ -1382,7 +1382,7 @@ func checkRebalanced(x *ctx, c *check) Result {
 	if missing != nil {
 		return *missing
 	}
-	if msg := waiting(v); msg != "" {
+	if msg := waiting(v, x.log.Now()); msg != "" {
 		return pending("%s", msg)
 	}
 	t := x.tally(v)
@@ -1438,7 +1438,7 @@ func checkMembers(x *ctx, c *check) Result {
 	if missing != nil {
 		return *missing
 	}
-	if msg := waiting(v); msg != "" {
+	if msg := waiting(v, x.log.Now()); msg != "" {
 		return pending("%s", msg)
 	}
 	x.keep(c, "count", fmt.Sprint(liveMembers(v)))
@@ -1458,8 +1458,8 @@ func checkIdle(x *ctx, c *check) Result {
 	switch {
 	case !ok:
 		return pending("group %s has no member %s", v.Name, c.args[1])
-	case waiting(v) != "":
-		return pending("%s", waiting(v))
+	case waiting(v, x.log.Now()) != "":
+		return pending("%s", waiting(v, x.log.Now()))
 	case !m.Idle:
 		return pending("%s owns %s", m.ID, assignmentText(m.Assignment))
 	}

@@ -215,7 +215,7 @@ func checkTransaction(x *ctx, c *check) Result {
 		return pending("%s's transaction is open, over %s: end it (%s)", v.Name, units.Plural(int64(len(written)), "topic"), map[string]string{"committed": "Commit", "aborted": "Abort"}[want])
 	}
 	if widest < 0 && other != "" {
-		return pending("%s's transaction ended %s, not %s", v.Name, other, want)
+		return pending("%s's transactions so far ended %s; the goal wants one that ends %s", v.Name, other, want)
 	}
 	if ended == 0 {
 		return pending("no transaction of %s has ended yet: Begin one, produce through %s, then Commit or Abort it", v.Name, v.Name)
@@ -331,9 +331,23 @@ func checkReadAborted(x *ctx, c *check) Result {
 		if v.Config.IsolationLevel == core.ReadCommitted {
 			return pending("group %s reads with isolation.level=read_committed: it is never given an aborted record", v.Name)
 		}
+		if waiting := abortedRecords(x, topic, n); waiting > 0 {
+			return pending("group %s has not read what an aborted transaction wrote to %s yet (%s): press Poll on its member", v.Name, topic, units.Plural(int64(waiting), "record"))
+		}
 		return pending("group %s has received no record of %s that an aborted transaction wrote: abort a transaction that writes to it, then poll", v.Name, topic)
 	}
 	return solved("group %s (%s) received %s, written by an aborted transaction", v.Name, v.Config.IsolationLevel, joinWords(offsets))
+}
+
+// abortedRecords counts the records aborted transactions left in a topic's
+// partitions, below their last stable offsets.
+func abortedRecords(x *ctx, topic string, partitions int) int {
+	n := 0
+	for p := range partitions {
+		_, aborted := readable(x, topic, p)
+		n += len(aborted)
+	}
+	return n
 }
 
 func checkCommittedOnce(x *ctx, c *check) Result {

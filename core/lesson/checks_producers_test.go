@@ -23,11 +23,13 @@ func TestProducerChecks(t *testing.T) {
 		// How a transaction ended, and over how many topics.
 		{"transactions", "transaction shop committed topics=2", "txn shop begin\nproduce orders key=k value=v producer=shop", false, "open transaction has written to 1 topic"},
 		{"transactions", "transaction shop committed", "txn shop begin\nproduce orders key=k value=v producer=shop\ntxn shop commit", true, "COMMIT at orders/"},
-		{"transactions", "transaction shop aborted", "txn shop begin\nproduce orders key=k value=v producer=shop\ntxn shop commit", false, "ended committed, not aborted"},
+		{"transactions", "transaction shop aborted", "txn shop begin\nproduce orders key=k value=v producer=shop\ntxn shop commit", false, "ended committed; the goal wants one that ends aborted"},
 		// A read_uncommitted group is no read_committed one, and is given
 		// the aborted records.
 		{"transactions", "read-committed raw orders", "", false, "isolation.level=read_uncommitted"},
 		{"transactions", "read-aborted audit orders", "", false, "never given an aborted record"},
+		{"transactions", "read-aborted raw orders", "", false, "abort a transaction that writes to it, then poll"},
+		{"transactions", "read-aborted raw orders", "txn shop begin\nproduce orders key=k value=v producer=shop\ntxn shop abort", false, "has not read what an aborted transaction wrote to orders yet (1 record): press Poll"},
 		{"transactions", "read-committed audit orders", "txn shop begin\nproduce orders key=k value=v producer=shop\ntxn shop commit", false, "has not received 1 committed record"},
 		// The coordinator's timeout fences a producer too.
 		{"zombie-fencing", "fenced old", "advance 2m", true, "old is fenced"},

@@ -170,8 +170,9 @@ func downMember(v core.GroupView) (core.MemberView, bool) {
 	return core.MemberView{}, false
 }
 
-// waiting describes why a group is not stable yet, or "" when it is.
-func waiting(v core.GroupView) string {
+// waiting describes why a group is not stable yet, or "" when it is; now
+// is the scenario's clock, to say how far to advance it.
+func waiting(v core.GroupView, now int64) string {
 	if m, ok := downMember(v); ok {
 		return fmt.Sprintf("group %s waits for %s, which %s, until its session times out at %s (%s)",
 			v.Name, m.ID, downWords(m.Down), units.SpanToSecond(m.SessionExpiresAt), sessionTimeoutWords(v, m))
@@ -181,6 +182,15 @@ func waiting(v core.GroupView) string {
 		// which a consumer does in its poll (core/group_timing.go).
 		return fmt.Sprintf("group %s is rebalancing: it waits for %s to rejoin, which a consumer does in its next poll: press Poll on %s",
 			v.Name, joinWords(r.NotRejoined), joinWords(r.NotRejoined))
+	}
+	if r := v.Rebalance; r != nil && r.DoneAt > now {
+		// How long it waits, not "a few seconds": a walk advanced three
+		// where a new group's first rebalance with two members joining
+		// waits six (group.initial.rebalance.delay.ms, longer for each
+		// member joining in the wait; core/group_timing.go). Rounded up
+		// to whole seconds, so that advancing by it is enough.
+		left := (r.DoneAt - now + units.Second - 1) / units.Second * units.Second
+		return fmt.Sprintf("group %s is still rebalancing, until %s: advance the clock by %s", v.Name, units.SpanToSecond(r.DoneAt), units.Span(left, 4))
 	}
 	if v.State == core.GroupRebalancing {
 		return fmt.Sprintf("group %s is still rebalancing: advance the clock a few seconds", v.Name)

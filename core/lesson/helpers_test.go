@@ -41,8 +41,43 @@ func TestWaitingNamesTheSessionTimeoutThatApplies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := waiting(v); !strings.Contains(got, "c2, which crashed, until its session times out") || !strings.HasSuffix(got, c.want) {
+		if got := waiting(v, l.Now()); !strings.Contains(got, "c2, which crashed, until its session times out") || !strings.HasSuffix(got, c.want) {
 			t.Errorf("%s member, group config %q: %q, want it to end %q", c.protocol, c.groupConfig, got, c.want)
+		}
+	}
+}
+
+// A group in its first rebalance says how far to advance the clock: a new
+// group's wait grows with each member joining in it, and "a few seconds"
+// sent a walk three seconds ahead of a six-second wait.
+func TestWaitingSaysHowLongTheRebalanceWaits(t *testing.T) {
+	l := core.NewPartitionedLog(1)
+	if err := l.CreateTopic("orders", 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"c1", "c2"} {
+		if err := l.Join("g", m, core.JoinOptions{Topics: []string{"orders"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		advance int64
+		want    string
+	}{
+		{0, "until 3s: advance the clock by 3s"},
+		{1500, "until 3s: advance the clock by 2s"}, // 1.5 s, rounded up
+	} {
+		if c.advance > 0 {
+			if err := l.Advance(c.advance); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v, err := l.Group("g")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := waiting(v, l.Now()); !strings.HasSuffix(got, c.want) {
+			t.Errorf("at %dms waiting says %q, want it to end %q", l.Now(), got, c.want)
 		}
 	}
 }
