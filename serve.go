@@ -217,16 +217,14 @@ func handler(cfg siteConfig, version string, staticResources []string) *app.Hand
 			SVG:        "/web/static/icon.svg",
 			AppleTouch: "/web/static/icon-192.png",
 		},
-		Styles: []string{"/web/static/first-paint.css", "/web/static/theme.css", "/web/static/plog.css", "/web/static/groups.css", "/web/static/share_groups.css", "/web/static/share.css", "/web/static/lessons.css", "/web/static/command_line.css", "/web/static/motion.css"},
-		// Runs before go-app's app.js, which is deferred.
-		Scripts: []string{"/web/static/storage-guard.js", "/web/static/runtime-guard.js", "/web/static/workspaces.js", "/web/static/first-paint.js", "/web/static/theme.js", "/web/static/link-guard.js", "/web/static/sandbox-forms.js", "/web/static/embed-height.js", "/web/static/embed-keys.js", "/web/static/embed-start.js", "/web/static/picture-png.js", "/web/static/lanes-follow.js", "/web/static/flights.js"},
+		// No Styles or Scripts: the page's are written into its head
+		// (head.go), not linked as go-app links them.
 		// go-app caches the site's root without its trailing slash; under a
 		// sub-path the page is fetched as /plog/, which must be cached too.
 		// Every file of web/static is cached, so that the embedding example
 		// (embed.html) opens offline as the page does.
 		CacheableResources: append(staticResources, cfg.Prefix),
 		RawHeaders: []string{
-			`<meta http-equiv="Content-Security-Policy" content="` + contentSecurityPolicy + `">`,
 			// Chat apps show og:image large only when asked to.
 			`<meta name="twitter:card" content="summary_large_image">`,
 		},
@@ -276,9 +274,11 @@ func previewImage(cfg siteConfig) string {
 
 // contentSecurityPolicy allows the page's own origin only. go-app needs
 // 'wasm-unsafe-eval' to compile the wasm, and its Style() writes style
-// attributes, which CSP counts as inline styles. The site generator puts it in
-// a <meta> tag so static hosts enforce it too; serve adds frame-ancestors,
-// which only a header can carry.
+// attributes, which CSP counts as inline styles; the page's styles are a
+// <style> element too (head.go). The site generator puts it in a <meta> tag,
+// with the hashes of the page's inline scripts, so static hosts enforce it
+// too; serve sends that policy and frame-ancestors, which only a header can
+// carry.
 const contentSecurityPolicy = "default-src 'self'; " +
 	"script-src 'self' 'wasm-unsafe-eval'; " +
 	"style-src 'self' 'unsafe-inline'; " +
@@ -331,14 +331,24 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 	if err != nil {
 		return err
 	}
+	head, err := readPageHead(cfg)
+	if err != nil {
+		return err
+	}
 	for _, page := range append([]string{"/index.html"}, plog.LessonPagePaths()...) {
 		if err := editFile(filepath.Join(cfg.Out, filepath.FromSlash(page)), func(html string) (string, error) {
 			html, err := preloadWasm(html, cfg.Prefix)
 			if err != nil {
 				return "", err
 			}
-			html, err = inlineFavicon(sortAttributes(html), cfg.Prefix, icon)
-			return setOpenGraphURL(html, pageURL(cfg.URL, page)), err
+			if html, err = inlineFavicon(sortAttributes(html), cfg.Prefix, icon); err != nil {
+				return "", err
+			}
+			// After sortAttributes, which would read tags in the scripts.
+			if html, err = head.write(html); err != nil {
+				return "", err
+			}
+			return setOpenGraphURL(html, pageURL(cfg.URL, page)), nil
 		}); err != nil {
 			return err
 		}
@@ -819,6 +829,7 @@ func (w *stallWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 type siteServer struct {
 	dir    string
 	prefix string
+	policy string                // the Content-Security-Policy of its pages (sitePolicy)
 	files  map[string]servedFile // by slash path relative to dir
 }
 
@@ -838,7 +849,7 @@ func newSiteServer(dir, prefix string) (*siteServer, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s holds no site: generate it first (make dist)", dir)
 	}
-	s := &siteServer{dir: dir, prefix: prefix, files: make(map[string]servedFile, len(files))}
+	s := &siteServer{dir: dir, prefix: prefix, policy: sitePolicy(dir), files: make(map[string]servedFile, len(files))}
 	for _, rel := range files {
 		name := filepath.Join(dir, filepath.FromSlash(rel))
 		etag, err := fileETag(name)
@@ -865,10 +876,11 @@ func fileETag(name string) (string, error) {
 	return `"` + hex.EncodeToString(sum[:12]) + `"`, nil
 }
 
-// setSecurityHeaders sets the headers every response carries. There is no
+// setSecurityHeaders sets the headers every response carries: policy is
+// the site's Content-Security-Policy (sitePolicy). There is no
 // X-Frame-Options: embedding the playground in course pages is a feature.
-func setSecurityHeaders(h http.Header) {
-	h.Set("Content-Security-Policy", contentSecurityPolicy+"; frame-ancestors *")
+func setSecurityHeaders(h http.Header, policy string) {
+	h.Set("Content-Security-Policy", policy+"; frame-ancestors *")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	// A page embedded in an iframe sandboxed without allow-same-origin has
@@ -878,7 +890,7 @@ func setSecurityHeaders(h http.Header) {
 }
 
 func (s *siteServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	setSecurityHeaders(w.Header())
+	setSecurityHeaders(w.Header(), s.policy)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"plog/core/lesson"
 )
 
 func TestGeneratedPagePreloadsTheWasmFirst(t *testing.T) {
@@ -31,18 +35,57 @@ func TestGeneratedPagePreloadsTheWasmFirst(t *testing.T) {
 	}
 }
 
-func TestGeneratedPageCarriesTheFirstPaint(t *testing.T) {
+// The page's head holds nothing that holds up its first paint: no
+// stylesheet to fetch (its styles, first-paint.css among them, are in the
+// page) and no script to fetch before the page shows: theme.js and
+// first-paint.js run inline, allowed by their hashes in the page's policy,
+// and every other script is deferred, the page's own before go-app's
+// app.js, which calls into them.
+func TestGeneratedPageHeadBlocksNothing(t *testing.T) {
 	out, _ := generate(t, fakeWasm(t, "x"), "/plog/", "")
-	page := readFile(t, filepath.Join(out, "index.html"))
-	guard, firstPaint, goapp := strings.Index(page, `src="/plog/web/static/storage-guard.js"`), strings.Index(page, `src="/plog/web/static/first-paint.js"`), strings.Index(page, `src="/plog/app.js"`)
-	if firstPaint < 0 || firstPaint < guard {
-		t.Errorf("first-paint.js is not in the page after storage-guard.js, which it needs to read the saved workspace")
+	for _, name := range []string{"index.html", filepath.Join("lessons", lesson.Names()[0]+".html")} {
+		page := readFile(t, filepath.Join(out, name))
+		head := page[:strings.Index(page, "</head>")]
+		if strings.Contains(head, `rel="stylesheet"`) {
+			t.Errorf("%s links a stylesheet", name)
+		}
+		if css := readFile(t, filepath.Join("web", "static", "first-paint.css")); !strings.Contains(head, "<style>") || !strings.Contains(head, css) {
+			t.Errorf("%s does not carry first-paint.css in its head", name)
+		}
+		for _, tag := range regexp.MustCompile(`<script[^>]*>`).FindAllString(head, -1) {
+			if strings.Contains(tag, "src=") && !strings.Contains(tag, " defer") && !strings.Contains(tag, " async") {
+				t.Errorf("%s: %s blocks the page until it is fetched", name, tag)
+			}
+		}
+		policy := pagePolicyMeta.FindStringSubmatch(head)
+		if policy == nil || strings.Index(head, policy[0]) > strings.Index(head, "<script") {
+			t.Fatalf("%s states no policy before its first script", name)
+		}
+		for _, inline := range []string{"theme.js", "first-paint.js"} {
+			js := readFile(t, filepath.Join("web", "static", inline))
+			sum := sha256.Sum256([]byte(js))
+			if !strings.Contains(head, "<script>"+js+"</script>") {
+				t.Errorf("%s does not run %s inline", name, inline)
+			}
+			if !strings.Contains(policy[1], "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
+				t.Errorf("%s: its policy does not allow %s by its hash", name, inline)
+			}
+		}
+		goapp := strings.Index(head, `<script defer src="/plog/app.js"></script>`)
+		for _, deferred := range []string{"storage-guard.js", "runtime-guard.js", "workspaces.js", "embed-start.js"} {
+			if at := strings.Index(head, `<script defer src="/plog/web/static/`+deferred+`"></script>`); at < 0 || at > goapp {
+				t.Errorf("%s does not run %s deferred before app.js", name, deferred)
+			}
+		}
 	}
-	if goapp < 0 {
-		t.Error("the page has no app.js")
+	// The server sends the policy the page states, which allows its
+	// inline scripts.
+	srv, err := newSiteServer(out, "/plog/")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(page, `href="/plog/web/static/first-paint.css" rel="stylesheet"`) {
-		t.Error("the page does not load first-paint.css")
+	if policy := pagePolicyMeta.FindStringSubmatch(readFile(t, filepath.Join(out, "index.html"))); srv.policy != policy[1] {
+		t.Errorf("the server's policy is %q, the page's %q", srv.policy, policy[1])
 	}
 }
 
