@@ -5,6 +5,7 @@ import (
 	"io"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/errors"
 )
@@ -384,7 +385,9 @@ func (e *htmlElement) writeHTMLAttribute(w io.Writer, k, v string) {
 	io.WriteString(w, " ")
 	io.WriteString(w, k)
 
-	if v != "" && v != "true" {
+	// plog: "true" goes without its value only for a boolean attribute;
+	// data-* and aria-* attributes keep it (PLOG.md).
+	if v != "" && (v != "true" || strings.HasPrefix(k, "data-") || strings.HasPrefix(k, "aria-")) {
 		io.WriteString(w, `=`)
 		io.WriteString(w, strconv.Quote(resolveAttributeURLValue(k, v, func(s string) string {
 			if e.dispatcher != nil {
