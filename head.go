@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"plog/core/lesson"
 )
 
 // The page's head holds no request that holds up its first paint: its
@@ -59,13 +61,16 @@ type pageHead struct {
 	prefix string
 	css    string   // app.css and pageStyles, in order
 	inline []string // the inline scripts' text, in order
-	policy string   // the Content-Security-Policy, with the inline scripts' hashes
+	// lessons are the built-in lessons' names, for first-paint.js, which
+	// sends an embedded lesson at the root to its embedded page.
+	lessons []string
+	policy  string // the Content-Security-Policy, with the inline scripts' hashes
 }
 
 // readPageHead reads what the head holds from the generated site (app.css)
 // and the static files.
 func readPageHead(cfg siteConfig) (pageHead, error) {
-	h := pageHead{prefix: cfg.Prefix}
+	h := pageHead{prefix: cfg.Prefix, lessons: lesson.Names()}
 	var css strings.Builder
 	for _, name := range append([]string{filepath.Join(cfg.Out, "app.css")}, staticPaths(cfg, pageStyles)...) {
 		b, err := os.ReadFile(name)
@@ -133,6 +138,7 @@ func (h pageHead) write(page string) (string, error) {
 	}
 	var styles strings.Builder
 	styles.WriteString("<style>\n" + h.css + "</style>\n")
+	styles.WriteString(`<meta content="` + htmlAttrEscape(strings.Join(h.lessons, " ")) + `" name="plog-lessons">` + "\n")
 	for _, s := range h.inline {
 		styles.WriteString("<script>" + s + "</script>\n")
 	}

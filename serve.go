@@ -301,7 +301,7 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 	for i, rel := range static {
 		static[i] = "/web/static/" + rel
 	}
-	if err := app.GenerateStaticWebsite(cfg.Out, handler(cfg, version, static), plog.LessonPagePaths()...); err != nil {
+	if err := app.GenerateStaticWebsite(cfg.Out, handler(cfg, version, static), lessonPages()...); err != nil {
 		return fmt.Errorf("generating the site: %w", err)
 	}
 	if err := editFile(filepath.Join(cfg.Out, "app-worker.js"), func(js string) (string, error) {
@@ -335,7 +335,7 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 	if err != nil {
 		return err
 	}
-	for _, page := range append([]string{"/index.html"}, plog.LessonPagePaths()...) {
+	for _, page := range append([]string{"/index.html"}, lessonPages()...) {
 		if err := editFile(filepath.Join(cfg.Out, filepath.FromSlash(page)), func(html string) (string, error) {
 			html, err := preloadWasm(html, cfg.Prefix)
 			if err != nil {
@@ -354,6 +354,12 @@ func writePages(cfg siteConfig, version string, wasmSize int, wasmExec []byte) e
 		}
 	}
 	return nil
+}
+
+// lessonPages are the paths of the pages written for the built-in lessons:
+// each lesson's own page and its embedded page.
+func lessonPages() []string {
+	return append(plog.LessonPagePaths(), plog.LessonEmbedPaths()...)
 }
 
 // pageURL is the public address of the page at path (from the site's
@@ -524,7 +530,8 @@ const goappWorkerMatch = "caches.match(event.request).then((response) => {"
 // matches the cache by the exact URL and so fails at all but the prefix
 // itself. Other files are matched without their query string too.
 //
-// A lesson's page (lessons/NAME.html) is not among the files the worker
+// A lesson's page (lessons/NAME.html) and its embedded page
+// (embed/lessons/NAME.html) are not among the files the worker
 // fetches as it installs, which would be some 16 KB each with brotli, all
 // of them on a first visit, beside the wasm: the worker keeps each one the
 // first time it fetches it, and offline, a lesson's page it never fetched
@@ -539,7 +546,7 @@ func answerEveryAddressOfThePage(js, prefix string) (string, error) {
 // plog: the page is one file, whatever the query string and whether it is
 // asked for as index.html; other files are matched without their query.
 const plogPage = ` + strconv.Quote(prefix) + `;
-const plogLessonPage = /^lessons\/[a-z0-9-]+\.html$/;
+const plogLessonPage = /^(embed\/)?lessons\/[a-z0-9-]+\.html$/;
 function plogCached(request) {
   const url = new URL(request.url);
   if (request.method === "GET" && url.origin === self.location.origin) {

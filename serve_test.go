@@ -476,6 +476,15 @@ func TestGeneratedSiteWritesAPagePerLesson(t *testing.T) {
 			}
 		}
 	}
+	// Each lesson's embedded page is written as an embedded frame shows it.
+	for _, l := range lesson.All() {
+		page := readFile(t, filepath.Join(out, "embed", "lessons", l.Name+".html"))
+		for _, want := range []string{`data-lesson="` + l.Name + `"`, `data-embed="true"`, `class="embed-bar"`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("embed/lessons/%s.html lacks %s", l.Name, want)
+			}
+		}
+	}
 	if root := readFile(t, filepath.Join(out, "index.html")); strings.Contains(root[strings.Index(root, "<body>"):], `data-lesson-panel`) {
 		t.Error("the site's root holds a lesson: it is the landing page")
 	}

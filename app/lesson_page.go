@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core/lesson"
+	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -18,11 +19,19 @@ import (
 // one, says what the page shows instead, as on the site's root.
 const lessonPagesDir = "/lessons/"
 
+// embedPagesDir holds the page of each lesson as a course page embeds it
+// (embed/lessons/NAME.html): the lesson opened as #lesson=NAME&embed=1
+// opens it, written in the compact layout of an iframe, so that an embedded
+// lesson paints before the wasm arrives too, as it will look live. The
+// site's root opened on #lesson=NAME&embed=1 goes there
+// (web/static/first-paint.js).
+const embedPagesDir = "/embed" + lessonPagesDir
+
 // isLessonPagePath reports whether path (from the site's root) is where a
-// lesson's page would be, /lessons/NAME.html with NAME a slug: the route of
-// the lesson pages (Routes).
+// lesson's page would be, /lessons/NAME.html or /embed/lessons/NAME.html
+// with NAME a slug: the route of the lesson pages (Routes).
 func isLessonPagePath(path string) bool {
-	name, ok := strings.CutPrefix(path, lessonPagesDir)
+	name, ok := strings.CutPrefix(strings.TrimPrefix(path, "/embed"), lessonPagesDir)
 	if !ok {
 		return false
 	}
@@ -40,6 +49,21 @@ func LessonPagePaths() []string {
 		paths = append(paths, lessonPagesDir+name+".html")
 	}
 	return paths
+}
+
+// LessonEmbedPaths are the paths, from the site's root, of the embedded
+// page of each built-in lesson, in teaching order.
+func LessonEmbedPaths() []string {
+	var paths []string
+	for _, name := range lesson.Names() {
+		paths = append(paths, embedPagesDir+name+".html")
+	}
+	return paths
+}
+
+// isEmbedPage reports whether path is a lesson's embedded page.
+func isEmbedPage(path string) bool {
+	return lessonOfPage(path) != "" && strings.HasSuffix(path[:strings.LastIndex(path, lessonPagesDir)], "/embed")
 }
 
 // lessonOfPage is the built-in lesson whose page path is (under any
@@ -60,12 +84,29 @@ func lessonOfPage(path string) string {
 }
 
 // addressFragment is what the address asks the page to show: its
-// fragment, or on a lesson's page with none, the lesson.
+// fragment, or on a lesson's page, the lesson (embedded on its embedded
+// page), with the view's options the fragment holds (theme=, readonly=...).
+// A fragment with a scenario or a lesson of its own says what the page
+// shows instead; an embedded page keeps its layout.
 func addressFragment(u url.URL) string {
+	name := lessonOfPage(u.Path)
+	if name == "" {
+		return u.Fragment
+	}
+	page := "lesson=" + name
+	embed := isEmbedPage(u.Path)
+	if embed {
+		page += "&embed=1"
+	}
 	if u.Fragment == "" {
-		if name := lessonOfPage(u.Path); name != "" {
-			return "lesson=" + name
-		}
+		return page
+	}
+	f, err := scenario.ParseFragment(u.Fragment)
+	switch {
+	case err == nil && f.Link == "" && f.Lesson == "":
+		return page + "&" + u.Fragment
+	case err == nil && embed && !f.Embed:
+		return u.Fragment + "&embed=1"
 	}
 	return u.Fragment
 }
@@ -74,7 +115,11 @@ func addressFragment(u url.URL) string {
 // shares links to the playground as the root does.
 func siteRoot(u url.URL) url.URL {
 	if name := lessonOfPage(u.Path); name != "" {
-		u.Path = strings.TrimSuffix(u.Path, strings.TrimPrefix(lessonPagesDir, "/")+name+".html")
+		page := strings.TrimPrefix(lessonPagesDir, "/") + name + ".html"
+		if isEmbedPage(u.Path) {
+			page = strings.TrimPrefix(embedPagesDir, "/") + name + ".html"
+		}
+		u.Path = strings.TrimSuffix(u.Path, page)
 	}
 	u.Fragment = ""
 	return u

@@ -22,6 +22,14 @@ func TestLessonPageAddress(t *testing.T) {
 		{"http://h/plog/lessons/" + first, "", "http://h/plog/lessons/" + first},
 		{"http://h/plog/", "", "http://h/plog/"},
 		{"http://h/plog/index.html#lesson=x", "lesson=x", "http://h/plog/index.html"},
+		// Options alone keep the page's lesson.
+		{"http://h/plog/lessons/" + first + ".html#theme=dark", "lesson=" + first + "&theme=dark", "http://h/plog/"},
+		// A lesson's embedded page opens it embedded, with its options;
+		// a scenario of its own keeps the embedded layout.
+		{"http://h/plog/embed/lessons/" + first + ".html", "lesson=" + first + "&embed=1", "http://h/plog/"},
+		{"http://h/embed/lessons/" + first + ".html#readonly=1&theme=light", "lesson=" + first + "&embed=1&readonly=1&theme=light", "http://h/"},
+		{"http://h/plog/embed/lessons/" + first + ".html#v1.abc", "v1.abc&embed=1", "http://h/plog/"},
+		{"http://h/plog/embed/lessons/" + first + ".html#v1.abc&embed=1", "v1.abc&embed=1", "http://h/plog/"},
 	} {
 		u, err := url.Parse(c.address)
 		if err != nil {
@@ -43,15 +51,24 @@ func TestLessonPageAddress(t *testing.T) {
 		if got := lessonOfPage(p); got != lesson.Names()[i] {
 			t.Errorf("page %s opens lesson %q, want %q", p, got, lesson.Names()[i])
 		}
+		if isEmbedPage(p) {
+			t.Errorf("page %s is taken for an embedded page", p)
+		}
+	}
+	for i, p := range LessonEmbedPaths() {
+		if got := lessonOfPage(p); got != lesson.Names()[i] || !isEmbedPage(p) {
+			t.Errorf("embedded page %s opens lesson %q (embedded: %v), want %q embedded", p, got, isEmbedPage(p), lesson.Names()[i])
+		}
 	}
 }
 
 // The lesson pages' route takes the paths the pattern
-// ^/lessons/[a-z0-9-]+\.html$ takes, and only those: every lesson's page,
-// and none of the paths around them.
+// ^(/embed)?/lessons/[a-z0-9-]+\.html$ takes, and only those: every
+// lesson's page and embedded page, and none of the paths around them.
 func TestLessonPageRouteIsThePattern(t *testing.T) {
-	pattern := regexp.MustCompile(`^/lessons/[a-z0-9-]+\.html$`)
-	paths := append(LessonPagePaths(), "/lessons/.html", "/lessons/a.html", "/lessons/A.html", "/lessons/a_b.html",
+	pattern := regexp.MustCompile(`^(/embed)?/lessons/[a-z0-9-]+\.html$`)
+	paths := append(append(LessonPagePaths(), LessonEmbedPaths()...), "/embed/lessons/a.html", "/embedx/lessons/a.html",
+		"/embed/embed/lessons/a.html", "/x/embed/lessons/a.html", "/embed/lessons/", "/embed/a.html", "/lessons/.html", "/lessons/a.html", "/lessons/A.html", "/lessons/a_b.html",
 		"/lessons/a/b.html", "/lessons/a.htm", "/lessons/a.html/", "/x/lessons/a.html", "/lessons/", "/lessons",
 		"/", "/index.html", "lessons/a.html", "/lessons/ü.html", "/lessons/a-1.html", "/lessons/a.html.html")
 	for _, p := range paths {

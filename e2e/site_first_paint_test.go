@@ -125,18 +125,7 @@ func TestLivePageTakesOverWithoutAJump(t *testing.T) {
 	}
 	first := eval[map[string][]float64](t, b, `window.plogFirstRects`)
 	live := eval[map[string][]float64](t, b, fmt.Sprintf(`(() => { const o = {}; for (const s of %s) { const el = document.querySelector(s); if (el) { const r = el.getBoundingClientRect(); o[s] = [r.left, r.top, r.width, r.height]; } } return o; })()`, selectors))
-	for _, s := range firstPaintElements {
-		f, l := first[s], live[s]
-		if len(f) != 4 || len(l) != 4 {
-			t.Errorf("%s: first %v, live %v: missing", s, f, l)
-			continue
-		}
-		for i, what := range []string{"left", "top", "width", "height"} {
-			if d := f[i] - l[i]; d > 1 || d < -1 {
-				t.Errorf("%s moved as the live page took over: %s %.0f, then %.0f", s, what, f[i], l[i])
-			}
-		}
-	}
+	checkNoJump(t, firstPaintElements, first, live)
 
 	b.do(t, chromedp.Navigate("about:blank")) // a new document, not a move within this one
 	b.open(t, srv.URL+linkOf(t, ordersScenario))

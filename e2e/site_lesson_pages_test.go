@@ -127,18 +127,7 @@ func TestLessonPageTakesOverWithoutAJump(t *testing.T) {
 	}
 	first := eval[map[string][]float64](t, b, `window.plogFirstRects`)
 	live := eval[map[string][]float64](t, b, fmt.Sprintf(rectsScript, selectors))
-	for _, s := range lessonPageElements {
-		f, l := first[s], live[s]
-		if len(f) != 4 || len(l) != 4 {
-			t.Errorf("%s: first %v, live %v: missing", s, f, l)
-			continue
-		}
-		for i, what := range []string{"left", "top", "width", "height"} {
-			if d := f[i] - l[i]; d > 1 || d < -1 {
-				t.Errorf("%s moved as the live page took over: %s %.0f, then %.0f", s, what, f[i], l[i])
-			}
-		}
-	}
+	checkNoJump(t, lessonPageElements, first, live)
 	l, err := lesson.Find(pageLesson)
 	if err != nil {
 		t.Fatal(err)

@@ -17,8 +17,10 @@
   "use strict";
 
   function embedded() {
-    // The parameters after the link, as core/scenario/fragment.go reads them.
-    return window.location.hash.replace(/^#/, "").split("&").some((p) => p === "embed=1" || p === "embed=true");
+    // The parameters after the link, as core/scenario/fragment.go reads
+    // them, or a lesson's embedded page (app/lesson_page.go).
+    return window.location.hash.replace(/^#/, "").split("&").some((p) => p === "embed=1" || p === "embed=true") ||
+      /\/embed\/lessons\/[a-z0-9-]+\.html$/.test(window.location.pathname);
   }
   if (!embedded()) return;
 
@@ -101,12 +103,15 @@
   // A frame that started from the focus (a Tab into it, embed-start.js)
   // had it on its loader: once the playground is ready, the focus goes on
   // to the bar (a read-only frame) or the skip button, where a Tab into a
-  // started frame lands.
+  // started frame lands. Only in a frame: opened alone, the page has the
+  // focus from the start, and the skip button, shown when focused, would
+  // grow the bar under a reader who has been reading the written page.
+  const framed = window.self !== window.top;
   function handOn() {
     const m = document.querySelector('main.playground[data-ready="true"]');
     if (!m) return false;
     const at = document.activeElement;
-    if (document.hasFocus() && (!at || at === document.body || at.id === "app-wasm-loader")) {
+    if (framed && document.hasFocus() && (!at || at === document.body || at.id === "app-wasm-loader")) {
       const skip = document.querySelector(".embed-skip");
       if (readOnly() || !skip) focusBar(0);
       else skip.focus();

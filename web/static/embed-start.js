@@ -19,8 +19,10 @@
   "use strict";
 
   function embedded() {
-    // The parameters after the link, as core/scenario/fragment.go reads them.
-    return window.location.hash.replace(/^#/, "").split("&").some((p) => p === "embed=1" || p === "embed=true");
+    // The parameters after the link, as core/scenario/fragment.go reads
+    // them, or a lesson's embedded page (app/lesson_page.go).
+    return window.location.hash.replace(/^#/, "").split("&").some((p) => p === "embed=1" || p === "embed=true") ||
+      /\/embed\/lessons\/[a-z0-9-]+\.html$/.test(window.location.pathname);
   }
 
   window.plogStartWasm = function (start) {
