@@ -47,7 +47,10 @@ type LessonPanel struct {
 	announced bool   // Solved was drawn: its line was brought into view
 	shown     string // the lesson drawn before: another starts at the top
 	hintsSeen int    // the hints drawn before: a new one is brought into view
-	height    heightFollower
+	// progressSeen is the progress drawn before: a new one is brought into
+	// the panel's view.
+	progressSeen string
+	height       heightFollower
 	// sheet is how much of the lesson a phone's sheet shows: "" the
 	// task (goal, progress, hints), "full" the explanation too, "small"
 	// the title and progress alone. A wide screen shows it all.
@@ -108,7 +111,7 @@ func (l *LessonPanel) OnUpdate(ctx app.Context) {
 	// Another lesson opened in the same panel (its Next link, the list)
 	// starts at its title and goal, not where the last one was scrolled.
 	if l.Name != l.shown && !l.Preview {
-		l.shown, l.hintsSeen, l.announced = l.Name, len(l.Hints), l.Solved
+		l.shown, l.hintsSeen, l.announced, l.progressSeen = l.Name, len(l.Hints), l.Solved, l.Progress
 		ctx.Defer(func(app.Context) {
 			if el := app.Window().Get("document").Call("querySelector", "[data-lesson-panel]"); el.Truthy() {
 				el.Set("scrollTop", 0)
@@ -125,6 +128,14 @@ func (l *LessonPanel) OnUpdate(ctx app.Context) {
 		})
 	}
 	l.hintsSeen = len(l.Hints)
+	// A progress that changed is brought into the panel's view: a walk
+	// read the lesson's idea or a hint, acted, and never saw the progress
+	// it made, scrolled above the box. The panel alone moves (never the
+	// page), as little as it takes.
+	if l.Progress != l.progressSeen && !l.Preview && l.sheet != "small" {
+		ctx.Defer(func(app.Context) { scrollWithinPanel("[data-lesson-panel] [data-lesson-progress]") })
+	}
+	l.progressSeen = l.Progress
 	if l.Solved && !l.announced && !l.Preview {
 		ctx.Defer(func(app.Context) {
 			// The line and the next lesson's link under it, whole.
@@ -147,7 +158,7 @@ func scrollIntoPanel(selector string) {
 	if !el.Truthy() || !panel.Truthy() {
 		return
 	}
-	if panel.Get("scrollHeight").Float() <= panel.Get("clientHeight").Float()+1 {
+	if !panelScrolls(panel) {
 		// A panel that does not scroll: the page scrolls, unless the
 		// element is in the window already. On a phone the panel is a
 		// sheet stuck to the screen's foot, and scrollIntoView moved the
@@ -159,6 +170,26 @@ func scrollIntoPanel(selector string) {
 		el.Call("scrollIntoView", map[string]any{"block": "nearest"})
 		return
 	}
+	scrollPanelTo(panel, el)
+}
+
+// scrollWithinPanel is scrollIntoPanel for a panel that scrolls, and
+// nothing else: where the panel does not scroll, the page stays.
+func scrollWithinPanel(selector string) {
+	doc := app.Window().Get("document")
+	el, panel := doc.Call("querySelector", selector), doc.Call("querySelector", "[data-lesson-panel]")
+	if el.Truthy() && panel.Truthy() && panelScrolls(panel) {
+		scrollPanelTo(panel, el)
+	}
+}
+
+// panelScrolls says whether the lesson's panel holds more than it shows.
+func panelScrolls(panel app.Value) bool {
+	return panel.Get("scrollHeight").Float() > panel.Get("clientHeight").Float()+1
+}
+
+// scrollPanelTo scrolls the panel so that el is in its view.
+func scrollPanelTo(panel, el app.Value) {
 	box, in := panel.Call("getBoundingClientRect"), el.Call("getBoundingClientRect")
 	// Where the element is from the panel's visible top, and how far to
 	// move: its foot up into view, but never its first line out of it.
