@@ -45,3 +45,39 @@ func TestTheLessonsIdeaIsOneClickAway(t *testing.T) {
 		b.noErrors(t)
 	}
 }
+
+// A learner who read the idea, scrolled down the lesson's box, and then
+// acts sees the progress it made: the box brings the new progress into
+// its view. A walk of lesson 13 never saw it change, above the idea.
+func TestProgressComesIntoViewAfterReadingTheIdea(t *testing.T) {
+	t.Parallel()
+	s := startPlogServer(t, build.rootSite, "/")
+	x := learnerFromList(t, s, "compaction")
+	b := x.b
+	b.do(t, chromedp.EmulateViewport(1280, 800))
+	b.waitFor(t, `innerWidth === 1280`)
+	progress := `[data-lesson-panel] [data-lesson-progress]`
+	b.mouseClick(t, "#lesson-read-idea")
+	// The idea in view (a smooth scroll may still run), and so the
+	// progress out of it.
+	title := `[data-lesson-panel] .lesson-text-title`
+	for i := 0; onScreen(t, b, title) != "" && i < 20; i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if problem := onScreen(t, b, progress); problem == "" {
+		t.Fatal("the progress is still in view with the idea read: nothing to test")
+	}
+	was := b.text(t, progress)
+	x.tombstone("balances", "acct-3")
+	b.waitFor(t, `document.querySelector(`+js(progress)+`).textContent !== `+js(was))
+	var problem string
+	for range 20 {
+		if problem = onScreen(t, b, progress); problem == "" {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if problem != "" {
+		t.Errorf("the progress the tombstone made is %s", problem)
+	}
+}
