@@ -697,9 +697,10 @@ func (p *Playground) Render() app.UI {
 					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.lanesLanding(),
 						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected,
 						ShareGroups: p.view.ShareGroups, Now: p.view.TimeMs, HideSkew: p.lesson.hides(lesson.GiveawaySkew)},
-					&IsolationView{Groups: p.view.Isolation},
 					// What the last command did, said under the lanes it
-					// changed and kept in view at the picture's foot.
+					// changed and kept in view at the picture's foot:
+					// before the isolation view, which it covered when
+					// both were taller than the stage.
 					// It scrolls when long, so it takes the focus (to scroll
 					// from the keyboard).
 					app.Div().Class("stage-notes").Attr("role", "region").Aria("label", "what the last command did").TabIndex(0).Body(
@@ -710,6 +711,7 @@ func (p *Playground) Render() app.UI {
 						&WireNote{Lines: p.landing.Wire},
 						&RemovalNote{Removal: p.removal},
 					),
+					&IsolationView{Groups: p.view.Isolation},
 					// Below the picture, in its scroll: the lesson being
 					// written. The lesson list and the help open over the
 					// page (lesson_list.go, help_panel.go), so that the
