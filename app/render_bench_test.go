@@ -8,6 +8,7 @@ package app
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -84,4 +85,51 @@ func BenchmarkRenderProduceClick(b *testing.B) {
 // BenchmarkRenderPollClick is a member's Poll click's render.
 func BenchmarkRenderPollClick(b *testing.B) {
 	benchmarkGesture(b, "poll readers r1")
+}
+
+// BenchmarkRenderSeek measures the Go side of a seek across the 1,000
+// steps of testdata/seek_1000_steps.plog, as cmd/pagebench's seek drags the
+// timeline's slider: back to step 1, and forward to the last step (the
+// other move, untimed, comes before each): the session's seek, the
+// snapshot, go-app's render and diff of the page, without the DOM.
+func BenchmarkRenderSeek(b *testing.B) {
+	script, err := os.ReadFile("testdata/seek_1000_steps.plog")
+	if err != nil {
+		b.Fatal(err)
+	}
+	link, err := scenario.EncodeLink(string(script))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := newTestPlayground()
+	d := app.NewClientTester(p)
+	b.Cleanup(d.Close)
+	u, err := url.Parse("https://plog.test/#" + link)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d.Nav(u)
+	d.Consume()
+	last := p.session.Len()
+	seek := func(step int) {
+		d.Context().NewActionWithValue(historyAction, historyMove{Kind: "seek", Step: step})
+		d.Consume()
+		if p.err != "" {
+			b.Fatal(p.err)
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		from, to int
+	}{{"back", last, 1}, {"forward", 1, last}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				seek(c.from)
+				b.StartTimer()
+				seek(c.to)
+			}
+		})
+	}
 }

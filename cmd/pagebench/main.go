@@ -51,6 +51,7 @@ func main() {
 	runs := flag.Int("runs", 5, "how many times to measure each figure, each time in a fresh browser")
 	clicks := flag.Int("clicks", 2, "produce clicks measured per run")
 	profile := flag.String("profile", "", "write V8's CPU profile of the first run's cold start of the empty page (its size start: click-start.cpuprofile) and produce clicks on each full page to this file, the page's size before its extension (click-1M.cpuprofile), and print the top functions")
+	seekOnly := flag.Bool("seek", false, "measure only the timeline's seek across 1,000 steps (seek.go), -clicks times each way a run")
 	onNetwork := flag.Bool("network", false, "measure instead cold and repeat visits of the empty page over throttled networks (network.go), and the memory of the course page of five embeds before and after interaction (course.go)")
 	flag.Parse()
 	if *onNetwork {
@@ -62,7 +63,7 @@ func main() {
 	if *runs < 1 || *clicks < 1 || *clicks >= fullHeadroom {
 		log.Fatalf("-runs and -clicks must be at least 1, with fewer than %d clicks a run", fullHeadroom)
 	}
-	if err := run(*runs, *clicks, *profile); err != nil {
+	if err := run(*runs, *clicks, *profile, *seekOnly); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -134,7 +135,7 @@ func startBench(stripped bool) (*bench, error) {
 	return &bench{chromium: chromium, dir: dir, url: url, dist: dist, stop: func() { stop(); os.RemoveAll(dir) }}, nil
 }
 
-func run(runs, clicks int, profile string) error {
+func run(runs, clicks int, profile string, seekOnly bool) error {
 	// A profile names the Go functions only when the wasm keeps its symbols,
 	// which the site's wasm (built with -s -w, as make wasm does) drops.
 	b, err := startBench(profile == "")
@@ -150,6 +151,10 @@ func run(runs, clicks int, profile string) error {
 			return err
 		}
 		links[i] = url + "#" + link
+	}
+	seek, err := seekLink()
+	if err != nil {
+		return err
 	}
 
 	version, err := browserVersion(chromium, dir)
@@ -168,6 +173,13 @@ func run(runs, clicks int, profile string) error {
 	}
 	for i := range runs {
 		log.Printf("run %d of %d", i+1, runs)
+		if err := measureSeek(chromium, dir, url+"#"+seek, clicks, profilePath(profile, "seek")); err != nil {
+			return fmt.Errorf("the seek across %d steps: %w", seekSteps, err)
+		}
+		if seekOnly {
+			profile = ""
+			continue
+		}
 		if err := measureVisits(chromium, dir, url, profilePath(profile, "start")); err != nil {
 			return err
 		}

@@ -58,6 +58,32 @@ func BenchmarkSeekIn10000Steps(b *testing.B) {
 	}
 }
 
+// BenchmarkSeekAcross1000Steps seeks from the end of a 1,000-step history
+// to its first step and back, as a drag of the page's slider across it does
+// (cmd/pagebench's seek, whose Go side app's BenchmarkRenderSeek measures):
+// the engine's share of it.
+func BenchmarkSeekAcross1000Steps(b *testing.B) {
+	s, err := Load(benchScript(1000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, step := range []int{1, s.Len()} {
+		b.Run(fmt.Sprintf("to%d", step), func(b *testing.B) {
+			other := s.Len() + 1 - step
+			for b.Loop() {
+				b.StopTimer()
+				if err := s.Seek(other); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if err := s.Seek(step); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func benchLink500(b *testing.B) (string, string) {
 	script := benchScript(500)
 	link, err := EncodeLink(script)
