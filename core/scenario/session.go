@@ -30,10 +30,15 @@ import (
 type Session struct {
 	cur     *world
 	history []Command
-	lag     []LagSample  // lag[i] is the lag after history[i]
-	work    []int64      // work[i] is the replay work of history[:i+1] (see stepWork)
-	pos     int          // commands applied: the state is the fold of history[:pos]
-	events  []core.Event // events of the command at pos-1
+	// lines[i] is history[i]'s canonical line, for the steps Lines has
+	// written: the page asks for every line at each render (its timeline,
+	// its share menu), and writing 1,000 of them anew took a tenth of a
+	// seek's render natively.
+	lines  []string
+	lag    []LagSample  // lag[i] is the lag after history[i]
+	work   []int64      // work[i] is the replay work of history[:i+1] (see stepWork)
+	pos    int          // commands applied: the state is the fold of history[:pos]
+	events []core.Event // events of the command at pos-1
 
 	checkpoints []checkpoint // sorted by step; step 0 always present
 	every       int          // a checkpoint is kept at each multiple of every steps
@@ -93,7 +98,7 @@ func (s *Session) Script() string {
 // scenario's rules line, as its link and file write it: first, or right
 // after seed.
 func (s *Session) ScriptLines(n int) []string {
-	lines, _ := WithRulesLine(commandLines(s.history[:n]), s.rules)
+	lines, _ := WithRulesLine(s.Lines()[:n], s.rules)
 	return lines
 }
 
@@ -103,7 +108,12 @@ func (s *Session) Lines() []string {
 	if len(s.history) == 0 {
 		return []string{}
 	}
-	return commandLines(s.history)
+	for i := len(s.lines); i < len(s.history); i++ {
+		s.lines = append(s.lines, s.history[i].String())
+	}
+	// Clipped, so that an append by the caller copies rather than
+	// writing into the session's.
+	return slices.Clip(s.lines)
 }
 
 // StepLine returns the command that made step (1 to Len) as a line of
@@ -229,6 +239,9 @@ func (s *Session) stepSampled(c Command) ([]LagSample, error) {
 // append copies rather than writing over them.
 func (s *Session) truncate(step int) {
 	s.history, s.lag, s.work = s.history[:step:step], s.lag[:step:step], s.work[:step:step]
+	// With its capacity cut too: lines handed out stay as they were.
+	n := min(step, len(s.lines))
+	s.lines = s.lines[:n:n]
 	s.dropCheckpointsAfter(step)
 }
 

@@ -188,6 +188,7 @@ func (s *Session) save() savedHistory {
 // in place.
 func (s *Session) rollback(h savedHistory) error {
 	s.history, s.lag, s.work, s.pos = h.history, h.lag, h.work, h.pos
+	s.lines = nil // written again from the history put back
 	s.checkpoints, s.every, s.workEvery = h.checkpoints, h.every, h.workEvery
 	s.branch, s.branchAt, s.superseded = h.branch, h.branchAt, h.superseded
 	return s.restore()

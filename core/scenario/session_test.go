@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -547,5 +548,43 @@ func TestStepLineIsTheLineThatMadeTheStep(t *testing.T) {
 		if got := s.StepLine(step); got != want {
 			t.Errorf("StepLine(%d) = %q, want %q", step, got, want)
 		}
+	}
+}
+
+// Lines keeps the lines it wrote: they must follow the history as it
+// changes (a command replacing those ahead, a branch brought back, a
+// failed gesture rolled back), and a slice handed out before must not
+// change under its holder (the page compares the timeline's lines with the
+// last ones it drew).
+func TestLinesFollowTheHistory(t *testing.T) {
+	s := mustLoad(t, "topic orders partitions=1\nproduce orders value=a\nproduce orders value=b\n")
+	before := s.Lines()
+	want := slices.Clone(before)
+	if err := s.Seek(1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply("produce orders value=c"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Lines(); !slices.Equal(got, []string{"topic orders partitions=1", "produce orders value=c"}) {
+		t.Errorf("after a command replaced two steps, Lines() = %q", got)
+	}
+	if !slices.Equal(before, want) {
+		t.Errorf("the lines handed out before changed to %q, want %q", before, want)
+	}
+	if err := s.RestoreDiscarded(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Lines(); !slices.Equal(got, want) {
+		t.Errorf("after the branch came back, Lines() = %q, want %q", got, want)
+	}
+	if _, err := s.ApplyLines([]string{"produce orders value=d", "produce nowhere value=e"}); err == nil {
+		t.Fatal("a gesture with a produce to no topic was accepted")
+	}
+	if got := s.Lines(); !slices.Equal(got, want) {
+		t.Errorf("after a gesture failed, Lines() = %q, want %q", got, want)
+	}
+	if got := s.ScriptLines(2); !slices.Equal(got, []string{"rules " + strconv.Itoa(core.LatestRules), "topic orders partitions=1", "produce orders value=a"}) {
+		t.Errorf("ScriptLines(2) = %q", got)
 	}
 }
