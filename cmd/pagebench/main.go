@@ -60,7 +60,7 @@ func main() {
 		}
 		return
 	}
-	if *runs < 1 || *clicks < 1 || *clicks >= fullHeadroom {
+	if *runs < 1 || *clicks < 1 || *clicks >= fullHeadroom && !*seekOnly {
 		log.Fatalf("-runs and -clicks must be at least 1, with fewer than %d clicks a run", fullHeadroom)
 	}
 	if err := run(*runs, *clicks, *profile, *seekOnly); err != nil {
