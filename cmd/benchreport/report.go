@@ -107,6 +107,8 @@ var budgets = []budget{
 	{what: "wasm at most 3.3 MB (3,300,000 bytes) with brotli", platform: chromium, bench: "PageWasmSize", unit: "brotli-bytes", limit: 3.3e6},
 	{what: "page ready within 1.5 s cold on loopback", platform: chromium, bench: "PageReadyCold", unit: "ns/op", limit: 1.5e9},
 	{what: "produce click to repaint under 50 ms at 100,000 records", platform: chromium, bench: "PageProduceToRepaint100k", unit: "ns/op", limit: 50e6},
+	{what: "seek across 1,000 steps, back to step 1, within 50 ms (slider to the frame that shows it)", platform: chromium, bench: "PageSeek1000Back", unit: "ns/op", limit: 50e6},
+	{what: "seek across 1,000 steps, forward from step 1, within 50 ms (slider to the frame that shows it)", platform: chromium, bench: "PageSeek1000Forward", unit: "ns/op", limit: 50e6},
 }
 
 // verdict says whether a budget holds, from the median: the figure shown,
@@ -245,6 +247,10 @@ func (r *runner) writePage(w *strings.Builder) {
 		}...)
 	}
 	rows = append(rows, []pageRow{
+		{"seek across 1,000 steps (`app/testdata/seek_1000_steps.plog`), back to step 1: the slider's change to the frame that shows it", "PageSeek1000Back", "ns/op"},
+		{"… of which the change to the DOM change", "PageSeek1000Back", "dom-ns"},
+		{"the same seek forward, from step 1 to the last", "PageSeek1000Forward", "ns/op"},
+		{"… of which the change to the DOM change", "PageSeek1000Forward", "dom-ns"},
 		{"wasm as built", "PageWasmSize", "raw-bytes"},
 		{"wasm, brotli (`app.wasm.br`)", "PageWasmSize", "brotli-bytes"},
 		{"wasm, gzip (`app.wasm.gz`)", "PageWasmSize", "gzip-bytes"},
@@ -273,6 +279,7 @@ func (r *runner) writePage(w *strings.Builder) {
 	p("Memory is read once the page's service worker is installed; the clicks are timed after one unmeasured click of each button, as the browser's compiler warms up. ")
 	p("A lane draws a window of 40 to 59 records and the page asks the engine only about that window, so a click costs about the same at either size; ")
 	p("the time to ready and the memory grow with the records.\n\n")
+	r.writePeers(w)
 	if s, ok := spreadOf(r.results.values(native, "ProduceClickOnFullTopic", "ns/op")); ok {
 		p("Of a produce click, the engine's share (the session applies the line, the page takes its snapshot) is %s natively ", formatSpread(s, "ns/op"))
 		p("(`BenchmarkProduceClickOnFullTopic` in `app/`, 990,000 records and more); the rest is go-app's render and diff, and the browser's style, layout and paint. ")
@@ -283,6 +290,58 @@ func (r *runner) writePage(w *strings.Builder) {
 		p("Opening the link of a million records costs the engine %s natively before the first render (decode, replay, snapshot; `BenchmarkLoadFullLink` in `app/`), allocating %s on the way; ", formatSpread(s, "ns/op"), format(allocated.median, "bytes"))
 		p("the wasm's linear memory keeps the high-water mark of that garbage, which the page keeps down by letting the garbage collector run between the link's commands.\n\n")
 	}
+}
+
+// peers are the pages cmd/pagebench measures plog's beside, by the names
+// of their samples (cmd/pagebench/peers.go).
+var peers = []struct{ name, what string }{{"Hello", "go-app hello"}, {"Static", "static JS page"}}
+
+// writePeers writes plog's page beside its peers, measured in the same
+// run, with the ratio of plog's figure to each peer's.
+func (r *runner) writePeers(w *strings.Builder) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	if len(r.results.values(chromium, "PagePeerColdLoopbackPlog", "ns/op")) == 0 {
+		return
+	}
+	p("### Beside its peers\n\n")
+	p("The empty page beside a minimal go-app v9 hello, built from plog's copy of go-app and its wasm slimmed as plog's is (`cmd/pagebench/peers/hello`), ")
+	p("and a small page of plain JavaScript (`cmd/pagebench/peers/static`), both built at bench time and served by plog's server, each measured right after plog's in each run, ")
+	p("cold (a fresh profile) then again once any service worker is active (repeat). Interactive is `main[data-ready=\"true\"]` on each page; ")
+	p("the hello sets it once mounted, the static page once its script ran. A ratio is the median of the runs' ratios, plog's figure over the peer's: ")
+	p("on a busy machine the figures of one run move together, and the ratio moves less than they do.\n\n")
+	p("| figure | plog | %s | %s | plog ÷ %s | plog ÷ %s |\n|---|---|---|---|---|---|\n", peers[0].what, peers[1].what, peers[0].what, peers[1].what)
+	for _, network := range []struct{ name, what string }{{"Loopback", "loopback"}, {"10Mbit", "10 Mbit/s, 40 ms"}} {
+		for _, row := range []struct{ what, visit, unit string }{
+			{"first visit, bytes transferred", "Cold", "transferred-bytes"},
+			{"first contentful paint", "Cold", "fcp-ns"},
+			{"interactive", "Cold", "ns/op"},
+			{"repeat visit, interactive", "Repeat", "ns/op"},
+		} {
+			name := "PagePeer" + row.visit + network.name
+			p("| %s, %s | %s", row.what, network.what, r.cell(chromium, name+"Plog", row.unit))
+			for _, peer := range peers {
+				p(" | %s", r.cell(chromium, name+peer.name, row.unit))
+			}
+			for _, peer := range peers {
+				p(" | %s", ratioSpread(r.results.pairedRatios(chromium, name+"Plog", name+peer.name, row.unit)))
+			}
+			p(" |\n")
+		}
+	}
+	p("\n")
+}
+
+// ratioSpread writes the median of some ratios with their spread; "–" for
+// none.
+func ratioSpread(values []float64) string {
+	s, ok := spreadOf(values)
+	if !ok {
+		return "–"
+	}
+	if s.n == 1 || ratio(s.min) == ratio(s.max) {
+		return ratio(s.median)
+	}
+	return fmt.Sprintf("%s (%s–%s)", ratio(s.median), ratio(s.min), ratio(s.max))
 }
 
 // cell is a benchmark's median and spread in a unit, "–" when not measured.
@@ -298,14 +357,7 @@ func (r *runner) cell(platform, name, unit string) string {
 }
 
 func (r *runner) ratioCell(platform string, f figure) string {
-	s, ok := spreadOf(r.results.ratios(platform, f.bench, f.baseline, f.unit))
-	if !ok {
-		return "–"
-	}
-	if s.n == 1 || ratio(s.min) == ratio(s.max) {
-		return ratio(s.median)
-	}
-	return fmt.Sprintf("%s (%s–%s)", ratio(s.median), ratio(s.min), ratio(s.max))
+	return ratioSpread(r.results.ratios(platform, f.bench, f.baseline, f.unit))
 }
 
 func (r *runner) allocs(platform, name string) string {

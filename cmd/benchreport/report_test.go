@@ -151,3 +151,27 @@ func TestProduceNoteSaysWhatStandsBetween(t *testing.T) {
 		t.Errorf("the note says:\n%s\nwant %q", w.String(), want)
 	}
 }
+
+// plog's page beside its peers: each ratio pairs the samples of one run
+// (pagebench prints plog's, then each peer's, run after run), and a
+// repeat visit that transferred nothing has no ratio of bytes.
+func TestPeersAreComparedRunByRun(t *testing.T) {
+	var out strings.Builder
+	for _, run := range []struct{ plog, hello, static float64 }{{3e9, 1e9, 0.5e9}, {9e9, 3e9, 1e9}} {
+		fmt.Fprintf(&out, "BenchmarkPagePeerColdLoopbackPlog\t1\t%g ns/op\t2000000 transferred-bytes\n", run.plog)
+		fmt.Fprintf(&out, "BenchmarkPagePeerColdLoopbackHello\t1\t%g ns/op\t700000 transferred-bytes\n", run.hello)
+		fmt.Fprintf(&out, "BenchmarkPagePeerColdLoopbackStatic\t1\t%g ns/op\t0 transferred-bytes\n", run.static)
+	}
+	r := runnerWith(chromium, out.String())
+	var w strings.Builder
+	r.writePeers(&w)
+	for _, want := range []string{
+		// 3/1 and 9/3: the run that was three times slower says the same.
+		"| interactive, loopback | 6.00 s (3.00 s–9.00 s) | 2.00 s (1.00 s–3.00 s) | 750 ms (500 ms–1.00 s) | 3.00× | 7.50× (6.00×–9.00×) |",
+		"| first visit, bytes transferred, loopback | 2.00 MB | 0.70 MB | 0.00 MB | 2.86× | – |",
+	} {
+		if !strings.Contains(w.String(), want) {
+			t.Errorf("the peers' table lacks\n%s\nin\n%s", want, w.String())
+		}
+	}
+}

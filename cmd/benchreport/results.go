@@ -90,6 +90,22 @@ func (r results) ratios(platform, name, baseline, unit string) []float64 {
 	return out
 }
 
+// pairedRatios divides each sample of a benchmark by the sample of base
+// printed in the same place of the output: pagebench measures plog's page
+// and its peers one after the other in each run, so the i-th samples of
+// each are of one run. A pair holding a zero (nothing transferred, a
+// repeat visit served by the service worker) has no ratio.
+func (r results) pairedRatios(platform, name, base, unit string) []float64 {
+	of, by := r.values(platform, name, unit), r.values(platform, base, unit)
+	var out []float64
+	for i := range min(len(of), len(by)) {
+		if of[i] != 0 && by[i] != 0 {
+			out = append(out, of[i]/by[i])
+		}
+	}
+	return out
+}
+
 // byRound is a benchmark's figure in unit, by the round it was measured in.
 func (r results) byRound(platform, name, unit string) map[int]float64 {
 	out := map[int]float64{}

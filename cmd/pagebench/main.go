@@ -52,6 +52,7 @@ func main() {
 	clicks := flag.Int("clicks", 2, "produce clicks measured per run")
 	profile := flag.String("profile", "", "write V8's CPU profile of the first run's cold start of the empty page (its size start: click-start.cpuprofile) and produce clicks on each full page to this file, the page's size before its extension (click-1M.cpuprofile), and print the top functions")
 	seekOnly := flag.Bool("seek", false, "measure only the timeline's seek across 1,000 steps (seek.go), -clicks times each way a run")
+	peersOnly := flag.Bool("peers", false, "measure only plog's page beside its peers, a go-app hello and a static page (peers.go)")
 	onNetwork := flag.Bool("network", false, "measure instead cold and repeat visits of the empty page over throttled networks (network.go), and the memory of the course page of five embeds before and after interaction (course.go)")
 	flag.Parse()
 	if *onNetwork {
@@ -60,10 +61,10 @@ func main() {
 		}
 		return
 	}
-	if *runs < 1 || *clicks < 1 || *clicks >= fullHeadroom && !*seekOnly {
+	if *runs < 1 || *clicks < 1 || *clicks >= fullHeadroom && !*seekOnly && !*peersOnly {
 		log.Fatalf("-runs and -clicks must be at least 1, with fewer than %d clicks a run", fullHeadroom)
 	}
-	if err := run(*runs, *clicks, *profile, *seekOnly); err != nil {
+	if err := run(*runs, *clicks, *profile, *seekOnly, *peersOnly); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -108,8 +109,8 @@ const pollGroup, pollMember = "readers", "r1"
 // bench is a built site served on loopback, and the Chromium that measures
 // it, in a temporary folder that stop removes.
 type bench struct {
-	chromium, dir, url, dist string
-	stop                     func()
+	chromium, dir, url, dist, site string
+	stop                           func()
 }
 
 // startBench builds the site (its wasm stripped or not) and serves it.
@@ -132,10 +133,10 @@ func startBench(stripped bool) (*bench, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	return &bench{chromium: chromium, dir: dir, url: url, dist: dist, stop: func() { stop(); os.RemoveAll(dir) }}, nil
+	return &bench{chromium: chromium, dir: dir, url: url, dist: dist, site: site, stop: func() { stop(); os.RemoveAll(dir) }}, nil
 }
 
-func run(runs, clicks int, profile string, seekOnly bool) error {
+func run(runs, clicks int, profile string, seekOnly, peersOnly bool) error {
 	// A profile names the Go functions only when the wasm keeps its symbols,
 	// which the site's wasm (built with -s -w, as make wasm does) drops.
 	b, err := startBench(profile == "")
@@ -156,6 +157,15 @@ func run(runs, clicks int, profile string, seekOnly bool) error {
 	if err != nil {
 		return err
 	}
+	var peers []peer
+	if !seekOnly {
+		var stop func()
+		peers, stop, err = startPeers(dir, b.site)
+		defer stop()
+		if err != nil {
+			return err
+		}
+	}
 
 	version, err := browserVersion(chromium, dir)
 	if err != nil {
@@ -173,6 +183,14 @@ func run(runs, clicks int, profile string, seekOnly bool) error {
 	}
 	for i := range runs {
 		log.Printf("run %d of %d", i+1, runs)
+		if !seekOnly {
+			if err := measurePeers(chromium, dir, url, peers); err != nil {
+				return fmt.Errorf("beside the peers: %w", err)
+			}
+		}
+		if peersOnly {
+			continue
+		}
 		if err := measureSeek(chromium, dir, url+"#"+seek, clicks, profilePath(profile, "seek")); err != nil {
 			return fmt.Errorf("the seek across %d steps: %w", seekSteps, err)
 		}

@@ -118,9 +118,10 @@ func (x *transfer) take() float64 {
 }
 
 // measureOnNetwork loads the empty page in a fresh browser over the
-// profile, cold, then, once the service worker is active, again (a repeat
-// visit), and returns what each visit measured.
-func measureOnNetwork(chromium, dir, url string, p networkProfile) (cold, repeat loadFigures, err error) {
+// profile, cold, then, once its service worker is active (when worker says
+// it has one), again (a repeat visit), and returns what each visit
+// measured.
+func measureOnNetwork(chromium, dir, url string, p networkProfile, worker bool) (cold, repeat loadFigures, err error) {
 	t, err := newTab(chromium, dir)
 	if err != nil {
 		return cold, repeat, err
@@ -140,6 +141,13 @@ func measureOnNetwork(chromium, dir, url string, p networkProfile) (cold, repeat
 		if err != nil {
 			return loadFigures{}, err
 		}
+		// A page ready before its first paint (a static page's script runs
+		// before it) has no paint to read yet.
+		if err := t.waitFor(readyTimeout, func() (bool, error) {
+			return chromedp.Run(t.ctx, chromedp.Evaluate[bool](`performance.getEntriesByName("first-contentful-paint").length > 0`))
+		}); err != nil {
+			return loadFigures{}, fmt.Errorf("no first paint: %w", err)
+		}
 		f, err := chromedp.Run(t.ctx, chromedp.Evaluate[loadFigures](paintFiguresScript))
 		if err != nil {
 			return f, err
@@ -152,8 +160,10 @@ func measureOnNetwork(chromium, dir, url string, p networkProfile) (cold, repeat
 	if cold, err = visit(); err != nil {
 		return cold, repeat, err
 	}
-	if err := t.waitForServiceWorker(); err != nil {
-		return cold, repeat, err
+	if worker {
+		if err := t.waitForServiceWorker(); err != nil {
+			return cold, repeat, err
+		}
 	}
 	repeat, err = visit()
 	return cold, repeat, err
@@ -184,7 +194,7 @@ func runNetwork(chromium, dir, url string, runs int) error {
 	for i := range runs {
 		for _, p := range networkProfiles {
 			log.Printf("run %d of %d, %s", i+1, runs, p.what)
-			cold, repeat, err := measureOnNetwork(chromium, dir, url+p.page, p)
+			cold, repeat, err := measureOnNetwork(chromium, dir, url+p.page, p, true)
 			if err != nil {
 				return fmt.Errorf("%s: %w", p.what, err)
 			}
