@@ -396,6 +396,9 @@ func format(v float64, unit string) string {
 		return fmt.Sprintf("%s k/s", threeDigits(v/1e3))
 	case unit == "bytes/record":
 		return fmt.Sprintf("%.1f B", v)
+	case strings.HasSuffix(unit, "bytes") && v < 100e3:
+		// A static page's few KB, which MB would write as 0.00.
+		return fmt.Sprintf("%.1f KB", v/1e3)
 	case strings.HasSuffix(unit, "bytes"):
 		return fmt.Sprintf("%.2f MB", v/1e6)
 	}
