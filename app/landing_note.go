@@ -180,6 +180,20 @@ func (n *LandingNote) Render() app.UI {
 	)
 }
 
+// echo says in a line where the records went, for the control that
+// produced them: "→ orders/2, offset 1 (murmur2("acct-1") % 3 = 2)".
+func (l Landing) echo() string {
+	if l.Count == 0 {
+		return ""
+	}
+	r := l.Lanes[0]
+	text := fmt.Sprintf("→ %s/%d, %s (%s)", r.Topic, r.Partition, offsetRange(r.From, r.To), reasonText(r.Reasons))
+	if more := len(l.Lanes) - 1; more > 0 {
+		text += fmt.Sprintf(", and %s", countOf(more, "more partition"))
+	}
+	return text
+}
+
 // uncommittedText says why consumers cannot read records yet. Kafka 4.x
 // serves consumers only below the high watermark
 // (kafka.cluster.Partition.fetchRecords with FetchIsolation.HIGH_WATERMARK),

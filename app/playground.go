@@ -61,6 +61,9 @@ type Playground struct {
 	// what the link's last step did, and its lanes are not marked, so that
 	// they open at their first record (lanes-follow.js follows a landing).
 	landingSaid bool
+	// landedFrom is the control whose line made the landing, for the
+	// produce form to say where its records went.
+	landedFrom string
 	// rulesFrom is the rules the scenario ran under before the learner
 	// chose others, offered back by the timeline; 0 when none.
 	rulesFrom int
@@ -177,7 +180,13 @@ func (p *Playground) handleApply(ctx app.Context, a app.Action) {
 		return
 	}
 	releaseWorkspaceHeight()
-	p.run(ctx, req.Control, func() error { return p.applyLines(ctx, req.Lines) })
+	p.run(ctx, req.Control, func() error {
+		err := p.applyLines(ctx, req.Lines)
+		if err == nil {
+			p.landedFrom = req.Control
+		}
+		return err
+	})
 }
 
 // applyLines applies lines in order, as one gesture: when one is refused,
@@ -359,6 +368,15 @@ func (p *Playground) downBrokers() []int {
 	return down
 }
 
+// producedHere says where the produce form's last records went, while the
+// last command is the form's.
+func (p *Playground) producedHere() string {
+	if p.landedFrom != produceControl {
+		return ""
+	}
+	return p.landing.echo()
+}
+
 // lanesLanding is the landing the lanes mark: none for a link's last
 // step, which the notes say (landingSaid).
 func (p *Playground) lanesLanding() Landing {
@@ -372,7 +390,7 @@ func (p *Playground) lanesLanding() Landing {
 // records landed and what it removed. Lanes that received records follow
 // their newest again, so the learner sees them land.
 func (p *Playground) noteEvents(events []core.Event) {
-	p.landing, p.landingSaid = landingOf(events), false // its high watermarks come with the next snapshot
+	p.landing, p.landingSaid, p.landedFrom = landingOf(events), false, "" // its high watermarks come with the next snapshot
 	p.removal = removalOf(events)
 	for _, at := range p.landing.Lanes {
 		delete(p.views, laneKey(at.Topic, at.Partition))
@@ -676,7 +694,8 @@ func (p *Playground) Render() app.UI {
 					dockTabBar(tab, inspecting),
 					dockPanel(dockProduce, tab, p.dockShown,
 						&ProduceForm{Links: p.links, Topics: p.forms, Step: len(lines), Rules: p.rules(),
-							Preset: formPreset{Topic: p.produceTo, Seq: p.produceSeq}, Producers: producerNames(p.view.Producers)},
+							Preset: formPreset{Topic: p.produceTo, Seq: p.produceSeq}, Producers: producerNames(p.view.Producers),
+							Landed: p.producedHere()},
 						&ProducerPanel{Links: p.links, Producers: p.view.Producers, Groups: groupNames(p.view.Groups)},
 					),
 					dockPanel(dockTopics, tab, p.dockShown, &TopicForm{Links: p.links}),

@@ -28,6 +28,10 @@ type ProduceForm struct {
 	Preset formPreset
 	// Producers are the named producers' names (producer_panel.go).
 	Producers []string
+	// Landed says, under the button, where the form's last records went
+	// (Landing.echo): on a phone the lanes are out of sight below the
+	// form, and pressing Produce seemed to do nothing.
+	Landed string
 
 	presetSeen int
 
@@ -253,6 +257,7 @@ func (f *ProduceForm) Render() app.UI {
 				),
 			),
 			app.Button().Type("submit").ID("produce-send").Text("Produce").Title("shortcut: p"),
+			app.If(f.Landed != "", app.P().Class("produce-landed").DataSet("produce-landed", true).Text(f.Landed)),
 			&ControlError{Control: produceControl},
 		),
 		app.Div().Class("generators").Aria("label", "quick generators").Body(

@@ -269,3 +269,25 @@ func TestATombstoneShowsNoValue(t *testing.T) {
 	b.mouseClick(t, "#produce-no-key")
 	b.waitFor(t, `document.querySelector("#produce-key").disabled && document.querySelector("#produce-key").value === ""`)
 }
+
+// Pressing Produce says, under the button, where the record went: on a
+// phone the lanes are out of sight below the form, and a walk saw nothing
+// change but the lesson's progress. Another command's records are not the
+// form's, and the line goes.
+func TestProduceSaysWhereTheRecordWent(t *testing.T) {
+	t.Parallel()
+	b := lessonOnAPhone(t, "key-order")
+	b.fill(t, "#produce-key", "acct-1")
+	b.fill(t, "#produce-value", "created")
+	b.mouseClick(t, "#produce-send")
+	want := fmt.Sprintf(`→ orders/%d, offset`, core.PartitionFor("acct-1", 4))
+	b.waitText(t, ".produce-landed", want)
+	if text := b.text(t, ".produce-landed"); !strings.Contains(text, `murmur2("acct-1") % 4`) {
+		t.Errorf("under the button: %q, want why the partition", text)
+	}
+	if problem := onScreen(t, b, ".produce-landed"); problem != "" {
+		t.Errorf("where the record went is %s", problem)
+	}
+	b.mouseClick(t, "#undo")
+	b.waitCount(t, ".produce-landed", 0)
+}
