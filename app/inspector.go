@@ -267,7 +267,7 @@ func (in *Inspector) topicDetails(t TopicSnapshot) app.UI {
 // config of the playground's own) and data-changed, true where the value is
 // not the default, marked ● too.
 func configTable(target core.ConfigTarget, configs []core.ConfigEntry, rules int) app.UI {
-	return app.Table().Class("inspector-configs").Body(
+	return app.Table().Class("inspector-configs", "config-table").Body(
 		app.Caption().Text("Configs (changed ones marked ●)"),
 		app.THead().Body(app.Tr().Body(
 			app.Th().Scope("col").Text("config"), app.Th().Scope("col").Text("value"), app.Th().Scope("col").Text("default"),
