@@ -151,7 +151,7 @@ func (c *GroupCard) Render() app.UI {
 		),
 		app.Button().Type("button").Class("group-join-toggle").DataSet("action", "join-member").
 			Aria("expanded", c.joining).
-			OnClick(func(ctx app.Context, e app.Event) { c.joining, c.joinFrom = !c.joining, len(c.Group.Members) }).
+			OnClick(c.toggleJoin).
 			Text("+ Join a member"),
 		app.If(c.joining,
 			&GroupJoinForm{
@@ -160,6 +160,23 @@ func (c *GroupCard) Render() app.UI {
 			},
 		),
 	)
+}
+
+// toggleJoin opens or closes the card's join form. Opened, the form is
+// brought into view: a card low in the groups' column opened it below the
+// column's edge, where a walk of lesson 4 found a form cut off.
+func (c *GroupCard) toggleJoin(ctx app.Context, e app.Event) {
+	c.joining, c.joinFrom = !c.joining, len(c.Group.Members)
+	if !c.joining {
+		return
+	}
+	name := c.Group.Name
+	ctx.Defer(func(app.Context) {
+		form := `article[data-group="` + app.Window().Get("CSS").Call("escape", name).String() + `"] form.member-join`
+		if el := app.Window().Get("document").Call("querySelector", form); el.Truthy() {
+			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+		}
+	})
 }
 
 // subscription is what the card's join form offers as a new member's

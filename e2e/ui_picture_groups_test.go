@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -450,5 +451,30 @@ func TestNoGroupsYetIsALineAndAButton(t *testing.T) {
 	b.waitFor(t, `document.querySelector(".group-new .join-form")?.getClientRects().length > 0`)
 	if problem := onScreen(t, b, `.join-form [name=group]`); problem != "" {
 		t.Errorf("the join form's group field, opened, is %s", problem)
+	}
+}
+
+// A group's join form, opened on a card low in the groups' column, comes
+// into view whole: a walk of lesson 4 opened shipping's under the column's
+// edge, its fields cut off.
+func TestAJoinFormOpensInView(t *testing.T) {
+	t.Parallel()
+	s := startPlogServer(t, build.rootSite, "/")
+	x := learnerFromList(t, s, "assignors")
+	b := x.b
+	b.do(t, chromedp.EmulateViewport(1280, 800))
+	b.waitFor(t, `innerWidth === 1280`)
+	b.mouseClick(t, group("shipping")+" [data-action=join-member]")
+	form := group("shipping") + " form.member-join"
+	b.waitCount(t, form, 1)
+	var problem string
+	for range 20 {
+		if problem = onScreen(t, b, form+" button[type=submit]"); problem == "" {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if problem != "" {
+		t.Errorf("shipping's join form's button is %s", problem)
 	}
 }
