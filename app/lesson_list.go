@@ -70,7 +70,7 @@ func (l *LessonList) Render() app.UI {
 					}
 					return li.Body(
 						a,
-						app.If(solved, app.Span().Class("lesson-done").Text(" ✓ solved")),
+						app.If(solved, app.Text(" "), app.Span().Class("lesson-done").Text("✓ solved")),
 					)
 				}),
 			),
