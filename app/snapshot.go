@@ -3,6 +3,8 @@ package app
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -58,7 +60,27 @@ type TopicSnapshot struct {
 	MaxCount   int
 	Total      int // the records of all its partitions
 	Partitions []PartitionSnapshot
+	// Table is what a compacted topic's changelog builds, read whole: each
+	// key's latest record, by key (tableOf); nil for another topic, or one
+	// past the records the page reads for tables at every step (addTables).
+	Table []TableEntry
 }
+
+// TableEntry is one key of a compacted topic's table: its latest record's
+// value, or Deleted when that record is a tombstone (the key leaves the
+// table; the tombstone itself goes after delete.retention.ms).
+type TableEntry struct {
+	Key     string
+	Value   string
+	Deleted bool
+}
+
+// maxTableRecords bounds the records the page reads to build a compacted
+// topic's table at each step: the lessons' changelogs hold a few dozen.
+const maxTableRecords = 2000
+
+// tableRecordsRead bounds the records read for all the tables of a step.
+const tableRecordsRead = 10 * maxTableRecords
 
 // PartitionSnapshot is one partition: the offsets that bound it (the log
 // start offset, the first retained offset; the high watermark, below which
@@ -177,6 +199,7 @@ func snapshotLooking(l core.ReadOnlyLog, views map[string]int64, looks *picture.
 		snap.Topics = append(snap.Topics, topic)
 	}
 	assignLooks(snap.Topics, looks) // key_colour.go
+	errs = append(errs, addTables(l, snap.Topics))
 	errs = append(errs, addTransactions(l, &snap))
 	return snap, errors.Join(errs...)
 }
@@ -248,6 +271,52 @@ func snapshotTopic(l core.ReadOnlyLog, name string, views map[string]int64) (Top
 		topic.Partitions[p] = part
 	}
 	return topic, nil
+}
+
+// addTables builds the compacted topics' tables (tableOf), each of at most
+// maxTableRecords records, and at most tableRecordsRead records in all, in
+// the topics' order: a scenario of a thousand compacted topics reads some,
+// not all, at every step.
+func addTables(l core.ReadOnlyLog, topics []TopicSnapshot) error {
+	budget := tableRecordsRead
+	for i := range topics {
+		t := &topics[i]
+		if !t.Compacts || t.Total > maxTableRecords || t.Total > budget {
+			continue
+		}
+		budget -= t.Total
+		table, err := tableOf(l, t.Name, len(t.Partitions))
+		if err != nil {
+			return err
+		}
+		t.Table = table
+	}
+	return nil
+}
+
+// tableOf reads a compacted topic whole into the table it builds, as a
+// consumer rebuilding its state from the log's start would: a key's later
+// record replaces its earlier one, a tombstone deletes the key; records
+// without a key and transactions' markers build nothing.
+func tableOf(l core.ReadOnlyLog, topic string, partitions int) ([]TableEntry, error) {
+	latest := map[string]TableEntry{}
+	for p := range partitions {
+		records, err := l.Records(topic, p)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s/%d: %w", topic, p, err)
+		}
+		for _, r := range records {
+			if r.HasKey && r.Control == core.ControlNone {
+				latest[r.Key] = TableEntry{Key: r.Key, Value: r.Value, Deleted: r.Tombstone}
+			}
+		}
+	}
+	table := make([]TableEntry, 0, len(latest))
+	for _, e := range latest {
+		table = append(table, e)
+	}
+	slices.SortFunc(table, func(a, b TableEntry) int { return strings.Compare(a.Key, b.Key) })
+	return table, nil
 }
 
 func snapshotPartition(l core.ReadOnlyLog, topic string, p int, view int64) (PartitionSnapshot, error) {

@@ -216,3 +216,66 @@ func TestExpiryNoteNamesOneOffset(t *testing.T) {
 		t.Errorf("nothing on its way: %q, want nothing", got)
 	}
 }
+
+// A compacted topic's snapshot holds the table its changelog builds: each
+// key's latest value, a tombstone deleting its key, keyless records and
+// other topics building none.
+func TestCompactedTopicsTable(t *testing.T) {
+	s, err := scenario.Load(`topic balances partitions=2 cleanup.policy=compact
+topic plain partitions=1
+produce balances key=acct-1 value=100
+produce balances key=acct-2 value=50
+produce balances key=acct-1 value=90
+produce balances key=acct-3 value=70
+produce balances key=acct-3 tombstone
+produce balances key=acct-4 value=
+produce plain key=k value=v
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := snapshotLog(s.Log(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []TableEntry{{Key: "acct-1", Value: "90"}, {Key: "acct-2", Value: "50"}, {Key: "acct-3", Deleted: true}, {Key: "acct-4", Value: ""}}
+	for _, topic := range snap.Topics {
+		switch topic.Name {
+		case "balances":
+			if !slices.Equal(topic.Table, want) {
+				t.Errorf("balances' table %+v, want %+v", topic.Table, want)
+			}
+		case "plain":
+			if topic.Table != nil {
+				t.Errorf("a topic that does not compact has a table: %+v", topic.Table)
+			}
+		}
+	}
+}
+
+// The tables read at most tableRecordsRead records at a step: past them,
+// compacted topics have none.
+func TestTablesAreBounded(t *testing.T) {
+	var script strings.Builder
+	const topics = tableRecordsRead/maxTableRecords + 2
+	for i := range topics {
+		fmt.Fprintf(&script, "topic t%02d cleanup.policy=compact\nproduce t%02d key=k value=v count=%d\n", i, i, maxTableRecords)
+	}
+	s, err := scenario.Load(script.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := snapshotLog(s.Log(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withTables := 0
+	for _, topic := range snap.Topics {
+		if topic.Table != nil {
+			withTables++
+		}
+	}
+	if withTables != tableRecordsRead/maxTableRecords {
+		t.Errorf("%d of %d compacted topics of %d records got a table, want %d", withTables, topics, maxTableRecords, tableRecordsRead/maxTableRecords)
+	}
+}

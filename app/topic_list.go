@@ -249,9 +249,54 @@ func (t *TopicList) Render() app.UI {
 					}
 				}),
 				t.moreLanes(topic),
+				topicTable(topic),
 			)
 		}),
 	)
+}
+
+// tableShown is how many of a compacted topic's keys its table line draws.
+const tableShown = 12
+
+// topicTable draws, under a compacted topic's lanes, the table its
+// changelog builds: each key's latest value, a key whose latest record is
+// a tombstone struck out. Lesson 13 asks for acct-3 to leave "the table",
+// which the page never showed.
+func topicTable(topic TopicSnapshot) app.UI {
+	if !topic.Compacts || topic.Table == nil {
+		return nil
+	}
+	shown := topic.Table[:min(len(topic.Table), tableShown)]
+	return app.P().Class("topic-table").DataSet("topic-table", topic.Name).
+		Title("what a consumer reading "+topic.Name+" from its start builds: each key's latest value; a tombstone deletes its key").
+		Body(
+			app.Span().Class("topic-table-title").Text("table (each key's latest value): "),
+			app.If(len(topic.Table) == 0, app.Text("empty")),
+			app.Range(shown).Slice(func(i int) app.UI {
+				e := shown[i]
+				entry := app.Span().Class("topic-table-entry").DataSet("table-key", e.Key)
+				if i > 0 {
+					entry = entry.Body(app.Text(" · "), tableEntryText(e))
+				} else {
+					entry = entry.Body(tableEntryText(e))
+				}
+				return entry
+			}),
+			app.If(len(topic.Table) > len(shown), app.Text(fmt.Sprintf(" · and %d more keys", len(topic.Table)-len(shown)))),
+		)
+}
+
+// tableEntryText is one key of the table: key = value, or the key struck
+// out by its tombstone.
+func tableEntryText(e TableEntry) app.UI {
+	if e.Deleted {
+		return app.Del().DataSet("table-deleted", true).Title(e.Key + " was deleted by a tombstone").Text(e.Key + " (deleted)")
+	}
+	value := e.Value
+	if value == "" {
+		value = `""` // an empty value is a value: the key stays
+	}
+	return app.Code().Text(e.Key + " = " + value)
 }
 
 // skewShare is a partition's count over the largest partition's, in

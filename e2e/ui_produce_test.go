@@ -291,3 +291,24 @@ func TestProduceSaysWhereTheRecordWent(t *testing.T) {
 	b.mouseClick(t, "#undo")
 	b.waitCount(t, ".produce-landed", 0)
 }
+
+// A compacted topic shows, under its lanes, the table its changelog
+// builds, and a tombstone the learner sends strikes its key out: lesson 13
+// asks for acct-3 to leave "the table", which a walk never saw.
+func TestACompactedTopicShowsItsTable(t *testing.T) {
+	t.Parallel()
+	s := startPlogServer(t, build.rootSite, "/")
+	x := learnerFromList(t, s, "compaction")
+	b := x.b
+	table := `[data-topic-table="balances"]`
+	acct3 := table + ` [data-table-key="acct-3"]`
+	b.waitText(t, acct3, "acct-3 = 75")
+	if problem := onScreen(t, b, table); problem != "" {
+		t.Errorf("balances' table is %s", problem)
+	}
+	x.tombstone("balances", "acct-3")
+	b.waitCount(t, acct3+` [data-table-deleted]`, 1)
+	if text := b.text(t, acct3); !strings.Contains(text, "acct-3 (deleted)") {
+		t.Errorf("acct-3 in the table after its tombstone: %q", text)
+	}
+}
