@@ -725,6 +725,7 @@ func (p *Playground) Render() app.UI {
 					app.Div().Class("stage-notes").Attr("role", "region").Aria("label", "what the last command did").TabIndex(0).Body(
 						&ControlError{Control: shortcutControl},
 						p.starterNote(),
+						p.linkNote(), // starter.go
 						&LandingNote{Landing: p.landing},
 						&ReadNote{Lines: p.landing.Reads},
 						&WireNote{Lines: p.landing.Wire},

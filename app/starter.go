@@ -107,6 +107,27 @@ func (p *Playground) starterNote() app.UI {
 	)
 }
 
+// linkNote says, above the narration of a scenario opened from a link,
+// what the reader is looking at: a walk took a shared scenario's first
+// screen for the page's default, with nothing to say who made it or how
+// to see it unfold. Shown while the page stands where the link left it;
+// an embed's frame, which its course page explains, goes without.
+func (p *Playground) linkNote() app.UI {
+	if !p.landingSaid || p.share.options.Embed || p.share.options.Present || p.session == nil || p.session.Position() != p.starterEnd || p.starterEnd == 0 {
+		return app.Div().Class("starter-note", "empty")
+	}
+	return app.Div().Class("starter-note").DataSet("link-note", true).Body(
+		app.P().Class("landing-title").Text("A scenario from a link"),
+		app.Ul().Body(
+			app.Li().Text("The timeline below lists the "+strconv.Itoa(p.starterEnd)+" steps that built it; what the last one did is said under this note."),
+			app.Li().Body(
+				app.Text("Press "), app.Strong().Text("↶ Undo"), app.Text(", or drag the timeline's slider, to see it step by step; "),
+				app.Strong().Text(playText), app.Text(" runs the clock on."),
+			),
+		),
+	)
+}
+
 // partitionWords names partitions in words: "partition 2",
 // "partitions 0 and 1", "partitions 0, 1 and 2", "no partition".
 func partitionWords(parts []string) string {

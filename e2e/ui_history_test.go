@@ -226,8 +226,9 @@ func TestUISliderAgreesWithItsLabelAndSeekKeepsTheScroll(t *testing.T) {
 
 // A shared scenario opens saying what its last step did, as a step back or
 // forward in the timeline does: a reader of the link sees why the records
-// it ends with are where they are, and what the last poll read. Its lanes
-// open at their first record, unmarked.
+// it ends with are where they are, and what the last poll read, under a
+// note that says it came from a link. Its lanes open at their first
+// record, unmarked.
 func TestALinkNarratesItsLastStep(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, `topic orders partitions=3
@@ -244,6 +245,15 @@ produce orders key=acct-2 value=paid
 	if n := b.count(t, `[data-landed]`); n != 0 {
 		t.Errorf("%d records are marked as landed as the link opens", n)
 	}
+	// A note says it is a scenario from a link, built by the timeline's
+	// steps, until the reader steps back.
+	if problem := onScreen(t, b, "[data-link-note]"); problem != "" {
+		t.Errorf("the link's note is %s", problem)
+	} else if text := b.text(t, "[data-link-note]"); !strings.Contains(text, "A scenario from a link") || !strings.Contains(text, "3 steps") {
+		t.Errorf("the link's note says %q", text)
+	}
+	b.mouseClick(t, "#undo")
+	b.waitFor(t, `!document.querySelector("[data-link-note]")`)
 
 	b = openPlayground(t, `topic orders partitions=1
 produce orders key=k value=v count=3
