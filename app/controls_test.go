@@ -403,7 +403,7 @@ func TestRemovalSaysWhereCompactionStopped(t *testing.T) {
 	if len(r.Lines) != 1 {
 		t.Fatalf("compaction told as %q", r.Lines)
 	}
-	for _, want := range []string{"removed 1 record from t/0", "below offset 3 each key keeps only its latest record", "From offset 3 on nothing is cleaned yet"} {
+	for _, want := range []string{"removed 1 record from t/0", "below offset 3 each key keeps only its latest record", "From offset 3 on nothing is cleaned yet", "its table) is the same as before"} {
 		if !strings.Contains(r.Lines[0], want) {
 			t.Errorf("compaction told as %q, want it to say %q", r.Lines[0], want)
 		}

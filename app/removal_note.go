@@ -38,7 +38,7 @@ func removalOf(events []core.Event) Removal {
 			}
 			r.Lines = append(r.Lines, line)
 		case core.EventCompacted:
-			r.Lines = append(r.Lines, fmt.Sprintf("Compaction removed %s from %s: below offset %d each key keeps only its latest record, and expired tombstones go; the survivors keep their offsets, leaving gaps. From offset %d on nothing is cleaned yet: the cleaner never touches the active segment, nor one holding records younger than min.compaction.lag.ms, so a key may still have older records there.",
+			r.Lines = append(r.Lines, fmt.Sprintf("Compaction removed %s from %s: below offset %d each key keeps only its latest record, and expired tombstones go; the survivors keep their offsets, leaving gaps. From offset %d on nothing is cleaned yet: the cleaner never touches the active segment, nor one holding records younger than min.compaction.lag.ms, so a key may still have older records there. What the topic builds read whole (its table) is the same as before: compaction shrinks the log, not the state it holds.",
 				countOf(e.Count, "record"), tp, e.To, e.To))
 		}
 	}
