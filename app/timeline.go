@@ -2,7 +2,9 @@ package app
 
 import (
 	"fmt"
+	"html"
 	"strconv"
+	"strings"
 
 	"plog/core"
 	"plog/core/scenario"
@@ -46,6 +48,10 @@ type Timeline struct {
 	Example string
 
 	shown scriptPlace // where the script's box was last scrolled to
+	// refocus is the step of the line that had the focus when it was
+	// clicked: the line is drawn anew as it becomes current, and the
+	// focus goes back to it rather than to the page's start.
+	refocus int
 }
 
 // timelineControl names the timeline's errors.
@@ -109,11 +115,28 @@ func (t *Timeline) OnDismount() { t.height.stop() }
 
 func (t *Timeline) afterRender(ctx app.Context) {
 	syncSlider(len(t.Lines), t.Position)
+	if t.refocus != 0 {
+		refocusLine(t.refocus)
+		t.refocus = 0
+	}
 	// The current line moves only with the position or the lines: the
 	// timeline also draws again when play starts or a notice changes.
 	if shown := (scriptPlace{t.Position, len(t.Lines), t.Presenting}); shown != t.shown {
 		t.shown = shown
 		showCurrentLineNextFrame()
+	}
+}
+
+// refocusLine gives the focus back to the script's line of a step, when
+// the focus was lost with the line it was on.
+func refocusLine(step int) {
+	doc := app.Window().Get("document")
+	if active := doc.Get("activeElement"); active.Truthy() && !active.Equal(doc.Get("body")) {
+		return
+	}
+	line := doc.Call("querySelector", `#timeline-script button.script-line[data-step="`+strconv.Itoa(step)+`"]`)
+	if line.Truthy() {
+		line.Call("focus", map[string]any{"preventScroll": true})
 	}
 }
 
@@ -226,7 +249,7 @@ func (t *Timeline) Render() app.UI {
 		t.rulesNotice(),
 		t.branchNotice(),
 		app.If(from > 0, app.P().Class("lines-hidden").Text(fmt.Sprintf("%d earlier lines", from))),
-		app.Ol().ID("timeline-script").Class("script").Attr("start", from+1).Body(
+		app.Ol().ID("timeline-script").Class("script").Attr("start", from+1).OnClick(t.seekToLine).Body(
 			app.Range(shown).Slice(func(i int) app.UI {
 				step := from + i + 1
 				return &ScriptLine{Step: step, Line: shown[i], Current: step == t.Position, Ahead: step > t.Position, Next: step == t.Position+1}
@@ -254,27 +277,65 @@ type ScriptLine struct {
 	Next bool
 }
 
-// Render draws the line: a button that moves the history to its step.
+// Render draws the line: a button that moves the history to its step
+// (seekToLine, the list's one handler). It is one piece of HTML with no
+// handler of its own: a seek across the history draws half the lines
+// anew, and the browser parses each in one call rather than go-app making
+// its elements, attributes and listener one call at a time.
 func (l *ScriptLine) Render() app.UI {
 	step := strconv.Itoa(l.Step)
-	li := app.Li().Attr("data-step", step)
+	var li rawAttrs
+	li.add("data-step", step)
 	switch {
 	case l.Current:
-		li = li.ID("timeline-current").Class("current").Attr("aria-current", "step")
+		li.add("id", "timeline-current")
+		li.add("class", "current")
+		li.add("aria-current", "step")
 	case l.Next:
-		li = li.Class("ahead", "next-ahead")
+		li.add("class", "ahead next-ahead")
 	case l.Ahead:
-		li = li.Class("ahead")
+		li.add("class", "ahead")
 	}
 	label := "go to step " + step + ": " + l.Line
 	if l.Ahead {
 		label = "step " + step + ", not applied (Redo replays it): " + l.Line
 	}
-	return li.Body(
-		app.Button().Type("button").Class("script-line").Attr("data-step", step).
-			Attr("aria-label", label).
-			OnClick(move("seek", l.Step), l.Step).Text(l.Line),
-	)
+	var button rawAttrs
+	button.add("type", "button")
+	button.add("class", "script-line")
+	button.add("data-step", step)
+	button.add("aria-label", label)
+	var b strings.Builder
+	b.Grow(96 + 2*len(label) + len(l.Line))
+	b.WriteString("<li")
+	b.WriteString(li.String())
+	b.WriteString("><button")
+	b.WriteString(button.String())
+	b.WriteString(">")
+	b.WriteString(html.EscapeString(l.Line))
+	b.WriteString("</button></li>")
+	return app.Raw(b.String())
+}
+
+// seekToLine moves the history to the step of the script's line clicked
+// (ScriptLine), from the list that holds the lines.
+func (t *Timeline) seekToLine(ctx app.Context, e app.Event) {
+	target := e.Get("target")
+	if !target.Truthy() || target.Get("closest").IsUndefined() {
+		return
+	}
+	button := target.Call("closest", "button.script-line")
+	if !button.Truthy() {
+		return
+	}
+	step, err := strconv.Atoi(button.Get("dataset").Get("step").String())
+	if err != nil {
+		return
+	}
+	if button.Equal(app.Window().Get("document").Get("activeElement")) {
+		t.refocus = step
+	}
+	ctx.NewActionWithValue(historyAction, historyMove{Control: timelineControl, Kind: "seek", Step: step})
 }
 
 // rulesNotice says which rules a scenario made under older ones replays

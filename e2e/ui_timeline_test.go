@@ -25,10 +25,15 @@ produce orders key=c value=3
 		t.Fatalf("the timeline reads %q, want the script's lines", lines)
 	}
 
-	// A line takes the page back to the state after it.
+	// A line takes the page back to the state after it. The learner
+	// reached it with the keyboard.
+	b.waitFor(t, `(document.querySelector('.script-line[data-step="3"]').focus(), true)`)
 	b.click(t, `.script-line[data-step="3"]`)
 	b.waitFor(t, `document.querySelector(".timeline").dataset.position === "3"`)
 	b.waitFor(t, totalJS("orders")+` === 1`)
+	// The line keeps the focus as it becomes the current one, drawn anew
+	// (app/timeline.go): the keyboard goes on from where it was.
+	b.waitFor(t, `document.activeElement.matches('.script-line[data-step="3"]')`)
 	if b.count(t, `.script li.ahead`) != 2 {
 		t.Error("the lines ahead of the position are not marked")
 	}
