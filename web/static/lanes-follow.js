@@ -18,8 +18,9 @@
 // names the sides where records are out of sight ("left", "right"), and
 // plog.css fades that edge, so that a learner knows the lane scrolls.
 //
-// The work is one pass a frame over the lanes that changed: first every
-// width read, then every scroll written, so that the page lays out once.
+// The work is one pass a frame over the lanes that changed or scrolled:
+// first every width and position read, then every scroll and mark written,
+// so that the page lays out once.
 (function () {
   "use strict";
 
@@ -29,43 +30,57 @@
 
   // Lanes the learner took off their end. A lane not in it follows.
   const heldBack = new WeakSet();
-  const changed = new Set();
+  const changed = new Set(); // lanes whose records changed
+  const scrolled = new Set(); // lanes scrolled
   let scheduled = false;
 
-  function atEnd(list) {
-    return list.scrollLeft + list.clientWidth >= list.scrollWidth - slack;
-  }
-
-  // markMore writes which sides of a lane hide records, from its scroll
-  // and its end (scrollWidth - clientWidth, read before).
-  function markMore(list, end) {
-    const more = [];
-    if (list.scrollLeft > slack) more.push("left");
-    if (list.scrollLeft < end - slack) more.push("right");
-    markHidden(list, more);
-    const value = more.join(" ");
-    if ((list.dataset.more || "") === value) return;
-    if (value) list.dataset.more = value;
-    else delete list.dataset.more;
-  }
-
-  // markHidden writes on the lane's body how many records are out of
-  // sight on each side (data-hidden-right, data-hidden-left), which
-  // plog.css says over that edge: "3 more ▶".
-  function markHidden(list, more) {
+  // measure reads what a pass needs of a lane, before any lane is written:
+  // its scroll, its end (scrollWidth - clientWidth), and, when it has more
+  // records than it shows, where each record lies against its edges.
+  function measure(list) {
+    const end = list.scrollWidth - list.clientWidth;
+    const m = {list: list, end: end, left: list.scrollLeft, body: null, records: null};
     const body = list.parentElement;
-    if (!body || !body.classList.contains("lane-body")) return;
-    let left = 0, right = 0;
-    if (more.length > 0) {
+    if (!body || !body.classList.contains("lane-body")) return m;
+    m.body = body;
+    if (end > slack) {
       const box = list.getBoundingClientRect();
+      m.records = [];
       for (const record of list.querySelectorAll(":scope > .record")) {
         const r = record.getBoundingClientRect();
-        if (r.right > box.right + 1) right++;
-        else if (r.left < box.left - 1) left++;
+        m.records.push({left: r.left - box.left, right: r.right - box.right});
       }
     }
-    setCount(body, "hiddenRight", right);
-    setCount(body, "hiddenLeft", left);
+    return m;
+  }
+
+  // markMore writes which sides of a lane hide records, as it stands once
+  // scrolled to left: data-more on the lane, which plog.css fades, and on
+  // the lane's body how many records are out of sight on each side
+  // (data-hidden-right, data-hidden-left), which plog.css says over that
+  // edge: "3 more ▶". It reads nothing: a read after another lane's write
+  // would lay the page out again.
+  function markMore(m, left) {
+    const more = [];
+    if (left > slack) more.push("left");
+    if (left < m.end - slack) more.push("right");
+    if (m.body) {
+      let hiddenLeft = 0, hiddenRight = 0;
+      if (more.length > 0 && m.records) {
+        // A record moves left by as much as the lane scrolled right.
+        const moved = left - m.left;
+        for (const r of m.records) {
+          if (r.right - moved > 1) hiddenRight++;
+          else if (r.left - moved < -1) hiddenLeft++;
+        }
+      }
+      setCount(m.body, "hiddenRight", hiddenRight);
+      setCount(m.body, "hiddenLeft", hiddenLeft);
+    }
+    const value = more.join(" ");
+    if ((m.list.dataset.more || "") === value) return;
+    if (value) m.list.dataset.more = value;
+    else delete m.list.dataset.more;
   }
 
   function setCount(el, key, n) {
@@ -89,29 +104,47 @@
     list.scrollBy({left: toRight ? step : -step, behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth"});
   });
 
+  // A lane's scroll, the learner's or this script's, is weighed in the
+  // frame's pass with the lanes that changed, which comes after the
+  // frame's scroll events: one lane's read after another's write would lay
+  // the page out once a lane.
   document.addEventListener("scroll", (e) => {
     const list = e.target;
     if (!(list instanceof Element) || !list.classList.contains("records")) return;
-    if (atEnd(list)) heldBack.delete(list);
-    else heldBack.add(list);
-    markMore(list, list.scrollWidth - list.clientWidth);
+    scrolled.add(list);
+    schedule();
   }, {capture: true, passive: true});
 
   function follow() {
     scheduled = false;
-    const lists = Array.from(changed).filter((list) => list.isConnected);
+    const grown = new Set(changed), moved = new Set(scrolled);
+    const lists = new Set([...grown, ...moved]);
     changed.clear();
-    // Read every width, then scroll: no layout between two scrolls.
-    const ends = lists.map((list) => list.scrollWidth - list.clientWidth);
-    lists.forEach((list, i) => {
-      const follows = !heldBack.has(list) && list.querySelector("[data-landed]") !== null;
-      if (follows && ends[i] > 0 && list.scrollLeft < ends[i]) list.scrollLeft = ends[i];
-      markMore(list, ends[i]);
+    scrolled.clear();
+    // Read every lane, then write: the page lays out once, for the first
+    // read, as the frame would have anyway.
+    const measured = [];
+    lists.forEach((list) => {
+      if (list.isConnected) measured.push(measure(list));
     });
+    for (const m of measured) {
+      const list = m.list;
+      if (moved.has(list)) {
+        if (m.left >= m.end - slack) heldBack.delete(list);
+        else heldBack.add(list);
+      }
+      let left = m.left;
+      const follows = grown.has(list) && !heldBack.has(list) && list.querySelector("[data-landed]") !== null;
+      if (follows && m.end > 0 && left < m.end) {
+        list.scrollLeft = m.end;
+        left = m.end;
+      }
+      markMore(m, left);
+    }
   }
 
   function schedule() {
-    if (changed.size > 0 && !scheduled) {
+    if ((changed.size > 0 || scrolled.size > 0) && !scheduled) {
       scheduled = true;
       requestAnimationFrame(follow);
     }
