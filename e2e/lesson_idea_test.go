@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -32,14 +31,7 @@ func TestTheLessonsIdeaIsOneClickAway(t *testing.T) {
 			}
 			b.mouseClick(t, "#lesson-read-idea")
 		}
-		var problem string
-		for range 20 {
-			if problem = onScreen(t, b, title); problem == "" {
-				break
-			}
-			time.Sleep(100 * time.Millisecond) // a smooth scroll may still run
-		}
-		if problem != "" {
+		if problem := onScreenSoon(t, b, title); problem != "" {
 			t.Errorf("at %dx%d, asked for, the lesson's idea is %s", size[0], size[1], problem)
 		}
 		b.noErrors(t)
@@ -60,24 +52,14 @@ func TestProgressComesIntoViewAfterReadingTheIdea(t *testing.T) {
 	b.mouseClick(t, "#lesson-read-idea")
 	// The idea in view (a smooth scroll may still run), and so the
 	// progress out of it.
-	title := `[data-lesson-panel] .lesson-text-title`
-	for i := 0; onScreen(t, b, title) != "" && i < 20; i++ {
-		time.Sleep(100 * time.Millisecond)
-	}
+	onScreenSoon(t, b, `[data-lesson-panel] .lesson-text-title`)
 	if problem := onScreen(t, b, progress); problem == "" {
 		t.Fatal("the progress is still in view with the idea read: nothing to test")
 	}
 	was := b.text(t, progress)
 	x.tombstone("balances", "acct-3")
 	b.waitFor(t, `document.querySelector(`+js(progress)+`).textContent !== `+js(was))
-	var problem string
-	for range 20 {
-		if problem = onScreen(t, b, progress); problem == "" {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if problem != "" {
+	if problem := onScreenSoon(t, b, progress); problem != "" {
 		t.Errorf("the progress the tombstone made is %s", problem)
 	}
 }

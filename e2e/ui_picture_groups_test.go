@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -467,14 +466,7 @@ func TestAJoinFormOpensInView(t *testing.T) {
 	b.mouseClick(t, group("shipping")+" [data-action=join-member]")
 	form := group("shipping") + " form.member-join"
 	b.waitCount(t, form, 1)
-	var problem string
-	for range 20 {
-		if problem = onScreen(t, b, form+" button[type=submit]"); problem == "" {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if problem != "" {
+	if problem := onScreenSoon(t, b, form+" button[type=submit]"); problem != "" {
 		t.Errorf("shipping's join form's button is %s", problem)
 	}
 }

@@ -217,10 +217,7 @@ func TestUILandingNoteShowsOverManyLanes(t *testing.T) {
 func TestAKeyKeepsItsColourAsNewKeysCome(t *testing.T) {
 	t.Parallel()
 	b := openPlayground(t, "")
-	b.fill(t, "#topic-name", "orders")
-	b.fill(t, "#topic-partitions", "1")
-	b.click(t, "#topic-create")
-	b.waitCount(t, `[data-topic=orders][data-partition]`, 1)
+	b.createTopic(t, "orders", 1)
 	look := func(key string) string {
 		t.Helper()
 		sel := fmt.Sprintf(`[data-topic=orders] .record[data-key=%s]`, js(key))

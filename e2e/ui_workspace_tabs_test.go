@@ -57,6 +57,18 @@ func onScreen(t *testing.T, b *browser, selector string) string {
 })()`, js(selector)))
 }
 
+// onScreenSoon is onScreen after up to two seconds for a smooth scroll
+// still running: "" once what selector finds is on screen, else why not.
+func onScreenSoon(t *testing.T, b *browser, selector string) string {
+	t.Helper()
+	problem := onScreen(t, b, selector)
+	for i := 0; problem != "" && i < 20; i++ {
+		time.Sleep(100 * time.Millisecond)
+		problem = onScreen(t, b, selector)
+	}
+	return problem
+}
+
 // readableAtBothSizes checks that what a selector finds is on screen at
 // 1280x800 and at a 390x844 phone, and keeps a screenshot of each, named
 // after what, in $PLOG_SCREENSHOTS when set.
