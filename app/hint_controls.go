@@ -22,7 +22,7 @@ import (
 type controlPlace struct {
 	tab     string // the dock's tab that holds it; "" for none
 	inspect string // the inspector that holds it (selectGroup, selectTopic); "" for none
-	opener  string // the toggle that shows it, pressed when not expanded (CSS); "" for none
+	opener  string // the toggle that shows it, pressed when not expanded (CSS, %[1]s its thing as in css); "" for none
 	css     string // the control (CSS), %[1]s its thing as a CSS string's text
 	text    string // the button's text among those css finds, "" for the first
 }
@@ -63,14 +63,14 @@ var controlPlaces = map[string]controlPlace{
 	"stop":              {tab: dockTime, css: `[data-workload="%[1]s"] button[aria-label="Stop %[1]s"]`},
 	"crash-broker":      {css: `li.broker[data-broker="%[1]s"] [data-broker-action="crash"]`},
 	"restart-broker":    {css: `li.broker[data-broker="%[1]s"] [data-broker-action="restart"]`},
-	"lose-answer":       {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Lose the next answer"},
-	"lose-request":      {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Lose the next request"},
-	"init":              {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Init"},
-	"begin":             {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Begin"},
-	"send-offsets":      {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Send offsets"},
-	"offsets-group":     {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] select[name="group"]`},
-	"txn-commit":        {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Commit"},
-	"abort":             {tab: dockProduce, css: `[data-producers] [data-producer="%[1]s"] button`, text: "Abort"},
+	"lose-answer":       {opener: `[data-producer-column] [data-producer="%[1]s"] details.producer-faults:not([open]) > summary`, css: `[data-producer-column] [data-producer="%[1]s"] button`, text: "Lose the next answer"},
+	"lose-request":      {opener: `[data-producer-column] [data-producer="%[1]s"] details.producer-faults:not([open]) > summary`, css: `[data-producer-column] [data-producer="%[1]s"] button`, text: "Lose the next request"},
+	"init":              {css: `[data-producer-column] [data-producer="%[1]s"] button`, text: "Init"},
+	"begin":             {css: `[data-producer-column] [data-producer="%[1]s"] button`, text: "Begin"},
+	"send-offsets":      {css: `[data-producer-column] [data-producer="%[1]s"] button`, text: "Send offsets"},
+	"offsets-group":     {css: `[data-producer-column] [data-producer="%[1]s"] select[name="group"]`},
+	"txn-commit":        {css: `[data-producer-column] [data-producer="%[1]s"] button`, text: "Commit"},
+	"abort":             {css: `[data-producer-column] [data-producer="%[1]s"] button`, text: "Abort"},
 }
 
 // pointAction asks the page to point at a control (value: pointRequest).
@@ -100,11 +100,14 @@ func cssText(s string) string {
 }
 
 // selector is the control's CSS selector for a thing.
-func (c controlPlace) selector(thing string) string {
-	if !strings.Contains(c.css, "%[1]s") {
-		return c.css
+func (c controlPlace) selector(thing string) string { return forThing(c.css, thing) }
+
+// forThing fills a selector's %[1]s with a thing's name.
+func forThing(css, thing string) string {
+	if !strings.Contains(css, "%[1]s") {
+		return css
 	}
-	return fmt.Sprintf(c.css, cssText(thing))
+	return fmt.Sprintf(css, cssText(thing))
 }
 
 // find is the control on the page, shown (not inside a hidden panel);
@@ -132,7 +135,7 @@ func (c controlPlace) find(thing string) app.Value {
 var thingBoxes = map[lesson.ControlScope]string{
 	lesson.MemberScope:   `li.member[data-member="%[1]s"], li.share-member[data-share-member="%[1]s"]`,
 	lesson.BrokerScope:   `li.broker[data-broker="%[1]s"]`,
-	lesson.ProducerScope: `[data-producers] [data-producer="%[1]s"]`,
+	lesson.ProducerScope: `[data-producer-column] [data-producer="%[1]s"]`,
 }
 
 // thingBox is where the control's thing is drawn, shown; undefined when
@@ -198,7 +201,7 @@ func (p *Playground) pointAt(ctx app.Context, place controlPlace, r pointRequest
 	}
 	doc := app.Window().Get("document")
 	if place.opener != "" {
-		if op := doc.Call("querySelector", place.opener); op.Truthy() {
+		if op := doc.Call("querySelector", forThing(place.opener, r.Control.Thing)); op.Truthy() {
 			op.Call("click")
 		}
 	}

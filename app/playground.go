@@ -45,7 +45,7 @@ type Playground struct {
 	links      int  // links opened since the page was ready (fresh_form.go)
 	starterEnd int  // the position the link opened at: where the starter's note shows (starter.go)
 	selectSeq  int
-	produceTo  string
+	produceTo  string // the topic a topic's produce button chose for the produce form
 	produceSeq int
 
 	// views holds where each lane's window starts, by laneKey; a lane not
@@ -293,9 +293,13 @@ func (p *Playground) handleDock(ctx app.Context, a app.Action) {
 		p.produceTo = r.Topic
 		p.produceSeq++
 		// The form may be shown already, or far down a phone's page: the
-		// key box takes the focus, scrolled into sight, so that the
-		// learner sees where the click led and can type the record.
+		// key box takes the focus, and the form is scrolled so that the
+		// Produce button shows under it, so that the learner sees where
+		// the click led, can type the record and send it.
 		ctx.Defer(func(app.Context) {
+			if send := app.Window().GetElementByID("produce-send"); send.Truthy() {
+				send.Call("scrollIntoView", map[string]any{"block": "nearest"})
+			}
 			if key := app.Window().GetElementByID("produce-key"); key.Truthy() {
 				key.Call("focus")
 			}
@@ -696,7 +700,7 @@ func (p *Playground) Render() app.UI {
 						&ProduceForm{Links: p.links, Topics: p.forms, Step: len(lines), Rules: p.rules(),
 							Preset: formPreset{Topic: p.produceTo, Seq: p.produceSeq}, Producers: producerNames(p.view.Producers),
 							Landed: p.producedHere()},
-						&ProducerPanel{Links: p.links, Producers: p.view.Producers, Groups: groupNames(p.view.Groups)},
+						&ProducerPanel{Links: p.links},
 					),
 					dockPanel(dockTopics, tab, p.dockShown, &TopicForm{Links: p.links}),
 					dockPanel(dockTime, tab, p.dockShown,
@@ -712,10 +716,16 @@ func (p *Playground) Render() app.UI {
 				),
 				app.Div().Class("stage").Body(
 					&BrokerStrip{Brokers: p.replicas.Brokers, LagMaxMs: p.replicas.LagMaxMs, Selected: p.selectedBroker()},
-					&ProducerStrip{Producers: p.view.Producers, Workloads: producerWorkloads(p.workloads())},
-					&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.lanesLanding(),
-						Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected,
-						ShareGroups: p.view.ShareGroups, Now: p.view.TimeMs, HideSkew: p.lesson.hides(lesson.GiveawaySkew)},
+					// The producers on the left of the lanes, as the groups'
+					// members are on their right: records travel left to
+					// right, from who wrote them to who reads them.
+					app.Div().Class("picture-row").Body(
+						&ProducerColumn{Links: p.links, Producers: p.view.Producers, Groups: groupNames(p.view.Groups), Topics: p.forms,
+							Workloads: producerWorkloads(p.workloads())},
+						&TopicList{Topics: p.view.Topics, Ghosts: p.removal.Ghosts, Landing: p.lanesLanding(),
+							Replicas: p.replicas.Lanes, Down: p.downBrokers(), Selected: p.selected,
+							ShareGroups: p.view.ShareGroups, Now: p.view.TimeMs, HideSkew: p.lesson.hides(lesson.GiveawaySkew)},
+					),
 					// What the last command did, said under the lanes it
 					// changed and kept in view at the picture's foot:
 					// before the isolation view, which it covered when

@@ -11,20 +11,17 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// ProducerPanel is the named producers (core/producer.go): a form that
-// makes one with its main configs (producer-config), and a card for each
-// producer that shows its producer id, epoch and state, the engine's, and
-// sends its wire faults and transaction steps. It sits in the dock's
-// Produce tab, under the produce form, whose producer select sends
-// through them.
+// ProducerPanel makes named producers (core/producer.go): a form with
+// their main configs (producer-config). It sits in the dock's Produce
+// tab, under the produce form, whose producer select sends through them;
+// each producer made is a card in the picture, left of the lanes
+// (ProducerColumn), which shows its producer id, epoch and state and
+// sends its wire faults and transaction steps.
 type ProducerPanel struct {
 	app.Compo
 
 	Links     int // links the page opened since it was ready: a new count starts it afresh (fresh_form.go)
 	linksSeen int
-
-	Producers []core.ProducerView
-	Groups    []string // the groups a transaction may send the offsets of
 
 	name, acks, idempotence, maxInFlight, transactionalID string
 }
@@ -112,17 +109,14 @@ func (f *ProducerPanel) Render() app.UI {
 			app.Button().Type("submit").ID("named-producer-make").Text("Make producer"),
 			&ControlError{Control: producerFormControl},
 		),
-		app.Ul().Class("producer-cards").Body(
-			app.Range(f.Producers).Slice(func(i int) app.UI {
-				return &ProducerCard{Links: f.Links, Producer: f.Producers[i], Groups: f.Groups}
-			}),
-		),
+		app.P().Class("form-note").Text("A producer made here is drawn left of the lanes, with its buttons."),
 	)
 }
 
-// ProducerCard is one named producer: its id, epoch, state and
-// transactional id, its wire faults, and, for a transactional producer,
-// its transaction's steps.
+// ProducerCard is one named producer, an actor in the picture
+// (ProducerColumn): its id, epoch, state and transactional id, its next
+// sequences, its wire faults, and, for a transactional producer, its
+// transaction's steps.
 type ProducerCard struct {
 	app.Compo
 
@@ -131,8 +125,31 @@ type ProducerCard struct {
 
 	Producer core.ProducerView
 	Groups   []string
+	Topics   []TopicSnapshot // where the card's own produce sends
 
 	after, count, group string
+	topic, key, value   string // the card's produce
+}
+
+// OnInit fills the card's produce with a record worth sending, as the
+// produce form's.
+func (c *ProducerCard) OnInit() {
+	c.key, c.value = "acct-1", "created"
+}
+
+// produceLine writes the card's produce: a record through this producer,
+// with its own acks and partitioner. The engine checks the rest.
+func (c *ProducerCard) produceLine() (string, string) {
+	t, ok := chosenTopic(c.topic, c.Topics)
+	if !ok {
+		return "", "Create a topic first: records go to a topic."
+	}
+	args := []scenario.Arg{positional(t.Name)}
+	if k := strings.TrimSpace(c.key); k != "" {
+		args = append(args, named("key", k))
+	}
+	args = append(args, named("value", c.value), named("producer", c.Producer.Name))
+	return line(scenario.CmdProduce, args...), ""
 }
 
 // producerState is what [data-producer-state] says: a transactional
@@ -148,18 +165,24 @@ func producerState(v core.ProducerView) string {
 	return "plain"
 }
 
-// producerSummary is the caption of a producer's card: its name, producer
-// id and epoch (none before it has one), state, and transactional id.
+// producerSummary is the caption of a producer's card, its lines as the
+// card draws them: its name, producer id and epoch (none before it has
+// one), state, and transactional id.
 func producerSummary(v core.ProducerView) string {
-	id := "no id"
-	if v.ID >= 0 {
-		id = "id " + strconv.FormatInt(v.ID, 10) + " · epoch " + strconv.Itoa(v.Epoch)
-	}
-	summary := v.Name + " · " + id + " · " + producerState(v)
+	summary := v.Name + " · " + producerIdentity(v) + " · " + producerState(v)
 	if v.Config.TransactionalID != "" {
 		summary += " · transactional.id " + v.Config.TransactionalID
 	}
 	return summary
+}
+
+// producerIdentity is what the brokers gave the producer: its producer id
+// and epoch, or none yet.
+func producerIdentity(v core.ProducerView) string {
+	if v.ID < 0 {
+		return "no id"
+	}
+	return "id " + strconv.FormatInt(v.ID, 10) + " · epoch " + strconv.Itoa(v.Epoch)
 }
 
 // wireLine makes the wire fault: on the next request, or after= requests,
@@ -207,12 +230,12 @@ func (c *ProducerCard) send(l func() (string, string)) app.EventHandler {
 // -state.
 func (c *ProducerCard) Render() app.UI {
 	if c.Links != c.linksSeen {
-		startAfresh(c, nil)
+		startAfresh(c, (*ProducerCard).OnInit)
 		c.linksSeen = c.Links
 	}
 	v := c.Producer
-	button := func(command, action, text, title string, l func() (string, string)) app.UI {
-		return app.Button().Type("button").DataSet("command", command).DataSet("action", action).
+	button := func(command, action, text, title string, role buttonRole, l func() (string, string)) app.UI {
+		return app.Button().Type("button").Class(role.classes()...).DataSet("command", command).DataSet("action", action).
 			Title(title).OnClick(c.send(l)).Text(text)
 	}
 	wire := func(fault string) func() (string, string) {
@@ -222,46 +245,100 @@ func (c *ProducerCard) Render() app.UI {
 		return func() (string, string) { return c.txnLine(action) }
 	}
 	prefix := "producer-" + v.Name + "-"
-	return app.Li().Class("producer-card").
+	state := producerState(v)
+	return app.Li().Class("producer-card", "producer-"+state).
 		DataSet("producer", v.Name).
 		DataSet("producer-id", v.ID).
 		DataSet("producer-epoch", v.Epoch).
-		DataSet("producer-state", producerState(v)).
+		DataSet("producer-state", state).
 		Body(
-			app.P().Class("producer-summary").Text(producerSummary(v)),
-			app.If(v.Fenced != "", app.P().Class("form-note").Text("fenced: "+v.Fenced)),
-			app.Div().Class("row", "producer-wire").Body(
-				button(scenario.CmdWire, string(core.LoseRequest), "Lose the next request",
-					"the broker never sees the request: the producer retries it", wire(string(core.LoseRequest))),
-				button(scenario.CmdWire, string(core.LoseResponse), "Lose the next answer",
-					"the broker appends, the answer is lost: the producer retries, and only idempotence keeps the record single",
-					wire(string(core.LoseResponse))),
-				app.Label().Body(app.Span().Text("after"),
-					app.Input().Type("text").ID(prefix+"after").Name("after").Size(3).Placeholder("0").
-						Attr("inputmode", "numeric").Value(c.after).OnInput(textInto(&c.after))),
-				app.Label().Body(app.Span().Text("requests, for"),
-					app.Input().Type("text").ID(prefix+"count").Name("count").Size(3).Placeholder("1").
-						Attr("inputmode", "numeric").Value(c.count).OnInput(textInto(&c.count))),
+			app.P().Class("producer-name").Title(v.Name+": "+producerStateTitle(v)).Body(
+				app.Strong().Text(v.Name),
+				app.Span().Class("producer-badge").Text(strings.ReplaceAll(state, "-", " ")),
 			),
+			// Each line is drawn, hidden when it has nothing to say, so
+			// that the card's parts keep their places as the producer's
+			// state changes: go-app draws anew what follows a part that
+			// comes or goes, and the learner's key box and button with it.
+			app.P().Class("producer-line").Text(producerIdentity(v)),
+			app.P().Class("producer-line").Hidden(v.Config.TransactionalID == "").Text("transactional.id "+v.Config.TransactionalID),
+			app.P().Class("producer-line", "producer-open").Hidden(len(v.Partitions) == 0).Text("open on "+partitionsText(v.Partitions)),
+			producerSequences(v),
+			app.P().Class("form-note").Hidden(v.Fenced == "").Text("fenced: "+v.Fenced),
+			c.produceBox(prefix),
 			app.If(v.Config.TransactionalID != "",
 				app.Div().Class("row", "producer-txn").Body(
-					&Help{Topic: "transaction"},
-					button(scenario.CmdTxn, "init", "Init", "initTransactions: a producer id, the epoch bumped", txn("init")),
-					button(scenario.CmdTxn, "begin", "Begin", "beginTransaction", txn("begin")),
-					app.Select().ID(prefix+"group").Name("group").Aria("label", "group whose offsets to send").
-						OnChange(c.ValueTo(&c.group)).Body(
-						app.Range(c.Groups).Slice(func(i int) app.UI {
-							return app.Option().Value(c.Groups[i]).Selected(c.Groups[i] == c.group).Text(c.Groups[i])
-						}),
+					app.Span().Class("producer-row-title").Body(app.Text("Transaction "), &Help{Topic: "transaction"}),
+					button(scenario.CmdTxn, "init", "Init", "initTransactions: a producer id, the epoch bumped", roleSecondary, txn("init")),
+					button(scenario.CmdTxn, "begin", "Begin", "beginTransaction", rolePrimary, txn("begin")),
+					button(scenario.CmdTxn, "commit", "Commit", "commitTransaction", rolePrimary, txn("commit")),
+					button(scenario.CmdTxn, "abort", "Abort", "abortTransaction", roleDanger, txn("abort")),
+					// Without a group there is nothing to choose: the button
+					// says so when pressed.
+					app.If(len(c.Groups) > 0,
+						app.Select().ID(prefix+"group").Name("group").Aria("label", "group whose offsets to send").
+							OnChange(c.ValueTo(&c.group)).Body(
+							app.Range(c.Groups).Slice(func(i int) app.UI {
+								return app.Option().Value(c.Groups[i]).Selected(c.Groups[i] == c.group).Text(c.Groups[i])
+							}),
+						),
 					),
 					button(scenario.CmdTxn, "send-offsets", "Send offsets",
-						"sendOffsetsToTransaction: the group's positions commit with the transaction", txn("send-offsets")),
-					button(scenario.CmdTxn, "commit", "Commit", "commitTransaction", txn("commit")),
-					button(scenario.CmdTxn, "abort", "Abort", "abortTransaction", txn("abort")),
+						"sendOffsetsToTransaction: the group's positions commit with the transaction", roleSecondary, txn("send-offsets")),
+				),
+			),
+			// The faults fold away: two lessons use them, and a hint that
+			// points at one opens the fold (hint_controls.go).
+			app.Details().Class("producer-faults").Body(
+				app.Summary().Text("Faults on the wire"),
+				app.Div().Class("row", "producer-wire").Body(
+					button(scenario.CmdWire, string(core.LoseRequest), "Lose the next request",
+						"the broker never sees the request: the producer retries it", roleDanger, wire(string(core.LoseRequest))),
+					button(scenario.CmdWire, string(core.LoseResponse), "Lose the next answer",
+						"the broker appends, the answer is lost: the producer retries, and only idempotence keeps the record single",
+						roleDanger, wire(string(core.LoseResponse))),
+					app.Label().Body(app.Span().Text("after"),
+						app.Input().Type("text").ID(prefix+"after").Name("after").Size(3).Placeholder("0").
+							Attr("inputmode", "numeric").Value(c.after).OnInput(textInto(&c.after))),
+					app.Label().Body(app.Span().Text("requests, for"),
+						app.Input().Type("text").ID(prefix+"count").Name("count").Size(3).Placeholder("1").
+							Attr("inputmode", "numeric").Value(c.count).OnInput(textInto(&c.count))),
 				),
 			),
 			&ControlError{Control: namedProducerControl(v.Name)},
 		)
+}
+
+// produceBox is the card's own produce: a record's topic (when there is
+// a choice), key and value, sent through this producer from where it
+// stands in the picture. The produce form of the Produce tab does the
+// rest (counts, partitions, tombstones, values in a list).
+func (c *ProducerCard) produceBox(prefix string) app.UI {
+	t, _ := chosenTopic(c.topic, c.Topics)
+	name := c.Producer.Name
+	input := func(id, label string, value *string) app.UI {
+		return app.Label().Class("producer-field").Body(app.Span().Text(label),
+			textInput(prefix+id, value, &c.Compo, "aria-label", label+" of the record "+name+" sends"))
+	}
+	return app.Form().Class("producer-send").DataSet("command", scenario.CmdProduce).
+		OnSubmit(func(ctx app.Context, e app.Event) {
+			e.PreventDefault()
+			c.send(c.produceLine)(ctx, e)
+		}).Body(
+		app.If(len(c.Topics) > 1,
+			app.Label().Class("producer-field").Body(app.Span().Text("topic"),
+				app.Select().ID(prefix+"topic").Aria("label", "topic "+name+" sends to").OnChange(c.ValueTo(&c.topic)).Body(
+					app.Range(c.Topics).Slice(func(i int) app.UI {
+						n := c.Topics[i].Name
+						return app.Option().Value(n).Selected(n == t.Name).Text(n)
+					}),
+				)),
+		),
+		input("key", "key", &c.key),
+		input("value", "value", &c.value),
+		app.Button().Type("submit").DataSet("action", "produce").Aria("label", "Produce through "+name).
+			Title("send the record through "+name+", with its acks and partitioner").Text("Produce"),
+	)
 }
 
 // producerNames are the named producers' names, for produce's select.

@@ -109,15 +109,15 @@ func TestStarterDrawsItsProducer(t *testing.T) {
 	_, p, _ := mountFirstVisit(t)
 	tags := tagsWith(app.HTMLString(p), "data-workload-producer", "shop")
 	if len(tags) != 1 {
-		t.Fatalf("the strip draws %d producers named shop", len(tags))
+		t.Fatalf("the producers' column draws %d producers named shop", len(tags))
 	}
-	strips := tagsWith(app.HTMLString(p), "class", "producer-strip")
-	if len(strips) != 1 {
-		t.Fatalf("%d producer strips", len(strips))
+	columns := tagsWith(app.HTMLString(p), "class", "producer-column")
+	if len(columns) != 1 {
+		t.Fatalf("%d producers' columns", len(columns))
 	}
-	for _, tag := range strips {
+	for _, tag := range columns {
 		if strings.Contains(tag, " hidden") {
-			t.Errorf("the producer strip is hidden: %s", tag)
+			t.Errorf("the producers' column is hidden: %s", tag)
 		}
 	}
 }

@@ -67,8 +67,8 @@ func TestThePictureDrawsTransactions(t *testing.T) {
 		{[]string{"data-lso-mark", "5"}, 1},
 		// The producers in the picture: tp's epoch went 0, 1 (commit), 2
 		// (abort); its sequences started again with the epoch.
-		{[]string{"data-picture-producer", "tp", "data-producer-id", "1", "data-producer-epoch", "2", "data-producer-state", "in-transaction"}, 1},
-		{[]string{"data-picture-producer", "idem", "data-producer-id", "0", "data-producer-state", "idempotent"}, 1},
+		{[]string{"data-producer", "tp", "data-producer-id", "1", "data-producer-epoch", "2", "data-producer-state", "in-transaction"}, 1},
+		{[]string{"data-producer", "idem", "data-producer-id", "0", "data-producer-state", "idempotent"}, 1},
 		{[]string{"data-sequence", "orders/1", "data-next-sequence", "1"}, 1},
 		{[]string{"data-sequence", "orders/0", "data-next-sequence", "1"}, 1}, // idem's
 		// Side by side.

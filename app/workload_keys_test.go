@@ -83,10 +83,10 @@ func disabled(page, id string) bool {
 
 var htmlDisabled = regexp.MustCompile(` disabled(="true")?[ >]`)
 
-// The picture's producer strip says which keys a workload sends when it
-// names them: a list's first few, or its pattern.
-func TestProducerStripSaysTheWorkloadsOwnKeys(t *testing.T) {
-	s := &ProducerStrip{Workloads: []scenario.Workload{
+// The picture's producers' column says which keys a workload sends when
+// it names them: a list's first few, or its pattern.
+func TestProducerColumnSaysTheWorkloadsOwnKeys(t *testing.T) {
+	s := &ProducerColumn{Workloads: []scenario.Workload{
 		{Producer: true, Name: "hot", Topic: "payments", Keys: "zipf", KeyList: []string{"acct-1", "acct-2", "acct-3", "acct-4", "acct-5"}},
 		{Producer: true, Name: "rr", Topic: "payments", Keys: "sequence", KeyList: []string{"north", "south"}},
 		{Producer: true, Name: "ten", Topic: "payments", Keys: "uniform", KeyPattern: "tenant-{n}"},
@@ -102,7 +102,7 @@ func TestProducerStripSaysTheWorkloadsOwnKeys(t *testing.T) {
 		"payments · random keys · ",
 	} {
 		if !strings.Contains(page, want) {
-			t.Errorf("the strip lacks %q:\n%s", want, page)
+			t.Errorf("the column lacks %q:\n%s", want, page)
 		}
 	}
 }

@@ -32,7 +32,7 @@ func TestUIListAndHelpOpenOverThePicture(t *testing.T) {
 				// Nothing but the picture and its narration in the stage.
 				extra := eval[[]string](t, b, `[...document.querySelector(".stage").children].filter(el =>
 					el.getBoundingClientRect().height > 0 &&
-					!el.matches(".broker-strip, .producer-strip, .topics, .isolation, .stage-notes, .legend-fold, [class*=broker], [class*=producer], [class*=topic], [class*=isolation]")).map(el => el.className)`)
+					!el.matches(".broker-strip, .picture-row, .producer-column, .topics, .isolation, .stage-notes, .legend-fold, [class*=broker], [class*=producer], [class*=topic], [class*=isolation]")).map(el => el.className)`)
 				if len(extra) != 0 {
 					t.Errorf("the stage holds more than the picture: %q", extra)
 				}

@@ -84,3 +84,43 @@ func TestUIProducers(t *testing.T) {
 	waitLine("config group billing isolation.level=read_committed")
 	b.noErrors(t)
 }
+
+// A named producer is an actor in the picture: its card stands left of
+// the lanes, as the groups' members stand right of them; its buttons act
+// on it, its own produce sends through it, and the record sent flies
+// from its card to its lane.
+func TestProducersStandLeftOfTheLanes(t *testing.T) {
+	t.Parallel()
+	r := openLesson(t, "transactions")
+	b := r.b
+	card := `[data-producer-column] [data-producer=shop]`
+	if problem := onScreen(t, b, card); problem != "" {
+		t.Fatalf("shop's card is %s", problem)
+	}
+	producer, lane := boxOf(t, b, card), boxOf(t, b, `[data-topic=orders][data-partition="0"]`)
+	member := boxOf(t, b, `[data-group=audit] [data-member=a1]`)
+	if producer.Right > lane.Left || lane.Right > member.Left {
+		t.Errorf("producer %+v, lane %+v, member %+v: want them left to right", producer, lane, member)
+	}
+
+	b.mouseClick(t, card+` [data-action=begin]`)
+	r.did(t, "txn shop begin")
+	b.waitCount(t, card+`[data-producer-state=in-transaction]`, 1)
+
+	send := card + ` [data-action=produce]`
+	for _, el := range []string{card + ` input[aria-label^="key"]`, card + ` select[aria-label^="topic"]`, send} {
+		if problem := onScreen(t, b, el); problem != "" {
+			t.Fatalf("%s is %s", el, problem)
+		}
+	}
+	b.fill(t, card+` input[aria-label^="key"]`, "acct-7")
+	b.fill(t, card+` select[aria-label^="topic"]`, "payments")
+	before := eval[int](t, b, `window.plogFlights.length`)
+	b.mouseClick(t, send)
+	r.did(t, "produce payments key=acct-7 value=created producer=shop")
+	f := flightsAfter(t, b, before)
+	if from := boxOf(t, b, card); f.Kind != "produce" || !from.holds(f.From) {
+		t.Errorf("the record flew %+v, want a produce from shop's card %+v", f, from)
+	}
+	b.noErrors(t)
+}

@@ -54,7 +54,7 @@ func TestUITransactions(t *testing.T) {
 	b.waitCount(t, card+"[data-producer-state=uninitialized]", 1)
 	b.click(t, card+" [data-command=txn][data-action=init]")
 	b.waitCount(t, card+"[data-producer-state=ready]", 1)
-	b.waitCount(t, `[data-producer-strip] [data-picture-producer=tp][data-producer-state=ready]`, 1)
+	b.waitCount(t, `[data-producer-column] [data-producer=tp][data-producer-state=ready]`, 1)
 	step := func(action string) {
 		t.Helper()
 		b.click(t, card+" [data-command=txn][data-action="+action+"]")
@@ -75,7 +75,7 @@ func TestUITransactions(t *testing.T) {
 	send(0, "a") // orders/0@0
 	send(1, "b") // orders/1@0
 	b.waitCount(t, cell(0, 0)+"[data-txn=open]", 1)
-	b.waitCount(t, `[data-picture-producer=tp] [data-sequence="orders/1"][data-next-sequence="1"]`, 1)
+	b.waitCount(t, `[data-producer=tp] [data-sequence="orders/1"][data-next-sequence="1"]`, 1)
 	step("commit") // markers at orders/0@1 and orders/1@1
 	step("begin")
 	send(0, "c")  // orders/0@2
@@ -100,7 +100,7 @@ func TestUITransactions(t *testing.T) {
 		{lane(0) + `[data-last-stable-offset="4"][data-high-watermark="4"]`, "orders/0's LSO at its high watermark, 4"},
 		{lane(1) + `[data-last-stable-offset="4"][data-high-watermark="5"]`, "orders/1's LSO 4 below its high watermark 5"},
 		{lane(1) + ` [data-lso-mark="4"]`, "orders/1's LSO mark"},
-		{`[data-picture-producer=tp][data-producer-state=in-transaction][data-producer-epoch="2"]`, "tp in the picture, in a transaction at epoch 2"},
+		{`[data-producer=tp][data-producer-state=in-transaction][data-producer-epoch="2"]`, "tp in the picture, in a transaction at epoch 2"},
 	} {
 		if !b.shown(t, c.selector) {
 			t.Errorf("the page does not show %s (%s)", c.what, c.selector)
@@ -171,7 +171,7 @@ func TestUITransactions(t *testing.T) {
 	waitLine("produce orders key=acct-1 value=once")
 	dropped := `[data-wire-event=duplicate-dropped][data-wire-producer=idem][data-wire-partition="orders/0"]`
 	b.waitCount(t, dropped, 1)
-	id := b.attr(t, "[data-picture-producer=idem]", "data-producer-id")
+	id := b.attr(t, "[data-producer=idem]", "data-producer-id")
 	if text := b.text(t, dropped); !strings.Contains(text, "producer id "+id+" sequence 0 is already at offset 4") {
 		t.Errorf("the wire note says %q, want the producer id %s and sequence 0 the broker already holds at offset 4", text, id)
 	}

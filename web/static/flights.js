@@ -10,10 +10,12 @@
 // is decoration over those marks (motion.css draws them still): with
 // prefers-reduced-motion: reduce, nothing flies.
 //
-// Where a produced record comes from: the producer strip's workload that
-// writes to its topic ([data-writes-to]), else the button or box the
-// learner just used (Produce, a quick-produce button, the command line),
-// else nowhere, and it does not fly. A journey whose either end is out of
+// Where a produced record comes from: the named producer's card the
+// learner sent it through (a button on the card, or the produce form with
+// that producer chosen), else the producer workload that writes to its
+// topic ([data-writes-to]), both drawn left of the lanes, else the button
+// or box the learner just used (Produce, a quick-produce button, the
+// command line), else nowhere, and it does not fly. A journey whose either end is out of
 // the window is not drawn. At most a few records fly per command: a
 // thousand copies moving would hide what they show.
 //
@@ -30,12 +32,21 @@
   const kept = 40; // journeys window.plogFlights keeps
 
   window.plogFlights = [];
-  let pressed = null; // {element, at}: the control the learner used last
+  // pressed is the control the learner used last: {element, producer,
+  // at}, producer the name of the named producer it sends through, read
+  // when pressed: the card's form may be drawn anew by what it sends.
+  let pressed = null;
 
+  // The pointer's press is remembered too: a click can reach here after
+  // the page drew its control anew, out of the card it was on.
   function remember(event) {
     const control = event.target.closest && event.target.closest("button, input, select");
-    if (control) pressed = { element: control, at: performance.now() };
+    if (!control) return;
+    let producer = producerOf(control);
+    if (!control.isConnected && pressed && performance.now() - pressed.at < pressedFor) producer = pressed.producer;
+    pressed = { element: control, producer: producer, at: performance.now() };
   }
+  document.addEventListener("pointerdown", remember, true);
   document.addEventListener("click", remember, true);
   document.addEventListener("keydown", function (event) {
     if (event.key === "Enter") remember(event);
@@ -52,13 +63,25 @@
 
   // origin is where a record produced to topic starts from.
   function origin(topic) {
-    for (const strip of document.querySelectorAll("[data-producer-strip] [data-writes-to]")) {
-      if (strip.dataset.writesTo === topic) return strip.getBoundingClientRect();
+    const recent = pressed && performance.now() - pressed.at < pressedFor;
+    const card = recent && pressed.producer && document.querySelector(
+      '[data-producer-column] [data-producer="' + CSS.escape(pressed.producer) + '"]');
+    if (card) return card.getBoundingClientRect();
+    for (const actor of document.querySelectorAll("[data-producer-column] [data-writes-to]")) {
+      if (actor.dataset.writesTo === topic) return actor.getBoundingClientRect();
     }
-    if (pressed && performance.now() - pressed.at < pressedFor && pressed.element.isConnected) {
-      return pressed.element.getBoundingClientRect();
-    }
-    return null;
+    return recent && pressed.element.isConnected ? pressed.element.getBoundingClientRect() : null;
+  }
+
+  // producerOf is the named producer a control sends through: the one
+  // whose card the control is on, or the one the produce form's producer
+  // select names; "" for none.
+  function producerOf(control) {
+    const on = control.closest("[data-producer-column] [data-producer]");
+    if (on) return on.dataset.producer;
+    const form = control.closest("form");
+    const chosen = form && form.querySelector("#produce-producer");
+    return chosen ? chosen.value : "";
   }
 
   // destination is the card of the member that read a record.
