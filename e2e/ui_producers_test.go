@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // A learner makes named producers with the Producers panel of the Produce
@@ -121,6 +123,19 @@ func TestProducersStandLeftOfTheLanes(t *testing.T) {
 	f := flightsAfter(t, b, before)
 	if from := boxOf(t, b, card); f.Kind != "produce" || !from.holds(f.From) {
 		t.Errorf("the record flew %+v, want a produce from shop's card %+v", f, from)
+	}
+
+	// On a phone the card stands above the lanes, its buttons and folds
+	// finger-sized.
+	b.do(t, chromedp.EmulateViewport(390, 844))
+	b.waitFor(t, `innerWidth === 390`)
+	if producer, lane := boxOf(t, b, card), boxOf(t, b, `[data-topic=orders][data-partition="0"]`); producer.Bottom > lane.Top {
+		t.Errorf("on a phone producer %+v, lane %+v: want the card above", producer, lane)
+	}
+	small := eval[[]string](t, b, `[...document.querySelectorAll(`+js(card+` :is(button:not(.help-button), summary)`)+`)].
+		filter(el => { const r = el.getBoundingClientRect(); return r.width < 44 || r.height < 44 }).map(el => el.textContent)`)
+	if len(small) > 0 {
+		t.Errorf("on a phone these of shop's controls are under a finger's 44 px: %q", small)
 	}
 	b.noErrors(t)
 }
