@@ -3,6 +3,7 @@ package app
 import (
 	"html"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -145,7 +146,7 @@ func TestLessonOpensFromItsStartAndChecksEveryAction(t *testing.T) {
 	for i, line := range solution {
 		Apply(d.Context(), line)
 		d.Consume()
-		if want := wantProgress(t, l, solution[:i+1]); p.lesson.result != want {
+		if want := wantProgress(t, l, solution[:i+1]); !reflect.DeepEqual(p.lesson.result, want) {
 			t.Fatalf("after %q the page says %+v, want %+v", line, p.lesson.result, want)
 		}
 	}
@@ -159,7 +160,7 @@ func TestLessonOpensFromItsStartAndChecksEveryAction(t *testing.T) {
 		d.Context().NewActionWithValue(historyAction, move)
 		d.Consume()
 		want := l.Check(p.session)
-		if p.lesson.result != want {
+		if !reflect.DeepEqual(p.lesson.result, want) {
 			t.Errorf("after %s the page says %+v, want %+v", move.Kind, p.lesson.result, want)
 		}
 	}
@@ -179,7 +180,7 @@ func TestLessonSolutionsSolveInThePage(t *testing.T) {
 			// is checked in TestLessonOpensFromItsStartAndChecksEveryAction.)
 			ApplyFrom(d.Context(), "", solution...)
 			d.Consume()
-			if want := wantProgress(t, l, solution); p.lesson.result != want || !want.Solved {
+			if want := wantProgress(t, l, solution); !reflect.DeepEqual(p.lesson.result, want) || !want.Solved {
 				t.Fatalf("after the solution the page says %+v, want %+v, solved", p.lesson.result, want)
 			}
 			page := app.HTMLString(p)
@@ -201,7 +202,7 @@ func TestLessonSolutionsSolveInThePage(t *testing.T) {
 			d.Context().NewActionWithValue(historyAction, historyMove{Kind: "undo"})
 			d.Consume()
 			want := wantProgress(t, l, solution[:len(solution)-1])
-			if p.lesson.result != want {
+			if !reflect.DeepEqual(p.lesson.result, want) {
 				t.Errorf("after undo the page says %+v, want %+v", p.lesson.result, want)
 			}
 			if announced := strings.Contains(app.HTMLString(p), "Solved!"); announced != want.Solved {

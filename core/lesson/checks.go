@@ -334,6 +334,11 @@ func parseChecks(lines []string, first int) ([]goalLine, error) {
 			}); err != nil {
 				return nil, err
 			}
+			controls, err := sentenceControls(g.otherwise, n, col)
+			if err != nil {
+				return nil, err
+			}
+			g.controls = controls
 			continue
 		}
 		toks, err := checkTokens(line, n)
@@ -963,7 +968,7 @@ func (g *goalLine) run(x *ctx) Result {
 		}
 		shown := keptParts(g.otherwise, func(label, name string) bool { return value(label, name) != "" })
 		x.noteUnfilled("else:", g.otherwise, shown, g.otherwiseAt.line, g.otherwiseAt.col, value)
-		r.Progress = expand(shown, value)
+		r.Progress, r.ProgressDoc = fill(shown, value)
 	}
 	return r
 }
@@ -1004,13 +1009,12 @@ func (x *ctx) labelled(label, name string) string {
 }
 
 // keptParts drops the [parts] of a sentence that quote a value keep says
-// is not there, and the brackets of the others.
+// is not there, and the brackets of the others; its control links stay.
 func keptParts(tmpl string, keep func(label, name string) bool) string {
 	var b strings.Builder
 	for tmpl != "" {
-		open := strings.IndexByte(tmpl, '[')
-		end := strings.IndexByte(tmpl[max(open, 0):], ']') + max(open, 0)
-		if open < 0 || end < open {
+		open, end := nextPart(tmpl)
+		if open < 0 {
 			b.WriteString(tmpl)
 			break
 		}
@@ -1048,9 +1052,10 @@ func (x *ctx) held(g *goalLine) {
 	x.holds[g] = true
 }
 
-// expandSolved fills a solved: sentence from the lines that held. A
-// [part] quoting a line that did not hold (a maybe line) is left out.
-func expandSolved(tmpl string, x *ctx, checks []goalLine) string {
+// expandSolved fills a solved: sentence from the lines that held, as
+// fill does. A [part] quoting a line that did not hold (a maybe line) is
+// left out.
+func expandSolved(tmpl string, x *ctx, checks []goalLine) (string, []Inline) {
 	line := func(label string) *goalLine {
 		for i := range checks {
 			if checks[i].label == label {
@@ -1079,7 +1084,7 @@ func expandSolved(tmpl string, x *ctx, checks []goalLine) string {
 	}
 	shown := keptParts(tmpl, held)
 	x.noteUnfilled("solved:", tmpl, shown, x.lesson.lines.solved, len("solved:")+2, value)
-	return expand(shown, value)
+	return fill(shown, value)
 }
 
 // keep records a value a check found, for else: and solved: to quote.

@@ -45,6 +45,8 @@ type goalLine struct {
 	// quotes are the functions otherwise quotes, {hw(orders/0)}, read
 	// once, by their text.
 	quotes map[string]term
+	// controls are the controls otherwise names (sentence.go).
+	controls []ControlRef
 }
 
 // goalOp is what a node of a line's tree does.

@@ -234,6 +234,34 @@ func (l Lesson) Fairness() []error {
 	return errs
 }
 
+// placedControl is a control the lesson names, and what names it.
+type placedControl struct {
+	ref   ControlRef
+	where string // "the hint", "the else: sentence" or "the solved: sentence"
+}
+
+// controlRefs are the controls the lesson's hints and sentences name, in
+// the order the file writes them.
+func (l Lesson) controlRefs() []placedControl {
+	var out []placedControl
+	for _, ref := range l.solvedControls {
+		out = append(out, placedControl{ref, "the solved: sentence"})
+	}
+	for _, g := range l.checks {
+		for _, ref := range g.controls {
+			out = append(out, placedControl{ref, "the else: sentence"})
+		}
+	}
+	for _, hint := range l.HintDocs {
+		for _, in := range hint {
+			if in.Kind == InlineControl {
+				out = append(out, placedControl{in.Control, "the hint"})
+			}
+		}
+	}
+	return out
+}
+
 // maxFairSteps bounds the steps at which Fairness checks the goal: each
 // check of a goal may replay the script, and the page's editor runs it.
 const maxFairSteps = 300
@@ -244,17 +272,16 @@ func (l Lesson) unknownNames() []error {
 	seen := newNames()
 	l.everyStep(l.Solution, func(_ string, s *scenario.Session) { seen.seen(s) })
 	var errs []error
-	// A hint points at a control of a thing the learner sees at some step
-	// of the solution.
-	for _, hint := range l.HintDocs {
-		for _, in := range hint {
-			ref := in.Control
-			if in.Kind != InlineControl || ref.Thing == "" || seen.hasThing(ref.Scope(), ref.Thing) {
-				continue
-			}
-			errs = append(errs, &scenario.Error{Line: ref.line, Col: ref.col, Msg: fmt.Sprintf(
-				"the hint points at %s of %s %s, which no step of the solution has: a typo?", ref.Name, strings.ToLower(ref.Scope().String()), ref.Thing)})
+	// A hint, an else: or the solved: sentence points at a control of a
+	// thing the learner sees at some step of the solution; a thing it
+	// quotes, {member}, is the value's.
+	for _, c := range l.controlRefs() {
+		ref := c.ref
+		if ref.Thing == "" || strings.Contains(ref.Thing, "{") || seen.hasThing(ref.Scope(), ref.Thing) {
+			continue
 		}
+		errs = append(errs, &scenario.Error{Line: ref.line, Col: ref.col, Msg: fmt.Sprintf(
+			"%s points at %s of %s %s, which no step of the solution has: a typo?", c.where, ref.Name, strings.ToLower(ref.Scope().String()), ref.Thing)})
 	}
 	// Each check of a line is looked at in its line: where its words are.
 	look := func(c *check, line *goalLine) {

@@ -253,6 +253,10 @@ func (l *Lesson) checkSolvedText(lines []string) error {
 	}
 	l.lines.solved = at + 1
 	l.solvedQuotes = map[string]term{}
+	var err error
+	if l.solvedControls, err = sentenceControls(l.SolvedText, at+1, len("solved:")+2); err != nil {
+		return err
+	}
 	return checkTemplate(l.SolvedText, at+1, len("solved:")+2, func(label, name string) string {
 		if isQuote(name) {
 			return readQuote(l.solvedQuotes, name)

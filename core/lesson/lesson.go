@@ -80,6 +80,8 @@ type Lesson struct {
 	// solvedQuotes are the functions SolvedText quotes, {lag(billing)},
 	// read once, by their text.
 	solvedQuotes map[string]term
+	// solvedControls are the controls SolvedText names.
+	solvedControls []ControlRef
 	// lines holds where each script begins in the lesson's file, for
 	// Verify's reports; 0 for a script the file has not.
 	lines struct {
@@ -95,6 +97,10 @@ type Result struct {
 	// Progress is one sentence: what is still missing, or when solved,
 	// what the learner achieved.
 	Progress string
+	// ProgressDoc is Progress as text and the controls it names (an
+	// else: or solved: sentence's [label](control:NAME), sentence.go),
+	// for a page to draw them as a hint's; nil when it names none.
+	ProgressDoc []Inline
 }
 
 // All returns the lessons in teaching order, each parsed in full (a
@@ -337,7 +343,7 @@ func (l Lesson) goal(s *scenario.Session) (r Result, failed *goalLine, x *ctx) {
 	if i >= 0 {
 		failed = &l.checks[i]
 	} else if l.SolvedText != "" {
-		r.Progress = expandSolved(l.SolvedText, x, l.checks)
+		r.Progress, r.ProgressDoc = expandSolved(l.SolvedText, x, l.checks)
 	}
 	return r, failed, x
 }

@@ -234,23 +234,16 @@ func parseInlines(sp *span) ([]Inline, error) {
 					bracket = i + k
 				}
 			}
-			label, url, n, err := parseLink(src[i:], bracket-i)
+			link, n, err := readLink(src[i:], bracket-i)
 			if err != "" {
 				return nil, fail(i, err)
 			}
-			if n > 0 && strings.HasPrefix(url, controlScheme) {
-				ref, err := parseControl(url[len(controlScheme):])
-				if err != "" {
-					return nil, fail(i, err)
-				}
-				ref.line, ref.col = sp.at(i)
-				emit(InlineControl, label, "")
-				out[len(out)-1].Control = ref
-				i += n
-				continue
-			}
 			if n > 0 {
-				emit(InlineLink, label, url)
+				if link.Kind == InlineControl {
+					link.Control.line, link.Control.col = sp.at(i)
+				}
+				emit(link.Kind, link.Text, link.URL)
+				out[len(out)-1].Control = link.Control
 				i += n
 				continue
 			}
@@ -366,6 +359,24 @@ func parseLink(s string, end int) (label, url string, n int, msg string) {
 		}
 	}
 	return "", "", 0, fmt.Sprintf("link address %q: a link must begin with https://, http:// or mailto:, or name a control of the page with control:", url)
+}
+
+// readLink reads [label](url) at the start of s, whose first ] is at end,
+// into a link or a control (controls.go), and returns its length: 0 when
+// s holds no link, or a message for a link or a control that is wrong.
+func readLink(s string, end int) (Inline, int, string) {
+	label, url, n, msg := parseLink(s, end)
+	if n == 0 || msg != "" {
+		return Inline{}, 0, msg
+	}
+	if !strings.HasPrefix(url, controlScheme) {
+		return Inline{Kind: InlineLink, Text: label, URL: url}, n, ""
+	}
+	ref, msg := parseControl(url[len(controlScheme):])
+	if msg != "" {
+		return Inline{}, 0, msg
+	}
+	return Inline{Kind: InlineControl, Text: label, Control: ref}, n, ""
 }
 
 // Plain writes inlines as plain text, without their marks.
