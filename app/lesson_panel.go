@@ -20,12 +20,15 @@ type LessonPanel struct {
 	Name string
 	// Ref is what lesson= holds: the name, or the lesson link of a lesson
 	// from a link.
-	Ref          string
-	Number       int // place in teaching order, from 1; 0 for a lesson from a link
-	Title        string
-	Doc          []lesson.Block // the explanation (lesson_markdown.go draws it)
-	Goal         []lesson.Inline
-	Progress     string            // the goal's status, one sentence
+	Ref      string
+	Number   int // place in teaching order, from 1; 0 for a lesson from a link
+	Title    string
+	Doc      []lesson.Block // the explanation (lesson_markdown.go draws it)
+	Goal     []lesson.Inline
+	Progress string // the goal's status, one sentence
+	// ProgressDoc is Progress with the controls it names, drawn as a
+	// hint's; nil when it names none (lesson.Result).
+	ProgressDoc  []lesson.Inline
 	Solved       bool              // the state now reaches the goal
 	SolvedBefore bool              // the learner has reached it before
 	Hints        [][]lesson.Inline // the hints unlocked
@@ -289,7 +292,7 @@ func (l *LessonPanel) renderTask() app.UI {
 		goal,
 		app.If(l.Questions != nil && len(l.Questions.Questions) > 0, l.Questions),
 		app.P().Class("lesson-progress").Attr("data-lesson-progress", "").
-			Body(withCode(l.Progress)...),
+			Body(l.progressLine()...),
 		app.P().Class("lesson-solved").Attr("role", "status").Aria("live", "polite").
 			Attr("data-lesson-status", "").Text(status),
 		app.If(l.Solved && hasNext,
@@ -318,6 +321,23 @@ func (l *LessonPanel) renderTask() app.UI {
 			app.A().Href("#lesson="+l.Ref).Class("lesson-restart").Text("Start the lesson again"),
 		),
 	)
+}
+
+// progressLine draws the progress: its text, with its `code`, and the
+// controls it names as buttons that point at them, as a hint's do.
+func (l *LessonPanel) progressLine() []app.UI {
+	if l.ProgressDoc == nil {
+		return withCode(l.Progress)
+	}
+	var ui []app.UI
+	for _, in := range l.ProgressDoc {
+		if in.Kind == lesson.InlineControl {
+			ui = append(ui, controlButton(in))
+			continue
+		}
+		ui = append(ui, withCode(in.Text)...)
+	}
+	return ui
 }
 
 // renderHints draws the hints unlocked.

@@ -222,6 +222,7 @@ func (p *Playground) lessonPanel() app.UI {
 		Doc:          l.Doc,
 		Goal:         l.GoalDoc,
 		Progress:     p.lesson.result.Progress,
+		ProgressDoc:  p.lesson.result.ProgressDoc,
 		Solved:       p.lesson.result.Solved,
 		SolvedBefore: p.lesson.progress.isSolved(p.lesson.key),
 		Hints:        l.HintDocs[:shown],
