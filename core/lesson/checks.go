@@ -670,7 +670,7 @@ func checkHolds(x *ctx, c *check) Result {
 			return pending("the line %s: does not hold", label)
 		}
 	}
-	return solved("the lines %s hold", joinWords(c.args))
+	return solved("the lines %s hold", units.Join(c.args))
 }
 
 func checkApart(x *ctx, c *check) Result {
@@ -712,7 +712,7 @@ func checkInOrder(x *ctx, c *check) Result {
 	if len(recs) == 0 {
 		if len(keyless) > 0 {
 			return pending("the %s records have no key, so the partitioner chose partitions %s for them, with no promise of order: give them key=%s",
-				joinWords(values), joinInts(partitionsOf(keyless)), key)
+				units.Join(values), joinInts(partitionsOf(keyless)), key)
 		}
 		return pending("no record with key %s yet: produce %s's %s event first", key, key, values[0])
 	}
@@ -1681,23 +1681,23 @@ func checkGroupsReadAll(x *ctx, c *check) Result {
 	}
 	span := fmt.Sprintf("offsets %d to %d", recs[0].Offset, recs[len(recs)-1].Offset)
 	readers, partial := x.fullReaders(topic, p)
-	x.keep(c, "groups", joinWords(readers))
+	x.keep(c, "groups", units.Join(readers))
 	x.keep(c, "span", span)
 	switch {
 	case int64(len(readers)) >= c.count(1):
-		return solved("groups %s read %s", joinWords(readers), span)
+		return solved("groups %s read %s", units.Join(readers), span)
 	case len(readers) == 0 && partial != "":
 		return pending("group %s has read part of %s; poll until it has read %s", partial, c.args[0], span)
 	case len(readers) == 0:
 		return pending("no group has read %s yet: join a group, advance the clock for its rebalance, and poll", c.args[0])
 	}
-	return pending("%s read %s; %d groups must", joinWords(readers), span, c.count(1))
+	return pending("%s read %s; %d groups must", units.Join(readers), span, c.count(1))
 }
 
 func checkReread(x *ctx, c *check) Result {
 	topic, p, _ := splitPartition(c.args[0])
 	readers, _ := x.fullReaders(topic, p)
-	x.keep(c, "groups", joinWords(readers))
+	x.keep(c, "groups", units.Join(readers))
 	if recs := x.records(topic, p); len(recs) > 0 {
 		x.keep(c, "span", fmt.Sprintf("offsets %d to %d", recs[0].Offset, recs[len(recs)-1].Offset))
 	}
@@ -1969,7 +1969,7 @@ func notWords(skip []string) string {
 	if len(skip) == 0 {
 		return ""
 	}
-	return " but " + joinWords(skip)
+	return " but " + units.Join(skip)
 }
 
 func checkMember(x *ctx, c *check) Result {
@@ -2033,9 +2033,9 @@ func checkRestartedAll(x *ctx, c *check) Result {
 			todo = append(todo, m.ID)
 		}
 	}
-	x.keep(c, "todo", joinWords(todo))
+	x.keep(c, "todo", units.Join(todo))
 	if len(todo) > 0 {
-		return pending("group %s has not restarted %s yet", v.Name, joinWords(todo))
+		return pending("group %s has not restarted %s yet", v.Name, units.Join(todo))
 	}
 	return solved("every member of group %s restarted", v.Name)
 }
@@ -2054,7 +2054,7 @@ func checkDeployCheaper(x *ctx, c *check) Result {
 	x.keep(c, "other-stopped", units.Plural(int64(bPaused), "partition"))
 	x.keep(c, "session-timeout", units.Duration(a.Config.SessionTimeoutMs))
 	if d != nil {
-		x.keep(c, "timeouts", joinWords(d.timeouts))
+		x.keep(c, "timeouts", units.Join(d.timeouts))
 	}
 	if int64(aPaused)*c.count(2) > int64(bPaused) {
 		return pending("%s's restarts stopped %s in %s, against %s's %s in %s",

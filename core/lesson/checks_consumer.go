@@ -39,7 +39,7 @@ func checkConsumerStable(x *ctx, c *check) Result {
 			}
 		}
 		return pending("group %s is %s at group epoch %d: %s must reach the target assignment's epoch %d at their next heartbeats: advance the clock a few seconds",
-			v.Name, v.State, v.GroupEpoch, joinWords(moving), v.AssignmentEpoch)
+			v.Name, v.State, v.GroupEpoch, units.Join(moving), v.AssignmentEpoch)
 	}
 	return solved("group %s is stable at epoch %d (assignor %s)", v.Name, v.GroupEpoch, v.Assignor)
 }

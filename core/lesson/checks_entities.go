@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"plog/core"
+	"plog/core/units"
 )
 
 // Entities: the things a topic's records are events of, an order or an
@@ -61,7 +62,7 @@ func checkNewEntities(x *ctx, c *check) Result {
 		where = append(where, fmt.Sprintf("%s in partition %d", name, by[name][0].partition))
 	}
 	x.keep(c, "count", fmt.Sprint(len(names)))
-	x.keep(c, "where", joinWords(where))
+	x.keep(c, "where", units.Join(where))
 	if len(names) > 0 {
 		x.keep(c, "entity", names[0])
 		x.keep(c, "partition", fmt.Sprint(by[names[0]][0].partition))
@@ -69,7 +70,7 @@ func checkNewEntities(x *ctx, c *check) Result {
 	if int64(len(names)) < least {
 		return pending("%s holds the events of %d new entities; at least %d must be there", topic, len(names), least)
 	}
-	return solved("%s holds the events of %d new entities (%s)", topic, len(names), joinWords(where))
+	return solved("%s holds the events of %d new entities (%s)", topic, len(names), units.Join(where))
 }
 
 func checkEntitiesInOrder(x *ctx, c *check) Result {
@@ -102,8 +103,8 @@ func checkEntitiesOneKey(x *ctx, c *check) Result {
 	for _, name := range names {
 		if keys := keysOf(by[name]); len(keys) != 1 {
 			x.keep(c, "entity", name)
-			x.keep(c, "keys", joinWords(keys))
-			return pending("%s's events carry the keys %s, not one", name, joinWords(keys))
+			x.keep(c, "keys", units.Join(keys))
+			return pending("%s's events carry the keys %s, not one", name, units.Join(keys))
 		}
 	}
 	return solved("each new entity's events in %s carry one key", topic)

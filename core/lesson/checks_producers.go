@@ -190,11 +190,11 @@ func checkTransaction(x *ctx, c *check) Result {
 			ended++
 			committed := e.Cause == core.CauseCommit
 			if committed == (want == "committed") && int64(len(topics)) >= least {
-				x.keep(c, "partitions", joinWords(partitions))
-				x.keep(c, "markers", joinWords(markers))
+				x.keep(c, "partitions", units.Join(partitions))
+				x.keep(c, "markers", units.Join(markers))
 				x.keep(c, "epoch", strconv.Itoa(e.Generation))
 				x.keep(c, "why", e.Detail)
-				return solved("a transaction of %s ended %s, with its markers %s", v.Name, e.Detail, joinWords(markers))
+				return solved("a transaction of %s ended %s, with its markers %s", v.Name, e.Detail, units.Join(markers))
 			}
 			if committed == (want == "committed") {
 				widest = max(widest, len(topics))
@@ -326,7 +326,7 @@ func checkReadAborted(x *ctx, c *check) Result {
 			}
 		}
 	}
-	x.keep(c, "offsets", joinWords(offsets))
+	x.keep(c, "offsets", units.Join(offsets))
 	if len(offsets) == 0 {
 		if v.Config.IsolationLevel == core.ReadCommitted {
 			return pending("group %s reads with isolation.level=read_committed: it is never given an aborted record", v.Name)
@@ -336,7 +336,7 @@ func checkReadAborted(x *ctx, c *check) Result {
 		}
 		return pending("group %s has received no record of %s that an aborted transaction wrote: abort a transaction that writes to it, then poll", v.Name, topic)
 	}
-	return solved("group %s (%s) received %s, written by an aborted transaction", v.Name, v.Config.IsolationLevel, joinWords(offsets))
+	return solved("group %s (%s) received %s, written by an aborted transaction", v.Name, v.Config.IsolationLevel, units.Join(offsets))
 }
 
 // abortedRecords counts the records aborted transactions left in a topic's

@@ -204,7 +204,7 @@ func checkShareAllWork(x *ctx, c *check) Result {
 	if len(running) <= partitions {
 		return pending("share group %s has %s running and %s has %s: share-join more members than partitions", group, units.Plural(int64(len(running)), "member"), topic, units.Plural(int64(partitions), "partition"))
 	}
-	return pending("%s of share group %s %s acquired no record of %s yet: poll each member", joinWords(idle), group, verb(len(idle), "has", "have"), topic)
+	return pending("%s of share group %s %s acquired no record of %s yet: poll each member", units.Join(idle), group, verb(len(idle), "has", "have"), topic)
 }
 
 func verb(n int, one, many string) string { return units.Noun(int64(n), one, many) }

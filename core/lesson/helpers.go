@@ -181,7 +181,7 @@ func waiting(v core.GroupView, now int64) string {
 		// From rules 4 a rebalance ends once every member has rejoined,
 		// which a consumer does in its poll (core/group_timing.go).
 		return fmt.Sprintf("group %s is rebalancing: it waits for %s to rejoin, which a consumer does in its next poll: press Poll on %s",
-			v.Name, joinWords(r.NotRejoined), joinWords(r.NotRejoined))
+			v.Name, units.Join(r.NotRejoined), units.Join(r.NotRejoined))
 	}
 	if r := v.Rebalance; r != nil && r.DoneAt > now {
 		// How long it waits, not "a few seconds": a walk advanced three
@@ -240,18 +240,7 @@ func joinInts[T int | int64](ns []T) string {
 	for i, n := range ns {
 		words[i] = strconv.FormatInt(int64(n), 10)
 	}
-	return joinWords(words)
-}
-
-// joinWords writes words as "a, b and c".
-func joinWords(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return units.Join(words)
 }
 
 // table folds records into the state they describe: the latest value of

@@ -213,6 +213,18 @@ func Plural(n int64, noun string) string {
 	return strconv.FormatInt(n, 10) + " " + Noun(n, noun, noun+"s")
 }
 
+// Join writes words as a sentence lists them: "a", "a and b", "a, b and
+// c"; "" for none.
+func Join(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
 // Noun returns one when n is 1 and many otherwise.
 func Noun(n int64, one, many string) string {
 	if n == 1 {
