@@ -20,7 +20,10 @@ type lessonRun struct {
 	ref string
 	// key is what the progress keeps the lesson under: its name, or for a
 	// lesson from a link the key of its text (lessonProgress).
-	key      string
+	key string
+	// steps is how many steps the lesson's start holds: where its
+	// timeline stands until the learner acts (lessonStartNote).
+	steps    int
 	result   lesson.Result // the goal's status after the last action
 	progress lessonProgress
 	loaded   bool   // progress has been read from the browser's storage
@@ -123,7 +126,11 @@ func (p *Playground) openLesson(fragment string) {
 		}
 		p.session = s
 	}
-	p.lesson.current, p.lesson.ref, p.lesson.key = &l, f.Lesson, key
+	steps := 0
+	if cmds, err := scenario.Parse(l.Script); err == nil {
+		steps = len(cmds)
+	}
+	p.lesson.current, p.lesson.ref, p.lesson.key, p.lesson.steps = &l, f.Lesson, key, steps
 	p.checkLesson()
 }
 

@@ -735,7 +735,8 @@ func (p *Playground) Render() app.UI {
 					app.Div().Class("stage-notes").Attr("role", "region").Aria("label", "what the last command did").TabIndex(0).Body(
 						&ControlError{Control: shortcutControl},
 						p.starterNote(),
-						p.linkNote(), // starter.go
+						p.linkNote(),        // starter.go
+						p.lessonStartNote(), // starter.go
 						&LandingNote{Landing: p.landing},
 						&ReadNote{Lines: p.landing.Reads},
 						&WireNote{Lines: p.landing.Wire},

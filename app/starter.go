@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"plog/core/scenario"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -128,6 +129,74 @@ func (p *Playground) linkNote() app.UI {
 	)
 }
 
+// lessonStartNote says, in the narration's place, what a lesson's start
+// shows, from the state itself: which topics are the lanes, who writes on
+// the left and who reads on the right, and that the learner's first act
+// is the next step. A walk opened a lesson on lanes and cards with nothing
+// said of them, where every later step is narrated. It goes once the
+// learner acts, and comes back when the timeline goes back to the start.
+func (p *Playground) lessonStartNote() app.UI {
+	if p.lesson.current == nil || p.session == nil || p.session.Position() != p.lesson.steps || p.share.options.Present {
+		return app.Div().Class("starter-note", "empty")
+	}
+	return app.Div().Class("starter-note").DataSet("lesson-start", p.lesson.current.Name).Body(
+		app.P().Class("landing-title").Text("The lesson's start: what the picture shows"),
+		app.Ul().Body(
+			app.Li().Text(topicsSentence(p.view.Topics)),
+			app.Li().Text(actorsSentence(p.view, producerWorkloads(p.workloads()))),
+			app.Li().Text("The goal is in the lesson; the timeline lists the "+strconv.Itoa(p.lesson.steps)+
+				" steps that set this up, and what you do next is step "+strconv.Itoa(p.lesson.steps+1)+"."),
+		),
+	)
+}
+
+// topicsSentence says which topics the lanes are, and what they hold.
+func topicsSentence(topics []TopicSnapshot) string {
+	if len(topics) == 0 {
+		return "No topic yet: the lanes come with the first one."
+	}
+	var parts []string
+	for _, t := range topics {
+		n, records := len(t.Partitions), 0
+		for _, part := range t.Partitions {
+			records += part.Count
+		}
+		held := "empty"
+		if records > 0 {
+			held = countOf(records, "record")
+		}
+		parts = append(parts, t.Name+" ("+countOf(n, "partition")+", "+held+")")
+	}
+	return units.Noun(int64(len(topics)), "Topic ", "Topics ") + units.Join(parts) + ": each partition is a lane, its records left to right by offset."
+}
+
+// actorsSentence says who writes, drawn left of the lanes, and who reads,
+// right of them.
+func actorsSentence(v LogSnapshot, workloads []scenario.Workload) string {
+	var writers, readers []string
+	for _, pv := range v.Producers {
+		writers = append(writers, pv.Name)
+	}
+	for _, w := range workloads {
+		writers = append(writers, w.Name)
+	}
+	for _, g := range v.Groups {
+		readers = append(readers, "group "+g.Name+" ("+countOf(len(g.Members), "member")+")")
+	}
+	for _, g := range v.ShareGroups {
+		readers = append(readers, "share group "+g.Name+" ("+countOf(len(g.Members), "member")+")")
+	}
+	write := "You write records with the Produce form"
+	if n := int64(len(writers)); n > 0 {
+		write = units.Noun(n, "Producer ", "Producers ") + units.Join(writers) + units.Noun(n, " writes", " write") + ", on the left"
+	}
+	read := "nobody reads them yet"
+	if n := int64(len(readers)); n > 0 {
+		read = units.Join(readers) + units.Noun(n, " reads", " read") + ", on the right"
+	}
+	return write + "; " + read + "."
+}
+
 // partitionWords names partitions in words: "partition 2",
 // "partitions 0 and 1", "partitions 0, 1 and 2", "no partition".
 func partitionWords(parts []string) string {
@@ -137,5 +206,5 @@ func partitionWords(parts []string) string {
 	case 1:
 		return "partition " + parts[0]
 	}
-	return "partitions " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return "partitions " + units.Join(parts)
 }

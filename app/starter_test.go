@@ -1,6 +1,8 @@
 package app
 
 import (
+	"html"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,5 +121,34 @@ func TestStarterDrawsItsProducer(t *testing.T) {
 		if strings.Contains(tag, " hidden") {
 			t.Errorf("the producers' column is hidden: %s", tag)
 		}
+	}
+}
+
+// A lesson's start says what its picture shows, from the state: its
+// topics, who writes and who reads; the learner's first step ends it, and
+// going back to the start brings it again.
+func TestLessonStartSaysWhatThePictureShows(t *testing.T) {
+	p, d := mountAt(t, "lesson=transactions")
+	d.Consume()
+	page := html.UnescapeString(app.HTMLString(p))
+	for _, want := range []string{
+		`data-lesson-start="transactions"`,
+		"Topics orders (2 partitions, empty) and payments (1 partition, empty)",
+		"Producer shop writes, on the left; group audit (1 member) and group raw (1 member) read, on the right.",
+		"what you do next is step " + strconv.Itoa(p.session.Position()+1),
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the lesson's start lacks %q", want)
+		}
+	}
+	d.Context().NewActionWithValue(applyAction, applyRequest{Lines: []string{"txn shop begin"}})
+	d.Consume()
+	if page := app.HTMLString(p); strings.Contains(page, "data-lesson-start") {
+		t.Error("the lesson's start is still said after the learner's first step")
+	}
+	d.Context().NewActionWithValue(historyAction, historyMove{Kind: "undo"})
+	d.Consume()
+	if page := app.HTMLString(p); !strings.Contains(page, "data-lesson-start") {
+		t.Error("the lesson's start is not said again after an undo back to it")
 	}
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -37,4 +38,32 @@ func TestFirstVisitShowsASystemAtWork(t *testing.T) {
 		}
 	}
 	b.waitCount(t, "[data-starter]", 0)
+}
+
+// A lesson picked from the list opens with its start said where every
+// later step is narrated: its topics, who writes on the left and who
+// reads on the right. The learner's first step ends it.
+func TestALessonStartSaysWhatThePictureShows(t *testing.T) {
+	t.Parallel()
+	srv := startPlogServer(t, build.rootSite, "/")
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1280, 800))
+	b.open(t, srv.URL)
+	b.mouseClick(t, "#lessons-open")
+	b.waitFor(t, `document.querySelector("[data-lesson-list] details").open`)
+	b.mouseClick(t, `[data-lesson-list] [data-lesson=transactions] a`)
+	note := `[data-lesson-start=transactions]`
+	b.waitCount(t, note, 1)
+	if problem := onScreen(t, b, note); problem != "" {
+		t.Fatalf("the lesson's start note is %s", problem)
+	}
+	text := b.text(t, note)
+	for _, want := range []string{"Topics orders (2 partitions, empty) and payments (1 partition, empty)", "Producer shop writes, on the left", "read, on the right"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the lesson's start says %q, without %q", text, want)
+		}
+	}
+	b.mouseClick(t, `[data-producer-column] [data-producer=shop] [data-action=begin]`)
+	b.waitCount(t, note, 0)
+	b.noErrors(t)
 }
