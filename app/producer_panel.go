@@ -252,26 +252,31 @@ func (c *ProducerCard) Render() app.UI {
 		DataSet("producer-epoch", v.Epoch).
 		DataSet("producer-state", state).
 		Body(
-			app.P().Class("producer-name").Title(v.Name+": "+producerStateTitle(v)).Body(
-				app.Strong().Text(v.Name),
-				app.Span().Class("producer-badge").Text(strings.ReplaceAll(state, "-", " ")),
-			),
-			// Each line is drawn, hidden when it has nothing to say, so
+			// Each part is drawn, hidden when it has nothing to say, so
 			// that the card's parts keep their places as the producer's
 			// state changes: go-app draws anew what follows a part that
 			// comes or goes, and the learner's key box and button with it.
-			app.P().Class("producer-line").Text(producerIdentity(v)),
-			app.P().Class("producer-line").Hidden(v.Config.TransactionalID == "").Text("transactional.id "+v.Config.TransactionalID),
+			app.P().Class("producer-name").Title(v.Name+": "+producerStateTitle(v)).Body(
+				app.Strong().Text(v.Name),
+				app.Span().Class("producer-ids").Body(
+					app.Span().Text(producerIdentity(v)),
+					app.Span().Hidden(v.Config.TransactionalID == "").Text(" · transactional.id "+v.Config.TransactionalID),
+				),
+				app.Span().Class("producer-badge").Text(strings.ReplaceAll(state, "-", " ")),
+			),
 			app.P().Class("producer-line", "producer-open").Hidden(len(v.Partitions) == 0).Text("open on "+partitionsText(v.Partitions)),
 			producerSequences(v),
 			app.P().Class("form-note").Hidden(v.Fenced == "").Text("fenced: "+v.Fenced),
+			// An armed fault shows on the card, folded or not: a walk
+			// pressed Lose the next answer and saw nothing change.
+			app.P().Class("producer-armed").DataSet("armed-faults", len(v.Faults)).Hidden(len(v.Faults) == 0).Text(armedText(v.Faults)),
 			c.produceBox(prefix),
 			app.If(v.Config.TransactionalID != "",
 				app.Div().Class("row", "producer-txn").Body(
 					app.Span().Class("producer-row-title").Body(app.Text("Transaction "), &Help{Topic: "transaction"}),
-					button(scenario.CmdTxn, "init", "Init", "initTransactions: a producer id, the epoch bumped", roleSecondary, txn("init")),
-					button(scenario.CmdTxn, "begin", "Begin", "beginTransaction", rolePrimary, txn("begin")),
-					button(scenario.CmdTxn, "commit", "Commit", "commitTransaction", rolePrimary, txn("commit")),
+					button(scenario.CmdTxn, "init", "Init", "initTransactions: a producer id, the epoch bumped", txnRole(state, "init"), txn("init")),
+					button(scenario.CmdTxn, "begin", "Begin", "beginTransaction", txnRole(state, "begin"), txn("begin")),
+					button(scenario.CmdTxn, "commit", "Commit", "commitTransaction", txnRole(state, "commit"), txn("commit")),
 					button(scenario.CmdTxn, "abort", "Abort", "abortTransaction", roleDanger, txn("abort")),
 					// Without a group there is nothing to choose: the button
 					// says so when pressed.
@@ -297,16 +302,50 @@ func (c *ProducerCard) Render() app.UI {
 					button(scenario.CmdWire, string(core.LoseResponse), "Lose the next answer",
 						"the broker appends, the answer is lost: the producer retries, and only idempotence keeps the record single",
 						roleDanger, wire(string(core.LoseResponse))),
-					app.Label().Body(app.Span().Text("after"),
+					app.Label().Body(app.Span().Text("skip"),
 						app.Input().Type("text").ID(prefix+"after").Name("after").Size(3).Placeholder("0").
 							Attr("inputmode", "numeric").Value(c.after).OnInput(textInto(&c.after))),
-					app.Label().Body(app.Span().Text("requests, for"),
+					app.Label().Body(app.Span().Text("requests, then hit"),
 						app.Input().Type("text").ID(prefix+"count").Name("count").Size(3).Placeholder("1").
 							Attr("inputmode", "numeric").Value(c.count).OnInput(textInto(&c.count))),
 				),
 			),
 			&ControlError{Control: namedProducerControl(v.Name)},
 		)
+}
+
+// txnRole is how much a transaction's button weighs in a state: the step
+// that comes next is drawn filled, the others outlined. Every one stays
+// pressable: the engine answers a step out of order with Kafka's refusal,
+// which is part of the lesson.
+func txnRole(state, action string) buttonRole {
+	next := map[string]string{"uninitialized": "init", "ready": "begin", "in-transaction": "commit"}[state]
+	if action == next {
+		return rolePrimary
+	}
+	return roleSecondary
+}
+
+// armedText says which of the producer's next requests its pending wire
+// faults will hit: "armed: the answer to the next request will be lost".
+func armedText(faults []core.PendingFault) string {
+	var parts []string
+	for _, f := range faults {
+		which := "the next " + countOf(int(f.Count), "request")
+		if f.Count == 1 {
+			which = "the next request"
+		}
+		if f.After > 0 {
+			which = countOf(int(f.Count), "request") + " after the next " + strconv.FormatInt(f.After, 10)
+		}
+		switch f.Fault {
+		case core.LoseResponse:
+			parts = append(parts, "the answer to "+which+" will be lost")
+		default:
+			parts = append(parts, which+" will be lost before the broker")
+		}
+	}
+	return "armed: " + strings.Join(parts, "; ")
 }
 
 // produceBox is the card's own produce: a record's topic (when there is

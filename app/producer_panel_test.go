@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"plog/core"
 	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -60,5 +61,30 @@ func TestProducerPanelShowsTheEnginesProducers(t *testing.T) {
 	}
 	if _, problem := (&ProducerPanel{}).Line(); problem == "" {
 		t.Error("a producer with no name must be refused before the engine sees it")
+	}
+}
+
+// A producer's card says which of its next requests an armed wire fault
+// will hit, and draws the next step of its transaction filled.
+func TestProducerCardSaysWhatIsArmed(t *testing.T) {
+	for _, c := range []struct {
+		faults []core.PendingFault
+		want   string
+	}{
+		{[]core.PendingFault{{Fault: core.LoseResponse, After: 0, Count: 1}}, "armed: the answer to the next request will be lost"},
+		{[]core.PendingFault{{Fault: core.LoseRequest, After: 0, Count: 3}}, "armed: the next 3 requests will be lost before the broker"},
+		{[]core.PendingFault{{Fault: core.LoseRequest, After: 2, Count: 1}, {Fault: core.LoseResponse, After: 0, Count: 1}},
+			"armed: 1 request after the next 2 will be lost before the broker; the answer to the next request will be lost"},
+	} {
+		if got := armedText(c.faults); got != c.want {
+			t.Errorf("armedText(%+v) = %q, want %q", c.faults, got, c.want)
+		}
+	}
+	for state, next := range map[string]string{"uninitialized": "init", "ready": "begin", "in-transaction": "commit"} {
+		for _, action := range []string{"init", "begin", "commit"} {
+			if filled := txnRole(state, action) == rolePrimary; filled != (action == next) {
+				t.Errorf("in state %s, %s is drawn filled: %v", state, action, filled)
+			}
+		}
 	}
 }

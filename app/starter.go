@@ -130,22 +130,22 @@ func (p *Playground) linkNote() app.UI {
 }
 
 // lessonStartNote says, in the narration's place, what a lesson's start
-// shows, from the state itself: which topics are the lanes, who writes on
-// the left and who reads on the right, and that the learner's first act
-// is the next step. A walk opened a lesson on lanes and cards with nothing
-// said of them, where every later step is narrated. It goes once the
-// learner acts, and comes back when the timeline goes back to the start.
+// shows, from the state itself: which topics are the lanes, who writes and
+// who reads, and that the learner's first act is the next step. A walk
+// opened a lesson on lanes and cards with nothing said of them, where
+// every later step is narrated. It goes once the learner acts, and comes
+// back when the timeline goes back to the start.
 func (p *Playground) lessonStartNote() app.UI {
 	if p.lesson.current == nil || p.session == nil || p.session.Position() != p.lesson.steps || p.share.options.Present {
 		return app.Div().Class("starter-note", "empty")
 	}
 	return app.Div().Class("starter-note").DataSet("lesson-start", p.lesson.current.Name).Body(
-		app.P().Class("landing-title").Text("The lesson's start: what the picture shows"),
+		app.P().Class("landing-title").Text("The lesson's start"),
 		app.Ul().Body(
 			app.Li().Text(topicsSentence(p.view.Topics)),
 			app.Li().Text(actorsSentence(p.view, producerWorkloads(p.workloads()))),
-			app.Li().Text("The goal is in the lesson; the timeline lists the "+strconv.Itoa(p.lesson.steps)+
-				" steps that set this up, and what you do next is step "+strconv.Itoa(p.lesson.steps+1)+"."),
+			app.Li().Text("The goal is in the lesson; "+strconv.Itoa(p.lesson.steps)+
+				" steps set this up, and yours will be step "+strconv.Itoa(p.lesson.steps+1)+"."),
 		),
 	)
 }
@@ -161,17 +161,17 @@ func topicsSentence(topics []TopicSnapshot) string {
 		for _, part := range t.Partitions {
 			records += part.Count
 		}
-		held := "empty"
+		held := ", empty"
 		if records > 0 {
-			held = countOf(records, "record")
+			held = ", " + countOf(records, "record")
 		}
-		parts = append(parts, t.Name+" ("+countOf(n, "partition")+", "+held+")")
+		parts = append(parts, t.Name+" ("+countOf(n, "partition")+held+")")
 	}
-	return units.Noun(int64(len(topics)), "Topic ", "Topics ") + units.Join(parts) + ": each partition is a lane, its records left to right by offset."
+	return units.Noun(int64(len(topics)), "Topic ", "Topics ") + units.Join(parts) + ": each partition is a lane."
 }
 
-// actorsSentence says who writes, drawn left of the lanes, and who reads,
-// right of them.
+// actorsSentence says who writes and who reads. Not where they are drawn:
+// that changes with the screen's width.
 func actorsSentence(v LogSnapshot, workloads []scenario.Workload) string {
 	var writers, readers []string
 	for _, pv := range v.Producers {
@@ -188,11 +188,11 @@ func actorsSentence(v LogSnapshot, workloads []scenario.Workload) string {
 	}
 	write := "You write records with the Produce form"
 	if n := int64(len(writers)); n > 0 {
-		write = units.Noun(n, "Producer ", "Producers ") + units.Join(writers) + units.Noun(n, " writes", " write") + ", on the left"
+		write = units.Noun(n, "Producer ", "Producers ") + units.Join(writers) + units.Noun(n, " writes", " write") + " to them"
 	}
 	read := "nobody reads them yet"
 	if n := int64(len(readers)); n > 0 {
-		read = units.Join(readers) + units.Noun(n, " reads", " read") + ", on the right"
+		read = units.Join(readers) + units.Noun(n, " reads", " read") + " them"
 	}
 	return write + "; " + read + "."
 }

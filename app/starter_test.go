@@ -134,8 +134,8 @@ func TestLessonStartSaysWhatThePictureShows(t *testing.T) {
 	for _, want := range []string{
 		`data-lesson-start="transactions"`,
 		"Topics orders (2 partitions, empty) and payments (1 partition, empty)",
-		"Producer shop writes, on the left; group audit (1 member) and group raw (1 member) read, on the right.",
-		"what you do next is step " + strconv.Itoa(p.session.Position()+1),
+		"Producer shop writes to them; group audit (1 member) and group raw (1 member) read them.",
+		"yours will be step " + strconv.Itoa(p.session.Position()+1),
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the lesson's start lacks %q", want)

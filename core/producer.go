@@ -303,7 +303,21 @@ type ProducerView struct {
 	Partitions []TopicPartition
 	Fenced     string // why it is fenced, "" when it is not
 	Requests   int64  // produce requests sent, retries included
+	// Faults are the wire faults still to hit its requests, in the order
+	// they were added, at most MaxFaultsShown of them.
+	Faults []PendingFault
 }
+
+// PendingFault is a wire fault still to hit a producer's requests: Count
+// requests after the next After.
+type PendingFault struct {
+	Fault        WireFault
+	After, Count int64
+}
+
+// MaxFaultsShown bounds the pending faults a ProducerView lists: a view
+// is drawn at every step, and 1,000 pending faults say no more than three.
+const MaxFaultsShown = 3
 
 // PartitionSequence is a producer's next sequence number on a partition.
 type PartitionSequence struct {
@@ -319,6 +333,13 @@ func (l *PartitionedLog) Producers() []ProducerView {
 		v := ProducerView{Name: name, Config: p.config, ID: p.id, Epoch: p.epoch, Fenced: p.fenced, Requests: p.requests}
 		for tp, n := range p.seq {
 			v.Sequences = append(v.Sequences, PartitionSequence{tp, n})
+		}
+		for _, f := range p.faults {
+			if f.to <= p.requests || len(v.Faults) == MaxFaultsShown {
+				continue
+			}
+			from := max(f.from, p.requests)
+			v.Faults = append(v.Faults, PendingFault{Fault: f.kind, After: from - p.requests, Count: f.to - from})
 		}
 		slices.SortFunc(v.Sequences, func(a, b PartitionSequence) int { return compareTP(a.TopicPartition, b.TopicPartition) })
 		if p.config.TransactionalID != "" {

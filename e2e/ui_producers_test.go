@@ -87,22 +87,36 @@ func TestUIProducers(t *testing.T) {
 	b.noErrors(t)
 }
 
-// A named producer is an actor in the picture: its card stands left of
-// the lanes, as the groups' members stand right of them; its buttons act
-// on it, its own produce sends through it, and the record sent flies
-// from its card to its lane.
-func TestProducersStandLeftOfTheLanes(t *testing.T) {
+// A named producer is an actor in the picture: on a wide screen its card
+// stands left of the lanes, as the groups' members stand right of them;
+// where the lanes need the width (1280x800, with the lesson and the
+// groups beside them) it stands above them. Its buttons act on it, its
+// own produce sends through it, and the record sent flies from its card
+// to its lane.
+func TestProducersStandBesideTheLanes(t *testing.T) {
 	t.Parallel()
 	r := openLesson(t, "transactions")
 	b := r.b
 	card := `[data-producer-column] [data-producer=shop]`
+	lane := `[data-topic=orders][data-partition="0"]`
+	b.do(t, chromedp.EmulateViewport(1800, 900))
+	b.waitFor(t, `innerWidth === 1800`)
 	if problem := onScreen(t, b, card); problem != "" {
-		t.Fatalf("shop's card is %s", problem)
+		t.Fatalf("at 1800x900 shop's card is %s", problem)
 	}
-	producer, lane := boxOf(t, b, card), boxOf(t, b, `[data-topic=orders][data-partition="0"]`)
-	member := boxOf(t, b, `[data-group=audit] [data-member=a1]`)
-	if producer.Right > lane.Left || lane.Right > member.Left {
-		t.Errorf("producer %+v, lane %+v, member %+v: want them left to right", producer, lane, member)
+	producer, member := boxOf(t, b, card), boxOf(t, b, `[data-group=audit] [data-member=a1]`)
+	if l := boxOf(t, b, lane); producer.Right > l.Left || l.Right > member.Left {
+		t.Errorf("at 1800x900 producer %+v, lane %+v, member %+v: want them left to right", producer, l, member)
+	}
+
+	b.do(t, chromedp.EmulateViewport(1280, 800))
+	b.waitFor(t, `innerWidth === 1280`)
+	if problem := onScreen(t, b, card); problem != "" {
+		t.Fatalf("at 1280x800 shop's card is %s", problem)
+	}
+	producer, stage := boxOf(t, b, card), boxOf(t, b, ".stage")
+	if l := boxOf(t, b, lane); producer.Bottom > l.Top || l.Right-l.Left < 0.9*(stage.Right-stage.Left) {
+		t.Errorf("at 1280x800 producer %+v, lane %+v in the stage %+v: want the card above a lane as wide as the stage", producer, l, stage)
 	}
 
 	b.mouseClick(t, card+` [data-action=begin]`)
@@ -129,8 +143,8 @@ func TestProducersStandLeftOfTheLanes(t *testing.T) {
 	// finger-sized.
 	b.do(t, chromedp.EmulateViewport(390, 844))
 	b.waitFor(t, `innerWidth === 390`)
-	if producer, lane := boxOf(t, b, card), boxOf(t, b, `[data-topic=orders][data-partition="0"]`); producer.Bottom > lane.Top {
-		t.Errorf("on a phone producer %+v, lane %+v: want the card above", producer, lane)
+	if producer, l := boxOf(t, b, card), boxOf(t, b, lane); producer.Bottom > l.Top {
+		t.Errorf("on a phone producer %+v, lane %+v: want the card above", producer, l)
 	}
 	small := eval[[]string](t, b, `[...document.querySelectorAll(`+js(card+` :is(button:not(.help-button), summary)`)+`)].
 		filter(el => { const r = el.getBoundingClientRect(); return r.width < 44 || r.height < 44 }).map(el => el.textContent)`)

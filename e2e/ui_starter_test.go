@@ -41,8 +41,8 @@ func TestFirstVisitShowsASystemAtWork(t *testing.T) {
 }
 
 // A lesson picked from the list opens with its start said where every
-// later step is narrated: its topics, who writes on the left and who
-// reads on the right. The learner's first step ends it.
+// later step is narrated: its topics, who writes and who reads. The
+// learner's first step ends it.
 func TestALessonStartSaysWhatThePictureShows(t *testing.T) {
 	t.Parallel()
 	srv := startPlogServer(t, build.rootSite, "/")
@@ -58,7 +58,7 @@ func TestALessonStartSaysWhatThePictureShows(t *testing.T) {
 		t.Fatalf("the lesson's start note is %s", problem)
 	}
 	text := b.text(t, note)
-	for _, want := range []string{"Topics orders (2 partitions, empty) and payments (1 partition, empty)", "Producer shop writes, on the left", "read, on the right"} {
+	for _, want := range []string{"Topics orders (2 partitions, empty) and payments (1 partition, empty)", "Producer shop writes to them", "read them"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the lesson's start says %q, without %q", text, want)
 		}
