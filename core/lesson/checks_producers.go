@@ -108,9 +108,9 @@ func checkDuplicated(x *ctx, c *check) Result {
 	}
 	switch {
 	case !lost && lostRequest:
-		return pending("%s's request was lost before the broker saw it: its retry was the first write. Lose an answer instead (Lose the next answer), then produce through %s", v.Name, v.Name)
+		return pending("%s's request was lost before the broker saw it: its retry was the first write. Lose an answer instead ([Lose the next answer](control:lose-answer %s)), then produce through %s", v.Name, v.Name, v.Name)
 	case !lost:
-		return pending("no answer to %s has been lost yet: press Lose the next answer on %s, then produce through it", v.Name, v.Name)
+		return pending("no answer to %s has been lost yet: press [Lose the next answer](control:lose-answer %s) on %s, then produce through it", v.Name, v.Name, v.Name)
 	case v.Config.Idempotence:
 		return pending("%s is idempotent: the broker knew its retry by producer id and sequence and dropped it", v.Name)
 	}
@@ -143,7 +143,7 @@ func checkDeduplicated(x *ctx, c *check) Result {
 	case !v.Config.Idempotence:
 		return pending("%s is not idempotent (enable.idempotence=false): its retries carry no sequence number the broker could know them by", v.Name)
 	case !lost:
-		return pending("no answer to %s has been lost yet: press Lose the next answer on %s, then produce through it", v.Name, v.Name)
+		return pending("no answer to %s has been lost yet: press [Lose the next answer](control:lose-answer %s) on %s, then produce through it", v.Name, v.Name, v.Name)
 	}
 	return pending("%s's answer was lost, but the broker has dropped no retry of it", v.Name)
 }
@@ -212,13 +212,14 @@ func checkTransaction(x *ctx, c *check) Result {
 		if int64(len(written)) < least {
 			return pending("%s's open transaction has written to %s: it should reach %s before it ends", v.Name, units.Plural(int64(len(written)), "topic"), units.Plural(least, "topic"))
 		}
-		return pending("%s's transaction is open, over %s: end it (%s)", v.Name, units.Plural(int64(len(written)), "topic"), map[string]string{"committed": "Commit", "aborted": "Abort"}[want])
+		end := map[string]string{"committed": "[Commit](control:txn-commit %s)", "aborted": "[Abort](control:abort %s)"}[want]
+		return pending("%s's transaction is open, over %s: end it ("+end+")", v.Name, units.Plural(int64(len(written)), "topic"), v.Name)
 	}
 	if widest < 0 && other != "" {
 		return pending("%s's transactions so far ended %s; the goal wants one that ends %s", v.Name, other, want)
 	}
 	if ended == 0 {
-		return pending("no transaction of %s has ended yet: Begin one, produce through %s, then Commit or Abort it", v.Name, v.Name)
+		return pending("no transaction of %[1]s has ended yet: [Begin](control:begin %[1]s) one, produce through %[1]s, then [Commit](control:txn-commit %[1]s) or [Abort](control:abort %[1]s) it", v.Name)
 	}
 	if widest >= 0 {
 		return pending("the transactions of %s that ended %s wrote to %s at most: write to %s before you end one", v.Name, want, units.Plural(int64(widest), "topic"), units.Plural(least, "topic"))
@@ -238,8 +239,8 @@ func checkFenced(x *ctx, c *check) Result {
 	if v.TransactionState != "fenced" {
 		for _, o := range x.log.Producers() {
 			if o.Name != v.Name && o.Config.TransactionalID == v.Config.TransactionalID {
-				return pending("%s is not fenced: it is %s, with epoch %d of transactional.id %s; %s has that transactional.id too: press Init on %s",
-					v.Name, v.TransactionState, v.Epoch, v.Config.TransactionalID, o.Name, o.Name)
+				return pending("%s is not fenced: it is %s, with epoch %d of transactional.id %s; %s has that transactional.id too: press [Init](control:init %s) on %s",
+					v.Name, v.TransactionState, v.Epoch, v.Config.TransactionalID, o.Name, o.Name, o.Name)
 			}
 		}
 		return pending("%s is not fenced: it is %s, with epoch %d of transactional.id %s", v.Name, v.TransactionState, v.Epoch, v.Config.TransactionalID)
@@ -297,7 +298,8 @@ func checkReadCommitted(x *ctx, c *check) Result {
 			}
 		}
 		if unread := missingOffsets(given, got); len(unread) > 0 {
-			return pending("group %s has not received %s of %s/%d yet (offsets %s): poll with its member", v.Name, units.Plural(int64(len(unread)), "committed record"), topic, p, joinInts(unread))
+			return pending("group %s has not received %s of %s/%d yet (%s %s): %s", v.Name, units.Plural(int64(len(unread)), "committed record"), topic, p,
+				units.Noun(int64(len(unread)), "offset", "offsets"), joinInts(unread), pollWords(v, topic, p))
 		}
 		records += len(given)
 		skipped += len(aborted)
@@ -308,6 +310,20 @@ func checkReadCommitted(x *ctx, c *check) Result {
 		return pending("%s holds no record a read_committed consumer is given yet: commit a transaction that writes to it", topic)
 	}
 	return solved("group %s (read_committed) received the %s of %s and skipped %s", v.Name, units.Plural(int64(records), "committed record"), topic, units.Plural(int64(skipped), "aborted one"))
+}
+
+// pollWords says how to read a group's partition of topic (any of its
+// partitions for -1): press Poll on the member that owns it, named, or
+// poll with its member while none does.
+func pollWords(v core.GroupView, topic string, partition int) string {
+	for _, m := range v.Members {
+		for _, tp := range m.Assignment {
+			if tp.Topic == topic && (partition < 0 || tp.Partition == partition) {
+				return fmt.Sprintf("press [Poll](control:poll %[1]s) on %[1]s", m.ID)
+			}
+		}
+	}
+	return "poll with its member"
 }
 
 func checkReadAborted(x *ctx, c *check) Result {
@@ -332,7 +348,7 @@ func checkReadAborted(x *ctx, c *check) Result {
 			return pending("group %s reads with isolation.level=read_committed: it is never given an aborted record", v.Name)
 		}
 		if waiting := abortedRecords(x, topic, n); waiting > 0 {
-			return pending("group %s has not read what an aborted transaction wrote to %s yet (%s): press Poll on its member", v.Name, topic, units.Plural(int64(waiting), "record"))
+			return pending("group %s has not read what an aborted transaction wrote to %s yet (%s): %s", v.Name, topic, units.Plural(int64(waiting), "record"), pollWords(v, topic, -1))
 		}
 		return pending("group %s has received no record of %s that an aborted transaction wrote: abort a transaction that writes to it, then poll", v.Name, topic)
 	}

@@ -474,8 +474,18 @@ func (c *ctx) partitions(topic string) int {
 	return n
 }
 
+// pending is a sentence of a check that does not hold yet. It may name
+// the control to press as an else: sentence does, [label](control:NAME
+// THING), read as else: sentences are (fill): the page draws the control
+// as a hint's button, and Progress keeps its label.
 func pending(format string, args ...any) Result {
-	return Result{Progress: fmt.Sprintf(format, args...)}
+	text := fmt.Sprintf(format, args...)
+	if !strings.Contains(text, "](control:") {
+		return Result{Progress: text}
+	}
+	r := Result{}
+	r.Progress, r.ProgressDoc = fill(text, func(label, name string) string { return "{" + name + "}" })
+	return r
 }
 
 func solved(format string, args ...any) Result {
