@@ -42,6 +42,7 @@ type GroupPanel struct {
 	groupStart int             // the first group drawn
 	known      map[string]bool // the groups at the last render, to follow a new one (followNew)
 	newGroup   bool            // the learner opened the join form at the top
+	openedAt   int             // the members there were when it opened
 	linksSeen  int             // Links when newGroup was last set afresh
 }
 
@@ -53,6 +54,15 @@ const chartsAction = "plog/charts"
 // each card is a score of components.
 const groupsShown = 6
 
+// memberCount is how many members the groups hold.
+func memberCount(groups []GroupSnapshot) int {
+	n := 0
+	for _, g := range groups {
+		n += len(g.Members)
+	}
+	return n
+}
+
 // Render draws the join form, one card per group and the charts.
 func (p *GroupPanel) Render() app.UI {
 	topics := make([]string, len(p.Records))
@@ -63,6 +73,12 @@ func (p *GroupPanel) Render() app.UI {
 		// A link or a lesson opened: the join form the learner left open
 		// in the last one closes (fresh_form.go).
 		p.newGroup, p.linksSeen = false, p.Links
+	}
+	if members := memberCount(p.Groups); p.newGroup && members > p.openedAt {
+		// The form's join landed: it closes, as a card's does, so that
+		// the member joined is in sight (a walk found the form still open,
+		// the new member's card below it).
+		p.newGroup = false
 	}
 	p.groupStart, p.known = followNew(p.groupStart, groupsShown, groupNames(p.Groups), p.known)
 	window := windowAt(p.groupStart, groupsShown, len(p.Groups))
@@ -83,7 +99,7 @@ func (p *GroupPanel) Render() app.UI {
 				),
 				app.Button().Type("button").Class("group-new-toggle").DataSet("action", "new-group").
 					Aria("expanded", formOpen).
-					OnClick(func(ctx app.Context, e app.Event) { p.newGroup = !p.newGroup }).
+					OnClick(func(ctx app.Context, e app.Event) { p.newGroup, p.openedAt = !p.newGroup, memberCount(p.Groups) }).
 					Text("+ New group"),
 			),
 			app.Div().Class("group-new").Hidden(!formOpen).Body(

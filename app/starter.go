@@ -173,18 +173,25 @@ func topicsSentence(topics []TopicSnapshot) string {
 // actorsSentence says who writes and who reads. Not where they are drawn:
 // that changes with the screen's width.
 func actorsSentence(v LogSnapshot, workloads []scenario.Workload) string {
-	var writers, readers []string
+	var writers, readers, waiting []string
 	for _, pv := range v.Producers {
 		writers = append(writers, pv.Name)
 	}
 	for _, w := range workloads {
 		writers = append(writers, w.Name)
 	}
+	reader := func(kind, name string, members int) {
+		if members == 0 {
+			waiting = append(waiting, kind+" "+name)
+			return
+		}
+		readers = append(readers, kind+" "+name+" ("+countOf(members, "member")+")")
+	}
 	for _, g := range v.Groups {
-		readers = append(readers, "group "+g.Name+" ("+countOf(len(g.Members), "member")+")")
+		reader("group", g.Name, len(g.Members))
 	}
 	for _, g := range v.ShareGroups {
-		readers = append(readers, "share group "+g.Name+" ("+countOf(len(g.Members), "member")+")")
+		reader("share group", g.Name, len(g.Members))
 	}
 	write := "You write records with the Produce form"
 	if n := int64(len(writers)); n > 0 {
@@ -193,6 +200,10 @@ func actorsSentence(v LogSnapshot, workloads []scenario.Workload) string {
 	read := "nobody reads them yet"
 	if n := int64(len(readers)); n > 0 {
 		read = units.Join(readers) + units.Noun(n, " reads", " read") + " them"
+	}
+	if n := int64(len(waiting)); n > 0 {
+		// A group configured before any member joins it reads nothing.
+		read += "; " + units.Join(waiting) + units.Noun(n, " has", " have") + " no member yet"
 	}
 	return write + "; " + read + "."
 }

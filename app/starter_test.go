@@ -152,3 +152,16 @@ func TestLessonStartSaysWhatThePictureShows(t *testing.T) {
 		t.Error("the lesson's start is not said again after an undo back to it")
 	}
 }
+
+// The lesson start's sentence on who reads counts a group that has no
+// member yet apart: it reads nothing.
+func TestActorsSentenceSaysAGroupWithoutMembersReadsNothing(t *testing.T) {
+	v := LogSnapshot{Groups: []GroupSnapshot{
+		{GroupView: core.GroupView{Name: "billing", Members: make([]core.MemberView, 2)}},
+		{GroupView: core.GroupView{Name: "rebuild"}},
+	}}
+	want := "You write records with the Produce form; group billing (2 members) reads them; group rebuild has no member yet."
+	if got := actorsSentence(v, nil); got != want {
+		t.Errorf("actorsSentence = %q, want %q", got, want)
+	}
+}

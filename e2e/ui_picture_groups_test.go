@@ -434,7 +434,9 @@ func TestPictureGroupsInspectorReadOnly(t *testing.T) {
 
 // A lesson without groups shows the groups' column as one line and a
 // button, not the join form's nine fields: lesson 1 is about keys and
-// partitions. "+ New group" opens the form in view.
+// partitions. "+ New group" opens the form in view; a refused join keeps
+// it open, with why, and the join that lands closes it, the new member's
+// card in sight.
 func TestNoGroupsYetIsALineAndAButton(t *testing.T) {
 	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
@@ -450,6 +452,21 @@ func TestNoGroupsYetIsALineAndAButton(t *testing.T) {
 	b.waitFor(t, `document.querySelector(".group-new .join-form")?.getClientRects().length > 0`)
 	if problem := onScreen(t, b, `.join-form [name=group]`); problem != "" {
 		t.Errorf("the join form's group field, opened, is %s", problem)
+	}
+	b.fill(t, `.join-form [name=group]`, "billing")
+	b.fill(t, `.join-form [name=member]`, "c1")
+	b.fill(t, `.join-form [name=topics]`, "nowhere")
+	b.mouseClick(t, `.join-form button[type=submit]`)
+	b.waitFor(t, `!!document.querySelector(".group-new [role=alert]")?.textContent.trim()`)
+	if b.attr(t, `[data-action=new-group]`, "aria-expanded") != "true" {
+		t.Error("a refused join closed the form")
+	}
+	b.fill(t, `.join-form [name=topics]`, "orders")
+	b.mouseClick(t, `.join-form button[type=submit]`)
+	b.waitCount(t, `li.member[data-member=c1]`, 1)
+	b.waitFor(t, `document.querySelector("[data-action=new-group]").getAttribute("aria-expanded") === "false"`)
+	if problem := onScreen(t, b, `li.member[data-member=c1]`); problem != "" {
+		t.Errorf("c1's card, joined, is %s", problem)
 	}
 }
 
