@@ -273,6 +273,18 @@ func (l *LessonPanel) readIdea(ctx app.Context, e app.Event) {
 	ctx.Defer(func(app.Context) { scrollIntoPanel("[data-lesson-panel] .lesson-text") })
 }
 
+// toggleIdea brings the idea into the box's view, or, once it has, the
+// goal back: a walk pressed "The idea ▾" again to go back and saw
+// nothing change.
+func (l *LessonPanel) toggleIdea(ctx app.Context, e app.Event) {
+	if l.sheet != "full" {
+		l.readIdea(ctx, e)
+		return
+	}
+	l.sheet = ""
+	ctx.Defer(func(app.Context) { scrollIntoPanel("[data-lesson-panel] .lesson-goal") })
+}
+
 // renderTask draws what the learner is to do, how far they are, and the
 // hints they have asked for.
 func (l *LessonPanel) renderTask() app.UI {
@@ -316,7 +328,8 @@ func (l *LessonPanel) renderTask() app.UI {
 				app.Span().Class("hint").Text("All hints shown."),
 			),
 			app.If(!l.Compact,
-				app.Button().Type("button").ID("lesson-read-idea").Class("quiet").OnClick(l.readIdea).Text("The idea ▾"),
+				app.Button().Type("button").ID("lesson-read-idea").Class("quiet").Aria("expanded", l.sheet == "full").
+					OnClick(l.toggleIdea).Text(map[bool]string{false: "The idea ▾", true: "Back to the goal ▴"}[l.sheet == "full"]),
 			),
 			app.A().Href("#lesson="+l.Ref).Class("lesson-restart").Text("Start the lesson again"),
 		),

@@ -34,6 +34,17 @@ func TestTheLessonsIdeaIsOneClickAway(t *testing.T) {
 		if problem := onScreenSoon(t, b, title); problem != "" {
 			t.Errorf("at %dx%d, asked for, the lesson's idea is %s", size[0], size[1], problem)
 		}
+		if size[0] >= 900 {
+			// Pressed again, it brings the goal back.
+			if problem := onScreen(t, b, `[data-lesson-panel] .lesson-goal`); problem == "" {
+				t.Fatal("the goal is in view with the idea read: nothing to test")
+			}
+			b.waitText(t, "#lesson-read-idea", "Back to the goal")
+			b.mouseClick(t, "#lesson-read-idea")
+			if problem := onScreenSoon(t, b, `[data-lesson-panel] .lesson-goal`); problem != "" {
+				t.Errorf("at %dx%d, the idea hidden, the goal is %s", size[0], size[1], problem)
+			}
+		}
 		b.noErrors(t)
 	}
 }
