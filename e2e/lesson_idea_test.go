@@ -74,3 +74,36 @@ func TestProgressComesIntoViewAfterReadingTheIdea(t *testing.T) {
 		t.Errorf("the progress the tombstone made is %s", problem)
 	}
 }
+
+// A learner who shows the hints and reads down the lesson's box to the
+// last one keeps its progress in sight at the box's top: a walk showed
+// the hints and lost the progress out of the box.
+func TestProgressStaysInViewWhileReadingTheHints(t *testing.T) {
+	t.Parallel()
+	s := startPlogServer(t, build.rootSite, "/")
+	x := learnerFromList(t, s, "compaction")
+	b := x.b
+	b.do(t, chromedp.EmulateViewport(1280, 800))
+	b.waitFor(t, `innerWidth === 1280`)
+	for range 3 {
+		b.mouseClick(t, "#lesson-hint")
+	}
+	last := `[data-lesson-panel] .lesson-hints li:nth-child(3)`
+	b.waitCount(t, last, 1)
+	panel := boxOf(t, b, "[data-lesson-panel]")
+	for range 20 {
+		if boxOf(t, b, last).Bottom <= panel.Bottom {
+			break
+		}
+		b.wheel(t, (panel.Left+panel.Right)/2, (panel.Top+panel.Bottom)/2, 60)
+	}
+	if problem := onScreenSoon(t, b, last); problem != "" {
+		t.Fatalf("the last hint, scrolled to, is %s", problem)
+	}
+	if eval[float64](t, b, `document.querySelector("[data-lesson-panel]").scrollTop`) == 0 {
+		t.Fatal("the box did not scroll to the last hint: nothing to test")
+	}
+	if problem := onScreen(t, b, "[data-lesson-panel] [data-lesson-progress]"); problem != "" {
+		t.Errorf("at the last hint, the progress is %s", problem)
+	}
+}
