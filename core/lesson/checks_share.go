@@ -243,7 +243,7 @@ func checkShareLockExpired(x *ctx, c *check) Result {
 			for _, p := range v.Partitions {
 				for _, r := range p.InFlight {
 					if r.State == core.RecordAcquired && r.Member == m.Name {
-						return pending("%s crashed holding %s/%d@%d: its lock expires at %s (share.record.lock.duration.ms=%s); advance the clock", m.Name, p.Topic, p.Partition, r.Offset, units.Duration(r.LockUntil), lock)
+						return pending("%s crashed holding %s/%d@%d: its lock expires at %s (share.record.lock.duration.ms=%s); [advance the clock](control:advance)", m.Name, p.Topic, p.Partition, r.Offset, units.Duration(r.LockUntil), lock)
 					}
 				}
 			}
@@ -254,7 +254,7 @@ func checkShareLockExpired(x *ctx, c *check) Result {
 		for _, p := range v.Partitions {
 			for _, r := range p.InFlight {
 				if r.State == core.RecordAcquired && r.Member == m.Name {
-					return pending("%s holds %s/%d@%d: its lock expires at %s unless it acknowledges the record (share.record.lock.duration.ms=%s); advance the clock", m.Name, p.Topic, p.Partition, r.Offset, units.Duration(r.LockUntil), lock)
+					return pending("%s holds %s/%d@%d: its lock expires at %s unless it acknowledges the record (share.record.lock.duration.ms=%s); [advance the clock](control:advance)", m.Name, p.Topic, p.Partition, r.Offset, units.Duration(r.LockUntil), lock)
 				}
 			}
 		}
@@ -276,20 +276,24 @@ func checkSharePoison(x *ctx, c *check) Result {
 		return solved("%s was archived after %s (share.delivery.count.limit=%d): no member gets it again", rec, deliveries(int64(e.Count)), h.limit)
 	}
 	if e := h.rejected; e != nil {
-		return pending("%s rejected %s/%d@%d after %s: a rejected record is archived at once; release it instead, poll by poll, to see the delivery count limit (%d) archive it",
+		return pending("%[1]s rejected %[2]s/%[3]d@%[4]d after %[5]s: a rejected record is archived at once; [release](control:release %[1]s) it instead, poll by poll, to see the delivery count limit (%[6]d) archive it",
 			e.Member, e.Topic, e.Partition, e.Offset, deliveries(int64(e.Count)), h.limit)
 	}
 	v, _ := x.log.ShareGroup(group)
-	most, at := 0, ""
+	most, at, holder := 0, "", ""
 	for _, p := range v.Partitions {
 		for _, r := range p.InFlight {
 			if r.DeliveryCount > most {
-				most, at = r.DeliveryCount, fmt.Sprintf("%s/%d@%d", p.Topic, p.Partition, r.Offset)
+				most, at, holder = r.DeliveryCount, fmt.Sprintf("%s/%d@%d", p.Topic, p.Partition, r.Offset), r.Member
 			}
 		}
 	}
 	if most == 0 {
 		return pending("no record of share group %s has been delivered yet: poll a member", group)
 	}
-	return pending("%s has had %s of %d: release it and poll again until the limit archives it", at, deliveries(int64(most)), h.limit)
+	release := "release it"
+	if holder != "" {
+		release = "[release](control:release " + holder + ") it"
+	}
+	return pending("%s has had %s of %d: %s and poll again until the limit archives it", at, deliveries(int64(most)), h.limit, release)
 }
