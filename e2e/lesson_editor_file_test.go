@@ -79,7 +79,7 @@ func TestTeacherEditsALessonFileInThePage(t *testing.T) {
 	b.waitCount(t, `[data-lesson-preview][data-state="ok"]`, 1)
 	// Preview checks the lesson as plogsim lesson check does, in view.
 	b.waitCount(t, `[data-lesson-check] [data-ok="true"], [data-lesson-check] [data-ok=""]`, 5)
-	if problem := onScreen(t, b, "[data-lesson-check] h3"); problem != "" {
+	if problem := onScreenSoon(t, b, "[data-lesson-check] h3"); problem != "" {
 		t.Errorf("the lesson's check, after Preview, is %s", problem)
 	}
 

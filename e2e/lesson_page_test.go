@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"plog/core/lesson"
 	"plog/core/scenario"
@@ -124,6 +125,35 @@ func TestLessonSolvedThroughTheControls(t *testing.T) {
 	// solved mark (from storage). The URL is written a moment after the
 	// redo: until then it holds the undone position (at=).
 	b.waitFor(t, `location.hash.endsWith("&lesson=key-order") && !location.hash.includes("&at=")`)
+	// The URL follows a moment after each step: on a busy machine the hash
+	// above could still be the one written after the first produce, never
+	// replaced before the undo. Wait until it holds every step.
+	steps := func() int {
+		f, err := scenario.ParseFragment(b.fragment(t))
+		if err != nil || f.Link == "" {
+			return -1
+		}
+		script, err := scenario.DecodeLink(f.Link)
+		if err != nil {
+			return -1
+		}
+		cmds, err := scenario.Parse(script)
+		if err != nil {
+			return -1
+		}
+		return len(cmds)
+	}
+	startCmds, err := scenario.Parse(l.Script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(readyTimeout)
+	for steps() < len(startCmds)+len(values) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the URL never held the %d steps: %s", len(startCmds)+len(values), b.fragment(t))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	b.reload(t)
 	if !b.eventually(fmt.Sprintf(`document.querySelectorAll(%s).length === 1`, js(panel("key-order")+`[data-solved="true"]`))) {
 		t.Fatalf("after a reload the lesson is not solved: the page is at %s, its progress says %q, its timeline is at %s",
