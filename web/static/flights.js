@@ -13,7 +13,7 @@
 // Where a produced record comes from: the named producer's card the
 // learner sent it through (a button on the card, or the produce form with
 // that producer chosen), else the producer workload that writes to its
-// topic ([data-writes-to]), both drawn left of the lanes, else the button
+// topic ([data-writes-to]), both drawn beside the lanes, else the button
 // or box the learner just used (Produce, a quick-produce button, the
 // command line), else nowhere, and it does not fly. A journey whose either end is out of
 // the window is not drawn. At most a few records fly per command: a
