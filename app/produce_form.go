@@ -64,9 +64,13 @@ const (
 // produceShortcut is the action the keyboard shortcut for produce sends.
 const produceShortcut = "plog/shortcut/produce"
 
+// exampleKey and exampleValue are the record a new produce form, and a
+// producer's card, offer to send.
+const exampleKey, exampleValue = "acct-1", "created"
+
 // OnInit fills the form with a record worth sending.
 func (f *ProduceForm) OnInit() {
-	f.key, f.value, f.count, f.generate = "acct-1", "created", "1", "20"
+	f.key, f.value, f.count, f.generate = exampleKey, exampleValue, "1", "20"
 }
 
 // chooseTopic takes the topic the learner picked. The refusal of the last

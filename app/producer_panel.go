@@ -134,7 +134,7 @@ type ProducerCard struct {
 // OnInit fills the card's produce with a record worth sending, as the
 // produce form's.
 func (c *ProducerCard) OnInit() {
-	c.key, c.value = "acct-1", "created"
+	c.key, c.value = exampleKey, exampleValue
 }
 
 // produceLine writes the card's produce: a record through this producer,
