@@ -25,6 +25,9 @@ const hiddenPanelsDelay = 100 * time.Millisecond
 // dockAction asks the page to show a tab of the dock (value: dockRequest).
 const dockAction = "plog/dock"
 
+// foldToolsAction folds the tools away under the open lesson.
+const foldToolsAction = "plog/fold-tools"
+
 // dockRequest shows a tab; Topic, for the produce tab, chooses the topic
 // the records go to.
 type dockRequest struct {
@@ -57,26 +60,54 @@ func dockTabs(inspecting bool) []dockTab {
 // dockTabBar draws the tabs as WAI-ARIA's tabs pattern: a tablist of tabs,
 // each with aria-selected and aria-controls its panel, and one stop of the
 // Tab key, the tab shown; from it the arrow keys, Home and End move to
-// another tab and show it (onTabKey). active is the tab shown.
-func dockTabBar(active string, inspecting bool) app.UI {
+// another tab and show it (onTabKey). active is the tab shown, or the one
+// a press would show while the tools are folded: then no tab is selected.
+// Under a lesson a chevron before the tabs folds the tools or shows them:
+// the bar is as narrow as the dock (four tabs and the chevron in 285 px).
+func dockTabBar(active string, inspecting, folded, inLesson bool) app.UI {
 	tabs := dockTabs(inspecting)
-	return app.Div().Class("dock-tabs").Attr("role", "tablist").Aria("label", "tools").Body(
-		app.Range(tabs).Slice(func(i int) app.UI {
-			t := tabs[i]
-			tabIndex := -1
-			if t.name == active {
-				tabIndex = 0
-			}
-			return app.Button().Type("button").ID("dock-tab-"+t.name).Class("dock-tab").
-				Attr("role", "tab").Aria("selected", t.name == active).Aria("controls", "dock-"+t.name).
-				TabIndex(tabIndex).DataSet("dock-tab", t.name).
-				OnClick(func(ctx app.Context, e app.Event) {
-					ctx.NewActionWithValue(dockAction, dockRequest{Tab: t.name})
-				}, t.name).
-				OnKeyDown(func(ctx app.Context, e app.Event) { onTabKey(ctx, e, tabs, i) }, t.name, len(tabs)).
-				Text(t.label)
-		}),
+	fold, foldLabel := "▾", "Fold the tools away: the lesson takes the column"
+	if folded {
+		fold, foldLabel = "▸", "Show the tools"
+	}
+	return app.Div().Class("dock-toolbar").Body(
+		app.Button().Type("button").Class("quiet", "dock-fold").DataSet("action", "fold-tools").
+			Aria("expanded", !folded).Aria("controls", "dock-"+active).
+			Aria("label", foldLabel).Title(foldLabel).Hidden(!inLesson).
+			OnClick(func(ctx app.Context, e app.Event) {
+				if folded {
+					ctx.NewActionWithValue(dockAction, dockRequest{Tab: active})
+					return
+				}
+				ctx.NewAction(foldToolsAction)
+			}, folded, active).
+			Text(fold),
+		app.Div().Class("dock-tabs").Attr("role", "tablist").Aria("label", "tools").Body(
+			app.Range(tabs).Slice(func(i int) app.UI {
+				t := tabs[i]
+				tabIndex := -1
+				if t.name == active {
+					tabIndex = 0
+				}
+				return app.Button().Type("button").ID("dock-tab-"+t.name).Class("dock-tab").
+					Attr("role", "tab").Aria("selected", t.name == active && !folded).Aria("controls", "dock-"+t.name).
+					TabIndex(tabIndex).DataSet("dock-tab", t.name).
+					OnClick(func(ctx app.Context, e app.Event) {
+						ctx.NewActionWithValue(dockAction, dockRequest{Tab: t.name})
+					}, t.name).
+					OnKeyDown(func(ctx app.Context, e app.Event) { onTabKey(ctx, e, tabs, i) }, t.name, len(tabs)).
+					Text(t.label)
+			}),
+		),
 	)
+}
+
+// toolsWord is the dock's data-tools: whether its tools are folded.
+func toolsWord(folded bool) string {
+	if folded {
+		return "folded"
+	}
+	return "open"
 }
 
 // tabAfterKey is the tab a key moves to from tab i of n: left and right
@@ -119,4 +150,25 @@ func dockPanel(name, active string, shown map[string]bool, body ...app.UI) app.U
 	return app.Div().ID("dock-"+name).Class("dock-panel").Attr("role", "tabpanel").
 		Aria("labelledby", "dock-tab-"+name).DataSet("dock-panel", name).
 		Hidden(name != active).Body(body...)
+}
+
+// toolsFolded reports whether the dock's tools are folded away: in a
+// lesson until the learner opens a tab there (a tab, a topic's produce
+// button, a hint's control, a thing selected in the picture), so that the
+// lesson's goal, progress and hints have the column and the controls the
+// lesson needs are the picture's own. Outside a lesson the tools are the
+// playground: they stay open.
+func (p *Playground) toolsFolded() bool {
+	return p.lesson.current != nil && p.toolsOpenIn != p.lesson.key
+}
+
+// showTab shows a tab of the dock, unfolding the tools.
+func (p *Playground) showTab(tab string) {
+	p.dock = tab
+	p.toolsOpenIn = p.lesson.key
+}
+
+// handleFoldTools folds the tools away under the open lesson.
+func (p *Playground) handleFoldTools(ctx app.Context, a app.Action) {
+	p.toolsOpenIn = ""
 }

@@ -105,3 +105,70 @@ func TestDockPanelsAreDrawnOnceShown(t *testing.T) {
 		t.Errorf("the %s tab is not drawn %s after the page is ready", dockCluster, hiddenPanelsDelay)
 	}
 }
+
+// In a lesson the tools start folded, no tab selected and no panel shown,
+// so that the lesson has the column; a tab, a topic's produce button or a
+// thing selected opens them, the chevron folds them again, and the next
+// lesson starts folded. Outside a lesson they stay open, with no chevron.
+func TestALessonFoldsTheToolsAway(t *testing.T) {
+	p, d := mountAt(t, "lesson=key-order")
+	folded := func() bool {
+		t.Helper()
+		page := app.HTMLString(p)
+		f := len(tagsWith(page, "data-tools", "folded")) == 1
+		if f != (len(tagsWith(page, "role", "tab", "aria-selected", "true")) == 0) {
+			t.Fatalf("data-tools folded %v, but the tabs say otherwise", f)
+		}
+		if f != (countHidden(tagsWith(page, "role", "tabpanel")) == len(dockTabs(true))) {
+			t.Fatalf("data-tools folded %v, but the panels say otherwise", f)
+		}
+		return f
+	}
+	act := func(name string, value any) {
+		d.Context().NewActionWithValue(name, value)
+		d.Consume()
+	}
+	if !folded() {
+		t.Fatal("lesson key-order opens with its tools open")
+	}
+	if len(tagsWith(app.HTMLString(p), "data-action", "fold-tools", "aria-expanded", "false")) != 1 {
+		t.Error("no chevron that shows the folded tools")
+	}
+	act(dockAction, dockRequest{Tab: dockProduce, Topic: "orders"})
+	if folded() {
+		t.Fatal("the topic's produce button leaves the tools folded")
+	}
+	act(foldToolsAction, nil)
+	if !folded() {
+		t.Fatal("the chevron does not fold the tools")
+	}
+	act(selectAction, selection{Kind: selectTopic, Topic: "orders"})
+	if folded() {
+		t.Fatal("selecting a topic leaves the inspector folded away")
+	}
+	act(foldToolsAction, nil)
+	d.Context().Dispatch(func(app.Context) { p.applyLink("lesson=exactly-once") })
+	d.Consume()
+	if !folded() {
+		t.Error("the next lesson opens with the tools open")
+	}
+
+	p, _ = mountAt(t, mustLink(t, ordersScenario))
+	if folded() {
+		t.Error("outside a lesson the tools are folded")
+	}
+	if countHidden(tagsWith(app.HTMLString(p), "data-action", "fold-tools")) != 1 {
+		t.Error("outside a lesson the chevron shows")
+	}
+}
+
+// countHidden counts the tags that are hidden.
+func countHidden(tags []string) int {
+	n := 0
+	for _, tag := range tags {
+		if strings.Contains(tag, " hidden>") || strings.Contains(tag, " hidden ") {
+			n++
+		}
+	}
+	return n
+}

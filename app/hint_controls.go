@@ -180,7 +180,7 @@ func (p *Playground) handlePoint(ctx app.Context, a app.Action) {
 	}
 	switch {
 	case place.tab != "":
-		p.dock = place.tab
+		p.showTab(place.tab)
 	case place.inspect == selectGroup:
 		p.handleSelect(ctx, app.Action{Value: selection{Kind: selectGroup, Group: r.Control.Thing}})
 	case place.inspect == selectTopic:

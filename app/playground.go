@@ -38,15 +38,18 @@ type Playground struct {
 	// How the picture is looked at, not state (it is in no script): the
 	// dock's tab, the thing the inspector shows, and the topic a topic's
 	// produce button chose, each preset counted so the forms follow it.
-	dock       string
-	dockShown  map[string]bool // the tabs shown so far, whose panels are drawn (dock.go)
-	selected   selection
-	chartsOpen bool // the groups column's charts are unfolded (chartsAction)
-	links      int  // links opened since the page was ready (fresh_form.go)
-	starterEnd int  // the position the link opened at: where the starter's note shows (starter.go)
-	selectSeq  int
-	produceTo  string // the topic a topic's produce button chose for the produce form
-	produceSeq int
+	dock      string
+	dockShown map[string]bool // the tabs shown so far, whose panels are drawn (dock.go)
+	// toolsOpenIn is the key of the lesson the learner opened the tools
+	// in: in any other lesson they start folded (toolsFolded).
+	toolsOpenIn string
+	selected    selection
+	chartsOpen  bool // the groups column's charts are unfolded (chartsAction)
+	links       int  // links opened since the page was ready (fresh_form.go)
+	starterEnd  int  // the position the link opened at: where the starter's note shows (starter.go)
+	selectSeq   int
+	produceTo   string // the topic a topic's produce button chose for the produce form
+	produceSeq  int
 
 	// views holds where each lane's window starts, by laneKey; a lane not
 	// in it follows its newest records. It is how the page is looked at,
@@ -146,6 +149,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.Handle(selectAction, p.handleSelect)
 	ctx.Handle(chartsAction, func(ctx app.Context, a app.Action) { p.chartsOpen, _ = a.Value.(bool) })
 	ctx.Handle(dockAction, p.handleDock)
+	ctx.Handle(foldToolsAction, p.handleFoldTools)
 	ctx.Handle(pointAction, p.handlePoint)
 	ctx.Handle(lessonAction, p.handleLesson)
 	ctx.Handle(protocolCompareAction, p.handleProtocolCompare)
@@ -273,7 +277,7 @@ func (p *Playground) handleSelect(ctx app.Context, a app.Action) {
 	p.view.compareInspected(p.session, s)
 	switch {
 	case s.Kind != "":
-		p.dock = dockInspector
+		p.showTab(dockInspector)
 		revealInspector(ctx)
 	case p.dock == dockInspector:
 		p.dock = ""
@@ -288,7 +292,7 @@ func (p *Playground) handleDock(ctx app.Context, a app.Action) {
 	if !ok {
 		return
 	}
-	p.dock = r.Tab
+	p.showTab(r.Tab)
 	if r.Topic != "" {
 		p.produceTo = r.Topic
 		p.produceSeq++
@@ -663,6 +667,11 @@ func (p *Playground) Render() app.UI {
 	tab := p.dockTab()
 	p.drawDockPanel(tab)
 	inspecting := p.selected.Kind != ""
+	folded := p.toolsFolded()
+	panel := tab // the panel shown: none while the tools are folded
+	if folded {
+		panel = ""
+	}
 	return app.Main().
 		Class("playground").
 		DataSet("ready", p.ready).
@@ -693,22 +702,22 @@ func (p *Playground) Render() app.UI {
 			p.pageAlert(),
 			p.unreadableNotice(), // autosave_unreadable.go
 			app.Div().ID(workspaceID).Class("workspace").Body(
-				app.Aside().Class("dock").Attr("data-dock", tab).Aria("label", "lesson and tools").Body(
+				app.Aside().Class("dock").Attr("data-dock", panel).DataSet("tools", toolsWord(folded)).Aria("label", "lesson and tools").Body(
 					p.lessonPanel(),
-					dockTabBar(tab, inspecting),
-					dockPanel(dockProduce, tab, p.dockShown,
+					dockTabBar(tab, inspecting, folded, p.lesson.current != nil),
+					dockPanel(dockProduce, panel, p.dockShown,
 						&ProduceForm{Links: p.links, Topics: p.forms, Step: len(lines), Rules: p.rules(),
 							Preset: formPreset{Topic: p.produceTo, Seq: p.produceSeq}, Producers: producerNames(p.view.Producers),
 							Landed: p.producedHere()},
 						&ProducerPanel{Links: p.links},
 					),
-					dockPanel(dockTopics, tab, p.dockShown, &TopicForm{Links: p.links}),
-					dockPanel(dockTime, tab, p.dockShown,
+					dockPanel(dockTopics, panel, p.dockShown, &TopicForm{Links: p.links}),
+					dockPanel(dockTime, panel, p.dockShown,
 						&TimeControls{Links: p.links},
 						&WorkloadControls{Links: p.links, Topics: p.forms, Workloads: p.workloads(), ShareGroups: p.view.shareGroupNames(), Step: len(lines), Rules: p.rules()},
 					),
-					dockPanel(dockCluster, tab, p.dockShown, &BrokersForm{Links: p.links, Brokers: brokers, LagMaxMs: lagMaxMs}),
-					dockPanel(dockInspector, tab, p.dockShown,
+					dockPanel(dockCluster, panel, p.dockShown, &BrokersForm{Links: p.links, Brokers: brokers, LagMaxMs: lagMaxMs}),
+					dockPanel(dockInspector, panel, p.dockShown,
 						&Inspector{Selected: p.selected, Preset: p.inspectorPreset(), Topic: p.selectedTopic(), Topics: p.forms,
 							Brokers: p.replicas.Brokers, Lanes: p.replicas.Lanes, Groups: p.view.Groups, Lag: lag, Rules: p.rules(),
 							ShareGroups: p.view.ShareGroups, ShareCompared: p.view.ShareCompared, Now: p.view.TimeMs},

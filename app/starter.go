@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"plog/core/lesson"
 	"plog/core/scenario"
 	"plog/core/units"
 
@@ -143,7 +144,13 @@ func (p *Playground) lessonStartNote() app.UI {
 		app.P().Class("landing-title").Text("The lesson's start"),
 		app.Ul().Body(
 			app.Li().Text(topicsSentence(p.view.Topics)),
-			app.Li().Text(actorsSentence(p.view, producerWorkloads(p.workloads()))),
+			app.Li().Body(
+				app.Text(actorsSentence(p.view, producerWorkloads(p.workloads()))+" "),
+				// The tools start folded in a lesson (dock.go): where the
+				// learner is the writer, the form is one press away.
+				app.If(len(p.view.Producers) == 0 && len(producerWorkloads(p.workloads())) == 0,
+					controlButton(lesson.Inline{Kind: lesson.InlineControl, Text: "Open the Produce form", Control: lesson.ControlRef{Name: "produce-key"}})),
+			),
 			app.Li().Text("The goal is in the lesson; "+strconv.Itoa(p.lesson.steps)+
 				" steps set this up, and yours will be step "+strconv.Itoa(p.lesson.steps+1)+"."),
 		),

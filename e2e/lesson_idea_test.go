@@ -26,6 +26,10 @@ func TestTheLessonsIdeaIsOneClickAway(t *testing.T) {
 			}
 			b.mouseClick(t, "#lesson-sheet-read")
 		} else {
+			// With the tools open the lesson has part of the column: the
+			// idea is below it. (Folded, a short lesson shows it all.)
+			b.mouseClick(t, "#dock-tab-produce")
+			b.waitFor(t, `document.querySelector(".dock").dataset.tools === "open"`)
 			if problem := onScreen(t, b, title); problem == "" {
 				t.Fatalf("at %dx%d the idea is in view before it is asked for: nothing to test", size[0], size[1])
 			}
@@ -55,11 +59,13 @@ func TestTheLessonsIdeaIsOneClickAway(t *testing.T) {
 func TestProgressComesIntoViewAfterReadingTheIdea(t *testing.T) {
 	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
-	x := learnerFromList(t, s, "compaction")
+	x := learnerAtALaptop(t, s, "compaction")
 	b := x.b
-	b.do(t, chromedp.EmulateViewport(1280, 800))
-	b.waitFor(t, `innerWidth === 1280`)
 	progress := `[data-lesson-panel] [data-lesson-progress]`
+	// The tools open, the lesson has part of the column (folded, a
+	// short lesson shows its idea and progress at once).
+	b.mouseClick(t, "#dock-tab-produce")
+	b.waitFor(t, `document.querySelector(".dock").dataset.tools === "open"`)
 	b.mouseClick(t, "#lesson-read-idea")
 	// The idea in view (a smooth scroll may still run), and so the
 	// progress out of it.
@@ -81,10 +87,12 @@ func TestProgressComesIntoViewAfterReadingTheIdea(t *testing.T) {
 func TestProgressStaysInViewWhileReadingTheHints(t *testing.T) {
 	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
-	x := learnerFromList(t, s, "compaction")
+	x := learnerAtALaptop(t, s, "compaction")
 	b := x.b
-	b.do(t, chromedp.EmulateViewport(1280, 800))
-	b.waitFor(t, `innerWidth === 1280`)
+	// With the tools open, the lesson has part of the column, and its
+	// box scrolls to the hints.
+	b.mouseClick(t, "#dock-tab-produce")
+	b.waitFor(t, `document.querySelector(".dock").dataset.tools === "open"`)
 	for range 3 {
 		b.mouseClick(t, "#lesson-hint")
 	}

@@ -119,6 +119,9 @@ func TestLessonIsASheetOnAPhone(t *testing.T) {
 func TestSolvingOnAPhoneKeepsThePageStill(t *testing.T) {
 	t.Parallel()
 	b := lessonOnAPhone(t, "key-order")
+	// The tools start folded in a lesson: the learner opens the form.
+	b.mouseClick(t, "#dock-tab-produce")
+	b.waitFor(t, `document.querySelector(".dock").dataset.tools === "open"`)
 	for i, value := range []string{"created", "updated", "shipped"} {
 		b.fill(t, "#produce-key", "acct-1")
 		b.fill(t, "#produce-value", value)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"plog/core/lesson"
+
+	"github.com/chromedp/chromedp"
 )
 
 // Each lesson solved as a learner solves it: opened from the Lessons list or
@@ -44,6 +46,16 @@ func learnerFromList(t *testing.T, s *server, name string) *learner {
 	b.waitFor(t, `document.querySelector("[data-lesson-list] details").open`)
 	b.click(t, fmt.Sprintf(`[data-lesson-list] [data-lesson=%s] a`, js(name)))
 	return newLearner(t, b, name)
+}
+
+// learnerAtALaptop is learnerFromList in a window of 1280x800, the
+// laptop the issues measure the page at.
+func learnerAtALaptop(t *testing.T, s *server, name string) *learner {
+	t.Helper()
+	x := learnerFromList(t, s, name)
+	x.b.do(t, chromedp.EmulateViewport(1280, 800))
+	x.b.waitFor(t, `innerWidth === 1280`)
+	return x
 }
 
 // newLearner waits for the lesson's panel and checks that it opened at its

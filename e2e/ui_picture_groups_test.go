@@ -476,10 +476,8 @@ func TestNoGroupsYetIsALineAndAButton(t *testing.T) {
 func TestAJoinFormOpensInView(t *testing.T) {
 	t.Parallel()
 	s := startPlogServer(t, build.rootSite, "/")
-	x := learnerFromList(t, s, "assignors")
+	x := learnerAtALaptop(t, s, "assignors")
 	b := x.b
-	b.do(t, chromedp.EmulateViewport(1280, 800))
-	b.waitFor(t, `innerWidth === 1280`)
 	b.mouseClick(t, group("shipping")+" [data-action=join-member]")
 	form := group("shipping") + " form.member-join"
 	b.waitCount(t, form, 1)
