@@ -274,6 +274,9 @@ func TestATombstoneShowsNoValue(t *testing.T) {
 func TestProduceSaysWhereTheRecordWent(t *testing.T) {
 	t.Parallel()
 	b := lessonOnAPhone(t, "key-order")
+	// The tools start folded in a lesson: the lesson's start opens the form.
+	b.mouseClick(t, `[data-lesson-start] button[data-control-ref="produce-key"]`)
+	b.waitFor(t, `document.activeElement && document.activeElement.id === "produce-key"`)
 	b.fill(t, "#produce-key", "acct-1")
 	b.fill(t, "#produce-value", "created")
 	b.mouseClick(t, "#produce-send")
