@@ -39,6 +39,7 @@ var controlPlaces = map[string]controlPlace{
 	"produce-producer":  {tab: dockProduce, css: "#produce-producer"},
 	"produce-count":     {tab: dockProduce, opener: "#produce-options:not([open]) > summary", css: "#produce-count"},
 	"join":              {opener: `button[data-action="new-group"][aria-expanded="false"]`, css: `.group-new form[data-control="group-join"]`},
+	"join-member":       {opener: `article[data-group="%[1]s"] button[data-action="join-member"][aria-expanded="false"]`, css: `article[data-group="%[1]s"] form.member-join`},
 	"new-share-group":   {opener: `button[data-action="new-share-group"][aria-expanded="false"]`, css: `form[data-control="share-join"]`},
 	"new-topic":         {tab: dockTopics, css: "#topic-name"},
 	"topic-config":      {inspect: selectTopic, css: "#dock-inspector #config-name"},

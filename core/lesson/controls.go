@@ -64,6 +64,7 @@ var controlDocs = []ControlDoc{
 	{"produce-producer", NoScope, "the produce form's Producer (a named producer sends the records)"},
 	{"produce-count", NoScope, "the produce form's Count"},
 	{"join", NoScope, "the consumer groups' join form (+ New group)"},
+	{"join-member", GroupScope, "a consumer group's own join form (its + Join a member)"},
 	{"new-share-group", NoScope, "the share groups' join form (+ New share group)"},
 	{"new-topic", NoScope, "the New topic form"},
 	{"topic-config", TopicScope, "a topic's Topic configs form, in its inspector"},

@@ -180,8 +180,12 @@ func waiting(v core.GroupView, now int64) string {
 	if r := v.Rebalance; r != nil && len(r.NotRejoined) > 0 {
 		// From rules 4 a rebalance ends once every member has rejoined,
 		// which a consumer does in its poll (core/group_timing.go).
-		return fmt.Sprintf("group %s is rebalancing: it waits for %s to rejoin, which a consumer does in its next poll: press Poll on %s",
-			v.Name, units.Join(r.NotRejoined), units.Join(r.NotRejoined))
+		press := "press Poll on " + units.Join(r.NotRejoined)
+		if len(r.NotRejoined) == 1 {
+			press = fmt.Sprintf("press [Poll](control:poll %[1]s) on %[1]s", r.NotRejoined[0])
+		}
+		return fmt.Sprintf("group %s is rebalancing: it waits for %s to rejoin, which a consumer does in its next poll: %s",
+			v.Name, units.Join(r.NotRejoined), press)
 	}
 	if r := v.Rebalance; r != nil && r.DoneAt > now {
 		// How long it waits, not "a few seconds": a walk advanced three
@@ -190,10 +194,10 @@ func waiting(v core.GroupView, now int64) string {
 		// member joining in the wait; core/group_timing.go). Rounded up
 		// to whole seconds, so that advancing by it is enough.
 		left := (r.DoneAt - now + units.Second - 1) / units.Second * units.Second
-		return fmt.Sprintf("group %s is still rebalancing, until %s: advance the clock by %s", v.Name, units.SpanToSecond(r.DoneAt), units.Span(left, 4))
+		return fmt.Sprintf("group %s is still rebalancing, until %s: [advance the clock](control:advance) by %s", v.Name, units.SpanToSecond(r.DoneAt), units.Span(left, 4))
 	}
 	if v.State == core.GroupRebalancing {
-		return fmt.Sprintf("group %s is still rebalancing: advance the clock a few seconds", v.Name)
+		return fmt.Sprintf("group %s is still rebalancing: [advance the clock](control:advance) a few seconds", v.Name)
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package lesson
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -76,8 +77,12 @@ func TestWaitingSaysHowLongTheRebalanceWaits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := waiting(v, l.Now()); !strings.HasSuffix(got, c.want) {
+		r := pending("%s", waiting(v, l.Now()))
+		if got := r.Progress; !strings.HasSuffix(got, c.want) {
 			t.Errorf("at %dms waiting says %q, want it to end %q", l.Now(), got, c.want)
+		}
+		if !strings.Contains(fmt.Sprint(r.ProgressDoc), "advance") {
+			t.Errorf("at %dms waiting's sentence does not point at Advance: %+v", l.Now(), r.ProgressDoc)
 		}
 	}
 }
