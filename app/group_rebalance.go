@@ -113,10 +113,11 @@ func (r *GroupRebalance) renderDone(last core.RebalanceSummary) app.UI {
 		Class("rebalance-done").
 		DataSet("rebalance", "done").
 		DataSet("moved", moved).
+		DataSet("newly-owned", newlyOwned(changes)).
 		DataSet("generation", last.Generation).
 		Body(
-			app.Summary().Text(fmt.Sprintf("Last rebalance: generation %d (%s), %s: %s moved, %d paused",
-				last.Generation, last.Strategy, last.Cause, units.Plural(int64(moved), "partition"), paused)),
+			app.Summary().Text(fmt.Sprintf("Last rebalance: generation %d (%s), %s: %s",
+				last.Generation, last.Strategy, last.Cause, movesText(moved, newlyOwned(changes), paused))),
 			app.Ul().Class("rebalance-changes").Body(
 				app.Range(listed).Slice(func(i int) app.UI {
 					ch := listed[i]
@@ -185,4 +186,40 @@ func changeText(ch core.MemberChange) string {
 		text += " (left the group)"
 	}
 	return text
+}
+
+// newlyOwned counts the partitions a rebalance gave to a member that no
+// member gave up in it: a topic's new partitions, or those of a group
+// with no member. Moved does not count them (core.RebalanceRecord), and a
+// walk read "b1 joined: 0 partitions moved" above b1 gaining all three.
+func newlyOwned(changes []core.MemberChange) int {
+	revoked := map[core.TopicPartition]bool{}
+	for _, ch := range changes {
+		for _, tp := range ch.Revoked {
+			revoked[tp] = true
+		}
+	}
+	n := 0
+	for _, ch := range changes {
+		for _, tp := range ch.Assigned {
+			if !revoked[tp] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// movesText says what a rebalance moved: "2 partitions moved, 0 paused",
+// or with partitions that had no owner, "3 partitions newly owned, none
+// moved, 0 paused".
+func movesText(moved, newly, paused int) string {
+	if newly == 0 {
+		return fmt.Sprintf("%s moved, %d paused", units.Plural(int64(moved), "partition"), paused)
+	}
+	movedWords := "none moved"
+	if moved > 0 {
+		movedWords = fmt.Sprintf("%d moved", moved)
+	}
+	return fmt.Sprintf("%s newly owned, %s, %d paused", units.Plural(int64(newly), "partition"), movedWords, paused)
 }
