@@ -27,6 +27,9 @@ type Landing struct {
 	// Reads is what the command's polls read, member by member
 	// (read_note.go).
 	Reads []ReadLine
+	// Members is what the command did to the groups' members
+	// (member_note.go).
+	Members []MemberLine
 
 	hwNoted bool // noteHighWatermarks has run
 }
@@ -78,7 +81,7 @@ const maxReasons = 3
 // landingOf gathers the produced events of one command by partition. Each
 // event is a run of records produced one after another to a partition.
 func landingOf(events []core.Event) Landing {
-	l := Landing{Read: readsOf(events), Wire: wireLinesOf(events), Reads: readLinesOf(events)}
+	l := Landing{Read: readsOf(events), Wire: wireLinesOf(events), Reads: readLinesOf(events), Members: memberLinesOf(events)}
 	index := map[string]int{}
 	for _, e := range events {
 		if e.Kind != core.EventProduced {

@@ -748,6 +748,7 @@ func (p *Playground) Render() app.UI {
 						p.lessonStartNote(), // starter.go
 						&LandingNote{Landing: p.landing},
 						&ReadNote{Lines: p.landing.Reads},
+						&MemberNote{Lines: p.landing.Members},
 						&WireNote{Lines: p.landing.Wire},
 						&RemovalNote{Removal: p.removal},
 					),
