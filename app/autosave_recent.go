@@ -70,6 +70,11 @@ func (r *RecentScenarios) Render() app.UI {
 		panelHead("Scenarios", "scenarios"),
 		app.Div().Class("row").Body(
 			app.Button().Type("button").ID("new-scenario").OnClick(open("", "")).Text("New scenario"),
+			// The first visit's small system, for a learner who came back
+			// to a saved workspace and wants the demo again (a walk found
+			// no way back to it).
+			app.Button().Type("button").ID("starter-scenario").Class(roleSecondary.classes()...).
+				OnClick(open("", starterFragment())).Text("A small running system"),
 		),
 		field(openFileInput, "Open a .plog scenario or a .lesson file (or drop one on the page)",
 			app.Input().Type("file").ID(openFileInput).Accept(".plog,.lesson,.txt,text/plain").OnChange(r.pickFile)),

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"plog/core"
+	"plog/core/scenario"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -163,5 +164,26 @@ func TestActorsSentenceSaysAGroupWithoutMembersReadsNothing(t *testing.T) {
 	want := "You write records with the Produce form; group billing (2 members) reads them; group rebuild has no member yet."
 	if got := actorsSentence(v, nil); got != want {
 		t.Errorf("actorsSentence = %q, want %q", got, want)
+	}
+}
+
+// Scenarios → A small running system opens the first visit's system
+// again, in a workspace of its own, from a lesson or a saved workspace.
+func TestScenariosOpenTheStarterAgain(t *testing.T) {
+	p, d := mountAt(t, "lesson=key-order")
+	d.Context().NewActionWithValue(openAction, openRequest{Fragment: starterFragment()})
+	d.Consume()
+	if p.lesson.current != nil {
+		t.Fatal("the starter opened with lesson key-order still open")
+	}
+	want, err := scenario.Parse(starterScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.session.Lines(); len(got) != len(want) || got[0] != want[0].String() {
+		t.Errorf("the starter opened with %q, want its %d lines", got, len(want))
+	}
+	if !p.starterShown() {
+		t.Error("the page does not show the starter as it opened")
 	}
 }
