@@ -14,8 +14,8 @@ import (
 // ProducerPanel makes named producers (core/producer.go): a form with
 // their main configs (producer-config). It sits in the dock's Produce
 // tab, under the produce form, whose producer select sends through them;
-// each producer made is a card in the picture, left of the lanes
-// (ProducerColumn), which shows its producer id, epoch and state and
+// each producer made is a card in the picture, beside the lanes (left of
+// them, or above them where the stage is narrow; ProducerColumn), which shows its producer id, epoch and state and
 // sends its wire faults and transaction steps.
 type ProducerPanel struct {
 	app.Compo
@@ -109,7 +109,7 @@ func (f *ProducerPanel) Render() app.UI {
 			app.Button().Type("submit").ID("named-producer-make").Text("Make producer"),
 			&ControlError{Control: producerFormControl},
 		),
-		app.P().Class("form-note").Text("A producer made here is drawn left of the lanes, with its buttons."),
+		app.P().Class("form-note").Text("A producer made here is drawn with its buttons beside the lanes, under Producers."),
 	)
 }
 
