@@ -227,7 +227,7 @@ func (t *TopicList) Render() app.UI {
 					).Else(
 						app.Span().Class("skew", "skew-hidden").Title("this lesson shows it once solved").Text("skew hidden until solved"),
 					),
-					app.Span().Class("configs").Title(configText(topic)).Text(configText(topic)),
+					app.Span().Class("configs").Title("Configs not at Kafka's default; the topic's inspector lists them all").Text(configText(topic)),
 				),
 				app.Range(lanes).Slice(func(j int) app.UI {
 					p := topic.Partitions[lanes[j]]
@@ -316,14 +316,23 @@ func skewText(t TopicSnapshot) string {
 	return fmt.Sprintf("skew %.2f×", t.Skew)
 }
 
-// configText lists the configs that matter most on the page.
+// configText lists, of the configs that shape the lanes, those not at
+// Kafka's default: the header showed all five, Kafka's own defaults
+// among them, cut off with an ellipsis in every topic. A config of the
+// playground's own (segment.records) has no Kafka default and shows.
 func configText(t TopicSnapshot) string {
 	var parts []string
 	for _, c := range t.Configs {
 		switch c.Name {
 		case "cleanup.policy", "retention.ms", "retention.bytes", "segment.records", "partitioner":
+			if def, ok := core.LookupConfig(core.OnTopic, c.Name); ok && def.Kafka() != "" && c.Value == def.KafkaDefault {
+				continue
+			}
 			parts = append(parts, c.Name+"="+c.Value)
 		}
+	}
+	if len(parts) == 0 {
+		return "Kafka's default configs"
 	}
 	return strings.Join(parts, " · ")
 }
