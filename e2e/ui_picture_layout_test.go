@@ -138,12 +138,33 @@ func TestUIPictureFitsTheScreen(t *testing.T) {
 		if out := eval[[]string](t, b, outsideTheScreen(true)); len(out) > 0 {
 			t.Errorf("%s: outside the 1280x800 window: %s", c.what, strings.Join(out, "; "))
 		}
+		// The picture (the stage: brokers, producers, lanes and their
+		// narration; and the groups' column beside it) takes at least half
+		// the window, the issue's measure of a picture rather than a
+		// console.
+		if share := eval[float64](t, b, pictureShare); share < 0.5 {
+			t.Errorf("%s: the picture covers %.0f%% of the window, want at least half", c.what, 100*share)
+		}
 	}
 	if n := b.count(t, `[data-replicas-of]`); n != 8 {
 		t.Errorf("%d lanes draw their replicas, want 8", n)
 	}
 	b.noErrors(t)
 }
+
+// pictureShare is the part of the window the picture covers: the stage
+// and the groups' column, each clipped to the window (they do not
+// overlap).
+const pictureShare = `(() => {
+	let area = 0;
+	for (const el of document.querySelectorAll(".stage, .groups-column")) {
+		const r = el.getBoundingClientRect();
+		const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));
+		const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
+		area += w * h;
+	}
+	return area / (innerWidth * innerHeight);
+})()`
 
 // shown is a JavaScript test that the element a selector finds is drawn.
 func shown(selector string) string {
