@@ -40,6 +40,11 @@ func memberLinesOf(events []core.Event) []MemberLine {
 				text += " The group rebalances at once: its partitions go to the members still there."
 			}
 		case core.EventMemberJoined:
+			if e.Cause == core.CauseRejoin {
+				// A member of the group rejoining the rebalance in its
+				// poll: the group's card says the rebalance goes on.
+				continue
+			}
 			text = fmt.Sprintf("%s joined group %s: %s.", e.Member, e.Group, e.Detail)
 			if e.Cause != core.CauseStaticReturn {
 				text += " The group rebalances to give it a share of the partitions."

@@ -40,3 +40,15 @@ func TestMemberNoteSaysWhatACrashLeavesWaiting(t *testing.T) {
 		t.Error("the join's note stays after the next command")
 	}
 }
+
+// A member that rejoins the rebalance in its poll is no member joining:
+// a walk read "b2 joined group billing ... to give it a share" under a
+// poll of b2, a member all along.
+func TestMemberNoteLeavesOutARejoin(t *testing.T) {
+	p, d := mountAt(t, mustLink(t, "topic orders partitions=3\njoin g c1 topics=orders\nadvance 5s\npoll g c1\njoin g c2 topics=orders"))
+	Apply(d.Context(), "poll g c1")
+	d.Consume()
+	if n := len(tagsWith(app.HTMLString(p), "data-member-event", "member-joined")); n != 0 {
+		t.Errorf("c1 rejoining the rebalance in its poll is said to join the group (%d lines)", n)
+	}
+}

@@ -124,6 +124,9 @@ const (
 	// limit), its holder crashed or too slow to acknowledge it
 	// (Kafka 4.4's SharePartition.releaseAcquisitionLockOnTimeout).
 	CauseLockExpired
+	// CauseRejoin: a member of the group rejoined the rebalance running,
+	// in its poll (member-joined): not a new member (group_timing.go).
+	CauseRejoin
 )
 
 // Event is one thing that happened in the engine. Fields that do not apply to

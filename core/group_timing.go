@@ -191,7 +191,7 @@ func (l *PartitionedLog) rejoin(g *group, m *member) {
 		return
 	}
 	m.rejoined = true
-	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: m.id, Detail: "rejoined the rebalance in its poll"})
+	l.emit(Event{Kind: EventMemberJoined, Group: g.name, Member: m.id, Detail: "rejoined the rebalance in its poll", Cause: CauseRejoin})
 	l.maybeCompleteJoin(g, false)
 }
 
