@@ -199,20 +199,39 @@ func (c *ProducerCard) wireLine(fault string) string {
 }
 
 // txnLine makes one transaction step; send-offsets sends the chosen
-// group's (or the first group's).
+// group's (offsetsGroup).
 func (c *ProducerCard) txnLine(action string) (string, string) {
 	args := []scenario.Arg{positional(c.Producer.Name), positional(action)}
 	if action == "send-offsets" {
-		g := c.group
-		if !slices.Contains(c.Groups, g) && len(c.Groups) > 0 {
-			g = c.Groups[0] // none chosen, or one this scenario does not have
-		}
+		g := c.offsetsGroup()
 		if g == "" {
 			return "", "Which group? Join a group first: the transaction commits its positions."
 		}
 		args = append(args, named("group", g))
 	}
 	return line(scenario.CmdTxn, args...), ""
+}
+
+// offsetsGroup is the group whose offsets Send offsets sends: the one
+// chosen, or else the one whose name begins the producer's
+// transactional.id (billing-0 is billing's: a transactional.id is named
+// after the application, whose group it is), or else the first. Lesson
+// 20's producers defaulted to audit, the first, where billing reads the
+// payments they answer.
+func (c *ProducerCard) offsetsGroup() string {
+	if slices.Contains(c.Groups, c.group) {
+		return c.group
+	}
+	named := ""
+	for _, g := range c.Groups {
+		if strings.HasPrefix(c.Producer.Config.TransactionalID, g) && len(g) > len(named) {
+			named = g
+		}
+	}
+	if named == "" && len(c.Groups) > 0 {
+		named = c.Groups[0]
+	}
+	return named
 }
 
 func (c *ProducerCard) send(l func() (string, string)) app.EventHandler {
@@ -284,7 +303,7 @@ func (c *ProducerCard) Render() app.UI {
 						app.Select().ID(prefix+"group").Name("group").Aria("label", "group whose offsets to send").
 							OnChange(c.ValueTo(&c.group)).Body(
 							app.Range(c.Groups).Slice(func(i int) app.UI {
-								return app.Option().Value(c.Groups[i]).Selected(c.Groups[i] == c.group).Text(c.Groups[i])
+								return app.Option().Value(c.Groups[i]).Selected(c.Groups[i] == c.offsetsGroup()).Text(c.Groups[i])
 							}),
 						),
 					),
