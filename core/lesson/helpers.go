@@ -194,6 +194,11 @@ func waiting(v core.GroupView, now int64) string {
 		// member joining in the wait; core/group_timing.go). Rounded up
 		// to whole seconds, so that advancing by it is enough.
 		left := (r.DoneAt - now + units.Second - 1) / units.Second * units.Second
+		if n := left / units.Second; n <= 10 {
+			// +1 s, pressed n times: the Advance box holds 10m, which a
+			// walk pressed and saw the group's members time out.
+			return fmt.Sprintf("group %s is still rebalancing, until %s: press [+1 s](control:advance-1s) %s", v.Name, units.SpanToSecond(r.DoneAt), units.Noun(n, "once", strconv.FormatInt(n, 10)+" times"))
+		}
 		return fmt.Sprintf("group %s is still rebalancing, until %s: [advance the clock](control:advance) by %s", v.Name, units.SpanToSecond(r.DoneAt), units.Span(left, 4))
 	}
 	if v.State == core.GroupRebalancing {

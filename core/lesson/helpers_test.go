@@ -65,8 +65,8 @@ func TestWaitingSaysHowLongTheRebalanceWaits(t *testing.T) {
 		advance int64
 		want    string
 	}{
-		{0, "until 3s: advance the clock by 3s"},
-		{1500, "until 3s: advance the clock by 2s"}, // 1.5 s, rounded up
+		{0, "until 3s: press +1 s 3 times"},
+		{1500, "until 3s: press +1 s 2 times"}, // 1.5 s, rounded up
 	} {
 		if c.advance > 0 {
 			if err := l.Advance(c.advance); err != nil {
@@ -81,8 +81,8 @@ func TestWaitingSaysHowLongTheRebalanceWaits(t *testing.T) {
 		if got := r.Progress; !strings.HasSuffix(got, c.want) {
 			t.Errorf("at %dms waiting says %q, want it to end %q", l.Now(), got, c.want)
 		}
-		if !strings.Contains(fmt.Sprint(r.ProgressDoc), "advance") {
-			t.Errorf("at %dms waiting's sentence does not point at Advance: %+v", l.Now(), r.ProgressDoc)
+		if !strings.Contains(fmt.Sprint(r.ProgressDoc), "advance-1s") {
+			t.Errorf("at %dms waiting's sentence does not point at +1 s: %+v", l.Now(), r.ProgressDoc)
 		}
 	}
 }
