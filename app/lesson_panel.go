@@ -141,8 +141,10 @@ func (l *LessonPanel) OnUpdate(ctx app.Context) {
 	l.progressSeen = l.Progress
 	if l.Solved && !l.announced && !l.Preview {
 		ctx.Defer(func(app.Context) {
-			// The line and the next lesson's link under it, whole.
-			for _, sel := range []string{"[data-lesson-panel] [data-lesson-status]", "[data-lesson-panel] .lesson-next"} {
+			// The line and the next lesson's link under it, whole: the
+			// link first, then the line, which the link's scroll could
+			// push up under the progress stuck at the box's top.
+			for _, sel := range []string{"[data-lesson-panel] .lesson-next", "[data-lesson-panel] [data-lesson-status]"} {
 				scrollIntoPanel(sel)
 			}
 		})
@@ -196,7 +198,20 @@ func scrollPanelTo(panel, el app.Value) {
 	box, in := panel.Call("getBoundingClientRect"), el.Call("getBoundingClientRect")
 	// Where the element is from the panel's visible top, and how far to
 	// move: its foot up into view, but never its first line out of it.
-	from, to, height := in.Get("top").Float()-box.Get("top").Float(), in.Get("bottom").Float()-box.Get("top").Float(), panel.Get("clientHeight").Float()
+	// On a wide screen the progress sticks at the panel's top
+	// (lessons.css): what shows starts under it, and a walk saw lesson
+	// 20's Solved! line scrolled under it.
+	top := box.Get("top").Float()
+	if progress := panel.Call("querySelector", "[data-lesson-progress]"); progress.Truthy() && !progress.Equal(el) &&
+		app.Window().Call("getComputedStyle", progress).Get("position").String() == "sticky" {
+		// Stuck, it is at the panel's top (within its border and
+		// padding); in its place further down it hides nothing.
+		if p := progress.Call("getBoundingClientRect"); p.Get("top").Float()-top < 12 {
+			top = p.Get("bottom").Float()
+		}
+	}
+	height := panel.Get("clientHeight").Float() - (top - box.Get("top").Float())
+	from, to := in.Get("top").Float()-top, in.Get("bottom").Float()-top
 	shift := 0.0
 	if to > height {
 		shift = min(to-height, from)

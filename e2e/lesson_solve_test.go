@@ -151,6 +151,11 @@ func (x *learner) done() {
 	lines := x.lines()
 	x.t.Logf("%s solved by the lines the controls wrote:\n%s", x.l.Name, strings.Join(lines, "\n"))
 	x.b.waitText(x.t, panel(x.l.Name)+" [role=status][aria-live]", "Solved!")
+	// Seen, not only there: a walk found lesson 20's Solved! scrolled
+	// under the progress that sticks at the lesson box's top.
+	if problem := onScreenSoon(x.t, x.b, panel(x.l.Name)+" [data-lesson-status]"); problem != "" {
+		x.t.Errorf("%s's Solved! line is %s", x.l.Name, problem)
+	}
 	checkDrawnLanes(x.t, x.b, x.l.Script+strings.Join(lines, "\n"))
 	x.b.noErrors(x.t)
 }

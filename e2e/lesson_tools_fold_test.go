@@ -75,3 +75,16 @@ func TestALessonFoldsTheToolsAway(t *testing.T) {
 		t.Error("outside a lesson the tools' chevron shows")
 	}
 }
+
+// With the tools open the lesson has part of the column, its progress
+// stuck at the box's top: solving lesson 20 there brings its Solved! line
+// into view under the progress, not under it, where a walk found it.
+func TestSolvedShowsUnderTheStuckProgress(t *testing.T) {
+	t.Parallel()
+	s := startPlogServer(t, build.rootSite, "/")
+	x := learnerAtALaptop(t, s, "exactly-once")
+	x.b.mouseClick(t, "#dock-tab-produce")
+	x.b.waitFor(t, `document.querySelector(".dock").dataset.tools === "open"`)
+	lessonSteps["exactly-once"](x)
+	x.done()
+}
