@@ -4,12 +4,14 @@ import (
 	"fmt"
 
 	"plog/core"
+	"plog/core/units"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // MemberLine is one thing the last command did to a group's membership,
-// in words: a member joined, left, or stopped without a word (a crash).
+// in words: a member joined, left, or stopped without a word (a crash),
+// or a rebalance ended.
 type MemberLine struct {
 	Kind   core.EventKind
 	Group  string
@@ -48,6 +50,20 @@ func memberLinesOf(events []core.Event) []MemberLine {
 			text = fmt.Sprintf("%s joined group %s: %s.", e.Member, e.Group, e.Detail)
 			if e.Cause != core.CauseStaticReturn {
 				text += " The group rebalances to give it a share of the partitions."
+			}
+		case core.EventRebalanceDone:
+			// A walk advanced the clock to end a rebalance and the page
+			// said nothing: the card below says who gained what.
+			// Count is the partitions that changed owner; one that had
+			// none is not counted (core.RebalanceRecord), so nothing is
+			// said of a count of 0.
+			moved := ""
+			if e.Count > 0 {
+				moved = units.Plural(int64(e.Count), "partition") + " changed owner; "
+			}
+			text = fmt.Sprintf("Group %s's rebalance is done, generation %d: %sits card lists what each member gained and lost.", e.Group, e.Generation, moved)
+			if e.Detail != "" {
+				text = fmt.Sprintf("Group %s's rebalance is done, generation %d: %s.", e.Group, e.Generation, e.Detail)
 			}
 		default:
 			continue

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"html"
 	"strings"
 	"testing"
 
@@ -50,5 +51,22 @@ func TestMemberNoteLeavesOutARejoin(t *testing.T) {
 	d.Consume()
 	if n := len(tagsWith(app.HTMLString(p), "data-member-event", "member-joined")); n != 0 {
 		t.Errorf("c1 rejoining the rebalance in its poll is said to join the group (%d lines)", n)
+	}
+}
+
+// The end of a rebalance is said too: a walk advanced the clock to end
+// one, and the page said nothing.
+func TestMemberNoteSaysARebalanceEnded(t *testing.T) {
+	p, d := mountAt(t, mustLink(t, "topic orders partitions=3\njoin g c1 topics=orders"))
+	Apply(d.Context(), "advance 5s")
+	d.Consume()
+	page := app.HTMLString(p)
+	lis := tagsWith(page, "data-member-event", "rebalance-done", "data-member-group", "g")
+	if len(lis) != 1 {
+		t.Fatalf("no line says g's rebalance ended:\n%s", page)
+	}
+	text := page[strings.Index(page, lis[0]):]
+	if text = text[:strings.Index(text, "</li>")]; !strings.Contains(html.UnescapeString(text), "Group g's rebalance is done, generation 1: its card lists") {
+		t.Errorf("the rebalance's line says %q", text)
 	}
 }
