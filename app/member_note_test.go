@@ -27,8 +27,7 @@ func TestMemberNoteSaysWhatACrashLeavesWaiting(t *testing.T) {
 		if len(lis) != 1 {
 			t.Fatalf("after %q: no member note line for %s:\n%s", c.line, c.member, page)
 		}
-		text := page[strings.Index(page, lis[0]):]
-		text = text[:strings.Index(text, "</li>")]
+		text := liText(page, lis[0])
 		for _, want := range c.says {
 			if !strings.Contains(text, want) {
 				t.Errorf("after %q the note says %q, want %q in it", c.line, text, want)
@@ -65,8 +64,13 @@ func TestMemberNoteSaysARebalanceEnded(t *testing.T) {
 	if len(lis) != 1 {
 		t.Fatalf("no line says g's rebalance ended:\n%s", page)
 	}
-	text := page[strings.Index(page, lis[0]):]
-	if text = text[:strings.Index(text, "</li>")]; !strings.Contains(html.UnescapeString(text), "Group g's rebalance is done, generation 1: its card lists") {
+	if text := liText(page, lis[0]); !strings.Contains(text, "Group g's rebalance is done, generation 1: its card lists") {
 		t.Errorf("the rebalance's line says %q", text)
 	}
+}
+
+// liText is the text of the list item that starts with tag, unescaped.
+func liText(page, tag string) string {
+	text := page[strings.Index(page, tag):]
+	return html.UnescapeString(text[:strings.Index(text, "</li>")])
 }
